@@ -1,0 +1,70 @@
+//===- SiftDialect.h - The sift dialect and its ops -------------*- C++ -*-===//
+//
+// Include this to use the sift dialect: it declares the dialect, its enums
+// and its ops (sift.sort, sift.topk, sift.yield), all generated from
+// SiftBase.td and SiftOps.td, and the registration of the external models
+// (bufferization) that live in their own files.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+#include "pipelines/Dialect/SiftDialect.h.inc"
+#include "pipelines/Dialect/SiftEnums.h.inc"
+
+#define GET_OP_CLASSES
+#include "pipelines/Dialect/SiftOps.h.inc"
+
+namespace sift {
+
+/// Registers the BufferizableOpInterface models of sift.sort and sift.topk.
+void registerBufferizableOpInterfaceExternalModels(
+    mlir::DialectRegistry &registry);
+
+/// Adds the sift dialect and everything the sift pipelines need (upstream
+/// dialects, their external models, LLVM IR translations) to `registry`.
+void registerSiftDialects(mlir::DialectRegistry &registry);
+
+} // namespace sift
+
+namespace sift {
+
+/// Builds `a < b` (i1) in the float total order of SEMANTICS.md (NaN largest,
+/// -0.0 == +0.0) for floats, signed order for integers.
+mlir::Value buildTotalOrderLess(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value lhs, mlir::Value rhs);
+
+/// Builds the i1 `lhs` sorts before `rhs` for `op`: its named order, or its
+/// comparator region inlined at the insertion point.
+mlir::Value buildSortLess(mlir::OpBuilder &b, mlir::Location loc, SortOp op,
+                          mlir::Value lhs, mlir::Value rhs);
+
+/// Builds the i1 `lhs` is strictly better than `rhs` for `op` (greater when
+/// it keeps the largest, less otherwise, in the total order).
+mlir::Value buildTopkBetter(mlir::OpBuilder &b, mlir::Location loc, TopkOp op,
+                            mlir::Value lhs, mlir::Value rhs);
+
+} // namespace sift
+
+namespace sift {
+
+/// Clones `op` with new operands and result types (tensor to memref, tiles).
+/// Regions are cloned after the new op exists, so rewriter listeners never see
+/// blocks of a detached region.
+mlir::Operation *cloneWithOperands(mlir::OpBuilder &b, mlir::Operation *op,
+                                   mlir::TypeRange resultTypes,
+                                   mlir::ValueRange operands);
+
+} // namespace sift

@@ -1,0 +1,262 @@
+//===- SiftOps.cpp - Verifiers, effects and canonicalizations of sift ops -===//
+//
+// Everything about sift.sort and sift.topk that is not an interface model:
+// the verifiers (each rule has a message and a test in
+// test/Dialect/invalid.mlir), memory effects (pure on tensors, read/write on
+// memrefs) and the canonicalization that drops unused sort results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Dialect/SiftDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace sift;
+
+#define GET_OP_CLASSES
+#include "pipelines/Dialect/SiftOps.cpp.inc"
+
+namespace {
+
+/// True for the element types sift ops order: integers and floats.
+bool isOrderableElementType(Type type) {
+  return isa<IntegerType, FloatType>(type);
+}
+
+/// Shared check of the tensor/memref split of a DPS op: tensor inits give one
+/// result each, with the same type; memref inits give no results.
+LogicalResult verifyResultsMatchInits(Operation *op, ValueRange inits,
+                                      TypeRange results) {
+  bool tensors = isa<RankedTensorType>(inits.front().getType());
+  for (Value init : inits)
+    if (isa<RankedTensorType>(init.getType()) != tensors)
+      return op->emitOpError(
+          "expects all outs to be tensors or all to be memrefs");
+  if (!tensors) {
+    if (!results.empty())
+      return op->emitOpError("on memrefs must not have results, found ")
+             << results.size();
+    return success();
+  }
+  if (results.size() != inits.size())
+    return op->emitOpError("expects one result per outs operand (")
+           << inits.size() << "), found " << results.size();
+  for (auto [i, init, result] : llvm::enumerate(inits, results))
+    if (init.getType() != result)
+      return op->emitOpError("result #")
+             << i << " has type " << result << " but outs #" << i
+             << " has type " << init.getType();
+  return success();
+}
+
+/// Read/write effects on memref operands; none on tensors.
+void addMemrefEffects(
+    Operation *op, ValueRange reads, ValueRange writes,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                         SideEffects::DefaultResource::get());
+    if (llvm::is_contained(writes, operand.get()))
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// SortOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SortOp::verify() {
+  if (getOutputs().empty())
+    return emitOpError("expects at least one outs operand");
+  auto keyType = getKeyType();
+  if (!keyType.hasStaticShape())
+    return emitOpError("expects static shapes, found ") << keyType;
+  if (keyType.getRank() < 1)
+    return emitOpError("expects operands of rank >= 1, found rank 0");
+  int64_t dim = getDimension();
+  if (dim < 0 || dim >= keyType.getRank())
+    return emitOpError("sort dimension ")
+           << dim << " is out of range for rank " << keyType.getRank();
+  if (!isOrderableElementType(keyType.getElementType()))
+    return emitOpError("key element type must be an integer or a float, found ")
+           << keyType.getElementType();
+  for (auto [i, operand] : llvm::enumerate(getOutputs())) {
+    auto type = cast<ShapedType>(operand.getType());
+    if (type.getShape() != keyType.getShape())
+      return emitOpError("outs #")
+             << i << " has shape " << type << " but the key has " << keyType;
+  }
+  if (failed(verifyResultsMatchInits(*this, getOutputs(),
+                                     getResults().getTypes())))
+    return failure();
+  if (getOrder() && hasComparator())
+    return emitOpError(
+        "has both a named order and a comparator region; give one");
+  if (!getOrder() && !hasComparator())
+    return emitOpError("needs a named order (ascending, descending) or a "
+                       "comparator region");
+  return success();
+}
+
+LogicalResult SortOp::verifyRegions() {
+  if (!hasComparator())
+    return success();
+  Region &region = getComparator();
+  if (!region.hasOneBlock())
+    return emitOpError("comparator region must have exactly one block");
+  Block &block = region.front();
+  Type keyElement = getKeyType().getElementType();
+  if (block.getNumArguments() != 2 ||
+      block.getArgument(0).getType() != keyElement ||
+      block.getArgument(1).getType() != keyElement)
+    return emitOpError("comparator region must take two arguments of the key "
+                       "element type ")
+           << keyElement;
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return emitOpError("comparator region must end with sift.yield");
+  if (yield.getValues().size() != 1 ||
+      !yield.getValues().front().getType().isInteger(1))
+    return emitOpError("comparator region must yield exactly one i1");
+  return success();
+}
+
+void SortOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addMemrefEffects(*this, getOutputs(), getOutputs(), effects);
+}
+
+namespace {
+
+/// Drops operands of a tensor sort whose results are unused. The key (operand
+/// 0) decides the order and is kept even when its result is unused; an op
+/// with no used result is removed by the dead-code rules instead, since a
+/// sort on tensors has no side effects.
+struct DropUnusedSortResults final : OpRewritePattern<SortOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SortOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op->use_empty())
+      return failure();
+    SmallVector<unsigned> kept = {0};
+    for (unsigned i = 1, e = op.getNumResults(); i < e; ++i)
+      if (!op.getResult(i).use_empty())
+        kept.push_back(i);
+    if (kept.size() == op.getNumResults())
+      return failure();
+
+    SmallVector<Value> outputs;
+    SmallVector<Type> types;
+    for (unsigned i : kept) {
+      outputs.push_back(op.getOutputs()[i]);
+      types.push_back(op.getResult(i).getType());
+    }
+    auto newOp = SortOp::create(rewriter, op.getLoc(), types, outputs,
+                                op.getDimensionAttr(), op.getOrderAttr());
+    rewriter.inlineRegionBefore(op.getComparator(), newOp.getComparator(),
+                                newOp.getComparator().end());
+    SmallVector<Value> replacements(op.getNumResults(), nullptr);
+    for (auto [newIndex, oldIndex] : llvm::enumerate(kept))
+      replacements[oldIndex] = newOp.getResult(newIndex);
+    // Unused results get no replacement; give them the original outs so the
+    // replacement list is complete (they have no uses).
+    for (unsigned i = 0, e = op.getNumResults(); i < e; ++i)
+      if (!replacements[i])
+        replacements[i] = op.getOutputs()[i];
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+
+} // namespace
+
+void SortOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                         MLIRContext *context) {
+  results.add<DropUnusedSortResults>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// TopkOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TopkOp::verify() {
+  auto inputType = getInputType();
+  auto valuesType = cast<ShapedType>(getValuesInit().getType());
+  auto indicesType = cast<ShapedType>(getIndicesInit().getType());
+  if (!inputType.hasStaticShape())
+    return emitOpError("expects static shapes, found ") << inputType;
+  if (inputType.getRank() < 1)
+    return emitOpError("expects an input of rank >= 1, found rank 0");
+  int64_t dim = getDimension();
+  if (dim < 0 || dim >= inputType.getRank())
+    return emitOpError("top-k dimension ")
+           << dim << " is out of range for rank " << inputType.getRank();
+  if (!isOrderableElementType(inputType.getElementType()))
+    return emitOpError("input element type must be an integer or a float, "
+                       "found ")
+           << inputType.getElementType();
+  int64_t n = inputType.getDimSize(dim);
+  int64_t k = getK();
+  if (k < 0 || k > n)
+    return emitOpError("k = ") << k << " must be in [0, " << n
+                               << "], the size of dimension " << dim;
+  if (isa<RankedTensorType>(inputType) != isa<RankedTensorType>(valuesType) ||
+      isa<RankedTensorType>(inputType) != isa<RankedTensorType>(indicesType))
+    return emitOpError(
+        "expects input and outs to be all tensors or all memrefs");
+  SmallVector<int64_t> expectedShape(inputType.getShape());
+  expectedShape[dim] = k;
+  if (valuesType.getShape() != ArrayRef<int64_t>(expectedShape) ||
+      valuesType.getElementType() != inputType.getElementType())
+    return emitOpError("values output must have the input's shape with "
+                       "dimension ")
+           << dim << " of size " << k
+           << " and the input's element type, found " << valuesType;
+  if (indicesType.getShape() != ArrayRef<int64_t>(expectedShape) ||
+      !indicesType.getElementType().isInteger(64))
+    return emitOpError("indices output must be i64 with the values' shape, "
+                       "found ")
+           << indicesType;
+  return verifyResultsMatchInits(*this, getDpsInits(),
+                                 getResults().getTypes());
+}
+
+void TopkOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addMemrefEffects(*this, getOperands(), getDpsInits(), effects);
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Operation *sift::cloneWithOperands(OpBuilder &b, Operation *op,
+                                   TypeRange resultTypes, ValueRange operands) {
+  OperationState state(op->getLoc(), op->getName(), operands, resultTypes,
+                       op->getAttrs());
+  for (unsigned i = 0, e = op->getNumRegions(); i < e; ++i)
+    state.addRegion();
+  Operation *newOp = b.create(state);
+  for (auto [from, to] : llvm::zip(op->getRegions(), newOp->getRegions())) {
+    // OpBuilder::cloneRegionBefore dereferences the first block when a
+    // listener is attached: skip empty regions.
+    if (from.empty())
+      continue;
+    IRMapping mapping;
+    b.cloneRegionBefore(from, to, to.end(), mapping);
+  }
+  return newOp;
+}

@@ -1,0 +1,173 @@
+//===- SiftOps.td - sift.sort, sift.topk and sift.yield -------*- tablegen -*-===//
+//
+// The ops of the sift dialect. Each has a summary, a description with an
+// example and its tie and NaN rules, a declarative assembly format and a
+// verifier; every verifier rule is pinned by test/Dialect/invalid.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SIFT_DIALECT_SIFTOPS_TD
+#define SIFT_DIALECT_SIFTOPS_TD
+
+include "pipelines/Dialect/SiftBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/TilingInterface.td"
+
+def Sift_ShapedOperand : AnyTypeOf<[AnyRankedTensor, AnyStridedMemRef]>;
+
+//===----------------------------------------------------------------------===//
+// sift.sort
+//===----------------------------------------------------------------------===//
+
+def Sift_SortOp : Sift_Op<"sort", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TilingInterface,
+      ["getLoopIteratorTypes", "getIterationDomain", "getTiledImplementation",
+       "getResultTilePosition", "generateScalarImplementation"]>]> {
+  let summary = "Stable sort of one or more operands along a dimension";
+  let description = [{
+    Sorts every 1-D slice along `dimension` of the key operand (the first),
+    moving the other operands in lockstep. The op works in place on its
+    `outs`: on tensors it returns the sorted values, on memrefs it writes them.
+
+    The order is either a named order, `ascending` or `descending`, or a
+    comparator region that receives two key elements `(lhs, rhs)` and yields
+    `lhs < rhs` as `i1`. The region must be a strict weak order over the
+    values the program can see.
+
+    Named orders use the float total order
+    `-inf < ... < -0.0 == +0.0 < ... < +inf < NaN`, where every NaN is one
+    class larger than `+inf`; `descending` puts NaN first. Integers are
+    compared as signed. The sort is **stable**: elements whose keys compare
+    equal keep their input order (so `-0.0` and `+0.0` keep theirs). Outputs
+    keep the exact bits of the elements they came from.
+
+    Example:
+    ```mlir
+    %k, %i = sift.sort dimension(1) descending
+        outs(%keys, %idx : tensor<4x8xf32>, tensor<4x8xi64>)
+        -> tensor<4x8xf32>, tensor<4x8xi64>
+    %s = sift.sort dimension(0) outs(%a : tensor<16xi32>) {
+    ^bb0(%lhs: i32, %rhs: i32):
+      %c = arith.cmpi sgt, %lhs, %rhs : i32
+      sift.yield %c : i1
+    } -> tensor<16xi32>
+    ```
+  }];
+  let arguments = (ins Variadic<Sift_ShapedOperand>:$outputs,
+                       I64Attr:$dimension,
+                       OptionalAttr<Sift_SortOrder>:$order);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region AnyRegion:$comparator);
+  let assemblyFormat = [{
+    `dimension` `(` $dimension `)` ($order^)? attr-dict
+    `outs` `(` $outputs `:` type($outputs) `)`
+    ($comparator^)? (`->` type($results)^)?
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    /// DestinationStyleOpInterface: every operand is an init.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getOutputsMutable();
+    }
+    /// The key operand (the first).
+    ::mlir::Value getKey() { return getOutputs().front(); }
+    ::mlir::ShapedType getKeyType() {
+      return ::llvm::cast<::mlir::ShapedType>(getKey().getType());
+    }
+    int64_t getRank() { return getKeyType().getRank(); }
+    /// True when the order is given by the comparator region.
+    bool hasComparator() { return !getComparator().empty(); }
+    /// True when the op works on tensors (and has results).
+    bool hasPureTensorSemantics() {
+      return ::llvm::isa<::mlir::RankedTensorType>(getKey().getType());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// sift.topk
+//===----------------------------------------------------------------------===//
+
+def Sift_TopkOp : Sift_Op<"topk", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TilingInterface,
+      ["getLoopIteratorTypes", "getIterationDomain", "getTiledImplementation",
+       "getResultTilePosition", "generateScalarImplementation"]>]> {
+  let summary = "The k largest or smallest elements along a dimension";
+  let description = [{
+    For every 1-D slice of `input` along `dimension`, writes the `k` best
+    elements to the values output and their positions (`i64`) to the indices
+    output; both outputs have the input's shape with `dimension` replaced by
+    `k`, and `0 <= k <= size(dimension)`.
+
+    `largest` keeps the largest elements, largest first; `smallest` the
+    smallest, smallest first. The order is the float total order of
+    `sift.sort` (NaN larger than everything: with `largest` NaNs come first,
+    with `smallest` they are chosen last); integers are signed. **Ties put the
+    lower index first**, for `largest` and `smallest` alike. Values keep the
+    exact bits of the input element they came from.
+
+    Example:
+    ```mlir
+    %v, %i = sift.topk dimension(1) k(3) largest ins(%x : tensor<4x8xf32>)
+        outs(%v0, %i0 : tensor<4x3xf32>, tensor<4x3xi64>)
+        -> tensor<4x3xf32>, tensor<4x3xi64>
+    ```
+  }];
+  let arguments = (ins Sift_ShapedOperand:$input,
+                       Sift_ShapedOperand:$values_init,
+                       Sift_ShapedOperand:$indices_init,
+                       I64Attr:$dimension,
+                       I64Attr:$k,
+                       Sift_TopkOrder:$order);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    `dimension` `(` $dimension `)` `k` `(` $k `)` $order attr-dict
+    `ins` `(` $input `:` type($input) `)`
+    `outs` `(` $values_init `,` $indices_init `:` type($values_init) `,` type($indices_init) `)`
+    (`->` type($results)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// DestinationStyleOpInterface: the values and indices outputs are inits.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), /*start=*/1,
+                                         /*length=*/2);
+    }
+    ::mlir::ShapedType getInputType() {
+      return ::llvm::cast<::mlir::ShapedType>(getInput().getType());
+    }
+    int64_t getRank() { return getInputType().getRank(); }
+    bool isLargest() { return getOrder() == ::sift::TopkOrder::Largest; }
+    bool hasPureTensorSemantics() {
+      return ::llvm::isa<::mlir::RankedTensorType>(getInput().getType());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// sift.yield
+//===----------------------------------------------------------------------===//
+
+def Sift_YieldOp : Sift_Op<"yield", [Pure, ReturnLike, Terminator,
+                                     HasParent<"SortOp">]> {
+  let summary = "Yields the comparator's verdict";
+  let description = [{
+    Terminates a `sift.sort` comparator region with `lhs < rhs` as `i1`.
+
+    ```mlir
+    sift.yield %less : i1
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+#endif // SIFT_DIALECT_SIFTOPS_TD

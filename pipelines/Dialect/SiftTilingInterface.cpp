@@ -1,0 +1,364 @@
+//===- SiftTilingInterface.cpp - TilingInterface of sift.sort and topk ----===//
+//
+// The iteration domain of sift.sort and sift.topk is every dimension except
+// the one they sort or select along: tiling splits rows, never a row. The
+// scalar implementation (used by the cpu pipeline and as the fallback of the
+// GPU pipelines) processes one row at the given point of that domain on
+// memrefs: a stable insertion sort for sift.sort, and for sift.topk a single
+// pass that keeps the k best elements sorted with ties to the lower index.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Dialect/SiftDialect.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace sift;
+
+//===----------------------------------------------------------------------===//
+// Orders
+//===----------------------------------------------------------------------===//
+
+Value sift::buildTotalOrderLess(OpBuilder &b, Location loc, Value lhs,
+                                Value rhs) {
+  if (isa<FloatType>(lhs.getType())) {
+    // lhs < rhs, or lhs is a number and rhs is NaN.
+    Value lt =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, lhs, rhs);
+    Value lhsOrdered =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, lhs, lhs);
+    Value rhsNan =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, rhs, rhs);
+    Value numberBeforeNan = arith::AndIOp::create(b, loc, lhsOrdered, rhsNan);
+    return arith::OrIOp::create(b, loc, lt, numberBeforeNan);
+  }
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lhs, rhs);
+}
+
+Value sift::buildSortLess(OpBuilder &b, Location loc, SortOp op, Value lhs,
+                          Value rhs) {
+  if (!op.hasComparator()) {
+    if (*op.getOrder() == SortOrder::Ascending)
+      return buildTotalOrderLess(b, loc, lhs, rhs);
+    return buildTotalOrderLess(b, loc, rhs, lhs);
+  }
+  Block &block = op.getComparator().front();
+  IRMapping mapping;
+  mapping.map(block.getArgument(0), lhs);
+  mapping.map(block.getArgument(1), rhs);
+  for (Operation &nested : block.without_terminator())
+    b.clone(nested, mapping);
+  auto yield = cast<YieldOp>(block.getTerminator());
+  return mapping.lookup(yield.getValues().front());
+}
+
+Value sift::buildTopkBetter(OpBuilder &b, Location loc, TopkOp op, Value lhs,
+                            Value rhs) {
+  if (op.isLargest())
+    return buildTotalOrderLess(b, loc, rhs, lhs);
+  return buildTotalOrderLess(b, loc, lhs, rhs);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The iteration domain: all dimensions of `type` except `skipDim`.
+SmallVector<Range> domainWithout(OpBuilder &b, ShapedType type,
+                                 int64_t skipDim) {
+  SmallVector<Range> domain;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+    if (d == skipDim)
+      continue;
+    domain.push_back(Range{b.getIndexAttr(0),
+                           b.getIndexAttr(type.getDimSize(d)),
+                           b.getIndexAttr(1)});
+  }
+  return domain;
+}
+
+/// Offsets and sizes of an operand tile for a domain tile: the domain's
+/// offsets/sizes with `fullDim` inserted as [0, fullSize).
+void operandTile(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
+                 ArrayRef<OpFoldResult> sizes, int64_t fullDim,
+                 int64_t fullSize, SmallVector<OpFoldResult> &tileOffsets,
+                 SmallVector<OpFoldResult> &tileSizes) {
+  tileOffsets.assign(offsets.begin(), offsets.end());
+  tileSizes.assign(sizes.begin(), sizes.end());
+  tileOffsets.insert(tileOffsets.begin() + fullDim, b.getIndexAttr(0));
+  tileSizes.insert(tileSizes.begin() + fullDim, b.getIndexAttr(fullSize));
+}
+
+/// A slice (tensor) or subview (memref) of `source`.
+Operation *sliceOf(OpBuilder &b, Location loc, Value source,
+                   ArrayRef<OpFoldResult> offsets,
+                   ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  if (isa<RankedTensorType>(source.getType()))
+    return tensor::ExtractSliceOp::create(b, loc, source, offsets, sizes,
+                                          strides);
+  return memref::SubViewOp::create(b, loc, source, offsets, sizes, strides);
+}
+
+/// The indices of the element at `position` along `dim` of the row at `ivs`.
+SmallVector<Value> rowIndices(ValueRange ivs, int64_t dim, Value position) {
+  SmallVector<Value> indices(ivs.begin(), ivs.end());
+  indices.insert(indices.begin() + dim, position);
+  return indices;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// SortOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<utils::IteratorType> SortOp::getLoopIteratorTypes() {
+  return SmallVector<utils::IteratorType>(getRank() - 1,
+                                          utils::IteratorType::parallel);
+}
+
+SmallVector<Range> SortOp::getIterationDomain(OpBuilder &b) {
+  return domainWithout(b, getKeyType(), getDimension());
+}
+
+FailureOr<TilingResult>
+SortOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
+                               ArrayRef<OpFoldResult> sizes) {
+  int64_t dim = getDimension();
+  SmallVector<OpFoldResult> tileOffsets, tileSizes;
+  operandTile(b, offsets, sizes, dim, getKeyType().getDimSize(dim),
+              tileOffsets, tileSizes);
+  SmallVector<Value> tiledOperands;
+  SmallVector<Operation *> slices;
+  for (Value operand : getOutputs()) {
+    Operation *slice = sliceOf(b, getLoc(), operand, tileOffsets, tileSizes);
+    slices.push_back(slice);
+    tiledOperands.push_back(slice->getResult(0));
+  }
+  SmallVector<Type> resultTypes;
+  if (hasPureTensorSemantics())
+    for (Value operand : tiledOperands)
+      resultTypes.push_back(operand.getType());
+  Operation *tiled = cloneWithOperands(b, getOperation(), resultTypes, tiledOperands);
+  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()),
+                      slices};
+}
+
+LogicalResult SortOp::getResultTilePosition(
+    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
+    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
+    SmallVector<OpFoldResult> &resultSizes) {
+  int64_t dim = getDimension();
+  operandTile(b, offsets, sizes, dim, getKeyType().getDimSize(dim),
+              resultOffsets, resultSizes);
+  return success();
+}
+
+LogicalResult SortOp::generateScalarImplementation(OpBuilder &b, Location loc,
+                                                   ValueRange ivs) {
+  if (hasPureTensorSemantics())
+    return emitOpError("scalar implementation needs memref operands");
+  // Stable insertion sort of the row at `ivs`:
+  //   for i in [1, n): j = i; while j > 0 && less(key[j], key[j-1]):
+  //     swap every operand at j and j-1; j -= 1.
+  int64_t dim = getDimension();
+  int64_t n = getKeyType().getDimSize(dim);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value upper = arith::ConstantIndexOp::create(b, loc, n);
+  Value key = getKey();
+  Type i1 = b.getI1Type();
+  scf::ForOp::create(
+      b, loc, one, upper, one, ValueRange{},
+      [&](OpBuilder &b, Location loc, Value i, ValueRange) {
+        auto loop = scf::WhileOp::create(
+            b, loc, TypeRange{b.getIndexType()}, ValueRange{i},
+            [&](OpBuilder &b, Location loc, ValueRange args) {
+              Value j = args[0];
+              Value positive = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::ugt, j, zero);
+              auto check = scf::IfOp::create(
+                  b, loc, positive,
+                  [&](OpBuilder &b, Location loc) {
+                    Value prev = arith::SubIOp::create(b, loc, j, one);
+                    Value cur = memref::LoadOp::create(
+                        b, loc, key, rowIndices(ivs, dim, j));
+                    Value before = memref::LoadOp::create(
+                        b, loc, key, rowIndices(ivs, dim, prev));
+                    Value less = buildSortLess(b, loc, *this, cur, before);
+                    scf::YieldOp::create(b, loc, less);
+                  },
+                  [&](OpBuilder &b, Location loc) {
+                    Value no = arith::ConstantOp::create(
+                        b, loc, i1, b.getBoolAttr(false));
+                    scf::YieldOp::create(b, loc, no);
+                  });
+              scf::ConditionOp::create(b, loc, check.getResult(0), args);
+            },
+            [&](OpBuilder &b, Location loc, ValueRange args) {
+              Value j = args[0];
+              Value prev = arith::SubIOp::create(b, loc, j, one);
+              for (Value operand : getOutputs()) {
+                auto at = rowIndices(ivs, dim, j);
+                auto atPrev = rowIndices(ivs, dim, prev);
+                Value x = memref::LoadOp::create(b, loc, operand, at);
+                Value y = memref::LoadOp::create(b, loc, operand, atPrev);
+                memref::StoreOp::create(b, loc, x, operand, atPrev);
+                memref::StoreOp::create(b, loc, y, operand, at);
+              }
+              scf::YieldOp::create(b, loc, prev);
+            });
+        (void)loop;
+        scf::YieldOp::create(b, loc);
+      });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TopkOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<utils::IteratorType> TopkOp::getLoopIteratorTypes() {
+  return SmallVector<utils::IteratorType>(getRank() - 1,
+                                          utils::IteratorType::parallel);
+}
+
+SmallVector<Range> TopkOp::getIterationDomain(OpBuilder &b) {
+  return domainWithout(b, getInputType(), getDimension());
+}
+
+FailureOr<TilingResult>
+TopkOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
+                               ArrayRef<OpFoldResult> sizes) {
+  int64_t dim = getDimension();
+  SmallVector<OpFoldResult> inOffsets, inSizes, outOffsets, outSizes;
+  operandTile(b, offsets, sizes, dim, getInputType().getDimSize(dim),
+              inOffsets, inSizes);
+  operandTile(b, offsets, sizes, dim, getK(), outOffsets, outSizes);
+  Operation *input = sliceOf(b, getLoc(), getInput(), inOffsets, inSizes);
+  Operation *values =
+      sliceOf(b, getLoc(), getValuesInit(), outOffsets, outSizes);
+  Operation *indices =
+      sliceOf(b, getLoc(), getIndicesInit(), outOffsets, outSizes);
+  SmallVector<Value> operands = {input->getResult(0), values->getResult(0),
+                                 indices->getResult(0)};
+  SmallVector<Type> resultTypes;
+  if (hasPureTensorSemantics())
+    resultTypes = {operands[1].getType(), operands[2].getType()};
+  Operation *tiled = cloneWithOperands(b, getOperation(), resultTypes, operands);
+  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()),
+                      {input, values, indices}};
+}
+
+LogicalResult TopkOp::getResultTilePosition(
+    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
+    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
+    SmallVector<OpFoldResult> &resultSizes) {
+  operandTile(b, offsets, sizes, getDimension(), getK(), resultOffsets,
+              resultSizes);
+  return success();
+}
+
+LogicalResult TopkOp::generateScalarImplementation(OpBuilder &b, Location loc,
+                                                   ValueRange ivs) {
+  if (hasPureTensorSemantics())
+    return emitOpError("scalar implementation needs memref operands");
+  // One pass over the row, keeping the best `count` (<= k) elements sorted in
+  // the outputs. Earlier elements win ties because a new element moves ahead
+  // of a kept one only when it is strictly better.
+  //   for i in [0, n):
+  //     x = input[i]
+  //     if count < k: hole = count; count += 1
+  //     elif k > 0 && better(x, values[k-1]): hole = k - 1
+  //     else: continue
+  //     j = hole; while j > 0 && better(x, values[j-1]): move j-1 to j; j -= 1
+  //     values[j] = x; indices[j] = i
+  int64_t dim = getDimension();
+  int64_t n = getInputType().getDimSize(dim);
+  int64_t k = getK();
+  if (k == 0 || n == 0)
+    return success();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value kValue = arith::ConstantIndexOp::create(b, loc, k);
+  Value kLast = arith::ConstantIndexOp::create(b, loc, k - 1);
+  Value upper = arith::ConstantIndexOp::create(b, loc, n);
+  Value values = getValuesInit(), indices = getIndicesInit();
+  Type indexType = b.getIndexType();
+  scf::ForOp::create(
+      b, loc, zero, upper, one, ValueRange{zero},
+      [&](OpBuilder &b, Location loc, Value i, ValueRange iterArgs) {
+        Value count = iterArgs[0];
+        Value x =
+            memref::LoadOp::create(b, loc, getInput(), rowIndices(ivs, dim, i));
+        Value notFull = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              count, kValue);
+        // (insert?, hole, new count)
+        auto decide = scf::IfOp::create(
+            b, loc, notFull,
+            [&](OpBuilder &b, Location loc) {
+              Value yes = arith::ConstantOp::create(b, loc, b.getI1Type(),
+                                                    b.getBoolAttr(true));
+              Value next = arith::AddIOp::create(b, loc, count, one);
+              scf::YieldOp::create(b, loc, ValueRange{yes, count, next});
+            },
+            [&](OpBuilder &b, Location loc) {
+              Value last = memref::LoadOp::create(
+                  b, loc, values, rowIndices(ivs, dim, kLast));
+              Value better = buildTopkBetter(b, loc, *this, x, last);
+              scf::YieldOp::create(b, loc, ValueRange{better, kLast, count});
+            });
+        Value insert = decide.getResult(0);
+        Value hole = decide.getResult(1);
+        scf::IfOp::create(b, loc, insert, [&](OpBuilder &b, Location loc) {
+          auto shift = scf::WhileOp::create(
+              b, loc, TypeRange{indexType}, ValueRange{hole},
+              [&](OpBuilder &b, Location loc, ValueRange args) {
+                Value j = args[0];
+                Value positive = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::ugt, j, zero);
+                auto check = scf::IfOp::create(
+                    b, loc, positive,
+                    [&](OpBuilder &b, Location loc) {
+                      Value prev = arith::SubIOp::create(b, loc, j, one);
+                      Value kept = memref::LoadOp::create(
+                          b, loc, values, rowIndices(ivs, dim, prev));
+                      Value better = buildTopkBetter(b, loc, *this, x, kept);
+                      scf::YieldOp::create(b, loc, better);
+                    },
+                    [&](OpBuilder &b, Location loc) {
+                      Value no = arith::ConstantOp::create(
+                          b, loc, b.getI1Type(), b.getBoolAttr(false));
+                      scf::YieldOp::create(b, loc, no);
+                    });
+                scf::ConditionOp::create(b, loc, check.getResult(0), args);
+              },
+              [&](OpBuilder &b, Location loc, ValueRange args) {
+                Value j = args[0];
+                Value prev = arith::SubIOp::create(b, loc, j, one);
+                for (Value out : {values, indices}) {
+                  Value moved = memref::LoadOp::create(
+                      b, loc, out, rowIndices(ivs, dim, prev));
+                  memref::StoreOp::create(b, loc, moved, out,
+                                          rowIndices(ivs, dim, j));
+                }
+                scf::YieldOp::create(b, loc, prev);
+              });
+          Value slot = shift.getResult(0);
+          memref::StoreOp::create(b, loc, x, values,
+                                  rowIndices(ivs, dim, slot));
+          Value position = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
+          memref::StoreOp::create(b, loc, position, indices,
+                                  rowIndices(ivs, dim, slot));
+          scf::YieldOp::create(b, loc);
+        });
+        scf::YieldOp::create(b, loc, decide.getResult(2));
+      });
+  return success();
+}

@@ -1,0 +1,177 @@
+//===- Compile.cpp - From a sift program module to an artifact ------------===//
+//
+// Runs a pipeline recipe through a PassManager, then serializes: LLVM IR for
+// `--emit=llvm`, or a host shared object and the dispatch plan (read back
+// from the `sift.dispatch_plan` attribute) for `--emit=artifact`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Target/Compile.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+std::string_view sift::toString(EmitStage stage) {
+  switch (stage) {
+  case EmitStage::Mlir:
+    return "mlir";
+  case EmitStage::Llvm:
+    return "llvm";
+  case EmitStage::Artifact:
+    return "artifact";
+  }
+  return "?";
+}
+
+std::optional<sift::EmitStage> sift::parseEmitStage(std::string_view name) {
+  for (EmitStage stage :
+       {EmitStage::Mlir, EmitStage::Llvm, EmitStage::Artifact})
+    if (toString(stage) == name)
+      return stage;
+  return std::nullopt;
+}
+
+namespace {
+
+std::optional<sift::ElementType> toElementType(Type type) {
+  if (type.isInteger(32))
+    return sift::ElementType::I32;
+  if (type.isInteger(64))
+    return sift::ElementType::I64;
+  if (type.isF16())
+    return sift::ElementType::F16;
+  if (type.isF32())
+    return sift::ElementType::F32;
+  if (type.isF64())
+    return sift::ElementType::F64;
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<sift::rt::Plan> sift::extractDispatchPlan(ModuleOp module,
+                                                        std::string &error) {
+  auto planAttr = module->getAttrOfType<DictionaryAttr>("sift.dispatch_plan");
+  if (!planAttr) {
+    error = "the module has no sift.dispatch_plan attribute";
+    return std::nullopt;
+  }
+  auto buffers = planAttr.getAs<ArrayAttr>("buffers");
+  auto dispatches = planAttr.getAs<ArrayAttr>("dispatches");
+  if (!buffers || !dispatches) {
+    error = "sift.dispatch_plan needs 'buffers' and 'dispatches' arrays";
+    return std::nullopt;
+  }
+  rt::Plan plan;
+  for (auto [i, attr] : llvm::enumerate(buffers)) {
+    auto dict = dyn_cast<DictionaryAttr>(attr);
+    auto element = dict ? dict.getAs<TypeAttr>("element") : nullptr;
+    auto shape = dict ? dict.getAs<DenseI64ArrayAttr>("shape") : nullptr;
+    auto role = dict ? dict.getAs<StringAttr>("role") : nullptr;
+    auto index = dict ? dict.getAs<IntegerAttr>("index") : nullptr;
+    if (!element || !shape || !role || !index) {
+      error = "sift.dispatch_plan buffer " + std::to_string(i) +
+              " needs element, shape, role and index";
+      return std::nullopt;
+    }
+    rt::PlanBuffer buffer;
+    std::optional<ElementType> type = toElementType(element.getValue());
+    std::optional<rt::BufferRole> parsedRole =
+        rt::parseBufferRole(role.getValue().str());
+    if (!type || !parsedRole) {
+      std::string typeText;
+      llvm::raw_string_ostream os(typeText);
+      os << element.getValue();
+      error = "sift.dispatch_plan buffer " + std::to_string(i) +
+              ": unsupported element type " + typeText + " or role '" +
+              role.getValue().str() + "'";
+      return std::nullopt;
+    }
+    buffer.type = *type;
+    buffer.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
+    buffer.role = *parsedRole;
+    buffer.roleIndex = static_cast<int>(index.getInt());
+    buffer.memory = rt::MemoryType::DeviceLocal;
+    buffer.usage = rt::BufferUsage::Dispatch | rt::BufferUsage::Transfer;
+    plan.buffers.push_back(std::move(buffer));
+  }
+  for (auto [i, attr] : llvm::enumerate(dispatches)) {
+    auto dict = dyn_cast<DictionaryAttr>(attr);
+    auto bindings = dict ? dict.getAs<DenseI64ArrayAttr>("bindings") : nullptr;
+    if (!bindings) {
+      error = "sift.dispatch_plan dispatch " + std::to_string(i) +
+              " needs bindings";
+      return std::nullopt;
+    }
+    rt::Dispatch dispatch;
+    dispatch.executable = 0;
+    dispatch.entry = static_cast<int>(i);
+    for (int64_t binding : bindings.asArrayRef())
+      dispatch.bindings.push_back(static_cast<int>(binding));
+    plan.dispatches.push_back(std::move(dispatch));
+  }
+  return plan;
+}
+
+LogicalResult sift::compile(ModuleOp module, const CompileOptions &options,
+                            EmitStage stage, CompileOutput &output,
+                            std::string &error) {
+  PassManager pm(module.getContext());
+  pm.enableVerifier(options.verifyEachPass);
+  if (failed(addPipeline(pm, options.pipeline, error)))
+    return failure();
+  if (failed(pm.run(module))) {
+    error = "the " + std::string(toString(options.pipeline.kind)) +
+            " pipeline failed";
+    return failure();
+  }
+  if (stage == EmitStage::Mlir) {
+    llvm::raw_string_ostream os(output.text);
+    module.print(os);
+    return success();
+  }
+  if (stage == EmitStage::Llvm) {
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateForHost(module, context, options.host, error);
+    if (!llvmModule)
+      return failure();
+    llvm::raw_string_ostream os(output.text);
+    llvmModule->print(os, nullptr);
+    return success();
+  }
+
+  std::optional<rt::Plan> plan = extractDispatchPlan(module, error);
+  if (!plan)
+    return failure();
+  rt::Executable executable;
+  executable.format = rt::ExecutableFormat::HostSharedObject;
+  executable.target = "host/x86_64";
+  for (auto [i, attr] : llvm::enumerate(
+           module->getAttrOfType<DictionaryAttr>("sift.dispatch_plan")
+               .getAs<ArrayAttr>("dispatches"))) {
+    auto symbol = cast<DictionaryAttr>(attr).getAs<StringAttr>("symbol");
+    executable.entries.push_back(symbol ? symbol.getValue().str()
+                                        : "sift_dispatch_" + std::to_string(i));
+  }
+  if (!buildHostSharedObject(module, options.host, executable.binary, error))
+    return failure();
+  rt::Artifact &artifact = output.artifact;
+  artifact = rt::Artifact();
+  artifact.meta["pipeline"] = std::string(toString(options.pipeline.kind));
+  artifact.meta["target"] = "host";
+  artifact.meta["abi"] = "host-v1";
+  artifact.executables.push_back(std::move(executable));
+  artifact.plan = std::move(*plan);
+  if (rt::Status status = rt::verifyArtifact(artifact); !status.ok()) {
+    error = "the compiled artifact does not verify: " + status.message();
+    return failure();
+  }
+  return success();
+}

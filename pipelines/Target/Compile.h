@@ -1,0 +1,57 @@
+//===- Compile.h - From a sift program module to an artifact ----*- C++ -*-===//
+//
+// The compiler's one entry point: run a pipeline on a module and stop at a
+// stage (the final MLIR, LLVM IR, or a complete runtime artifact with the
+// executables and the dispatch plan).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "pipelines/Pipelines/Pipelines.h"
+#include "pipelines/Target/HostTarget.h"
+#include "runtime/Artifact.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sift {
+
+/// Where `compile` stops.
+enum class EmitStage { Mlir, Llvm, Artifact };
+
+/// Stable names: "mlir", "llvm", "artifact".
+std::string_view toString(EmitStage stage);
+std::optional<EmitStage> parseEmitStage(std::string_view name);
+
+/// Everything that steers one compile.
+struct CompileOptions {
+  PipelineOptions pipeline;
+  HostTargetOptions host;
+  /// Verify the IR after every pass (slower; catches broken passes early).
+  bool verifyEachPass = false;
+};
+
+/// What a compile produced, depending on the stage.
+struct CompileOutput {
+  /// EmitStage::Mlir: the module after the pipeline; EmitStage::Llvm: the
+  /// optimized LLVM IR.
+  std::string text;
+  /// EmitStage::Artifact: executables and plan (no inputs or expectations).
+  rt::Artifact artifact;
+};
+
+/// Runs the pipeline of `options` on `module` (changed in place) and stops at
+/// `stage`. Pass failures emit MLIR diagnostics to the context's handler;
+/// `error` gets a one-line summary naming the stage that failed.
+mlir::LogicalResult compile(mlir::ModuleOp module,
+                            const CompileOptions &options, EmitStage stage,
+                            CompileOutput &output, std::string &error);
+
+/// Reads the `sift.dispatch_plan` attribute that the pipeline recorded.
+std::optional<rt::Plan> extractDispatchPlan(mlir::ModuleOp module,
+                                            std::string &error);
+
+} // namespace sift

@@ -1,0 +1,47 @@
+//===- HostTarget.h - LLVM dialect to a host shared object ------*- C++ -*-===//
+//
+// The `host` target: translate an LLVM-dialect module to LLVM IR, optimize
+// it, emit an x86-64 object and link it into a shared object with ld.lld.
+// The cpu runtime dlopens the result (runtime/cpu/CpuDevice.h).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace sift {
+
+/// Options of the host target.
+struct HostTargetOptions {
+  /// LLVM optimization level of the generated code (0-3).
+  unsigned optLevel = 2;
+  /// The CPU to generate code for; "x86-64" keeps artifacts portable.
+  std::string cpu = "x86-64";
+  /// The linker; empty: $SIFT_LD_LLD, else the ld.lld of the LLVM sift was
+  /// built with.
+  std::string linker;
+};
+
+/// Translates `module` (LLVM dialect) to an optimized LLVM IR module for the
+/// host. Returns null and sets `error` on failure.
+std::unique_ptr<llvm::Module>
+translateForHost(mlir::ModuleOp module, llvm::LLVMContext &context,
+                 const HostTargetOptions &options, std::string &error);
+
+/// Compiles `module` (LLVM dialect) into the bytes of a shared object.
+/// Returns false and sets `error` on failure.
+bool buildHostSharedObject(mlir::ModuleOp module,
+                           const HostTargetOptions &options,
+                           std::vector<uint8_t> &sharedObject,
+                           std::string &error);
+
+} // namespace sift

@@ -1,0 +1,72 @@
+//===- LowerToLoops.cpp - sift ops on memrefs to scf loops ----------------===//
+//
+// The scalar exit path: a loop nest over each sift op's iteration domain with
+// the op's scalar implementation (one row per point) inside.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Dialect/SiftDialect.h"
+#include "pipelines/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+
+#define DEBUG_TYPE "sift-lower-to-loops"
+
+namespace sift {
+#define GEN_PASS_DEF_LOWERTOLOOPS
+#include "pipelines/Transforms/Passes.h.inc"
+} // namespace sift
+
+using namespace mlir;
+
+namespace {
+
+/// Emits nested scf.for loops over `domain[depth:]` and the scalar
+/// implementation innermost.
+LogicalResult emitLoops(OpBuilder &b, Location loc, TilingInterface op,
+                        ArrayRef<Range> domain, SmallVector<Value> &ivs) {
+  if (ivs.size() == domain.size())
+    return op.generateScalarImplementation(b, loc, ivs);
+  const Range &range = domain[ivs.size()];
+  Value lower = getValueOrCreateConstantIndexOp(b, loc, range.offset);
+  Value upper = getValueOrCreateConstantIndexOp(b, loc, range.size);
+  Value step = getValueOrCreateConstantIndexOp(b, loc, range.stride);
+  LogicalResult status = success();
+  scf::ForOp::create(b, loc, lower, upper, step, ValueRange{},
+                     [&](OpBuilder &b, Location loc, Value iv, ValueRange) {
+                       ivs.push_back(iv);
+                       status = emitLoops(b, loc, op, domain, ivs);
+                       ivs.pop_back();
+                       scf::YieldOp::create(b, loc);
+                     });
+  return status;
+}
+
+struct LowerToLoopsPass final
+    : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<sift::SortOp, sift::TopkOp>(op))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (Operation *op : ops) {
+      if (op->getNumResults() != 0) {
+        op->emitOpError("must be bufferized before sift-lower-to-loops");
+        return signalPassFailure();
+      }
+      auto tilable = cast<TilingInterface>(op);
+      rewriter.setInsertionPoint(op);
+      SmallVector<Range> domain = tilable.getIterationDomain(rewriter);
+      SmallVector<Value> ivs;
+      if (failed(emitLoops(rewriter, op->getLoc(), tilable, domain, ivs)))
+        return signalPassFailure();
+      rewriter.eraseOp(op);
+    }
+  }
+};
+
+} // namespace

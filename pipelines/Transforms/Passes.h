@@ -1,0 +1,24 @@
+//===- Passes.h - Declarations of the sift compiler's passes ----*- C++ -*-===//
+//
+// Only declarations: the generated constructors and registration of every
+// pass in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+#include <string>
+
+namespace sift {
+
+#define GEN_PASS_DECL
+#include "pipelines/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "pipelines/Transforms/Passes.h.inc"
+
+} // namespace sift

@@ -1,0 +1,238 @@
+// RUN: sift-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
+// One case per verifier rule of sift.sort and sift.topk.
+
+func.func @sort_no_operands() {
+  // expected-error @+1 {{expects at least one outs operand}}
+  "sift.sort"() <{dimension = 0 : i64, order = 0 : i32}> ({}) : () -> ()
+  return
+}
+
+// -----
+
+func.func @sort_dim_out_of_range(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{sort dimension 2 is out of range for rank 2}}
+  %r = sift.sort dimension(2) ascending outs(%a : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @sort_negative_dim(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{sort dimension -1 is out of range for rank 1}}
+  %r = sift.sort dimension(-1) ascending outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @sort_rank0(%a: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{expects operands of rank >= 1, found rank 0}}
+  %r = sift.sort dimension(0) ascending outs(%a : tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+// -----
+
+func.func @sort_dynamic(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{expects static shapes}}
+  %r = sift.sort dimension(0) ascending outs(%a : tensor<?xf32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @sort_shape_mismatch(%a: tensor<4xf32>, %b: tensor<5xi64>) -> (tensor<4xf32>, tensor<5xi64>) {
+  // expected-error @+1 {{outs #1 has shape 'tensor<5xi64>' but the key has 'tensor<4xf32>'}}
+  %r:2 = sift.sort dimension(0) ascending outs(%a, %b : tensor<4xf32>, tensor<5xi64>) -> tensor<4xf32>, tensor<5xi64>
+  return %r#0, %r#1 : tensor<4xf32>, tensor<5xi64>
+}
+
+// -----
+
+func.func @sort_bad_key_type(%a: tensor<4xindex>) -> tensor<4xindex> {
+  // expected-error @+1 {{key element type must be an integer or a float}}
+  %r = sift.sort dimension(0) ascending outs(%a : tensor<4xindex>) -> tensor<4xindex>
+  return %r : tensor<4xindex>
+}
+
+// -----
+
+func.func @sort_mixed(%a: tensor<4xf32>, %b: memref<4xi64>) -> tensor<4xf32> {
+  // expected-error @+1 {{expects all outs to be tensors or all to be memrefs}}
+  %r = sift.sort dimension(0) ascending outs(%a, %b : tensor<4xf32>, memref<4xi64>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @sort_memref_results(%a: memref<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{on memrefs must not have results, found 1}}
+  %r = sift.sort dimension(0) ascending outs(%a : memref<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @sort_result_count(%a: tensor<4xf32>, %b: tensor<4xi64>) -> tensor<4xf32> {
+  // expected-error @+1 {{expects one result per outs operand (2), found 1}}
+  %r = sift.sort dimension(0) ascending outs(%a, %b : tensor<4xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @sort_result_type(%a: tensor<4xf32>) -> tensor<4xf64> {
+  // expected-error @+1 {{result #0 has type 'tensor<4xf64>' but outs #0 has type 'tensor<4xf32>'}}
+  %r = sift.sort dimension(0) ascending outs(%a : tensor<4xf32>) -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @sort_both_orders(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{has both a named order and a comparator region}}
+  %r = sift.sort dimension(0) ascending outs(%a : tensor<4xf32>) {
+  ^bb0(%l: f32, %r: f32):
+    %c = arith.cmpf olt, %l, %r : f32
+    sift.yield %c : i1
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @sort_no_order(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{needs a named order (ascending, descending) or a comparator region}}
+  %r = sift.sort dimension(0) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @sort_comparator_args(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{comparator region must take two arguments of the key element type 'f32'}}
+  %r = sift.sort dimension(0) outs(%a : tensor<4xf32>) {
+  ^bb0(%l: f64, %r: f64):
+    %c = arith.cmpf olt, %l, %r : f64
+    sift.yield %c : i1
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @sort_comparator_yield(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{comparator region must yield exactly one i1}}
+  %r = sift.sort dimension(0) outs(%a : tensor<4xi32>) {
+  ^bb0(%l: i32, %r: i32):
+    sift.yield %l : i32
+  } -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+func.func @sort_comparator_terminator(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{comparator region must end with sift.yield}}
+  %r = sift.sort dimension(0) outs(%a : tensor<4xi32>) {
+  ^bb0(%l: i32, %r: i32):
+    %c = arith.cmpi slt, %l, %r : i32
+    "test.terminator"(%c) : (i1) -> ()
+  } -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+func.func @yield_outside_sort(%c: i1) {
+  // expected-error @+1 {{expects parent op 'sift.sort'}}
+  sift.yield %c : i1
+}
+
+// -----
+
+func.func @topk_k_too_large(%x: tensor<4x8xf32>, %v: tensor<4x9xf32>, %i: tensor<4x9xi64>) {
+  // expected-error @+1 {{k = 9 must be in [0, 8], the size of dimension 1}}
+  %r:2 = sift.topk dimension(1) k(9) largest ins(%x : tensor<4x8xf32>) outs(%v, %i : tensor<4x9xf32>, tensor<4x9xi64>) -> tensor<4x9xf32>, tensor<4x9xi64>
+  return
+}
+
+// -----
+
+func.func @topk_k_negative(%x: tensor<8xf32>, %v: tensor<8xf32>, %i: tensor<8xi64>) {
+  // expected-error @+1 {{k = -1 must be in [0, 8], the size of dimension 0}}
+  %r:2 = sift.topk dimension(0) k(-1) largest ins(%x : tensor<8xf32>) outs(%v, %i : tensor<8xf32>, tensor<8xi64>) -> tensor<8xf32>, tensor<8xi64>
+  return
+}
+
+// -----
+
+func.func @topk_dim(%x: tensor<8xf32>, %v: tensor<2xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{top-k dimension 1 is out of range for rank 1}}
+  %r:2 = sift.topk dimension(1) k(2) largest ins(%x : tensor<8xf32>) outs(%v, %i : tensor<2xf32>, tensor<2xi64>) -> tensor<2xf32>, tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @topk_rank0(%x: tensor<f32>, %v: tensor<f32>, %i: tensor<i64>) {
+  // expected-error @+1 {{expects an input of rank >= 1, found rank 0}}
+  %r:2 = sift.topk dimension(0) k(0) largest ins(%x : tensor<f32>) outs(%v, %i : tensor<f32>, tensor<i64>) -> tensor<f32>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @topk_dynamic(%x: tensor<?xf32>, %v: tensor<2xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{expects static shapes}}
+  %r:2 = sift.topk dimension(0) k(2) largest ins(%x : tensor<?xf32>) outs(%v, %i : tensor<2xf32>, tensor<2xi64>) -> tensor<2xf32>, tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @topk_bad_type(%x: tensor<8xindex>, %v: tensor<2xindex>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{input element type must be an integer or a float}}
+  %r:2 = sift.topk dimension(0) k(2) largest ins(%x : tensor<8xindex>) outs(%v, %i : tensor<2xindex>, tensor<2xi64>) -> tensor<2xindex>, tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @topk_values_shape(%x: tensor<4x8xf32>, %v: tensor<4x2xf32>, %i: tensor<4x3xi64>) {
+  // expected-error @+1 {{values output must have the input's shape with dimension 1 of size 3 and the input's element type, found 'tensor<4x2xf32>'}}
+  %r:2 = sift.topk dimension(1) k(3) largest ins(%x : tensor<4x8xf32>) outs(%v, %i : tensor<4x2xf32>, tensor<4x3xi64>) -> tensor<4x2xf32>, tensor<4x3xi64>
+  return
+}
+
+// -----
+
+func.func @topk_values_type(%x: tensor<8xf32>, %v: tensor<3xf64>, %i: tensor<3xi64>) {
+  // expected-error @+1 {{values output must have the input's shape with dimension 0 of size 3 and the input's element type, found 'tensor<3xf64>'}}
+  %r:2 = sift.topk dimension(0) k(3) largest ins(%x : tensor<8xf32>) outs(%v, %i : tensor<3xf64>, tensor<3xi64>) -> tensor<3xf64>, tensor<3xi64>
+  return
+}
+
+// -----
+
+func.func @topk_indices_type(%x: tensor<8xf32>, %v: tensor<3xf32>, %i: tensor<3xi32>) {
+  // expected-error @+1 {{indices output must be i64 with the values' shape, found 'tensor<3xi32>'}}
+  %r:2 = sift.topk dimension(0) k(3) largest ins(%x : tensor<8xf32>) outs(%v, %i : tensor<3xf32>, tensor<3xi32>) -> tensor<3xf32>, tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @topk_mixed(%x: tensor<8xf32>, %v: memref<3xf32>, %i: memref<3xi64>) {
+  // expected-error @+1 {{expects input and outs to be all tensors or all memrefs}}
+  sift.topk dimension(0) k(3) largest ins(%x : tensor<8xf32>) outs(%v, %i : memref<3xf32>, memref<3xi64>)
+  return
+}
+
+// -----
+
+func.func @topk_result_count(%x: tensor<8xf32>, %v: tensor<3xf32>, %i: tensor<3xi64>) {
+  // expected-error @+1 {{expects one result per outs operand (2), found 1}}
+  %r = sift.topk dimension(0) k(3) largest ins(%x : tensor<8xf32>) outs(%v, %i : tensor<3xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return
+}

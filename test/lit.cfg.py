@@ -1,0 +1,17 @@
+# lit configuration for sift's FileCheck tests. Every test runs without a GPU.
+import os
+
+import lit.formats
+
+config.name = "sift"
+config.test_format = lit.formats.ShTest(not config.sift_windows)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unittests", "benchmarks", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.sift_obj_root, "test")
+
+# sift's tools first, then LLVM's (FileCheck, not, split-file).
+config.environment["PATH"] = os.pathsep.join(
+    [config.sift_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.substitutions.append(("%sift_src", config.sift_src_root))
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
