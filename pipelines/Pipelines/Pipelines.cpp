@@ -73,11 +73,13 @@ void sift::addCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);
 
-  // Step 4. Lower sift ops (scalar implementation) and linalg to loops.
+  // Step 4. Lower sift ops (scalar implementation), copies and linalg to
+  // loops.
+  pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
   pm.addNestedPass<func::FuncOp>(createLowerToLoops());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
 
-  // Step 5. Lower to the LLVM dialect with bare-pointer memref arguments.
+  // Step 5. Lower to the LLVM dialect.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -85,9 +87,7 @@ void sift::addCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  ConvertFuncToLLVMPassOptions funcToLLVM;
-  funcToLLVM.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 

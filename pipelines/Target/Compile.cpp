@@ -169,7 +169,7 @@ LogicalResult sift::compile(ModuleOp module, const CompileOptions &options,
   artifact.meta["abi"] = "host-v1";
   artifact.executables.push_back(std::move(executable));
   artifact.plan = std::move(*plan);
-  if (rt::Status status = rt::verifyArtifact(artifact); !status.ok()) {
+  if (Status status = rt::verifyArtifact(artifact); !status.ok()) {
     error = "the compiled artifact does not verify: " + status.message();
     return failure();
   }

@@ -49,13 +49,26 @@ def RecordDispatchPlan : Pass<"sift-record-dispatch-plan", "mlir::ModuleOp"> {
   ];
 }
 
+def CopiesToLinalg : Pass<"sift-copies-to-linalg"> {
+  let summary = "Turns memref.copy into linalg.copy";
+  let description = [{
+    A `memref.copy` between non-contiguous views lowers to a call of the
+    `memrefCopy` runtime function, which no sift artifact links. This pass
+    rewrites every copy as `linalg.copy`, which lowers to loops.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def HostEntryAbi : Pass<"sift-host-entry-abi", "mlir::ModuleOp"> {
   let summary = "Wraps the entry function in the runtime's host ABI";
   let description = [{
-    After lowering to the LLVM dialect with bare-pointer memrefs, adds
-    `void sift_dispatch_0(void **bindings)` which loads each argument from
-    the bindings array and calls the entry, and gives every other function
-    internal linkage so no symbol of the program can interpose on the host's.
+    After lowering to the LLVM dialect, adds
+    `void sift_dispatch_0(void **bindings)`: it loads each buffer's base
+    pointer from the bindings array, builds the memref descriptor fields
+    (pointer, pointer, offset 0, the static sizes and row-major strides that
+    `sift.dispatch_plan` records) and calls the entry. Every other defined
+    function gets internal linkage so no symbol of the program can interpose
+    on the host's.
   }];
   let options = [
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",

@@ -1,0 +1,99 @@
+//===- CaseRunner.cpp - One fuzz case from seed to verdict ----------------===//
+//
+// Verdicts by step: an invalid model, unparsable text or a failing reference
+// is `gen-invalid` (a generator bug, not a compiler finding); a pipeline
+// failure is `compile-error`; a runtime failure is `runtime-error`; outputs
+// that differ from the reference are `mismatch`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/CaseRunner.h"
+
+#include "generators/InputGenerator.h"
+#include "generators/MlirEmitter.h"
+#include "generators/ProgramGenerator.h"
+#include "oracles/Compare.h"
+#include "oracles/Reference.h"
+#include "runtime/Runner.h"
+
+#include <chrono>
+
+namespace sift::harness {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
+
+CaseResult &fail(CaseResult &result, oracle::Verdict verdict,
+                 std::string stage, std::string detail) {
+  result.verdict = verdict;
+  result.stage = std::move(stage);
+  result.detail = std::move(detail);
+  return result;
+}
+
+} // namespace
+
+CaseResult runGeneratedCase(Session &session, rt::Device &device,
+                            const CaseOptions &options, uint64_t seed) {
+  gen::Program program = gen::generateProgram(options.policy, seed);
+  std::vector<HostTensor> inputs =
+      gen::generateInputs(program, options.inputs, seed);
+  return runProgramCase(session, device, options, std::move(program),
+                        std::move(inputs), seed);
+}
+
+CaseResult runProgramCase(Session &session, rt::Device &device,
+                          const CaseOptions &options, gen::Program program,
+                          std::vector<HostTensor> inputs, uint64_t seed) {
+  CaseResult result;
+  result.seed = seed;
+  result.program = std::move(program);
+  result.inputs = std::move(inputs);
+  if (std::string problem = gen::validate(result.program); !problem.empty())
+    return fail(result, oracle::Verdict::GenInvalid, "generate", problem);
+  result.mlir = gen::emitMlir(result.program);
+
+  std::string error;
+  auto module = session.parse(result.mlir, "case-" + std::to_string(seed) +
+                                               ".mlir",
+                              error);
+  if (!module)
+    return fail(result, oracle::Verdict::GenInvalid, "parse", error);
+
+  auto reference = oracle::evaluate(result.program, result.inputs);
+  if (!reference.ok())
+    return fail(result, oracle::Verdict::GenInvalid, "reference",
+                reference.message());
+  result.expected = std::move(reference.value());
+
+  auto start = std::chrono::steady_clock::now();
+  CompileOptions compileOptions;
+  compileOptions.pipeline.kind = options.pipeline;
+  CompileOutput output;
+  bool compiled = session.compile(*module, compileOptions,
+                                  EmitStage::Artifact, output, error);
+  result.compileSeconds = secondsSince(start);
+  if (!compiled)
+    return fail(result, oracle::Verdict::CompileError, "compile", error);
+
+  start = std::chrono::steady_clock::now();
+  auto actual = rt::runPlan(device, output.artifact, result.inputs);
+  result.runSeconds = secondsSince(start);
+  if (!actual.ok())
+    return fail(result, oracle::Verdict::RuntimeError, "run",
+                actual.message());
+  result.actual = std::move(actual.value());
+
+  if (auto mismatch = oracle::compareOutputs(result.program, result.expected,
+                                             result.actual))
+    return fail(result, oracle::Verdict::Mismatch, "compare",
+                mismatch->message);
+  return result;
+}
+
+} // namespace sift::harness

@@ -1,0 +1,57 @@
+//===- CaseRunner.h - One fuzz case from seed to verdict --------*- C++ -*-===//
+//
+// The per-case function every driver shares (the fuzz loop now; replay,
+// reduction and the libFuzzer target later): generate a program and its
+// data from a seed, emit and parse it, compile it, run it on a device,
+// evaluate the reference on the model and compare. The first failing step
+// decides the verdict.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "generators/Policy.h"
+#include "generators/ProgramModel.h"
+#include "harness/Session.h"
+#include "oracles/Verdict.h"
+#include "runtime/Device.h"
+#include "runtime/support/HostTensor.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sift::harness {
+
+/// What every case of a campaign shares.
+struct CaseOptions {
+  PipelineKind pipeline = PipelineKind::Cpu;
+  gen::Policy policy;
+  gen::InputMode inputs = gen::InputMode::Mixed;
+};
+
+/// Everything a case produced, kept for reports and findings.
+struct CaseResult {
+  uint64_t seed = 0;
+  oracle::Verdict verdict = oracle::Verdict::Pass;
+  /// The step that decided a non-pass verdict: generate, parse, compile,
+  /// reference, run, compare.
+  std::string stage;
+  /// What went wrong, with the diagnostics or the first differing element.
+  std::string detail;
+  gen::Program program;
+  std::string mlir;
+  std::vector<HostTensor> inputs, expected, actual;
+  double compileSeconds = 0, runSeconds = 0;
+};
+
+/// Generates, compiles, runs and checks the case of `seed`.
+CaseResult runGeneratedCase(Session &session, rt::Device &device,
+                            const CaseOptions &options, uint64_t seed);
+
+/// Compiles, runs and checks a given program model with given inputs (used by
+/// runGeneratedCase and by tests with hand-made programs).
+CaseResult runProgramCase(Session &session, rt::Device &device,
+                          const CaseOptions &options, gen::Program program,
+                          std::vector<HostTensor> inputs, uint64_t seed);
+
+} // namespace sift::harness

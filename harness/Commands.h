@@ -1,0 +1,71 @@
+//===- Commands.h - The harness commands over plain option structs -*- C++ -*-===//
+//
+// main.cpp parses the command line (CLI11) into these structs; each command
+// is a function that returns the process exit code of DESIGN.md:
+// 0 nothing found, 1 findings (or a failed compile/run of a given program),
+// 2 bad usage or bad input.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "generators/Policy.h"
+#include "pipelines/Pipelines/Pipelines.h"
+#include "pipelines/Target/Compile.h"
+#include "runtime/Device.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sift::harness {
+
+/// Exit codes.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFindings = 1;
+inline constexpr int kExitUsage = 2;
+
+/// `harness [fuzz]`.
+struct FuzzOptions {
+  PipelineKind pipeline = PipelineKind::Cpu;
+  /// Cases to run; with `seconds` too, whichever ends first.
+  std::optional<uint64_t> count;
+  std::optional<double> seconds;
+  uint64_t seed = 1;
+  /// Index of the first case (to re-run case N of a campaign alone).
+  uint64_t skip = 0;
+  std::vector<gen::Family> families = {gen::Family::Sort, gen::Family::TopK};
+  gen::InputMode inputs = gen::InputMode::Mixed;
+  std::string outDir = "sift-out";
+  /// Progress every this many seconds (0: never).
+  double progressSeconds = 1.0;
+  /// The command line, stored with the run.
+  std::string commandLine;
+};
+
+/// `harness run`.
+struct RunOptions {
+  std::string program;
+  PipelineKind pipeline = PipelineKind::Cpu;
+  rt::DeviceKind device = rt::DeviceKind::Cpu;
+  std::vector<std::string> inputs;
+  std::string outputDir = ".";
+};
+
+/// `harness compile`.
+struct CompileCommandOptions {
+  std::string program;
+  PipelineKind pipeline = PipelineKind::Cpu;
+  EmitStage emit = EmitStage::Artifact;
+  std::string output = "-";
+};
+
+int runFuzzCommand(const FuzzOptions &options);
+int runRunCommand(const RunOptions &options);
+int runCompileCommand(const CompileCommandOptions &options);
+
+/// Parses a duration: "90", "90s", "5m", "2h", "1.5m". Nullopt if malformed
+/// or not positive.
+std::optional<double> parseDuration(const std::string &text);
+
+} // namespace sift::harness

@@ -1,0 +1,280 @@
+//===- FindingStore.cpp - Findings on disk: case folders and SQLite -------===//
+//
+// The schema (one statement per table, created if missing):
+//   runs(id, started, finished, command, pipeline, inputs, seed, cases,
+//        findings, seconds)
+//   signatures(id, text UNIQUE, verdict, count, first_seen, last_seen)
+//   findings(id, run, seed, pipeline, verdict, stage, signature, detail,
+//            case_dir, found)
+// The database runs in WAL mode; every statement commits on its own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/FindingStore.h"
+
+#include "generators/Policy.h"
+#include "runtime/support/FileIO.h"
+#include "runtime/support/Npy.h"
+
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <regex>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace sift::harness {
+
+namespace {
+
+std::string nowUtc() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+/// A prepared statement that finalizes itself.
+class Statement {
+public:
+  Statement(sqlite3 *db, const char *sql) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
+      stmt_ = nullptr;
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  bool ok() const { return stmt_ != nullptr; }
+  sqlite3_stmt *get() { return stmt_; }
+  void bind(int i, const std::string &text) {
+    sqlite3_bind_text(stmt_, i, text.c_str(), -1, SQLITE_TRANSIENT);
+  }
+  void bind(int i, int64_t value) { sqlite3_bind_int64(stmt_, i, value); }
+  void bind(int i, double value) { sqlite3_bind_double(stmt_, i, value); }
+
+private:
+  sqlite3_stmt *stmt_ = nullptr;
+};
+
+Error sqliteError(sqlite3 *db, const std::string &what) {
+  return makeError("findings database: " + what + ": " + sqlite3_errmsg(db));
+}
+
+Status writeTensors(const fs::path &dir, const std::string &prefix,
+                    const std::vector<HostTensor> &tensors) {
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    std::string path = (dir / (prefix + std::to_string(i) + ".npy")).string();
+    if (Status status = writeNpy(path, tensors[i]); !status.ok())
+      return status;
+  }
+  return Status::success();
+}
+
+} // namespace
+
+std::string findingSignature(const CaseResult &result) {
+  std::string first = result.detail.substr(0, result.detail.find('\n'));
+  // Drop a leading "file:line:col: " location.
+  static const std::regex location(R"(^[^ :]+:\d+:\d+: )");
+  first = std::regex_replace(first, location, "");
+  static const std::regex ssa(R"(%[A-Za-z0-9_#]+)");
+  static const std::regex path(R"((/[^ /:'"]+)+)");
+  static const std::regex number(R"(-?\d+(\.\d+)?([eE][-+]?\d+)?)");
+  static const std::regex hex(R"(0x[0-9a-fA-F]+)");
+  first = std::regex_replace(first, ssa, "%V");
+  first = std::regex_replace(first, path, "PATH");
+  first = std::regex_replace(first, hex, "H");
+  first = std::regex_replace(first, number, "N");
+  return std::string(oracle::toString(result.verdict)) + "|" + result.stage +
+         "|" + first;
+}
+
+FindingStore::FindingStore(std::string outDir, sqlite3 *db)
+    : outDir_(std::move(outDir)), db_(db) {}
+
+FindingStore::~FindingStore() { sqlite3_close(db_); }
+
+Result<std::unique_ptr<FindingStore>>
+FindingStore::open(const std::string &outDir) {
+  std::error_code ec;
+  fs::create_directories(fs::path(outDir) / "cases", ec);
+  if (ec)
+    return makeError(outDir + ": cannot create the output folder: " +
+                     ec.message());
+  std::string dbPath = outDir + "/findings.db";
+  sqlite3 *db = nullptr;
+  if (sqlite3_open(dbPath.c_str(), &db) != SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return makeError(dbPath + ": cannot open the findings database: " +
+                     message);
+  }
+  sqlite3_busy_timeout(db, 5000);
+  std::unique_ptr<FindingStore> store(new FindingStore(outDir, db));
+  const char *schema = R"sql(
+    PRAGMA journal_mode=WAL;
+    PRAGMA synchronous=NORMAL;
+    CREATE TABLE IF NOT EXISTS runs(
+      id INTEGER PRIMARY KEY, started TEXT, finished TEXT, command TEXT,
+      pipeline TEXT, inputs TEXT, seed INTEGER, cases INTEGER,
+      findings INTEGER, seconds REAL);
+    CREATE TABLE IF NOT EXISTS signatures(
+      id INTEGER PRIMARY KEY, text TEXT UNIQUE NOT NULL, verdict TEXT,
+      count INTEGER NOT NULL DEFAULT 0, first_seen TEXT, last_seen TEXT);
+    CREATE TABLE IF NOT EXISTS findings(
+      id INTEGER PRIMARY KEY, run INTEGER REFERENCES runs(id), seed INTEGER,
+      pipeline TEXT, verdict TEXT, stage TEXT,
+      signature INTEGER REFERENCES signatures(id), detail TEXT,
+      case_dir TEXT, found TEXT);
+  )sql";
+  if (Status status = store->exec(schema); !status.ok())
+    return makeError(dbPath + ": " + status.message());
+  return store;
+}
+
+Status FindingStore::exec(const std::string &sql) {
+  char *message = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) !=
+      SQLITE_OK) {
+    std::string text = message ? message : "unknown error";
+    sqlite3_free(message);
+    return makeError("findings database: " + text);
+  }
+  return Status::success();
+}
+
+Result<int64_t> FindingStore::beginRun(const RunInfo &info) {
+  Statement stmt(db_, "INSERT INTO runs(started, command, pipeline, inputs, "
+                      "seed, cases, findings) VALUES(?, ?, ?, ?, ?, 0, 0)");
+  if (!stmt.ok())
+    return sqliteError(db_, "preparing the run");
+  stmt.bind(1, nowUtc());
+  stmt.bind(2, info.command);
+  stmt.bind(3, info.pipeline);
+  stmt.bind(4, info.inputs);
+  stmt.bind(5, static_cast<int64_t>(info.seed));
+  if (sqlite3_step(stmt.get()) != SQLITE_DONE)
+    return sqliteError(db_, "inserting the run");
+  return static_cast<int64_t>(sqlite3_last_insert_rowid(db_));
+}
+
+Result<std::string> FindingStore::recordFinding(
+    int64_t runId, const CaseResult &result, const CaseOptions &options,
+    const std::string &reproCommand) {
+  // 1. The case folder, written under a temporary name, then renamed.
+  char name[128];
+  std::snprintf(name, sizeof(name), "%s-%s-%016llx",
+                std::string(oracle::toString(result.verdict)).c_str(),
+                std::string(toString(options.pipeline)).c_str(),
+                static_cast<unsigned long long>(result.seed));
+  fs::path finalDir = fs::path(outDir_) / "cases" / name;
+  fs::path tempDir = fs::path(outDir_) / "cases" /
+                     (std::string(".tmp-") + name + "-" +
+                      std::to_string(::getpid()));
+  std::error_code ec;
+  fs::remove_all(tempDir, ec);
+  fs::create_directories(tempDir, ec);
+  if (ec)
+    return makeError(tempDir.string() + ": " + ec.message());
+  const std::string &mlir = result.mlir;
+  if (Status s = writeFileAtomic((tempDir / "program.mlir").string(),
+                                 reinterpret_cast<const uint8_t *>(mlir.data()),
+                                 mlir.size());
+      !s.ok())
+    return s.error();
+  for (auto [prefix, tensors] :
+       {std::pair{"input", &result.inputs}, {"expected", &result.expected},
+        {"actual", &result.actual}})
+    if (Status s = writeTensors(tempDir, prefix, *tensors); !s.ok())
+      return s.error();
+  nlohmann::json info = {
+      {"seed", result.seed},
+      {"pipeline", std::string(toString(options.pipeline))},
+      {"inputs", std::string(gen::toString(options.inputs))},
+      {"verdict", std::string(oracle::toString(result.verdict))},
+      {"stage", result.stage},
+      {"signature", findingSignature(result)},
+      {"detail", result.detail},
+      {"repro", reproCommand},
+      {"program_weight", result.program.weight()},
+  };
+  std::string text = info.dump(2) + "\n";
+  if (Status s = writeFileAtomic((tempDir / "case.json").string(),
+                                 reinterpret_cast<const uint8_t *>(text.data()),
+                                 text.size());
+      !s.ok())
+    return s.error();
+  fs::remove_all(finalDir, ec);
+  fs::rename(tempDir, finalDir, ec);
+  if (ec)
+    return makeError(finalDir.string() + ": " + ec.message());
+
+  // 2. The signature and the finding, committed together.
+  std::string signature = findingSignature(result);
+  std::string now = nowUtc();
+  if (Status s = exec("BEGIN IMMEDIATE"); !s.ok())
+    return s.error();
+  auto rollback = [&](Error error) -> Result<std::string> {
+    (void)exec("ROLLBACK");
+    return error;
+  };
+  {
+    Statement upsert(db_,
+                     "INSERT INTO signatures(text, verdict, count, "
+                     "first_seen, last_seen) VALUES(?, ?, 1, ?, ?) "
+                     "ON CONFLICT(text) DO UPDATE SET count = count + 1, "
+                     "last_seen = excluded.last_seen");
+    if (!upsert.ok())
+      return rollback(sqliteError(db_, "preparing the signature"));
+    upsert.bind(1, signature);
+    upsert.bind(2, std::string(oracle::toString(result.verdict)));
+    upsert.bind(3, now);
+    upsert.bind(4, now);
+    if (sqlite3_step(upsert.get()) != SQLITE_DONE)
+      return rollback(sqliteError(db_, "storing the signature"));
+  }
+  Statement insert(
+      db_, "INSERT INTO findings(run, seed, pipeline, verdict, stage, "
+           "signature, detail, case_dir, found) VALUES(?, ?, ?, ?, ?, "
+           "(SELECT id FROM signatures WHERE text = ?), ?, ?, ?)");
+  if (!insert.ok())
+    return rollback(sqliteError(db_, "preparing the finding"));
+  insert.bind(1, runId);
+  insert.bind(2, static_cast<int64_t>(result.seed));
+  insert.bind(3, std::string(toString(options.pipeline)));
+  insert.bind(4, std::string(oracle::toString(result.verdict)));
+  insert.bind(5, result.stage);
+  insert.bind(6, signature);
+  insert.bind(7, result.detail);
+  insert.bind(8, finalDir.string());
+  insert.bind(9, now);
+  if (sqlite3_step(insert.get()) != SQLITE_DONE)
+    return rollback(sqliteError(db_, "storing the finding"));
+  if (Status s = exec("COMMIT"); !s.ok())
+    return s.error();
+  return finalDir.string();
+}
+
+Status FindingStore::endRun(int64_t runId, int64_t cases, int64_t findings,
+                            double seconds) {
+  Statement stmt(db_, "UPDATE runs SET finished = ?, cases = ?, findings = ?, "
+                      "seconds = ? WHERE id = ?");
+  if (!stmt.ok())
+    return sqliteError(db_, "preparing the run update");
+  stmt.bind(1, nowUtc());
+  stmt.bind(2, cases);
+  stmt.bind(3, findings);
+  stmt.bind(4, seconds);
+  stmt.bind(5, runId);
+  if (sqlite3_step(stmt.get()) != SQLITE_DONE)
+    return sqliteError(db_, "closing the run");
+  return Status::success();
+}
+
+} // namespace sift::harness

@@ -1,0 +1,209 @@
+//===- FuzzCommand.cpp - The fuzz loop: seeds to verdicts -----------------===//
+//
+// Case i of a campaign with seed S uses the per-case seed caseSeed(S, i), so
+// any case can be re-run alone. Progress goes to stderr (a rewritten line on
+// a terminal, one line per interval otherwise); the summary to stdout and to
+// OUT/summary.json; findings to OUT/findings.db and OUT/cases/.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/Commands.h"
+
+#include "generators/Rng.h"
+#include "harness/CaseRunner.h"
+#include "harness/FindingStore.h"
+#include "harness/Session.h"
+#include "oracles/Verdict.h"
+#include "runtime/support/FileIO.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <unistd.h>
+
+namespace sift::harness {
+
+std::optional<double> parseDuration(const std::string &text) {
+  if (text.empty())
+    return std::nullopt;
+  double scale = 1;
+  std::string number = text;
+  switch (text.back()) {
+  case 's': scale = 1; number.pop_back(); break;
+  case 'm': scale = 60; number.pop_back(); break;
+  case 'h': scale = 3600; number.pop_back(); break;
+  default: break;
+  }
+  char *end = nullptr;
+  double value = std::strtod(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size() ||
+      !std::isfinite(value) || value <= 0)
+    return std::nullopt;
+  return value * scale;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string formatCounts(const std::map<oracle::Verdict, int64_t> &counts) {
+  std::string text;
+  for (auto [verdict, count] : counts) {
+    if (!text.empty())
+      text += " ";
+    text += std::string(oracle::toString(verdict)) + "=" +
+            std::to_string(count);
+  }
+  return text.empty() ? "none" : text;
+}
+
+std::string reproCommand(const FuzzOptions &options, uint64_t index) {
+  std::string families;
+  for (gen::Family family : options.families)
+    families += (families.empty() ? "" : ",") +
+                std::string(gen::toString(family));
+  return "harness fuzz --pipeline=" + std::string(toString(options.pipeline)) +
+         " --seed=" + std::to_string(options.seed) +
+         " --skip=" + std::to_string(index) + " --count=1 --family=" +
+         families + " --inputs=" + std::string(gen::toString(options.inputs));
+}
+
+} // namespace
+
+int runFuzzCommand(const FuzzOptions &options) {
+  if (options.pipeline != PipelineKind::Cpu) {
+    std::fprintf(stderr,
+                 "harness: pipeline '%s' is not implemented yet (issue #3); "
+                 "valid now: cpu\n",
+                 std::string(toString(options.pipeline)).c_str());
+    return kExitUsage;
+  }
+  auto store = FindingStore::open(options.outDir);
+  if (!store.ok()) {
+    std::fprintf(stderr, "harness: %s\n", store.message().c_str());
+    return kExitUsage;
+  }
+  auto device = rt::createDevice(rt::DeviceKind::Cpu);
+  if (!device.ok()) {
+    std::fprintf(stderr, "harness: %s\n", device.message().c_str());
+    return kExitUsage;
+  }
+  RunInfo info{options.commandLine, std::string(toString(options.pipeline)),
+               std::string(gen::toString(options.inputs)), options.seed};
+  auto runId = (*store)->beginRun(info);
+  if (!runId.ok()) {
+    std::fprintf(stderr, "harness: %s\n", runId.message().c_str());
+    return kExitUsage;
+  }
+
+  CaseOptions caseOptions;
+  caseOptions.pipeline = options.pipeline;
+  caseOptions.inputs = options.inputs;
+  caseOptions.policy.familyWeights = {0, 0};
+  for (gen::Family family : options.families)
+    caseOptions.policy.familyWeights[static_cast<size_t>(family)] = 1;
+
+  Session session;
+  std::map<oracle::Verdict, int64_t> counts;
+  int64_t cases = 0, findings = 0;
+  double compileSeconds = 0, runSeconds = 0;
+  bool tty = isatty(STDERR_FILENO);
+  auto start = Clock::now();
+  auto lastProgress = start;
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  auto progress = [&](bool final) {
+    double seconds = elapsed();
+    std::string line = "[" + std::to_string(static_cast<int64_t>(seconds)) +
+                       "s] " + std::to_string(cases) + " cases";
+    if (options.count)
+      line += "/" + std::to_string(*options.count);
+    char rate[64];
+    std::snprintf(rate, sizeof(rate), ", %.1f cases/s, ",
+                  seconds > 0 ? cases / seconds : 0.0);
+    line += rate + std::to_string(findings) + " findings";
+    if (tty)
+      std::fprintf(stderr, "\r%s\033[K%s", line.c_str(), final ? "\n" : "");
+    else
+      std::fprintf(stderr, "%s\n", line.c_str());
+  };
+
+  uint64_t limit = options.count.value_or(UINT64_MAX);
+  for (uint64_t n = 0; n < limit; ++n) {
+    if (options.seconds && elapsed() >= *options.seconds)
+      break;
+    uint64_t i = options.skip + n;
+    uint64_t seed = gen::caseSeed(options.seed, i);
+    CaseResult result = runGeneratedCase(session, **device, caseOptions, seed);
+    ++cases;
+    ++counts[result.verdict];
+    compileSeconds += result.compileSeconds;
+    runSeconds += result.runSeconds;
+    if (oracle::isFinding(result.verdict)) {
+      ++findings;
+      auto dir = (*store)->recordFinding(*runId, result, caseOptions,
+                                         reproCommand(options, i));
+      std::fprintf(stderr, "%sfinding: case %llu (seed 0x%016llx): %s at %s: %s\n",
+                   tty ? "\r\033[K" : "",
+                   static_cast<unsigned long long>(i),
+                   static_cast<unsigned long long>(seed),
+                   std::string(oracle::toString(result.verdict)).c_str(),
+                   result.stage.c_str(),
+                   result.detail.substr(0, result.detail.find('\n')).c_str());
+      if (!dir.ok()) {
+        std::fprintf(stderr, "harness: could not store the finding: %s\n",
+                     dir.message().c_str());
+        return kExitUsage;
+      }
+    }
+    if (options.progressSeconds > 0 &&
+        std::chrono::duration<double>(Clock::now() - lastProgress).count() >=
+            options.progressSeconds) {
+      progress(false);
+      lastProgress = Clock::now();
+    }
+  }
+  double seconds = elapsed();
+  if (options.progressSeconds > 0)
+    progress(true);
+  (void)(*store)->endRun(*runId, cases, findings, seconds);
+
+  double rate = seconds > 0 ? cases / seconds : 0.0;
+  std::printf("sift fuzz: pipeline=%s seed=%llu inputs=%s\n",
+              std::string(toString(options.pipeline)).c_str(),
+              static_cast<unsigned long long>(options.seed),
+              std::string(gen::toString(options.inputs)).c_str());
+  std::printf("cases: %lld in %.2f s (%.1f cases/s; compile %.2f s, run "
+              "%.2f s)\n",
+              static_cast<long long>(cases), seconds, rate, compileSeconds,
+              runSeconds);
+  std::printf("verdicts: %s\n", formatCounts(counts).c_str());
+  std::printf("findings: %lld (database %s)\n",
+              static_cast<long long>(findings),
+              (*store)->databasePath().c_str());
+
+  nlohmann::json summary = {
+      {"pipeline", std::string(toString(options.pipeline))},
+      {"seed", options.seed},
+      {"inputs", std::string(gen::toString(options.inputs))},
+      {"cases", cases},
+      {"findings", findings},
+      {"seconds", seconds},
+      {"cases_per_second", rate},
+      {"compile_seconds", compileSeconds},
+      {"run_seconds", runSeconds},
+  };
+  for (auto [verdict, count] : counts)
+    summary["verdicts"][std::string(oracle::toString(verdict))] = count;
+  std::string text = summary.dump(2) + "\n";
+  (void)writeFileAtomic(options.outDir + "/summary.json",
+                        reinterpret_cast<const uint8_t *>(text.data()),
+                        text.size());
+  return findings ? kExitFindings : kExitOk;
+}
+
+} // namespace sift::harness

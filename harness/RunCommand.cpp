@@ -1,0 +1,170 @@
+//===- RunCommand.cpp - harness run and harness compile -------------------===//
+//
+// The two commands a user runs on one program by hand: `run` compiles it,
+// runs it on a device with `.npy` inputs and writes `.npy` outputs;
+// `compile` stops at a stage and writes text or an artifact. Bad input (a
+// missing file, malformed MLIR, an input of the wrong shape or type) gets a
+// message naming the file and exit code 2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/Commands.h"
+
+#include "harness/Session.h"
+#include "runtime/Runner.h"
+#include "runtime/support/FileIO.h"
+#include "runtime/support/Npy.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace sift::harness {
+
+namespace {
+
+/// Reads a program file; prints the error and returns nullopt on failure.
+std::optional<std::string> readProgram(const std::string &path) {
+  auto bytes = readFileBytes(path);
+  if (!bytes.ok()) {
+    std::fprintf(stderr, "harness: %s\n", bytes.message().c_str());
+    return std::nullopt;
+  }
+  return std::string(bytes->begin(), bytes->end());
+}
+
+void printError(const std::string &text) {
+  std::fprintf(stderr, "%s\n", text.c_str());
+}
+
+} // namespace
+
+int runCompileCommand(const CompileCommandOptions &options) {
+  std::optional<std::string> text = readProgram(options.program);
+  if (!text)
+    return kExitUsage;
+  if (options.emit == EmitStage::Artifact && options.output == "-") {
+    std::fprintf(stderr, "harness compile: --emit=artifact needs -o PATH\n");
+    return kExitUsage;
+  }
+  Session session;
+  std::string error;
+  auto module = session.parse(*text, options.program, error);
+  if (!module) {
+    printError(error);
+    return kExitUsage;
+  }
+  CompileOptions compileOptions;
+  compileOptions.pipeline.kind = options.pipeline;
+  CompileOutput output;
+  if (!session.compile(*module, compileOptions, options.emit, output, error)) {
+    std::fprintf(stderr, "%s: %s\n", options.program.c_str(), error.c_str());
+    return kExitFindings;
+  }
+  if (options.emit == EmitStage::Artifact) {
+    if (Status s = rt::writeArtifact(options.output, output.artifact);
+        !s.ok()) {
+      std::fprintf(stderr, "harness compile: %s\n", s.message().c_str());
+      return kExitUsage;
+    }
+    return kExitOk;
+  }
+  if (options.output == "-") {
+    std::fwrite(output.text.data(), 1, output.text.size(), stdout);
+    return kExitOk;
+  }
+  if (Status s = writeFileAtomic(
+          options.output, reinterpret_cast<const uint8_t *>(output.text.data()),
+          output.text.size());
+      !s.ok()) {
+    std::fprintf(stderr, "harness compile: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+int runRunCommand(const RunOptions &options) {
+  std::optional<std::string> text = readProgram(options.program);
+  if (!text)
+    return kExitUsage;
+  std::vector<HostTensor> inputs;
+  for (const std::string &path : options.inputs) {
+    auto tensor = readNpy(path);
+    if (!tensor.ok()) {
+      std::fprintf(stderr, "harness run: %s\n", tensor.message().c_str());
+      return kExitUsage;
+    }
+    inputs.push_back(std::move(*tensor));
+  }
+  Session session;
+  std::string error;
+  auto module = session.parse(*text, options.program, error);
+  if (!module) {
+    printError(error);
+    return kExitUsage;
+  }
+  CompileOptions compileOptions;
+  compileOptions.pipeline.kind = options.pipeline;
+  CompileOutput output;
+  if (!session.compile(*module, compileOptions, EmitStage::Artifact, output,
+                       error)) {
+    std::fprintf(stderr, "%s: %s\n", options.program.c_str(), error.c_str());
+    return kExitFindings;
+  }
+
+  // Check the inputs against the program's signature before running.
+  const rt::Plan &plan = output.artifact.plan;
+  std::vector<int> planInputs = plan.inputs();
+  if (planInputs.size() != inputs.size()) {
+    std::fprintf(stderr,
+                 "harness run: %s takes %zu inputs but %zu --input files "
+                 "were given\n",
+                 options.program.c_str(), planInputs.size(), inputs.size());
+    return kExitUsage;
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const rt::PlanBuffer &buffer = plan.buffers[planInputs[i]];
+    if (buffer.type != inputs[i].type || buffer.shape != inputs[i].shape) {
+      std::fprintf(stderr,
+                   "harness run: %s (input %zu): expected %s, got %s\n",
+                   options.inputs[i].c_str(), i,
+                   describe(buffer.type, buffer.shape).c_str(),
+                   describe(inputs[i]).c_str());
+      return kExitUsage;
+    }
+  }
+
+  auto device = rt::createDevice(options.device);
+  if (!device.ok()) {
+    std::fprintf(stderr, "harness run: %s\n", device.message().c_str());
+    return kExitUsage;
+  }
+  auto results = rt::runPlan(**device, output.artifact, inputs);
+  if (!results.ok()) {
+    std::fprintf(stderr, "harness run: %s: %s\n", options.program.c_str(),
+                 results.message().c_str());
+    return kExitFindings;
+  }
+  std::error_code ec;
+  fs::create_directories(options.outputDir, ec);
+  if (ec) {
+    std::fprintf(stderr, "harness run: %s: %s\n", options.outputDir.c_str(),
+                 ec.message().c_str());
+    return kExitUsage;
+  }
+  for (size_t i = 0; i < results->size(); ++i) {
+    std::string path =
+        (fs::path(options.outputDir) / ("result" + std::to_string(i) + ".npy"))
+            .string();
+    if (Status s = writeNpy(path, (*results)[i]); !s.ok()) {
+      std::fprintf(stderr, "harness run: %s\n", s.message().c_str());
+      return kExitUsage;
+    }
+    std::printf("%s %s\n", path.c_str(), describe((*results)[i]).c_str());
+  }
+  return kExitOk;
+}
+
+} // namespace sift::harness

@@ -1,0 +1,46 @@
+//===- Session.h - One MLIR context for parsing and compiling ---*- C++ -*-===//
+//
+// A harness process holds one Session: an MLIRContext with the sift dialect
+// and everything the pipelines need, single-threaded for reproducibility.
+// It parses program text with diagnostics captured as "FILE:LINE:COL: error:
+// ..." strings, and compiles modules through pipelines/Target/Compile.h.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "pipelines/Target/Compile.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <memory>
+#include <string>
+
+namespace sift::harness {
+
+/// The MLIR half of the harness.
+class Session {
+public:
+  Session();
+  ~Session();
+
+  mlir::MLIRContext &context() { return *context_; }
+
+  /// Parses and verifies `text` as a module; `bufferName` names it in
+  /// diagnostics. On failure returns null and sets `error` to the
+  /// diagnostics, each with file, line and column.
+  mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &text,
+                                          const std::string &bufferName,
+                                          std::string &error);
+
+  /// Compiles `module` (changed in place) and stops at `stage`. On failure
+  /// `error` holds the summary and every diagnostic the passes emitted.
+  bool compile(mlir::ModuleOp module, const CompileOptions &options,
+               EmitStage stage, CompileOutput &output, std::string &error);
+
+private:
+  std::unique_ptr<mlir::MLIRContext> context_;
+};
+
+} // namespace sift::harness

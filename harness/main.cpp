@@ -1,0 +1,229 @@
+//===- main.cpp - The harness command line --------------------------------===//
+//
+// Parses the command line with CLI11 into the option structs of Commands.h
+// and calls the command. `fuzz` is the default command: `harness
+// --pipeline=cpu --count=10` means `harness fuzz --pipeline=cpu --count=10`.
+// Every usage error prints what was wrong and exits with 2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/Commands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace sift;
+using namespace sift::harness;
+
+namespace {
+
+/// "a, b, c" from a list of names.
+template <typename Range, typename ToName>
+std::string joinNames(const Range &values, ToName toName) {
+  std::string text;
+  for (const auto &value : values)
+    text += (text.empty() ? "" : ", ") + std::string(toName(value));
+  return text;
+}
+
+/// Thrown from option callbacks; turned into exit code 2.
+struct UsageError {
+  std::string message;
+};
+
+PipelineKind pipelineFromName(const std::string &name) {
+  if (auto kind = parsePipelineKind(name))
+    return *kind;
+  throw UsageError{"unknown pipeline '" + name + "'; valid pipelines: " +
+                   joinNames(kAllPipelineKinds, [](PipelineKind k) {
+                     return toString(k);
+                   })};
+}
+
+gen::InputMode inputModeFromName(const std::string &name) {
+  if (auto mode = gen::parseInputMode(name))
+    return *mode;
+  throw UsageError{"unknown input mode '" + name +
+                   "'; valid modes: mixed, uniform, ties, special, sorted, "
+                   "reversed"};
+}
+
+std::vector<gen::Family> familiesFromList(const std::string &list) {
+  std::vector<gen::Family> families;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    std::string name = list.substr(start, end - start);
+    auto family = gen::parseFamily(name);
+    if (!family)
+      throw UsageError{"unknown family '" + name +
+                       "'; valid families: sort, topk"};
+    families.push_back(*family);
+    if (end == std::string::npos)
+      break;
+    start = end + 1;
+  }
+  return families;
+}
+
+rt::DeviceKind deviceFromName(const std::string &name) {
+  for (rt::DeviceKind kind :
+       {rt::DeviceKind::Cpu, rt::DeviceKind::Cuda, rt::DeviceKind::Hip})
+    if (rt::toString(kind) == name)
+      return kind;
+  throw UsageError{"unknown device '" + name + "'; valid devices: cpu, cuda, hip"};
+}
+
+EmitStage emitFromName(const std::string &name) {
+  if (auto stage = parseEmitStage(name))
+    return *stage;
+  throw UsageError{"unknown stage '" + name +
+                   "' for --emit; valid stages: mlir, llvm, artifact"};
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // `fuzz` is the default command.
+  std::vector<std::string> args(argv, argv + argc);
+  static const char *commands[] = {"fuzz", "run", "compile"};
+  bool hasCommand = false;
+  if (args.size() > 1)
+    for (const char *command : commands)
+      hasCommand |= args[1] == command;
+  bool wantsTopHelp = args.size() > 1 && (args[1] == "--help" ||
+                                          args[1] == "-h" ||
+                                          args[1] == "--version");
+  if (!hasCommand && !wantsTopHelp)
+    args.insert(args.begin() + 1, "fuzz");
+  std::string commandLine;
+  for (size_t i = 0; i < args.size(); ++i)
+    commandLine += (i ? " " : "") + args[i];
+
+  CLI::App app{"sift: differential fuzzing of MLIR GPU lowering of sort, "
+               "top-k and NMS"};
+  app.set_version_flag("--version", "sift 0.1");
+  app.require_subcommand(1);
+
+  // harness fuzz
+  FuzzOptions fuzz;
+  std::string fuzzPipeline = "cpu", fuzzFamilies = "sort,topk",
+              fuzzInputs = "mixed", fuzzTime;
+  uint64_t fuzzCount = 0;
+  CLI::App *fuzzCmd =
+      app.add_subcommand("fuzz", "Generate, compile, run and check random "
+                                 "programs (the default command)");
+  fuzzCmd->add_option("--pipeline", fuzzPipeline,
+                      "Pipeline: cpu (tileandfuse, distribute: issue #3)")
+      ->capture_default_str();
+  auto *countOpt =
+      fuzzCmd->add_option("--count", fuzzCount, "Number of cases");
+  auto *timeOpt = fuzzCmd->add_option(
+      "--time", fuzzTime, "Time budget: 90, 90s, 5m, 2h (with --count: "
+                          "whichever ends first)");
+  fuzzCmd->add_option("--seed", fuzz.seed, "Campaign seed")
+      ->capture_default_str();
+  fuzzCmd->add_option("--skip", fuzz.skip,
+                      "Index of the first case (re-run case N alone)")
+      ->capture_default_str();
+  fuzzCmd->add_option("--family", fuzzFamilies, "Op families: sort,topk")
+      ->capture_default_str();
+  fuzzCmd->add_option("--inputs", fuzzInputs,
+                      "Input data: mixed, uniform, ties, special, sorted, "
+                      "reversed")
+      ->capture_default_str();
+  fuzzCmd->add_option("--out", fuzz.outDir,
+                      "Output folder (findings.db, cases/, summary.json)")
+      ->capture_default_str();
+  fuzzCmd->add_option("--progress", fuzz.progressSeconds,
+                      "Seconds between progress lines (0: none)")
+      ->capture_default_str();
+
+  // harness run
+  RunOptions run;
+  std::string runPipeline = "cpu", runDevice = "cpu";
+  CLI::App *runCmd = app.add_subcommand(
+      "run", "Compile one program, run it on .npy inputs, write .npy outputs");
+  runCmd->add_option("program", run.program, "Program (.mlir)")->required();
+  runCmd->add_option("--pipeline", runPipeline, "Pipeline")
+      ->capture_default_str();
+  runCmd->add_option("--device", runDevice, "Device: cpu")
+      ->capture_default_str();
+  runCmd->add_option("--input", run.inputs,
+                     "Input .npy, once per function argument, in order");
+  runCmd->add_option("--output-dir", run.outputDir,
+                     "Folder for result0.npy, result1.npy, ...")
+      ->capture_default_str();
+
+  // harness compile
+  CompileCommandOptions compile;
+  std::string compilePipeline = "cpu", compileEmit = "artifact";
+  CLI::App *compileCmd = app.add_subcommand(
+      "compile", "Compile one program and stop at a stage");
+  compileCmd->add_option("program", compile.program, "Program (.mlir)")
+      ->required();
+  compileCmd->add_option("--pipeline", compilePipeline, "Pipeline")
+      ->capture_default_str();
+  compileCmd->add_option("--emit", compileEmit,
+                         "Stage: mlir (LLVM dialect), llvm (LLVM IR), "
+                         "artifact")
+      ->capture_default_str();
+  compileCmd->add_option("-o,--output", compile.output,
+                         "Output path ('-': stdout, text stages only)")
+      ->capture_default_str();
+
+  std::vector<const char *> cargs;
+  for (const std::string &arg : args)
+    cargs.push_back(arg.c_str());
+  try {
+    app.parse(static_cast<int>(cargs.size()), cargs.data());
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    std::fprintf(stderr, "harness: %s\nRun 'harness --help' for usage.\n",
+                 e.what());
+    return kExitUsage;
+  }
+
+  try {
+    if (fuzzCmd->parsed()) {
+      fuzz.pipeline = pipelineFromName(fuzzPipeline);
+      fuzz.families = familiesFromList(fuzzFamilies);
+      fuzz.inputs = inputModeFromName(fuzzInputs);
+      fuzz.commandLine = commandLine;
+      if (*countOpt)
+        fuzz.count = fuzzCount;
+      if (*timeOpt) {
+        fuzz.seconds = parseDuration(fuzzTime);
+        if (!fuzz.seconds)
+          throw UsageError{"--time: '" + fuzzTime +
+                           "' is not a positive duration (90, 90s, 5m, 2h)"};
+      }
+      if (!fuzz.count && !fuzz.seconds)
+        fuzz.count = 100;
+      return runFuzzCommand(fuzz);
+    }
+    if (runCmd->parsed()) {
+      run.pipeline = pipelineFromName(runPipeline);
+      run.device = deviceFromName(runDevice);
+      return runRunCommand(run);
+    }
+    if (compileCmd->parsed()) {
+      compile.pipeline = pipelineFromName(compilePipeline);
+      compile.emit = emitFromName(compileEmit);
+      return runCompileCommand(compile);
+    }
+  } catch (const UsageError &e) {
+    std::fprintf(stderr, "harness: %s\n", e.message.c_str());
+    return kExitUsage;
+  }
+  return kExitUsage;
+}

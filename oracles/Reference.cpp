@@ -1,0 +1,473 @@
+//===- oracles/Reference.cpp - The reference evaluator --------------------===//
+//
+// Walks the ops of a program in order over host tensors. Each op first checks
+// the types, shapes and attributes it relies on (so an invalid model is an
+// error message, never an out-of-bounds access), then computes its results:
+// elementwise ops through `oracles/Elementwise`, iota directly, sort and
+// top-k lane by lane with `std::stable_sort` over the float total order,
+// slices by index arithmetic. Elements that an op only moves are copied byte
+// for byte, so NaN payloads and the sign of zero survive.
+//
+//===----------------------------------------------------------------------===//
+#include "oracles/Reference.h"
+
+#include "oracles/Elementwise.h"
+#include "oracles/FloatBits.h"
+#include "oracles/TensorIndex.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <optional>
+#include <string>
+
+namespace sift::oracle {
+
+using gen::ComparatorKind;
+using gen::Op;
+using gen::OpKind;
+using gen::Program;
+using gen::SortOrder;
+using gen::TensorType;
+
+namespace {
+
+std::string typeName(const TensorType &type) {
+  return describe(type.elementType, type.shape);
+}
+
+std::string shapeString(const std::vector<int64_t> &values) {
+  std::string s = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(values[i]);
+  return s + "]";
+}
+
+/// The strict weak order that sorts keys of one element type: a named order
+/// or one of the model's comparator regions, as `less(a, b)` over raw bits.
+class KeyOrder {
+public:
+  KeyOrder(ElementType type, SortOrder order, ComparatorKind comparator)
+      : type_(type), order_(order), comparator_(comparator) {}
+
+  /// "" when the comparator is defined for the key type, else why not.
+  std::string check() const {
+    if (order_ != SortOrder::Comparator)
+      return "";
+    bool needsFloat = comparator_ == ComparatorKind::LessAbs;
+    bool needsInt = comparator_ == ComparatorKind::LessLowByte;
+    if ((needsFloat && !isFloat(type_)) || (needsInt && isFloat(type_)))
+      return "comparator " + std::string(gen::toString(comparator_)) +
+             " is not defined for key type " + std::string(toString(type_));
+    return "";
+  }
+
+  bool operator()(uint64_t a, uint64_t b) const {
+    switch (order_) {
+    case SortOrder::Ascending:
+      return totalLess(type_, a, b);
+    case SortOrder::Descending:
+      return totalLess(type_, b, a);
+    case SortOrder::Comparator:
+      break;
+    }
+    // The comparator regions, exactly as the model's comments spell them.
+    if (isFloat(type_)) {
+      double x = floatValue(type_, a), y = floatValue(type_, b);
+      bool nanX = std::isnan(x), nanY = std::isnan(y);
+      switch (comparator_) {
+      case ComparatorKind::Less:
+        return (!nanX && nanY) || x < y;
+      case ComparatorKind::Greater:
+        return (nanX && !nanY) || x > y;
+      case ComparatorKind::LessAbs:
+        return (!nanX && nanY) || std::fabs(x) < std::fabs(y);
+      case ComparatorKind::LessLowByte:
+        return false; // Rejected by check().
+      }
+      return false;
+    }
+    int64_t x = signedValue(type_, a), y = signedValue(type_, b);
+    switch (comparator_) {
+    case ComparatorKind::Less:
+      return x < y;
+    case ComparatorKind::Greater:
+      return x > y;
+    case ComparatorKind::LessLowByte:
+      return (x & 255) < (y & 255);
+    case ComparatorKind::LessAbs:
+      return false; // Rejected by check().
+    }
+    return false;
+  }
+
+private:
+  ElementType type_;
+  SortOrder order_;
+  ComparatorKind comparator_;
+};
+
+/// Copies element `from` of `source` to element `to` of `dest` (same type).
+void copyElement(const HostTensor &source, int64_t from, HostTensor &dest,
+                 int64_t to) {
+  size_t width = byteWidth(source.type);
+  std::copy_n(source.data.data() + from * width, width,
+              dest.data.data() + to * width);
+}
+
+/// Evaluates one program; holds the value of every SSA id defined so far.
+class Evaluator {
+public:
+  explicit Evaluator(const Program &program)
+      : program_(program), values_(program.values.size()) {}
+
+  Status bindInputs(const std::vector<HostTensor> &inputs);
+  Status evaluateOp(size_t index);
+  Result<std::vector<HostTensor>> collectOutputs() const;
+
+private:
+  Status elementwise(const Op &op);
+  Status iota(const Op &op);
+  Status sort(const Op &op);
+  Status topK(const Op &op);
+  Status slice(const Op &op);
+
+  /// The tensor of operand `i`, after checking the id and that it is defined.
+  Result<const HostTensor *> operand(const Op &op, size_t i) const;
+  /// Checks result count and ids (in range, not yet defined).
+  Status checkResults(const Op &op, size_t count) const;
+  /// Checks the dimension attribute against `rank`.
+  Status checkDimension(const Op &op, int64_t rank) const;
+  const TensorType &typeOf(int id) const { return program_.values[id]; }
+  Error fail(const std::string &message) const {
+    return makeError("op " + std::to_string(current_) + " (" +
+                     std::string(gen::toString(program_.ops[current_].kind)) +
+                     "): " + message);
+  }
+
+  const Program &program_;
+  std::vector<std::optional<HostTensor>> values_;
+  size_t current_ = 0;
+};
+
+Status Evaluator::bindInputs(const std::vector<HostTensor> &inputs) {
+  for (size_t id = 0; id < program_.values.size(); ++id)
+    for (int64_t size : program_.values[id].shape)
+      if (size < 0)
+        return makeError("value " + std::to_string(id) + " has type " +
+                         typeName(program_.values[id]) +
+                         " with a negative size");
+  if (inputs.size() != program_.inputs.size())
+    return makeError("the program takes " +
+                     std::to_string(program_.inputs.size()) +
+                     " input(s), got " + std::to_string(inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    int id = program_.inputs[i];
+    std::string where = "input " + std::to_string(i);
+    if (id < 0 || static_cast<size_t>(id) >= values_.size())
+      return makeError(where + " names value " + std::to_string(id) +
+                       ", which does not exist");
+    if (values_[id])
+      return makeError(where + " names value " + std::to_string(id) +
+                       ", already bound by an earlier input");
+    const TensorType &type = typeOf(id);
+    const HostTensor &tensor = inputs[i];
+    if (tensor.type != type.elementType || tensor.shape != type.shape)
+      return makeError(where + ": expected " + typeName(type) + ", got " +
+                       describe(tensor));
+    size_t bytes =
+        static_cast<size_t>(tensor.numElements()) * byteWidth(tensor.type);
+    if (tensor.data.size() != bytes)
+      return makeError(where + ": " + describe(tensor) + " needs " +
+                       std::to_string(bytes) + " bytes, the tensor holds " +
+                       std::to_string(tensor.data.size()));
+    values_[id] = tensor;
+  }
+  return Status::success();
+}
+
+Result<const HostTensor *> Evaluator::operand(const Op &op, size_t i) const {
+  int id = op.operands[i];
+  if (id < 0 || static_cast<size_t>(id) >= values_.size())
+    return fail("operand " + std::to_string(i) + " names value " +
+                std::to_string(id) + ", which does not exist");
+  if (!values_[id])
+    return fail("operand " + std::to_string(i) + " uses value " +
+                std::to_string(id) + " before it is defined");
+  return &*values_[id];
+}
+
+Status Evaluator::checkResults(const Op &op, size_t count) const {
+  if (op.results.size() != count)
+    return fail("expected " + std::to_string(count) + " result(s), got " +
+                std::to_string(op.results.size()));
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    int id = op.results[i];
+    if (id < 0 || static_cast<size_t>(id) >= values_.size())
+      return fail("result " + std::to_string(i) + " names value " +
+                  std::to_string(id) + ", which does not exist");
+    if (values_[id])
+      return fail("result " + std::to_string(i) + " redefines value " +
+                  std::to_string(id));
+    for (size_t j = 0; j < i; ++j)
+      if (op.results[j] == id)
+        return fail("results " + std::to_string(j) + " and " +
+                    std::to_string(i) + " are the same value " +
+                    std::to_string(id));
+  }
+  return Status::success();
+}
+
+Status Evaluator::checkDimension(const Op &op, int64_t rank) const {
+  if (op.dimension < 0 || op.dimension >= rank)
+    return fail("dimension " + std::to_string(op.dimension) +
+                " is out of range for rank " + std::to_string(rank));
+  return Status::success();
+}
+
+Status Evaluator::evaluateOp(size_t index) {
+  current_ = index;
+  const Op &op = program_.ops[index];
+  switch (op.kind) {
+  case OpKind::Elementwise:
+    return elementwise(op);
+  case OpKind::Iota:
+    return iota(op);
+  case OpKind::Sort:
+    return sort(op);
+  case OpKind::TopK:
+    return topK(op);
+  case OpKind::Slice:
+    return slice(op);
+  }
+  return fail("unknown op kind");
+}
+
+Status Evaluator::elementwise(const Op &op) {
+  if (Status s = checkResults(op, 1); !s)
+    return s;
+  std::vector<const HostTensor *> tensors;
+  std::vector<TensorType> types;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    Result<const HostTensor *> tensor = operand(op, i);
+    if (!tensor)
+      return tensor.status();
+    tensors.push_back(*tensor);
+    types.push_back(TensorType{(*tensor)->type, (*tensor)->shape});
+  }
+  const TensorType &resultType = typeOf(op.results[0]);
+  std::string problem = checkElementwiseTypes(op.ew, types, resultType);
+  if (!problem.empty())
+    return fail(problem);
+  values_[op.results[0]] = applyElementwise(op, tensors, resultType);
+  return Status::success();
+}
+
+Status Evaluator::iota(const Op &op) {
+  if (!op.operands.empty())
+    return fail("iota takes no operands, got " +
+                std::to_string(op.operands.size()));
+  if (Status s = checkResults(op, 1); !s)
+    return s;
+  const TensorType &type = typeOf(op.results[0]);
+  if (isFloat(type.elementType))
+    return fail("iota produces i32 or i64, not " + typeName(type));
+  if (Status s = checkDimension(op, type.rank()); !s)
+    return s;
+  HostTensor result(type.elementType, type.shape);
+  forEachLane(type.shape, op.dimension, type.shape[op.dimension],
+              [&](int64_t base, int64_t, int64_t stride) {
+                for (int64_t j = 0; j < type.shape[op.dimension]; ++j) {
+                  uint8_t *element =
+                      result.data.data() +
+                      (base + j * stride) * byteWidth(type.elementType);
+                  storeBits(type.elementType, element, uint64_t(j));
+                }
+              });
+  values_[op.results[0]] = std::move(result);
+  return Status::success();
+}
+
+Status Evaluator::sort(const Op &op) {
+  if (op.operands.empty())
+    return fail("sort takes at least one operand");
+  if (Status s = checkResults(op, op.operands.size()); !s)
+    return s;
+  std::vector<const HostTensor *> inputs;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    Result<const HostTensor *> tensor = operand(op, i);
+    if (!tensor)
+      return tensor.status();
+    const HostTensor &t = **tensor;
+    if (!inputs.empty() && t.shape != inputs[0]->shape)
+      return fail("operand " + std::to_string(i) + " " + describe(t) +
+                  " and operand 0 " + describe(*inputs[0]) +
+                  " differ in shape");
+    const TensorType &resultType = typeOf(op.results[i]);
+    if (resultType.elementType != t.type || resultType.shape != t.shape)
+      return fail("result " + std::to_string(i) + " " + typeName(resultType) +
+                  " differs from operand " + std::to_string(i) + " " +
+                  describe(t));
+    inputs.push_back(&t);
+  }
+  const HostTensor &key = *inputs[0];
+  if (Status s = checkDimension(op, key.rank()); !s)
+    return s;
+  KeyOrder less(key.type, op.order, op.comparator);
+  if (std::string problem = less.check(); !problem.empty())
+    return fail(problem);
+
+  std::vector<HostTensor> results;
+  for (const HostTensor *input : inputs)
+    results.emplace_back(input->type, input->shape);
+  int64_t length = key.shape[op.dimension];
+  size_t keyWidth = byteWidth(key.type);
+  std::vector<uint64_t> keys(length);
+  std::vector<int64_t> order(length);
+  forEachLane(
+      key.shape, op.dimension, length,
+      [&](int64_t base, int64_t, int64_t stride) {
+        for (int64_t j = 0; j < length; ++j)
+          keys[j] = loadBits(key.type,
+                             key.data.data() + (base + j * stride) * keyWidth);
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+          return less(keys[x], keys[y]);
+        });
+        for (size_t r = 0; r < inputs.size(); ++r)
+          for (int64_t j = 0; j < length; ++j)
+            copyElement(*inputs[r], base + order[j] * stride, results[r],
+                        base + j * stride);
+      });
+  for (size_t r = 0; r < results.size(); ++r)
+    values_[op.results[r]] = std::move(results[r]);
+  return Status::success();
+}
+
+Status Evaluator::topK(const Op &op) {
+  if (op.operands.size() != 1)
+    return fail("topk takes one operand, got " +
+                std::to_string(op.operands.size()));
+  if (Status s = checkResults(op, 2); !s)
+    return s;
+  Result<const HostTensor *> tensor = operand(op, 0);
+  if (!tensor)
+    return tensor.status();
+  const HostTensor &input = **tensor;
+  if (Status s = checkDimension(op, input.rank()); !s)
+    return s;
+  int64_t length = input.shape[op.dimension];
+  if (op.k < 0 || op.k > length)
+    return fail("k = " + std::to_string(op.k) + " is outside [0, " +
+                std::to_string(length) + "]");
+  std::vector<int64_t> shape = input.shape;
+  shape[op.dimension] = op.k;
+  TensorType valuesType{input.type, shape};
+  TensorType indicesType{ElementType::I64, shape};
+  if (typeOf(op.results[0]) != valuesType)
+    return fail("values result is " + typeName(typeOf(op.results[0])) +
+                ", expected " + typeName(valuesType));
+  if (typeOf(op.results[1]) != indicesType)
+    return fail("indices result is " + typeName(typeOf(op.results[1])) +
+                ", expected " + typeName(indicesType));
+
+  HostTensor values(input.type, shape), indices(ElementType::I64, shape);
+  size_t width = byteWidth(input.type);
+  std::vector<uint64_t> keys(length);
+  std::vector<int64_t> order(length);
+  forEachLane(
+      input.shape, op.dimension, op.k,
+      [&](int64_t base, int64_t outBase, int64_t stride) {
+        for (int64_t j = 0; j < length; ++j)
+          keys[j] = loadBits(input.type,
+                             input.data.data() + (base + j * stride) * width);
+        std::iota(order.begin(), order.end(), 0);
+        // Best first; the stable sort keeps ties in index order, so
+        // the lower index comes first for largest and smallest.
+        std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+          return op.largest ? totalLess(input.type, keys[y], keys[x])
+                            : totalLess(input.type, keys[x], keys[y]);
+        });
+        for (int64_t j = 0; j < op.k; ++j) {
+          copyElement(input, base + order[j] * stride, values,
+                      outBase + j * stride);
+          indices.set<int64_t>(outBase + j * stride, order[j]);
+        }
+      });
+  values_[op.results[0]] = std::move(values);
+  values_[op.results[1]] = std::move(indices);
+  return Status::success();
+}
+
+Status Evaluator::slice(const Op &op) {
+  if (op.operands.size() != 1)
+    return fail("slice takes one operand, got " +
+                std::to_string(op.operands.size()));
+  if (Status s = checkResults(op, 1); !s)
+    return s;
+  Result<const HostTensor *> tensor = operand(op, 0);
+  if (!tensor)
+    return tensor.status();
+  const HostTensor &input = **tensor;
+  const TensorType &resultType = typeOf(op.results[0]);
+  size_t rank = input.shape.size();
+  if (op.offsets.size() != rank || op.sizes.size() != rank ||
+      op.strides.size() != rank)
+    return fail("offsets " + shapeString(op.offsets) + ", sizes " +
+                shapeString(op.sizes) + " and strides " +
+                shapeString(op.strides) + " must each have rank " +
+                std::to_string(rank));
+  if (resultType.elementType != input.type || resultType.shape != op.sizes)
+    return fail("result is " + typeName(resultType) + ", expected " +
+                describe(input.type, op.sizes));
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t offset = op.offsets[d], size = op.sizes[d], stride = op.strides[d];
+    bool inBounds = stride >= 1 && offset >= 0 && size >= 0 &&
+                    (size == 0 ? offset <= input.shape[d]
+                               : offset + (size - 1) * stride < input.shape[d]);
+    if (!inBounds)
+      return fail("dimension " + std::to_string(d) + ": offset " +
+                  std::to_string(offset) + ", size " + std::to_string(size) +
+                  ", stride " + std::to_string(stride) +
+                  " leave the bounds of size " +
+                  std::to_string(input.shape[d]));
+  }
+  HostTensor result(input.type, op.sizes);
+  std::vector<int64_t> strides = rowMajorStrides(input.shape);
+  for (int64_t i = 0, e = result.numElements(); i < e; ++i) {
+    std::vector<int64_t> index = unflattenIndex(i, op.sizes);
+    int64_t source = 0;
+    for (size_t d = 0; d < rank; ++d)
+      source += (op.offsets[d] + index[d] * op.strides[d]) * strides[d];
+    copyElement(input, source, result, i);
+  }
+  values_[op.results[0]] = std::move(result);
+  return Status::success();
+}
+
+Result<std::vector<HostTensor>> Evaluator::collectOutputs() const {
+  std::vector<HostTensor> outputs;
+  for (size_t i = 0; i < program_.outputs.size(); ++i) {
+    int id = program_.outputs[i];
+    if (id < 0 || static_cast<size_t>(id) >= values_.size() || !values_[id])
+      return makeError("output " + std::to_string(i) + " names value " +
+                       std::to_string(id) + ", which is never defined");
+    outputs.push_back(*values_[id]);
+  }
+  return outputs;
+}
+
+} // namespace
+
+Result<std::vector<HostTensor>>
+evaluate(const Program &program, const std::vector<HostTensor> &inputs) {
+  Evaluator evaluator(program);
+  if (Status s = evaluator.bindInputs(inputs); !s)
+    return s;
+  for (size_t i = 0; i < program.ops.size(); ++i)
+    if (Status s = evaluator.evaluateOp(i); !s)
+      return s;
+  return evaluator.collectOutputs();
+}
+
+} // namespace sift::oracle

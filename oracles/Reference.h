@@ -1,0 +1,33 @@
+//===- oracles/Reference.h - The reference evaluator ----------------------===//
+//
+// Computes the expected outputs of a program by evaluating its plain-data
+// model (`generators/ProgramModel.h`) on host tensors, op by op, exactly as
+// ../shared/SEMANTICS.md and the model's comments define each op: float
+// elementwise ops rounded to the element type after every step, the float
+// total order for sort and top-k, stable sorts, top-k ties to the lower index,
+// exact bits for every element an op only moves. It never looks at MLIR, so it
+// shares no code, and no bug, with the compiler under test.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "generators/ProgramModel.h"
+#include "runtime/support/HostTensor.h"
+#include "runtime/support/Result.h"
+
+#include <vector>
+
+namespace sift::oracle {
+
+/// Evaluates `program` on `inputs` (one tensor per `program.inputs` entry, in
+/// order) and returns one tensor per `program.outputs` entry, in order.
+///
+/// Fails with a message, never crashes, when the inputs do not match the
+/// program's input types (count, element type, shape, byte size) or when the
+/// program breaks a rule the evaluation depends on (value ids, defs before
+/// uses, per-op types and shapes, dimensions, k, slice bounds, comparator kind
+/// versus key type): such a program is a generator bug (`gen-invalid`).
+Result<std::vector<HostTensor>> evaluate(const gen::Program &program,
+                                         const std::vector<HostTensor> &inputs);
+
+} // namespace sift::oracle

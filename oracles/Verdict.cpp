@@ -1,0 +1,73 @@
+//===- oracles/Verdict.cpp - Verdict names --------------------------------===//
+//
+// The one mapping between `Verdict` and its stable names.
+//
+//===----------------------------------------------------------------------===//
+#include "oracles/Verdict.h"
+
+namespace sift::oracle {
+
+std::string_view toString(Verdict verdict) {
+  switch (verdict) {
+  case Verdict::Pass:
+    return "pass";
+  case Verdict::GenInvalid:
+    return "gen-invalid";
+  case Verdict::CompileError:
+    return "compile-error";
+  case Verdict::CompileCrash:
+    return "compile-crash";
+  case Verdict::CompileTimeout:
+    return "compile-timeout";
+  case Verdict::MallocInKernel:
+    return "malloc-in-kernel";
+  case Verdict::UnresolvedSymbol:
+    return "unresolved-symbol";
+  case Verdict::WrongAddressSpace:
+    return "wrong-address-space";
+  case Verdict::SmemOverflow:
+    return "smem-overflow";
+  case Verdict::UndistributedWrite:
+    return "undistributed-write";
+  case Verdict::RuntimeError:
+    return "runtime-error";
+  case Verdict::RunTimeout:
+    return "run-timeout";
+  case Verdict::Mismatch:
+    return "mismatch";
+  case Verdict::Nondeterministic:
+    return "nondeterministic";
+  }
+  return "?";
+}
+
+std::optional<Verdict> parseVerdict(std::string_view name) {
+  for (Verdict verdict : kAllVerdicts)
+    if (toString(verdict) == name)
+      return verdict;
+  return std::nullopt;
+}
+
+bool isFinding(Verdict verdict) {
+  switch (verdict) {
+  case Verdict::Pass:
+    return false;
+  case Verdict::GenInvalid:
+  case Verdict::CompileError:
+  case Verdict::CompileCrash:
+  case Verdict::CompileTimeout:
+  case Verdict::MallocInKernel:
+  case Verdict::UnresolvedSymbol:
+  case Verdict::WrongAddressSpace:
+  case Verdict::SmemOverflow:
+  case Verdict::UndistributedWrite:
+  case Verdict::RuntimeError:
+  case Verdict::RunTimeout:
+  case Verdict::Mismatch:
+  case Verdict::Nondeterministic:
+    return true;
+  }
+  return true;
+}
+
+} // namespace sift::oracle

@@ -1,0 +1,62 @@
+//===- oracles/Verdict.h - The outcome of one fuzzing case ----------------===//
+//
+// Every case the harness runs ends in exactly one verdict: it passed, or it
+// exposed a finding of one class. The stable names ("pass", "malloc-in-kernel",
+// ...) are what the findings DB, the corpus, CSV rows and exit codes use, so
+// they never change; the enum is for code, the names are for storage.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace sift::oracle {
+
+/// The outcome of one case, from generation through compilation to the run.
+enum class Verdict {
+  Pass,               ///< Every oracle agreed.
+  GenInvalid,         ///< The generator built an ill-defined program (its bug).
+  CompileError,       ///< The compiler rejected a valid program.
+  CompileCrash,       ///< The compiler died (signal, abort).
+  CompileTimeout,     ///< The compiler ran past its time limit.
+  MallocInKernel,     ///< Device code calls malloc/free.
+  UnresolvedSymbol,   ///< Device code references any other unresolved symbol.
+  WrongAddressSpace,  ///< An in-kernel allocation outside workgroup/private.
+  SmemOverflow,       ///< Workgroup memory over the target's budget.
+  UndistributedWrite, ///< A write to shared memory outside thread-mapped loops.
+  RuntimeError,       ///< Loading or running failed (launch error, GPU fault).
+  RunTimeout,         ///< The run exceeded its time limit.
+  Mismatch,           ///< Outputs differ from the reference.
+  Nondeterministic,   ///< Two runs of the same artifact differ.
+};
+
+/// Every verdict, in enum order.
+inline constexpr Verdict kAllVerdicts[] = {
+    Verdict::Pass,
+    Verdict::GenInvalid,
+    Verdict::CompileError,
+    Verdict::CompileCrash,
+    Verdict::CompileTimeout,
+    Verdict::MallocInKernel,
+    Verdict::UnresolvedSymbol,
+    Verdict::WrongAddressSpace,
+    Verdict::SmemOverflow,
+    Verdict::UndistributedWrite,
+    Verdict::RuntimeError,
+    Verdict::RunTimeout,
+    Verdict::Mismatch,
+    Verdict::Nondeterministic,
+};
+
+/// The stable name: "pass", "gen-invalid", "compile-error", ...
+std::string_view toString(Verdict verdict);
+
+/// Parses a stable name; nullopt when it names no verdict.
+std::optional<Verdict> parseVerdict(std::string_view name);
+
+/// True for every verdict except `Pass`. `GenInvalid` counts: it is a bug in
+/// the generator rather than the compiler, but it is still reported.
+bool isFinding(Verdict verdict);
+
+} // namespace sift::oracle

@@ -1,0 +1,96 @@
+//===- runtime/Runner.cpp - Runs an artifact's plan on a device -----------===//
+//
+// runPlan: the fixed sequence of device calls that executes a plan. Buffers
+// and loaded executables are owned by local vectors, so every early error
+// return frees them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Runner.h"
+
+#include <memory>
+
+using namespace sift;
+using namespace sift::rt;
+
+Status rt::checkInputs(const Plan &plan,
+                       const std::vector<HostTensor> &inputs) {
+  std::vector<int> indices = plan.inputs();
+  if (inputs.size() != indices.size())
+    return makeError("expected " + std::to_string(indices.size()) +
+                     " inputs, got " + std::to_string(inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const PlanBuffer &buffer = plan.buffers[indices[i]];
+    const HostTensor &input = inputs[i];
+    if (input.type != buffer.type || input.shape != buffer.shape)
+      return makeError("input " + std::to_string(i) + ": expected " +
+                       describe(buffer.type, buffer.shape) + ", got " +
+                       describe(input));
+    std::optional<uint64_t> bytes = bufferByteSize(input.type, input.shape);
+    if (!bytes || *bytes != input.data.size())
+      return makeError(
+          "input " + std::to_string(i) + ": " + describe(input) + " needs " +
+          (bytes ? std::to_string(*bytes) : std::string("?")) +
+          " data bytes but holds " + std::to_string(input.data.size()));
+  }
+  return Status::success();
+}
+
+Result<std::vector<HostTensor>>
+rt::runPlan(Device &device, const Artifact &artifact,
+            const std::vector<HostTensor> &inputs) {
+  if (Status s = verifyArtifact(artifact); !s)
+    return makeError("invalid artifact: " + s.message());
+  const Plan &plan = artifact.plan;
+  if (Status s = checkInputs(plan, inputs); !s)
+    return s;
+
+  std::vector<std::unique_ptr<Buffer>> buffers;
+  buffers.reserve(plan.buffers.size());
+  for (size_t i = 0; i < plan.buffers.size(); ++i) {
+    Result<std::unique_ptr<Buffer>> buffer = device.allocate(plan.buffers[i]);
+    if (!buffer)
+      return makeError("buffer " + std::to_string(i) + ": " + buffer.message());
+    buffers.push_back(std::move(*buffer));
+  }
+
+  std::vector<int> inputIndices = plan.inputs();
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (Status s = device.upload(*buffers[inputIndices[i]], inputs[i]); !s)
+      return makeError("input " + std::to_string(i) + ": " + s.message());
+
+  std::vector<std::unique_ptr<LoadedExecutable>> executables;
+  executables.reserve(artifact.executables.size());
+  for (size_t i = 0; i < artifact.executables.size(); ++i) {
+    Result<std::unique_ptr<LoadedExecutable>> exe =
+        device.load(artifact.executables[i]);
+    if (!exe)
+      return makeError("executable " + std::to_string(i) + ": " +
+                       exe.message());
+    executables.push_back(std::move(*exe));
+  }
+
+  std::vector<Buffer *> bindings;
+  for (size_t d = 0; d < plan.dispatches.size(); ++d) {
+    const Dispatch &dispatch = plan.dispatches[d];
+    bindings.clear();
+    for (int index : dispatch.bindings)
+      bindings.push_back(buffers[index].get());
+    if (Status s = device.dispatch(*executables[dispatch.executable], dispatch,
+                                   bindings);
+        !s)
+      return makeError("dispatch " + std::to_string(d) + ": " + s.message());
+  }
+  if (Status s = device.synchronize(); !s)
+    return makeError("synchronize: " + s.message());
+
+  std::vector<HostTensor> outputs;
+  std::vector<int> outputIndices = plan.outputs();
+  for (size_t o = 0; o < outputIndices.size(); ++o) {
+    HostTensor output;
+    if (Status s = device.download(*buffers[outputIndices[o]], output); !s)
+      return makeError("output " + std::to_string(o) + ": " + s.message());
+    outputs.push_back(std::move(output));
+  }
+  return outputs;
+}

@@ -1,0 +1,68 @@
+//===- test/unittests/oracles/VerdictTest.cpp - Verdict names -------------===//
+//
+// The stable verdict names round-trip, are unique, and match the list in
+// DESIGN.md; every verdict but `pass` is a finding.
+//
+//===----------------------------------------------------------------------===//
+#include "oracles/Verdict.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace sift::oracle {
+namespace {
+
+TEST(VerdictTest, NamesRoundTrip) {
+  std::set<std::string> names;
+  for (Verdict verdict : kAllVerdicts) {
+    std::string_view name = toString(verdict);
+    EXPECT_NE(name, "?");
+    names.insert(std::string(name));
+    std::optional<Verdict> parsed = parseVerdict(name);
+    ASSERT_TRUE(parsed.has_value()) << name;
+    EXPECT_EQ(*parsed, verdict) << name;
+  }
+  EXPECT_EQ(names.size(), std::size(kAllVerdicts));
+}
+
+TEST(VerdictTest, StableNames) {
+  const char *expected[] = {"pass",
+                            "gen-invalid",
+                            "compile-error",
+                            "compile-crash",
+                            "compile-timeout",
+                            "malloc-in-kernel",
+                            "unresolved-symbol",
+                            "wrong-address-space",
+                            "smem-overflow",
+                            "undistributed-write",
+                            "runtime-error",
+                            "run-timeout",
+                            "mismatch",
+                            "nondeterministic"};
+  ASSERT_EQ(std::size(expected), std::size(kAllVerdicts));
+  for (size_t i = 0; i < std::size(expected); ++i)
+    EXPECT_EQ(toString(kAllVerdicts[i]), expected[i]);
+  EXPECT_EQ(toString(Verdict::MallocInKernel), "malloc-in-kernel");
+  EXPECT_EQ(toString(Verdict::Nondeterministic), "nondeterministic");
+}
+
+TEST(VerdictTest, UnknownNamesDoNotParse) {
+  EXPECT_FALSE(parseVerdict("").has_value());
+  EXPECT_FALSE(parseVerdict("Pass").has_value());
+  EXPECT_FALSE(parseVerdict("mismatch ").has_value());
+  EXPECT_FALSE(parseVerdict("gen_invalid").has_value());
+}
+
+TEST(VerdictTest, EverythingButPassIsAFinding) {
+  EXPECT_FALSE(isFinding(Verdict::Pass));
+  EXPECT_TRUE(isFinding(Verdict::GenInvalid));
+  for (Verdict verdict : kAllVerdicts)
+    EXPECT_EQ(isFinding(verdict), verdict != Verdict::Pass)
+        << toString(verdict);
+}
+
+} // namespace
+} // namespace sift::oracle
