@@ -1,0 +1,395 @@
+//===- generators/MlirEmitter.cpp - Print a Program as MLIR text ----------===//
+//
+// SSA names: function arguments are %argI; a single result of op N is %vID
+// (ID the value id); a multi-result sort is %sN:K with results %sN#i; a top-k
+// prints its two results as %vID, %vID. Names inside regions carry the op
+// index (%xN_i block arguments, %oN output, %tN_j temporaries, %lhsN/%rhsN
+// comparator arguments), so every name in the module is unique.
+//
+//===----------------------------------------------------------------------===//
+#include "generators/MlirEmitter.h"
+
+#include "generators/Half.h"
+
+#include <cassert>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace sift::gen {
+
+std::string toMlirType(const TensorType &type) {
+  std::string s = "tensor<";
+  for (int64_t d : type.shape)
+    s += std::to_string(d) + "x";
+  s += toString(type.elementType);
+  s += ">";
+  return s;
+}
+
+namespace {
+
+/// The hexadecimal bit pattern of `value` rounded to the float type `type`;
+/// the caller guarantees the value is exact there (validate() checks it).
+std::string floatBitsLiteral(double value, ElementType type) {
+  char buffer[32];
+  switch (type) {
+  case ElementType::F16:
+    std::snprintf(buffer, sizeof(buffer), "0x%04X",
+                  static_cast<unsigned>(doubleToHalfBits(value)));
+    break;
+  case ElementType::F32: {
+    float f = static_cast<float>(value);
+    uint32_t b;
+    std::memcpy(&b, &f, sizeof(b));
+    std::snprintf(buffer, sizeof(buffer), "0x%08" PRIX32, b);
+    break;
+  }
+  default: {
+    uint64_t b;
+    std::memcpy(&b, &value, sizeof(b));
+    std::snprintf(buffer, sizeof(buffer), "0x%016" PRIX64, b);
+    break;
+  }
+  }
+  return buffer;
+}
+
+/// "(d0, d1) -> (d0, d1)" wrapped in affine_map<...>.
+std::string identityMap(int64_t rank) {
+  std::string dims;
+  for (int64_t i = 0; i < rank; ++i)
+    dims += (i ? ", d" : "d") + std::to_string(i);
+  return "affine_map<(" + dims + ") -> (" + dims + ")>";
+}
+
+class Emitter {
+public:
+  explicit Emitter(const Program &program)
+      : program(program), names(program.values.size()) {}
+
+  std::string emit() {
+    out += "module {\n  func.func @main(";
+    for (size_t i = 0; i < program.inputs.size(); ++i) {
+      int id = program.inputs[i];
+      names[static_cast<size_t>(id)] = "%arg" + std::to_string(i);
+      out += (i ? ", " : "") + names[static_cast<size_t>(id)] + ": " + type(id);
+    }
+    out += ") -> (";
+    for (size_t i = 0; i < program.outputs.size(); ++i)
+      out += (i ? ", " : "") + type(program.outputs[i]);
+    out += ") {\n";
+    for (size_t i = 0; i < program.ops.size(); ++i)
+      emitOp(i, program.ops[i]);
+    out += "    return ";
+    for (size_t i = 0; i < program.outputs.size(); ++i)
+      out += (i ? ", " : "") + name(program.outputs[i]);
+    out += " : ";
+    for (size_t i = 0; i < program.outputs.size(); ++i)
+      out += (i ? ", " : "") + type(program.outputs[i]);
+    out += "\n  }\n}\n";
+    return std::move(out);
+  }
+
+private:
+  const TensorType &tensor(int id) const {
+    return program.values[static_cast<size_t>(id)];
+  }
+  std::string type(int id) const { return toMlirType(tensor(id)); }
+  std::string elem(int id) const {
+    return std::string(toString(tensor(id).elementType));
+  }
+  const std::string &name(int id) const {
+    const std::string &n = names[static_cast<size_t>(id)];
+    assert(!n.empty() && "value used before it is named");
+    return n;
+  }
+  std::string defineValue(int id) {
+    names[static_cast<size_t>(id)] = "%v" + std::to_string(id);
+    return names[static_cast<size_t>(id)];
+  }
+
+  /// "%a, %b : T1, T2" for `ids`.
+  std::string operandList(const std::vector<std::string> &ssa,
+                          const std::vector<std::string> &types) const {
+    std::string s;
+    for (size_t i = 0; i < ssa.size(); ++i)
+      s += (i ? ", " : "") + ssa[i];
+    s += " : ";
+    for (size_t i = 0; i < types.size(); ++i)
+      s += (i ? ", " : "") + types[i];
+    return s;
+  }
+
+  void emitOp(size_t index, const Op &op) {
+    switch (op.kind) {
+    case OpKind::Elementwise: emitElementwise(index, op); return;
+    case OpKind::Iota: emitIota(index, op); return;
+    case OpKind::Sort: emitSort(index, op); return;
+    case OpKind::TopK: emitTopK(index, op); return;
+    case OpKind::Slice: emitSlice(op); return;
+    }
+  }
+
+  /// The header of a linalg.generic with identity maps over `rank` dims,
+  /// `numInputs` inputs and one output, through " {\n".
+  std::string genericHeader(int64_t rank, size_t numInputs) const {
+    std::string s = "linalg.generic {indexing_maps = [";
+    std::string map = identityMap(rank);
+    for (size_t i = 0; i <= numInputs; ++i)
+      s += (i ? ", " : "") + map;
+    s += "], iterator_types = [";
+    for (int64_t i = 0; i < rank; ++i)
+      s += i ? ", \"parallel\"" : "\"parallel\"";
+    s += "]}";
+    return s;
+  }
+
+  /// Body statements of one elementwise op; `args` are the block arguments of
+  /// the inputs; returns the yielded SSA name.
+  std::string emitEwBody(size_t index, const Op &op,
+                         const std::vector<std::string> &args,
+                         const std::string &in, const std::string &res) {
+    int temp = 0;
+    auto fresh = [&] {
+      return "%t" + std::to_string(index) + "_" + std::to_string(temp++);
+    };
+    auto line = [&](const std::string &text) {
+      std::string n = fresh();
+      out += "      " + n + " = " + text + "\n";
+      return n;
+    };
+    auto binary = [&](const char *mnemonic, const std::string &a,
+                      const std::string &b) {
+      return line(std::string(mnemonic) + " " + a + ", " + b + " : " + in);
+    };
+    auto cast = [&](const char *mnemonic) {
+      return line(std::string(mnemonic) + " " + args[0] + " : " + in + " to " +
+                  res);
+    };
+    ElementType inType = tensor(op.operands[0]).elementType;
+    auto floatConst = [&](double value) {
+      return line("arith.constant " + floatBitsLiteral(value, inType) + " : " +
+                  in);
+    };
+    auto intConst = [&](int64_t value) {
+      return line("arith.constant " + std::to_string(value) + " : " + in);
+    };
+    switch (op.ew) {
+    case EwKind::NegF: return line("arith.negf " + args[0] + " : " + in);
+    case EwKind::AbsF: return line("math.absf " + args[0] + " : " + in);
+    case EwKind::Sigmoid: {
+      std::string neg = line("arith.negf " + args[0] + " : " + in);
+      std::string exp = line("math.exp " + neg + " : " + in);
+      std::string one = floatConst(1.0);
+      std::string den = binary("arith.addf", one, exp);
+      return binary("arith.divf", one, den);
+    }
+    case EwKind::AddConstF:
+      return binary("arith.addf", args[0], floatConst(op.constant));
+    case EwKind::MulConstF:
+      return binary("arith.mulf", args[0], floatConst(op.constant));
+    case EwKind::AddF: return binary("arith.addf", args[0], args[1]);
+    case EwKind::SubF: return binary("arith.subf", args[0], args[1]);
+    case EwKind::MulF: return binary("arith.mulf", args[0], args[1]);
+    case EwKind::MaximumF: return binary("arith.maximumf", args[0], args[1]);
+    case EwKind::MinimumF: return binary("arith.minimumf", args[0], args[1]);
+    case EwKind::AddConstI:
+      return binary("arith.addi", args[0], intConst(op.intConstant));
+    case EwKind::MulConstI:
+      return binary("arith.muli", args[0], intConst(op.intConstant));
+    case EwKind::AddI: return binary("arith.addi", args[0], args[1]);
+    case EwKind::SubI: return binary("arith.subi", args[0], args[1]);
+    case EwKind::MulI: return binary("arith.muli", args[0], args[1]);
+    case EwKind::XOrI: return binary("arith.xori", args[0], args[1]);
+    case EwKind::MaxSI: return binary("arith.maxsi", args[0], args[1]);
+    case EwKind::MinSI: return binary("arith.minsi", args[0], args[1]);
+    case EwKind::ExtF: return cast("arith.extf");
+    case EwKind::TruncF: return cast("arith.truncf");
+    case EwKind::SIToFP: return cast("arith.sitofp");
+    case EwKind::ExtSI: return cast("arith.extsi");
+    case EwKind::TruncI: return cast("arith.trunci");
+    }
+    return args[0];
+  }
+
+  void emitElementwise(size_t index, const Op &op) {
+    const std::string idx = std::to_string(index);
+    const int result = op.results[0];
+    const std::string empty = "%e" + idx;
+    out += "    " + empty + " = tensor.empty() : " + type(result) + "\n";
+    std::vector<std::string> ssa, types, args;
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      ssa.push_back(name(op.operands[i]));
+      types.push_back(type(op.operands[i]));
+      args.push_back("%x" + idx + "_" + std::to_string(i));
+    }
+    const std::string in = elem(op.operands[0]);
+    const std::string res = elem(result);
+    out += "    " + defineValue(result) + " = " +
+           genericHeader(tensor(result).rank(), op.operands.size()) + " ins(" +
+           operandList(ssa, types) + ") outs(" + empty + " : " + type(result) +
+           ") {\n";
+    out += "    ^bb0(";
+    for (const std::string &a : args)
+      out += a + ": " + in + ", ";
+    out += "%o" + idx + ": " + res + "):\n";
+    std::string yielded = emitEwBody(index, op, args, in, res);
+    out += "      linalg.yield " + yielded + " : " + res + "\n";
+    out += "    } -> " + type(result) + "\n";
+  }
+
+  void emitIota(size_t index, const Op &op) {
+    const std::string idx = std::to_string(index);
+    const int result = op.results[0];
+    const std::string empty = "%e" + idx;
+    const std::string res = elem(result);
+    out += "    " + empty + " = tensor.empty() : " + type(result) + "\n";
+    out += "    " + defineValue(result) + " = " +
+           genericHeader(tensor(result).rank(), 0) + " outs(" + empty + " : " +
+           type(result) + ") {\n";
+    out += "    ^bb0(%o" + idx + ": " + res + "):\n";
+    out += "      %t" + idx + "_0 = linalg.index " +
+           std::to_string(op.dimension) + " : index\n";
+    out += "      %t" + idx + "_1 = arith.index_cast %t" + idx +
+           "_0 : index to " + res + "\n";
+    out += "      linalg.yield %t" + idx + "_1 : " + res + "\n";
+    out += "    } -> " + type(result) + "\n";
+  }
+
+  /// The comparator region body (after the block label), yielding less(a, b).
+  void emitComparator(size_t index, const Op &op, const std::string &key) {
+    const std::string idx = std::to_string(index);
+    const std::string lhs = "%lhs" + idx, rhs = "%rhs" + idx;
+    int temp = 0;
+    auto line = [&](const std::string &text) {
+      std::string n = "%t" + idx + "_" + std::to_string(temp++);
+      out += "      " + n + " = " + text + "\n";
+      return n;
+    };
+    bool isF = isFloat(tensor(op.operands[0]).elementType);
+    // NaN-aware float less/greater over a and b (after any |.|).
+    auto nanAware = [&](const std::string &a, const std::string &b,
+                        bool greater) {
+      // less:    (!isnan(a) && isnan(b)) || a < b
+      // greater: (isnan(a) && !isnan(b)) || a > b
+      std::string aClass =
+          line(std::string("arith.cmpf ") + (greater ? "uno" : "ord") + ", " +
+               a + ", " + a + " : " + key);
+      std::string bClass =
+          line(std::string("arith.cmpf ") + (greater ? "ord" : "uno") + ", " +
+               b + ", " + b + " : " + key);
+      std::string nanPart =
+          line("arith.andi " + aClass + ", " + bClass + " : i1");
+      std::string cmp =
+          line(std::string("arith.cmpf ") + (greater ? "ogt" : "olt") + ", " +
+               a + ", " + b + " : " + key);
+      return line("arith.ori " + nanPart + ", " + cmp + " : i1");
+    };
+    std::string result;
+    switch (op.comparator) {
+    case ComparatorKind::Less:
+      result = isF ? nanAware(lhs, rhs, false)
+                   : line("arith.cmpi slt, " + lhs + ", " + rhs + " : " + key);
+      break;
+    case ComparatorKind::Greater:
+      result = isF ? nanAware(lhs, rhs, true)
+                   : line("arith.cmpi sgt, " + lhs + ", " + rhs + " : " + key);
+      break;
+    case ComparatorKind::LessAbs: {
+      std::string a = line("math.absf " + lhs + " : " + key);
+      std::string b = line("math.absf " + rhs + " : " + key);
+      result = nanAware(a, b, false);
+      break;
+    }
+    case ComparatorKind::LessLowByte: {
+      std::string mask = line("arith.constant 255 : " + key);
+      std::string a = line("arith.andi " + lhs + ", " + mask + " : " + key);
+      std::string b = line("arith.andi " + rhs + ", " + mask + " : " + key);
+      result = line("arith.cmpi ult, " + a + ", " + b + " : " + key);
+      break;
+    }
+    }
+    out += "      sift.yield " + result + " : i1\n";
+  }
+
+  void emitSort(size_t index, const Op &op) {
+    const std::string idx = std::to_string(index);
+    std::vector<std::string> ssa, types;
+    for (int id : op.operands) {
+      ssa.push_back(name(id));
+      types.push_back(type(id));
+    }
+    // Result names.
+    std::string lhs;
+    if (op.results.size() == 1) {
+      lhs = defineValue(op.results[0]);
+    } else {
+      std::string base = "%s" + idx;
+      lhs = base + ":" + std::to_string(op.results.size());
+      for (size_t i = 0; i < op.results.size(); ++i)
+        names[static_cast<size_t>(op.results[i])] =
+            base + "#" + std::to_string(i);
+    }
+    std::string resultTypes;
+    for (size_t i = 0; i < op.results.size(); ++i)
+      resultTypes += (i ? ", " : "") + type(op.results[i]);
+
+    out += "    " + lhs + " = sift.sort dimension(" +
+           std::to_string(op.dimension) + ")";
+    switch (op.order) {
+    case SortOrder::Ascending: out += " ascending"; break;
+    case SortOrder::Descending: out += " descending"; break;
+    case SortOrder::Comparator: break;
+    }
+    out += " outs(" + operandList(ssa, types) + ")";
+    if (op.order == SortOrder::Comparator) {
+      const std::string key = elem(op.operands[0]);
+      out += " {\n    ^bb0(%lhs" + idx + ": " + key + ", %rhs" + idx + ": " +
+             key + "):\n";
+      emitComparator(index, op, key);
+      out += "    }";
+    }
+    out += " -> " + resultTypes + "\n";
+  }
+
+  void emitTopK(size_t index, const Op &op) {
+    const std::string idx = std::to_string(index);
+    const int values = op.results[0], indices = op.results[1];
+    const std::string e0 = "%e" + idx + "_0", e1 = "%e" + idx + "_1";
+    out += "    " + e0 + " = tensor.empty() : " + type(values) + "\n";
+    out += "    " + e1 + " = tensor.empty() : " + type(indices) + "\n";
+    std::string v = defineValue(values);
+    std::string i = defineValue(indices);
+    out += "    " + v + ", " + i + " = sift.topk dimension(" +
+           std::to_string(op.dimension) + ") k(" + std::to_string(op.k) + ") " +
+           (op.largest ? "largest" : "smallest") + " ins(" +
+           name(op.operands[0]) + " : " + type(op.operands[0]) + ") outs(" +
+           operandList({e0, e1}, {type(values), type(indices)}) + ") -> " +
+           type(values) + ", " + type(indices) + "\n";
+  }
+
+  void emitSlice(const Op &op) {
+    auto list = [](const std::vector<int64_t> &v) {
+      std::string s = "[";
+      for (size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(v[i]);
+      return s + "]";
+    };
+    const int result = op.results[0];
+    std::string source = name(op.operands[0]);
+    out += "    " + defineValue(result) + " = tensor.extract_slice " + source +
+           list(op.offsets) + " " + list(op.sizes) + " " + list(op.strides) +
+           " : " + type(op.operands[0]) + " to " + type(result) + "\n";
+  }
+
+  const Program &program;
+  std::vector<std::string> names;
+  std::string out;
+};
+
+} // namespace
+
+std::string emitMlir(const Program &program) { return Emitter(program).emit(); }
+
+} // namespace sift::gen

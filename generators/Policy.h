@@ -1,0 +1,161 @@
+//===- generators/Policy.h - What the generators may produce, as data -----===//
+//
+// A `Policy` is plain data: which op families to generate and how often, the
+// limits on shapes and program size, the weights of element types, elementwise
+// ops (by `EwKind`, over the typed table of OpDescriptors.h), sort orders,
+// comparators and top-k's k, and the input data mode. Generators read it and
+// never hold state of their own; the harness fills one from its options
+// (only `harness/` parses command lines). Every array of weights is indexed by
+// the enum it names, in enum order; a weight of 0 disables that choice.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "generators/OpDescriptors.h"
+#include "generators/ProgramModel.h"
+#include "runtime/support/ElementType.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace sift::gen {
+
+/// The op families a program is built around.
+enum class Family { Sort, TopK };
+inline constexpr Family kAllFamilies[] = {Family::Sort, Family::TopK};
+
+/// Stable names: "sort", "topk".
+std::string_view toString(Family family);
+/// Parses a stable family name; nullopt when unknown.
+std::optional<Family> parseFamily(std::string_view name);
+
+/// How input tensors are filled (see InputGenerator.h for each mode).
+enum class InputMode { Mixed, Uniform, Ties, Special, Sorted, Reversed };
+inline constexpr InputMode kAllInputModes[] = {
+    InputMode::Mixed,   InputMode::Uniform, InputMode::Ties,
+    InputMode::Special, InputMode::Sorted,  InputMode::Reversed};
+
+/// Stable names: "mixed", "uniform", "ties", "special", "sorted", "reversed".
+std::string_view toString(InputMode mode);
+/// Parses a stable input-mode name; nullopt when unknown.
+std::optional<InputMode> parseInputMode(std::string_view name);
+
+/// Weights indexed by ElementType (i32, i64, f16, f32, f64).
+using ElementTypeWeights = std::array<unsigned, 5>;
+
+/// The classes a dimension size is drawn from (ShapeGenerator.h).
+enum class DimSizeClass {
+  Zero,         ///< 0 (the whole tensor is empty)
+  One,          ///< 1
+  Small,        ///< 2..16
+  Prime,        ///< a prime from a fixed table (2 .. 4093)
+  NearPowerOf2, ///< 2^j - 1 or 2^j + 1
+  PowerOf2,     ///< 2^j
+  Any,          ///< uniform in 1..max
+};
+inline constexpr size_t kNumDimSizeClasses = 7;
+
+/// Shape limits and distributions.
+struct ShapePolicy {
+  /// Weights of ranks 1, 2, 3, 4 (ranks above maxRank are never drawn).
+  std::array<unsigned, 4> rankWeights = {3, 3, 2, 2};
+  int64_t maxRank = 4;
+  /// Largest size of the dimension the main op works along (sort, top-k).
+  int64_t maxWorkDimSize = 4096;
+  /// Largest size of every other dimension.
+  int64_t maxOtherDimSize = 64;
+  /// Largest element count of any tensor; other dimensions shrink to fit.
+  int64_t maxElements = int64_t(1) << 16;
+  /// Weights of the DimSizeClass enumerators for the work dimension.
+  std::array<unsigned, kNumDimSizeClasses> workDimClassWeights = {1, 2, 3, 3,
+                                                                  2, 1, 2};
+  /// Weights for the other dimensions (Zero is drawn separately, below).
+  std::array<unsigned, kNumDimSizeClasses> otherDimClassWeights = {0, 3, 4, 2,
+                                                                   1, 1, 1};
+  /// Chance that a non-work dimension is 0.
+  double otherDimZeroChance = 0.02;
+};
+
+/// sift.sort choices.
+struct SortPolicy {
+  /// Weights of 1, 2, 3 operands (capped by maxOperands).
+  std::array<unsigned, 3> operandCountWeights = {3, 3, 2};
+  int64_t maxOperands = 3;
+  /// Weights indexed by SortOrder.
+  std::array<unsigned, 3> orderWeights = {3, 3, 3};
+  /// Weights indexed by ComparatorKind (kinds invalid for the key type are
+  /// skipped).
+  std::array<unsigned, 4> comparatorWeights = {3, 2, 2, 2};
+  /// Key element types.
+  ElementTypeWeights keyTypeWeights = {2, 2, 2, 3, 2};
+  /// Chance that a payload is an i64 iota along the sort dimension (argsort).
+  double iotaPayloadChance = 0.4;
+  /// Chance that an iota payload is i32 rather than i64.
+  double iotaI32Chance = 0.15;
+  /// Chance that only a (non-empty) subset of the results is used.
+  double dropResultsChance = 0.35;
+};
+
+/// sift.topk choices.
+struct TopKPolicy {
+  /// Input element types.
+  ElementTypeWeights inputTypeWeights = {2, 2, 2, 3, 2};
+  /// Weights of k = 0, k = 1, k = n, small k (2..8), any k in [0, n].
+  std::array<unsigned, 5> kWeights = {2, 2, 2, 3, 2};
+  /// Chance of `largest` (else smallest).
+  double largestChance = 0.5;
+  /// Chance of a sigmoid right before a float top-k (as in detection models).
+  double sigmoidChance = 0.3;
+  /// Weights of: both results used, values only, indices only.
+  std::array<unsigned, 3> useWeights = {2, 1, 1};
+};
+
+/// The elementwise weights by EwKind, from the descriptors' defaults.
+std::array<unsigned, kNumEwKinds> defaultEwWeights();
+
+/// Everything the program and input generators may choose.
+struct Policy {
+  /// Weights indexed by Family.
+  std::array<unsigned, 2> familyWeights = {1, 1};
+  ShapePolicy shapes;
+  SortPolicy sort;
+  TopKPolicy topk;
+
+  /// Elementwise op weights, indexed by EwKind.
+  std::array<unsigned, kNumEwKinds> ewWeights = defaultEwWeights();
+  /// Element types of sort payloads that are not iotas.
+  ElementTypeWeights payloadTypeWeights = {2, 3, 1, 2, 1};
+
+  /// Producers: at most this many elementwise ops feeding the main op, in
+  /// trees of at most maxProducerDepth levels; each tree node becomes a
+  /// producer with producerChance (else a leaf).
+  int64_t maxProducers = 4;
+  int64_t maxProducerDepth = 3;
+  double producerChance = 0.45;
+  /// Leaves: chance to reuse an existing value of the right type (an input
+  /// used twice, or a value fed to two ops) instead of a new input.
+  double reuseValueChance = 0.25;
+  /// Leaves of integer type: chance of an iota along a random dimension.
+  double iotaLeafChance = 0.05;
+  /// When false, no inexact op (EwDescriptor::exact, i.e. sigmoid) feeds a
+  /// sort key or a top-k input, and TopKPolicy::sigmoidChance is ignored:
+  /// the expected order is then bit-exact on every device. When true, a
+  /// one-ulp difference in exp may legitimately reorder near-equal keys.
+  bool allowInexactKeys = true;
+
+  /// Consumers: at most this many elementwise ops after each used result of
+  /// the main op, each added with consumerChance.
+  int64_t maxConsumers = 3;
+  double consumerChance = 0.35;
+  /// Chance of a tensor.extract_slice at the end of a result's chain.
+  double sliceChance = 0.2;
+  /// Chance that an intermediate value is also returned.
+  double extraOutputChance = 0.1;
+
+  /// How inputs are filled (passed to generateInputs by the harness).
+  InputMode inputMode = InputMode::Mixed;
+};
+
+} // namespace sift::gen

@@ -1,0 +1,29 @@
+//===- generators/ProgramGenerator.h - Entry point of program generation --===//
+//
+// Picks an op family by the Policy's weights and delegates to its generator.
+// With a seed instead of an engine, the program comes from the seed's
+// `kProgramStream` fork, so that input data (the `kInputStream` fork, see
+// InputGenerator.h) never depends on how many draws the program took.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "generators/Policy.h"
+#include "generators/ProgramModel.h"
+#include "generators/Rng.h"
+
+#include <cstdint>
+
+namespace sift::gen {
+
+/// A random program of a family drawn from policy.familyWeights. The result
+/// passes validate().
+Program generateProgram(const Policy &policy, Rng &rng);
+
+/// A random program of `family`.
+Program generateProgram(const Policy &policy, Family family, Rng &rng);
+
+/// generateProgram(policy, Rng(seed).fork(kProgramStream)).
+Program generateProgram(const Policy &policy, uint64_t seed);
+
+} // namespace sift::gen
