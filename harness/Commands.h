@@ -37,8 +37,9 @@ struct FuzzOptions {
   std::vector<gen::Family> families = {gen::Family::Sort, gen::Family::TopK};
   gen::InputMode inputs = gen::InputMode::Mixed;
   std::string outDir = "sift-out";
-  /// Progress every this many seconds (0: never).
-  double progressSeconds = 1.0;
+  /// Progress every this many seconds (0: never); default 1 s on a
+  /// terminal, 10 s otherwise.
+  std::optional<double> progressSeconds;
   /// The command line, stored with the run.
   std::string commandLine;
 };

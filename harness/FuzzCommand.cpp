@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -48,6 +49,12 @@ std::optional<double> parseDuration(const std::string &text) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// Set by SIGINT/SIGTERM: the loop finishes the current case, stores it and
+/// prints the summary instead of dying mid-campaign.
+volatile std::sig_atomic_t stopRequested = 0;
+
+extern "C" void requestStop(int) { stopRequested = 1; }
 
 std::string formatCounts(const std::map<oracle::Verdict, int64_t> &counts) {
   std::string text;
@@ -111,6 +118,11 @@ int runFuzzCommand(const FuzzOptions &options) {
   int64_t cases = 0, findings = 0;
   double compileSeconds = 0, runSeconds = 0;
   bool tty = isatty(STDERR_FILENO);
+  double progressSeconds =
+      options.progressSeconds ? *options.progressSeconds : (tty ? 1.0 : 10.0);
+  stopRequested = 0;
+  auto previousInt = std::signal(SIGINT, requestStop);
+  auto previousTerm = std::signal(SIGTERM, requestStop);
   auto start = Clock::now();
   auto lastProgress = start;
   auto elapsed = [&] {
@@ -134,7 +146,8 @@ int runFuzzCommand(const FuzzOptions &options) {
 
   uint64_t limit = options.count.value_or(UINT64_MAX);
   for (uint64_t n = 0; n < limit; ++n) {
-    if (options.seconds && elapsed() >= *options.seconds)
+    if (stopRequested ||
+        (options.seconds && elapsed() >= *options.seconds))
       break;
     uint64_t i = options.skip + n;
     uint64_t seed = gen::caseSeed(options.seed, i);
@@ -160,16 +173,21 @@ int runFuzzCommand(const FuzzOptions &options) {
         return kExitUsage;
       }
     }
-    if (options.progressSeconds > 0 &&
+    if (progressSeconds > 0 &&
         std::chrono::duration<double>(Clock::now() - lastProgress).count() >=
-            options.progressSeconds) {
+            progressSeconds) {
       progress(false);
       lastProgress = Clock::now();
     }
   }
   double seconds = elapsed();
-  if (options.progressSeconds > 0)
+  std::signal(SIGINT, previousInt);
+  std::signal(SIGTERM, previousTerm);
+  if (progressSeconds > 0)
     progress(true);
+  if (stopRequested)
+    std::fprintf(stderr, "harness: interrupted; stopped after %lld cases\n",
+                 static_cast<long long>(cases));
   (void)(*store)->endRun(*runId, cases, findings, seconds);
 
   double rate = seconds > 0 ? cases / seconds : 0.0;

@@ -120,8 +120,8 @@ int main(int argc, char **argv) {
   fuzzCmd->add_option("--pipeline", fuzzPipeline,
                       "Pipeline: cpu (tileandfuse, distribute: issue #3)")
       ->capture_default_str();
-  auto *countOpt =
-      fuzzCmd->add_option("--count", fuzzCount, "Number of cases");
+  auto *countOpt = fuzzCmd->add_option(
+      "--count", fuzzCount, "Number of cases (default 100 without --time)");
   auto *timeOpt = fuzzCmd->add_option(
       "--time", fuzzTime, "Time budget: 90, 90s, 5m, 2h (with --count: "
                           "whichever ends first)");
@@ -139,9 +139,11 @@ int main(int argc, char **argv) {
   fuzzCmd->add_option("--out", fuzz.outDir,
                       "Output folder (findings.db, cases/, summary.json)")
       ->capture_default_str();
-  fuzzCmd->add_option("--progress", fuzz.progressSeconds,
-                      "Seconds between progress lines (0: none)")
-      ->capture_default_str();
+  double progressSeconds = -1;
+  auto *progressOpt = fuzzCmd->add_option(
+      "--progress", progressSeconds,
+      "Seconds between progress lines (0: none; default 1 on a terminal, "
+      "10 otherwise)");
 
   // harness run
   RunOptions run;
@@ -209,6 +211,11 @@ int main(int argc, char **argv) {
       }
       if (!fuzz.count && !fuzz.seconds)
         fuzz.count = 100;
+      if (*progressOpt) {
+        if (progressSeconds < 0)
+          throw UsageError{"--progress must be >= 0"};
+        fuzz.progressSeconds = progressSeconds;
+      }
       return runFuzzCommand(fuzz);
     }
     if (runCmd->parsed()) {
