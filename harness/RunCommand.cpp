@@ -35,34 +35,42 @@ std::optional<std::string> readProgram(const std::string &path) {
   return std::string(bytes->begin(), bytes->end());
 }
 
-void printError(const std::string &text) {
-  std::fprintf(stderr, "%s\n", text.c_str());
+/// Reads, parses and compiles `path` to `stage`. Returns nullopt on
+/// success, else the exit code after printing why: 2 for a file that cannot
+/// be read or parsed, 1 for a program the pipeline fails on.
+std::optional<int> loadAndCompile(Session &session, const std::string &path,
+                                  PipelineKind pipeline, EmitStage stage,
+                                  CompileOutput &output) {
+  std::optional<std::string> text = readProgram(path);
+  if (!text)
+    return kExitUsage;
+  std::string error;
+  auto module = session.parse(*text, path, error);
+  if (!module) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return kExitUsage;
+  }
+  CompileOptions compileOptions;
+  compileOptions.pipeline.kind = pipeline;
+  if (!session.compile(*module, compileOptions, stage, output, error)) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), error.c_str());
+    return kExitFindings;
+  }
+  return std::nullopt;
 }
 
 } // namespace
 
 int runCompileCommand(const CompileCommandOptions &options) {
-  std::optional<std::string> text = readProgram(options.program);
-  if (!text)
-    return kExitUsage;
   if (options.emit == EmitStage::Artifact && options.output == "-") {
     std::fprintf(stderr, "harness compile: --emit=artifact needs -o PATH\n");
     return kExitUsage;
   }
   Session session;
-  std::string error;
-  auto module = session.parse(*text, options.program, error);
-  if (!module) {
-    printError(error);
-    return kExitUsage;
-  }
-  CompileOptions compileOptions;
-  compileOptions.pipeline.kind = options.pipeline;
   CompileOutput output;
-  if (!session.compile(*module, compileOptions, options.emit, output, error)) {
-    std::fprintf(stderr, "%s: %s\n", options.program.c_str(), error.c_str());
-    return kExitFindings;
-  }
+  if (std::optional<int> failed = loadAndCompile(
+          session, options.program, options.pipeline, options.emit, output))
+    return *failed;
   if (options.emit == EmitStage::Artifact) {
     if (Status s = rt::writeArtifact(options.output, output.artifact);
         !s.ok()) {
@@ -86,9 +94,6 @@ int runCompileCommand(const CompileCommandOptions &options) {
 }
 
 int runRunCommand(const RunOptions &options) {
-  std::optional<std::string> text = readProgram(options.program);
-  if (!text)
-    return kExitUsage;
   std::vector<HostTensor> inputs;
   for (const std::string &path : options.inputs) {
     auto tensor = readNpy(path);
@@ -99,20 +104,11 @@ int runRunCommand(const RunOptions &options) {
     inputs.push_back(std::move(*tensor));
   }
   Session session;
-  std::string error;
-  auto module = session.parse(*text, options.program, error);
-  if (!module) {
-    printError(error);
-    return kExitUsage;
-  }
-  CompileOptions compileOptions;
-  compileOptions.pipeline.kind = options.pipeline;
   CompileOutput output;
-  if (!session.compile(*module, compileOptions, EmitStage::Artifact, output,
-                       error)) {
-    std::fprintf(stderr, "%s: %s\n", options.program.c_str(), error.c_str());
-    return kExitFindings;
-  }
+  if (std::optional<int> failed =
+          loadAndCompile(session, options.program, options.pipeline,
+                         EmitStage::Artifact, output))
+    return *failed;
 
   // Check the inputs against the program's signature before running.
   const rt::Plan &plan = output.artifact.plan;

@@ -112,6 +112,44 @@ SmallVector<Value> rowIndices(ValueRange ivs, int64_t dim, Value position) {
   return indices;
 }
 
+/// Builds the inner loop of an insertion:
+///   j = start; while (j > 0 && shouldMove(j - 1, j)) { move(j - 1, j); j -= 1; }
+/// and returns the final j. `shouldMove` is only evaluated for j > 0, so it
+/// may load at j - 1.
+Value buildShiftDownLoop(
+    OpBuilder &b, Location loc, Value start,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> shouldMove,
+    function_ref<void(OpBuilder &, Location, Value, Value)> move) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{b.getIndexType()}, ValueRange{start},
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        Value j = args[0];
+        Value positive =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, j, zero);
+        auto check = scf::IfOp::create(
+            b, loc, positive,
+            [&](OpBuilder &b, Location loc) {
+              Value prev = arith::SubIOp::create(b, loc, j, one);
+              scf::YieldOp::create(b, loc, shouldMove(b, loc, prev, j));
+            },
+            [&](OpBuilder &b, Location loc) {
+              Value no = arith::ConstantOp::create(b, loc, b.getI1Type(),
+                                                   b.getBoolAttr(false));
+              scf::YieldOp::create(b, loc, no);
+            });
+        scf::ConditionOp::create(b, loc, check.getResult(0), args);
+      },
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        Value j = args[0];
+        Value prev = arith::SubIOp::create(b, loc, j, one);
+        move(b, loc, prev, j);
+        scf::YieldOp::create(b, loc, prev);
+      });
+  return loop.getResult(0);
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -169,41 +207,22 @@ LogicalResult SortOp::generateScalarImplementation(OpBuilder &b, Location loc,
   //     swap every operand at j and j-1; j -= 1.
   int64_t dim = getDimension();
   int64_t n = getKeyType().getDimSize(dim);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value upper = arith::ConstantIndexOp::create(b, loc, n);
   Value key = getKey();
-  Type i1 = b.getI1Type();
   scf::ForOp::create(
       b, loc, one, upper, one, ValueRange{},
       [&](OpBuilder &b, Location loc, Value i, ValueRange) {
-        auto loop = scf::WhileOp::create(
-            b, loc, TypeRange{b.getIndexType()}, ValueRange{i},
-            [&](OpBuilder &b, Location loc, ValueRange args) {
-              Value j = args[0];
-              Value positive = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::ugt, j, zero);
-              auto check = scf::IfOp::create(
-                  b, loc, positive,
-                  [&](OpBuilder &b, Location loc) {
-                    Value prev = arith::SubIOp::create(b, loc, j, one);
-                    Value cur = memref::LoadOp::create(
-                        b, loc, key, rowIndices(ivs, dim, j));
-                    Value before = memref::LoadOp::create(
-                        b, loc, key, rowIndices(ivs, dim, prev));
-                    Value less = buildSortLess(b, loc, *this, cur, before);
-                    scf::YieldOp::create(b, loc, less);
-                  },
-                  [&](OpBuilder &b, Location loc) {
-                    Value no = arith::ConstantOp::create(
-                        b, loc, i1, b.getBoolAttr(false));
-                    scf::YieldOp::create(b, loc, no);
-                  });
-              scf::ConditionOp::create(b, loc, check.getResult(0), args);
+        buildShiftDownLoop(
+            b, loc, i,
+            [&](OpBuilder &b, Location loc, Value prev, Value j) {
+              Value cur =
+                  memref::LoadOp::create(b, loc, key, rowIndices(ivs, dim, j));
+              Value before = memref::LoadOp::create(
+                  b, loc, key, rowIndices(ivs, dim, prev));
+              return buildSortLess(b, loc, *this, cur, before);
             },
-            [&](OpBuilder &b, Location loc, ValueRange args) {
-              Value j = args[0];
-              Value prev = arith::SubIOp::create(b, loc, j, one);
+            [&](OpBuilder &b, Location loc, Value prev, Value j) {
               for (Value operand : getOutputs()) {
                 auto at = rowIndices(ivs, dim, j);
                 auto atPrev = rowIndices(ivs, dim, prev);
@@ -212,9 +231,7 @@ LogicalResult SortOp::generateScalarImplementation(OpBuilder &b, Location loc,
                 memref::StoreOp::create(b, loc, x, operand, atPrev);
                 memref::StoreOp::create(b, loc, y, operand, at);
               }
-              scf::YieldOp::create(b, loc, prev);
             });
-        (void)loop;
         scf::YieldOp::create(b, loc);
       });
   return success();
@@ -290,7 +307,6 @@ LogicalResult TopkOp::generateScalarImplementation(OpBuilder &b, Location loc,
   Value kLast = arith::ConstantIndexOp::create(b, loc, k - 1);
   Value upper = arith::ConstantIndexOp::create(b, loc, n);
   Value values = getValuesInit(), indices = getIndicesInit();
-  Type indexType = b.getIndexType();
   scf::ForOp::create(
       b, loc, zero, upper, one, ValueRange{zero},
       [&](OpBuilder &b, Location loc, Value i, ValueRange iterArgs) {
@@ -317,40 +333,21 @@ LogicalResult TopkOp::generateScalarImplementation(OpBuilder &b, Location loc,
         Value insert = decide.getResult(0);
         Value hole = decide.getResult(1);
         scf::IfOp::create(b, loc, insert, [&](OpBuilder &b, Location loc) {
-          auto shift = scf::WhileOp::create(
-              b, loc, TypeRange{indexType}, ValueRange{hole},
-              [&](OpBuilder &b, Location loc, ValueRange args) {
-                Value j = args[0];
-                Value positive = arith::CmpIOp::create(
-                    b, loc, arith::CmpIPredicate::ugt, j, zero);
-                auto check = scf::IfOp::create(
-                    b, loc, positive,
-                    [&](OpBuilder &b, Location loc) {
-                      Value prev = arith::SubIOp::create(b, loc, j, one);
-                      Value kept = memref::LoadOp::create(
-                          b, loc, values, rowIndices(ivs, dim, prev));
-                      Value better = buildTopkBetter(b, loc, *this, x, kept);
-                      scf::YieldOp::create(b, loc, better);
-                    },
-                    [&](OpBuilder &b, Location loc) {
-                      Value no = arith::ConstantOp::create(
-                          b, loc, b.getI1Type(), b.getBoolAttr(false));
-                      scf::YieldOp::create(b, loc, no);
-                    });
-                scf::ConditionOp::create(b, loc, check.getResult(0), args);
+          Value slot = buildShiftDownLoop(
+              b, loc, hole,
+              [&](OpBuilder &b, Location loc, Value prev, Value) {
+                Value kept = memref::LoadOp::create(
+                    b, loc, values, rowIndices(ivs, dim, prev));
+                return buildTopkBetter(b, loc, *this, x, kept);
               },
-              [&](OpBuilder &b, Location loc, ValueRange args) {
-                Value j = args[0];
-                Value prev = arith::SubIOp::create(b, loc, j, one);
+              [&](OpBuilder &b, Location loc, Value prev, Value j) {
                 for (Value out : {values, indices}) {
                   Value moved = memref::LoadOp::create(
                       b, loc, out, rowIndices(ivs, dim, prev));
                   memref::StoreOp::create(b, loc, moved, out,
                                           rowIndices(ivs, dim, j));
                 }
-                scf::YieldOp::create(b, loc, prev);
               });
-          Value slot = shift.getResult(0);
           memref::StoreOp::create(b, loc, x, values,
                                   rowIndices(ivs, dim, slot));
           Value position = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
