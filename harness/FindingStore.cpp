@@ -78,21 +78,70 @@ Status writeTensors(const fs::path &dir, const std::string &prefix,
 
 } // namespace
 
+namespace {
+
+/// Replaces numbers (decimal, hex, floats, signs) with N, except digits that
+/// belong to an identifier (f32, i64, sm_90, %v12 is handled by the SSA rule)
+/// so type names survive; the "x" between shape dimensions is a separator.
+std::string normalizeNumbers(const std::string &text) {
+  std::string out;
+  size_t i = 0, n = text.size();
+  auto isIdent = [](char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+  };
+  auto isDigit = [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  };
+  while (i < n) {
+    char c = text[i];
+    bool shapeSeparator = i >= 2 && text[i - 1] == 'x' && isDigit(text[i - 2]);
+    bool inIdentifier = i > 0 && (isIdent(text[i - 1]) || isDigit(text[i - 1]));
+    if (isDigit(c) && (!inIdentifier || shapeSeparator)) {
+      // A number: digits, hex digits after 0x, a fraction, an exponent.
+      if (c == '0' && i + 1 < n && (text[i + 1] == 'x' || text[i + 1] == 'X') &&
+          i + 2 < n && std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+        i += 2;
+        while (i < n && std::isxdigit(static_cast<unsigned char>(text[i])))
+          ++i;
+      } else {
+        while (i < n && (isDigit(text[i]) || text[i] == '.'))
+          ++i;
+        if (i + 1 < n && (text[i] == 'e' || text[i] == 'E') &&
+            (isDigit(text[i + 1]) || text[i + 1] == '-' || text[i + 1] == '+')) {
+          i += 2;
+          while (i < n && isDigit(text[i]))
+            ++i;
+        }
+      }
+      if (!out.empty() && out.back() == '-')
+        out.pop_back();
+      out += 'N';
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+} // namespace
+
 std::string findingSignature(const CaseResult &result) {
   std::string first = result.detail.substr(0, result.detail.find('\n'));
-  // Drop a leading "file:line:col: " location.
-  static const std::regex location(R"(^[^ :]+:\d+:\d+: )");
+  // Drop a leading "file:line:col: " or loc("file":line:col) location.
+  static const std::regex location(R"(^[^ :]+:\d+:\d+: |^loc\([^)]*\): )");
   first = std::regex_replace(first, location, "");
   static const std::regex ssa(R"(%[A-Za-z0-9_#]+)");
   static const std::regex path(R"((/[^ /:'"]+)+)");
-  static const std::regex number(R"(-?\d+(\.\d+)?([eE][-+]?\d+)?)");
-  static const std::regex hex(R"(0x[0-9a-fA-F]+)");
   first = std::regex_replace(first, ssa, "%V");
   first = std::regex_replace(first, path, "PATH");
-  first = std::regex_replace(first, hex, "H");
-  first = std::regex_replace(first, number, "N");
+  first = normalizeNumbers(first);
   return std::string(oracle::toString(result.verdict)) + "|" + result.stage +
          "|" + first;
+}
+
+std::string FindingStore::databasePath() const {
+  return (fs::path(outDir_) / "findings.db").string();
 }
 
 FindingStore::FindingStore(std::string outDir, sqlite3 *db)
@@ -102,12 +151,14 @@ FindingStore::~FindingStore() { sqlite3_close(db_); }
 
 Result<std::unique_ptr<FindingStore>>
 FindingStore::open(const std::string &outDir) {
+  if (outDir.empty())
+    return makeError("the output folder name is empty");
   std::error_code ec;
   fs::create_directories(fs::path(outDir) / "cases", ec);
   if (ec)
     return makeError(outDir + ": cannot create the output folder: " +
                      ec.message());
-  std::string dbPath = outDir + "/findings.db";
+  std::string dbPath = (fs::path(outDir) / "findings.db").string();
   sqlite3 *db = nullptr;
   if (sqlite3_open(dbPath.c_str(), &db) != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : "out of memory";

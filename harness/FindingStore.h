@@ -55,7 +55,7 @@ public:
                 double seconds);
 
   const std::string &outDir() const { return outDir_; }
-  std::string databasePath() const { return outDir_ + "/findings.db"; }
+  std::string databasePath() const;
 
 private:
   FindingStore(std::string outDir, sqlite3 *db);

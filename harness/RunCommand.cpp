@@ -11,6 +11,8 @@
 #include "harness/Commands.h"
 
 #include "harness/Session.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "runtime/Runner.h"
 #include "runtime/support/FileIO.h"
 #include "runtime/support/Npy.h"
@@ -41,6 +43,13 @@ std::optional<std::string> readProgram(const std::string &path) {
 std::optional<int> loadAndCompile(Session &session, const std::string &path,
                                   PipelineKind pipeline, EmitStage stage,
                                   CompileOutput &output) {
+  if (pipeline != PipelineKind::Cpu) {
+    std::fprintf(stderr,
+                 "harness: pipeline '%s' is not implemented yet (issue #3); "
+                 "valid now: cpu\n",
+                 std::string(toString(pipeline)).c_str());
+    return kExitUsage;
+  }
   std::optional<std::string> text = readProgram(path);
   if (!text)
     return kExitUsage;
@@ -48,6 +57,10 @@ std::optional<int> loadAndCompile(Session &session, const std::string &path,
   auto module = session.parse(*text, path, error);
   if (!module) {
     std::fprintf(stderr, "%s\n", error.c_str());
+    return kExitUsage;
+  }
+  if (!module->lookupSymbol<mlir::func::FuncOp>("main")) {
+    std::fprintf(stderr, "%s: no func.func @main to compile\n", path.c_str());
     return kExitUsage;
   }
   CompileOptions compileOptions;

@@ -121,14 +121,17 @@ int main(int argc, char **argv) {
                       "Pipeline: cpu (tileandfuse, distribute: issue #3)")
       ->capture_default_str();
   auto *countOpt = fuzzCmd->add_option(
-      "--count", fuzzCount, "Number of cases (default 100 without --time)");
+      "--count", fuzzCount, "Number of cases (default 100 without --time)")
+      ->check(CLI::NonNegativeNumber);
   auto *timeOpt = fuzzCmd->add_option(
       "--time", fuzzTime, "Time budget: 90, 90s, 5m, 2h (with --count: "
                           "whichever ends first)");
   fuzzCmd->add_option("--seed", fuzz.seed, "Campaign seed")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   fuzzCmd->add_option("--skip", fuzz.skip,
                       "Index of the first case (re-run case N alone)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   fuzzCmd->add_option("--family", fuzzFamilies, "Op families: sort,topk")
       ->capture_default_str();
@@ -201,6 +204,8 @@ int main(int argc, char **argv) {
       fuzz.families = familiesFromList(fuzzFamilies);
       fuzz.inputs = inputModeFromName(fuzzInputs);
       fuzz.commandLine = commandLine;
+      if (fuzz.outDir.empty())
+        throw UsageError{"--out needs a folder name"};
       if (*countOpt)
         fuzz.count = fuzzCount;
       if (*timeOpt) {

@@ -1,0 +1,325 @@
+//===- CaseRunnerTest.cpp - Cases end to end, the comparator, findings ----===//
+//
+// The fuzz loop's per-case function on the cpu device: generated cases pass;
+// a hand-made program passes with the reference equal to hand-computed
+// outputs, and changing one element of what the device produced makes
+// compareOutputs report it (so the comparator bites). FindingStore writes a
+// complete case folder and a committed row that a second connection sees,
+// and its signatures ignore the numbers in a detail.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompilerTestUtil.h"
+
+#include "generators/ProgramModel.h"
+#include "harness/CaseRunner.h"
+#include "harness/FindingStore.h"
+#include "oracles/Compare.h"
+#include "oracles/Verdict.h"
+#include "runtime/Device.h"
+#include "runtime/support/Npy.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+using namespace sift;
+using namespace sift::harness;
+using sift::test::f32Bits;
+using sift::test::f32BitsOf;
+using sift::test::intsOf;
+using sift::test::intTensor;
+using sift::test::readTextFile;
+using sift::test::TempDir;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uint32_t kPosZero = 0x00000000, kNegZero = 0x80000000;
+constexpr uint32_t kOne = 0x3f800000, kTwo = 0x40000000;
+constexpr uint32_t kNaN = 0x7fc00000;
+
+/// A program with one op: sift.sort dimension(1) ascending of an f32[2x4]
+/// key and an i64[2x4] payload, both results returned.
+gen::Program sortProgram() {
+  gen::Program program;
+  int key = program.addValue({ElementType::F32, {2, 4}});
+  int payload = program.addValue({ElementType::I64, {2, 4}});
+  int sortedKey = program.addValue({ElementType::F32, {2, 4}});
+  int sortedPayload = program.addValue({ElementType::I64, {2, 4}});
+  program.inputs = {key, payload};
+  gen::Op sort;
+  sort.kind = gen::OpKind::Sort;
+  sort.operands = {key, payload};
+  sort.results = {sortedKey, sortedPayload};
+  sort.dimension = 1;
+  sort.order = gen::SortOrder::Ascending;
+  program.ops.push_back(sort);
+  program.outputs = {sortedKey, sortedPayload};
+  return program;
+}
+
+/// Its inputs: row 0 holds +0.0 before -0.0 and a NaN, row 1 a tie at 2.0.
+std::vector<HostTensor> sortInputs() {
+  return {f32Bits({2, 4}, {kOne, kPosZero, kNaN, kNegZero, //
+                           kTwo, kOne, kTwo, kNegZero}),
+          intTensor(ElementType::I64, {2, 4}, {0, 1, 2, 3, 4, 5, 6, 7})};
+}
+
+class CaseRunnerTest : public testing::Test {
+protected:
+  void SetUp() override {
+    auto created = rt::createDevice(rt::DeviceKind::Cpu);
+    ASSERT_TRUE(created.ok()) << created.message();
+    device = std::move(*created);
+  }
+
+  Session session;
+  std::unique_ptr<rt::Device> device;
+  CaseOptions options;
+};
+
+TEST_F(CaseRunnerTest, GeneratedCasesPassOnTheCpuDevice) {
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    CaseResult result = runGeneratedCase(session, *device, options, seed);
+    EXPECT_EQ(result.verdict, oracle::Verdict::Pass)
+        << "seed " << seed << ": " << oracle::toString(result.verdict) << " at "
+        << result.stage << ": " << result.detail << "\n--- module ---\n"
+        << result.mlir;
+    EXPECT_EQ(result.seed, seed);
+    EXPECT_FALSE(result.mlir.empty());
+    if (result.verdict == oracle::Verdict::Pass) {
+      EXPECT_EQ(result.expected.size(), result.program.outputs.size());
+      EXPECT_EQ(result.actual.size(), result.program.outputs.size());
+    }
+  }
+}
+
+TEST_F(CaseRunnerTest, HandMadeProgramPassesAndTheComparatorBites) {
+  CaseResult result = runProgramCase(session, *device, options, sortProgram(),
+                                     sortInputs(), /*seed=*/7);
+  ASSERT_EQ(result.verdict, oracle::Verdict::Pass)
+      << result.stage << ": " << result.detail << "\n"
+      << result.mlir;
+  EXPECT_NE(result.mlir.find("sift.sort dimension(1) ascending"),
+            std::string::npos)
+      << result.mlir;
+
+  // The reference agrees with the hand-computed order: row 0 keeps +0.0 (1)
+  // before -0.0 (3), NaN last; row 1 keeps the 2.0s in input order (4, 6).
+  std::vector<uint32_t> keys = {kPosZero, kNegZero, kOne, kNaN, //
+                                kNegZero, kOne,     kTwo, kTwo};
+  std::vector<int64_t> payload = {1, 3, 0, 2, 7, 5, 4, 6};
+  ASSERT_EQ(result.expected.size(), 2u);
+  ASSERT_EQ(result.actual.size(), 2u);
+  EXPECT_EQ(f32BitsOf(result.expected[0]), keys);
+  EXPECT_EQ(intsOf(result.expected[1]), payload);
+  EXPECT_EQ(f32BitsOf(result.actual[0]), keys);
+  EXPECT_EQ(intsOf(result.actual[1]), payload);
+  EXPECT_FALSE(
+      oracle::compareOutputs(result.program, result.expected, result.actual));
+
+  // Two tied payload elements swapped: an unstable sort.
+  std::vector<HostTensor> unstable = result.actual;
+  unstable[1].set<int64_t>(6, 6);
+  unstable[1].set<int64_t>(7, 4);
+  auto mismatch =
+      oracle::compareOutputs(result.program, result.expected, unstable);
+  ASSERT_TRUE(mismatch);
+  EXPECT_EQ(mismatch->output, 1);
+  EXPECT_EQ(mismatch->flatIndex, 6);
+  EXPECT_EQ(mismatch->index, (std::vector<int64_t>{1, 2}));
+  EXPECT_NE(mismatch->message.find("2 of 8 elements differ"), std::string::npos)
+      << mismatch->message;
+
+  // -0.0 and +0.0 are equal keys but distinct outputs.
+  std::vector<HostTensor> zeros = result.actual;
+  zeros[0].set<uint32_t>(0, kNegZero);
+  mismatch = oracle::compareOutputs(result.program, result.expected, zeros);
+  ASSERT_TRUE(mismatch);
+  EXPECT_EQ(mismatch->output, 0);
+  EXPECT_EQ(mismatch->flatIndex, 0);
+
+  // A NaN where a number belongs.
+  std::vector<HostTensor> nan = result.actual;
+  nan[0].set<uint32_t>(6, kNaN);
+  mismatch = oracle::compareOutputs(result.program, result.expected, nan);
+  ASSERT_TRUE(mismatch);
+  EXPECT_EQ(mismatch->output, 0);
+  EXPECT_EQ(mismatch->index, (std::vector<int64_t>{1, 2}));
+
+  // A missing output.
+  std::vector<HostTensor> short_ = {result.actual[0]};
+  mismatch = oracle::compareOutputs(result.program, result.expected, short_);
+  ASSERT_TRUE(mismatch);
+  EXPECT_EQ(mismatch->output, -1);
+}
+
+TEST_F(CaseRunnerTest, InvalidProgramIsGenInvalid) {
+  gen::Program program = sortProgram();
+  program.ops[0].dimension = 2; // out of range for rank 2
+  CaseResult result = runProgramCase(session, *device, options, program,
+                                     sortInputs(), /*seed=*/1);
+  EXPECT_EQ(result.verdict, oracle::Verdict::GenInvalid);
+  EXPECT_EQ(result.stage, "generate");
+  EXPECT_FALSE(result.detail.empty());
+}
+
+TEST_F(CaseRunnerTest, InputsThatDoNotFitAreGenInvalid) {
+  std::vector<HostTensor> inputs = sortInputs();
+  inputs.pop_back();
+  CaseResult result = runProgramCase(session, *device, options, sortProgram(),
+                                     inputs, /*seed=*/1);
+  EXPECT_EQ(result.verdict, oracle::Verdict::GenInvalid);
+  EXPECT_EQ(result.stage, "reference");
+}
+
+//===----------------------------------------------------------------------===//
+// FindingStore
+//===----------------------------------------------------------------------===//
+
+/// A fake mismatch finding.
+CaseResult fakeFinding(uint64_t seed, const std::string &detail) {
+  CaseResult result;
+  result.seed = seed;
+  result.verdict = oracle::Verdict::Mismatch;
+  result.stage = "compare";
+  result.detail = detail;
+  result.program = sortProgram();
+  result.mlir = "module {\n}\n";
+  result.inputs = {f32Bits({2}, {kOne, kNaN})};
+  result.expected = {f32Bits({2}, {kOne, kNaN})};
+  result.actual = {f32Bits({2}, {kNaN, kOne})};
+  return result;
+}
+
+/// `SELECT count(*) FROM <table>` on a fresh connection.
+int64_t countRows(const std::string &dbPath, const std::string &table) {
+  sqlite3 *db = nullptr;
+  int64_t count = -1;
+  if (sqlite3_open_v2(dbPath.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) ==
+      SQLITE_OK) {
+    sqlite3_stmt *stmt = nullptr;
+    std::string sql = "SELECT count(*) FROM " + table;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW)
+      count = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return count;
+}
+
+TEST(FindingStoreTest, RecordsACaseFolderAndACommittedRow) {
+  TempDir dir;
+  std::string out = dir.file("sift-out");
+  CaseOptions options;
+  std::string caseDir;
+  {
+    auto store = FindingStore::open(out);
+    ASSERT_TRUE(store.ok()) << store.message();
+    EXPECT_TRUE(fs::is_directory(out + "/cases"));
+    auto run =
+        (*store)->beginRun({"harness fuzz --count=1", "cpu", "mixed", 3});
+    ASSERT_TRUE(run.ok()) << run.message();
+    auto recorded = (*store)->recordFinding(
+        *run, fakeFinding(0x1234, "output 0 at [0]: expected 1.0, got nan"),
+        options, "harness fuzz --seed=3 --skip=0 --count=1");
+    ASSERT_TRUE(recorded.ok()) << recorded.message();
+    caseDir = *recorded;
+
+    // Committed before recordFinding returned: a second connection sees it
+    // while the store is still open.
+    EXPECT_EQ(countRows((*store)->databasePath(), "findings"), 1);
+    EXPECT_TRUE((*store)->endRun(*run, 1, 1, 0.5).ok());
+  }
+
+  EXPECT_EQ(fs::path(caseDir).filename().string(),
+            "mismatch-cpu-0000000000001234");
+  EXPECT_EQ(fs::path(caseDir).parent_path(), fs::path(out) / "cases");
+  EXPECT_EQ(readTextFile(caseDir + "/program.mlir"), "module {\n}\n");
+  for (const char *name : {"input0.npy", "expected0.npy", "actual0.npy"}) {
+    auto tensor = readNpy(caseDir + "/" + name);
+    ASSERT_TRUE(tensor.ok()) << name << ": " << tensor.message();
+    EXPECT_EQ(describe(*tensor), "f32[2]") << name;
+  }
+  EXPECT_EQ(f32BitsOf(*readNpy(caseDir + "/actual0.npy")),
+            (std::vector<uint32_t>{kNaN, kOne}));
+  std::string caseJson = readTextFile(caseDir + "/case.json");
+  auto info = nlohmann::json::parse(caseJson, nullptr, /*allow_exceptions=*/
+                                    false);
+  ASSERT_FALSE(info.is_discarded()) << caseJson;
+  EXPECT_EQ(info["verdict"], "mismatch");
+  EXPECT_EQ(info["seed"], 0x1234);
+  EXPECT_EQ(info["stage"], "compare");
+  EXPECT_EQ(info["pipeline"], "cpu");
+  EXPECT_EQ(info["repro"], "harness fuzz --seed=3 --skip=0 --count=1");
+  // No temporary folder is left behind.
+  for (const auto &entry : fs::directory_iterator(out + "/cases"))
+    EXPECT_EQ(entry.path().filename().string().rfind(".tmp-", 0),
+              std::string::npos)
+        << entry.path();
+
+  // After closing: a raw connection and a reopened store both see the row.
+  EXPECT_EQ(countRows(out + "/findings.db", "findings"), 1);
+  EXPECT_EQ(countRows(out + "/findings.db", "runs"), 1);
+  auto reopened = FindingStore::open(out);
+  ASSERT_TRUE(reopened.ok()) << reopened.message();
+  EXPECT_EQ(countRows((*reopened)->databasePath(), "findings"), 1);
+  auto run2 = (*reopened)->beginRun({"again", "cpu", "mixed", 4});
+  ASSERT_TRUE(run2.ok()) << run2.message();
+  EXPECT_TRUE((*reopened)
+                  ->recordFinding(*run2,
+                                  fakeFinding(0x99, "output 0 at [1]: "
+                                                    "expected 2.0, got nan"),
+                                  options, "again")
+                  .ok());
+  EXPECT_EQ(countRows(out + "/findings.db", "findings"), 2);
+  EXPECT_EQ(countRows(out + "/findings.db", "runs"), 2);
+  // Both details differ only in numbers: one signature, seen twice.
+  EXPECT_EQ(countRows(out + "/findings.db", "signatures"), 1);
+}
+
+TEST(FindingStoreTest, SignatureNormalizesNumbers) {
+  CaseResult a = fakeFinding(1, "output 1 at [2, 5]: expected -0.0 (0x8000), "
+                                "got 0.0 (0x0000); 1 of 24 elements differ");
+  CaseResult b = fakeFinding(2, "output 0 at [17, 3]: expected 1.5 (0x3e00), "
+                                "got -2.25e+10 (0xd0f2); 7 of 9 elements "
+                                "differ\nsecond line 123");
+  EXPECT_EQ(findingSignature(a), findingSignature(b));
+  EXPECT_EQ(findingSignature(a).rfind("mismatch|compare|", 0), 0u)
+      << findingSignature(a);
+
+  // Locations, SSA names and paths are normalized as well.
+  CaseResult c = fakeFinding(3, "");
+  c.verdict = oracle::Verdict::CompileError;
+  c.stage = "compile";
+  CaseResult d = c;
+  c.detail = "case-12.mlir:4:9: error: failed to legalize %s0#1 in /tmp/a/b";
+  d.detail = "case-99.mlir:40:19: error: failed to legalize %arg3 in /x/y";
+  EXPECT_EQ(findingSignature(c), findingSignature(d));
+
+  // Different words or a different verdict are different signatures.
+  CaseResult e = fakeFinding(4, "output 1 at [2, 5]: expected -0.0 (0x8000), "
+                                "got 0.0 (0x0000); 1 of 24 elements agree");
+  EXPECT_NE(findingSignature(a), findingSignature(e));
+  CaseResult f = a;
+  f.verdict = oracle::Verdict::RuntimeError;
+  EXPECT_NE(findingSignature(a), findingSignature(f));
+}
+
+TEST(FindingStoreTest, OpenFailsOnAFileInTheWay) {
+  TempDir dir;
+  std::string out = dir.file("blocked");
+  sift::test::writeTextFile(out, "a file, not a folder");
+  auto store = FindingStore::open(out);
+  ASSERT_FALSE(store.ok());
+  EXPECT_NE(store.message().find(out), std::string::npos) << store.message();
+}
+
+} // namespace
