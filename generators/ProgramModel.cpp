@@ -10,6 +10,7 @@
 #include "generators/ProgramModel.h"
 
 #include "generators/Half.h"
+#include "generators/MlirEmitter.h"
 #include "generators/OpDescriptors.h"
 
 #include <limits>
@@ -93,15 +94,6 @@ namespace {
 /// The largest element count a value may have; keeps numElements() and byte
 /// sizes far from overflow.
 constexpr int64_t kMaxValueElements = int64_t(1) << 40;
-
-std::string typeString(const TensorType &type) {
-  std::string s = "tensor<";
-  for (int64_t d : type.shape)
-    s += std::to_string(d) + "x";
-  s += toString(type.elementType);
-  s += ">";
-  return s;
-}
 
 std::string shapeString(const std::vector<int64_t> &v) {
   std::string s = "[";
@@ -233,8 +225,8 @@ private:
                     shapeString(key.shape));
       if (result(i) != operand(i))
         return fail("result " + std::to_string(i) + " has type " +
-                    typeString(result(i)) + ", expected " +
-                    typeString(operand(i)));
+                    toMlirType(result(i)) + ", expected " +
+                    toMlirType(operand(i)));
     }
     if (std::string e = checkDimension(key); !e.empty())
       return e;
@@ -277,11 +269,11 @@ private:
     values.shape[static_cast<size_t>(op.dimension)] = op.k;
     TensorType indices{ElementType::I64, values.shape};
     if (result(0) != values)
-      return fail("values result has type " + typeString(result(0)) +
-                  ", expected " + typeString(values));
+      return fail("values result has type " + toMlirType(result(0)) +
+                  ", expected " + toMlirType(values));
     if (result(1) != indices)
-      return fail("indices result has type " + typeString(result(1)) +
-                  ", expected " + typeString(indices));
+      return fail("indices result has type " + toMlirType(result(1)) +
+                  ", expected " + toMlirType(indices));
     return "";
   }
 
