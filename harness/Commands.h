@@ -57,6 +57,9 @@ struct RunOptions {
 struct CompileCommandOptions {
   std::string program;
   PipelineKind pipeline = PipelineKind::Cpu;
+  /// Host for cpu; nvptx or amdgpu for the GPU pipelines.
+  TargetKind target = TargetKind::Host;
+  std::string chip;
   EmitStage emit = EmitStage::Artifact;
   std::string output = "-";
 };

@@ -41,13 +41,22 @@ std::optional<std::string> readProgram(const std::string &path) {
 /// success, else the exit code after printing why: 2 for a file that cannot
 /// be read or parsed, 1 for a program the pipeline fails on.
 std::optional<int> loadAndCompile(Session &session, const std::string &path,
-                                  PipelineKind pipeline, EmitStage stage,
-                                  CompileOutput &output) {
-  if (pipeline != PipelineKind::Cpu) {
+                                  const PipelineOptions &pipeline,
+                                  EmitStage stage, CompileOutput &output) {
+  if (pipeline.kind == PipelineKind::TileAndFuse) {
     std::fprintf(stderr,
                  "harness: pipeline '%s' is not implemented yet (issue #3); "
                  "valid now: cpu\n",
-                 std::string(toString(pipeline)).c_str());
+                 std::string(toString(pipeline.kind)).c_str());
+    return kExitUsage;
+  }
+  if ((pipeline.kind == PipelineKind::Cpu) !=
+      (pipeline.target == TargetKind::Host)) {
+    std::fprintf(stderr,
+                 "harness: the %s pipeline cannot target %s (cpu targets "
+                 "host; the GPU pipelines nvptx or amdgpu)\n",
+                 std::string(toString(pipeline.kind)).c_str(),
+                 std::string(toString(pipeline.target)).c_str());
     return kExitUsage;
   }
   std::optional<std::string> text = readProgram(path);
@@ -64,7 +73,7 @@ std::optional<int> loadAndCompile(Session &session, const std::string &path,
     return kExitUsage;
   }
   CompileOptions compileOptions;
-  compileOptions.pipeline.kind = pipeline;
+  compileOptions.pipeline = pipeline;
   if (!session.compile(*module, compileOptions, stage, output, error)) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), error.c_str());
     return kExitFindings;
@@ -81,8 +90,13 @@ int runCompileCommand(const CompileCommandOptions &options) {
   }
   Session session;
   CompileOutput output;
-  if (std::optional<int> failed = loadAndCompile(
-          session, options.program, options.pipeline, options.emit, output))
+  PipelineOptions pipeline;
+  pipeline.kind = options.pipeline;
+  pipeline.target = options.target;
+  pipeline.chip = options.chip;
+  if (std::optional<int> failed =
+          loadAndCompile(session, options.program, pipeline, options.emit,
+                         output))
     return *failed;
   if (options.emit == EmitStage::Artifact) {
     if (Status s = rt::writeArtifact(options.output, output.artifact);
@@ -118,9 +132,10 @@ int runRunCommand(const RunOptions &options) {
   }
   Session session;
   CompileOutput output;
-  if (std::optional<int> failed =
-          loadAndCompile(session, options.program, options.pipeline,
-                         EmitStage::Artifact, output))
+  PipelineOptions pipeline;
+  pipeline.kind = options.pipeline;
+  if (std::optional<int> failed = loadAndCompile(
+          session, options.program, pipeline, EmitStage::Artifact, output))
     return *failed;
 
   // Check the inputs against the program's signature before running.

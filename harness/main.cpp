@@ -82,7 +82,15 @@ EmitStage emitFromName(const std::string &name) {
   if (auto stage = parseEmitStage(name))
     return *stage;
   throw UsageError{"unknown stage '" + name +
-                   "' for --emit; valid stages: mlir, llvm, artifact"};
+                   "' for --emit; valid stages: mlir, llvm, ptx, artifact"};
+}
+
+TargetKind targetFromName(const std::string &name) {
+  if (auto kind = parseTargetKind(name))
+    return *kind;
+  throw UsageError{"unknown target '" + name + "'; valid targets: " +
+                   joinNames(kAllTargetKinds,
+                             [](TargetKind k) { return toString(k); })};
 }
 
 } // namespace
@@ -166,7 +174,8 @@ int main(int argc, char **argv) {
 
   // harness compile
   CompileCommandOptions compile;
-  std::string compilePipeline = "cpu", compileEmit = "artifact";
+  std::string compilePipeline = "cpu", compileEmit = "artifact",
+              compileTarget;
   CLI::App *compileCmd = app.add_subcommand(
       "compile", "Compile one program and stop at a stage");
   compileCmd->add_option("program", compile.program, "Program (.mlir)")
@@ -174,9 +183,15 @@ int main(int argc, char **argv) {
   compileCmd->add_option("--pipeline", compilePipeline, "Pipeline")
       ->capture_default_str();
   compileCmd->add_option("--emit", compileEmit,
-                         "Stage: mlir (LLVM dialect), llvm (LLVM IR), "
-                         "artifact")
+                         "Stage: mlir (after the pipeline), llvm (host LLVM "
+                         "IR), ptx (nvptx kernels), artifact")
       ->capture_default_str();
+  compileCmd->add_option("--target", compileTarget,
+                         "Target: host (cpu pipeline), nvptx or amdgpu "
+                         "(GPU pipelines; default nvptx)");
+  compileCmd->add_option("--chip", compile.chip,
+                         "GPU chip (default sm_90 for nvptx, gfx942 for "
+                         "amdgpu)");
   compileCmd->add_option("-o,--output", compile.output,
                          "Output path ('-': stdout, text stages only)")
       ->capture_default_str();
@@ -231,6 +246,12 @@ int main(int argc, char **argv) {
     if (compileCmd->parsed()) {
       compile.pipeline = pipelineFromName(compilePipeline);
       compile.emit = emitFromName(compileEmit);
+      if (!compileTarget.empty())
+        compile.target = targetFromName(compileTarget);
+      else
+        compile.target = compile.pipeline == PipelineKind::Cpu
+                             ? TargetKind::Host
+                             : TargetKind::Nvptx;
       return runCompileCommand(compile);
     }
   } catch (const UsageError &e) {

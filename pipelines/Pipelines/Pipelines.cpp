@@ -2,8 +2,9 @@
 //
 // The cpu pipeline: prepare the entry, bufferize the whole program with the
 // function boundary, lower sift and linalg ops to loops, then to the LLVM
-// dialect and the host ABI the cpu runtime calls. The GPU pipelines
-// (tileandfuse, distribute) come with issue #3.
+// dialect and the host ABI the cpu runtime calls. The distribute pipeline
+// shares the front and ends in kernels, a host plan and PTX or HSACO.
+// tileandfuse comes next (issue #3).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +20,13 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -49,18 +56,49 @@ std::optional<sift::PipelineKind> sift::parsePipelineKind(std::string_view name)
   return std::nullopt;
 }
 
-void sift::addCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
-  // Step 1. Simplify: drop unused sort results, fold what folds.
+std::string_view sift::toString(TargetKind kind) {
+  switch (kind) {
+  case TargetKind::Host:
+    return "host";
+  case TargetKind::Nvptx:
+    return "nvptx";
+  case TargetKind::Amdgpu:
+    return "amdgpu";
+  }
+  return "?";
+}
+
+std::optional<sift::TargetKind> sift::parseTargetKind(std::string_view name) {
+  for (TargetKind kind : kAllTargetKinds)
+    if (toString(kind) == name)
+      return kind;
+  return std::nullopt;
+}
+
+std::string_view sift::defaultChip(TargetKind kind) {
+  switch (kind) {
+  case TargetKind::Host:
+    return "x86-64";
+  case TargetKind::Nvptx:
+    return "sm_90";
+  case TargetKind::Amdgpu:
+    return "gfx942";
+  }
+  return "";
+}
+
+namespace {
+
+/// Steps shared by every pipeline: simplify, record the plan's argument
+/// buffers from the tensor signature, keep inputs read-only, bufferize the
+/// whole module with results as trailing out-params.
+void addBufferizedFront(OpPassManager &pm,
+                        const sift::PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-
-  // Step 2. Record the plan from the tensor signature, and keep input
-  // buffers read-only.
-  pm.addPass(createRecordDispatchPlan(RecordDispatchPlanOptions{options.entry}));
-  pm.addPass(createMarkInputsReadOnly());
-
-  // Step 3. Bufferize the whole module, results become trailing out-params,
-  // temporaries get deallocations.
+  pm.addPass(sift::createRecordDispatchPlan(
+      sift::RecordDispatchPlanOptions{options.entry}));
+  pm.addPass(sift::createMarkInputsReadOnly());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -71,15 +109,24 @@ void sift::addCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
+}
+
+} // namespace
+
+void sift::addCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  // Step 1. Simplify, record the plan, bufferize (see addBufferizedFront).
+  addBufferizedFront(pm, options);
+
+  // Step 2. Temporaries get deallocations.
   bufferization::buildBufferDeallocationPipeline(pm);
 
-  // Step 4. Lower sift ops (scalar implementation), copies and linalg to
+  // Step 3. Lower sift ops (scalar implementation), copies and linalg to
   // loops.
   pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
   pm.addNestedPass<func::FuncOp>(createLowerToLoops());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
 
-  // Step 5. Lower to the LLVM dialect.
+  // Step 4. Lower to the LLVM dialect.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -91,10 +138,79 @@ void sift::addCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 
-  // Step 6. Export the entry with the runtime's host ABI.
+  // Step 5. Export the entry with the runtime's host ABI.
   HostEntryAbiOptions abi;
   abi.entry = options.entry;
   pm.addPass(createHostEntryAbi(abi));
+}
+
+void sift::addDistributePipeline(OpPassManager &pm,
+                                 const PipelineOptions &options) {
+  // Step 1. Simplify, record the plan, bufferize before distribution. The
+  // runtime owns temporaries as plan buffers: no host deallocation.
+  addBufferizedFront(pm, options);
+
+  // Step 2. Every op becomes parallel loops over memrefs: sift ops over their
+  // rows (one thread per row), copies and linalg ops over their elements;
+  // views fold into the loads and stores so kernels take whole buffers.
+  pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
+  LowerToLoopsOptions lower;
+  lower.parallel = true;
+  pm.addNestedPass<func::FuncOp>(createLowerToLoops(lower));
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(memref::createFoldMemRefAliasOpsPass());
+  pm.addPass(createCanonicalizerPass());
+
+  // Step 3. Distribute: tile the loops into workgroups and threads, map them
+  // to the GPU and outline one kernel per loop nest.
+  // TODO(#3): tile sizes from #sift.lowering_config.
+  pm.addNestedPass<func::FuncOp>(
+      createParallelLoopTilingPass({1, 64}, /*noMinMaxBounds=*/true));
+  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createCanonicalizerPass());
+
+  // Step 4. The host side becomes the plan; the kernels go down the tail.
+  pm.addPass(createExtractGpuPlan(ExtractGpuPlanOptions{options.entry}));
+  addGpuDeviceTail(pm, options);
+}
+
+void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
+  std::string chip = options.chip.empty()
+                         ? std::string(defaultChip(options.target))
+                         : options.chip;
+  // Step 1. Attach the target.
+  if (options.target == TargetKind::Amdgpu) {
+    GpuROCDLAttachTargetOptions attach;
+    attach.chip = chip;
+    pm.addPass(createGpuROCDLAttachTarget(attach));
+  } else {
+    GpuNVVMAttachTargetOptions attach;
+    attach.chip = chip;
+    pm.addPass(createGpuNVVMAttachTarget(attach));
+  }
+  // Step 2. Lower each kernel module to NVVM or ROCDL.
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  if (options.target == TargetKind::Amdgpu) {
+    ConvertGpuOpsToROCDLOpsOptions rocdl;
+    rocdl.chipset = chip;
+    kernels.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  } else {
+    kernels.addPass(createConvertGpuOpsToNVVMOps());
+  }
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  // Step 3. Serialize: PTX text for nvptx, an HSACO (linked with the
+  // toolkit's ld.lld) for amdgpu.
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget =
+      options.target == TargetKind::Amdgpu ? "bin" : "isa";
+  binary.toolkitPath = options.toolkitPath;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
 LogicalResult sift::addPipeline(OpPassManager &pm,
@@ -104,9 +220,15 @@ LogicalResult sift::addPipeline(OpPassManager &pm,
   case PipelineKind::Cpu:
     addCpuPipeline(pm, options);
     return success();
-  case PipelineKind::TileAndFuse:
   case PipelineKind::Distribute:
-    // TODO(#3): the GPU pipelines.
+    if (options.target == TargetKind::Host) {
+      error = "the distribute pipeline targets nvptx or amdgpu, not host";
+      return failure();
+    }
+    addDistributePipeline(pm, options);
+    return success();
+  case PipelineKind::TileAndFuse:
+    // TODO(#3): the tileandfuse pipeline.
     error = "pipeline '" + std::string(toString(options.kind)) +
             "' is not implemented yet (issue #3); use --pipeline=cpu";
     return failure();
@@ -121,4 +243,14 @@ void sift::registerSiftPipelines() {
       "The sift cpu pipeline: bufferize, lower to loops and to the LLVM "
       "dialect with the host ABI",
       [](OpPassManager &pm) { addCpuPipeline(pm, PipelineOptions{}); });
+  PassPipelineRegistration<>(
+      "sift-distribute-pipeline",
+      "The sift distribute pipeline for nvptx (sm_90): kernels per op, the "
+      "host plan, PTX",
+      [](OpPassManager &pm) {
+        PipelineOptions options;
+        options.kind = PipelineKind::Distribute;
+        options.target = TargetKind::Nvptx;
+        addDistributePipeline(pm, options);
+      });
 }

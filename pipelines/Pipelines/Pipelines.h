@@ -27,9 +27,29 @@ inline constexpr PipelineKind kAllPipelineKinds[] = {
 std::string_view toString(PipelineKind kind);
 std::optional<PipelineKind> parsePipelineKind(std::string_view name);
 
+/// What the device code is compiled for.
+enum class TargetKind { Host, Nvptx, Amdgpu };
+
+/// Every target kind, in enum order.
+inline constexpr TargetKind kAllTargetKinds[] = {
+    TargetKind::Host, TargetKind::Nvptx, TargetKind::Amdgpu};
+
+/// Stable names: "host", "nvptx", "amdgpu".
+std::string_view toString(TargetKind kind);
+std::optional<TargetKind> parseTargetKind(std::string_view name);
+
+/// The default chip of a GPU target: sm_90 (nvptx), gfx942 (amdgpu).
+std::string_view defaultChip(TargetKind kind);
+
 /// Options every pipeline reads.
 struct PipelineOptions {
   PipelineKind kind = PipelineKind::Cpu;
+  /// The device target; the cpu pipeline always targets the host.
+  TargetKind target = TargetKind::Host;
+  /// The GPU chip; empty: defaultChip(target).
+  std::string chip;
+  /// For amdgpu: a folder with llvm/bin/ld.lld, which links HSACO.
+  std::string toolkitPath;
   /// The function the runtime dispatches.
   std::string entry = "main";
 };
@@ -37,13 +57,23 @@ struct PipelineOptions {
 /// The cpu pipeline, from tensors to the LLVM dialect with the host ABI.
 void addCpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
+/// The distribute pipeline: bufferize first, then one kernel per op with its
+/// parallel loops spread over workgroups and threads, then the GPU tail.
+void addDistributePipeline(mlir::OpPassManager &pm,
+                           const PipelineOptions &options);
+
+/// The shared GPU tail: device lowering of every gpu.module to NVVM or ROCDL
+/// and serialization to PTX or HSACO (gpu.binary ops).
+void addGpuDeviceTail(mlir::OpPassManager &pm, const PipelineOptions &options);
+
 /// Adds the pipeline `options.kind` names; fails for a pipeline that is not
 /// built yet, with a message saying so.
 mlir::LogicalResult addPipeline(mlir::OpPassManager &pm,
                                 const PipelineOptions &options,
                                 std::string &error);
 
-/// Registers `--sift-cpu-pipeline` for sift-opt.
+/// Registers `--sift-cpu-pipeline` and `--sift-distribute-pipeline` for
+/// sift-opt.
 void registerSiftPipelines();
 
 } // namespace sift

@@ -8,12 +8,19 @@
 
 #include "pipelines/Target/Compile.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+#ifndef SIFT_DEFAULT_AMDGPU_TOOLKIT
+#define SIFT_DEFAULT_AMDGPU_TOOLKIT ""
+#endif
 
 using namespace mlir;
 
@@ -23,6 +30,8 @@ std::string_view sift::toString(EmitStage stage) {
     return "mlir";
   case EmitStage::Llvm:
     return "llvm";
+  case EmitStage::Ptx:
+    return "ptx";
   case EmitStage::Artifact:
     return "artifact";
   }
@@ -30,8 +39,8 @@ std::string_view sift::toString(EmitStage stage) {
 }
 
 std::optional<sift::EmitStage> sift::parseEmitStage(std::string_view name) {
-  for (EmitStage stage :
-       {EmitStage::Mlir, EmitStage::Llvm, EmitStage::Artifact})
+  for (EmitStage stage : {EmitStage::Mlir, EmitStage::Llvm, EmitStage::Ptx,
+                          EmitStage::Artifact})
     if (toString(stage) == name)
       return stage;
   return std::nullopt;
@@ -55,8 +64,16 @@ std::optional<sift::ElementType> toElementType(Type type) {
 
 } // namespace
 
-std::optional<sift::rt::Plan> sift::extractDispatchPlan(ModuleOp module,
-                                                        std::string &error) {
+std::string sift::defaultAmdgpuToolkit() {
+  if (const char *env = std::getenv("SIFT_AMDGPU_TOOLKIT"))
+    return env;
+  return SIFT_DEFAULT_AMDGPU_TOOLKIT;
+}
+
+std::optional<sift::rt::Plan>
+sift::extractDispatchPlan(ModuleOp module,
+                          const std::vector<std::string> &executableNames,
+                          std::string &error) {
   auto planAttr = module->getAttrOfType<DictionaryAttr>("sift.dispatch_plan");
   if (!planAttr) {
     error = "the module has no sift.dispatch_plan attribute";
@@ -112,6 +129,30 @@ std::optional<sift::rt::Plan> sift::extractDispatchPlan(ModuleOp module,
     rt::Dispatch dispatch;
     dispatch.executable = 0;
     dispatch.entry = static_cast<int>(i);
+    if (auto name = dict.getAs<StringAttr>("executable")) {
+      auto it = llvm::find(executableNames, name.getValue().str());
+      if (it == executableNames.end()) {
+        error = "sift.dispatch_plan dispatch " + std::to_string(i) +
+                " names executable '" + name.getValue().str() +
+                "', which was not serialized";
+        return std::nullopt;
+      }
+      dispatch.executable = static_cast<int>(it - executableNames.begin());
+      dispatch.entry = 0;
+    }
+    for (auto [field, sizes] : {std::pair{"grid", &dispatch.grid},
+                                {"block", &dispatch.block}}) {
+      auto attr = dict.getAs<DenseI64ArrayAttr>(field);
+      if (!attr)
+        continue;
+      if (attr.size() != 3) {
+        error = "sift.dispatch_plan dispatch " + std::to_string(i) + ": " +
+                field + " needs 3 sizes";
+        return std::nullopt;
+      }
+      for (int d = 0; d < 3; ++d)
+        (*sizes)[d] = static_cast<uint32_t>(attr[d]);
+    }
     for (int64_t binding : bindings.asArrayRef())
       dispatch.bindings.push_back(static_cast<int>(binding));
     plan.dispatches.push_back(std::move(dispatch));
@@ -119,12 +160,106 @@ std::optional<sift::rt::Plan> sift::extractDispatchPlan(ModuleOp module,
   return plan;
 }
 
+namespace {
+
+/// Builds the artifact of a GPU pipeline from its gpu.binary ops and plan:
+/// one executable per binary that some dispatch uses, its entries the
+/// kernels those dispatches name.
+LogicalResult serializeGpu(ModuleOp module, const sift::CompileOptions &options,
+                           sift::EmitStage stage, sift::CompileOutput &output,
+                           std::string &error) {
+  using namespace sift;
+  std::string chip = options.pipeline.chip.empty()
+                         ? std::string(defaultChip(options.pipeline.target))
+                         : options.pipeline.chip;
+  std::vector<std::string> names;
+  std::vector<rt::Executable> executables;
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    auto objects = binary.getObjects();
+    auto object = objects.empty()
+                      ? nullptr
+                      : dyn_cast<gpu::ObjectAttr>(objects.getValue().front());
+    if (!object) {
+      error = "gpu.binary @" + binary.getSymName().str() + " holds no object";
+      return failure();
+    }
+    rt::Executable executable;
+    executable.format = options.pipeline.target == TargetKind::Amdgpu
+                            ? rt::ExecutableFormat::Hsaco
+                            : rt::ExecutableFormat::Ptx;
+    executable.target =
+        std::string(toString(options.pipeline.target)) + "/" + chip;
+    StringRef bytes = object.getObject().getValue();
+    executable.binary.assign(bytes.begin(), bytes.end());
+    names.push_back(binary.getSymName().str());
+    executables.push_back(std::move(executable));
+  }
+  if (stage == EmitStage::Ptx) {
+    if (options.pipeline.target != TargetKind::Nvptx) {
+      error = "--emit=ptx needs an nvptx target";
+      return failure();
+    }
+    for (auto [name, executable] : llvm::zip(names, executables)) {
+      output.text += "// sift executable " + name + "\n";
+      output.text.append(executable.binary.begin(), executable.binary.end());
+    }
+    return success();
+  }
+  if (stage == EmitStage::Llvm) {
+    error = "--emit=llvm is for the cpu pipeline; use --emit=ptx or "
+            "--emit=artifact for GPU targets";
+    return failure();
+  }
+  std::optional<rt::Plan> plan = extractDispatchPlan(module, names, error);
+  if (!plan)
+    return failure();
+  // Entries: the kernels the dispatches name, per executable.
+  auto dispatches = module->getAttrOfType<DictionaryAttr>("sift.dispatch_plan")
+                        .getAs<ArrayAttr>("dispatches");
+  for (auto [attr, dispatch] : llvm::zip(dispatches, plan->dispatches)) {
+    auto symbol = cast<DictionaryAttr>(attr).getAs<StringAttr>("symbol");
+    std::vector<std::string> &entries =
+        executables[dispatch.executable].entries;
+    auto it = llvm::find(entries, symbol.getValue().str());
+    dispatch.entry = static_cast<int>(it - entries.begin());
+    if (it == entries.end())
+      entries.push_back(symbol.getValue().str());
+  }
+  // Drop executables no dispatch uses (their launches had empty grids).
+  std::vector<int> newIndex(executables.size(), -1);
+  rt::Artifact &artifact = output.artifact;
+  artifact = rt::Artifact();
+  for (size_t i = 0; i < executables.size(); ++i) {
+    if (executables[i].entries.empty())
+      continue;
+    newIndex[i] = static_cast<int>(artifact.executables.size());
+    artifact.executables.push_back(std::move(executables[i]));
+  }
+  for (rt::Dispatch &dispatch : plan->dispatches)
+    dispatch.executable = newIndex[dispatch.executable];
+  artifact.meta["pipeline"] = std::string(toString(options.pipeline.kind));
+  artifact.meta["target"] = std::string(toString(options.pipeline.target));
+  artifact.meta["chip"] = chip;
+  artifact.meta["abi"] = "gpu-memref-descriptor-v1";
+  artifact.plan = std::move(*plan);
+  if (Status status = rt::verifyArtifact(artifact); !status.ok()) {
+    error = "the compiled artifact does not verify: " + status.message();
+    return failure();
+  }
+  return success();
+}
+
+} // namespace
+
 LogicalResult sift::compile(ModuleOp module, const CompileOptions &options,
                             EmitStage stage, CompileOutput &output,
                             std::string &error) {
   PassManager pm(module.getContext());
   pm.enableVerifier(options.verifyEachPass);
-  if (failed(addPipeline(pm, options.pipeline, error)))
+  PipelineOptions pipeline = options.pipeline;
+  if (pipeline.target == TargetKind::Amdgpu && pipeline.toolkitPath.empty())
+    pipeline.toolkitPath = defaultAmdgpuToolkit();
+  if (failed(addPipeline(pm, pipeline, error)))
     return failure();
   if (failed(pm.run(module))) {
     error = "the " + std::string(toString(options.pipeline.kind)) +
@@ -136,7 +271,7 @@ LogicalResult sift::compile(ModuleOp module, const CompileOptions &options,
     module.print(os);
     return success();
   }
-  if (stage == EmitStage::Llvm) {
+  if (stage == EmitStage::Llvm && options.pipeline.target == TargetKind::Host) {
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> llvmModule =
         translateForHost(module, context, options.host, error);
@@ -147,7 +282,14 @@ LogicalResult sift::compile(ModuleOp module, const CompileOptions &options,
     return success();
   }
 
-  std::optional<rt::Plan> plan = extractDispatchPlan(module, error);
+  if (options.pipeline.target != TargetKind::Host)
+    return serializeGpu(module, options, stage, output, error);
+  if (stage == EmitStage::Ptx) {
+    error = "--emit=ptx needs an nvptx target";
+    return failure();
+  }
+
+  std::optional<rt::Plan> plan = extractDispatchPlan(module, {}, error);
   if (!plan)
     return failure();
   rt::Executable executable;

@@ -20,9 +20,9 @@
 namespace sift {
 
 /// Where `compile` stops.
-enum class EmitStage { Mlir, Llvm, Artifact };
+enum class EmitStage { Mlir, Llvm, Ptx, Artifact };
 
-/// Stable names: "mlir", "llvm", "artifact".
+/// Stable names: "mlir", "llvm", "ptx", "artifact".
 std::string_view toString(EmitStage stage);
 std::optional<EmitStage> parseEmitStage(std::string_view name);
 
@@ -37,7 +37,7 @@ struct CompileOptions {
 /// What a compile produced, depending on the stage.
 struct CompileOutput {
   /// EmitStage::Mlir: the module after the pipeline; EmitStage::Llvm: the
-  /// optimized LLVM IR.
+  /// optimized LLVM IR (host); EmitStage::Ptx: the PTX of every executable.
   std::string text;
   /// EmitStage::Artifact: executables and plan (no inputs or expectations).
   rt::Artifact artifact;
@@ -51,7 +51,15 @@ mlir::LogicalResult compile(mlir::ModuleOp module,
                             CompileOutput &output, std::string &error);
 
 /// Reads the `sift.dispatch_plan` attribute that the pipeline recorded.
-std::optional<rt::Plan> extractDispatchPlan(mlir::ModuleOp module,
-                                            std::string &error);
+/// `executableNames` maps a dispatch's `executable` name to its index (GPU
+/// pipelines); without a name a dispatch uses executable 0 (host).
+std::optional<rt::Plan>
+extractDispatchPlan(mlir::ModuleOp module,
+                    const std::vector<std::string> &executableNames,
+                    std::string &error);
+
+/// The folder holding llvm/bin/ld.lld that links HSACO: $SIFT_AMDGPU_TOOLKIT,
+/// else the one the build prepared.
+std::string defaultAmdgpuToolkit();
 
 } // namespace sift

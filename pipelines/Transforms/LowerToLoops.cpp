@@ -44,8 +44,36 @@ LogicalResult emitLoops(OpBuilder &b, Location loc, TilingInterface op,
   return status;
 }
 
+/// Emits one scf.parallel over `domain` (a single iteration when the domain
+/// is empty) with the scalar implementation inside.
+LogicalResult emitParallelLoop(OpBuilder &b, Location loc, TilingInterface op,
+                               ArrayRef<Range> domain) {
+  SmallVector<Value> lowers, uppers, steps;
+  for (const Range &range : domain) {
+    lowers.push_back(getValueOrCreateConstantIndexOp(b, loc, range.offset));
+    uppers.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+    steps.push_back(getValueOrCreateConstantIndexOp(b, loc, range.stride));
+  }
+  bool empty = domain.empty();
+  if (empty) {
+    lowers.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    uppers.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+    steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+  }
+  LogicalResult status = success();
+  scf::ParallelOp::create(
+      b, loc, lowers, uppers, steps,
+      [&](OpBuilder &b, Location loc, ValueRange ivs) {
+        status = op.generateScalarImplementation(
+            b, loc, empty ? ValueRange{} : ivs);
+      });
+  return status;
+}
+
 struct LowerToLoopsPass final
     : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
+  using LowerToLoopsBase::LowerToLoopsBase;
+
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
@@ -62,7 +90,10 @@ struct LowerToLoopsPass final
       rewriter.setInsertionPoint(op);
       SmallVector<Range> domain = tilable.getIterationDomain(rewriter);
       SmallVector<Value> ivs;
-      if (failed(emitLoops(rewriter, op->getLoc(), tilable, domain, ivs)))
+      LogicalResult lowered =
+          parallel ? emitParallelLoop(rewriter, op->getLoc(), tilable, domain)
+                   : emitLoops(rewriter, op->getLoc(), tilable, domain, ivs);
+      if (failed(lowered))
         return signalPassFailure();
       rewriter.eraseOp(op);
     }

@@ -26,7 +26,16 @@ def LowerToLoops : Pass<"sift-lower-to-loops"> {
     Replaces every sift op with buffer semantics by a loop nest over its
     iteration domain (TilingInterface) around its scalar implementation: one
     row of a sort or top-k per point. Ops on tensors are an error.
+
+    With `parallel`, the nest is one `scf.parallel` (the rows are
+    independent), which GPU pipelines map to workgroups and threads; an op
+    with an empty domain (rank 1) gets a one-iteration loop so its row still
+    runs inside a kernel.
   }];
+  let options = [
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Emit one scf.parallel over the domain instead of scf.for loops">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
@@ -57,6 +66,24 @@ def CopiesToLinalg : Pass<"sift-copies-to-linalg"> {
     rewrites every copy as `linalg.copy`, which lowers to loops.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def ExtractGpuPlan : Pass<"sift-extract-gpu-plan", "mlir::ModuleOp"> {
+  let summary = "Extracts the dispatch plan from the host side of a GPU program";
+  let description = [{
+    After kernel outlining, the entry function may hold only what the
+    runtime's plan can express: constants, `memref.alloc` of static
+    temporaries (and their deallocs), `gpu.launch_func` with constant grid and
+    block sizes whose operands are whole buffers, and the return. The pass
+    rewrites `sift.dispatch_plan`: the argument buffers recorded before
+    bufferization, then one temporary per alloc, and one dispatch per launch
+    (module, kernel, grid, block, bindings). A launch with an empty grid is
+    dropped. Any other host op is an error naming it.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "The host function">,
+  ];
 }
 
 def HostEntryAbi : Pass<"sift-host-entry-abi", "mlir::ModuleOp"> {

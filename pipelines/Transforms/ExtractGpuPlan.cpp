@@ -1,0 +1,139 @@
+//===- ExtractGpuPlan.cpp - The dispatch plan of a GPU program ------------===//
+//
+// Reads the host function left after kernel outlining and turns it into the
+// `sift.dispatch_plan` attribute the compiler copies into the artifact:
+// buffers (arguments, then static temporaries) and dispatches (one per
+// gpu.launch_func). The host side of a sift GPU program must be exactly
+// what a plan can express; anything else is an error, never a silent skip.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+
+#define DEBUG_TYPE "sift-extract-gpu-plan"
+
+namespace sift {
+#define GEN_PASS_DEF_EXTRACTGPUPLAN
+#include "pipelines/Transforms/Passes.h.inc"
+} // namespace sift
+
+using namespace mlir;
+
+namespace {
+
+struct ExtractGpuPlanPass final
+    : sift::impl::ExtractGpuPlanBase<ExtractGpuPlanPass> {
+  using ExtractGpuPlanBase::ExtractGpuPlanBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto func = module.lookupSymbol<func::FuncOp>(entry);
+    auto recorded = module->getAttrOfType<DictionaryAttr>("sift.dispatch_plan");
+    auto argBuffers = recorded ? recorded.getAs<ArrayAttr>("buffers") : nullptr;
+    if (!func || !argBuffers) {
+      module.emitError("sift-extract-gpu-plan needs the entry @")
+          << entry << " and the buffers sift-record-dispatch-plan recorded";
+      return signalPassFailure();
+    }
+    if (argBuffers.size() != func.getNumArguments()) {
+      func.emitError("the plan recorded ")
+          << argBuffers.size() << " buffers but the bufferized entry has "
+          << func.getNumArguments() << " arguments";
+      return signalPassFailure();
+    }
+    Builder b(&getContext());
+    SmallVector<Attribute> buffers(argBuffers.begin(), argBuffers.end());
+    DenseMap<Value, int64_t> bufferOf;
+    for (BlockArgument arg : func.getArguments())
+      bufferOf[arg] = arg.getArgNumber();
+    SmallVector<Attribute> dispatches;
+    int64_t temporaries = 0;
+
+    auto constantSizes = [&](gpu::KernelDim3 dims, gpu::LaunchFuncOp launch,
+                             StringRef what, SmallVector<int64_t> &sizes) {
+      for (Value v : {dims.x, dims.y, dims.z}) {
+        std::optional<int64_t> size = getConstantIntValue(v);
+        if (!size) {
+          launch.emitError("the ") << what
+                                   << " size of this launch is not a constant";
+          return false;
+        }
+        sizes.push_back(*size);
+      }
+      return true;
+    };
+
+    for (Operation &op : func.getBody().front()) {
+      if (isa<arith::ConstantOp, memref::DeallocOp, func::ReturnOp>(op))
+        continue;
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        MemRefType type = alloc.getType();
+        if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+            type.getMemorySpace()) {
+          alloc.emitError("the dispatch plan needs temporaries with a static "
+                          "shape, identity layout and default memory space, "
+                          "found ")
+              << type;
+          return signalPassFailure();
+        }
+        bufferOf[alloc.getResult()] = buffers.size();
+        buffers.push_back(b.getDictionaryAttr({
+            b.getNamedAttr("element", TypeAttr::get(type.getElementType())),
+            b.getNamedAttr("shape", b.getDenseI64ArrayAttr(type.getShape())),
+            b.getNamedAttr("role", b.getStringAttr("temporary")),
+            b.getNamedAttr("index", b.getI64IntegerAttr(temporaries++)),
+        }));
+        continue;
+      }
+      if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+        SmallVector<int64_t> grid, block;
+        if (!constantSizes(launch.getGridSizeOperandValues(), launch, "grid",
+                           grid) ||
+            !constantSizes(launch.getBlockSizeOperandValues(), launch,
+                           "block", block))
+          return signalPassFailure();
+        SmallVector<int64_t> bindings;
+        for (auto [i, operand] : llvm::enumerate(launch.getKernelOperands())) {
+          auto it = bufferOf.find(operand);
+          if (it == bufferOf.end()) {
+            launch.emitError("kernel operand #")
+                << i << " (" << operand.getType()
+                << ") is not a whole buffer; the dispatch plan cannot "
+                   "express it";
+            return signalPassFailure();
+          }
+          bindings.push_back(it->second);
+        }
+        if (llvm::is_contained(grid, 0) || llvm::is_contained(block, 0))
+          continue; // No work.
+        dispatches.push_back(b.getDictionaryAttr({
+            b.getNamedAttr("executable",
+                           launch.getKernelModuleName()),
+            b.getNamedAttr("symbol", launch.getKernelName()),
+            b.getNamedAttr("grid", b.getDenseI64ArrayAttr(grid)),
+            b.getNamedAttr("block", b.getDenseI64ArrayAttr(block)),
+            b.getNamedAttr("bindings", b.getDenseI64ArrayAttr(bindings)),
+        }));
+        continue;
+      }
+      op.emitError("host op '")
+          << op.getName() << "' cannot be expressed in the dispatch plan";
+      return signalPassFailure();
+    }
+    module->setAttr("sift.dispatch_plan",
+                    b.getDictionaryAttr({
+                        b.getNamedAttr("buffers", b.getArrayAttr(buffers)),
+                        b.getNamedAttr("dispatches",
+                                       b.getArrayAttr(dispatches)),
+                    }));
+  }
+};
+
+} // namespace
