@@ -237,20 +237,42 @@ LogicalResult sift::addPipeline(OpPassManager &pm,
   return failure();
 }
 
+namespace {
+
+/// The textual options of --sift-distribute-pipeline.
+struct GpuPipelineCliOptions
+    : public PassPipelineOptions<GpuPipelineCliOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("nvptx or amdgpu"),
+                             llvm::cl::init("nvptx")};
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("The GPU chip (default per target)"),
+                           llvm::cl::init("")};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("amdgpu: a folder with llvm/bin/ld.lld"),
+      llvm::cl::init("")};
+};
+
+} // namespace
+
 void sift::registerSiftPipelines() {
   PassPipelineRegistration<>(
       "sift-cpu-pipeline",
       "The sift cpu pipeline: bufferize, lower to loops and to the LLVM "
       "dialect with the host ABI",
       [](OpPassManager &pm) { addCpuPipeline(pm, PipelineOptions{}); });
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<GpuPipelineCliOptions>(
       "sift-distribute-pipeline",
-      "The sift distribute pipeline for nvptx (sm_90): kernels per op, the "
-      "host plan, PTX",
-      [](OpPassManager &pm) {
+      "The sift distribute pipeline: kernels per op, the host plan, PTX or "
+      "HSACO",
+      [](OpPassManager &pm, const GpuPipelineCliOptions &cli) {
         PipelineOptions options;
         options.kind = PipelineKind::Distribute;
-        options.target = TargetKind::Nvptx;
+        options.target = parseTargetKind(cli.target).value_or(
+            TargetKind::Nvptx);
+        options.chip = cli.chip;
+        options.toolkitPath = cli.toolkit;
         addDistributePipeline(pm, options);
       });
 }
