@@ -14,6 +14,7 @@
 #include "generators/ProgramGenerator.h"
 #include "oracles/Compare.h"
 #include "oracles/Reference.h"
+#include "oracles/static/BinaryChecks.h"
 #include "runtime/Runner.h"
 
 #include <chrono>
@@ -23,13 +24,12 @@ namespace sift::harness {
 namespace {
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
-CaseResult &fail(CaseResult &result, oracle::Verdict verdict,
-                 std::string stage, std::string detail) {
+CaseResult &fail(CaseResult &result, oracle::Verdict verdict, std::string stage,
+                 std::string detail) {
   result.verdict = verdict;
   result.stage = std::move(stage);
   result.detail = std::move(detail);
@@ -52,6 +52,8 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
                           std::vector<HostTensor> inputs, uint64_t seed) {
   CaseResult result;
   result.seed = seed;
+  result.pipeline = options.pipeline;
+  result.target = options.target;
   result.program = std::move(program);
   result.inputs = std::move(inputs);
   if (std::string problem = gen::validate(result.program); !problem.empty())
@@ -59,9 +61,8 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
   result.mlir = gen::emitMlir(result.program);
 
   std::string error;
-  auto module = session.parse(result.mlir, "case-" + std::to_string(seed) +
-                                               ".mlir",
-                              error);
+  auto module = session.parse(result.mlir,
+                              "case-" + std::to_string(seed) + ".mlir", error);
   if (!module)
     return fail(result, oracle::Verdict::GenInvalid, "parse", error);
 
@@ -74,19 +75,40 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
   auto start = std::chrono::steady_clock::now();
   CompileOptions compileOptions;
   compileOptions.pipeline.kind = options.pipeline;
+  compileOptions.pipeline.target = options.target;
+  compileOptions.pipeline.chip = options.chip;
   CompileOutput output;
-  bool compiled = session.compile(*module, compileOptions,
-                                  EmitStage::Artifact, output, error);
+  bool compiled = session.compile(*module, compileOptions, EmitStage::Artifact,
+                                  output, error);
   result.compileSeconds = secondsSince(start);
   if (!compiled)
     return fail(result, oracle::Verdict::CompileError, "compile", error);
 
+  if (options.target != TargetKind::Host) {
+    // Static oracles on every GPU binary; the first finding decides.
+    for (const rt::Executable &executable : output.artifact.executables) {
+      std::string unreadable;
+      std::vector<oracle::StaticFinding> findings =
+          oracle::checkExecutable(executable, unreadable);
+      if (!unreadable.empty())
+        return fail(result, oracle::Verdict::CompileError, "serialize",
+                    executable.target + " binary is unreadable: " + unreadable);
+      if (!findings.empty()) {
+        std::string detail = findings.front().message;
+        if (findings.size() > 1)
+          detail += " (and " + std::to_string(findings.size() - 1) + " more)";
+        return fail(result, findings.front().verdict, "static", detail);
+      }
+    }
+    return result;
+  }
+
   start = std::chrono::steady_clock::now();
+  result.ran = true;
   auto actual = rt::runPlan(device, output.artifact, result.inputs);
   result.runSeconds = secondsSince(start);
   if (!actual.ok())
-    return fail(result, oracle::Verdict::RuntimeError, "run",
-                actual.message());
+    return fail(result, oracle::Verdict::RuntimeError, "run", actual.message());
   result.actual = std::move(actual.value());
 
   if (auto mismatch = oracle::compareOutputs(result.program, result.expected,

@@ -25,6 +25,10 @@ namespace sift::harness {
 /// What every case of a campaign shares.
 struct CaseOptions {
   PipelineKind pipeline = PipelineKind::Cpu;
+  /// Host for cpu; nvptx or amdgpu for the GPU pipelines.
+  TargetKind target = TargetKind::Host;
+  /// The GPU chip; empty: the target's default.
+  std::string chip;
   gen::Policy policy;
   gen::InputMode inputs = gen::InputMode::Mixed;
 };
@@ -32,9 +36,11 @@ struct CaseOptions {
 /// Everything a case produced, kept for reports and findings.
 struct CaseResult {
   uint64_t seed = 0;
+  PipelineKind pipeline = PipelineKind::Cpu;
+  TargetKind target = TargetKind::Host;
   oracle::Verdict verdict = oracle::Verdict::Pass;
   /// The step that decided a non-pass verdict: generate, parse, compile,
-  /// reference, run, compare.
+  /// reference, static (an oracle on the GPU binaries), run, compare.
   std::string stage;
   /// What went wrong, with the diagnostics or the first differing element.
   std::string detail;
@@ -42,9 +48,14 @@ struct CaseResult {
   std::string mlir;
   std::vector<HostTensor> inputs, expected, actual;
   double compileSeconds = 0, runSeconds = 0;
+  /// False when the case was only checked statically (GPU pipelines without
+  /// a GPU device).
+  bool ran = false;
 };
 
-/// Generates, compiles, runs and checks the case of `seed`.
+/// Generates, compiles, runs and checks the case of `seed`. GPU pipelines
+/// get static verdicts: their binaries go through the static oracles and are
+/// not run (no GPU device yet).
 CaseResult runGeneratedCase(Session &session, rt::Device &device,
                             const CaseOptions &options, uint64_t seed);
 

@@ -1,4 +1,5 @@
-//===- Commands.h - The harness commands over plain option structs -*- C++ -*-===//
+//===- Commands.h - The harness commands over plain option structs -*- C++
+//-*-===//
 //
 // main.cpp parses the command line (CLI11) into these structs; each command
 // is a function that returns the process exit code of DESIGN.md:
@@ -25,9 +26,26 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFindings = 1;
 inline constexpr int kExitUsage = 2;
 
+/// One pipeline and the target it compiles for.
+struct PipelineTarget {
+  PipelineKind pipeline = PipelineKind::Cpu;
+  TargetKind target = TargetKind::Host;
+  std::string chip;
+};
+
+/// The (pipeline, target) pairs `--pipeline` and `--target` select: cpu
+/// targets the host; each GPU pipeline every selected GPU target. `all` is
+/// every implemented pipeline (cpu and distribute; tileandfuse comes with
+/// issue #3). Chips are given per target ("sm_90", "gfx942").
+std::vector<PipelineTarget>
+selectPipelineTargets(const std::vector<PipelineKind> &pipelines,
+                      const std::vector<TargetKind> &targets,
+                      const std::vector<std::string> &chips);
+
 /// `harness [fuzz]`.
 struct FuzzOptions {
-  PipelineKind pipeline = PipelineKind::Cpu;
+  /// Every (pipeline, target) each case is compiled for.
+  std::vector<PipelineTarget> runs = {PipelineTarget{}};
   /// Cases to run; with `seconds` too, whichever ends first.
   std::optional<uint64_t> count;
   std::optional<double> seconds;

@@ -4,8 +4,8 @@
 //   runs(id, started, finished, command, pipeline, inputs, seed, cases,
 //        findings, seconds)
 //   signatures(id, text UNIQUE, verdict, count, first_seen, last_seen)
-//   findings(id, run, seed, pipeline, verdict, stage, signature, detail,
-//            case_dir, found)
+//   findings(id, run, seed, pipeline, target, verdict, stage, signature,
+//            detail, case_dir, found)
 // The database runs in WAL mode; every statement commits on its own.
 //
 //===----------------------------------------------------------------------===//
@@ -107,7 +107,8 @@ std::string normalizeNumbers(const std::string &text) {
         while (i < n && (isDigit(text[i]) || text[i] == '.'))
           ++i;
         if (i + 1 < n && (text[i] == 'e' || text[i] == 'E') &&
-            (isDigit(text[i + 1]) || text[i + 1] == '-' || text[i + 1] == '+')) {
+            (isDigit(text[i + 1]) || text[i + 1] == '-' ||
+             text[i + 1] == '+')) {
           i += 2;
           while (i < n && isDigit(text[i]))
             ++i;
@@ -156,15 +157,15 @@ FindingStore::open(const std::string &outDir) {
   std::error_code ec;
   fs::create_directories(fs::path(outDir) / "cases", ec);
   if (ec)
-    return makeError(outDir + ": cannot create the output folder: " +
-                     ec.message());
+    return makeError(outDir +
+                     ": cannot create the output folder: " + ec.message());
   std::string dbPath = (fs::path(outDir) / "findings.db").string();
   sqlite3 *db = nullptr;
   if (sqlite3_open(dbPath.c_str(), &db) != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
-    return makeError(dbPath + ": cannot open the findings database: " +
-                     message);
+    return makeError(dbPath +
+                     ": cannot open the findings database: " + message);
   }
   sqlite3_busy_timeout(db, 5000);
   std::unique_ptr<FindingStore> store(new FindingStore(outDir, db));
@@ -180,7 +181,7 @@ FindingStore::open(const std::string &outDir) {
       count INTEGER NOT NULL DEFAULT 0, first_seen TEXT, last_seen TEXT);
     CREATE TABLE IF NOT EXISTS findings(
       id INTEGER PRIMARY KEY, run INTEGER REFERENCES runs(id), seed INTEGER,
-      pipeline TEXT, verdict TEXT, stage TEXT,
+      pipeline TEXT, target TEXT, verdict TEXT, stage TEXT,
       signature INTEGER REFERENCES signatures(id), detail TEXT,
       case_dir TEXT, found TEXT);
   )sql";
@@ -191,8 +192,7 @@ FindingStore::open(const std::string &outDir) {
 
 Status FindingStore::exec(const std::string &sql) {
   char *message = nullptr;
-  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) !=
-      SQLITE_OK) {
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
     std::string text = message ? message : "unknown error";
     sqlite3_free(message);
     return makeError("findings database: " + text);
@@ -215,19 +215,21 @@ Result<int64_t> FindingStore::beginRun(const RunInfo &info) {
   return static_cast<int64_t>(sqlite3_last_insert_rowid(db_));
 }
 
-Result<std::string> FindingStore::recordFinding(
-    int64_t runId, const CaseResult &result, const CaseOptions &options,
-    const std::string &reproCommand) {
+Result<std::string>
+FindingStore::recordFinding(int64_t runId, const CaseResult &result,
+                            const CaseOptions &options,
+                            const std::string &reproCommand) {
   // 1. The case folder, written under a temporary name, then renamed.
   char name[128];
-  std::snprintf(name, sizeof(name), "%s-%s-%016llx",
+  std::snprintf(name, sizeof(name), "%s-%s-%s-%016llx",
                 std::string(oracle::toString(result.verdict)).c_str(),
-                std::string(toString(options.pipeline)).c_str(),
+                std::string(toString(result.pipeline)).c_str(),
+                std::string(toString(result.target)).c_str(),
                 static_cast<unsigned long long>(result.seed));
   fs::path finalDir = fs::path(outDir_) / "cases" / name;
-  fs::path tempDir = fs::path(outDir_) / "cases" /
-                     (std::string(".tmp-") + name + "-" +
-                      std::to_string(::getpid()));
+  fs::path tempDir =
+      fs::path(outDir_) / "cases" /
+      (std::string(".tmp-") + name + "-" + std::to_string(::getpid()));
   std::error_code ec;
   fs::remove_all(tempDir, ec);
   fs::create_directories(tempDir, ec);
@@ -239,14 +241,15 @@ Result<std::string> FindingStore::recordFinding(
                                  mlir.size());
       !s.ok())
     return s.error();
-  for (auto [prefix, tensors] :
-       {std::pair{"input", &result.inputs}, {"expected", &result.expected},
-        {"actual", &result.actual}})
+  for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
+                                 {"expected", &result.expected},
+                                 {"actual", &result.actual}})
     if (Status s = writeTensors(tempDir, prefix, *tensors); !s.ok())
       return s.error();
   nlohmann::json info = {
       {"seed", result.seed},
-      {"pipeline", std::string(toString(options.pipeline))},
+      {"pipeline", std::string(toString(result.pipeline))},
+      {"target", std::string(toString(result.target))},
       {"inputs", std::string(gen::toString(options.inputs))},
       {"verdict", std::string(oracle::toString(result.verdict))},
       {"stage", result.stage},
@@ -276,11 +279,10 @@ Result<std::string> FindingStore::recordFinding(
     return error;
   };
   {
-    Statement upsert(db_,
-                     "INSERT INTO signatures(text, verdict, count, "
-                     "first_seen, last_seen) VALUES(?, ?, 1, ?, ?) "
-                     "ON CONFLICT(text) DO UPDATE SET count = count + 1, "
-                     "last_seen = excluded.last_seen");
+    Statement upsert(db_, "INSERT INTO signatures(text, verdict, count, "
+                          "first_seen, last_seen) VALUES(?, ?, 1, ?, ?) "
+                          "ON CONFLICT(text) DO UPDATE SET count = count + 1, "
+                          "last_seen = excluded.last_seen");
     if (!upsert.ok())
       return rollback(sqliteError(db_, "preparing the signature"));
     upsert.bind(1, signature);
@@ -291,20 +293,21 @@ Result<std::string> FindingStore::recordFinding(
       return rollback(sqliteError(db_, "storing the signature"));
   }
   Statement insert(
-      db_, "INSERT INTO findings(run, seed, pipeline, verdict, stage, "
-           "signature, detail, case_dir, found) VALUES(?, ?, ?, ?, ?, "
-           "(SELECT id FROM signatures WHERE text = ?), ?, ?, ?)");
+      db_, "INSERT INTO findings(run, seed, pipeline, target, verdict, "
+           "stage, signature, detail, case_dir, found) VALUES(?, ?, ?, ?, ?, "
+           "?, (SELECT id FROM signatures WHERE text = ?), ?, ?, ?)");
   if (!insert.ok())
     return rollback(sqliteError(db_, "preparing the finding"));
   insert.bind(1, runId);
   insert.bind(2, static_cast<int64_t>(result.seed));
-  insert.bind(3, std::string(toString(options.pipeline)));
-  insert.bind(4, std::string(oracle::toString(result.verdict)));
-  insert.bind(5, result.stage);
-  insert.bind(6, signature);
-  insert.bind(7, result.detail);
-  insert.bind(8, finalDir.string());
-  insert.bind(9, now);
+  insert.bind(3, std::string(toString(result.pipeline)));
+  insert.bind(4, std::string(toString(result.target)));
+  insert.bind(5, std::string(oracle::toString(result.verdict)));
+  insert.bind(6, result.stage);
+  insert.bind(7, signature);
+  insert.bind(8, result.detail);
+  insert.bind(9, finalDir.string());
+  insert.bind(10, now);
   if (sqlite3_step(insert.get()) != SQLITE_DONE)
     return rollback(sqliteError(db_, "storing the finding"));
   if (Status s = exec("COMMIT"); !s.ok())

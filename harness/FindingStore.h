@@ -1,4 +1,5 @@
-//===- FindingStore.h - Findings on disk: case folders and SQLite -*- C++ -*-===//
+//===- FindingStore.h - Findings on disk: case folders and SQLite -*- C++
+//-*-===//
 //
 // Where a campaign keeps what it finds, under one output folder (default
 // `sift-out/`): `findings.db`, an SQLite database of runs, signatures and
@@ -51,8 +52,7 @@ public:
                                     const CaseOptions &options,
                                     const std::string &reproCommand);
   /// Closes a run with its totals.
-  Status endRun(int64_t runId, int64_t cases, int64_t findings,
-                double seconds);
+  Status endRun(int64_t runId, int64_t cases, int64_t findings, double seconds);
 
   const std::string &outDir() const { return outDir_; }
   std::string databasePath() const;

@@ -19,8 +19,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <map>
 #include <unistd.h>
@@ -33,9 +33,18 @@ std::optional<double> parseDuration(const std::string &text) {
   double scale = 1;
   std::string number = text;
   switch (text.back()) {
-  case 's': scale = 1; number.pop_back(); break;
-  case 'm': scale = 60; number.pop_back(); break;
-  case 'h': scale = 3600; number.pop_back(); break;
+  case 's':
+    scale = 1;
+    number.pop_back();
+    break;
+  case 'm':
+    scale = 60;
+    number.pop_back();
+    break;
+  case 'h':
+    scale = 3600;
+    number.pop_back();
+    break;
   default: break;
   }
   char *end = nullptr;
@@ -46,9 +55,37 @@ std::optional<double> parseDuration(const std::string &text) {
   return value * scale;
 }
 
+std::vector<PipelineTarget>
+selectPipelineTargets(const std::vector<PipelineKind> &pipelines,
+                      const std::vector<TargetKind> &targets,
+                      const std::vector<std::string> &chips) {
+  auto chipFor = [&](TargetKind target) -> std::string {
+    std::string_view prefix = target == TargetKind::Nvptx ? "sm_" : "gfx";
+    for (const std::string &chip : chips)
+      if (chip.rfind(prefix, 0) == 0)
+        return chip;
+    return "";
+  };
+  std::vector<PipelineTarget> runs;
+  for (PipelineKind pipeline : pipelines) {
+    if (pipeline == PipelineKind::Cpu) {
+      runs.push_back({pipeline, TargetKind::Host, ""});
+      continue;
+    }
+    for (TargetKind target : targets)
+      if (target != TargetKind::Host)
+        runs.push_back({pipeline, target, chipFor(target)});
+  }
+  return runs;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+std::string runName(PipelineKind pipeline, TargetKind target) {
+  return std::string(toString(pipeline)) + "/" + std::string(toString(target));
+}
 
 /// Set by SIGINT/SIGTERM: the loop finishes the current case, stores it and
 /// prints the summary instead of dying mid-campaign.
@@ -61,31 +98,42 @@ std::string formatCounts(const std::map<oracle::Verdict, int64_t> &counts) {
   for (auto [verdict, count] : counts) {
     if (!text.empty())
       text += " ";
-    text += std::string(oracle::toString(verdict)) + "=" +
-            std::to_string(count);
+    text +=
+        std::string(oracle::toString(verdict)) + "=" + std::to_string(count);
   }
   return text.empty() ? "none" : text;
 }
 
-std::string reproCommand(const FuzzOptions &options, uint64_t index) {
+std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
+                         uint64_t index) {
   std::string families;
   for (gen::Family family : options.families)
-    families += (families.empty() ? "" : ",") +
-                std::string(gen::toString(family));
-  return "harness fuzz --pipeline=" + std::string(toString(options.pipeline)) +
-         " --seed=" + std::to_string(options.seed) +
-         " --skip=" + std::to_string(index) + " --count=1 --family=" +
-         families + " --inputs=" + std::string(gen::toString(options.inputs));
+    families +=
+        (families.empty() ? "" : ",") + std::string(gen::toString(family));
+  std::string target;
+  if (run.target != TargetKind::Host)
+    target = " --target=" + std::string(toString(run.target)) +
+             (run.chip.empty() ? "" : " --chip=" + run.chip);
+  return "harness fuzz --pipeline=" + std::string(toString(run.pipeline)) +
+         target + " --seed=" + std::to_string(options.seed) +
+         " --skip=" + std::to_string(index) +
+         " --count=1 --family=" + families +
+         " --inputs=" + std::string(gen::toString(options.inputs));
 }
 
 } // namespace
 
 int runFuzzCommand(const FuzzOptions &options) {
-  if (options.pipeline != PipelineKind::Cpu) {
-    std::fprintf(stderr,
-                 "harness: pipeline '%s' is not implemented yet (issue #3); "
-                 "valid now: cpu\n",
-                 std::string(toString(options.pipeline)).c_str());
+  for (const PipelineTarget &run : options.runs)
+    if (run.pipeline == PipelineKind::TileAndFuse) {
+      std::fprintf(stderr,
+                   "harness: pipeline 'tileandfuse' is not implemented yet "
+                   "(issue #3); valid now: cpu, distribute, all\n");
+      return kExitUsage;
+    }
+  if (options.runs.empty()) {
+    std::fprintf(stderr, "harness: --pipeline and --target select nothing "
+                         "to run (a GPU pipeline needs a GPU target)\n");
     return kExitUsage;
   }
   auto store = FindingStore::open(options.outDir);
@@ -98,7 +146,11 @@ int runFuzzCommand(const FuzzOptions &options) {
     std::fprintf(stderr, "harness: %s\n", device.message().c_str());
     return kExitUsage;
   }
-  RunInfo info{options.commandLine, std::string(toString(options.pipeline)),
+  std::string runsText;
+  for (const PipelineTarget &run : options.runs)
+    runsText +=
+        (runsText.empty() ? "" : ",") + runName(run.pipeline, run.target);
+  RunInfo info{options.commandLine, runsText,
                std::string(gen::toString(options.inputs)), options.seed};
   auto runId = (*store)->beginRun(info);
   if (!runId.ok()) {
@@ -107,7 +159,6 @@ int runFuzzCommand(const FuzzOptions &options) {
   }
 
   CaseOptions caseOptions;
-  caseOptions.pipeline = options.pipeline;
   caseOptions.inputs = options.inputs;
   caseOptions.policy.familyWeights = {0, 0};
   for (gen::Family family : options.families)
@@ -115,6 +166,7 @@ int runFuzzCommand(const FuzzOptions &options) {
 
   Session session;
   std::map<oracle::Verdict, int64_t> counts;
+  std::map<std::string, std::map<oracle::Verdict, int64_t>> countsByRun;
   int64_t cases = 0, findings = 0;
   double compileSeconds = 0, runSeconds = 0;
   bool tty = isatty(STDERR_FILENO);
@@ -146,24 +198,31 @@ int runFuzzCommand(const FuzzOptions &options) {
 
   uint64_t limit = options.count.value_or(UINT64_MAX);
   for (uint64_t n = 0; n < limit; ++n) {
-    if (stopRequested ||
-        (options.seconds && elapsed() >= *options.seconds))
+    if (stopRequested || (options.seconds && elapsed() >= *options.seconds))
       break;
     uint64_t i = options.skip + n;
     uint64_t seed = gen::caseSeed(options.seed, i);
-    CaseResult result = runGeneratedCase(session, **device, caseOptions, seed);
     ++cases;
-    ++counts[result.verdict];
-    compileSeconds += result.compileSeconds;
-    runSeconds += result.runSeconds;
-    if (oracle::isFinding(result.verdict)) {
+    for (const PipelineTarget &run : options.runs) {
+      caseOptions.pipeline = run.pipeline;
+      caseOptions.target = run.target;
+      caseOptions.chip = run.chip;
+      CaseResult result =
+          runGeneratedCase(session, **device, caseOptions, seed);
+      ++counts[result.verdict];
+      ++countsByRun[runName(run.pipeline, run.target)][result.verdict];
+      compileSeconds += result.compileSeconds;
+      runSeconds += result.runSeconds;
+      if (!oracle::isFinding(result.verdict))
+        continue;
       ++findings;
       auto dir = (*store)->recordFinding(*runId, result, caseOptions,
-                                         reproCommand(options, i));
-      std::fprintf(stderr, "%sfinding: case %llu (seed 0x%016llx): %s at %s: %s\n",
-                   tty ? "\r\033[K" : "",
-                   static_cast<unsigned long long>(i),
+                                         reproCommand(options, run, i));
+      std::fprintf(stderr,
+                   "%sfinding: case %llu (seed 0x%016llx) %s: %s at %s: %s\n",
+                   tty ? "\r\033[K" : "", static_cast<unsigned long long>(i),
                    static_cast<unsigned long long>(seed),
+                   runName(run.pipeline, run.target).c_str(),
                    std::string(oracle::toString(result.verdict)).c_str(),
                    result.stage.c_str(),
                    result.detail.substr(0, result.detail.find('\n')).c_str());
@@ -191,8 +250,7 @@ int runFuzzCommand(const FuzzOptions &options) {
   (void)(*store)->endRun(*runId, cases, findings, seconds);
 
   double rate = seconds > 0 ? cases / seconds : 0.0;
-  std::printf("sift fuzz: pipeline=%s seed=%llu inputs=%s\n",
-              std::string(toString(options.pipeline)).c_str(),
+  std::printf("sift fuzz: runs=%s seed=%llu inputs=%s\n", runsText.c_str(),
               static_cast<unsigned long long>(options.seed),
               std::string(gen::toString(options.inputs)).c_str());
   std::printf("cases: %lld in %.2f s (%.1f cases/s; compile %.2f s, run "
@@ -200,12 +258,15 @@ int runFuzzCommand(const FuzzOptions &options) {
               static_cast<long long>(cases), seconds, rate, compileSeconds,
               runSeconds);
   std::printf("verdicts: %s\n", formatCounts(counts).c_str());
+  if (options.runs.size() > 1)
+    for (const auto &[name, runCounts] : countsByRun)
+      std::printf("  %s: %s\n", name.c_str(), formatCounts(runCounts).c_str());
   std::printf("findings: %lld (database %s)\n",
               static_cast<long long>(findings),
               (*store)->databasePath().c_str());
 
   nlohmann::json summary = {
-      {"pipeline", std::string(toString(options.pipeline))},
+      {"runs", runsText},
       {"seed", options.seed},
       {"inputs", std::string(gen::toString(options.inputs))},
       {"cases", cases},
@@ -217,6 +278,10 @@ int runFuzzCommand(const FuzzOptions &options) {
   };
   for (auto [verdict, count] : counts)
     summary["verdicts"][std::string(oracle::toString(verdict))] = count;
+  for (const auto &[name, runCounts] : countsByRun)
+    for (auto [verdict, count] : runCounts)
+      summary["runs_verdicts"][name][std::string(oracle::toString(verdict))] =
+          count;
   std::string text = summary.dump(2) + "\n";
   (void)writeFileAtomic(options.outDir + "/summary.json",
                         reinterpret_cast<const uint8_t *>(text.data()),

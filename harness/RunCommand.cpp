@@ -94,9 +94,8 @@ int runCompileCommand(const CompileCommandOptions &options) {
   pipeline.kind = options.pipeline;
   pipeline.target = options.target;
   pipeline.chip = options.chip;
-  if (std::optional<int> failed =
-          loadAndCompile(session, options.program, pipeline, options.emit,
-                         output))
+  if (std::optional<int> failed = loadAndCompile(
+          session, options.program, pipeline, options.emit, output))
     return *failed;
   if (options.emit == EmitStage::Artifact) {
     if (Status s = rt::writeArtifact(options.output, output.artifact);
@@ -151,8 +150,7 @@ int runRunCommand(const RunOptions &options) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     const rt::PlanBuffer &buffer = plan.buffers[planInputs[i]];
     if (buffer.type != inputs[i].type || buffer.shape != inputs[i].shape) {
-      std::fprintf(stderr,
-                   "harness run: %s (input %zu): expected %s, got %s\n",
+      std::fprintf(stderr, "harness run: %s (input %zu): expected %s, got %s\n",
                    options.inputs[i].c_str(), i,
                    describe(buffer.type, buffer.shape).c_str(),
                    describe(inputs[i]).c_str());

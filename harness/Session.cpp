@@ -25,8 +25,8 @@ namespace sift::harness {
 Session::Session() {
   DialectRegistry registry;
   registerSiftDialects(registry);
-  context_ = std::make_unique<MLIRContext>(registry,
-                                           MLIRContext::Threading::DISABLED);
+  context_ =
+      std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
   context_->loadAllAvailableDialects();
 }
 
@@ -56,16 +56,22 @@ OwningOpRef<ModuleOp> Session::parse(const std::string &text,
 bool Session::compile(ModuleOp module, const CompileOptions &options,
                       EmitStage stage, CompileOutput &output,
                       std::string &error) {
-  std::string diagnostics;
+  std::string diagnostics, firstMessage;
   ScopedDiagnosticHandler handler(context_.get(), [&](Diagnostic &diag) {
     if (diag.getSeverity() != DiagnosticSeverity::Error)
       return success();
+    if (firstMessage.empty())
+      firstMessage = diag.str();
     llvm::raw_string_ostream os(diagnostics);
     os << diag.getLocation() << ": error: " << diag.str() << "\n";
     return success();
   });
   if (succeeded(sift::compile(module, options, stage, output, error)))
     return true;
+  // The first line names what failed first (signatures use it); every
+  // diagnostic follows with its location.
+  if (!firstMessage.empty())
+    error += ": " + firstMessage.substr(0, firstMessage.find('\n'));
   if (!diagnostics.empty())
     error += "\n" + diagnostics;
   while (!error.empty() && error.back() == '\n')

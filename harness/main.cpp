@@ -38,10 +38,9 @@ struct UsageError {
 PipelineKind pipelineFromName(const std::string &name) {
   if (auto kind = parsePipelineKind(name))
     return *kind;
-  throw UsageError{"unknown pipeline '" + name + "'; valid pipelines: " +
-                   joinNames(kAllPipelineKinds, [](PipelineKind k) {
-                     return toString(k);
-                   })};
+  throw UsageError{
+      "unknown pipeline '" + name + "'; valid pipelines: " +
+      joinNames(kAllPipelineKinds, [](PipelineKind k) { return toString(k); })};
 }
 
 gen::InputMode inputModeFromName(const std::string &name) {
@@ -50,6 +49,51 @@ gen::InputMode inputModeFromName(const std::string &name) {
   throw UsageError{"unknown input mode '" + name +
                    "'; valid modes: mixed, uniform, ties, special, sorted, "
                    "reversed"};
+}
+
+/// Splits "a,b,c"; an empty item is an error naming `what`.
+std::vector<std::string> splitList(const std::string &list,
+                                   const std::string &what) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (true) {
+    size_t end = list.find(',', start);
+    std::string item = list.substr(start, end - start);
+    if (item.empty())
+      throw UsageError{what + ": empty item in '" + list + "'"};
+    items.push_back(item);
+    if (end == std::string::npos)
+      return items;
+    start = end + 1;
+  }
+}
+
+std::vector<PipelineTarget> fuzzRunsFrom(const std::string &pipelineName,
+                                         const std::string &targetList,
+                                         const std::string &chipList) {
+  std::vector<PipelineKind> pipelines;
+  if (pipelineName == "all")
+    pipelines = {PipelineKind::Cpu, PipelineKind::Distribute};
+  else
+    pipelines = {pipelineFromName(pipelineName)};
+  std::vector<TargetKind> targets;
+  for (const std::string &name : splitList(targetList, "--target")) {
+    auto kind = parseTargetKind(name);
+    if (!kind || *kind == TargetKind::Host)
+      throw UsageError{"unknown GPU target '" + name +
+                       "'; valid GPU targets: nvptx, amdgpu"};
+    targets.push_back(*kind);
+  }
+  std::vector<std::string> chips;
+  if (!chipList.empty())
+    for (const std::string &chip : splitList(chipList, "--chip")) {
+      if (chip.rfind("sm_", 0) != 0 && chip.rfind("gfx", 0) != 0)
+        throw UsageError{"--chip: '" + chip +
+                         "' is neither an nvptx chip (sm_XX) nor an amdgpu "
+                         "chip (gfxNNN)"};
+      chips.push_back(chip);
+    }
+  return selectPipelineTargets(pipelines, targets, chips);
 }
 
 std::vector<gen::Family> familiesFromList(const std::string &list) {
@@ -75,7 +119,8 @@ rt::DeviceKind deviceFromName(const std::string &name) {
        {rt::DeviceKind::Cpu, rt::DeviceKind::Cuda, rt::DeviceKind::Hip})
     if (rt::toString(kind) == name)
       return kind;
-  throw UsageError{"unknown device '" + name + "'; valid devices: cpu, cuda, hip"};
+  throw UsageError{"unknown device '" + name +
+                   "'; valid devices: cpu, cuda, hip"};
 }
 
 EmitStage emitFromName(const std::string &name) {
@@ -88,9 +133,9 @@ EmitStage emitFromName(const std::string &name) {
 TargetKind targetFromName(const std::string &name) {
   if (auto kind = parseTargetKind(name))
     return *kind;
-  throw UsageError{"unknown target '" + name + "'; valid targets: " +
-                   joinNames(kAllTargetKinds,
-                             [](TargetKind k) { return toString(k); })};
+  throw UsageError{
+      "unknown target '" + name + "'; valid targets: " +
+      joinNames(kAllTargetKinds, [](TargetKind k) { return toString(k); })};
 }
 
 } // namespace
@@ -103,9 +148,9 @@ int main(int argc, char **argv) {
   if (args.size() > 1)
     for (const char *command : commands)
       hasCommand |= args[1] == command;
-  bool wantsTopHelp = args.size() > 1 && (args[1] == "--help" ||
-                                          args[1] == "-h" ||
-                                          args[1] == "--version");
+  bool wantsTopHelp =
+      args.size() > 1 &&
+      (args[1] == "--help" || args[1] == "-h" || args[1] == "--version");
   if (!hasCommand && !wantsTopHelp)
     args.insert(args.begin() + 1, "fuzz");
   std::string commandLine;
@@ -120,35 +165,51 @@ int main(int argc, char **argv) {
   // harness fuzz
   FuzzOptions fuzz;
   std::string fuzzPipeline = "cpu", fuzzFamilies = "sort,topk",
-              fuzzInputs = "mixed", fuzzTime;
+              fuzzInputs = "mixed", fuzzTime, fuzzTargets = "nvptx,amdgpu",
+              fuzzChips;
   uint64_t fuzzCount = 0;
   CLI::App *fuzzCmd =
       app.add_subcommand("fuzz", "Generate, compile, run and check random "
                                  "programs (the default command)");
-  fuzzCmd->add_option("--pipeline", fuzzPipeline,
-                      "Pipeline: cpu (tileandfuse, distribute: issue #3)")
+  fuzzCmd
+      ->add_option("--pipeline", fuzzPipeline,
+                   "Pipeline: cpu, distribute, all (cpu and the GPU "
+                   "pipelines; tileandfuse: issue #3)")
       ->capture_default_str();
-  auto *countOpt = fuzzCmd->add_option(
-      "--count", fuzzCount, "Number of cases (default 100 without --time)")
-      ->check(CLI::NonNegativeNumber);
-  auto *timeOpt = fuzzCmd->add_option(
-      "--time", fuzzTime, "Time budget: 90, 90s, 5m, 2h (with --count: "
+  fuzzCmd
+      ->add_option("--target", fuzzTargets,
+                   "GPU targets of the GPU pipelines: nvptx,amdgpu")
+      ->capture_default_str();
+  fuzzCmd->add_option("--chip", fuzzChips,
+                      "GPU chips, per target: sm_XX for nvptx (default "
+                      "sm_90), gfxNNN for amdgpu (default gfx942)");
+  auto *countOpt =
+      fuzzCmd
+          ->add_option("--count", fuzzCount,
+                       "Number of cases (default 100 without --time)")
+          ->check(CLI::NonNegativeNumber);
+  auto *timeOpt =
+      fuzzCmd->add_option("--time", fuzzTime,
+                          "Time budget: 90, 90s, 5m, 2h (with --count: "
                           "whichever ends first)");
   fuzzCmd->add_option("--seed", fuzz.seed, "Campaign seed")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  fuzzCmd->add_option("--skip", fuzz.skip,
-                      "Index of the first case (re-run case N alone)")
+  fuzzCmd
+      ->add_option("--skip", fuzz.skip,
+                   "Index of the first case (re-run case N alone)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   fuzzCmd->add_option("--family", fuzzFamilies, "Op families: sort,topk")
       ->capture_default_str();
-  fuzzCmd->add_option("--inputs", fuzzInputs,
-                      "Input data: mixed, uniform, ties, special, sorted, "
-                      "reversed")
+  fuzzCmd
+      ->add_option("--inputs", fuzzInputs,
+                   "Input data: mixed, uniform, ties, special, sorted, "
+                   "reversed")
       ->capture_default_str();
-  fuzzCmd->add_option("--out", fuzz.outDir,
-                      "Output folder (findings.db, cases/, summary.json)")
+  fuzzCmd
+      ->add_option("--out", fuzz.outDir,
+                   "Output folder (findings.db, cases/, summary.json)")
       ->capture_default_str();
   double progressSeconds = -1;
   auto *progressOpt = fuzzCmd->add_option(
@@ -168,23 +229,24 @@ int main(int argc, char **argv) {
       ->capture_default_str();
   runCmd->add_option("--input", run.inputs,
                      "Input .npy, once per function argument, in order");
-  runCmd->add_option("--output-dir", run.outputDir,
-                     "Folder for result0.npy, result1.npy, ...")
+  runCmd
+      ->add_option("--output-dir", run.outputDir,
+                   "Folder for result0.npy, result1.npy, ...")
       ->capture_default_str();
 
   // harness compile
   CompileCommandOptions compile;
-  std::string compilePipeline = "cpu", compileEmit = "artifact",
-              compileTarget;
-  CLI::App *compileCmd = app.add_subcommand(
-      "compile", "Compile one program and stop at a stage");
+  std::string compilePipeline = "cpu", compileEmit = "artifact", compileTarget;
+  CLI::App *compileCmd =
+      app.add_subcommand("compile", "Compile one program and stop at a stage");
   compileCmd->add_option("program", compile.program, "Program (.mlir)")
       ->required();
   compileCmd->add_option("--pipeline", compilePipeline, "Pipeline")
       ->capture_default_str();
-  compileCmd->add_option("--emit", compileEmit,
-                         "Stage: mlir (after the pipeline), llvm (host LLVM "
-                         "IR), ptx (nvptx kernels), artifact")
+  compileCmd
+      ->add_option("--emit", compileEmit,
+                   "Stage: mlir (after the pipeline), llvm (host LLVM "
+                   "IR), ptx (nvptx kernels), artifact")
       ->capture_default_str();
   compileCmd->add_option("--target", compileTarget,
                          "Target: host (cpu pipeline), nvptx or amdgpu "
@@ -192,8 +254,9 @@ int main(int argc, char **argv) {
   compileCmd->add_option("--chip", compile.chip,
                          "GPU chip (default sm_90 for nvptx, gfx942 for "
                          "amdgpu)");
-  compileCmd->add_option("-o,--output", compile.output,
-                         "Output path ('-': stdout, text stages only)")
+  compileCmd
+      ->add_option("-o,--output", compile.output,
+                   "Output path ('-': stdout, text stages only)")
       ->capture_default_str();
 
   std::vector<const char *> cargs;
@@ -215,7 +278,7 @@ int main(int argc, char **argv) {
 
   try {
     if (fuzzCmd->parsed()) {
-      fuzz.pipeline = pipelineFromName(fuzzPipeline);
+      fuzz.runs = fuzzRunsFrom(fuzzPipeline, fuzzTargets, fuzzChips);
       fuzz.families = familiesFromList(fuzzFamilies);
       fuzz.inputs = inputModeFromName(fuzzInputs);
       fuzz.commandLine = commandLine;

@@ -331,7 +331,10 @@ Status rt::verifyPlan(const Plan &plan) {
   }
   std::vector<int> outputs = plan.outputs();
   for (size_t o = 0; o < outputs.size(); ++o)
-    if (!bound[outputs[o]])
+    // An output with no elements needs no writer.
+    if (!bound[outputs[o]] && bufferByteSize(plan.buffers[outputs[o]].type,
+                                             plan.buffers[outputs[o]].shape)
+                                      .value_or(1) != 0)
       return makeError("output " + std::to_string(o) + " (buffer " +
                        std::to_string(outputs[o]) +
                        ") is bound by no dispatch, so nothing writes it");

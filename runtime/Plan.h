@@ -173,10 +173,10 @@ inline constexpr uint64_t kMaxWorkgroupThreads = 1024;
 /// total), non-negative affinities, input and output role indices 0..N-1 with
 /// no repeats, binding indices in range and not repeated within a dispatch,
 /// non-zero grid and block sizes, at most kMaxWorkgroupThreads threads per
-/// workgroup, and every output bound by some dispatch. Executable and entry
-/// indices are checked against the artifact by verifyArtifact. Messages name
-/// the buffer or dispatch ("dispatch 0 binds buffer 7 but the plan has 3
-/// buffers").
+/// workgroup, and every output with elements bound by some dispatch. Executable
+/// and entry indices are checked against the artifact by verifyArtifact.
+/// Messages name the buffer or dispatch ("dispatch 0 binds buffer 7 but the
+/// plan has 3 buffers").
 Status verifyPlan(const Plan &plan);
 
 /// The text encoding of a plan (see the file comment).

@@ -16,22 +16,22 @@
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
-#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -39,17 +39,15 @@ using namespace mlir;
 
 std::string_view sift::toString(PipelineKind kind) {
   switch (kind) {
-  case PipelineKind::Cpu:
-    return "cpu";
-  case PipelineKind::TileAndFuse:
-    return "tileandfuse";
-  case PipelineKind::Distribute:
-    return "distribute";
+  case PipelineKind::Cpu: return "cpu";
+  case PipelineKind::TileAndFuse: return "tileandfuse";
+  case PipelineKind::Distribute: return "distribute";
   }
   return "?";
 }
 
-std::optional<sift::PipelineKind> sift::parsePipelineKind(std::string_view name) {
+std::optional<sift::PipelineKind>
+sift::parsePipelineKind(std::string_view name) {
   for (PipelineKind kind : kAllPipelineKinds)
     if (toString(kind) == name)
       return kind;
@@ -58,12 +56,9 @@ std::optional<sift::PipelineKind> sift::parsePipelineKind(std::string_view name)
 
 std::string_view sift::toString(TargetKind kind) {
   switch (kind) {
-  case TargetKind::Host:
-    return "host";
-  case TargetKind::Nvptx:
-    return "nvptx";
-  case TargetKind::Amdgpu:
-    return "amdgpu";
+  case TargetKind::Host: return "host";
+  case TargetKind::Nvptx: return "nvptx";
+  case TargetKind::Amdgpu: return "amdgpu";
   }
   return "?";
 }
@@ -77,12 +72,9 @@ std::optional<sift::TargetKind> sift::parseTargetKind(std::string_view name) {
 
 std::string_view sift::defaultChip(TargetKind kind) {
   switch (kind) {
-  case TargetKind::Host:
-    return "x86-64";
-  case TargetKind::Nvptx:
-    return "sm_90";
-  case TargetKind::Amdgpu:
-    return "gfx942";
+  case TargetKind::Host: return "x86-64";
+  case TargetKind::Nvptx: return "sm_90";
+  case TargetKind::Amdgpu: return "gfx942";
   }
   return "";
 }
@@ -159,7 +151,8 @@ void sift::addDistributePipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createLowerToLoops(lower));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
-  pm.addPass(createCanonicalizerPass());
+  // No canonicalization until the loops are kernels: it would inline
+  // one-iteration loops (a rank-1 sort's) and leave their work on the host.
 
   // Step 3. Distribute: tile the loops into workgroups and threads, map them
   // to the GPU and outline one kernel per loop nest.
@@ -190,6 +183,8 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
   } else {
     GpuNVVMAttachTargetOptions attach;
     attach.chip = chip;
+    if (!options.libdevicePath.empty())
+      attach.linkLibs.push_back(options.libdevicePath);
     pm.addPass(createGpuNVVMAttachTarget(attach));
   }
   // Step 2. Lower each kernel module to NVVM or ROCDL.
@@ -217,9 +212,7 @@ LogicalResult sift::addPipeline(OpPassManager &pm,
                                 const PipelineOptions &options,
                                 std::string &error) {
   switch (options.kind) {
-  case PipelineKind::Cpu:
-    addCpuPipeline(pm, options);
-    return success();
+  case PipelineKind::Cpu: addCpuPipeline(pm, options); return success();
   case PipelineKind::Distribute:
     if (options.target == TargetKind::Host) {
       error = "the distribute pipeline targets nvptx or amdgpu, not host";
@@ -242,15 +235,16 @@ namespace {
 /// The textual options of --sift-distribute-pipeline.
 struct GpuPipelineCliOptions
     : public PassPipelineOptions<GpuPipelineCliOptions> {
-  Option<std::string> target{*this, "target",
-                             llvm::cl::desc("nvptx or amdgpu"),
+  Option<std::string> target{*this, "target", llvm::cl::desc("nvptx or amdgpu"),
                              llvm::cl::init("nvptx")};
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("The GPU chip (default per target)"),
                            llvm::cl::init("")};
   Option<std::string> toolkit{
-      *this, "toolkit",
-      llvm::cl::desc("amdgpu: a folder with llvm/bin/ld.lld"),
+      *this, "toolkit", llvm::cl::desc("amdgpu: a folder with llvm/bin/ld.lld"),
+      llvm::cl::init("")};
+  Option<std::string> libdevice{
+      *this, "libdevice", llvm::cl::desc("nvptx: CUDA's libdevice.10.bc"),
       llvm::cl::init("")};
 };
 
@@ -269,10 +263,11 @@ void sift::registerSiftPipelines() {
       [](OpPassManager &pm, const GpuPipelineCliOptions &cli) {
         PipelineOptions options;
         options.kind = PipelineKind::Distribute;
-        options.target = parseTargetKind(cli.target).value_or(
-            TargetKind::Nvptx);
+        options.target =
+            parseTargetKind(cli.target).value_or(TargetKind::Nvptx);
         options.chip = cli.chip;
         options.toolkitPath = cli.toolkit;
+        options.libdevicePath = cli.libdevice;
         addDistributePipeline(pm, options);
       });
 }

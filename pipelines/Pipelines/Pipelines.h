@@ -50,6 +50,8 @@ struct PipelineOptions {
   std::string chip;
   /// For amdgpu: a folder with llvm/bin/ld.lld, which links HSACO.
   std::string toolkitPath;
+  /// For nvptx: CUDA's libdevice.10.bc (math functions); empty: none.
+  std::string libdevicePath;
   /// The function the runtime dispatches.
   std::string entry = "main";
 };

@@ -21,26 +21,25 @@
 #ifndef SIFT_DEFAULT_AMDGPU_TOOLKIT
 #define SIFT_DEFAULT_AMDGPU_TOOLKIT ""
 #endif
+#ifndef SIFT_DEFAULT_LIBDEVICE
+#define SIFT_DEFAULT_LIBDEVICE ""
+#endif
 
 using namespace mlir;
 
 std::string_view sift::toString(EmitStage stage) {
   switch (stage) {
-  case EmitStage::Mlir:
-    return "mlir";
-  case EmitStage::Llvm:
-    return "llvm";
-  case EmitStage::Ptx:
-    return "ptx";
-  case EmitStage::Artifact:
-    return "artifact";
+  case EmitStage::Mlir: return "mlir";
+  case EmitStage::Llvm: return "llvm";
+  case EmitStage::Ptx: return "ptx";
+  case EmitStage::Artifact: return "artifact";
   }
   return "?";
 }
 
 std::optional<sift::EmitStage> sift::parseEmitStage(std::string_view name) {
-  for (EmitStage stage : {EmitStage::Mlir, EmitStage::Llvm, EmitStage::Ptx,
-                          EmitStage::Artifact})
+  for (EmitStage stage :
+       {EmitStage::Mlir, EmitStage::Llvm, EmitStage::Ptx, EmitStage::Artifact})
     if (toString(stage) == name)
       return stage;
   return std::nullopt;
@@ -68,6 +67,12 @@ std::string sift::defaultAmdgpuToolkit() {
   if (const char *env = std::getenv("SIFT_AMDGPU_TOOLKIT"))
     return env;
   return SIFT_DEFAULT_AMDGPU_TOOLKIT;
+}
+
+std::string sift::defaultLibdevice() {
+  if (const char *env = std::getenv("SIFT_LIBDEVICE"))
+    return env;
+  return SIFT_DEFAULT_LIBDEVICE;
 }
 
 std::optional<sift::rt::Plan>
@@ -140,8 +145,8 @@ sift::extractDispatchPlan(ModuleOp module,
       dispatch.executable = static_cast<int>(it - executableNames.begin());
       dispatch.entry = 0;
     }
-    for (auto [field, sizes] : {std::pair{"grid", &dispatch.grid},
-                                {"block", &dispatch.block}}) {
+    for (auto [field, sizes] :
+         {std::pair{"grid", &dispatch.grid}, {"block", &dispatch.block}}) {
       auto attr = dict.getAs<DenseI64ArrayAttr>(field);
       if (!attr)
         continue;
@@ -259,6 +264,8 @@ LogicalResult sift::compile(ModuleOp module, const CompileOptions &options,
   PipelineOptions pipeline = options.pipeline;
   if (pipeline.target == TargetKind::Amdgpu && pipeline.toolkitPath.empty())
     pipeline.toolkitPath = defaultAmdgpuToolkit();
+  if (pipeline.target == TargetKind::Nvptx && pipeline.libdevicePath.empty())
+    pipeline.libdevicePath = defaultLibdevice();
   if (failed(addPipeline(pm, pipeline, error)))
     return failure();
   if (failed(pm.run(module))) {

@@ -62,4 +62,8 @@ extractDispatchPlan(mlir::ModuleOp module,
 /// else the one the build prepared.
 std::string defaultAmdgpuToolkit();
 
+/// CUDA's libdevice.10.bc for nvptx kernels: $SIFT_LIBDEVICE, else the one
+/// found at configure time (may be empty: math calls stay unresolved).
+std::string defaultLibdevice();
+
 } // namespace sift

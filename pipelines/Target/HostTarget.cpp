@@ -60,9 +60,9 @@ createHostTargetMachine(const sift::HostTargetOptions &options,
                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
                : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
                                        : llvm::CodeGenOptLevel::Aggressive;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, options.cpu, "", targetOptions, llvm::Reloc::PIC_, std::nullopt,
-      level));
+  std::unique_ptr<llvm::TargetMachine> machine(
+      target->createTargetMachine(triple, options.cpu, "", targetOptions,
+                                  llvm::Reloc::PIC_, std::nullopt, level));
   if (!machine)
     error = "cannot create a target machine for " + std::string(kHostTriple) +
             " cpu " + options.cpu;
@@ -103,8 +103,7 @@ sift::translateForHost(ModuleOp module, llvm::LLVMContext &context,
   }
   llvmModule->setTargetTriple(machine->getTargetTriple());
   llvmModule->setDataLayout(machine->createDataLayout());
-  auto optimize =
-      makeOptimizingTransformer(options.optLevel, 0, machine.get());
+  auto optimize = makeOptimizingTransformer(options.optLevel, 0, machine.get());
   if (llvm::Error err = optimize(llvmModule.get())) {
     error = "LLVM optimization failed: " + llvm::toString(std::move(err));
     return nullptr;
@@ -128,8 +127,8 @@ bool sift::buildHostSharedObject(ModuleOp module,
 
   // Emit the object file.
   TempFile object, library, log;
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "sift-host", "o", object.path)) {
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("sift-host", "o", object.path)) {
     error = "cannot create a temporary object file: " + ec.message();
     return false;
   }
@@ -150,8 +149,8 @@ bool sift::buildHostSharedObject(ModuleOp module,
   }
 
   // Link it into a shared object.
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "sift-host", "so", library.path)) {
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("sift-host", "so", library.path)) {
     error = "cannot create a temporary library file: " + ec.message();
     return false;
   }
@@ -162,11 +161,11 @@ bool sift::buildHostSharedObject(ModuleOp module,
   }
   std::string linker = linkerPath(options);
   llvm::SmallVector<llvm::StringRef> args = {
-      linker,  "-shared", "-Bsymbolic", "--hash-style=gnu",
-      "-o",    library.path, object.path};
-  std::optional<llvm::StringRef> redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(log.path),
-      llvm::StringRef(log.path)};
+      linker, "-shared",    "-Bsymbolic", "--hash-style=gnu",
+      "-o",   library.path, object.path};
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                llvm::StringRef(log.path),
+                                                llvm::StringRef(log.path)};
   std::string execError;
   int status = llvm::sys::ExecuteAndWait(linker, args, std::nullopt, redirects,
                                          /*SecondsToWait=*/60,

@@ -61,8 +61,8 @@ struct ExtractGpuPlanPass final
       for (Value v : {dims.x, dims.y, dims.z}) {
         std::optional<int64_t> size = getConstantIntValue(v);
         if (!size) {
-          launch.emitError("the ") << what
-                                   << " size of this launch is not a constant";
+          launch.emitError("the ")
+              << what << " size of this launch is not a constant";
           return false;
         }
         sizes.push_back(*size);
@@ -96,8 +96,8 @@ struct ExtractGpuPlanPass final
         SmallVector<int64_t> grid, block;
         if (!constantSizes(launch.getGridSizeOperandValues(), launch, "grid",
                            grid) ||
-            !constantSizes(launch.getBlockSizeOperandValues(), launch,
-                           "block", block))
+            !constantSizes(launch.getBlockSizeOperandValues(), launch, "block",
+                           block))
           return signalPassFailure();
         SmallVector<int64_t> bindings;
         for (auto [i, operand] : llvm::enumerate(launch.getKernelOperands())) {
@@ -114,8 +114,7 @@ struct ExtractGpuPlanPass final
         if (llvm::is_contained(grid, 0) || llvm::is_contained(block, 0))
           continue; // No work.
         dispatches.push_back(b.getDictionaryAttr({
-            b.getNamedAttr("executable",
-                           launch.getKernelModuleName()),
+            b.getNamedAttr("executable", launch.getKernelModuleName()),
             b.getNamedAttr("symbol", launch.getKernelName()),
             b.getNamedAttr("grid", b.getDenseI64ArrayAttr(grid)),
             b.getNamedAttr("block", b.getDenseI64ArrayAttr(block)),
@@ -127,12 +126,12 @@ struct ExtractGpuPlanPass final
           << op.getName() << "' cannot be expressed in the dispatch plan";
       return signalPassFailure();
     }
-    module->setAttr("sift.dispatch_plan",
-                    b.getDictionaryAttr({
-                        b.getNamedAttr("buffers", b.getArrayAttr(buffers)),
-                        b.getNamedAttr("dispatches",
-                                       b.getArrayAttr(dispatches)),
-                    }));
+    module->setAttr(
+        "sift.dispatch_plan",
+        b.getDictionaryAttr({
+            b.getNamedAttr("buffers", b.getArrayAttr(buffers)),
+            b.getNamedAttr("dispatches", b.getArrayAttr(dispatches)),
+        }));
   }
 };
 

@@ -27,8 +27,7 @@ using namespace mlir;
 
 namespace {
 
-struct HostEntryAbiPass final
-    : sift::impl::HostEntryAbiBase<HostEntryAbiPass> {
+struct HostEntryAbiPass final : sift::impl::HostEntryAbiBase<HostEntryAbiPass> {
   using HostEntryAbiBase::HostEntryAbiBase;
 
   void runOnOperation() override {
@@ -76,8 +75,8 @@ struct HostEntryAbiPass final
     Location loc = callee.getLoc();
     auto ptrType = LLVM::LLVMPointerType::get(context);
     auto i64 = b.getI64Type();
-    auto wrapperType =
-        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context), {ptrType});
+    auto wrapperType = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(context), {ptrType});
     auto wrapper = LLVM::LLVMFuncOp::create(b, loc, symbol, wrapperType);
     Block *body = wrapper.addEntryBlock(b);
     b.setInsertionPointToStart(body);
@@ -87,9 +86,9 @@ struct HostEntryAbiPass final
     Value bindings = wrapper.getArgument(0);
     SmallVector<Value> args;
     for (auto [i, shape] : llvm::enumerate(shapes)) {
-      Value slot = LLVM::GEPOp::create(
-          b, loc, ptrType, ptrType, bindings,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      Value slot =
+          LLVM::GEPOp::create(b, loc, ptrType, ptrType, bindings,
+                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
       Value base = LLVM::LoadOp::create(b, loc, ptrType, slot);
       args.append({base, base, constant(0)});
       for (int64_t size : shape)

@@ -61,17 +61,15 @@ LogicalResult emitParallelLoop(OpBuilder &b, Location loc, TilingInterface op,
     steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
   }
   LogicalResult status = success();
-  scf::ParallelOp::create(
-      b, loc, lowers, uppers, steps,
-      [&](OpBuilder &b, Location loc, ValueRange ivs) {
-        status = op.generateScalarImplementation(
-            b, loc, empty ? ValueRange{} : ivs);
-      });
+  scf::ParallelOp::create(b, loc, lowers, uppers, steps,
+                          [&](OpBuilder &b, Location loc, ValueRange ivs) {
+                            status = op.generateScalarImplementation(
+                                b, loc, empty ? ValueRange{} : ivs);
+                          });
   return status;
 }
 
-struct LowerToLoopsPass final
-    : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
+struct LowerToLoopsPass final : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
   using LowerToLoopsBase::LowerToLoopsBase;
 
   void runOnOperation() override {

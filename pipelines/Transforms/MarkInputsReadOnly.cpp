@@ -31,9 +31,9 @@ struct MarkInputsReadOnlyPass final
         continue;
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
         if (isa<TensorType>(func.getArgument(i).getType()))
-          func.setArgAttr(i,
-                          bufferization::BufferizationDialect::kWritableAttrName,
-                          readOnly);
+          func.setArgAttr(
+              i, bufferization::BufferizationDialect::kWritableAttrName,
+              readOnly);
     }
   }
 };

@@ -73,12 +73,12 @@ struct RecordDispatchPlanPass final
         b.getNamedAttr("symbol", b.getStringAttr("sift_dispatch_0")),
         b.getNamedAttr("bindings", b.getDenseI64ArrayAttr(bindings)),
     });
-    module->setAttr("sift.dispatch_plan",
-                    b.getDictionaryAttr({
-                        b.getNamedAttr("buffers", b.getArrayAttr(buffers)),
-                        b.getNamedAttr("dispatches",
-                                       b.getArrayAttr({dispatch})),
-                    }));
+    module->setAttr(
+        "sift.dispatch_plan",
+        b.getDictionaryAttr({
+            b.getNamedAttr("buffers", b.getArrayAttr(buffers)),
+            b.getNamedAttr("dispatches", b.getArrayAttr({dispatch})),
+        }));
   }
 };
 

@@ -240,7 +240,7 @@ TEST(FindingStoreTest, RecordsACaseFolderAndACommittedRow) {
   }
 
   EXPECT_EQ(fs::path(caseDir).filename().string(),
-            "mismatch-cpu-0000000000001234");
+            "mismatch-cpu-host-0000000000001234");
   EXPECT_EQ(fs::path(caseDir).parent_path(), fs::path(out) / "cases");
   EXPECT_EQ(readTextFile(caseDir + "/program.mlir"), "module {\n}\n");
   for (const char *name : {"input0.npy", "expected0.npy", "actual0.npy"}) {
