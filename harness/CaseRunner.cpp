@@ -77,6 +77,9 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
   compileOptions.pipeline.kind = options.pipeline;
   compileOptions.pipeline.target = options.target;
   compileOptions.pipeline.chip = options.chip;
+  if (options.randomConfig)
+    compileOptions.pipeline.randomConfigSeed =
+        static_cast<int64_t>(seed & 0x7fffffffffffffffULL);
   CompileOutput output;
   bool compiled = session.compile(*module, compileOptions, EmitStage::Artifact,
                                   output, error);

@@ -29,6 +29,9 @@ struct CaseOptions {
   TargetKind target = TargetKind::Host;
   /// The GPU chip; empty: the target's default.
   std::string chip;
+  /// Draw a random valid lowering config per op from the case's seed
+  /// (--random-config) instead of the default strategy.
+  bool randomConfig = false;
   gen::Policy policy;
   gen::InputMode inputs = gen::InputMode::Mixed;
 };

@@ -54,6 +54,8 @@ struct FuzzOptions {
   uint64_t skip = 0;
   std::vector<gen::Family> families = {gen::Family::Sort, gen::Family::TopK};
   gen::InputMode inputs = gen::InputMode::Mixed;
+  /// Random valid lowering configs, drawn from each case's seed.
+  bool randomConfig = false;
   std::string outDir = "sift-out";
   /// Progress every this many seconds (0: never); default 1 s on a
   /// terminal, 10 s otherwise.

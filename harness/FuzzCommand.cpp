@@ -116,6 +116,7 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
              (run.chip.empty() ? "" : " --chip=" + run.chip);
   return "harness fuzz --pipeline=" + std::string(toString(run.pipeline)) +
          target + " --seed=" + std::to_string(options.seed) +
+         (options.randomConfig ? " --random-config" : "") +
          " --skip=" + std::to_string(index) +
          " --count=1 --family=" + families +
          " --inputs=" + std::string(gen::toString(options.inputs));
@@ -160,6 +161,7 @@ int runFuzzCommand(const FuzzOptions &options) {
 
   CaseOptions caseOptions;
   caseOptions.inputs = options.inputs;
+  caseOptions.randomConfig = options.randomConfig;
   caseOptions.policy.familyWeights = {0, 0};
   for (gen::Family family : options.families)
     caseOptions.policy.familyWeights[static_cast<size_t>(family)] = 1;

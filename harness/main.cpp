@@ -207,6 +207,9 @@ int main(int argc, char **argv) {
                    "Input data: mixed, uniform, ties, special, sorted, "
                    "reversed")
       ->capture_default_str();
+  fuzzCmd->add_flag("--random-config", fuzz.randomConfig,
+                    "GPU pipelines: draw a random valid lowering config per "
+                    "op from each case's seed");
   fuzzCmd
       ->add_option("--out", fuzz.outDir,
                    "Output folder (findings.db, cases/, summary.json)")

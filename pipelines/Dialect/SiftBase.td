@@ -24,6 +24,11 @@ def Sift_Dialect : Dialect {
     description.
   }];
   let hasCanonicalizer = 0;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// Registers the attributes of SiftAttrs.td.
+    void registerAttributes();
+  }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",

@@ -41,6 +41,7 @@ void sift::SiftDialect::initialize() {
 #define GET_OP_LIST
 #include "pipelines/Dialect/SiftOps.cpp.inc"
       >();
+  registerAttributes();
 }
 
 void sift::registerSiftDialects(DialectRegistry &registry) {

@@ -24,6 +24,9 @@
 #include "pipelines/Dialect/SiftDialect.h.inc"
 #include "pipelines/Dialect/SiftEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "pipelines/Dialect/SiftAttrs.h.inc"
+
 #define GET_OP_CLASSES
 #include "pipelines/Dialect/SiftOps.h.inc"
 

@@ -10,6 +10,7 @@
 #define SIFT_DIALECT_SIFTOPS_TD
 
 include "pipelines/Dialect/SiftBase.td"
+include "pipelines/Dialect/SiftAttrs.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"

@@ -81,13 +81,25 @@ std::string_view sift::defaultChip(TargetKind kind) {
 
 namespace {
 
-/// Steps shared by every pipeline: simplify, record the plan's argument
-/// buffers from the tensor signature, keep inputs read-only, bufferize the
-/// whole module with results as trailing out-params.
+/// Strategy selection for `options` (the chosen pipeline and, with a seed,
+/// random configs).
+std::unique_ptr<Pass> createStrategySelection(
+    const sift::PipelineOptions &options) {
+  sift::SelectLoweringStrategyOptions select;
+  select.pipeline = std::string(sift::toString(options.kind));
+  select.randomSeed = options.randomConfigSeed;
+  return sift::createSelectLoweringStrategy(select);
+}
+
+/// Steps shared by every pipeline: simplify, choose the lowering strategy,
+/// record the plan's argument buffers from the tensor signature, keep inputs
+/// read-only, bufferize the whole module with results as trailing
+/// out-params.
 void addBufferizedFront(OpPassManager &pm,
                         const sift::PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createStrategySelection(options));
   pm.addPass(sift::createRecordDispatchPlan(
       sift::RecordDispatchPlanOptions{options.entry}));
   pm.addPass(sift::createMarkInputsReadOnly());
@@ -142,24 +154,22 @@ void sift::addDistributePipeline(OpPassManager &pm,
   // runtime owns temporaries as plan buffers: no host deallocation.
   addBufferizedFront(pm, options);
 
-  // Step 2. Every op becomes parallel loops over memrefs: sift ops over their
-  // rows (one thread per row), copies and linalg ops over their elements;
-  // views fold into the loads and stores so kernels take whole buffers.
+  // Step 2. Every op becomes parallel loops over memrefs that keep their
+  // lowering configs: sift ops over their rows, copies (configs chosen now)
+  // and linalg ops over their elements; views fold into the loads and stores
+  // so kernels take whole buffers.
   pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
+  pm.addPass(createStrategySelection(options));
   LowerToLoopsOptions lower;
   lower.parallel = true;
   pm.addNestedPass<func::FuncOp>(createLowerToLoops(lower));
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   // No canonicalization until the loops are kernels: it would inline
   // one-iteration loops (a rank-1 sort's) and leave their work on the host.
 
-  // Step 3. Distribute: tile the loops into workgroups and threads, map them
-  // to the GPU and outline one kernel per loop nest.
-  // TODO(#3): tile sizes from #sift.lowering_config.
-  pm.addNestedPass<func::FuncOp>(
-      createParallelLoopTilingPass({1, 64}, /*noMinMaxBounds=*/true));
-  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+  // Step 3. Distribute: tile the loops into workgroups and threads as their
+  // configs say, map them to the GPU and outline one kernel per loop nest.
+  pm.addNestedPass<func::FuncOp>(createMapToGpu());
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -246,6 +256,10 @@ struct GpuPipelineCliOptions
   Option<std::string> libdevice{
       *this, "libdevice", llvm::cl::desc("nvptx: CUDA's libdevice.10.bc"),
       llvm::cl::init("")};
+  Option<int64_t> randomConfigSeed{
+      *this, "random-config-seed",
+      llvm::cl::desc("Draw random lowering configs from this seed (-1: off)"),
+      llvm::cl::init(-1)};
 };
 
 } // namespace
@@ -268,6 +282,7 @@ void sift::registerSiftPipelines() {
         options.chip = cli.chip;
         options.toolkitPath = cli.toolkit;
         options.libdevicePath = cli.libdevice;
+        options.randomConfigSeed = cli.randomConfigSeed;
         addDistributePipeline(pm, options);
       });
 }

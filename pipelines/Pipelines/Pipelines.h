@@ -54,6 +54,9 @@ struct PipelineOptions {
   std::string libdevicePath;
   /// The function the runtime dispatches.
   std::string entry = "main";
+  /// >= 0: strategy selection draws random valid lowering configs from this
+  /// seed instead of the default ones (--random-config).
+  int64_t randomConfigSeed = -1;
 };
 
 /// The cpu pipeline, from tensors to the LLVM dialect with the host ABI.

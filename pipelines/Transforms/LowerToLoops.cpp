@@ -9,6 +9,8 @@
 #include "pipelines/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -61,11 +63,15 @@ LogicalResult emitParallelLoop(OpBuilder &b, Location loc, TilingInterface op,
     steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
   }
   LogicalResult status = success();
-  scf::ParallelOp::create(b, loc, lowers, uppers, steps,
-                          [&](OpBuilder &b, Location loc, ValueRange ivs) {
-                            status = op.generateScalarImplementation(
-                                b, loc, empty ? ValueRange{} : ivs);
-                          });
+  auto loop = scf::ParallelOp::create(
+      b, loc, lowers, uppers, steps,
+      [&](OpBuilder &b, Location loc, ValueRange ivs) {
+        status = op.generateScalarImplementation(b, loc,
+                                                 empty ? ValueRange{} : ivs);
+      });
+  // The loop carries the op's lowering config to sift-map-to-gpu.
+  if (Attribute config = op->getAttr("sift.lowering_config"))
+    loop->setAttr("sift.lowering_config", config);
   return status;
 }
 
@@ -95,6 +101,30 @@ struct LowerToLoopsPass final : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
         return signalPassFailure();
       rewriter.eraseOp(op);
     }
+    if (parallel && failed(lowerLinalgToParallelLoops(rewriter)))
+      signalPassFailure();
+  }
+
+  /// Linalg ops on memrefs become parallel loops that keep the op's
+  /// lowering config.
+  LogicalResult lowerLinalgToParallelLoops(IRRewriter &rewriter) {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op.hasPureBufferSemantics())
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::LinalgLoops> loops =
+          linalg::linalgOpToParallelLoops(rewriter, op);
+      if (failed(loops))
+        return op->emitOpError("cannot be lowered to parallel loops");
+      Attribute config = op->getAttr("sift.lowering_config");
+      if (config && !loops->empty())
+        loops->front()->setAttr("sift.lowering_config", config);
+      rewriter.eraseOp(op);
+    }
+    return success();
   }
 };
 

@@ -20,6 +20,44 @@ def MarkInputsReadOnly : Pass<"sift-mark-inputs-read-only", "mlir::ModuleOp"> {
   }];
 }
 
+def SelectLoweringStrategy
+    : Pass<"sift-select-lowering-strategy", "mlir::ModuleOp"> {
+  let summary = "Chooses how every op is tiled and mapped";
+  let description = [{
+    Writes `sift.pipeline = #sift.pipeline<...>` on every sift and linalg op
+    and, for the GPU pipelines, `sift.lowering_config =
+    #sift.lowering_config<...>`: the innermost (up to three) dimensions of
+    the iteration domain are spread over the workgroup's threads (x is the
+    innermost), one point per thread; sift ops compute a row per thread
+    (`row_per_thread`), linalg ops an element (`elementwise`). Ops that
+    already have a config keep it, so running the pass again only fills in
+    ops created since (bufferization copies). With `random-seed` >= 0 each
+    config is drawn at random among the valid ones, reproducibly from the
+    seed: that is where lowering bugs hide.
+  }];
+  let options = [
+    Option<"pipeline", "pipeline", "std::string", /*default=*/"\"distribute\"",
+           "cpu, tileandfuse or distribute">,
+    Option<"randomSeed", "random-seed", "int64_t", /*default=*/"-1",
+           "Draw random valid configs from this seed (-1: the default)">,
+  ];
+  let dependentDialects = ["::sift::SiftDialect"];
+}
+
+def MapToGpu : Pass<"sift-map-to-gpu", "mlir::func::FuncOp"> {
+  let summary = "Tiles parallel loops by their lowering config and maps them";
+  let description = [{
+    Every `scf.parallel` that carries a `sift.lowering_config` is tiled into
+    workgroups (`workgroup_tile`), threads and per-thread iterations
+    (`thread_tile`); the loops get GPU mapping attributes (the innermost
+    domain dimension to x, then y, z; further dimensions sequential) for
+    `convert-parallel-loops-to-gpu`. A loop without a config is an error:
+    strategy selection must have seen its op.
+  }];
+  let dependentDialects = ["::sift::SiftDialect", "::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def LowerToLoops : Pass<"sift-lower-to-loops"> {
   let summary = "Lowers sift ops on memrefs to scf loops";
   let description = [{
@@ -30,7 +68,8 @@ def LowerToLoops : Pass<"sift-lower-to-loops"> {
     With `parallel`, the nest is one `scf.parallel` (the rows are
     independent), which GPU pipelines map to workgroups and threads; an op
     with an empty domain (rank 1) gets a one-iteration loop so its row still
-    runs inside a kernel.
+    runs inside a kernel. In that mode linalg ops on memrefs become parallel
+    loops too, and every loop keeps its op's `sift.lowering_config`.
   }];
   let options = [
     Option<"parallel", "parallel", "bool", /*default=*/"false",

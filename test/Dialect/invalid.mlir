@@ -236,3 +236,34 @@ func.func @topk_result_count(%x: tensor<8xf32>, %v: tensor<3xf32>, %i: tensor<3x
   %r = sift.topk dimension(0) k(3) largest ins(%x : tensor<8xf32>) outs(%v, %i : tensor<3xf32>, tensor<3xi64>) -> tensor<3xf32>
   return
 }
+
+// -----
+
+// #sift.lowering_config verifier rules.
+// expected-error @+1 {{thread_tile 3 does not divide workgroup_tile 4 in dimension 0}}
+func.func private @bad_thread_tile() attributes {c = #sift.lowering_config<workgroup_tile = [4], thread_tile = [3], workgroup_size = [1, 1, 1], algorithm = row_per_thread>}
+
+// -----
+
+// expected-error @+1 {{workgroup_tile has 2 sizes but thread_tile has 1}}
+func.func private @bad_ranks() attributes {c = #sift.lowering_config<workgroup_tile = [4, 4], thread_tile = [1], workgroup_size = [1, 1, 1], algorithm = row_per_thread>}
+
+// -----
+
+// expected-error @+1 {{workgroup_size needs 3 sizes [x, y, z], found 2}}
+func.func private @bad_size() attributes {c = #sift.lowering_config<workgroup_tile = [4], thread_tile = [1], workgroup_size = [4, 1], algorithm = row_per_thread>}
+
+// -----
+
+// expected-error @+1 {{workgroup_size has 2048 threads, more than 1024}}
+func.func private @too_many() attributes {c = #sift.lowering_config<workgroup_tile = [2048], thread_tile = [1], workgroup_size = [2048, 1, 1], algorithm = row_per_thread>}
+
+// -----
+
+// expected-error @+1 {{workgroup_tile / thread_tile needs 8 threads but workgroup_size has 4}}
+func.func private @mismatch() attributes {c = #sift.lowering_config<workgroup_tile = [8], thread_tile = [1], workgroup_size = [4, 1, 1], algorithm = row_per_thread>}
+
+// -----
+
+// expected-error @+1 {{tile sizes must be >= 1, dimension 0 has workgroup 0 and thread 1}}
+func.func private @zero() attributes {c = #sift.lowering_config<workgroup_tile = [0], thread_tile = [1], workgroup_size = [1, 1, 1], algorithm = row_per_thread>}

@@ -5,15 +5,17 @@
 // workgroups and threads), and leaves on the host only what the plan holds.
 
 // The plan: arguments, then the top-k's temporary values buffer; one
-// dispatch per kernel, with constant grid and block sizes.
+// dispatch per kernel, with constant grid and block sizes from the default
+// lowering configs: the 4x8 elementwise op on 8x4 threads, the 4 rows of the
+// sort and of the top-k on 4 threads, one thread per row.
 // CHECK: module attributes {gpu.container_module, sift.dispatch_plan = {buffers = [
 // CHECK-SAME: role = "input", shape = array<i64: 4, 8>
 // CHECK-SAME: role = "output", shape = array<i64: 4, 8>
 // CHECK-SAME: role = "output", shape = array<i64: 4, 3>
 // CHECK-SAME: {element = f32, index = 0 : i64, role = "temporary", shape = array<i64: 4, 3>}
-// CHECK-SAME: dispatches = [{bindings = array<i64: 0, 1>, block = array<i64: 1, 64, 1>, executable = "main_kernel", grid = array<i64: 4, 1, 1>, symbol = "main_kernel"}
-// CHECK-SAME: {bindings = array<i64: 1>,
-// CHECK-SAME: {bindings = array<i64: 0, 3, 2>,
+// CHECK-SAME: dispatches = [{bindings = array<i64: 0, 1>, block = array<i64: 8, 4, 1>, executable = "main_kernel", grid = array<i64: 1, 1, 1>, symbol = "main_kernel"}
+// CHECK-SAME: {bindings = array<i64: 1>, block = array<i64: 4, 1, 1>, executable = "main_kernel_0", grid = array<i64: 1, 1, 1>
+// CHECK-SAME: {bindings = array<i64: 0, 3, 2>, block = array<i64: 4, 1, 1>, executable = "main_kernel_1", grid = array<i64: 1, 1, 1>
 
 // The host: launches of whole buffers, nothing else that computes.
 // CHECK: func.func @main(%[[IN:.+]]: memref<4x8xf32>, %[[OUT0:.+]]: memref<4x8xf32>, %[[OUT1:.+]]: memref<4x3xi64>)

@@ -1,0 +1,69 @@
+//===- SiftAttrs.cpp - Lowering strategy attributes -----------------------===//
+//
+// The generated attribute classes of SiftAttrs.td, their registration and the
+// verifier of #sift.lowering_config.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Dialect/SiftDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace sift;
+
+#define GET_ATTRDEF_CLASSES
+#include "pipelines/Dialect/SiftAttrs.cpp.inc"
+
+void SiftDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "pipelines/Dialect/SiftAttrs.cpp.inc"
+      >();
+}
+
+LogicalResult
+LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           DenseI64ArrayAttr workgroupTile,
+                           DenseI64ArrayAttr threadTile,
+                           DenseI64ArrayAttr workgroupSize,
+                           Algorithm algorithm) {
+  if (workgroupTile.size() != threadTile.size())
+    return emitError() << "workgroup_tile has " << workgroupTile.size()
+                       << " sizes but thread_tile has " << threadTile.size();
+  for (auto [i, wg, thread] :
+       llvm::enumerate(workgroupTile.asArrayRef(), threadTile.asArrayRef())) {
+    if (wg < 1 || thread < 1)
+      return emitError() << "tile sizes must be >= 1, dimension " << i
+                         << " has workgroup " << wg << " and thread "
+                         << thread;
+    if (wg % thread != 0)
+      return emitError() << "thread_tile " << thread
+                         << " does not divide workgroup_tile " << wg
+                         << " in dimension " << i;
+  }
+  if (workgroupSize.size() != 3)
+    return emitError() << "workgroup_size needs 3 sizes [x, y, z], found "
+                       << workgroupSize.size();
+  int64_t threads = 1;
+  for (int64_t size : workgroupSize.asArrayRef()) {
+    if (size < 1)
+      return emitError() << "workgroup_size entries must be >= 1";
+    threads *= size;
+  }
+  if (threads > 1024)
+    return emitError() << "workgroup_size has " << threads
+                       << " threads, more than 1024";
+  int64_t tileThreads = 1;
+  for (auto [wg, thread] :
+       llvm::zip(workgroupTile.asArrayRef(), threadTile.asArrayRef()))
+    tileThreads *= wg / thread;
+  if (tileThreads != threads)
+    return emitError() << "workgroup_tile / thread_tile needs "
+                       << tileThreads << " threads but workgroup_size has "
+                       << threads;
+  return success();
+}

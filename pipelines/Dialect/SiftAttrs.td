@@ -1,0 +1,75 @@
+//===- SiftAttrs.td - Lowering strategy attributes -------------*- tablegen -*-===//
+//
+// What strategy selection writes and the pipelines read: the pipeline an op
+// goes down (#sift.pipeline) and how it is tiled and mapped
+// (#sift.lowering_config). Choosing and applying are separate passes, so a
+// fuzzer can also force a random valid configuration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SIFT_DIALECT_SIFTATTRS_TD
+#define SIFT_DIALECT_SIFTATTRS_TD
+
+include "pipelines/Dialect/SiftBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+/// The pipelines, as they appear in #sift.pipeline.
+def Sift_PipelineKindEnum : I32EnumAttr<"Pipeline", "sift pipeline", [
+    I32EnumAttrCase<"Cpu", 0, "cpu">,
+    I32EnumAttrCase<"TileAndFuse", 1, "tileandfuse">,
+    I32EnumAttrCase<"Distribute", 2, "distribute">
+  ]> {
+  let cppNamespace = "::sift";
+  let genSpecializedAttr = 0;
+}
+
+def Sift_PipelineAttr : EnumAttr<Sift_Dialect, Sift_PipelineKindEnum, "pipeline"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+/// How a row (sift ops) or an element (linalg ops) is computed.
+def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
+    // One thread per row: insertion sort / one-pass selection in the row's
+    // own memory (the scalar implementation).
+    I32EnumAttrCase<"RowPerThread", 0, "row_per_thread">,
+    // One thread per element (elementwise linalg ops).
+    I32EnumAttrCase<"Elementwise", 1, "elementwise">
+  ]> {
+  let cppNamespace = "::sift";
+  let genSpecializedAttr = 0;
+}
+
+def Sift_AlgorithmAttr : EnumAttr<Sift_Dialect, Sift_Algorithm, "algorithm"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Sift_LoweringConfigAttr : AttrDef<Sift_Dialect, "LoweringConfig"> {
+  let mnemonic = "lowering_config";
+  let summary = "How an op is tiled and mapped to workgroups and threads";
+  let description = [{
+    Sizes are over the op's iteration domain (for sift ops: every dimension
+    but the sorted one; for linalg ops: the loops):
+    - `workgroup_tile`: the part of the domain one workgroup computes;
+    - `thread_tile`: the part one thread computes (divides the workgroup
+      tile; the workgroup has `workgroup_tile / thread_tile` threads);
+    - `workgroup_size`: the threads of a workgroup, [x, y, z];
+    - `algorithm`: how a point of the domain is computed.
+
+    ```mlir
+    #sift.lowering_config<workgroup_tile = [1, 64], thread_tile = [1, 1],
+        workgroup_size = [64, 1, 1], algorithm = row_per_thread>
+    ```
+  }];
+  let parameters = (ins "::mlir::DenseI64ArrayAttr":$workgroupTile,
+                        "::mlir::DenseI64ArrayAttr":$threadTile,
+                        "::mlir::DenseI64ArrayAttr":$workgroupSize,
+                        "::sift::Algorithm":$algorithm);
+  let assemblyFormat = [{
+    `<` `workgroup_tile` `=` $workgroupTile `,` `thread_tile` `=` $threadTile `,`
+        `workgroup_size` `=` $workgroupSize `,` `algorithm` `=` $algorithm `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+#endif // SIFT_DIALECT_SIFTATTRS_TD

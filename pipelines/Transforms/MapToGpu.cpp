@@ -1,0 +1,122 @@
+//===- MapToGpu.cpp - Apply lowering configs to parallel loops ------------===//
+//
+// The "apply" half for loops: each scf.parallel carrying a
+// #sift.lowering_config is tiled into a workgroup loop, a thread loop and,
+// when a thread computes more than one point, a per-thread loop, and gets
+// GPU mapping attributes (innermost dimension on x). Upstream's
+// convert-parallel-loops-to-gpu then turns the nest into a gpu.launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Dialect/SiftDialect.h"
+#include "pipelines/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "sift-map-to-gpu"
+
+namespace sift {
+#define GEN_PASS_DEF_MAPTOGPU
+#include "pipelines/Transforms/Passes.h.inc"
+} // namespace sift
+
+using namespace mlir;
+
+namespace {
+
+/// Maps the loop's dimensions to `first` + 0/1/2 for the innermost three
+/// (x = innermost) and sequential for the rest; `first` = BlockX, ThreadX or
+/// Sequential (all sequential).
+LogicalResult mapLoop(scf::ParallelOp loop, gpu::Processor first) {
+  MLIRContext *context = loop.getContext();
+  int64_t rank = loop.getNumLoops();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
+  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t axis = rank - 1 - d;
+    gpu::Processor processor = gpu::Processor::Sequential;
+    if (first != gpu::Processor::Sequential && axis < 3)
+      processor = static_cast<gpu::Processor>(static_cast<uint64_t>(first) +
+                                              axis);
+    mapping.push_back(gpu::ParallelLoopDimMappingAttr::get(
+        context, processor, identity, identity));
+  }
+  return gpu::setMappingAttr(loop, mapping);
+}
+
+/// `sizes` padded with 1s (or cut) to `rank` entries.
+SmallVector<int64_t> fitted(ArrayRef<int64_t> sizes, int64_t rank) {
+  SmallVector<int64_t> result(sizes.begin(), sizes.end());
+  result.resize(rank, 1);
+  return result;
+}
+
+struct MapToGpuPass final : sift::impl::MapToGpuBase<MapToGpuPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ParallelOp> loops;
+    WalkResult walk = getOperation().walk([&](scf::ParallelOp loop) {
+      if (loop->getParentOfType<scf::ParallelOp>())
+        return WalkResult::advance();
+      if (!loop->hasAttr("sift.lowering_config")) {
+        loop.emitError("parallel loop has no sift.lowering_config; strategy "
+                       "selection must see every op");
+        return WalkResult::interrupt();
+      }
+      loops.push_back(loop);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+
+    for (scf::ParallelOp loop : loops) {
+      auto config =
+          loop->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
+      if (!config) {
+        loop.emitError("sift.lowering_config is not a #sift.lowering_config");
+        return signalPassFailure();
+      }
+      int64_t rank = loop.getNumLoops();
+      if (static_cast<int64_t>(config.getWorkgroupTile().size()) > rank) {
+        loop.emitError("the lowering config tiles ")
+            << config.getWorkgroupTile().size() << " dimensions but the loop "
+            << "has " << rank;
+        return signalPassFailure();
+      }
+      SmallVector<int64_t> workgroupTile =
+          fitted(config.getWorkgroupTile().asArrayRef(), rank);
+      SmallVector<int64_t> threadTile =
+          fitted(config.getThreadTile().asArrayRef(), rank);
+      auto [workgroups, inWorkgroup] =
+          scf::tileParallelLoop(loop, workgroupTile, /*noMinMaxBounds=*/true);
+      workgroups->removeAttr("sift.lowering_config");
+      scf::ParallelOp threads = inWorkgroup;
+      scf::ParallelOp perThread;
+      if (llvm::any_of(threadTile, [](int64_t t) { return t > 1; })) {
+        auto [threadLoop, pointLoop] = scf::tileParallelLoop(
+            inWorkgroup, threadTile, /*noMinMaxBounds=*/true);
+        threads = threadLoop;
+        perThread = pointLoop;
+      }
+      if (failed(mapLoop(workgroups, gpu::Processor::BlockX)) ||
+          failed(mapLoop(threads, gpu::Processor::ThreadX)) ||
+          (perThread &&
+           failed(mapLoop(perThread, gpu::Processor::Sequential)))) {
+        loop.emitError("cannot map the tiled loops to the GPU");
+        return signalPassFailure();
+      }
+    }
+    // Fold the tiles' bound arithmetic to constants (launch sizes must be
+    // constant) without canonicalizing the loops themselves, which would
+    // inline one-iteration loops and drop their mapping.
+    RewritePatternSet noPatterns(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(noPatterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

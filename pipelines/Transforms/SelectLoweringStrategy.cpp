@@ -1,0 +1,175 @@
+//===- SelectLoweringStrategy.cpp - Choose tiles, threads and algorithms --===//
+//
+// The "choose" half of choose-then-apply: every sift and linalg op gets a
+// #sift.pipeline and, for the GPU pipelines, a #sift.lowering_config derived
+// from its static iteration domain. The default spreads the innermost
+// dimensions over up to 64 (rows) or 256 (elements) threads; random mode
+// draws any valid config from a seed, one op at a time in program order, so
+// a seed always gives the same configs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Dialect/SiftDialect.h"
+#include "pipelines/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+
+#define DEBUG_TYPE "sift-select-lowering-strategy"
+
+namespace sift {
+#define GEN_PASS_DEF_SELECTLOWERINGSTRATEGY
+#include "pipelines/Transforms/Passes.h.inc"
+} // namespace sift
+
+using namespace mlir;
+
+namespace {
+
+/// A small deterministic generator (splitmix64) for random configs.
+struct ConfigRng {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, n).
+  int64_t below(int64_t n) { return static_cast<int64_t>(next() % n); }
+};
+
+int64_t nextPowerOfTwo(int64_t n) {
+  int64_t p = 1;
+  while (p < n)
+    p *= 2;
+  return p;
+}
+
+/// Builds the config: `tiles` is the workgroup tile per domain dimension,
+/// `threadTiles` the per-thread tile; workgroup x/y/z are the innermost
+/// three dimensions' thread counts.
+sift::LoweringConfigAttr makeConfig(MLIRContext *context,
+                                    ArrayRef<int64_t> tiles,
+                                    ArrayRef<int64_t> threadTiles,
+                                    sift::Algorithm algorithm) {
+  SmallVector<int64_t> size = {1, 1, 1};
+  int64_t rank = tiles.size();
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t axis = rank - 1 - d; // x = innermost
+    if (d < 3)
+      size[d] = tiles[axis] / threadTiles[axis];
+  }
+  Builder b(context);
+  return sift::LoweringConfigAttr::get(
+      context, b.getDenseI64ArrayAttr(tiles),
+      b.getDenseI64ArrayAttr(threadTiles), b.getDenseI64ArrayAttr(size),
+      algorithm);
+}
+
+/// The default: the innermost dimension gets up to `maxThreads` threads
+/// (its size rounded up to a power of two), the next ones what is left.
+sift::LoweringConfigAttr defaultConfig(MLIRContext *context,
+                                       ArrayRef<int64_t> domain,
+                                       int64_t maxThreads,
+                                       sift::Algorithm algorithm) {
+  int64_t rank = domain.size();
+  SmallVector<int64_t> tiles(rank, 1), threadTiles(rank, 1);
+  int64_t budget = maxThreads;
+  for (int64_t d = 0; d < std::min<int64_t>(rank, 3); ++d) {
+    int64_t axis = rank - 1 - d;
+    int64_t tile = std::min(nextPowerOfTwo(std::max<int64_t>(domain[axis], 1)),
+                            budget);
+    tiles[axis] = tile;
+    budget /= tile;
+  }
+  return makeConfig(context, tiles, threadTiles, algorithm);
+}
+
+/// A random valid config: powers of two per innermost dimension within the
+/// 1024-thread limit, and a random per-thread tile dividing each.
+sift::LoweringConfigAttr randomConfig(MLIRContext *context,
+                                      ArrayRef<int64_t> domain,
+                                      sift::Algorithm algorithm,
+                                      ConfigRng &rng) {
+  int64_t rank = domain.size();
+  SmallVector<int64_t> tiles(rank, 1), threadTiles(rank, 1);
+  int64_t budget = 1024;
+  for (int64_t d = 0; d < std::min<int64_t>(rank, 3); ++d) {
+    int64_t axis = rank - 1 - d;
+    int64_t limit = nextPowerOfTwo(std::max<int64_t>(domain[axis], 1)) * 2;
+    SmallVector<int64_t> choices;
+    for (int64_t t = 1; t <= limit && t <= 1024; t *= 2)
+      choices.push_back(t);
+    int64_t tile = choices[rng.below(choices.size())];
+    SmallVector<int64_t> threadChoices;
+    for (int64_t t = 1; t <= tile; t *= 2)
+      if (tile / t <= budget)
+        threadChoices.push_back(t);
+    int64_t threadTile = threadChoices[rng.below(threadChoices.size())];
+    tiles[axis] = tile;
+    threadTiles[axis] = threadTile;
+    budget /= tile / threadTile;
+  }
+  return makeConfig(context, tiles, threadTiles, algorithm);
+}
+
+struct SelectLoweringStrategyPass final
+    : sift::impl::SelectLoweringStrategyBase<SelectLoweringStrategyPass> {
+  using SelectLoweringStrategyBase::SelectLoweringStrategyBase;
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    sift::Pipeline kind;
+    if (pipeline == "cpu")
+      kind = sift::Pipeline::Cpu;
+    else if (pipeline == "tileandfuse")
+      kind = sift::Pipeline::TileAndFuse;
+    else if (pipeline == "distribute")
+      kind = sift::Pipeline::Distribute;
+    else {
+      getOperation().emitError("unknown pipeline '")
+          << pipeline << "'; valid: cpu, tileandfuse, distribute";
+      return signalPassFailure();
+    }
+    auto pipelineAttr = sift::PipelineAttr::get(context, kind);
+    ConfigRng rng{static_cast<uint64_t>(randomSeed)};
+    OpBuilder b(context);
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      if (!isa<sift::SortOp, sift::TopkOp, linalg::LinalgOp>(op))
+        return WalkResult::advance();
+      op->setAttr("sift.pipeline", pipelineAttr);
+      if (kind == sift::Pipeline::Cpu ||
+          op->hasAttr("sift.lowering_config"))
+        return WalkResult::advance();
+      auto tilable = dyn_cast<TilingInterface>(op);
+      if (!tilable) {
+        op->emitError("has no TilingInterface to select a strategy for");
+        return WalkResult::interrupt();
+      }
+      SmallVector<int64_t> domain;
+      for (const Range &range : tilable.getIterationDomain(b)) {
+        std::optional<int64_t> size = getConstantIntValue(range.size);
+        if (!size) {
+          op->emitError("needs a static iteration domain");
+          return WalkResult::interrupt();
+        }
+        domain.push_back(*size);
+      }
+      bool rows = isa<sift::SortOp, sift::TopkOp>(op);
+      sift::Algorithm algorithm =
+          rows ? sift::Algorithm::RowPerThread : sift::Algorithm::Elementwise;
+      sift::LoweringConfigAttr config =
+          randomSeed >= 0
+              ? randomConfig(context, domain, algorithm, rng)
+              : defaultConfig(context, domain, rows ? 64 : 256, algorithm);
+      op->setAttr("sift.lowering_config", config);
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
