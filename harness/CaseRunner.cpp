@@ -77,6 +77,7 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
   compileOptions.pipeline.kind = options.pipeline;
   compileOptions.pipeline.target = options.target;
   compileOptions.pipeline.chip = options.chip;
+  compileOptions.pipeline.faults = options.faults;
   if (options.randomConfig)
     compileOptions.pipeline.randomConfigSeed =
         static_cast<int64_t>(seed & 0x7fffffffffffffffULL);

@@ -32,6 +32,8 @@ struct CaseOptions {
   /// Draw a random valid lowering config per op from the case's seed
   /// (--random-config) instead of the default strategy.
   bool randomConfig = false;
+  /// Injected compiler faults.
+  FaultSet faults;
   gen::Policy policy;
   gen::InputMode inputs = gen::InputMode::Mixed;
 };

@@ -56,6 +56,9 @@ struct FuzzOptions {
   gen::InputMode inputs = gen::InputMode::Mixed;
   /// Random valid lowering configs, drawn from each case's seed.
   bool randomConfig = false;
+  /// Injected faults (--inject) and the list as given, for repro commands.
+  FaultSet faults;
+  std::string injectText;
   std::string outDir = "sift-out";
   /// Progress every this many seconds (0: never); default 1 s on a
   /// terminal, 10 s otherwise.
@@ -80,6 +83,7 @@ struct CompileCommandOptions {
   /// Host for cpu; nvptx or amdgpu for the GPU pipelines.
   TargetKind target = TargetKind::Host;
   std::string chip;
+  FaultSet faults;
   EmitStage emit = EmitStage::Artifact;
   std::string output = "-";
 };
@@ -87,6 +91,13 @@ struct CompileCommandOptions {
 int runFuzzCommand(const FuzzOptions &options);
 int runRunCommand(const RunOptions &options);
 int runCompileCommand(const CompileCommandOptions &options);
+
+/// Parses `--inject=a,b`: every name must be a fault of the catalogue and
+/// implemented by this build; `forFuzz` also refuses the faults that crash
+/// or hang the compiler until compiles run in isolated workers (#5). On
+/// failure returns nullopt and sets `error`.
+std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
+                                    std::string &error);
 
 /// Parses a duration: "90", "90s", "5m", "2h", "1.5m". Nullopt if malformed
 /// or not positive.

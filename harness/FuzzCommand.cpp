@@ -27,6 +27,51 @@
 
 namespace sift::harness {
 
+std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
+                                    std::string &error) {
+  FaultSet faults;
+  if (list.empty())
+    return faults;
+  size_t start = 0;
+  while (true) {
+    size_t end = list.find(',', start);
+    std::string name = list.substr(start, end - start);
+    std::optional<Fault> fault = parseFault(name);
+    if (!fault) {
+      error = "unknown fault '" + name + "'; valid faults:";
+      for (Fault f : kAllFaults)
+        error += " " + std::string(toString(f));
+      return std::nullopt;
+    }
+    switch (*fault) {
+    case Fault::CrashOnPrime:
+    case Fault::HangOnK1:
+      if (forFuzz) {
+        error = "fault '" + name +
+                "' crashes or hangs the compiler, which would end the "
+                "campaign: it needs isolated compile workers (issue #5); "
+                "try it with 'harness compile --inject=" + name + "'";
+        return std::nullopt;
+      }
+      break;
+    case Fault::DistUndistributedWrite:
+      break;
+    case Fault::TfGlobalTemp:
+    case Fault::TfKeepUnusedResults:
+    case Fault::WgAllocAsMalloc:
+    case Fault::DistNoBarrier:
+      error = "fault '" + name +
+              "' is not implemented yet: it needs the tileandfuse pipeline "
+              "or workgroup-memory lowering (issue #3)";
+      return std::nullopt;
+    }
+    faults.insert(*fault);
+    if (end == std::string::npos)
+      return faults;
+    start = end + 1;
+  }
+}
+
 std::optional<double> parseDuration(const std::string &text) {
   if (text.empty())
     return std::nullopt;
@@ -117,6 +162,7 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
   return "harness fuzz --pipeline=" + std::string(toString(run.pipeline)) +
          target + " --seed=" + std::to_string(options.seed) +
          (options.randomConfig ? " --random-config" : "") +
+         (options.injectText.empty() ? "" : " --inject=" + options.injectText) +
          " --skip=" + std::to_string(index) +
          " --count=1 --family=" + families +
          " --inputs=" + std::string(gen::toString(options.inputs));
@@ -162,6 +208,7 @@ int runFuzzCommand(const FuzzOptions &options) {
   CaseOptions caseOptions;
   caseOptions.inputs = options.inputs;
   caseOptions.randomConfig = options.randomConfig;
+  caseOptions.faults = options.faults;
   caseOptions.policy.familyWeights = {0, 0};
   for (gen::Family family : options.families)
     caseOptions.policy.familyWeights[static_cast<size_t>(family)] = 1;

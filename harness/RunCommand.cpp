@@ -94,6 +94,7 @@ int runCompileCommand(const CompileCommandOptions &options) {
   pipeline.kind = options.pipeline;
   pipeline.target = options.target;
   pipeline.chip = options.chip;
+  pipeline.faults = options.faults;
   if (std::optional<int> failed = loadAndCompile(
           session, options.program, pipeline, options.emit, output))
     return *failed;

@@ -207,6 +207,9 @@ int main(int argc, char **argv) {
                    "Input data: mixed, uniform, ties, special, sorted, "
                    "reversed")
       ->capture_default_str();
+  fuzzCmd->add_option("--inject", fuzz.injectText,
+                      "Faults to inject: dist-undistributed-write (see "
+                      "README for the catalogue)");
   fuzzCmd->add_flag("--random-config", fuzz.randomConfig,
                     "GPU pipelines: draw a random valid lowering config per "
                     "op from each case's seed");
@@ -254,6 +257,10 @@ int main(int argc, char **argv) {
   compileCmd->add_option("--target", compileTarget,
                          "Target: host (cpu pipeline), nvptx or amdgpu "
                          "(GPU pipelines; default nvptx)");
+  std::string compileInject;
+  compileCmd->add_option("--inject", compileInject,
+                         "Faults to inject: crash-on-prime, hang-on-k1, "
+                         "dist-undistributed-write");
   compileCmd->add_option("--chip", compile.chip,
                          "GPU chip (default sm_90 for nvptx, gfx942 for "
                          "amdgpu)");
@@ -282,6 +289,12 @@ int main(int argc, char **argv) {
   try {
     if (fuzzCmd->parsed()) {
       fuzz.runs = fuzzRunsFrom(fuzzPipeline, fuzzTargets, fuzzChips);
+      std::string faultError;
+      std::optional<FaultSet> faults =
+          parseFaults(fuzz.injectText, /*forFuzz=*/true, faultError);
+      if (!faults)
+        throw UsageError{"--inject: " + faultError};
+      fuzz.faults = *faults;
       fuzz.families = familiesFromList(fuzzFamilies);
       fuzz.inputs = inputModeFromName(fuzzInputs);
       fuzz.commandLine = commandLine;
@@ -311,6 +324,12 @@ int main(int argc, char **argv) {
     }
     if (compileCmd->parsed()) {
       compile.pipeline = pipelineFromName(compilePipeline);
+      std::string faultError;
+      std::optional<FaultSet> faults =
+          parseFaults(compileInject, /*forFuzz=*/false, faultError);
+      if (!faults)
+        throw UsageError{"--inject: " + faultError};
+      compile.faults = *faults;
       compile.emit = emitFromName(compileEmit);
       if (!compileTarget.empty())
         compile.target = targetFromName(compileTarget);

@@ -127,7 +127,10 @@ void sift::addCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // Step 3. Lower sift ops (scalar implementation), copies and linalg to
   // loops.
   pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
-  pm.addNestedPass<func::FuncOp>(createLowerToLoops());
+  LowerToLoopsOptions lower;
+  lower.crashOnPrime = options.faults.contains(Fault::CrashOnPrime);
+  lower.hangOnK1 = options.faults.contains(Fault::HangOnK1);
+  pm.addNestedPass<func::FuncOp>(createLowerToLoops(lower));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
 
   // Step 4. Lower to the LLVM dialect.
@@ -162,6 +165,8 @@ void sift::addDistributePipeline(OpPassManager &pm,
   pm.addPass(createStrategySelection(options));
   LowerToLoopsOptions lower;
   lower.parallel = true;
+  lower.crashOnPrime = options.faults.contains(Fault::CrashOnPrime);
+  lower.hangOnK1 = options.faults.contains(Fault::HangOnK1);
   pm.addNestedPass<func::FuncOp>(createLowerToLoops(lower));
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   // No canonicalization until the loops are kernels: it would inline
@@ -169,7 +174,10 @@ void sift::addDistributePipeline(OpPassManager &pm,
 
   // Step 3. Distribute: tile the loops into workgroups and threads as their
   // configs say, map them to the GPU and outline one kernel per loop nest.
-  pm.addNestedPass<func::FuncOp>(createMapToGpu());
+  MapToGpuOptions map;
+  map.injectUndistributedWrite =
+      options.faults.contains(Fault::DistUndistributedWrite);
+  pm.addNestedPass<func::FuncOp>(createMapToGpu(map));
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "runtime/support/Fault.h"
+
 #include "mlir/Pass/PassManager.h"
 
 #include <optional>
@@ -57,6 +59,8 @@ struct PipelineOptions {
   /// >= 0: strategy selection draws random valid lowering configs from this
   /// seed instead of the default ones (--random-config).
   int64_t randomConfigSeed = -1;
+  /// Injected compiler faults (off by default; see runtime/support/Fault.h).
+  FaultSet faults;
 };
 
 /// The cpu pipeline, from tensors to the LLVM dialect with the host ABI.

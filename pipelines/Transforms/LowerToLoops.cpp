@@ -14,6 +14,11 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
+#include <chrono>
+#include <thread>
+
 #define DEBUG_TYPE "sift-lower-to-loops"
 
 namespace sift {
@@ -75,6 +80,34 @@ LogicalResult emitParallelLoop(OpBuilder &b, Location loc, TilingInterface op,
   return status;
 }
 
+bool isPrime(int64_t n) {
+  if (n < 2)
+    return false;
+  for (int64_t d = 2; d * d <= n; ++d)
+    if (n % d == 0)
+      return false;
+  return true;
+}
+
+/// The injected compiler faults of this pass: they re-create a compiler that
+/// crashes or hangs, so the harness's crash and hang handling can be tested.
+void injectFaults(Operation *op, bool crashOnPrime, bool hangOnK1) {
+  if (auto sort = dyn_cast<sift::SortOp>(op); sort && crashOnPrime) {
+    int64_t n = sort.getKeyType().getDimSize(sort.getDimension());
+    if (isPrime(n))
+      llvm::report_fatal_error(llvm::Twine("sift-lower-to-loops: injected "
+                                           "fault crash-on-prime: sorted "
+                                           "dimension of size ") +
+                               llvm::Twine(n) + " is prime");
+  }
+  if (auto topk = dyn_cast<sift::TopkOp>(op); topk && hangOnK1 &&
+                                              topk.getK() == 1) {
+    // Injected fault hang-on-k1: this pass never returns.
+    while (true)
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+}
+
 struct LowerToLoopsPass final : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
   using LowerToLoopsBase::LowerToLoopsBase;
 
@@ -90,6 +123,7 @@ struct LowerToLoopsPass final : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
         op->emitOpError("must be bufferized before sift-lower-to-loops");
         return signalPassFailure();
       }
+      injectFaults(op, crashOnPrime, hangOnK1);
       auto tilable = cast<TilingInterface>(op);
       rewriter.setInsertionPoint(op);
       SmallVector<Range> domain = tilable.getIterationDomain(rewriter);

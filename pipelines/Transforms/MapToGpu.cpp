@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -56,7 +57,35 @@ SmallVector<int64_t> fitted(ArrayRef<int64_t> sizes, int64_t rank) {
   return result;
 }
 
+/// Fault dist-undistributed-write: at the start of the thread loop body,
+/// re-store the first element of the first buffer the nest stores to, at an
+/// address that no thread id reaches: every thread of the workgroup writes
+/// it (convert-parallel-loops-to-gpu allows no side effects between the
+/// workgroup and the thread loop, so the write sits in the latter).
+void injectUndistributedWrite(scf::ParallelOp workgroups,
+                              scf::ParallelOp threads) {
+  memref::StoreOp store;
+  threads.walk([&](memref::StoreOp s) {
+    if (!store)
+      store = s;
+  });
+  if (!store)
+    return;
+  Value buffer = store.getMemRef();
+  if (workgroups.getRegion().isAncestor(buffer.getParentRegion()))
+    return; // Defined inside the nest: not visible outside the thread loop.
+  OpBuilder b = OpBuilder::atBlockBegin(threads.getBody());
+  Location loc = threads.getLoc();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  SmallVector<Value> first(
+      cast<MemRefType>(buffer.getType()).getRank(), zero);
+  Value value = memref::LoadOp::create(b, loc, buffer, first);
+  memref::StoreOp::create(b, loc, value, buffer, first);
+}
+
 struct MapToGpuPass final : sift::impl::MapToGpuBase<MapToGpuPass> {
+  using MapToGpuBase::MapToGpuBase;
+
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;
     WalkResult walk = getOperation().walk([&](scf::ParallelOp loop) {
@@ -102,6 +131,8 @@ struct MapToGpuPass final : sift::impl::MapToGpuBase<MapToGpuPass> {
         threads = threadLoop;
         perThread = pointLoop;
       }
+      if (injectUndistributedWrite)
+        ::injectUndistributedWrite(workgroups, threads);
       if (failed(mapLoop(workgroups, gpu::Processor::BlockX)) ||
           failed(mapLoop(threads, gpu::Processor::ThreadX)) ||
           (perThread &&

@@ -53,7 +53,16 @@ def MapToGpu : Pass<"sift-map-to-gpu", "mlir::func::FuncOp"> {
     domain dimension to x, then y, z; further dimensions sequential) for
     `convert-parallel-loops-to-gpu`. A loop without a config is an error:
     strategy selection must have seen its op.
+
+    With `inject-undistributed-write` (fault dist-undistributed-write, IREE
+    #20358) each workgroup also rewrites the first element of the first
+    buffer its loop stores to, outside the thread loop: every thread of the
+    workgroup writes it, racing with the thread that owns it.
   }];
+  let options = [
+    Option<"injectUndistributedWrite", "inject-undistributed-write", "bool",
+           /*default=*/"false", "Fault dist-undistributed-write">,
+  ];
   let dependentDialects = ["::sift::SiftDialect", "::mlir::gpu::GPUDialect",
                            "::mlir::affine::AffineDialect"];
 }
@@ -74,6 +83,11 @@ def LowerToLoops : Pass<"sift-lower-to-loops"> {
   let options = [
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Emit one scf.parallel over the domain instead of scf.for loops">,
+    Option<"crashOnPrime", "inject-crash-on-prime", "bool",
+           /*default=*/"false",
+           "Fault crash-on-prime: abort when a sorted dimension is prime">,
+    Option<"hangOnK1", "inject-hang-on-k1", "bool", /*default=*/"false",
+           "Fault hang-on-k1: never return when a top-k has k = 1">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",

@@ -60,3 +60,25 @@ func.func @no_config(%m: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// Fault dist-undistributed-write: every thread also stores the first
+// element, at an index no thread id reaches.
+// RUN: sift-opt %s -sift-map-to-gpu=inject-undistributed-write=1 -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=FAULT
+// FAULT-LABEL: func.func @fault
+// FAULT: scf.parallel
+// FAULT:   scf.parallel
+// FAULT-NEXT: %[[V:.+]] = memref.load %[[M:.+]][%[[C0:.+]], %[[C0]]] : memref<8x100xf32>
+// FAULT-NEXT: memref.store %[[V]], %[[M]][%[[C0]], %[[C0]]] : memref<8x100xf32>
+func.func @fault(%m: memref<8x100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c100 = arith.constant 100 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c100) step (%c1, %c1) {
+    memref.store %f, %m[%i, %j] : memref<8x100xf32>
+  } {sift.lowering_config = #sift.lowering_config<workgroup_tile = [2, 64], thread_tile = [1, 1], workgroup_size = [64, 2, 1], algorithm = elementwise>}
+  return
+}

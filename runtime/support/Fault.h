@@ -1,0 +1,87 @@
+//===- runtime/support/Fault.h - Injectable faults --------------*- C++ -*-===//
+//
+// Named switches that re-create a known bug class in the compiler or the
+// runtime (`--inject=NAME`), so the harness can prove it would catch it.
+// Each fault names the IREE issue it mirrors and the oracle that must catch
+// it; every fault stays in the code as a tested path. Off by default.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace sift {
+
+/// The fault catalogue of DESIGN.md.
+enum class Fault : uint8_t {
+  /// tileandfuse temporaries in the default (global) space (IREE #20505):
+  /// the kernel calls malloc. Oracle: malloc-in-kernel.
+  TfGlobalTemp,
+  /// Unused sort/top-k results neither dropped nor privatized (#20699).
+  TfKeepUnusedResults,
+  /// A workgroup allocation left as memref.alloc (upstream lowers it to
+  /// malloc). Oracle: malloc-in-kernel.
+  WgAllocAsMalloc,
+  /// distribute leaves a write undistributed: every thread of a workgroup
+  /// writes the same location (#20358). Oracle: undistributed-write.
+  DistUndistributedWrite,
+  /// distribute drops the barrier around workgroup-memory copies (#20358).
+  /// Oracle: mismatch / nondeterministic on a GPU.
+  DistNoBarrier,
+  /// The compiler aborts when a sorted dimension is prime. Oracle:
+  /// compile-crash.
+  CrashOnPrime,
+  /// A pass never returns when k = 1. Oracle: compile-timeout.
+  HangOnK1,
+};
+
+/// Every fault, in enum order.
+inline constexpr Fault kAllFaults[] = {
+    Fault::TfGlobalTemp,           Fault::TfKeepUnusedResults,
+    Fault::WgAllocAsMalloc,        Fault::DistUndistributedWrite,
+    Fault::DistNoBarrier,          Fault::CrashOnPrime,
+    Fault::HangOnK1};
+
+/// Stable names: "tf-global-temp", "tf-keep-unused-results",
+/// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
+/// "crash-on-prime", "hang-on-k1".
+constexpr std::string_view toString(Fault fault) {
+  switch (fault) {
+  case Fault::TfGlobalTemp: return "tf-global-temp";
+  case Fault::TfKeepUnusedResults: return "tf-keep-unused-results";
+  case Fault::WgAllocAsMalloc: return "wg-alloc-as-malloc";
+  case Fault::DistUndistributedWrite: return "dist-undistributed-write";
+  case Fault::DistNoBarrier: return "dist-no-barrier";
+  case Fault::CrashOnPrime: return "crash-on-prime";
+  case Fault::HangOnK1: return "hang-on-k1";
+  }
+  return "?";
+}
+
+/// Parses a stable name.
+inline std::optional<Fault> parseFault(std::string_view name) {
+  for (Fault fault : kAllFaults)
+    if (toString(fault) == name)
+      return fault;
+  return std::nullopt;
+}
+
+/// A set of faults.
+class FaultSet {
+public:
+  FaultSet() = default;
+  void insert(Fault fault) { bits_ |= bit(fault); }
+  bool contains(Fault fault) const { return bits_ & bit(fault); }
+  bool empty() const { return bits_ == 0; }
+  bool operator==(const FaultSet &other) const { return bits_ == other.bits_; }
+
+private:
+  static constexpr uint32_t bit(Fault fault) {
+    return uint32_t(1) << static_cast<unsigned>(fault);
+  }
+  uint32_t bits_ = 0;
+};
+
+} // namespace sift
