@@ -1,12 +1,14 @@
 //===- CompileBench.cpp - Cost of compiling and running one case on cpu ---===//
 //
-// The compiler's share of a fuzz case on the cpu pipeline, with one
+// The compiler's share of a fuzz case (cpu pipeline unless named), with one
 // harness::Session reused for the whole process as the fuzz loop does:
 //   BM_CompileCase           - generate, emit, parse and compile to an
 //                              artifact (what the fuzz loop pays per case
 //                              before running it);
 //   BM_Parse                 - parsing and verifying the emitted text only,
 //                              the baseline the stages are compared with;
+//   BM_CompilePipeline/P_T   - a full compile with pipeline P for target T
+//                              (cpu_host, distribute_nvptx, distribute_amdgpu);
 //   BM_CompileStage/mlir     - the pass pipeline alone;
 //   BM_CompileStage/llvm     - the pipeline, translation to LLVM IR and its
 //                              optimization;
@@ -191,6 +193,50 @@ BENCHMARK_CAPTURE(BM_CompileStage, llvm, EmitStage::Llvm)
     ->UseRealTime()
     ->Iterations(kCompilePool);
 BENCHMARK_CAPTURE(BM_CompileStage, artifact, EmitStage::Artifact)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(kCompilePool);
+
+/// Compile a freshly parsed module to an artifact with one pipeline and
+/// target (the parse not timed); items are cases. Same programs as
+/// BM_CompileStage, so the pipelines compare within one run.
+void BM_CompilePipeline(benchmark::State &state, PipelineKind pipeline,
+                        TargetKind target) {
+  harness::Session &s = session();
+  const std::vector<BenchCase> &cases = compileCases();
+  CompileOptions options;
+  options.pipeline.kind = pipeline;
+  options.pipeline.target = target;
+  size_t i = 0;
+  int64_t failures = 0;
+  double childCpuAtStart = childCpuSeconds();
+  for (auto _ : state) {
+    state.PauseTiming();
+    const BenchCase &c = cases[i++ % cases.size()];
+    std::string error;
+    auto module = s.parse(c.mlir, bufferName(c.seed), error);
+    state.ResumeTiming();
+    CompileOutput output;
+    if (!module ||
+        !s.compile(*module, options, EmitStage::Artifact, output, error))
+      ++failures;
+    benchmark::DoNotOptimize(output);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+  reportCounters(state, failures, childCpuAtStart);
+}
+BENCHMARK_CAPTURE(BM_CompilePipeline, cpu_host, PipelineKind::Cpu,
+                  TargetKind::Host)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(kCompilePool);
+BENCHMARK_CAPTURE(BM_CompilePipeline, distribute_nvptx,
+                  PipelineKind::Distribute, TargetKind::Nvptx)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(kCompilePool);
+BENCHMARK_CAPTURE(BM_CompilePipeline, distribute_amdgpu,
+                  PipelineKind::Distribute, TargetKind::Amdgpu)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(kCompilePool);
