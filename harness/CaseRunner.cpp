@@ -14,7 +14,10 @@
 #include "generators/ProgramGenerator.h"
 #include "oracles/Compare.h"
 #include "oracles/Reference.h"
+#include "oracles/ir/StageChecks.h"
 #include "oracles/static/BinaryChecks.h"
+
+#include "mlir/Pass/PassInstrumentation.h"
 #include "runtime/Runner.h"
 
 #include <chrono>
@@ -27,6 +30,23 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
+
+/// Forwards to a StageCheckInstrumentation the caller owns (the pass manager
+/// owns and destroys its instrumentations; the findings must outlive it).
+class ForwardInstrumentation final : public mlir::PassInstrumentation {
+public:
+  explicit ForwardInstrumentation(oracle::StageCheckInstrumentation &target)
+      : target_(target) {}
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override {
+    target_.runBeforePass(pass, op);
+  }
+  void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
+    target_.runAfterPass(pass, op);
+  }
+
+private:
+  oracle::StageCheckInstrumentation &target_;
+};
 
 CaseResult &fail(CaseResult &result, oracle::Verdict verdict, std::string stage,
                  std::string detail) {
@@ -81,6 +101,19 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
   if (options.randomConfig)
     compileOptions.pipeline.randomConfigSeed =
         static_cast<int64_t>(seed & 0x7fffffffffffffffULL);
+  // GPU pipelines: the IR-level oracles run after every pass, so a finding
+  // names the pass that introduced it.
+  bool gpu = options.target != TargetKind::Host;
+  std::string chip = options.chip.empty()
+                         ? std::string(defaultChip(options.target))
+                         : options.chip;
+  oracle::StageCheckInstrumentation stageChecks(
+      oracle::workgroupMemoryBudget(chip));
+  if (gpu)
+    compileOptions.instrument = [&](mlir::PassManager &pm) {
+      pm.addInstrumentation(
+          std::make_unique<ForwardInstrumentation>(stageChecks));
+    };
   CompileOutput output;
   bool compiled = session.compile(*module, compileOptions, EmitStage::Artifact,
                                   output, error);
@@ -88,7 +121,22 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
   if (!compiled)
     return fail(result, oracle::Verdict::CompileError, "compile", error);
 
-  if (options.target != TargetKind::Host) {
+  if (gpu) {
+    // IR findings first (they name their pass), then the binaries'.
+    std::vector<oracle::StageFinding> irFindings = stageChecks.findings();
+    if (!irFindings.empty()) {
+      const oracle::StageFinding &first = irFindings.front();
+      // The first line is stable across cases (signatures use it); kernel
+      // names and the other findings follow.
+      std::string detail = first.finding.message + " (introduced by " +
+                           first.pass + ")\nkernel " + first.finding.kernel;
+      for (size_t i = 1; i < irFindings.size(); ++i)
+        detail += "\nalso: " + irFindings[i].finding.message + " (" +
+                  irFindings[i].pass + ", kernel " +
+                  irFindings[i].finding.kernel + ")";
+      return fail(result, first.finding.verdict, "static:" + first.pass,
+                  detail);
+    }
     // Static oracles on every GPU binary; the first finding decides.
     for (const rt::Executable &executable : output.artifact.executables) {
       std::string unreadable;

@@ -268,6 +268,8 @@ LogicalResult sift::compile(ModuleOp module, const CompileOptions &options,
     pipeline.libdevicePath = defaultLibdevice();
   if (failed(addPipeline(pm, pipeline, error)))
     return failure();
+  if (options.instrument)
+    options.instrument(pm);
   if (failed(pm.run(module))) {
     error = "the " + std::string(toString(options.pipeline.kind)) +
             " pipeline failed";

@@ -12,7 +12,9 @@
 #include "runtime/Artifact.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +34,9 @@ struct CompileOptions {
   HostTargetOptions host;
   /// Verify the IR after every pass (slower; catches broken passes early).
   bool verifyEachPass = false;
+  /// Called with the pass manager before it runs (to add instrumentation,
+  /// such as the harness's per-pass static oracles).
+  std::function<void(mlir::PassManager &)> instrument;
 };
 
 /// What a compile produced, depending on the stage.

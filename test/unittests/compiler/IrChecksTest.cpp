@@ -1,0 +1,764 @@
+//===- IrChecksTest.cpp - The IR oracles and their pass instrumentation ---===//
+//
+// Hand-written kernels for each IR oracle of oracles/ir/IrChecks.h (a clean
+// one, then one per verdict and its near misses: workgroup vs default
+// allocations, budgets, thread-dependent vs uniform stores, guards, block
+// sizes of one), and StageCheckInstrumentation on small pass managers with a
+// test-only pass that introduces a heap allocation into kernels, so the
+// finding must be attributed to that pass and to no other. The distribute
+// pipeline itself must come out clean, and a disabled test measures the
+// instrumentation's overhead on it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "oracles/ir/IrChecks.h"
+#include "oracles/ir/StageChecks.h"
+#include "pipelines/Dialect/SiftDialect.h"
+#include "pipelines/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+using namespace mlir;
+using namespace sift;
+using namespace sift::oracle;
+
+namespace {
+
+constexpr int64_t kBudget = 48 * 1024;
+
+class IrChecksTest : public ::testing::Test {
+protected:
+  IrChecksTest() {
+    DialectRegistry registry;
+    registerSiftDialects(registry);
+    context_.appendDialectRegistry(registry);
+    context_.loadAllAvailableDialects();
+  }
+
+  OwningOpRef<ModuleOp> parse(const std::string &text) {
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(text, ParserConfig(&context_));
+    EXPECT_TRUE(module) << "does not parse:\n" << text;
+    return module;
+  }
+
+  /// A module with one kernel @k::@f taking %out: memref<64xf32>, with
+  /// `attributions` after its arguments, `known_block_size` `blockSize` and
+  /// `body` before the gpu.return.
+  OwningOpRef<ModuleOp> kernel(const std::string &body,
+                               const std::string &blockSize = "64, 1, 1",
+                               const std::string &attributions = "") {
+    return parse("module attributes {gpu.container_module} {\n"
+                 "gpu.module @k {\n"
+                 "gpu.func @f(%out: memref<64xf32>) " +
+                 attributions +
+                 " kernel attributes {known_block_size = array<i32: " +
+                 blockSize + ">} {\n" + body + "\n  gpu.return\n}\n}\n}\n");
+  }
+
+  MLIRContext context_;
+};
+
+std::vector<Verdict> verdicts(const std::vector<IrFinding> &findings) {
+  std::vector<Verdict> out;
+  for (const IrFinding &finding : findings)
+    out.push_back(finding.verdict);
+  return out;
+}
+
+std::string describe(const std::vector<IrFinding> &findings) {
+  std::string out;
+  for (const IrFinding &finding : findings)
+    out += std::string(toString(finding.verdict)) + " [" + finding.kernel +
+           "] " + finding.message + "\n";
+  return out;
+}
+
+// A clean kernel: each thread stores its own element, computed from a load
+// of its own element, and keeps a private scratch buffer.
+TEST_F(IrChecksTest, CleanKernelHasNoFinding) {
+  auto module = kernel(R"(
+    %tid = gpu.thread_id x
+    %bid = gpu.block_id x
+    %v = memref.load %out[%tid] : memref<64xf32>
+    %s = memref.alloca() : memref<4xf32, #gpu.address_space<private>>
+    %c0 = arith.constant 0 : index
+    memref.store %v, %s[%c0] : memref<4xf32, #gpu.address_space<private>>
+    memref.store %v, %out[%tid] : memref<64xf32>)");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkAll(*module, kBudget);
+  EXPECT_TRUE(findings.empty()) << describe(findings);
+}
+
+TEST_F(IrChecksTest, HeapAllocIsMallocInKernel) {
+  auto module = kernel("%a = memref.alloc() : memref<16xf32>");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkKernelAllocations(*module);
+  ASSERT_EQ(findings.size(), 1u) << describe(findings);
+  EXPECT_EQ(findings[0].verdict, Verdict::MallocInKernel);
+  EXPECT_EQ(findings[0].kernel, "k::f");
+  EXPECT_NE(findings[0].message.find("memref<16xf32>"), std::string::npos);
+  EXPECT_EQ(checkAll(*module, kBudget).size(), 1u);
+}
+
+// Upstream lowers an alloc in workgroup memory to malloc too: it is a
+// malloc-in-kernel, and the memory space is not the problem.
+TEST_F(IrChecksTest, WorkgroupAllocIsMallocNotWrongAddressSpace) {
+  auto module = kernel(
+      "%a = memref.alloc() : memref<16xf32, #gpu.address_space<workgroup>>");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkAll(*module, kBudget);
+  EXPECT_EQ(verdicts(findings), std::vector<Verdict>{Verdict::MallocInKernel})
+      << describe(findings);
+}
+
+TEST_F(IrChecksTest, DeallocIsMallocInKernel) {
+  auto module = kernel(R"(
+    %a = memref.alloca() : memref<16xf32, 5>
+    %c = memref.memory_space_cast %a : memref<16xf32, 5> to memref<16xf32>
+    memref.dealloc %c : memref<16xf32>)");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(verdicts(checkKernelAllocations(*module)),
+            std::vector<Verdict>{Verdict::MallocInKernel});
+}
+
+TEST_F(IrChecksTest, DefaultSpaceAllocaIsWrongAddressSpace) {
+  auto module = kernel("%a = memref.alloca() : memref<16xf32>");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkAll(*module, kBudget);
+  ASSERT_EQ(verdicts(findings),
+            std::vector<Verdict>{Verdict::WrongAddressSpace})
+      << describe(findings);
+  EXPECT_NE(findings[0].message.find("default memory space"),
+            std::string::npos);
+}
+
+TEST_F(IrChecksTest, GlobalSpaceAllocaIsWrongAddressSpace) {
+  auto module = kernel(
+      "%a = memref.alloca() : memref<16xf32, #gpu.address_space<global>>");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(verdicts(checkKernelAllocations(*module)),
+            std::vector<Verdict>{Verdict::WrongAddressSpace});
+}
+
+TEST_F(IrChecksTest, PrivateAndWorkgroupAllocasAreClean) {
+  auto module = kernel(R"(
+    %a = memref.alloca() : memref<16xf32, #gpu.address_space<private>>
+    %b = memref.alloca() : memref<16xf32, 5>
+    %c = memref.alloca() : memref<16xf32, #gpu.address_space<workgroup>>
+    %d = memref.alloca() : memref<16xf32, 3>)");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkAll(*module, kBudget);
+  EXPECT_TRUE(findings.empty()) << describe(findings);
+}
+
+// Allocations in a gpu.launch body, before outlining, are checked too.
+TEST_F(IrChecksTest, LaunchBodyAllocIsMallocInKernel) {
+  auto module = parse(R"(
+    func.func @main() {
+      %c1 = arith.constant 1 : index
+      gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+                 threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+        %a = memref.alloc() : memref<16xf32>
+        gpu.terminator
+      }
+      return
+    })");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkAll(*module, kBudget);
+  ASSERT_EQ(verdicts(findings), std::vector<Verdict>{Verdict::MallocInKernel});
+  EXPECT_EQ(findings[0].kernel, "main/gpu.launch#0");
+}
+
+// After the NVVM lowering, the allocation is a call in an llvm.func.
+TEST_F(IrChecksTest, LlvmCallToMallocIsMallocInKernel) {
+  auto module = parse(R"(
+    module attributes {gpu.container_module} {
+      gpu.module @k {
+        llvm.func @malloc(i64) -> !llvm.ptr
+        llvm.func @free(!llvm.ptr)
+        llvm.func @unused_decl(i64) -> !llvm.ptr
+        llvm.func @f() attributes {gpu.kernel, nvvm.kernel} {
+          %c = llvm.mlir.constant(64 : i64) : i64
+          %p = llvm.call @malloc(%c) : (i64) -> !llvm.ptr
+          llvm.call @free(%p) : (!llvm.ptr) -> ()
+          llvm.return
+        }
+      }
+    })");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkAll(*module, kBudget);
+  ASSERT_EQ(verdicts(findings), (std::vector<Verdict>{Verdict::MallocInKernel,
+                                                      Verdict::MallocInKernel}))
+      << describe(findings);
+  EXPECT_EQ(findings[0].kernel, "k::f");
+  EXPECT_NE(findings[0].message.find("@malloc"), std::string::npos);
+  EXPECT_NE(findings[1].message.find("@free"), std::string::npos);
+}
+
+TEST_F(IrChecksTest, WorkgroupAttributionsOverBudgetOverflow) {
+  // 16384 x f32 = 64 KiB > 48 KiB.
+  auto module = kernel("", "64, 1, 1",
+                       "workgroup(%buf : memref<16384xf32, "
+                       "#gpu.address_space<workgroup>>)");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkWorkgroupMemory(*module, kBudget);
+  ASSERT_EQ(verdicts(findings), std::vector<Verdict>{Verdict::SmemOverflow});
+  EXPECT_NE(findings[0].message.find("65536 bytes"), std::string::npos)
+      << findings[0].message;
+  // The same kernel fits an AMD workgroup (64 KiB).
+  EXPECT_TRUE(
+      checkWorkgroupMemory(*module, workgroupMemoryBudget("gfx942")).empty());
+}
+
+TEST_F(IrChecksTest, WorkgroupAttributionsUnderBudgetAreClean) {
+  // 4096 x f32 = 16 KiB.
+  auto module = kernel("", "64, 1, 1",
+                       "workgroup(%buf : memref<4096xf32, "
+                       "#gpu.address_space<workgroup>>)");
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(checkAll(*module, kBudget).empty());
+}
+
+// Workgroup memory adds up over attributions, workgroup allocas and globals.
+TEST_F(IrChecksTest, WorkgroupMemorySumsAllocasAndGlobals) {
+  auto module = parse(R"(
+    module attributes {gpu.container_module} {
+      gpu.module @k {
+        memref.global "private" @shared : memref<4096xf32, #gpu.address_space<workgroup>>
+        llvm.mlir.global internal @lds() {addr_space = 3 : i32} : !llvm.array<4096 x f32>
+        gpu.func @f() workgroup(%w : memref<2048xf32, #gpu.address_space<workgroup>>)
+            kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+          %a = memref.alloca() : memref<1024xf32, #gpu.address_space<workgroup>>
+          %g = memref.get_global @shared : memref<4096xf32, #gpu.address_space<workgroup>>
+          %h = memref.get_global @shared : memref<4096xf32, #gpu.address_space<workgroup>>
+          %p = llvm.mlir.addressof @lds : !llvm.ptr<3>
+          gpu.return
+        }
+      }
+    })");
+  ASSERT_TRUE(module);
+  // (2048 + 1024 + 4096 + 4096) x 4 = 45056 bytes: the global counts once.
+  EXPECT_TRUE(checkWorkgroupMemory(*module, 45056).empty());
+  std::vector<IrFinding> findings = checkWorkgroupMemory(*module, 45055);
+  ASSERT_EQ(verdicts(findings), std::vector<Verdict>{Verdict::SmemOverflow});
+  EXPECT_NE(findings[0].message.find("45056 bytes in 4 buffers"),
+            std::string::npos)
+      << findings[0].message;
+}
+
+TEST_F(IrChecksTest, WorkgroupMemoryBudgets) {
+  EXPECT_EQ(workgroupMemoryBudget("sm_90"), 48 * 1024);
+  EXPECT_EQ(workgroupMemoryBudget("nvptx"), 48 * 1024);
+  EXPECT_EQ(workgroupMemoryBudget("gfx942"), 64 * 1024);
+  EXPECT_EQ(workgroupMemoryBudget("gfx90a"), 64 * 1024);
+  EXPECT_EQ(workgroupMemoryBudget("amdgpu"), 64 * 1024);
+  EXPECT_EQ(workgroupMemoryBudget("gfx950"), 160 * 1024);
+  EXPECT_EQ(workgroupMemoryBudget("something"), 48 * 1024);
+}
+
+TEST_F(IrChecksTest, StoreIndexedByBlockIdOnlyIsUndistributed) {
+  auto module = kernel(R"(
+    %bid = gpu.block_id x
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %out[%bid] : memref<64xf32>)");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkAll(*module, kBudget);
+  ASSERT_EQ(verdicts(findings),
+            std::vector<Verdict>{Verdict::UndistributedWrite})
+      << describe(findings);
+  EXPECT_EQ(findings[0].kernel, "k::f");
+  EXPECT_NE(findings[0].message.find("global memory"), std::string::npos);
+  EXPECT_NE(findings[0].message.find("64x1x1"), std::string::npos);
+}
+
+TEST_F(IrChecksTest, StoreIndexedByThreadIdIsClean) {
+  auto module = kernel(R"(
+    %bid = gpu.block_id x
+    %tid = gpu.thread_id x
+    %i = arith.addi %bid, %tid : index
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %out[%i] : memref<64xf32>)");
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(checkAll(*module, kBudget).empty());
+}
+
+TEST_F(IrChecksTest, SingleThreadBlockIsClean) {
+  auto module = kernel(R"(
+    %bid = gpu.block_id x
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %out[%bid] : memref<64xf32>)",
+                       "1, 1, 1");
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(checkAll(*module, kBudget).empty());
+}
+
+TEST_F(IrChecksTest, StoreToPrivateAllocaIsClean) {
+  auto module = kernel(R"(
+    %c0 = arith.constant 0 : index
+    %v = arith.constant 1.0 : f32
+    %a = memref.alloca() : memref<4xf32, #gpu.address_space<private>>
+    memref.store %v, %a[%c0] : memref<4xf32, #gpu.address_space<private>>)");
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(checkAll(*module, kBudget).empty());
+}
+
+// A thread id along a dimension of one thread is 0 in every thread.
+TEST_F(IrChecksTest, ThreadIdOfUnitDimensionDoesNotDistribute) {
+  auto module = kernel(R"(
+    %tid = gpu.thread_id x
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %out[%tid] : memref<64xf32>)",
+                       "1, 64, 1");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(verdicts(checkUndistributedWrites(*module)),
+            std::vector<Verdict>{Verdict::UndistributedWrite});
+}
+
+// In a block of 8x4 threads, an address of tid.x alone leaves the 4 threads
+// along y writing the same location; tid.x and tid.y together are clean.
+TEST_F(IrChecksTest, AddressMustCoverEveryDimensionOfTheBlock) {
+  auto module = kernel(R"(
+    %tx = gpu.thread_id x
+    %ty = gpu.thread_id y
+    %c8 = arith.constant 8 : index
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %out[%tx] : memref<64xf32>
+    %row = arith.muli %ty, %c8 : index
+    %i = arith.addi %row, %tx : index
+    memref.store %v, %out[%i] : memref<64xf32>)",
+                       "8, 4, 1");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkUndistributedWrites(*module);
+  ASSERT_EQ(findings.size(), 1u) << describe(findings);
+  EXPECT_NE(findings[0].message.find("along x only"), std::string::npos)
+      << findings[0].message;
+  EXPECT_NE(findings[0].message.find("differ along y"), std::string::npos)
+      << findings[0].message;
+}
+
+// A guard pins the dimensions it tests: tid.x == 0 alone leaves y free.
+TEST_F(IrChecksTest, GuardMustPinEveryDimensionOfTheBlock) {
+  auto module = kernel(R"(
+    %tx = gpu.thread_id x
+    %ty = gpu.thread_id y
+    %bid = gpu.block_id x
+    %c0 = arith.constant 0 : index
+    %v = arith.constant 1.0 : f32
+    %x0 = arith.cmpi eq, %tx, %c0 : index
+    scf.if %x0 {
+      memref.store %v, %out[%bid] : memref<64xf32>
+    }
+    %y0 = arith.cmpi eq, %ty, %c0 : index
+    %both = arith.andi %x0, %y0 : i1
+    scf.if %both {
+      memref.store %v, %out[%bid] : memref<64xf32>
+    })",
+                       "2, 32, 1");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkUndistributedWrites(*module);
+  ASSERT_EQ(findings.size(), 1u) << describe(findings);
+  // The first store, under tid.x == 0 only.
+  memref::StoreOp first;
+  (*module)->walk([&](memref::StoreOp store) {
+    if (!first)
+      first = store;
+  });
+  EXPECT_EQ(findings[0].loc, first.getLoc());
+}
+
+// A loop whose bounds depend on the thread id distributes its iterations; a
+// loop of uniform bounds does not, and its loop-carried index stays uniform.
+TEST_F(IrChecksTest, ThreadDependentLoopBoundsDistribute) {
+  auto module = kernel(R"(
+    %tid = gpu.thread_id x
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c64 = arith.constant 64 : index
+    %v = arith.constant 1.0 : f32
+    scf.for %i = %tid to %c64 step %c64 {
+      memref.store %v, %out[%i] : memref<64xf32>
+    }
+    %r = scf.for %j = %c1 to %c8 step %c1 iter_args(%k = %c1) -> (index) {
+      %n = arith.addi %k, %j : index
+      scf.yield %n : index
+    }
+    memref.store %v, %out[%r] : memref<64xf32>)");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkUndistributedWrites(*module);
+  ASSERT_EQ(findings.size(), 1u) << describe(findings);
+  // The second store, after the loops.
+  EXPECT_NE(findings[0].message.find("memref.store"), std::string::npos);
+}
+
+TEST_F(IrChecksTest, SingleThreadGuardsAreClean) {
+  auto module = kernel(R"(
+    %tid = gpu.thread_id x
+    %bid = gpu.block_id x
+    %c0 = arith.constant 0 : index
+    %v = arith.constant 1.0 : f32
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      memref.store %v, %out[%bid] : memref<64xf32>
+    }
+    %others = arith.cmpi ne, %tid, %c0 : index
+    scf.if %others {
+    } else {
+      memref.store %v, %out[%bid] : memref<64xf32>
+    })");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkAll(*module, kBudget);
+  EXPECT_TRUE(findings.empty()) << describe(findings);
+}
+
+// A guard of many threads (tid < 8) still lets them all write one place.
+TEST_F(IrChecksTest, ManyThreadGuardIsUndistributed) {
+  auto module = kernel(R"(
+    %tid = gpu.thread_id x
+    %bid = gpu.block_id x
+    %c8 = arith.constant 8 : index
+    %v = arith.constant 1.0 : f32
+    %few = arith.cmpi ult, %tid, %c8 : index
+    scf.if %few {
+      memref.store %v, %out[%bid] : memref<64xf32>
+    })");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(verdicts(checkAll(*module, kBudget)),
+            std::vector<Verdict>{Verdict::UndistributedWrite});
+}
+
+// After convert-scf-to-cf the guard is a branch edge that dominates the
+// store; thread-dependent values still flow through block arguments.
+TEST_F(IrChecksTest, ControlFlowGuardsAndBlockArguments) {
+  auto module = kernel(R"(
+    %tid = gpu.thread_id x
+    %bid = gpu.block_id x
+    %c0 = arith.constant 0 : index
+    %v = arith.constant 1.0 : f32
+    %first = arith.cmpi eq, %tid, %c0 : index
+    cf.cond_br %first, ^guarded, ^join(%tid : index)
+  ^guarded:
+    cf.br ^loop(%c0 : index)
+  ^loop(%i: index):
+    memref.store %v, %out[%bid] : memref<64xf32>
+    %c1 = arith.constant 1 : index
+    %next = arith.addi %i, %c1 : index
+    %again = arith.cmpi ult, %next, %bid : index
+    cf.cond_br %again, ^loop(%next : index), ^join(%tid : index)
+  ^join(%j: index):
+    memref.store %v, %out[%j] : memref<64xf32>)");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkAll(*module, kBudget);
+  EXPECT_TRUE(findings.empty()) << describe(findings);
+}
+
+TEST_F(IrChecksTest, WorkgroupAttributionWriteIsUndistributed) {
+  auto module = kernel(R"(
+    %c0 = arith.constant 0 : index
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %buf[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.copy %out, %out : memref<64xf32> to memref<64xf32>)",
+                       "32, 1, 1",
+                       "workgroup(%buf : memref<64xf32, "
+                       "#gpu.address_space<workgroup>>)");
+  ASSERT_TRUE(module);
+  std::vector<IrFinding> findings = checkUndistributedWrites(*module);
+  ASSERT_EQ(findings.size(), 2u) << describe(findings);
+  EXPECT_NE(findings[0].message.find("workgroup memory"), std::string::npos);
+  EXPECT_NE(findings[1].message.find("memref.copy"), std::string::npos);
+}
+
+// A gpu.launch body with block sizes computed by affine.apply, as
+// convert-parallel-loops-to-gpu leaves them.
+TEST_F(IrChecksTest, LaunchBlockSizesFromAffineApply) {
+  const char *text = R"(
+    func.func @main(%out: memref<64xf32>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %n = affine.apply affine_map<(d0)[s0, s1] -> ((d0 - s0) ceildiv s1)>(%c64)[%c0, %c1]
+      gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+                 threads(%tx, %ty, %tz) in (%sx = %n, %sy = %c1, %sz = %c1) {
+        %v = arith.constant 1.0 : f32
+        memref.store %v, %out[%INDEX] : memref<64xf32>
+        gpu.terminator
+      }
+      return
+    })";
+  for (auto [index, expected] :
+       {std::pair<std::string, size_t>{"bx", 1}, {"tx", 0}, {"ty", 1}}) {
+    std::string source = text;
+    source.replace(source.find("INDEX"), 5, index);
+    auto module = parse(source);
+    ASSERT_TRUE(module);
+    std::vector<IrFinding> findings = checkAll(*module, kBudget);
+    EXPECT_EQ(findings.size(), expected) << index << "\n" << describe(findings);
+    for (const IrFinding &finding : findings)
+      EXPECT_EQ(finding.kernel, "main/gpu.launch#0");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// StageCheckInstrumentation
+//===----------------------------------------------------------------------===//
+
+class StageChecksTest : public IrChecksTest {};
+
+/// Test-only: puts a heap buffer (`memref.alloc`, stored to so that it stays)
+/// at the top of every gpu.func.
+template <typename Op> void insertAllocs(Op root) {
+  root->walk([](gpu::GPUFuncOp func) {
+    Block &entry = func.getBody().front();
+    OpBuilder b(&entry, entry.begin());
+    Location loc = NameLoc::get(b.getStringAttr("inserted"), func.getLoc());
+    Value buffer =
+        memref::AllocOp::create(b, loc, MemRefType::get({16}, b.getF32Type()));
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f));
+    memref::StoreOp::create(b, loc, one, buffer, ValueRange{zero});
+  });
+}
+
+struct InsertKernelAllocPass
+    : public PassWrapper<InsertKernelAllocPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(InsertKernelAllocPass)
+  StringRef getArgument() const final { return "test-insert-kernel-alloc"; }
+  StringRef getDescription() const final { return "test only"; }
+  void runOnOperation() override { insertAllocs(getOperation()); }
+};
+
+struct InsertKernelAllocNestedPass
+    : public PassWrapper<InsertKernelAllocNestedPass,
+                         OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(InsertKernelAllocNestedPass)
+  StringRef getArgument() const final {
+    return "test-insert-kernel-alloc-nested";
+  }
+  StringRef getDescription() const final { return "test only"; }
+  void runOnOperation() override { insertAllocs(getOperation()); }
+};
+
+constexpr const char *kTwoKernels = R"(
+  module attributes {gpu.container_module} {
+    gpu.module @k0 {
+      gpu.func @f(%out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+        %tid = gpu.thread_id x
+        %v = arith.constant 2.0 : f32
+        memref.store %v, %out[%tid] : memref<64xf32>
+        gpu.return
+      }
+    }
+    gpu.module @k1 {
+      gpu.func @f(%out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+        %tid = gpu.thread_id x
+        %v = arith.constant 3.0 : f32
+        memref.store %v, %out[%tid] : memref<64xf32>
+        gpu.return
+      }
+    }
+  })";
+
+TEST_F(StageChecksTest, NamesTheIntroducingPass) {
+  auto module = parse(kTwoKernels);
+  ASSERT_TRUE(module);
+  PassManager pm(&context_);
+  StageCheckInstrumentation &stages = addStageChecks(pm, kBudget);
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(std::make_unique<InsertKernelAllocPass>());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  std::vector<StageFinding> findings = stages.findings();
+  ASSERT_EQ(findings.size(), 2u);
+  for (const StageFinding &stage : findings) {
+    EXPECT_EQ(stage.pass, "test-insert-kernel-alloc");
+    EXPECT_EQ(stage.finding.verdict, Verdict::MallocInKernel);
+  }
+  EXPECT_EQ(findings[0].finding.kernel, "k0::f");
+  EXPECT_EQ(findings[1].finding.kernel, "k1::f");
+  // input + 4 passes on the module.
+  EXPECT_EQ(stages.checksRun(), 5u);
+}
+
+// A nested pass, run on both gpu.modules in parallel: each finding is
+// checked in the thread that made it and named after the nested pass.
+TEST_F(StageChecksTest, NestedPassInParallel) {
+  ASSERT_TRUE(context_.isMultithreadingEnabled());
+  auto module = parse(kTwoKernels);
+  ASSERT_TRUE(module);
+  PassManager pm(&context_);
+  StageCheckInstrumentation &stages = addStageChecks(pm, kBudget);
+  pm.addPass(createCanonicalizerPass());
+  OpPassManager &nested = pm.nest<gpu::GPUModuleOp>();
+  nested.addPass(createCSEPass());
+  nested.addPass(std::make_unique<InsertKernelAllocNestedPass>());
+  nested.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  std::vector<StageFinding> findings = stages.findings();
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].finding.kernel, "k0::f");
+  EXPECT_EQ(findings[1].finding.kernel, "k1::f");
+  for (const StageFinding &stage : findings)
+    EXPECT_EQ(stage.pass, "test-insert-kernel-alloc-nested");
+  // input + canonicalize + 3 nested passes x 2 modules + cse; no adaptor.
+  EXPECT_EQ(stages.checksRun(), 9u);
+}
+
+TEST_F(StageChecksTest, FindingInTheInput) {
+  auto module = kernel("%a = memref.alloc() : memref<16xf32>");
+  ASSERT_TRUE(module);
+  PassManager pm(&context_);
+  StageCheckInstrumentation &stages = addStageChecks(pm, kBudget);
+  pm.addPass(createCSEPass());
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  std::vector<StageFinding> findings = stages.findings();
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].pass, "input");
+}
+
+// Findings keep their identity from a gpu.launch body into the outlined
+// gpu.func (locations are kept), so outlining introduces nothing; the NVVM
+// lowering turns the alloc into a call to malloc, a finding of its own.
+TEST_F(StageChecksTest, OutliningKeepsFindingsLoweringAddsMallocCall) {
+  auto module = parse(R"(
+    module {
+      func.func @main(%out: memref<64xf32>) {
+        %c1 = arith.constant 1 : index
+        %c64 = arith.constant 64 : index
+        gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+                   threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+          %c0 = arith.constant 0 : index
+          %v = arith.constant 1.0 : f32
+          %a = memref.alloc() : memref<16xf32>
+          memref.store %v, %a[%c0] : memref<16xf32>
+          memref.store %v, %out[%bx] : memref<64xf32>
+          %l = memref.load %a[%tx] : memref<16xf32>
+          memref.store %l, %out[%tx] : memref<64xf32>
+          gpu.terminator
+        }
+        return
+      }
+    })");
+  ASSERT_TRUE(module);
+  PassManager pm(&context_);
+  StageCheckInstrumentation &stages = addStageChecks(pm, kBudget);
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps());
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  std::vector<StageFinding> findings = stages.findings();
+  std::string all;
+  for (const StageFinding &stage : findings)
+    all += stage.pass + ": " + describe({stage.finding});
+  ASSERT_EQ(findings.size(), 3u) << all;
+  EXPECT_EQ(findings[0].pass, "input") << all;
+  EXPECT_EQ(findings[0].finding.kernel, "main/gpu.launch#0");
+  EXPECT_EQ(findings[1].pass, "input") << all;
+  std::vector<Verdict> inputVerdicts = {findings[0].finding.verdict,
+                                        findings[1].finding.verdict};
+  std::sort(inputVerdicts.begin(), inputVerdicts.end());
+  EXPECT_EQ(inputVerdicts, (std::vector<Verdict>{Verdict::MallocInKernel,
+                                                 Verdict::UndistributedWrite}));
+  EXPECT_EQ(findings[2].pass, "convert-gpu-to-nvvm") << all;
+  EXPECT_EQ(findings[2].finding.verdict, Verdict::MallocInKernel);
+  EXPECT_EQ(findings[2].finding.kernel, "main_kernel::main_kernel");
+  EXPECT_NE(findings[2].finding.message.find("llvm.call @malloc"),
+            std::string::npos)
+      << all;
+}
+
+/// The function of test/Pipelines/pipeline_distribute.mlir: an elementwise
+/// op, a sort and a top-k.
+constexpr const char *kDistributeInput = R"(
+  func.func @main(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x3xi64>) {
+    %e = tensor.empty() : tensor<4x8xf32>
+    %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.mulf %a, %a : f32
+      linalg.yield %m : f32
+    } -> tensor<4x8xf32>
+    %s = sift.sort dimension(1) descending outs(%y : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %v0 = tensor.empty() : tensor<4x3xf32>
+    %i0 = tensor.empty() : tensor<4x3xi64>
+    %v, %i = sift.topk dimension(1) k(3) smallest ins(%x : tensor<4x8xf32>) outs(%v0, %i0 : tensor<4x3xf32>, tensor<4x3xi64>) -> tensor<4x3xf32>, tensor<4x3xi64>
+    return %s, %i : tensor<4x8xf32>, tensor<4x3xi64>
+  })";
+
+PipelineOptions distributeOptions() {
+  PipelineOptions options;
+  options.kind = PipelineKind::Distribute;
+  options.target = TargetKind::Nvptx;
+  return options;
+}
+
+TEST_F(StageChecksTest, DistributePipelineIsClean) {
+  auto module = parse(kDistributeInput);
+  ASSERT_TRUE(module);
+  PassManager pm(&context_);
+  StageCheckInstrumentation &stages = addStageChecks(pm, kBudget);
+  addDistributePipeline(pm, distributeOptions());
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  std::string all;
+  for (const StageFinding &stage : stages.findings())
+    all += stage.pass + ": " + describe({stage.finding});
+  EXPECT_TRUE(all.empty()) << all;
+  EXPECT_GT(stages.checksRun(), 20u);
+}
+
+// Run with --gtest_also_run_disabled_tests: the pipeline's time with and
+// without the instrumentation, and the time the checks themselves took.
+TEST_F(StageChecksTest, DISABLED_OverheadOnDistributePipeline) {
+  constexpr int kRuns = 50;
+  auto series = [&](bool instrumented) {
+    std::chrono::nanoseconds total(0), checks(0);
+    size_t count = 0;
+    for (int i = 0; i < kRuns; ++i) {
+      auto module = parse(kDistributeInput);
+      ASSERT_TRUE(module);
+      PassManager pm(&context_);
+      StageCheckInstrumentation *stages = nullptr;
+      if (instrumented)
+        stages = &addStageChecks(pm, kBudget);
+      addDistributePipeline(pm, distributeOptions());
+      auto start = std::chrono::steady_clock::now();
+      ASSERT_TRUE(succeeded(pm.run(*module)));
+      total += std::chrono::steady_clock::now() - start;
+      if (stages) {
+        checks += stages->checkTime();
+        count = stages->checksRun();
+      }
+    }
+    std::printf("%-12s %8.3f ms per pipeline run; checks %6.3f ms in %zu "
+                "checks\n",
+                instrumented ? "instrumented" : "plain",
+                total.count() / 1e6 / kRuns, checks.count() / 1e6 / kRuns,
+                count);
+  };
+  for (int round = 0; round < 3; ++round) {
+    series(false);
+    series(true);
+  }
+}
+
+} // namespace
