@@ -79,14 +79,16 @@ LogicalResult SortOp::verify() {
   if (getOutputs().empty())
     return emitOpError("expects at least one outs operand");
   auto keyType = getKeyType();
-  if (!keyType.hasStaticShape())
-    return emitOpError("expects static shapes, found ") << keyType;
   if (keyType.getRank() < 1)
     return emitOpError("expects operands of rank >= 1, found rank 0");
   int64_t dim = getDimension();
   if (dim < 0 || dim >= keyType.getRank())
     return emitOpError("sort dimension ")
            << dim << " is out of range for rank " << keyType.getRank();
+  // Tiles may have dynamic sizes elsewhere; a row's length is static.
+  if (keyType.isDynamicDim(dim))
+    return emitOpError("the sorted dimension ")
+           << dim << " must have a static size, found " << keyType;
   if (!isOrderableElementType(keyType.getElementType()))
     return emitOpError("key element type must be an integer or a float, found ")
            << keyType.getElementType();
@@ -195,14 +197,16 @@ LogicalResult TopkOp::verify() {
   auto inputType = getInputType();
   auto valuesType = cast<ShapedType>(getValuesInit().getType());
   auto indicesType = cast<ShapedType>(getIndicesInit().getType());
-  if (!inputType.hasStaticShape())
-    return emitOpError("expects static shapes, found ") << inputType;
   if (inputType.getRank() < 1)
     return emitOpError("expects an input of rank >= 1, found rank 0");
   int64_t dim = getDimension();
   if (dim < 0 || dim >= inputType.getRank())
     return emitOpError("top-k dimension ")
            << dim << " is out of range for rank " << inputType.getRank();
+  // Tiles may have dynamic sizes elsewhere; a row's length is static.
+  if (inputType.isDynamicDim(dim))
+    return emitOpError("the selected dimension ")
+           << dim << " must have a static size, found " << inputType;
   if (!isOrderableElementType(inputType.getElementType()))
     return emitOpError("input element type must be an integer or a float, "
                        "found ")

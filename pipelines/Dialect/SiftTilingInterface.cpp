@@ -68,15 +68,26 @@ Value sift::buildTopkBetter(OpBuilder &b, Location loc, TopkOp op, Value lhs,
 
 namespace {
 
-/// The iteration domain: all dimensions of `type` except `skipDim`.
-SmallVector<Range> domainWithout(OpBuilder &b, ShapedType type,
+/// The size of dimension `d` of a tensor or memref: an attribute when
+/// static, a dim op otherwise (tiles can have dynamic sizes).
+OpFoldResult dimSize(OpBuilder &b, Location loc, Value shaped, int64_t d) {
+  auto type = cast<ShapedType>(shaped.getType());
+  if (!type.isDynamicDim(d))
+    return b.getIndexAttr(type.getDimSize(d));
+  if (isa<RankedTensorType>(type))
+    return tensor::DimOp::create(b, loc, shaped, d).getResult();
+  return memref::DimOp::create(b, loc, shaped, d).getResult();
+}
+
+/// The iteration domain: all dimensions of `shaped` except `skipDim`.
+SmallVector<Range> domainWithout(OpBuilder &b, Location loc, Value shaped,
                                  int64_t skipDim) {
   SmallVector<Range> domain;
-  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+  for (int64_t d = 0, e = cast<ShapedType>(shaped.getType()).getRank(); d < e;
+       ++d) {
     if (d == skipDim)
       continue;
-    domain.push_back(Range{b.getIndexAttr(0),
-                           b.getIndexAttr(type.getDimSize(d)),
+    domain.push_back(Range{b.getIndexAttr(0), dimSize(b, loc, shaped, d),
                            b.getIndexAttr(1)});
   }
   return domain;
@@ -162,7 +173,7 @@ SmallVector<utils::IteratorType> SortOp::getLoopIteratorTypes() {
 }
 
 SmallVector<Range> SortOp::getIterationDomain(OpBuilder &b) {
-  return domainWithout(b, getKeyType(), getDimension());
+  return domainWithout(b, getLoc(), getKey(), getDimension());
 }
 
 FailureOr<TilingResult>
@@ -247,7 +258,7 @@ SmallVector<utils::IteratorType> TopkOp::getLoopIteratorTypes() {
 }
 
 SmallVector<Range> TopkOp::getIterationDomain(OpBuilder &b) {
-  return domainWithout(b, getInputType(), getDimension());
+  return domainWithout(b, getLoc(), getInput(), getDimension());
 }
 
 FailureOr<TilingResult>

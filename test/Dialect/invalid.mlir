@@ -34,7 +34,7 @@ func.func @sort_rank0(%a: tensor<f32>) -> tensor<f32> {
 // -----
 
 func.func @sort_dynamic(%a: tensor<?xf32>) -> tensor<?xf32> {
-  // expected-error @+1 {{expects static shapes}}
+  // expected-error @+1 {{the sorted dimension 0 must have a static size, found 'tensor<?xf32>'}}
   %r = sift.sort dimension(0) ascending outs(%a : tensor<?xf32>) -> tensor<?xf32>
   return %r : tensor<?xf32>
 }
@@ -184,7 +184,7 @@ func.func @topk_rank0(%x: tensor<f32>, %v: tensor<f32>, %i: tensor<i64>) {
 // -----
 
 func.func @topk_dynamic(%x: tensor<?xf32>, %v: tensor<2xf32>, %i: tensor<2xi64>) {
-  // expected-error @+1 {{expects static shapes}}
+  // expected-error @+1 {{the selected dimension 0 must have a static size, found 'tensor<?xf32>'}}
   %r:2 = sift.topk dimension(0) k(2) largest ins(%x : tensor<?xf32>) outs(%v, %i : tensor<2xf32>, tensor<2xi64>) -> tensor<2xf32>, tensor<2xi64>
   return
 }
