@@ -34,9 +34,8 @@ struct PipelineTarget {
 };
 
 /// The (pipeline, target) pairs `--pipeline` and `--target` select: cpu
-/// targets the host; each GPU pipeline every selected GPU target. `all` is
-/// every implemented pipeline (cpu and distribute; tileandfuse comes with
-/// issue #3). Chips are given per target ("sm_90", "gfx942").
+/// targets the host; each GPU pipeline every selected GPU target.
+/// Chips are given per target ("sm_90", "gfx942").
 std::vector<PipelineTarget>
 selectPipelineTargets(const std::vector<PipelineKind> &pipelines,
                       const std::vector<TargetKind> &targets,

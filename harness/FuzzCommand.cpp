@@ -171,13 +171,6 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
 } // namespace
 
 int runFuzzCommand(const FuzzOptions &options) {
-  for (const PipelineTarget &run : options.runs)
-    if (run.pipeline == PipelineKind::TileAndFuse) {
-      std::fprintf(stderr,
-                   "harness: pipeline 'tileandfuse' is not implemented yet "
-                   "(issue #3); valid now: cpu, distribute, all\n");
-      return kExitUsage;
-    }
   if (options.runs.empty()) {
     std::fprintf(stderr, "harness: --pipeline and --target select nothing "
                          "to run (a GPU pipeline needs a GPU target)\n");

@@ -43,13 +43,6 @@ std::optional<std::string> readProgram(const std::string &path) {
 std::optional<int> loadAndCompile(Session &session, const std::string &path,
                                   const PipelineOptions &pipeline,
                                   EmitStage stage, CompileOutput &output) {
-  if (pipeline.kind == PipelineKind::TileAndFuse) {
-    std::fprintf(stderr,
-                 "harness: pipeline '%s' is not implemented yet (issue #3); "
-                 "valid now: cpu\n",
-                 std::string(toString(pipeline.kind)).c_str());
-    return kExitUsage;
-  }
   if ((pipeline.kind == PipelineKind::Cpu) !=
       (pipeline.target == TargetKind::Host)) {
     std::fprintf(stderr,

@@ -91,18 +91,20 @@ std::unique_ptr<Pass> createStrategySelection(
   return sift::createSelectLoweringStrategy(select);
 }
 
-/// Steps shared by every pipeline: simplify, choose the lowering strategy,
-/// record the plan's argument buffers from the tensor signature, keep inputs
-/// read-only, bufferize the whole module with results as trailing
-/// out-params.
-void addBufferizedFront(OpPassManager &pm,
-                        const sift::PipelineOptions &options) {
+/// The first steps of every pipeline: simplify, choose the lowering
+/// strategy, record the plan's argument buffers from the tensor signature,
+/// keep inputs read-only.
+void addFront(OpPassManager &pm, const sift::PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createStrategySelection(options));
   pm.addPass(sift::createRecordDispatchPlan(
       sift::RecordDispatchPlanOptions{options.entry}));
   pm.addPass(sift::createMarkInputsReadOnly());
+}
+
+/// Bufferize the whole module with results as trailing out-params.
+void addBufferize(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -113,6 +115,43 @@ void addBufferizedFront(OpPassManager &pm,
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
+}
+
+/// addFront, then addBufferize.
+void addBufferizedFront(OpPassManager &pm,
+                        const sift::PipelineOptions &options) {
+  addFront(pm, options);
+  addBufferize(pm);
+}
+
+/// From bufferized programs whose top-level ops are not yet distributed (and
+/// mapped scf.forall loops) to outlined kernels, the plan and binaries:
+/// parallel loops keeping their configs, mapping, outlining, the GPU tail.
+void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
+  using namespace sift;
+  pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
+  pm.addPass(createStrategySelection(options));
+  LowerToLoopsOptions lower;
+  lower.parallel = true;
+  lower.crashOnPrime = options.faults.contains(Fault::CrashOnPrime);
+  lower.hangOnK1 = options.faults.contains(Fault::HangOnK1);
+  pm.addNestedPass<func::FuncOp>(createLowerToLoops(lower));
+  pm.addPass(memref::createFoldMemRefAliasOpsPass());
+  // No canonicalization until the loops are kernels: it would inline
+  // one-iteration loops (a rank-1 sort's) and leave their work on the host.
+
+  MapToGpuOptions map;
+  map.injectUndistributedWrite =
+      options.faults.contains(Fault::DistUndistributedWrite);
+  pm.addNestedPass<func::FuncOp>(createMapToGpu(map));
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createCanonicalizerPass());
+
+  pm.addPass(createExtractGpuPlan(ExtractGpuPlanOptions{options.entry}));
+  addGpuDeviceTail(pm, options);
 }
 
 } // namespace
@@ -153,40 +192,40 @@ void sift::addCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
 
 void sift::addDistributePipeline(OpPassManager &pm,
                                  const PipelineOptions &options) {
-  // Step 1. Simplify, record the plan, bufferize before distribution. The
-  // runtime owns temporaries as plan buffers: no host deallocation.
+  // Step 1. Simplify, choose the strategy, record the plan, bufferize before
+  // distribution. The runtime owns temporaries as plan buffers: no host
+  // deallocation.
   addBufferizedFront(pm, options);
 
   // Step 2. Every op becomes parallel loops over memrefs that keep their
-  // lowering configs: sift ops over their rows, copies (configs chosen now)
-  // and linalg ops over their elements; views fold into the loads and stores
-  // so kernels take whole buffers.
-  pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
-  pm.addPass(createStrategySelection(options));
-  LowerToLoopsOptions lower;
-  lower.parallel = true;
-  lower.crashOnPrime = options.faults.contains(Fault::CrashOnPrime);
-  lower.hangOnK1 = options.faults.contains(Fault::HangOnK1);
-  pm.addNestedPass<func::FuncOp>(createLowerToLoops(lower));
-  pm.addPass(memref::createFoldMemRefAliasOpsPass());
-  // No canonicalization until the loops are kernels: it would inline
-  // one-iteration loops (a rank-1 sort's) and leave their work on the host.
+  // lowering configs (sift ops over rows, copies and linalg ops over
+  // elements), tiled into workgroups and threads as the configs say, mapped,
+  // outlined; the host becomes the plan, the kernels go down the GPU tail.
+  addGpuBack(pm, options);
+}
 
-  // Step 3. Distribute: tile the loops into workgroups and threads as their
-  // configs say, map them to the GPU and outline one kernel per loop nest.
-  MapToGpuOptions map;
-  map.injectUndistributedWrite =
-      options.faults.contains(Fault::DistUndistributedWrite);
-  pm.addNestedPass<func::FuncOp>(createMapToGpu(map));
-  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
-  pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(createCanonicalizerPass());
+void sift::addTileAndFusePipeline(OpPassManager &pm,
+                                  const PipelineOptions &options) {
+  // Step 1. Simplify, choose the strategy, record the plan.
+  addFront(pm, options);
 
-  // Step 4. The host side becomes the plan; the kernels go down the tail.
-  pm.addPass(createExtractGpuPlan(ExtractGpuPlanOptions{options.entry}));
-  addGpuDeviceTail(pm, options);
+  // Step 2. Tile every consumer into workgroup and thread scf.forall loops
+  // and fuse its elementwise producers into both, on tensors.
+  pm.addNestedPass<func::FuncOp>(createTileAndFuse());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Step 3. Bufferize after tiling, then the memory-space policy: per-thread
+  // temporaries go to private memory (fault tf-global-temp leaves them on
+  // the heap, IREE #20505).
+  addBufferize(pm);
+  if (!options.faults.contains(Fault::TfGlobalTemp))
+    pm.addNestedPass<func::FuncOp>(createPromoteTemporaries());
+
+  // Step 4. What tiling left on the host (bufferization copies) is
+  // distributed like in the distribute pipeline; the foralls map to blocks
+  // and threads; outline, plan, GPU tail.
+  addGpuBack(pm, options);
 }
 
 void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
@@ -239,7 +278,12 @@ LogicalResult sift::addPipeline(OpPassManager &pm,
     addDistributePipeline(pm, options);
     return success();
   case PipelineKind::TileAndFuse:
-    // TODO(#3): the tileandfuse pipeline.
+    if (options.target == TargetKind::Host) {
+      error = "the tileandfuse pipeline targets nvptx or amdgpu, not host";
+      return failure();
+    }
+    addTileAndFusePipeline(pm, options);
+    return success();
     error = "pipeline '" + std::string(toString(options.kind)) +
             "' is not implemented yet (issue #3); use --pipeline=cpu";
     return failure();
@@ -292,5 +336,20 @@ void sift::registerSiftPipelines() {
         options.libdevicePath = cli.libdevice;
         options.randomConfigSeed = cli.randomConfigSeed;
         addDistributePipeline(pm, options);
+      });
+  PassPipelineRegistration<GpuPipelineCliOptions>(
+      "sift-tileandfuse-pipeline",
+      "The sift tileandfuse pipeline: workgroup and thread foralls with fused "
+      "producers, bufferization after tiling, PTX or HSACO",
+      [](OpPassManager &pm, const GpuPipelineCliOptions &cli) {
+        PipelineOptions options;
+        options.kind = PipelineKind::TileAndFuse;
+        options.target = parseTargetKind(cli.target).value_or(
+            TargetKind::Nvptx);
+        options.chip = cli.chip;
+        options.toolkitPath = cli.toolkit;
+        options.libdevicePath = cli.libdevice;
+        options.randomConfigSeed = cli.randomConfigSeed;
+        addTileAndFusePipeline(pm, options);
       });
 }

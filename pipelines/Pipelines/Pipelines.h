@@ -71,6 +71,12 @@ void addCpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 void addDistributePipeline(mlir::OpPassManager &pm,
                            const PipelineOptions &options);
 
+/// The tileandfuse pipeline: workgroup and thread scf.forall tiling with
+/// elementwise producers fused, bufferization after tiling with the
+/// memory-space policy, then the GPU tail.
+void addTileAndFusePipeline(mlir::OpPassManager &pm,
+                            const PipelineOptions &options);
+
 /// The shared GPU tail: device lowering of every gpu.module to NVVM or ROCDL
 /// and serialization to PTX or HSACO (gpu.binary ops).
 void addGpuDeviceTail(mlir::OpPassManager &pm, const PipelineOptions &options);

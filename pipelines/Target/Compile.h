@@ -32,8 +32,9 @@ std::optional<EmitStage> parseEmitStage(std::string_view name);
 struct CompileOptions {
   PipelineOptions pipeline;
   HostTargetOptions host;
-  /// Verify the IR after every pass (slower; catches broken passes early).
-  bool verifyEachPass = false;
+  /// Verify the IR after every pass: a pass that breaks the IR is a
+  /// compile error naming it, never a silent wrong result downstream.
+  bool verifyEachPass = true;
   /// Called with the pass manager before it runs (to add instrumentation,
   /// such as the harness's per-pass static oracles).
   std::function<void(mlir::PassManager &)> instrument;

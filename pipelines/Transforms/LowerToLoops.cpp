@@ -108,6 +108,13 @@ void injectFaults(Operation *op, bool crashOnPrime, bool hangOnK1) {
   }
 }
 
+/// True when `op` already runs inside distributed loops (an scf.parallel or
+/// scf.forall): it gets sequential loops.
+bool isDistributed(Operation *op) {
+  return op->getParentOfType<scf::ParallelOp>() ||
+         op->getParentOfType<scf::ForallOp>();
+}
+
 struct LowerToLoopsPass final : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
   using LowerToLoopsBase::LowerToLoopsBase;
 
@@ -129,8 +136,9 @@ struct LowerToLoopsPass final : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
       SmallVector<Range> domain = tilable.getIterationDomain(rewriter);
       SmallVector<Value> ivs;
       LogicalResult lowered =
-          parallel ? emitParallelLoop(rewriter, op->getLoc(), tilable, domain)
-                   : emitLoops(rewriter, op->getLoc(), tilable, domain, ivs);
+          parallel && !isDistributed(op)
+              ? emitParallelLoop(rewriter, op->getLoc(), tilable, domain)
+              : emitLoops(rewriter, op->getLoc(), tilable, domain, ivs);
       if (failed(lowered))
         return signalPassFailure();
       rewriter.eraseOp(op);
@@ -150,7 +158,8 @@ struct LowerToLoopsPass final : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
     for (linalg::LinalgOp op : ops) {
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::LinalgLoops> loops =
-          linalg::linalgOpToParallelLoops(rewriter, op);
+          isDistributed(op) ? linalg::linalgOpToLoops(rewriter, op)
+                            : linalg::linalgOpToParallelLoops(rewriter, op);
       if (failed(loops))
         return op->emitOpError("cannot be lowered to parallel loops");
       Attribute config = op->getAttr("sift.lowering_config");

@@ -15,6 +15,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -83,13 +86,114 @@ void injectUndistributedWrite(scf::ParallelOp workgroups,
   memref::StoreOp::create(b, loc, value, buffer, first);
 }
 
+/// The parallel-loop processor of a forall mapping attribute.
+std::optional<gpu::Processor> processorOf(Attribute attr) {
+  if (auto block = dyn_cast<gpu::GPUBlockMappingAttr>(attr))
+    return static_cast<gpu::Processor>(
+        static_cast<uint64_t>(gpu::Processor::BlockX) +
+        static_cast<uint64_t>(block.getMappingId()) -
+        static_cast<uint64_t>(gpu::MappingId::DimX));
+  if (auto thread = dyn_cast<gpu::GPUThreadMappingAttr>(attr))
+    return static_cast<gpu::Processor>(
+        static_cast<uint64_t>(gpu::Processor::ThreadX) +
+        static_cast<uint64_t>(thread.getMappingId()) -
+        static_cast<uint64_t>(gpu::MappingId::DimX));
+  return std::nullopt;
+}
+
+/// A bufferized scf.forall mapped to blocks or threads becomes an
+/// scf.parallel with the same bounds, body and mapping.
+LogicalResult forallToParallel(RewriterBase &rewriter, scf::ForallOp forall) {
+  if (forall.getNumResults() != 0)
+    return forall.emitOpError("must be bufferized before sift-map-to-gpu");
+  std::optional<ArrayAttr> mappingAttr = forall.getMapping();
+  if (!mappingAttr || mappingAttr->size() != forall.getRank())
+    return forall.emitOpError("needs a GPU mapping for every dimension");
+  MLIRContext *context = forall.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
+  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
+  for (Attribute attr : *mappingAttr) {
+    std::optional<gpu::Processor> processor = processorOf(attr);
+    if (!processor)
+      return forall.emitOpError("has a mapping that is neither #gpu.block "
+                                "nor #gpu.thread: ")
+             << attr;
+    mapping.push_back(gpu::ParallelLoopDimMappingAttr::get(
+        context, *processor, identity, identity));
+  }
+  Location loc = forall.getLoc();
+  rewriter.setInsertionPoint(forall);
+  auto values = [&](ArrayRef<OpFoldResult> folds) {
+    SmallVector<Value> result;
+    for (OpFoldResult fold : folds)
+      result.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, fold));
+    return result;
+  };
+  // Launch sizes must be constant: a partial tile's bound (an affine.min)
+  // becomes its constant maximum, and the body is guarded by the real bound.
+  SmallVector<Value> uppers = values(forall.getMixedUpperBound());
+  SmallVector<Value> guards(uppers.size());
+  for (auto [i, upper] : llvm::enumerate(uppers)) {
+    if (getConstantIntValue(upper))
+      continue;
+    FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(upper),
+        /*stopCondition=*/nullptr, /*closedUB=*/true);
+    if (failed(bound))
+      return forall.emitOpError("has a bound with no constant maximum; the "
+                                "launch size would not be constant");
+    guards[i] = upper;
+    upper = arith::ConstantIndexOp::create(rewriter, loc, *bound);
+  }
+  auto loop = scf::ParallelOp::create(
+      rewriter, loc, values(forall.getMixedLowerBound()), uppers,
+      values(forall.getMixedStep()));
+  Block *from = forall.getBody();
+  Block *to = loop.getBody();
+  for (auto [oldIv, newIv] :
+       llvm::zip(from->getArguments(), to->getArguments()))
+    rewriter.replaceAllUsesWith(oldIv, newIv);
+  rewriter.eraseOp(from->getTerminator());
+  Block *target = to;
+  Value inBounds;
+  rewriter.setInsertionPointToStart(to);
+  for (auto [i, guard] : llvm::enumerate(guards)) {
+    if (!guard)
+      continue;
+    Value below = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::slt,
+                                        to->getArgument(i), guard);
+    inBounds = inBounds ? arith::AndIOp::create(rewriter, loc, inBounds, below)
+                                .getResult()
+                        : below;
+  }
+  if (inBounds) {
+    auto ifOp = scf::IfOp::create(rewriter, loc, inBounds,
+                                  /*withElseRegion=*/false);
+    target = ifOp.thenBlock();
+  }
+  target->getOperations().splice(Block::iterator(target->getTerminator()),
+                                 from->getOperations());
+  rewriter.eraseOp(forall);
+  return gpu::setMappingAttr(loop, mapping);
+}
+
 struct MapToGpuPass final : sift::impl::MapToGpuBase<MapToGpuPass> {
   using MapToGpuBase::MapToGpuBase;
 
   void runOnOperation() override {
+    // Mapped foralls (tileandfuse), innermost first.
+    SmallVector<scf::ForallOp> foralls;
+    getOperation().walk([&](scf::ForallOp forall) { foralls.push_back(forall); });
+    IRRewriter forallRewriter(&getContext());
+    for (scf::ForallOp forall : foralls)
+      if (failed(forallToParallel(forallRewriter, forall)))
+        return signalPassFailure();
+
     SmallVector<scf::ParallelOp> loops;
     WalkResult walk = getOperation().walk([&](scf::ParallelOp loop) {
-      if (loop->getParentOfType<scf::ParallelOp>())
+      if (loop->getParentOfType<scf::ParallelOp>() ||
+          loop->hasAttr(gpu::getMappingAttrName()))
         return WalkResult::advance();
       if (!loop->hasAttr("sift.lowering_config")) {
         loop.emitError("parallel loop has no sift.lowering_config; strategy "

@@ -47,7 +47,10 @@ def SelectLoweringStrategy
 def MapToGpu : Pass<"sift-map-to-gpu", "mlir::func::FuncOp"> {
   let summary = "Tiles parallel loops by their lowering config and maps them";
   let description = [{
-    Every `scf.parallel` that carries a `sift.lowering_config` is tiled into
+    First every `scf.forall` mapped to `#gpu.block` / `#gpu.thread` (from
+    tileandfuse; bufferized, so without results) becomes an `scf.parallel`
+    with the equivalent mapping. Then every `scf.parallel` that carries a
+    `sift.lowering_config` is tiled into
     workgroups (`workgroup_tile`), threads and per-thread iterations
     (`thread_tile`); the loops get GPU mapping attributes (the innermost
     domain dimension to x, then y, z; further dimensions sequential) for
@@ -67,6 +70,40 @@ def MapToGpu : Pass<"sift-map-to-gpu", "mlir::func::FuncOp"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def TileAndFuse : Pass<"sift-tile-and-fuse", "mlir::func::FuncOp"> {
+  let summary = "Tiles ops into workgroup and thread scf.forall loops, fusing producers";
+  let description = [{
+    On tensors, before bufferization: every sift op, and every linalg op not
+    fused into another, is tiled by its `#sift.lowering_config` into an
+    `scf.forall` over workgroups (`#gpu.block<x|y|z>`, x innermost) and,
+    inside it, one over threads (`#gpu.thread<x|y|z>`), and the elementwise
+    linalg producers of its operands are fused into both levels, so each
+    thread computes its own slice of them: their temporaries are per-thread.
+    Domain dimensions beyond the innermost three are not tiled. An op with an
+    empty domain (a rank-1 sort) gets one-iteration loops.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect"];
+}
+
+def PromoteTemporaries : Pass<"sift-promote-temporaries", "mlir::func::FuncOp"> {
+  let summary = "The memory-space policy for temporaries inside GPU loops";
+  let description = [{
+    A `memref.alloc` inside a loop mapped to threads (a per-thread
+    temporary, from a fused producer's tile or an unused result) becomes a
+    `memref.alloca` in `#gpu.address_space<private>`. Anything else is left
+    alone, so a temporary the policy misses still shows up (as `malloc` in a
+    kernel) instead of being hidden. Fault tf-global-temp (IREE #20505) skips
+    this pass.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def LowerToLoops : Pass<"sift-lower-to-loops"> {
   let summary = "Lowers sift ops on memrefs to scf loops";
   let description = [{
@@ -78,7 +115,9 @@ def LowerToLoops : Pass<"sift-lower-to-loops"> {
     independent), which GPU pipelines map to workgroups and threads; an op
     with an empty domain (rank 1) gets a one-iteration loop so its row still
     runs inside a kernel. In that mode linalg ops on memrefs become parallel
-    loops too, and every loop keeps its op's `sift.lowering_config`.
+    loops too, and every loop keeps its op's `sift.lowering_config`. Ops
+    already inside a parallel loop or an scf.forall are distributed: they
+    get sequential loops in either mode.
   }];
   let options = [
     Option<"parallel", "parallel", "bool", /*default=*/"false",

@@ -13,6 +13,7 @@
 #include "pipelines/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 
@@ -138,6 +139,11 @@ struct SelectLoweringStrategyPass final
     OpBuilder b(context);
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (!isa<sift::SortOp, sift::TopkOp, linalg::LinalgOp>(op))
+        return WalkResult::advance();
+      // Ops inside distributed loops (tileandfuse's tiles) are already
+      // mapped; they run sequentially in their thread.
+      if (op->getParentOfType<scf::ForallOp>() ||
+          op->getParentOfType<scf::ParallelOp>())
         return WalkResult::advance();
       op->setAttr("sift.pipeline", pipelineAttr);
       if (kind == sift::Pipeline::Cpu ||

@@ -1,0 +1,208 @@
+//===- TileAndFuse.cpp - Workgroup and thread tiling with fusion ----------===//
+//
+// The tiling half of the tileandfuse pipeline (like IREE's
+// LLVMGPUTileAndFuse): consumers are tiled with scf.forall at workgroup and
+// thread level as their lowering configs say, and their elementwise
+// producers are fused into the loops. Bufferization runs afterwards, so the
+// fused producers' tiles become per-thread temporaries whose memory space
+// the pipeline's policy decides.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Dialect/SiftDialect.h"
+#include "pipelines/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/PatternMatch.h"
+
+#define DEBUG_TYPE "sift-tile-and-fuse"
+
+namespace sift {
+#define GEN_PASS_DEF_TILEANDFUSE
+#include "pipelines/Transforms/Passes.h.inc"
+} // namespace sift
+
+using namespace mlir;
+
+namespace {
+
+enum class Level { Workgroup, Thread };
+
+/// The mapping attribute of dimension `axis` (0 = x) at `level`.
+Attribute mappingAttr(MLIRContext *context, Level level, int64_t axis) {
+  auto id = static_cast<gpu::MappingId>(static_cast<int64_t>(gpu::MappingId::DimX) + axis);
+  if (level == Level::Workgroup)
+    return gpu::GPUBlockMappingAttr::get(context, id);
+  return gpu::GPUThreadMappingAttr::get(context, id);
+}
+
+/// Tile sizes (0 = untiled) and mapping of `config` at `level` for a domain
+/// of `rank`: only the innermost three dimensions are tiled; x innermost.
+void tilesAndMapping(MLIRContext *context, sift::LoweringConfigAttr config,
+                     Level level, int64_t rank,
+                     SmallVector<OpFoldResult> &sizes,
+                     SmallVector<Attribute> &mapping) {
+  Builder b(context);
+  ArrayRef<int64_t> tiles = level == Level::Workgroup
+                                ? config.getWorkgroupTile().asArrayRef()
+                                : config.getThreadTile().asArrayRef();
+  sizes.clear();
+  mapping.clear();
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t axis = rank - 1 - d;
+    if (axis >= 3 || d >= static_cast<int64_t>(tiles.size())) {
+      sizes.push_back(b.getIndexAttr(0));
+      continue;
+    }
+    sizes.push_back(b.getIndexAttr(tiles[d]));
+    mapping.push_back(mappingAttr(context, level, axis));
+  }
+}
+
+/// Fuse elementwise linalg producers (not sift ops: their rows span tiles).
+bool isFusable(Operation *producer) {
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(producer);
+  return linalgOp && linalgOp.getNumReductionLoops() == 0;
+}
+
+/// Wraps a tensor DPS op with an empty domain in a one-iteration scf.forall
+/// mapped to `mapping`, returning the new op inside it.
+FailureOr<Operation *> wrapInForall(RewriterBase &rewriter, Operation *op,
+                                    Attribute mapping) {
+  auto dps = cast<DestinationStyleOpInterface>(op);
+  SmallVector<Value> inits(dps.getDpsInits());
+  rewriter.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  auto forall = scf::ForallOp::create(
+      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)}, inits,
+      rewriter.getArrayAttr({mapping}));
+  Block *body = forall.getBody();
+  rewriter.setInsertionPointToStart(body);
+  IRMapping map;
+  for (auto [init, arg] : llvm::zip(inits, forall.getRegionIterArgs()))
+    map.map(init, arg);
+  Operation *inner = rewriter.clone(*op, map);
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  for (auto [result, arg] :
+       llvm::zip(inner->getResults(), forall.getRegionIterArgs())) {
+    auto type = cast<RankedTensorType>(result.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t size : type.getShape())
+      sizes.push_back(rewriter.getIndexAttr(size));
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, result, arg, offsets,
+                                          sizes, strides);
+  }
+  rewriter.replaceOp(op, forall.getResults());
+  return inner;
+}
+
+/// Tiles `op` at `level` and fuses its elementwise producers; returns the
+/// tiled op.
+FailureOr<Operation *> tileLevel(RewriterBase &rewriter, TilingInterface op,
+                                 sift::LoweringConfigAttr config,
+                                 Level level) {
+  MLIRContext *context = op.getContext();
+  int64_t rank = op.getLoopIteratorTypes().size();
+  if (rank == 0)
+    return wrapInForall(rewriter, op, mappingAttr(context, level, 0));
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<Attribute> mapping;
+  tilesAndMapping(context, config, level, rank, sizes, mapping);
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(sizes);
+  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  tiling.setMapping(mapping);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [](tensor::ExtractSliceOp, OpResult producer, bool)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (!isFusable(producer.getOwner()))
+          return std::nullopt;
+        return scf::SCFTileAndFuseOptions::ControlFnResult{};
+      });
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
+  if (failed(result))
+    return op->emitOpError("tile-and-fuse failed");
+  for (OpResult value : op->getResults())
+    if (Value replacement = result->replacements.lookup(value))
+      rewriter.replaceAllUsesWith(value, replacement);
+  Operation *tiled = result->tiledAndFusedOps.front();
+  if (op->use_empty())
+    rewriter.eraseOp(op);
+  return tiled;
+}
+
+struct TileAndFusePass final : sift::impl::TileAndFuseBase<TileAndFusePass> {
+  void runOnOperation() override {
+    // Consumers, last first: an op fused into a later consumer is gone by
+    // the time the walk would reach it.
+    SmallVector<Operation *> roots;
+    getOperation().walk([&](Operation *op) {
+      if (isa<sift::SortOp, sift::TopkOp, linalg::LinalgOp>(op) &&
+          !op->getParentOfType<scf::ForallOp>())
+        roots.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (Operation *root : llvm::reverse(roots)) {
+      if (!root->getBlock() || root->getParentOfType<scf::ForallOp>())
+        continue;
+      // An op whose results have no elements computes nothing: its results
+      // are its inits (tiles of empty tensors would be out of bounds).
+      if (root->getNumResults() > 0 &&
+          llvm::any_of(root->getResultTypes(), [](Type type) {
+            return cast<ShapedType>(type).getNumElements() == 0;
+          })) {
+        auto dps = cast<DestinationStyleOpInterface>(root);
+        if (llvm::all_of(root->getResultTypes(), [](Type type) {
+              return cast<ShapedType>(type).getNumElements() == 0;
+            })) {
+          rewriter.replaceOp(root, dps.getDpsInits());
+          continue;
+        }
+      }
+      if (root->use_empty() && root->getNumResults() > 0 &&
+          isa<linalg::LinalgOp>(root))
+        continue; // Fused into every consumer already.
+      // A sort works in place on its outs: give it fresh ones, copied at the
+      // top level, so bufferization never copies a tile inside a workgroup
+      // loop, where every thread would run the copy.
+      if (auto sort = dyn_cast<sift::SortOp>(root)) {
+        rewriter.setInsertionPoint(sort);
+        for (OpOperand &out : sort->getOpOperands()) {
+          auto fresh = bufferization::AllocTensorOp::create(
+              rewriter, sort.getLoc(),
+              cast<RankedTensorType>(out.get().getType()), ValueRange{},
+              /*copy=*/out.get());
+          rewriter.modifyOpInPlace(sort, [&] { out.set(fresh); });
+        }
+      }
+      auto config =
+          root->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
+      if (!config) {
+        root->emitOpError("has no sift.lowering_config to tile by");
+        return signalPassFailure();
+      }
+      FailureOr<Operation *> workgroupTile =
+          tileLevel(rewriter, cast<TilingInterface>(root), config,
+                    Level::Workgroup);
+      if (failed(workgroupTile))
+        return signalPassFailure();
+      FailureOr<Operation *> threadTile = tileLevel(
+          rewriter, cast<TilingInterface>(*workgroupTile), config,
+          Level::Thread);
+      if (failed(threadTile))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
