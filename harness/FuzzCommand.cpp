@@ -55,8 +55,8 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
       }
       break;
     case Fault::DistUndistributedWrite:
-      break;
     case Fault::TfGlobalTemp:
+      break;
     case Fault::TfKeepUnusedResults:
     case Fault::WgAllocAsMalloc:
     case Fault::DistNoBarrier:

@@ -73,9 +73,8 @@ std::vector<PipelineTarget> fuzzRunsFrom(const std::string &pipelineName,
                                          const std::string &chipList) {
   std::vector<PipelineKind> pipelines;
   if (pipelineName == "all")
-    // TODO(#3): add tileandfuse once its campaigns are clean (it still
-    // leaves some copies undistributed).
-    pipelines = {PipelineKind::Cpu, PipelineKind::Distribute};
+    pipelines = {PipelineKind::Cpu, PipelineKind::TileAndFuse,
+                 PipelineKind::Distribute};
   else
     pipelines = {pipelineFromName(pipelineName)};
   std::vector<TargetKind> targets;

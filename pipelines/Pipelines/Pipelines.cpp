@@ -212,13 +212,18 @@ void sift::addTileAndFusePipeline(OpPassManager &pm,
   // Step 2. Tile every consumer into workgroup and thread scf.forall loops
   // and fuse its elementwise producers into both, on tensors.
   pm.addNestedPass<func::FuncOp>(createTileAndFuse());
+  // No CSE: it would merge the destinations tiling just separated.
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
 
   // Step 3. Bufferize after tiling, then the memory-space policy: per-thread
   // temporaries go to private memory (fault tf-global-temp leaves them on
   // the heap, IREE #20505).
   addBufferize(pm);
+  // Inserting a thread tile into its workgroup tile bufferizes in place but
+  // leaves a copy between two equal subviews: CSE makes it a self-copy,
+  // which canonicalization drops (otherwise every thread would run it).
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
   if (!options.faults.contains(Fault::TfGlobalTemp))
     pm.addNestedPass<func::FuncOp>(createPromoteTemporaries());
 

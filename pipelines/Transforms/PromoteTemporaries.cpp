@@ -12,6 +12,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #define DEBUG_TYPE "sift-promote-temporaries"
@@ -79,20 +80,46 @@ struct PromoteTemporariesPass final
         &getContext(), gpu::GPUDialect::getPrivateAddressSpace());
     for (memref::AllocOp alloc : allocs) {
       MemRefType type = alloc.getType();
-      if (!type.hasStaticShape()) {
-        alloc.emitOpError("a per-thread temporary needs a static shape for "
-                          "private memory, found ")
-            << type;
-        return signalPassFailure();
+      // A partial tile's temporary has dynamic sizes: allocate the largest
+      // tile (a constant bound of each size) and use a view of the real one.
+      SmallVector<int64_t> shape(type.getShape());
+      SmallVector<OpFoldResult> sizes;
+      unsigned dynamicIndex = 0;
+      for (auto [d, size] : llvm::enumerate(shape)) {
+        if (!ShapedType::isDynamic(size)) {
+          sizes.push_back(rewriter.getIndexAttr(size));
+          continue;
+        }
+        Value dynamic = alloc.getDynamicSizes()[dynamicIndex++];
+        FailureOr<int64_t> bound =
+            ValueBoundsConstraintSet::computeConstantBound(
+                presburger::BoundType::UB,
+                ValueBoundsConstraintSet::Variable(dynamic),
+                /*stopCondition=*/nullptr, /*closedUB=*/true);
+        if (failed(bound)) {
+          alloc.emitOpError("a per-thread temporary needs a bounded size for "
+                            "private memory, found ")
+              << type;
+          return signalPassFailure();
+        }
+        size = *bound;
+        sizes.push_back(dynamic);
       }
-      auto privateType =
-          MemRefType::get(type.getShape(), type.getElementType(),
-                          type.getLayout(), privateSpace);
+      auto privateType = MemRefType::get(shape, type.getElementType(),
+                                         MemRefLayoutAttrInterface(),
+                                         privateSpace);
       rewriter.setInsertionPoint(alloc);
-      auto alloca = memref::AllocaOp::create(rewriter, alloc.getLoc(),
-                                             privateType,
-                                             alloc.getAlignmentAttr());
-      if (failed(retarget(rewriter, alloc.getResult(), alloca.getResult())))
+      Value buffer = memref::AllocaOp::create(rewriter, alloc.getLoc(),
+                                              privateType,
+                                              alloc.getAlignmentAttr());
+      if (!type.hasStaticShape()) {
+        SmallVector<OpFoldResult> zeros(shape.size(),
+                                        rewriter.getIndexAttr(0));
+        SmallVector<OpFoldResult> ones(shape.size(), rewriter.getIndexAttr(1));
+        buffer = memref::SubViewOp::create(rewriter, alloc.getLoc(), buffer,
+                                           zeros, sizes, ones);
+      }
+      if (failed(retarget(rewriter, alloc.getResult(), buffer)))
         return signalPassFailure();
       rewriter.eraseOp(alloc);
     }

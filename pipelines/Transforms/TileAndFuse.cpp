@@ -172,6 +172,20 @@ struct TileAndFusePass final : sift::impl::TileAndFuseBase<TileAndFusePass> {
       if (root->use_empty() && root->getNumResults() > 0 &&
           isa<linalg::LinalgOp>(root))
         continue; // Fused into every consumer already.
+      // A tensor.empty shared by several destinations (CSE merges them)
+      // makes bufferization copy tiles inside the loops: each destination
+      // gets its own.
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(root)) {
+        for (OpOperand &init : dps.getDpsInitsMutable()) {
+          auto empty = init.get().getDefiningOp<tensor::EmptyOp>();
+          if (!empty || empty->hasOneUse())
+            continue;
+          rewriter.setInsertionPoint(root);
+          Operation *own = rewriter.clone(*empty);
+          rewriter.modifyOpInPlace(root,
+                                   [&] { init.set(own->getResult(0)); });
+        }
+      }
       // A sort works in place on its outs: give it fresh ones, copied at the
       // top level, so bufferization never copies a tile inside a workgroup
       // loop, where every thread would run the copy.
