@@ -182,11 +182,48 @@ struct DropUnusedSortResults final : OpRewritePattern<SortOp> {
   }
 };
 
+/// Folds tensor.cast producers of a sort's outs into it (more static
+/// types), casting the results back. It runs before the tensor dialect's
+/// generic pattern for destination-style ops (higher benefit), which clones
+/// through mlir::clone and crashes on the empty comparator region of a
+/// named-order sort when a rewriter listener is attached (upstream
+/// OpBuilder::cloneRegionBefore dereferences the first block).
+struct FoldTensorCastIntoSort final : OpRewritePattern<SortOp> {
+  FoldTensorCastIntoSort(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(SortOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() ||
+        !tensor::hasFoldableTensorCastOperand(op))
+      return failure();
+    SmallVector<Type> unused;
+    SmallVector<Value> operands = tensor::getUpdatedOperandsAfterCastOpFolding(
+        cast<DestinationStyleOpInterface>(op.getOperation()), unused);
+    // Every operand of a sort is an init: result i has operand i's type.
+    SmallVector<Type> newTypes;
+    for (Value operand : operands)
+      newTypes.push_back(operand.getType());
+    Operation *newOp =
+        sift::cloneWithOperands(rewriter, op, newTypes, operands);
+    SmallVector<Value> replacements;
+    for (auto [oldResult, newResult] :
+         llvm::zip(op->getResults(), newOp->getResults()))
+      replacements.push_back(
+          oldResult.getType() == newResult.getType()
+              ? Value(newResult)
+              : Value(tensor::CastOp::create(rewriter, op.getLoc(),
+                                             oldResult.getType(), newResult)));
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+
 } // namespace
 
 void SortOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                          MLIRContext *context) {
-  results.add<DropUnusedSortResults>(context);
+  results.add<DropUnusedSortResults, FoldTensorCastIntoSort>(context);
 }
 
 //===----------------------------------------------------------------------===//

@@ -58,3 +58,19 @@ func.func @memref_untouched(%k: memref<8xf32>, %a: memref<8xi64>) {
   sift.sort dimension(0) ascending outs(%k, %a : memref<8xf32>, memref<8xi64>)
   return
 }
+
+// -----
+
+// A tensor.cast to a less static type folds into the sort (sift's own
+// pattern, so a named-order sort is never cloned through upstream's
+// mlir::clone with its empty region); the result is cast back.
+// CHECK-LABEL: func.func @fold_cast
+// CHECK-SAME: (%[[K:.+]]: tensor<4x8xf32>)
+func.func @fold_cast(%k: tensor<4x8xf32>) -> tensor<?x8xf32> {
+  // CHECK: %[[S:.+]] = sift.sort dimension(1) ascending outs(%[[K]] : tensor<4x8xf32>) -> tensor<4x8xf32>
+  // CHECK: %[[C:.+]] = tensor.cast %[[S]] : tensor<4x8xf32> to tensor<?x8xf32>
+  // CHECK: return %[[C]]
+  %c = tensor.cast %k : tensor<4x8xf32> to tensor<?x8xf32>
+  %r = sift.sort dimension(1) ascending outs(%c : tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}
