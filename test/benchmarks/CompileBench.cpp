@@ -8,7 +8,10 @@
 //   BM_Parse                 - parsing and verifying the emitted text only,
 //                              the baseline the stages are compared with;
 //   BM_CompilePipeline/P_T   - a full compile with pipeline P for target T
-//                              (cpu_host, distribute_nvptx, distribute_amdgpu);
+//                              (cpu_host, tileandfuse_*, distribute_*);
+//   BM_AllPipelinesCase      - one fuzz case of --pipeline=all: generate,
+//                              then compile for all five (pipeline, target)
+//                              pairs, run cpu, static oracles on the rest;
 //   BM_CompileStage/mlir     - the pass pipeline alone;
 //   BM_CompileStage/llvm     - the pipeline, translation to LLVM IR and its
 //                              optimization;
@@ -230,6 +233,16 @@ BENCHMARK_CAPTURE(BM_CompilePipeline, cpu_host, PipelineKind::Cpu,
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(kCompilePool);
+BENCHMARK_CAPTURE(BM_CompilePipeline, tileandfuse_nvptx,
+                  PipelineKind::TileAndFuse, TargetKind::Nvptx)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(kCompilePool);
+BENCHMARK_CAPTURE(BM_CompilePipeline, tileandfuse_amdgpu,
+                  PipelineKind::TileAndFuse, TargetKind::Amdgpu)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(kCompilePool);
 BENCHMARK_CAPTURE(BM_CompilePipeline, distribute_nvptx,
                   PipelineKind::Distribute, TargetKind::Nvptx)
     ->Unit(benchmark::kMillisecond)
@@ -276,5 +289,40 @@ BENCHMARK(BM_RunGeneratedCase)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(kCompilePool);
+
+/// One case of `harness --pipeline=all`: every (pipeline, target) pair,
+/// with the static oracles; items are cases (seeds).
+void BM_AllPipelinesCase(benchmark::State &state) {
+  harness::Session &s = session();
+  auto device = rt::createDevice(rt::DeviceKind::Cpu);
+  const std::pair<PipelineKind, TargetKind> runs[] = {
+      {PipelineKind::Cpu, TargetKind::Host},
+      {PipelineKind::TileAndFuse, TargetKind::Nvptx},
+      {PipelineKind::TileAndFuse, TargetKind::Amdgpu},
+      {PipelineKind::Distribute, TargetKind::Nvptx},
+      {PipelineKind::Distribute, TargetKind::Amdgpu}};
+  harness::CaseOptions options;
+  size_t i = 0;
+  int64_t failures = 0;
+  double childCpuAtStart = childCpuSeconds();
+  for (auto _ : state) {
+    uint64_t seed = seedAt(i++, kCompilePool);
+    for (auto [pipeline, target] : runs) {
+      options.pipeline = pipeline;
+      options.target = target;
+      harness::CaseResult result =
+          harness::runGeneratedCase(s, **device, options, seed);
+      if (result.verdict != oracle::Verdict::Pass)
+        ++failures;
+      benchmark::DoNotOptimize(result);
+    }
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+  reportCounters(state, failures, childCpuAtStart);
+}
+BENCHMARK(BM_AllPipelinesCase)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(kCompilePool / 2);
 
 } // namespace
