@@ -164,12 +164,12 @@ BENCHMARK(BM_Parse)
     ->UseRealTime()
     ->Iterations(8 * kCompilePool);
 
-/// Compile a freshly parsed module up to `stage` (the parse not timed);
-/// items are cases.
-void BM_CompileStage(benchmark::State &state, EmitStage stage) {
+/// Compiles a freshly parsed module (the parse not timed) with `options` up
+/// to `stage`; items are cases.
+void compileParsedCases(benchmark::State &state, const CompileOptions &options,
+                        EmitStage stage) {
   harness::Session &s = session();
   const std::vector<BenchCase> &cases = compileCases();
-  CompileOptions options;
   size_t i = 0;
   int64_t failures = 0;
   double childCpuAtStart = childCpuSeconds();
@@ -187,6 +187,11 @@ void BM_CompileStage(benchmark::State &state, EmitStage stage) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
   reportCounters(state, failures, childCpuAtStart);
 }
+
+/// The cpu pipeline up to `stage`.
+void BM_CompileStage(benchmark::State &state, EmitStage stage) {
+  compileParsedCases(state, CompileOptions(), stage);
+}
 BENCHMARK_CAPTURE(BM_CompileStage, mlir, EmitStage::Mlir)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
@@ -200,33 +205,14 @@ BENCHMARK_CAPTURE(BM_CompileStage, artifact, EmitStage::Artifact)
     ->UseRealTime()
     ->Iterations(kCompilePool);
 
-/// Compile a freshly parsed module to an artifact with one pipeline and
-/// target (the parse not timed); items are cases. Same programs as
-/// BM_CompileStage, so the pipelines compare within one run.
+/// A full compile to an artifact with one pipeline and target; same
+/// programs as BM_CompileStage, so the pipelines compare within one run.
 void BM_CompilePipeline(benchmark::State &state, PipelineKind pipeline,
                         TargetKind target) {
-  harness::Session &s = session();
-  const std::vector<BenchCase> &cases = compileCases();
   CompileOptions options;
   options.pipeline.kind = pipeline;
   options.pipeline.target = target;
-  size_t i = 0;
-  int64_t failures = 0;
-  double childCpuAtStart = childCpuSeconds();
-  for (auto _ : state) {
-    state.PauseTiming();
-    const BenchCase &c = cases[i++ % cases.size()];
-    std::string error;
-    auto module = s.parse(c.mlir, bufferName(c.seed), error);
-    state.ResumeTiming();
-    CompileOutput output;
-    if (!module ||
-        !s.compile(*module, options, EmitStage::Artifact, output, error))
-      ++failures;
-    benchmark::DoNotOptimize(output);
-  }
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
-  reportCounters(state, failures, childCpuAtStart);
+  compileParsedCases(state, options, EmitStage::Artifact);
 }
 BENCHMARK_CAPTURE(BM_CompilePipeline, cpu_host, PipelineKind::Cpu,
                   TargetKind::Host)
