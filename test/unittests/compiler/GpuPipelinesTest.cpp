@@ -1,0 +1,100 @@
+//===- GpuPipelinesTest.cpp - Generated cases through the GPU pipelines ---===//
+//
+// Every GPU pipeline and target compiles generated programs with no static
+// finding (default and random lowering configs), and the injected faults
+// that re-create GPU bug classes are caught with their verdict and the pass
+// that introduced them. No GPU is needed: these are the static verdicts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/CaseRunner.h"
+#include "oracles/Verdict.h"
+#include "runtime/Device.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace sift;
+using namespace sift::harness;
+
+namespace {
+
+constexpr uint64_t kSeeds = 30;
+
+class GpuPipelinesTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    session_ = new Session();
+    auto device = rt::createDevice(rt::DeviceKind::Cpu);
+    ASSERT_TRUE(device.ok()) << device.message();
+    device_ = device->release();
+  }
+  static void TearDownTestSuite() {
+    delete device_;
+    delete session_;
+  }
+
+  /// Runs seeds [0, kSeeds) with `options`; returns how many got `verdict`
+  /// and fails the test on any other non-pass verdict.
+  static int count(const CaseOptions &options, oracle::Verdict verdict,
+                   std::string *firstStage = nullptr) {
+    int hits = 0;
+    for (uint64_t seed = 0; seed < kSeeds; ++seed) {
+      CaseResult result = runGeneratedCase(*session_, *device_, options, seed);
+      if (result.verdict == verdict) {
+        if (hits++ == 0 && firstStage)
+          *firstStage = result.stage;
+        continue;
+      }
+      EXPECT_EQ(result.verdict, oracle::Verdict::Pass)
+          << "seed " << seed << " " << toString(options.pipeline) << "/"
+          << toString(options.target) << ": " << result.stage << ": "
+          << result.detail;
+    }
+    return hits;
+  }
+
+  static Session *session_;
+  static rt::Device *device_;
+};
+
+Session *GpuPipelinesTest::session_ = nullptr;
+rt::Device *GpuPipelinesTest::device_ = nullptr;
+
+TEST_F(GpuPipelinesTest, CleanCompilerHasNoStaticFindings) {
+  for (PipelineKind pipeline :
+       {PipelineKind::TileAndFuse, PipelineKind::Distribute})
+    for (TargetKind target : {TargetKind::Nvptx, TargetKind::Amdgpu})
+      for (bool random : {false, true}) {
+        CaseOptions options;
+        options.pipeline = pipeline;
+        options.target = target;
+        options.randomConfig = random;
+        EXPECT_EQ(count(options, oracle::Verdict::Pass), int(kSeeds))
+            << toString(pipeline) << "/" << toString(target)
+            << (random ? " random configs" : "");
+      }
+}
+
+TEST_F(GpuPipelinesTest, UndistributedWriteFaultIsCaught) {
+  CaseOptions options;
+  options.pipeline = PipelineKind::Distribute;
+  options.target = TargetKind::Nvptx;
+  options.faults.insert(Fault::DistUndistributedWrite);
+  std::string stage;
+  EXPECT_GT(count(options, oracle::Verdict::UndistributedWrite, &stage), 0);
+  EXPECT_EQ(stage, "static:convert-parallel-loops-to-gpu");
+}
+
+TEST_F(GpuPipelinesTest, GlobalTemporaryFaultIsCaught) {
+  CaseOptions options;
+  options.pipeline = PipelineKind::TileAndFuse;
+  options.target = TargetKind::Amdgpu;
+  options.faults.insert(Fault::TfGlobalTemp);
+  std::string stage;
+  EXPECT_GT(count(options, oracle::Verdict::MallocInKernel, &stage), 0);
+  EXPECT_EQ(stage, "static:convert-parallel-loops-to-gpu");
+}
+
+} // namespace
