@@ -391,28 +391,10 @@ std::string_view parseLlvmName(std::string_view line, size_t i, size_t &end) {
   return line.substr(i, j - i);
 }
 
-/// The first global name (`@name`) of a line, outside string literals and
-/// comments; empty if none.
-std::string_view firstLlvmName(std::string_view line) {
-  bool inString = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (inString) {
-      inString = c != '"';
-    } else if (c == '"') {
-      inString = true;
-    } else if (c == ';') {
-      return {};
-    } else if (c == '@') {
-      size_t end;
-      return parseLlvmName(line, i + 1, end);
-    }
-  }
-  return {};
-}
-
-/// Every global name a line uses, outside string literals and comments.
-void collectLlvmNames(std::string_view line, std::vector<std::string> &names) {
+/// Calls `visit` with every global name (`@name`) a line uses, outside
+/// string literals and comments, until it returns false.
+template <typename Visit>
+void forEachLlvmName(std::string_view line, Visit visit) {
   bool inString = false;
   for (size_t i = 0; i < line.size(); ++i) {
     char c = line[i];
@@ -425,12 +407,32 @@ void collectLlvmNames(std::string_view line, std::vector<std::string> &names) {
     } else if (c == '@') {
       size_t end;
       std::string_view name = parseLlvmName(line, i + 1, end);
-      if (!name.empty() &&
-          std::find(names.begin(), names.end(), name) == names.end())
-        names.emplace_back(name);
+      if (!visit(name))
+        return;
       i = end - 1;
     }
   }
+}
+
+/// The first global name (`@name`) of a line, outside string literals and
+/// comments; empty if none.
+std::string_view firstLlvmName(std::string_view line) {
+  std::string_view first;
+  forEachLlvmName(line, [&](std::string_view name) {
+    first = name;
+    return false;
+  });
+  return first;
+}
+
+/// Every global name a line uses, outside string literals and comments.
+void collectLlvmNames(std::string_view line, std::vector<std::string> &names) {
+  forEachLlvmName(line, [&](std::string_view name) {
+    if (!name.empty() &&
+        std::find(names.begin(), names.end(), name) == names.end())
+      names.emplace_back(name);
+    return true;
+  });
 }
 
 /// The whitespace-separated words of a line before its comment.

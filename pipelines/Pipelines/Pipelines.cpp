@@ -2,9 +2,10 @@
 //
 // The cpu pipeline: prepare the entry, bufferize the whole program with the
 // function boundary, lower sift and linalg ops to loops, then to the LLVM
-// dialect and the host ABI the cpu runtime calls. The distribute pipeline
-// shares the front and ends in kernels, a host plan and PTX or HSACO.
-// tileandfuse comes next (issue #3).
+// dialect and the host ABI the cpu runtime calls. The GPU pipelines share
+// the front; distribute bufferizes before distributing, tileandfuse tiles
+// and fuses on tensors first; both end in kernels, a host plan and PTX or
+// HSACO (addGpuBack, addGpuDeviceTail).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +32,6 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 

@@ -35,14 +35,12 @@ using sift::test::intsOf;
 using sift::test::intTensor;
 using sift::test::readTextFile;
 using sift::test::TempDir;
+using namespace sift::test; // f32 bit patterns
 
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uint32_t kPosZero = 0x00000000, kNegZero = 0x80000000;
-constexpr uint32_t kOne = 0x3f800000, kTwo = 0x40000000;
-constexpr uint32_t kNaN = 0x7fc00000;
 
 /// A program with one op: sift.sort dimension(1) ascending of an f32[2x4]
 /// key and an i64[2x4] payload, both results returned.

@@ -23,6 +23,15 @@
 
 namespace sift::test {
 
+/// f32 bit patterns the tests build inputs from.
+constexpr uint32_t kPosZero = 0x00000000, kNegZero = 0x80000000;
+constexpr uint32_t kOne = 0x3f800000, kTwo = 0x40000000, kThree = 0x40400000;
+constexpr uint32_t kMinusOne = 0xbf800000, kMinusTwo = 0xc0000000;
+constexpr uint32_t kInf = 0x7f800000, kNegInf = 0xff800000;
+constexpr uint32_t kNaN = 0x7fc00000;
+constexpr uint32_t kNaNPayload = 0x7fc00123; ///< quiet NaN with a payload
+constexpr uint32_t kNegNaN = 0xffc00000;     ///< quiet NaN, sign bit set
+
 /// A fresh directory under $TMPDIR (or /tmp), removed with its contents when
 /// the object dies.
 class TempDir {

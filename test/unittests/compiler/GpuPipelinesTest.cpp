@@ -77,24 +77,29 @@ TEST_F(GpuPipelinesTest, CleanCompilerHasNoStaticFindings) {
       }
 }
 
-TEST_F(GpuPipelinesTest, UndistributedWriteFaultIsCaught) {
-  CaseOptions options;
-  options.pipeline = PipelineKind::Distribute;
-  options.target = TargetKind::Nvptx;
-  options.faults.insert(Fault::DistUndistributedWrite);
-  std::string stage;
-  EXPECT_GT(count(options, oracle::Verdict::UndistributedWrite, &stage), 0);
-  EXPECT_EQ(stage, "static:convert-parallel-loops-to-gpu");
-}
-
-TEST_F(GpuPipelinesTest, GlobalTemporaryFaultIsCaught) {
-  CaseOptions options;
-  options.pipeline = PipelineKind::TileAndFuse;
-  options.target = TargetKind::Amdgpu;
-  options.faults.insert(Fault::TfGlobalTemp);
-  std::string stage;
-  EXPECT_GT(count(options, oracle::Verdict::MallocInKernel, &stage), 0);
-  EXPECT_EQ(stage, "static:convert-parallel-loops-to-gpu");
+/// Each implemented GPU fault is caught with its verdict, attributed to the
+/// first pass where the kernel exists.
+TEST_F(GpuPipelinesTest, InjectedFaultsAreCaught) {
+  struct Expectation {
+    Fault fault;
+    PipelineKind pipeline;
+    TargetKind target;
+    oracle::Verdict verdict;
+  };
+  for (const Expectation &e :
+       {Expectation{Fault::DistUndistributedWrite, PipelineKind::Distribute,
+                    TargetKind::Nvptx, oracle::Verdict::UndistributedWrite},
+        Expectation{Fault::TfGlobalTemp, PipelineKind::TileAndFuse,
+                    TargetKind::Amdgpu, oracle::Verdict::MallocInKernel}}) {
+    CaseOptions options;
+    options.pipeline = e.pipeline;
+    options.target = e.target;
+    options.faults.insert(e.fault);
+    std::string stage;
+    EXPECT_GT(count(options, e.verdict, &stage), 0) << toString(e.fault);
+    EXPECT_EQ(stage, "static:convert-parallel-loops-to-gpu")
+        << toString(e.fault);
+  }
 }
 
 } // namespace

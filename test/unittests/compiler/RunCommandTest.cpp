@@ -34,19 +34,12 @@ using sift::test::intTensor;
 using sift::test::readTextFile;
 using sift::test::TempDir;
 using sift::test::writeTextFile;
+using namespace sift::test; // f32 bit patterns
 
 namespace fs = std::filesystem;
 
 namespace {
 
-// Float bit patterns used below.
-constexpr uint32_t kPosZero = 0x00000000, kNegZero = 0x80000000;
-constexpr uint32_t kOne = 0x3f800000, kTwo = 0x40000000, kThree = 0x40400000;
-constexpr uint32_t kMinusOne = 0xbf800000, kMinusTwo = 0xc0000000;
-constexpr uint32_t kInf = 0x7f800000, kNegInf = 0xff800000;
-constexpr uint32_t kNaN = 0x7fc00000;
-constexpr uint32_t kNaNPayload = 0x7fc00123; ///< quiet NaN with a payload
-constexpr uint32_t kNegNaN = 0xffc00000;     ///< quiet NaN, sign bit set
 
 /// A 2x6 f32 key sorted along dimension 1 with an i64 payload.
 const char *kSortProgram = R"mlir(module {
