@@ -13,6 +13,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -217,6 +219,39 @@ SmallVector<Kernel> collectKernels(Operation *root) {
     return WalkResult::skip();
   });
   return kernels;
+}
+
+SmallVector<Kernel> collectMappedLoops(Operation *root) {
+  SmallVector<Kernel> loops;
+  llvm::DenseMap<Operation *, unsigned> loopsPerFunction;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+    if (isa<gpu::GPUModuleOp, gpu::LaunchOp>(op))
+      return WalkResult::skip();
+    bool mapped = false;
+    if (auto forall = dyn_cast<scf::ForallOp>(op))
+      mapped = forall.getMapping().has_value() &&
+               llvm::any_of(*forall.getMapping(), [](Attribute attr) {
+                 return isa<gpu::GPUBlockMappingAttr,
+                            gpu::GPUThreadMappingAttr>(attr);
+               });
+    else if (isa<scf::ParallelOp>(op))
+      mapped = op->hasAttr(gpu::getMappingAttrName());
+    if (!mapped)
+      return WalkResult::advance();
+    Operation *fn = op->getParentOfType<FunctionOpInterface>();
+    unsigned index = loopsPerFunction[fn]++;
+    Kernel kernel;
+    kernel.op = op;
+    kernel.body = &op->getRegion(0);
+    kernel.name = (fn ? symbolName(fn) + "/" : std::string()) +
+                  op->getName().getStringRef().str() + "#" +
+                  std::to_string(index);
+    kernel.isEntry = true;
+    if (!kernel.body->empty())
+      loops.push_back(std::move(kernel));
+    return WalkResult::skip();
+  });
+  return loops;
 }
 
 MemoryKind memoryKind(Attribute memorySpace) {

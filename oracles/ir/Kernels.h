@@ -40,6 +40,14 @@ struct Kernel {
 /// nothing outside `root` except the names of its ancestors.
 llvm::SmallVector<Kernel> collectKernels(mlir::Operation *root);
 
+/// Kernel code before it is a kernel: the outermost scf.forall or
+/// scf.parallel loops mapped to GPU blocks or threads (tileandfuse's tiles
+/// after bufferization), outside any gpu.launch or gpu.module, named
+/// "FUNC/scf.forall#I". Only the allocation check reads them: their thread
+/// ids are loop variables, which the thread dependence analysis does not
+/// seed.
+llvm::SmallVector<Kernel> collectMappedLoops(mlir::Operation *root);
+
 /// Memory spaces as the checks see them.
 enum class MemoryKind {
   Default,   ///< No memory space (generic / global on the host's terms).

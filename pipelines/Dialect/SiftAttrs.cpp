@@ -57,6 +57,19 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (threads > 1024)
     return emitError() << "workgroup_size has " << threads
                        << " threads, more than 1024";
+  if (algorithm == Algorithm::WorkgroupRow) {
+    // A workgroup per row: the domain tile is one point and the threads
+    // cooperate on the row along x.
+    if (llvm::any_of(workgroupTile.asArrayRef(),
+                     [](int64_t t) { return t != 1; }) ||
+        llvm::any_of(threadTile.asArrayRef(), [](int64_t t) { return t != 1; }))
+      return emitError() << "workgroup_row computes one row per workgroup: "
+                            "workgroup_tile and thread_tile must be all 1s";
+    if (workgroupSize[1] != 1 || workgroupSize[2] != 1)
+      return emitError() << "workgroup_row spreads a row over x: "
+                            "workgroup_size must be [threads, 1, 1]";
+    return success();
+  }
   int64_t tileThreads = 1;
   for (auto [wg, thread] :
        llvm::zip(workgroupTile.asArrayRef(), threadTile.asArrayRef()))

@@ -34,7 +34,15 @@ def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
     // own memory (the scalar implementation).
     I32EnumAttrCase<"RowPerThread", 0, "row_per_thread">,
     // One thread per element (elementwise linalg ops).
-    I32EnumAttrCase<"Elementwise", 1, "elementwise">
+    I32EnumAttrCase<"Elementwise", 1, "elementwise">,
+    // One thread per row, staged in private memory: the row is copied into
+    // a per-thread buffer, sorted or selected there, and copied back.
+    I32EnumAttrCase<"PrivateRow", 2, "private_row">,
+    // One workgroup per row: the row is staged in workgroup memory (a
+    // gpu.barrier after the copy in and before the copy out) and the
+    // workgroup's threads sort it together with a bitonic network over
+    // (key, index), which makes it stable; top-k keeps the first k.
+    I32EnumAttrCase<"WorkgroupRow", 3, "workgroup_row">
   ]> {
   let cppNamespace = "::sift";
   let genSpecializedAttr = 0;
@@ -54,7 +62,11 @@ def Sift_LoweringConfigAttr : AttrDef<Sift_Dialect, "LoweringConfig"> {
     - `thread_tile`: the part one thread computes (divides the workgroup
       tile; the workgroup has `workgroup_tile / thread_tile` threads);
     - `workgroup_size`: the threads of a workgroup, [x, y, z];
-    - `algorithm`: how a point of the domain is computed.
+    - `algorithm`: how a point of the domain is computed: `row_per_thread`
+      (a thread per row, in the row's own memory), `private_row` (a thread
+      per row, staged in private memory), `workgroup_row` (the threads of
+      a workgroup together on one row in workgroup memory: both tiles are
+      all 1s and `workgroup_size` = [threads, 1, 1]) or `elementwise`.
 
     ```mlir
     #sift.lowering_config<workgroup_tile = [1, 64], thread_tile = [1, 1],

@@ -63,6 +63,11 @@ mlir::Value buildTopkBetter(mlir::OpBuilder &b, mlir::Location loc, TopkOp op,
 
 namespace sift {
 
+/// The debug name of the canonicalization that drops unused sort results
+/// (to disable it by name).
+inline constexpr const char *kDropUnusedSortResultsPattern =
+    "sift-drop-unused-sort-results";
+
 /// Clones `op` with new operands and result types (tensor to memref, tiles).
 /// Regions are cloned after the new op exists, so rewriter listeners never see
 /// blocks of a detached region.

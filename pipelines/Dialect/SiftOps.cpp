@@ -146,7 +146,11 @@ namespace {
 /// with no used result is removed by the dead-code rules instead, since a
 /// sort on tensors has no side effects.
 struct DropUnusedSortResults final : OpRewritePattern<SortOp> {
-  using OpRewritePattern::OpRewritePattern;
+  explicit DropUnusedSortResults(MLIRContext *context)
+      : OpRewritePattern(context) {
+    // Fault tf-keep-unused-results disables this pattern by name.
+    setDebugName(sift::kDropUnusedSortResultsPattern);
+  }
 
   LogicalResult matchAndRewrite(SortOp op,
                                 PatternRewriter &rewriter) const override {

@@ -11,6 +11,7 @@
 
 #include "pipelines/Pipelines/Pipelines.h"
 
+#include "pipelines/Dialect/SiftDialect.h"
 #include "pipelines/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -88,6 +89,10 @@ std::unique_ptr<Pass> createStrategySelection(
   sift::SelectLoweringStrategyOptions select;
   select.pipeline = std::string(sift::toString(options.kind));
   select.randomSeed = options.randomConfigSeed;
+  // Static workgroup memory: 48 KiB on NVIDIA, 64 KiB on AMD (the oracle
+  // keeps its own table).
+  select.maxWorkgroupMemory =
+      options.target == sift::TargetKind::Amdgpu ? 64 * 1024 : 48 * 1024;
   return sift::createSelectLoweringStrategy(select);
 }
 
@@ -95,7 +100,11 @@ std::unique_ptr<Pass> createStrategySelection(
 /// strategy, record the plan's argument buffers from the tensor signature,
 /// keep inputs read-only.
 void addFront(OpPassManager &pm, const sift::PipelineOptions &options) {
-  pm.addPass(createCanonicalizerPass());
+  // Fault tf-keep-unused-results (IREE #20699) keeps unused sort results.
+  SmallVector<std::string> disabled;
+  if (options.faults.contains(sift::Fault::TfKeepUnusedResults))
+    disabled.push_back(sift::kDropUnusedSortResultsPattern);
+  pm.addPass(createCanonicalizerPass(GreedyRewriteConfig(), disabled));
   pm.addPass(createCSEPass());
   pm.addPass(createStrategySelection(options));
   pm.addPass(sift::createRecordDispatchPlan(
@@ -131,6 +140,10 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   using namespace sift;
   pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
   pm.addPass(createStrategySelection(options));
+  // Rows whose config says workgroup_row become cooperative kernels first.
+  WorkgroupRowsOptions rows;
+  rows.injectNoBarrier = options.faults.contains(Fault::DistNoBarrier);
+  pm.addNestedPass<func::FuncOp>(createWorkgroupRows(rows));
   LowerToLoopsOptions lower;
   lower.parallel = true;
   lower.crashOnPrime = options.faults.contains(Fault::CrashOnPrime);
@@ -211,7 +224,10 @@ void sift::addTileAndFusePipeline(OpPassManager &pm,
 
   // Step 2. Tile every consumer into workgroup and thread scf.forall loops
   // and fuse its elementwise producers into both, on tensors.
-  pm.addNestedPass<func::FuncOp>(createTileAndFuse());
+  TileAndFuseOptions tiling;
+  tiling.injectKeepUnusedResults =
+      options.faults.contains(Fault::TfKeepUnusedResults);
+  pm.addNestedPass<func::FuncOp>(createTileAndFuse(tiling));
   // No CSE: it would merge the destinations tiling just separated.
   pm.addPass(createCanonicalizerPass());
 
@@ -251,6 +267,10 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
   }
   // Step 2. Lower each kernel module to NVVM or ROCDL.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  KernelAllocsToAttributionsOptions attributions;
+  attributions.injectWgAllocAsMalloc =
+      options.faults.contains(Fault::WgAllocAsMalloc);
+  kernels.addPass(createKernelAllocsToAttributions(attributions));
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
   if (options.target == TargetKind::Amdgpu) {
@@ -289,9 +309,6 @@ LogicalResult sift::addPipeline(OpPassManager &pm,
     }
     addTileAndFusePipeline(pm, options);
     return success();
-    error = "pipeline '" + std::string(toString(options.kind)) +
-            "' is not implemented yet (issue #3); use --pipeline=cpu";
-    return failure();
   }
   error = "unknown pipeline";
   return failure();

@@ -9,6 +9,9 @@
 #include "pipelines/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -30,12 +33,103 @@ using namespace mlir;
 
 namespace {
 
+/// The element of the row at `ivs` at `position` along `dim`.
+SmallVector<Value> rowAt(ValueRange ivs, int64_t dim, Value position) {
+  SmallVector<Value> indices(ivs.begin(), ivs.end());
+  indices.insert(indices.begin() + dim, position);
+  return indices;
+}
+
+/// Builds `for (e = 0; e < count; ++e) to[toAt(e)] = from[fromAt(e)]`.
+void copyRow(OpBuilder &b, Location loc, int64_t count, Value from,
+             function_ref<SmallVector<Value>(Value)> fromAt, Value to,
+             function_ref<SmallVector<Value>(Value)> toAt) {
+  if (count == 0)
+    return;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  scf::ForOp::create(b, loc, zero, arith::ConstantIndexOp::create(b, loc, count),
+                     one, ValueRange{},
+                     [&](OpBuilder &b, Location loc, Value e, ValueRange) {
+                       Value v = memref::LoadOp::create(b, loc, from, fromAt(e));
+                       memref::StoreOp::create(b, loc, v, to, toAt(e));
+                       scf::YieldOp::create(b, loc);
+                     });
+}
+
+/// Algorithm private_row: the row at `ivs` is copied into per-thread
+/// buffers in private memory, a rank-1 copy of the op runs its scalar
+/// implementation there, and the results are copied back.
+LogicalResult emitPrivateRow(OpBuilder &b, Location loc, Operation *op,
+                             ValueRange ivs) {
+  auto privateSpace = gpu::AddressSpaceAttr::get(
+      b.getContext(), gpu::GPUDialect::getPrivateAddressSpace());
+  auto privateBuffer = [&](Value operand, int64_t size) -> Value {
+    auto type = MemRefType::get(
+        {size}, cast<MemRefType>(operand.getType()).getElementType(),
+        MemRefLayoutAttrInterface(), privateSpace);
+    return memref::AllocaOp::create(b, loc, type);
+  };
+  auto self = [](Value e) { return SmallVector<Value>{e}; };
+  int64_t dim;
+  SmallVector<Value> copiedIn, copiedOut, rowBuffers;
+  SmallVector<int64_t> counts;
+  if (auto sort = dyn_cast<sift::SortOp>(op)) {
+    dim = sort.getDimension();
+    int64_t n = sort.getKeyType().getDimSize(dim);
+    for (Value operand : sort.getOutputs()) {
+      copiedIn.push_back(operand);
+      copiedOut.push_back(operand);
+      rowBuffers.push_back(privateBuffer(operand, n));
+      counts.push_back(n);
+    }
+  } else {
+    auto topk = cast<sift::TopkOp>(op);
+    dim = topk.getDimension();
+    int64_t n = topk.getInputType().getDimSize(dim);
+    copiedIn.push_back(topk.getInput());
+    rowBuffers.push_back(privateBuffer(topk.getInput(), n));
+    for (Value out : {topk.getValuesInit(), topk.getIndicesInit()}) {
+      copiedOut.push_back(out);
+      rowBuffers.push_back(privateBuffer(out, topk.getK()));
+    }
+    counts = {n, topk.getK(), topk.getK()};
+  }
+  auto inRow = [&](Value e) { return rowAt(ivs, dim, e); };
+  for (auto [i, operand] : llvm::enumerate(copiedIn))
+    copyRow(b, loc, counts[i], operand, inRow, rowBuffers[i], self);
+  Operation *rowOp = sift::cloneWithOperands(b, op, TypeRange{}, rowBuffers);
+  if (auto sort = dyn_cast<sift::SortOp>(rowOp))
+    sort.setDimension(0);
+  else
+    cast<sift::TopkOp>(rowOp).setDimension(0);
+  LogicalResult status = cast<TilingInterface>(rowOp)
+                             .generateScalarImplementation(b, loc, ValueRange{});
+  rowOp->erase();
+  size_t firstOut = rowBuffers.size() - copiedOut.size();
+  for (auto [i, operand] : llvm::enumerate(copiedOut))
+    copyRow(b, loc, counts[firstOut + i], rowBuffers[firstOut + i], self,
+            operand, inRow);
+  return status;
+}
+
+/// The computation of one row: the scalar implementation in place, or
+/// staged in private memory when the op's config says private_row.
+LogicalResult emitRow(OpBuilder &b, Location loc, TilingInterface op,
+                      ValueRange ivs) {
+  auto config =
+      op->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
+  if (config && config.getAlgorithm() == sift::Algorithm::PrivateRow)
+    return emitPrivateRow(b, loc, op, ivs);
+  return op.generateScalarImplementation(b, loc, ivs);
+}
+
 /// Emits nested scf.for loops over `domain[depth:]` and the scalar
 /// implementation innermost.
 LogicalResult emitLoops(OpBuilder &b, Location loc, TilingInterface op,
                         ArrayRef<Range> domain, SmallVector<Value> &ivs) {
   if (ivs.size() == domain.size())
-    return op.generateScalarImplementation(b, loc, ivs);
+    return emitRow(b, loc, op, ivs);
   const Range &range = domain[ivs.size()];
   Value lower = getValueOrCreateConstantIndexOp(b, loc, range.offset);
   Value upper = getValueOrCreateConstantIndexOp(b, loc, range.size);
@@ -71,8 +165,7 @@ LogicalResult emitParallelLoop(OpBuilder &b, Location loc, TilingInterface op,
   auto loop = scf::ParallelOp::create(
       b, loc, lowers, uppers, steps,
       [&](OpBuilder &b, Location loc, ValueRange ivs) {
-        status = op.generateScalarImplementation(b, loc,
-                                                 empty ? ValueRange{} : ivs);
+        status = emitRow(b, loc, op, empty ? ValueRange{} : ivs);
       });
   // The loop carries the op's lowering config to sift-map-to-gpu.
   if (Attribute config = op->getAttr("sift.lowering_config"))

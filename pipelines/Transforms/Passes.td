@@ -40,6 +40,12 @@ def SelectLoweringStrategy
            "cpu, tileandfuse or distribute">,
     Option<"randomSeed", "random-seed", "int64_t", /*default=*/"-1",
            "Draw random valid configs from this seed (-1: the default)">,
+    Option<"maxWorkgroupMemory", "max-workgroup-memory", "int64_t",
+           /*default=*/"49152",
+           "Workgroup memory (bytes) a staged row may use">,
+    Option<"maxPrivateMemory", "max-private-memory", "int64_t",
+           /*default=*/"512",
+           "Private memory (bytes per thread) a staged row may use">,
   ];
   let dependentDialects = ["::sift::SiftDialect"];
 }
@@ -81,7 +87,19 @@ def TileAndFuse : Pass<"sift-tile-and-fuse", "mlir::func::FuncOp"> {
     thread computes its own slice of them: their temporaries are per-thread.
     Domain dimensions beyond the innermost three are not tiled. An op with an
     empty domain (a rank-1 sort) gets one-iteration loops.
+
+    With `inject-keep-unused-results` (fault tf-keep-unused-results, IREE
+    #20699) an unused result of a sift op is neither dropped nor
+    privatized: inside the thread loop its destination becomes a
+    `bufferization.alloc_tensor` in `#gpu.address_space<global>`, which
+    bufferizes to a heap allocation in the kernel.
   }];
+  let options = [
+    Option<"injectKeepUnusedResults", "inject-keep-unused-results", "bool",
+           /*default=*/"false",
+           "Fault tf-keep-unused-results: unused sift results get a "
+           "per-thread buffer in global memory">,
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::gpu::GPUDialect",
@@ -93,9 +111,11 @@ def TileAndFuse : Pass<"sift-tile-and-fuse", "mlir::func::FuncOp"> {
 def PromoteTemporaries : Pass<"sift-promote-temporaries", "mlir::func::FuncOp"> {
   let summary = "The memory-space policy for temporaries inside GPU loops";
   let description = [{
-    A `memref.alloc` inside a loop mapped to threads (a per-thread
-    temporary, from a fused producer's tile or an unused result) becomes a
-    `memref.alloca` in `#gpu.address_space<private>`. Anything else is left
+    A `memref.alloc` with no memory space inside a loop mapped to threads (a
+    per-thread temporary, from a fused producer's tile or an unused result)
+    becomes a `memref.alloca` in `#gpu.address_space<private>`; one in
+    workgroup memory stays for the GPU tail to make an attribution, and one
+    whose space was chosen already (global) is left as it is. Anything else is left
     alone, so a temporary the policy misses still shows up (as `malloc` in a
     kernel) instead of being hidden. Fault tf-global-temp (IREE #20505) skips
     this pass.
@@ -129,8 +149,58 @@ def LowerToLoops : Pass<"sift-lower-to-loops"> {
            "Fault hang-on-k1: never return when a top-k has k = 1">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
+  let summary = "A workgroup per row: sift ops to cooperative gpu.launch kernels";
+  let description = [{
+    Every bufferized sift op whose lowering config says `workgroup_row`
+    becomes a `gpu.launch` with one workgroup per row of its domain and
+    `workgroup_size[0]` threads: the threads stage the row (every sort
+    operand, or the top-k input) in workgroup `memref.alloc`s, `gpu.barrier`,
+    sort an index array with a bitonic network ordered by (key, index), with
+    a barrier after every step, and write the row back through the sorted
+    indices (top-k: the first k values and their indices). The (key, index)
+    order makes the result stable and gives top-k ties to the lower index.
+    The GPU tail turns the staging allocs into workgroup attributions.
+
+    With `inject-no-barrier` (fault dist-no-barrier, IREE #20358) no barrier
+    is emitted: threads read staging slots others have not written yet.
+  }];
+  let options = [
+    Option<"injectNoBarrier", "inject-no-barrier", "bool", /*default=*/"false",
+           "Fault dist-no-barrier">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def KernelAllocsToAttributions
+    : Pass<"sift-kernel-allocs-to-attributions", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Workgroup allocs and private allocas become gpu.func attributions";
+  let description = [{
+    In every `gpu.func` of the module: a statically shaped `memref.alloc` in
+    `#gpu.address_space<workgroup>` becomes a workgroup attribution (shared
+    by the workgroup's threads; upstream would lower the alloc to a
+    per-thread `malloc`), and a statically shaped `memref.alloca` in
+    `#gpu.address_space<private>` a private attribution (a stack slot in the
+    entry block, however deep in loops the alloca was). Their deallocs go.
+
+    With `inject-wg-alloc-as-malloc` (fault wg-alloc-as-malloc) workgroup
+    allocs are left as they are and the NVVM / ROCDL lowering turns them into
+    calls to `malloc`.
+  }];
+  let options = [
+    Option<"injectWgAllocAsMalloc", "inject-wg-alloc-as-malloc", "bool",
+           /*default=*/"false", "Fault wg-alloc-as-malloc">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def RecordDispatchPlan : Pass<"sift-record-dispatch-plan", "mlir::ModuleOp"> {

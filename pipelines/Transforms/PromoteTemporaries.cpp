@@ -72,7 +72,7 @@ struct PromoteTemporariesPass final
   void runOnOperation() override {
     SmallVector<memref::AllocOp> allocs;
     getOperation().walk([&](memref::AllocOp alloc) {
-      if (insideThreadLoop(alloc))
+      if (insideThreadLoop(alloc) && !alloc.getType().getMemorySpace())
         allocs.push_back(alloc);
     });
     IRRewriter rewriter(&getContext());

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 
+#include "llvm/ADT/bit.h"
+
 #define DEBUG_TYPE "sift-select-lowering-strategy"
 
 namespace sift {
@@ -116,9 +118,96 @@ sift::LoweringConfigAttr randomConfig(MLIRContext *context,
   return makeConfig(context, tiles, threadTiles, algorithm);
 }
 
+/// The bytes of one element of `type` (at least 1).
+int64_t elementBytes(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// The row a sift op sorts or selects: its size, and the bytes a staged
+/// copy of one row takes in workgroup memory (every sort operand, or the
+/// top-k input, plus an i32 index per slot of the padded row) and in a
+/// thread's private memory (the operands, or the top-k input and outputs).
+struct RowShape {
+  int64_t n = 0;
+  int64_t workgroupBytes = 0;
+  int64_t privateBytes = 0;
+};
+
+RowShape rowShape(Operation *op) {
+  RowShape row;
+  if (auto sort = dyn_cast<sift::SortOp>(op)) {
+    row.n = sort.getKeyType().getDimSize(sort.getDimension());
+    int64_t bytes = 0;
+    for (Value operand : sort.getOutputs())
+      bytes +=
+          elementBytes(cast<ShapedType>(operand.getType()).getElementType());
+    row.workgroupBytes = row.n * bytes + nextPowerOfTwo(row.n) * 4;
+    row.privateBytes = row.n * bytes;
+    return row;
+  }
+  auto topk = cast<sift::TopkOp>(op);
+  row.n = topk.getInputType().getDimSize(topk.getDimension());
+  int64_t bytes = elementBytes(topk.getInputType().getElementType());
+  row.workgroupBytes = row.n * bytes + nextPowerOfTwo(row.n) * 4;
+  row.privateBytes = row.n * bytes + topk.getK() * (bytes + 8);
+  return row;
+}
+
+/// A workgroup per row: `threads` along x, one row per workgroup.
+sift::LoweringConfigAttr workgroupRowConfig(MLIRContext *context,
+                                            int64_t rank, int64_t threads) {
+  Builder b(context);
+  SmallVector<int64_t> ones(rank, 1);
+  return sift::LoweringConfigAttr::get(
+      context, b.getDenseI64ArrayAttr(ones), b.getDenseI64ArrayAttr(ones),
+      b.getDenseI64ArrayAttr({threads, 1, 1}), sift::Algorithm::WorkgroupRow);
+}
+
 struct SelectLoweringStrategyPass final
     : sift::impl::SelectLoweringStrategyBase<SelectLoweringStrategyPass> {
   using SelectLoweringStrategyBase::SelectLoweringStrategyBase;
+
+  /// The config of a sift or linalg op. Rows: distribute lets a workgroup
+  /// cooperate on a row that fits its memory (from 16 elements by
+  /// default), tileandfuse stages a row in a thread's private memory when
+  /// it fits; otherwise (and for large rows) a thread sorts in the row's own
+  /// memory. Random mode draws among the algorithms that fit.
+  sift::LoweringConfigAttr chooseConfig(Operation *op, sift::Pipeline kind,
+                                        ArrayRef<int64_t> domain,
+                                        ConfigRng &rng) {
+    MLIRContext *context = op->getContext();
+    bool random = randomSeed >= 0;
+    if (!isa<sift::SortOp, sift::TopkOp>(op))
+      return random ? randomConfig(context, domain,
+                                   sift::Algorithm::Elementwise, rng)
+                    : defaultConfig(context, domain, 256,
+                                    sift::Algorithm::Elementwise);
+    RowShape row = rowShape(op);
+    SmallVector<sift::Algorithm> algorithms = {sift::Algorithm::RowPerThread};
+    if (kind == sift::Pipeline::Distribute && row.n >= 2 &&
+        row.workgroupBytes <= maxWorkgroupMemory)
+      algorithms.push_back(sift::Algorithm::WorkgroupRow);
+    if (kind == sift::Pipeline::TileAndFuse && row.n >= 2 &&
+        row.privateBytes <= maxPrivateMemory)
+      algorithms.push_back(sift::Algorithm::PrivateRow);
+    sift::Algorithm algorithm = algorithms.back();
+    if (random)
+      algorithm = algorithms[rng.below(algorithms.size())];
+    else if (algorithm == sift::Algorithm::WorkgroupRow && row.n < 16)
+      algorithm = sift::Algorithm::RowPerThread;
+    if (algorithm == sift::Algorithm::WorkgroupRow) {
+      int64_t padded = nextPowerOfTwo(row.n);
+      int64_t threads = std::min<int64_t>(std::max<int64_t>(padded / 2, 1),
+                                          256);
+      if (random)
+        threads = int64_t{1} << rng.below(
+                      1 + llvm::countr_zero(static_cast<uint64_t>(
+                              std::min<int64_t>(padded, 1024))));
+      return workgroupRowConfig(context, domain.size(), threads);
+    }
+    return random ? randomConfig(context, domain, algorithm, rng)
+                  : defaultConfig(context, domain, 64, algorithm);
+  }
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
@@ -163,14 +252,8 @@ struct SelectLoweringStrategyPass final
         }
         domain.push_back(*size);
       }
-      bool rows = isa<sift::SortOp, sift::TopkOp>(op);
-      sift::Algorithm algorithm =
-          rows ? sift::Algorithm::RowPerThread : sift::Algorithm::Elementwise;
-      sift::LoweringConfigAttr config =
-          randomSeed >= 0
-              ? randomConfig(context, domain, algorithm, rng)
-              : defaultConfig(context, domain, rows ? 64 : 256, algorithm);
-      op->setAttr("sift.lowering_config", config);
+      op->setAttr("sift.lowering_config",
+                  chooseConfig(op, kind, domain, rng));
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

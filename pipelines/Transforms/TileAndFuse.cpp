@@ -141,7 +141,35 @@ FailureOr<Operation *> tileLevel(RewriterBase &rewriter, TilingInterface op,
   return tiled;
 }
 
+/// Fault tf-keep-unused-results: the destinations of the unused results
+/// `unused` of the thread-level op become per-thread buffers in global
+/// memory (a sort's keep their tile's data, since it sorts in place).
+void keepUnusedResults(RewriterBase &rewriter, Operation *threadOp,
+                       ArrayRef<unsigned> unused) {
+  auto dps = cast<DestinationStyleOpInterface>(threadOp);
+  auto global = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                           gpu::AddressSpace::Global);
+  bool sort = isa<sift::SortOp>(threadOp);
+  rewriter.setInsertionPoint(threadOp);
+  for (unsigned result : unused) {
+    OpOperand *init = dps.getDpsInitOperand(result);
+    auto type = cast<RankedTensorType>(init->get().getType());
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dynamicSizes.push_back(tensor::DimOp::create(
+            rewriter, threadOp->getLoc(), init->get(), d));
+    auto buffer = bufferization::AllocTensorOp::create(
+        rewriter, threadOp->getLoc(), type, dynamicSizes,
+        sort ? init->get() : Value());
+    buffer.setMemorySpaceAttr(global);
+    rewriter.modifyOpInPlace(threadOp, [&] { init->set(buffer); });
+  }
+}
+
 struct TileAndFusePass final : sift::impl::TileAndFuseBase<TileAndFusePass> {
+  using TileAndFuseBase::TileAndFuseBase;
+
   void runOnOperation() override {
     // Consumers, last first: an op fused into a later consumer is gone by
     // the time the walk would reach it.
@@ -199,6 +227,11 @@ struct TileAndFusePass final : sift::impl::TileAndFuseBase<TileAndFusePass> {
           rewriter.modifyOpInPlace(sort, [&] { out.set(fresh); });
         }
       }
+      SmallVector<unsigned> unused;
+      if (isa<sift::SortOp, sift::TopkOp>(root))
+        for (OpResult result : root->getResults())
+          if (result.use_empty())
+            unused.push_back(result.getResultNumber());
       auto config =
           root->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
       if (!config) {
@@ -215,6 +248,8 @@ struct TileAndFusePass final : sift::impl::TileAndFuseBase<TileAndFusePass> {
           Level::Thread);
       if (failed(threadTile))
         return signalPassFailure();
+      if (injectKeepUnusedResults)
+        keepUnusedResults(rewriter, *threadTile, unused);
     }
   }
 };

@@ -267,3 +267,13 @@ func.func private @mismatch() attributes {c = #sift.lowering_config<workgroup_ti
 
 // expected-error @+1 {{tile sizes must be >= 1, dimension 0 has workgroup 0 and thread 1}}
 func.func private @zero() attributes {c = #sift.lowering_config<workgroup_tile = [0], thread_tile = [1], workgroup_size = [1, 1, 1], algorithm = row_per_thread>}
+
+// -----
+
+// expected-error @+1 {{workgroup_row computes one row per workgroup: workgroup_tile and thread_tile must be all 1s}}
+func.func private @wg_row_tile() attributes {c = #sift.lowering_config<workgroup_tile = [2], thread_tile = [1], workgroup_size = [2, 1, 1], algorithm = workgroup_row>}
+
+// -----
+
+// expected-error @+1 {{workgroup_row spreads a row over x: workgroup_size must be [threads, 1, 1]}}
+func.func private @wg_row_size() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [16, 2, 1], algorithm = workgroup_row>}

@@ -1,15 +1,23 @@
 // RUN: sift-opt %s --sift-select-lowering-strategy=pipeline=distribute -split-input-file | FileCheck %s
 // RUN: sift-opt %s --sift-select-lowering-strategy=pipeline=cpu -split-input-file | FileCheck %s --check-prefix=CPU
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=7" -split-input-file | FileCheck %s --check-prefix=RANDOM
+// RUN: sift-opt %s --sift-select-lowering-strategy=pipeline=tileandfuse -split-input-file | FileCheck %s --check-prefix=TF
+// RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute max-workgroup-memory=131072" -split-input-file | FileCheck %s --check-prefix=BIG
 // Strategy selection for sift.sort: the domain is every dimension but the
-// sorted one, one row per thread, the innermost domain dimension on x.
+// sorted one, the innermost domain dimension on x. Short rows (under 16)
+// get a thread each; in distribute, longer rows that fit workgroup memory
+// get a workgroup each (workgroup_row), larger ones fall back to a thread
+// per row in global memory; in tileandfuse, rows that fit 512 bytes are
+// staged in private memory (private_row).
 
 // CHECK-LABEL: func.func @rows
 // CHECK: sift.sort dimension(1) ascending {sift.lowering_config = #sift.lowering_config<workgroup_tile = [64], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = row_per_thread>, sift.pipeline = #sift.pipeline<distribute>}
 // CPU-LABEL: func.func @rows
 // CPU: sift.sort dimension(1) ascending {sift.pipeline = #sift.pipeline<cpu>}
+// TF-LABEL: func.func @rows
+// TF: #sift.lowering_config<workgroup_tile = [64], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = private_row>
 // RANDOM-LABEL: func.func @rows
-// RANDOM: sift.lowering_config = #sift.lowering_config<workgroup_tile = [{{[0-9]+}}], thread_tile = [{{[0-9]+}}], workgroup_size = [{{[0-9]+}}, 1, 1], algorithm = row_per_thread>
+// RANDOM: sift.lowering_config = #sift.lowering_config<workgroup_tile = [{{[0-9]+}}], thread_tile = [{{[0-9]+}}], workgroup_size = [{{[0-9]+}}, 1, 1], algorithm = {{row_per_thread|workgroup_row}}>
 func.func @rows(%a: tensor<100x8xf32>) -> tensor<100x8xf32> {
   %r = sift.sort dimension(1) ascending outs(%a : tensor<100x8xf32>) -> tensor<100x8xf32>
   return %r : tensor<100x8xf32>
@@ -29,12 +37,29 @@ func.func @outer_dim(%a: tensor<7x5x3xi32>) -> tensor<7x5x3xi32> {
 
 // -----
 
-// Rank 1: an empty domain, one row on one thread.
+// Rank 1: an empty domain. 4096 x f16 and the padded i32 indices take 24 KiB
+// of workgroup memory: 256 threads sort the row together. Too large for
+// private memory.
 // CHECK-LABEL: func.func @rank1
-// CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [1, 1, 1], algorithm = row_per_thread>
+// CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [256, 1, 1], algorithm = workgroup_row>
+// TF-LABEL: func.func @rank1
+// TF: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [1, 1, 1], algorithm = row_per_thread>
 func.func @rank1(%a: tensor<4096xf16>) -> tensor<4096xf16> {
   %r = sift.sort dimension(0) ascending outs(%a : tensor<4096xf16>) -> tensor<4096xf16>
   return %r : tensor<4096xf16>
+}
+
+// -----
+
+// 2 x 4096 x 8 bytes + 16 KiB of indices = 80 KiB: over 48 KiB, a thread per
+// row in global memory; a larger budget takes the workgroup algorithm.
+// CHECK-LABEL: func.func @too_large
+// CHECK: #sift.lowering_config<workgroup_tile = [2], thread_tile = [1], workgroup_size = [2, 1, 1], algorithm = row_per_thread>
+// BIG-LABEL: func.func @too_large
+// BIG: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [256, 1, 1], algorithm = workgroup_row>
+func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<2x4096xf64>, tensor<2x4096xi64>) {
+  %r:2 = sift.sort dimension(1) ascending outs(%a, %b : tensor<2x4096xf64>, tensor<2x4096xi64>) -> tensor<2x4096xf64>, tensor<2x4096xi64>
+  return %r#0, %r#1 : tensor<2x4096xf64>, tensor<2x4096xi64>
 }
 
 // -----

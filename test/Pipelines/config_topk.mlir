@@ -3,7 +3,8 @@
 // Strategy selection for sift.topk: the domain skips the selected dimension.
 
 // CHECK-LABEL: func.func @rows
-// CHECK: sift.topk dimension(1) k(3) largest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [32], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = row_per_thread>, sift.pipeline = #sift.pipeline<distribute>}
+// Rows of 50: a workgroup of 32 threads per row (the padded row / 2).
+// CHECK: sift.topk dimension(1) k(3) largest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = workgroup_row>, sift.pipeline = #sift.pipeline<distribute>}
 // BAD: unknown pipeline 'gpu'; valid: cpu, tileandfuse, distribute
 func.func @rows(%x: tensor<20x50xf32>) -> (tensor<20x3xf32>, tensor<20x3xi64>) {
   %v0 = tensor.empty() : tensor<20x3xf32>

@@ -75,3 +75,30 @@ func.func @tensors_rejected(%a: tensor<4xf32>) -> tensor<4xf32> {
   %r = sift.sort dimension(0) ascending outs(%a : tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Algorithm private_row: each row is copied into per-thread buffers in
+// private memory (the input row and k outputs for top-k), selected there,
+// and the k results copied back.
+#priv = #sift.lowering_config<workgroup_tile = [4], thread_tile = [1], workgroup_size = [4, 1, 1], algorithm = private_row>
+// CHECK-LABEL: func.func @private_rows
+// CHECK: scf.for %[[ROW:.+]] =
+// CHECK:   %[[IN:.+]] = memref.alloca() : memref<6xf32, #gpu.address_space<private>>
+// CHECK:   %[[V:.+]] = memref.alloca() : memref<2xf32, #gpu.address_space<private>>
+// CHECK:   %[[I:.+]] = memref.alloca() : memref<2xi64, #gpu.address_space<private>>
+// CHECK:   scf.for %[[E:.+]] =
+// CHECK:     memref.load %{{.+}}[%[[ROW]], %[[E]]] : memref<4x6xf32>
+// CHECK:     memref.store %{{.+}}, %[[IN]][%[[E]]]
+// CHECK:   scf.for
+// CHECK:     memref.load %[[IN]]
+// CHECK:   scf.for %[[O:.+]] =
+// CHECK:     memref.load %[[V]][%[[O]]]
+// CHECK:     memref.store %{{.+}}, %{{.+}}[%[[ROW]], %[[O]]] : memref<4x2xf32>
+// CHECK:     memref.load %[[I]][%[[O]]]
+// CHECK:     memref.store %{{.+}}, %{{.+}}[%[[ROW]], %[[O]]] : memref<4x2xi64>
+// CHECK-NOT: sift.topk
+func.func @private_rows(%x: memref<4x6xf32>, %v: memref<4x2xf32>, %i: memref<4x2xi64>) {
+  sift.topk dimension(1) k(2) largest {sift.lowering_config = #priv} ins(%x : memref<4x6xf32>) outs(%v, %i : memref<4x2xf32>, memref<4x2xi64>)
+  return
+}

@@ -120,15 +120,18 @@ TEST_F(IrChecksTest, HeapAllocIsMallocInKernel) {
   EXPECT_EQ(checkAll(*module, kBudget).size(), 1u);
 }
 
-// Upstream lowers an alloc in workgroup memory to malloc too: it is a
-// malloc-in-kernel, and the memory space is not the problem.
-TEST_F(IrChecksTest, WorkgroupAllocIsMallocNotWrongAddressSpace) {
+// A workgroup alloc asks for shared memory, which the GPU tail turns into an
+// attribution: it is not a finding itself. If it reaches the NVVM / ROCDL
+// lowering, the call to malloc that upstream makes of it is.
+TEST_F(IrChecksTest, WorkgroupAllocIsLeftToTheLoweringsMalloc) {
   auto module = kernel(
       "%a = memref.alloc() : memref<16xf32, #gpu.address_space<workgroup>>");
   ASSERT_TRUE(module);
   std::vector<IrFinding> findings = checkAll(*module, kBudget);
-  EXPECT_EQ(verdicts(findings), std::vector<Verdict>{Verdict::MallocInKernel})
-      << describe(findings);
+  EXPECT_TRUE(findings.empty()) << describe(findings);
+  // Its bytes still count against the workgroup budget.
+  EXPECT_EQ(verdicts(checkWorkgroupMemory(*module, 63)),
+            std::vector<Verdict>{Verdict::SmemOverflow});
 }
 
 TEST_F(IrChecksTest, DeallocIsMallocInKernel) {

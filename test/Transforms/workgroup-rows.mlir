@@ -1,0 +1,70 @@
+// RUN: sift-opt %s -sift-workgroup-rows -split-input-file | FileCheck %s
+// RUN: sift-opt %s -sift-workgroup-rows=inject-no-barrier=1 -split-input-file | FileCheck %s --check-prefix=FAULT
+// Algorithm workgroup_row: one workgroup per row, the row staged in
+// workgroup memory, a bitonic network over indices, barriers between steps.
+
+#row = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [8, 1, 1], algorithm = workgroup_row>
+// CHECK-LABEL: func.func @sort_rows
+// CHECK-DAG: %[[C3:.+]] = arith.constant 3 : index
+// CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
+// CHECK: gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C3]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C8]],
+// CHECK:   %[[ROW:.+]] = arith.remui %[[BX]]
+// Both operands are staged; the index array is padded to 64.
+// CHECK:   %[[KEYS:.+]] = memref.alloc() : memref<37xf32, #gpu.address_space<workgroup>>
+// CHECK:   %[[VALS:.+]] = memref.alloc() : memref<37xi32, #gpu.address_space<workgroup>>
+// CHECK:   %[[IDX:.+]] = memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>
+// CHECK:   scf.for %[[E:.+]] = %[[TX]] to %{{.+}} step
+// CHECK:     memref.load %{{.+}}[%[[ROW]], %[[E]]] : memref<3x37xf32>
+// CHECK:     memref.store %{{.+}}, %[[KEYS]][%[[E]]]
+// CHECK:   gpu.barrier
+// The network: stages, steps, then this thread's pairs.
+// CHECK:   scf.for
+// CHECK:     scf.for
+// CHECK:       scf.for %{{.+}} = %[[TX]] to
+// CHECK:         arith.xori
+// Padding (index >= 37) goes after every element; keys compare NaN-aware.
+// CHECK:         arith.cmpi sge, %{{.+}}, %c37_i32
+// CHECK:         arith.cmpf olt
+// CHECK:       gpu.barrier
+// Write back through the sorted indices.
+// CHECK:   %[[I:.+]] = memref.load %[[IDX]]
+// CHECK:   %[[S:.+]] = arith.index_cast %[[I]] : i32 to index
+// CHECK:   memref.load %[[KEYS]][%[[S]]]
+// CHECK:   memref.store %{{.+}}, %{{.+}}[%[[ROW]], %{{.+}}] : memref<3x37xf32>
+// CHECK:   memref.load %[[VALS]][%[[S]]]
+// CHECK-NOT: sift.sort
+// FAULT-LABEL: func.func @sort_rows
+// FAULT-NOT: gpu.barrier
+// FAULT: return
+func.func @sort_rows(%k: memref<3x37xf32>, %v: memref<3x37xi32>) {
+  sift.sort dimension(1) ascending {sift.lowering_config = #row} outs(%k, %v : memref<3x37xf32>, memref<3x37xi32>)
+  return
+}
+
+// -----
+
+#row = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [4, 1, 1], algorithm = workgroup_row>
+// Top-k: the input is staged, the first k of the sorted indices are written
+// with their i64 index; rows along dimension 0 here.
+// CHECK-LABEL: func.func @topk_rows
+// CHECK: gpu.launch
+// CHECK:   memref.alloc() : memref<10xf16, #gpu.address_space<workgroup>>
+// CHECK:   memref.alloc() : memref<16xi32, #gpu.address_space<workgroup>>
+// CHECK:   gpu.barrier
+// CHECK:   arith.extsi %{{.+}} : i32 to i64
+// CHECK:   memref.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : memref<3x2xi64>
+func.func @topk_rows(%x: memref<10x2xf16>, %v: memref<3x2xf16>, %i: memref<3x2xi64>) {
+  sift.topk dimension(0) k(3) smallest {sift.lowering_config = #row} ins(%x : memref<10x2xf16>) outs(%v, %i : memref<3x2xf16>, memref<3x2xi64>)
+  return
+}
+
+// -----
+
+// Other algorithms are left to sift-lower-to-loops.
+// CHECK-LABEL: func.func @not_mine
+// CHECK-NOT: gpu.launch
+// CHECK: sift.sort
+func.func @not_mine(%k: memref<3x37xf32>) {
+  sift.sort dimension(1) ascending {sift.lowering_config = #sift.lowering_config<workgroup_tile = [4], thread_tile = [1], workgroup_size = [4, 1, 1], algorithm = row_per_thread>} outs(%k : memref<3x37xf32>)
+  return
+}
