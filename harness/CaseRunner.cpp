@@ -120,6 +120,8 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
   result.compileSeconds = secondsSince(start);
   if (!compiled)
     return fail(result, oracle::Verdict::CompileError, "compile", error);
+  result.compiled = true;
+  result.artifact = output.artifact;
 
   if (gpu) {
     // IR findings first (they name their pass), then the binaries'.
@@ -152,22 +154,52 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
         return fail(result, findings.front().verdict, "static", detail);
       }
     }
-    return result;
+    if (!deviceRunsTarget(device, options.target))
+      return result;
   }
 
+  // A GPU runs each case twice (a race shows as a second result that
+  // differs); the cpu device once.
+  int runs = gpu ? 2 : 1;
   start = std::chrono::steady_clock::now();
   result.ran = true;
-  auto actual = rt::runPlan(device, output.artifact, result.inputs);
+  for (int r = 0; r < runs; ++r) {
+    auto actual = rt::runPlan(device, output.artifact, result.inputs);
+    if (!actual.ok()) {
+      result.runSeconds = secondsSince(start);
+      return fail(result, oracle::Verdict::RuntimeError, "run",
+                  actual.message());
+    }
+    if (r == 0) {
+      result.actual = std::move(actual.value());
+      if (auto mismatch = oracle::compareOutputs(
+              result.program, result.expected, result.actual)) {
+        result.runSeconds = secondsSince(start);
+        return fail(result, oracle::Verdict::Mismatch, "compare",
+                    mismatch->message);
+      }
+      continue;
+    }
+    if (auto differ = oracle::compareOutputs(
+            std::vector<uint64_t>(result.actual.size(), 0), result.actual,
+            *actual)) {
+      result.runSeconds = secondsSince(start);
+      return fail(result, oracle::Verdict::Nondeterministic, "compare",
+                  "run " + std::to_string(r + 1) +
+                      " differs from run 1: " + differ->message);
+    }
+  }
   result.runSeconds = secondsSince(start);
-  if (!actual.ok())
-    return fail(result, oracle::Verdict::RuntimeError, "run", actual.message());
-  result.actual = std::move(actual.value());
-
-  if (auto mismatch = oracle::compareOutputs(result.program, result.expected,
-                                             result.actual))
-    return fail(result, oracle::Verdict::Mismatch, "compare",
-                mismatch->message);
   return result;
+}
+
+bool deviceRunsTarget(const rt::Device &device, TargetKind target) {
+  switch (device.kind()) {
+  case rt::DeviceKind::Cpu: return target == TargetKind::Host;
+  case rt::DeviceKind::Cuda: return target == TargetKind::Nvptx;
+  case rt::DeviceKind::Hip: return target == TargetKind::Amdgpu;
+  }
+  return false;
 }
 
 } // namespace sift::harness

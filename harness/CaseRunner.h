@@ -54,13 +54,22 @@ struct CaseResult {
   std::vector<HostTensor> inputs, expected, actual;
   double compileSeconds = 0, runSeconds = 0;
   /// False when the case was only checked statically (GPU pipelines without
-  /// a GPU device).
+  /// a device of their target).
   bool ran = false;
+  /// The compiled artifact (empty when the compile failed), for export.
+  rt::Artifact artifact;
+  bool compiled = false;
 };
 
+/// True when `device` runs what `target` compiles to (cpu: host, cuda:
+/// nvptx, hip: amdgpu).
+bool deviceRunsTarget(const rt::Device &device, TargetKind target);
+
 /// Generates, compiles, runs and checks the case of `seed`. GPU pipelines
-/// get static verdicts: their binaries go through the static oracles and are
-/// not run (no GPU device yet).
+/// go through the static oracles first; they run only when `device` runs
+/// their target (deviceRunsTarget), twice: outputs that differ from the
+/// reference are a `mismatch`, a second run that differs from the first is
+/// `nondeterministic`.
 CaseResult runGeneratedCase(Session &session, rt::Device &device,
                             const CaseOptions &options, uint64_t seed);
 

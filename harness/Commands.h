@@ -59,6 +59,15 @@ struct FuzzOptions {
   FaultSet faults;
   std::string injectText;
   std::string outDir = "sift-out";
+  /// The device GPU runs execute on (cpu: static verdicts only).
+  rt::DeviceKind device = rt::DeviceKind::Cpu;
+  /// When set, every compiled GPU run is also written here as an artifact
+  /// carrying its inputs, reference outputs and tolerances (sift-run).
+  std::string exportDir;
+  /// No inexact op feeds a sort key or top-k input (gen::Policy::
+  /// allowInexactKeys off): on with a GPU device or exports, whose results
+  /// are compared with the host reference bit for bit.
+  bool exactKeys = false;
   /// Progress every this many seconds (0: never); default 1 s on a
   /// terminal, 10 s otherwise.
   std::optional<double> progressSeconds;

@@ -13,7 +13,9 @@
 #include "harness/CaseRunner.h"
 #include "harness/FindingStore.h"
 #include "harness/Session.h"
+#include "oracles/Compare.h"
 #include "oracles/Verdict.h"
+#include "runtime/ExportedCase.h"
 #include "runtime/support/FileIO.h"
 
 #include <nlohmann/json.hpp>
@@ -22,6 +24,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <unistd.h>
 
@@ -159,9 +162,36 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
          target + " --seed=" + std::to_string(options.seed) +
          (options.randomConfig ? " --random-config" : "") +
          (options.injectText.empty() ? "" : " --inject=" + options.injectText) +
+         (options.exactKeys ? " --exact-keys" : "") +
          " --skip=" + std::to_string(index) +
          " --count=1 --family=" + families +
          " --inputs=" + std::string(gen::toString(options.inputs));
+}
+
+/// Writes `result`'s artifact with its inputs, reference outputs and
+/// tolerances to the export folder as <seed>-<pipeline>-<target>.siftart.
+/// Runs with a static finding are exported too: a GPU shows what the
+/// finding does to results.
+Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
+                  const CaseResult &result) {
+  rt::Artifact artifact = result.artifact;
+  artifact.inputs = result.inputs;
+  artifact.expected = result.expected;
+  rt::ExportedCase info;
+  info.seed = result.seed;
+  info.pipeline = std::string(toString(run.pipeline));
+  info.target = std::string(toString(run.target));
+  info.chip = run.chip.empty() ? std::string(defaultChip(run.target)) : run.chip;
+  info.inputs = std::string(gen::toString(options.inputs));
+  info.faults = options.injectText;
+  info.tolerances = oracle::outputTolerances(result.program);
+  rt::setExportedCase(artifact, info);
+  artifact.meta["case.static-verdict"] =
+      std::string(oracle::toString(result.verdict));
+  std::string path = options.exportDir + "/" + info.name() + ".siftart";
+  if (Status s = rt::writeArtifact(path, artifact); !s)
+    return makeError(path + ": " + s.message());
+  return Status::success();
 }
 
 } // namespace
@@ -182,6 +212,29 @@ int runFuzzCommand(const FuzzOptions &options) {
     std::fprintf(stderr, "harness: %s\n", device.message().c_str());
     return kExitUsage;
   }
+  // GPU runs go to --device when it is a GPU; cpu runs always to the cpu.
+  std::unique_ptr<rt::Device> gpu;
+  if (options.device != rt::DeviceKind::Cpu) {
+    auto created = rt::createDevice(options.device);
+    if (!created.ok()) {
+      std::fprintf(stderr, "harness: --device=%s: %s\n",
+                   std::string(rt::toString(options.device)).c_str(),
+                   created.message().c_str());
+      return kExitUsage;
+    }
+    gpu = std::move(*created);
+  }
+  if (!options.exportDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.exportDir, ec);
+    if (ec) {
+      std::fprintf(stderr, "harness: --export-artifacts: cannot create %s: "
+                           "%s\n",
+                   options.exportDir.c_str(), ec.message().c_str());
+      return kExitUsage;
+    }
+  }
+  int64_t exported = 0;
   std::string runsText;
   for (const PipelineTarget &run : options.runs)
     runsText +=
@@ -198,6 +251,9 @@ int runFuzzCommand(const FuzzOptions &options) {
   caseOptions.inputs = options.inputs;
   caseOptions.randomConfig = options.randomConfig;
   caseOptions.faults = options.faults;
+  // Runs on a GPU compare with a host reference: no inexact op (sigmoid's
+  // exp, an ulp apart between libdevice and the host) may decide an order.
+  caseOptions.policy.allowInexactKeys = !options.exactKeys;
   caseOptions.policy.familyWeights = {0, 0};
   for (gen::Family family : options.families)
     caseOptions.policy.familyWeights[static_cast<size_t>(family)] = 1;
@@ -245,8 +301,19 @@ int runFuzzCommand(const FuzzOptions &options) {
       caseOptions.pipeline = run.pipeline;
       caseOptions.target = run.target;
       caseOptions.chip = run.chip;
+      rt::Device &runDevice =
+          gpu && deviceRunsTarget(*gpu, run.target) ? *gpu : **device;
       CaseResult result =
-          runGeneratedCase(session, **device, caseOptions, seed);
+          runGeneratedCase(session, runDevice, caseOptions, seed);
+      if (!options.exportDir.empty() && result.compiled &&
+          run.target != TargetKind::Host) {
+        if (Status s = exportCase(options, run, result); !s) {
+          std::fprintf(stderr, "harness: --export-artifacts: %s\n",
+                       s.message().c_str());
+          return kExitUsage;
+        }
+        ++exported;
+      }
       ++counts[result.verdict];
       ++countsByRun[runName(run.pipeline, run.target)][result.verdict];
       compileSeconds += result.compileSeconds;
@@ -302,6 +369,11 @@ int runFuzzCommand(const FuzzOptions &options) {
   std::printf("findings: %lld (database %s)\n",
               static_cast<long long>(findings),
               (*store)->databasePath().c_str());
+  if (!options.exportDir.empty())
+    std::printf("exported: %lld artifacts to %s (run them with sift-run %s "
+                "--device=cuda)\n",
+                static_cast<long long>(exported), options.exportDir.c_str(),
+                options.exportDir.c_str());
 
   nlohmann::json summary = {
       {"runs", runsText},

@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -72,11 +73,18 @@ std::vector<PipelineTarget> fuzzRunsFrom(const std::string &pipelineName,
                                          const std::string &targetList,
                                          const std::string &chipList) {
   std::vector<PipelineKind> pipelines;
-  if (pipelineName == "all")
-    pipelines = {PipelineKind::Cpu, PipelineKind::TileAndFuse,
-                 PipelineKind::Distribute};
-  else
-    pipelines = {pipelineFromName(pipelineName)};
+  for (const std::string &name : splitList(pipelineName, "--pipeline")) {
+    std::vector<PipelineKind> named;
+    if (name == "all")
+      named = {PipelineKind::Cpu, PipelineKind::TileAndFuse,
+               PipelineKind::Distribute};
+    else
+      named = {pipelineFromName(name)};
+    for (PipelineKind kind : named)
+      if (std::find(pipelines.begin(), pipelines.end(), kind) ==
+          pipelines.end())
+        pipelines.push_back(kind);
+  }
   std::vector<TargetKind> targets;
   for (const std::string &name : splitList(targetList, "--target")) {
     auto kind = parseTargetKind(name);
@@ -174,8 +182,8 @@ int main(int argc, char **argv) {
                                  "programs (the default command)");
   fuzzCmd
       ->add_option("--pipeline", fuzzPipeline,
-                   "Pipeline: cpu, distribute, all (cpu and the GPU "
-                   "pipelines; tileandfuse: issue #3)")
+                   "Pipelines: cpu, tileandfuse, distribute or all, or a "
+                   "comma-separated list")
       ->capture_default_str();
   fuzzCmd
       ->add_option("--target", fuzzTargets,
@@ -209,8 +217,23 @@ int main(int argc, char **argv) {
                    "reversed")
       ->capture_default_str();
   fuzzCmd->add_option("--inject", fuzz.injectText,
-                      "Faults to inject: dist-undistributed-write (see "
-                      "README for the catalogue)");
+                      "Faults to inject, comma-separated (the README lists "
+                      "the catalogue)");
+  std::string fuzzDevice = "cpu";
+  fuzzCmd
+      ->add_option("--device", fuzzDevice,
+                   "Where GPU runs execute: cpu (GPU pipelines get static "
+                   "verdicts only), cuda (nvptx runs on the GPU) or hip "
+                   "(amdgpu runs on the GPU)")
+      ->capture_default_str();
+  fuzzCmd->add_flag("--exact-keys", fuzz.exactKeys,
+                    "No inexact op (sigmoid) before a sort or top-k, so the "
+                    "order is bit-exact on every device (implied by a GPU "
+                    "--device and by --export-artifacts)");
+  fuzzCmd->add_option("--export-artifacts", fuzz.exportDir,
+                      "Also write every compiled GPU run as an artifact with "
+                      "its inputs and reference outputs to this folder, for "
+                      "sift-run on a GPU host");
   fuzzCmd->add_flag("--random-config", fuzz.randomConfig,
                     "GPU pipelines: draw a random valid lowering config per "
                     "op from each case's seed");
@@ -297,6 +320,9 @@ int main(int argc, char **argv) {
         throw UsageError{"--inject: " + faultError};
       fuzz.faults = *faults;
       fuzz.families = familiesFromList(fuzzFamilies);
+      fuzz.device = deviceFromName(fuzzDevice);
+      if (fuzz.device != rt::DeviceKind::Cpu || !fuzz.exportDir.empty())
+        fuzz.exactKeys = true;
       fuzz.inputs = inputModeFromName(fuzzInputs);
       fuzz.commandLine = commandLine;
       if (fuzz.outDir.empty())

@@ -39,6 +39,14 @@ std::optional<Mismatch> compareOutputs(const gen::Program &program,
                                        const std::vector<HostTensor> &expected,
                                        const std::vector<HostTensor> &actual);
 
+/// compareOutputs with the per-output ulp tolerances given (missing ones
+/// are 0): for artifacts that carry their tolerances instead of the program
+/// (sift-run).
+std::optional<Mismatch>
+compareOutputs(const std::vector<uint64_t> &tolerances,
+               const std::vector<HostTensor> &expected,
+               const std::vector<HostTensor> &actual);
+
 /// The ulp tolerance of each output of `program`, in ulps of its element
 /// type (0 = exact bits). Propagated along the ops: inputs, iota, integer ops,
 /// `sitofp` and the results of sort and top-k are exact; Sigmoid adds

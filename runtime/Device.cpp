@@ -9,6 +9,7 @@
 #include "runtime/Device.h"
 
 #include "runtime/cpu/CpuDevice.h"
+#include "runtime/cuda/CudaDevice.h"
 
 using namespace sift;
 using namespace sift::rt;
@@ -89,6 +90,7 @@ Result<std::unique_ptr<Device>> rt::createDevice(DeviceKind kind) {
   case DeviceKind::Cpu:
     return std::unique_ptr<Device>(std::make_unique<CpuDevice>());
   case DeviceKind::Cuda:
+    return createCudaDevice(CudaDeviceOptions{});
   case DeviceKind::Hip:
     return makeError("the " + std::string(toString(kind)) +
                      " device is not built into this runtime yet");

@@ -273,12 +273,18 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
   kernels.addPass(createKernelAllocsToAttributions(attributions));
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
+  // Kernel parameters are bare pointers, one per binding in the plan's
+  // order (every kernel buffer is a whole, statically shaped plan buffer):
+  // the runtime passes device addresses, not memref descriptors.
   if (options.target == TargetKind::Amdgpu) {
     ConvertGpuOpsToROCDLOpsOptions rocdl;
     rocdl.chipset = chip;
+    rocdl.useBarePtrCallConv = true;
     kernels.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   } else {
-    kernels.addPass(createConvertGpuOpsToNVVMOps());
+    ConvertGpuOpsToNVVMOpsOptions nvvm;
+    nvvm.useBarePtrCallConv = true;
+    kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
   }
   kernels.addPass(createReconcileUnrealizedCastsPass());
   // Step 3. Serialize: PTX text for nvptx, an HSACO (linked with the

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #define DEBUG_TYPE "sift-extract-gpu-plan"
 
 namespace sift {
@@ -54,6 +56,7 @@ struct ExtractGpuPlanPass final
     for (BlockArgument arg : func.getArguments())
       bufferOf[arg] = arg.getArgNumber();
     SmallVector<Attribute> dispatches;
+    SmallVector<gpu::LaunchFuncOp> empty;
     int64_t temporaries = 0;
 
     auto constantSizes = [&](gpu::KernelDim3 dims, gpu::LaunchFuncOp launch,
@@ -99,6 +102,22 @@ struct ExtractGpuPlanPass final
             !constantSizes(launch.getBlockSizeOperandValues(), launch, "block",
                            block))
           return signalPassFailure();
+        // What every sift GPU target can launch: CUDA's limits (AMD's are
+        // wider except for z, which sift keeps at CUDA's 64).
+        if (block[0] > 1024 || block[1] > 1024 || block[2] > 64 ||
+            block[0] * block[1] * block[2] > 1024) {
+          launch.emitError("block size [")
+              << block[0] << ", " << block[1] << ", " << block[2]
+              << "] is over the GPU limits (x, y <= 1024, z <= 64, 1024 "
+                 "threads)";
+          return signalPassFailure();
+        }
+        if (grid[0] > 2147483647 || grid[1] > 65535 || grid[2] > 65535) {
+          launch.emitError("grid size [")
+              << grid[0] << ", " << grid[1] << ", " << grid[2]
+              << "] is over the GPU limits (x < 2^31, y, z <= 65535)";
+          return signalPassFailure();
+        }
         SmallVector<int64_t> bindings;
         for (auto [i, operand] : llvm::enumerate(launch.getKernelOperands())) {
           auto it = bufferOf.find(operand);
@@ -111,8 +130,10 @@ struct ExtractGpuPlanPass final
           }
           bindings.push_back(it->second);
         }
-        if (llvm::is_contained(grid, 0) || llvm::is_contained(block, 0))
-          continue; // No work.
+        if (llvm::is_contained(grid, 0) || llvm::is_contained(block, 0)) {
+          empty.push_back(launch); // No work.
+          continue;
+        }
         dispatches.push_back(b.getDictionaryAttr({
             b.getNamedAttr("executable", launch.getKernelModuleName()),
             b.getNamedAttr("symbol", launch.getKernelName()),
@@ -126,6 +147,18 @@ struct ExtractGpuPlanPass final
           << op.getName() << "' cannot be expressed in the dispatch plan";
       return signalPassFailure();
     }
+    // Launches without work go, and so do kernels no launch uses any more
+    // (a kernel over a 0-sized buffer would not even lower).
+    for (gpu::LaunchFuncOp launch : empty)
+      launch.erase();
+    llvm::DenseSet<StringAttr> launched;
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      launched.insert(launch.getKernelModuleName());
+    });
+    for (auto kernels :
+         llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>()))
+      if (!launched.contains(kernels.getNameAttr()))
+        kernels.erase();
     module->setAttr(
         "sift.dispatch_plan",
         b.getDictionaryAttr({

@@ -240,7 +240,9 @@ def ExtractGpuPlan : Pass<"sift-extract-gpu-plan", "mlir::ModuleOp"> {
     rewrites `sift.dispatch_plan`: the argument buffers recorded before
     bufferization, then one temporary per alloc, and one dispatch per launch
     (module, kernel, grid, block, bindings). A launch with an empty grid is
-    dropped. Any other host op is an error naming it.
+    erased, and so is every kernel module no launch uses any more. A block
+    or grid over the GPU limits (x, y <= 1024 and z <= 64 threads, 1024 in
+    all; grid y, z <= 65535) is an error, and so is any other host op.
   }];
   let options = [
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",

@@ -71,6 +71,11 @@ sift::LoweringConfigAttr makeConfig(MLIRContext *context,
       algorithm);
 }
 
+/// Threads a workgroup may have along block dimension `d` (0 = x): CUDA
+/// allows 1024 along x and y but only 64 along z (AMD GPUs 1024 each; the
+/// smaller limit serves both).
+int64_t maxThreadsAlong(int64_t d) { return d == 2 ? 64 : 1024; }
+
 /// The default: the innermost dimension gets up to `maxThreads` threads
 /// (its size rounded up to a power of two), the next ones what is left.
 sift::LoweringConfigAttr defaultConfig(MLIRContext *context,
@@ -82,8 +87,9 @@ sift::LoweringConfigAttr defaultConfig(MLIRContext *context,
   int64_t budget = maxThreads;
   for (int64_t d = 0; d < std::min<int64_t>(rank, 3); ++d) {
     int64_t axis = rank - 1 - d;
-    int64_t tile = std::min(nextPowerOfTwo(std::max<int64_t>(domain[axis], 1)),
-                            budget);
+    int64_t tile =
+        std::min({nextPowerOfTwo(std::max<int64_t>(domain[axis], 1)), budget,
+                  maxThreadsAlong(d)});
     tiles[axis] = tile;
     budget /= tile;
   }
@@ -108,7 +114,7 @@ sift::LoweringConfigAttr randomConfig(MLIRContext *context,
     int64_t tile = choices[rng.below(choices.size())];
     SmallVector<int64_t> threadChoices;
     for (int64_t t = 1; t <= tile; t *= 2)
-      if (tile / t <= budget)
+      if (tile / t <= std::min(budget, maxThreadsAlong(d)))
         threadChoices.push_back(t);
     int64_t threadTile = threadChoices[rng.below(threadChoices.size())];
     tiles[axis] = tile;

@@ -36,6 +36,8 @@
 #include "harness/CaseRunner.h"
 #include "harness/Session.h"
 #include "oracles/Verdict.h"
+#include "oracles/ir/IrChecks.h"
+#include "oracles/ir/StageChecks.h"
 #include "runtime/Device.h"
 
 #include <benchmark/benchmark.h>
@@ -236,6 +238,29 @@ BENCHMARK_CAPTURE(BM_CompilePipeline, distribute_nvptx,
     ->Iterations(kCompilePool);
 BENCHMARK_CAPTURE(BM_CompilePipeline, distribute_amdgpu,
                   PipelineKind::Distribute, TargetKind::Amdgpu)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(kCompilePool);
+
+/// The distribute pipeline to PTX with and without the IR checks after
+/// every pass (the fuzz loop always runs them): the ratio of the two is the
+/// checks' overhead.
+void BM_DistributeStageChecks(benchmark::State &state, bool checked) {
+  CompileOptions options;
+  options.pipeline.kind = PipelineKind::Distribute;
+  options.pipeline.target = TargetKind::Nvptx;
+  if (checked)
+    options.instrument = [](mlir::PassManager &pm) {
+      sift::oracle::addStageChecks(
+          pm, sift::oracle::workgroupMemoryBudget("sm_90"));
+    };
+  compileParsedCases(state, options, EmitStage::Artifact);
+}
+BENCHMARK_CAPTURE(BM_DistributeStageChecks, plain, false)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(kCompilePool);
+BENCHMARK_CAPTURE(BM_DistributeStageChecks, checked, true)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(kCompilePool);

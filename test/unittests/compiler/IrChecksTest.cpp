@@ -33,7 +33,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -727,41 +726,6 @@ TEST_F(StageChecksTest, DistributePipelineIsClean) {
     all += stage.pass + ": " + describe({stage.finding});
   EXPECT_TRUE(all.empty()) << all;
   EXPECT_GT(stages.checksRun(), 20u);
-}
-
-// Run with --gtest_also_run_disabled_tests: the pipeline's time with and
-// without the instrumentation, and the time the checks themselves took.
-TEST_F(StageChecksTest, DISABLED_OverheadOnDistributePipeline) {
-  constexpr int kRuns = 50;
-  auto series = [&](bool instrumented) {
-    std::chrono::nanoseconds total(0), checks(0);
-    size_t count = 0;
-    for (int i = 0; i < kRuns; ++i) {
-      auto module = parse(kDistributeInput);
-      ASSERT_TRUE(module);
-      PassManager pm(&context_);
-      StageCheckInstrumentation *stages = nullptr;
-      if (instrumented)
-        stages = &addStageChecks(pm, kBudget);
-      addDistributePipeline(pm, distributeOptions());
-      auto start = std::chrono::steady_clock::now();
-      ASSERT_TRUE(succeeded(pm.run(*module)));
-      total += std::chrono::steady_clock::now() - start;
-      if (stages) {
-        checks += stages->checkTime();
-        count = stages->checksRun();
-      }
-    }
-    std::printf("%-12s %8.3f ms per pipeline run; checks %6.3f ms in %zu "
-                "checks\n",
-                instrumented ? "instrumented" : "plain",
-                total.count() / 1e6 / kRuns, checks.count() / 1e6 / kRuns,
-                count);
-  };
-  for (int round = 0; round < 3; ++round) {
-    series(false);
-    series(true);
-  }
 }
 
 } // namespace

@@ -1,0 +1,445 @@
+//===- tools/sift-run/main.cpp - Run exported cases on a GPU host ---------===//
+//
+// The GPU half of a split campaign: `harness fuzz --export-artifacts=DIR` on
+// a host with LLVM writes artifacts that carry their inputs, reference
+// outputs and tolerances; `sift-run DIR --device=cuda` on a GPU host without
+// LLVM runs each twice, compares, and writes one CSV row per artifact
+// (case, pipeline, device, verdict, kernel time, module load time), which
+// `harness import` brings back into the findings.
+//
+// The artifacts run in a worker process: the parent survives a kernel that
+// never finishes (the worker is killed after --timeout and the case is
+// `run-timeout`) or a worker that dies (`runtime-error`); a fresh worker
+// takes the remaining artifacts. A runtime error also ends its worker, since
+// a GPU context that faulted is not trusted with the next case.
+//
+// Built in the runtime-only configuration: standard library, the OS, and
+// sift's runtime, generators and oracles (no LLVM, no CLI11).
+//
+//===----------------------------------------------------------------------===//
+
+#include "oracles/Compare.h"
+#include "runtime/Device.h"
+#include "runtime/ExportedCase.h"
+#include "runtime/Runner.h"
+#include "runtime/cuda/CudaDevice.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace sift;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char *kUsage =
+    "usage: sift-run PATH... [--device=cuda|hip|cpu] [--out=FILE.csv]\n"
+    "                [--timeout=SECONDS] [--repeat=N]\n"
+    "Runs the artifacts written by 'harness fuzz --export-artifacts=DIR'\n"
+    "(PATH: such a directory or .siftart files), compares each with the\n"
+    "reference outputs it carries and writes one CSV row per artifact.\n"
+    "Exit: 0 all pass, 1 findings, 2 bad usage or unreadable artifacts.\n";
+
+struct Options {
+  std::vector<std::string> paths;
+  rt::DeviceKind device = rt::DeviceKind::Cuda;
+  std::string out = "sift-run.csv";
+  double timeoutSeconds = 30;
+  int repeat = 2;
+};
+
+struct UsageError {
+  std::string message;
+};
+
+Options parseOptions(int argc, char **argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char *flag) -> std::optional<std::string> {
+      std::string prefix = std::string(flag) + "=";
+      if (arg.rfind(prefix, 0) == 0)
+        return arg.substr(prefix.size());
+      return std::nullopt;
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (auto v = value("--device")) {
+      std::optional<rt::DeviceKind> kind = rt::parseDeviceKind(*v);
+      if (!kind)
+        throw UsageError{"unknown device '" + *v +
+                         "'; valid devices: cpu, cuda, hip"};
+      options.device = *kind;
+    } else if (auto v = value("--out")) {
+      options.out = *v;
+    } else if (auto v = value("--timeout")) {
+      char *end = nullptr;
+      options.timeoutSeconds = std::strtod(v->c_str(), &end);
+      if (v->empty() || *end != '\0' || !(options.timeoutSeconds > 0))
+        throw UsageError{"--timeout needs a positive number of seconds, got '" +
+                         *v + "'"};
+    } else if (auto v = value("--repeat")) {
+      char *end = nullptr;
+      long repeat = std::strtol(v->c_str(), &end, 10);
+      if (v->empty() || *end != '\0' || repeat < 1 || repeat > 100)
+        throw UsageError{"--repeat needs a count from 1 to 100, got '" + *v +
+                         "'"};
+      options.repeat = static_cast<int>(repeat);
+    } else if (arg.rfind("--", 0) == 0) {
+      throw UsageError{"unknown option '" + arg + "'"};
+    } else {
+      options.paths.push_back(arg);
+    }
+  }
+  if (options.paths.empty())
+    throw UsageError{"no artifacts given"};
+  return options;
+}
+
+/// The artifact files of `paths`: directories contribute their *.siftart
+/// files in name order.
+std::vector<std::string> collectArtifacts(const std::vector<std::string> &paths,
+                                          std::vector<std::string> &errors) {
+  std::vector<std::string> files;
+  for (const std::string &path : paths) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      std::vector<std::string> found;
+      for (const fs::directory_entry &entry : fs::directory_iterator(path, ec))
+        if (entry.path().extension() == ".siftart")
+          found.push_back(entry.path().string());
+      if (ec)
+        errors.push_back(path + ": cannot list the directory: " + ec.message());
+      std::sort(found.begin(), found.end());
+      if (found.empty() && !ec)
+        errors.push_back(path + ": no .siftart files in the directory");
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(path, ec)) {
+      files.push_back(path);
+    } else {
+      errors.push_back(path + ": no such file or directory");
+    }
+  }
+  return files;
+}
+
+/// One artifact's outcome.
+struct Row {
+  std::string file, name, pipeline, target, verdict, detail;
+  double kernelMs = 0, loadMs = 0;
+  bool unreadable = false;
+};
+
+/// Escapes a field for the worker protocol (one line per row).
+std::string escapeLine(const std::string &text) {
+  std::string out;
+  for (char c : text)
+    out += (c == '\n' || c == '\t' || c == '\r') ? ' ' : c;
+  return out;
+}
+
+/// Runs one artifact `repeat` times on `device` and decides its verdict.
+Row runOne(rt::Device &device, const std::string &file, int repeat) {
+  Row row;
+  row.file = file;
+  row.name = fs::path(file).stem().string();
+  Result<rt::Artifact> artifact = rt::readArtifact(file);
+  if (!artifact.ok()) {
+    row.unreadable = true;
+    row.verdict = "unreadable";
+    row.detail = artifact.message();
+    return row;
+  }
+  Result<rt::ExportedCase> info = rt::getExportedCase(*artifact);
+  if (!info.ok()) {
+    row.unreadable = true;
+    row.verdict = "unreadable";
+    row.detail = file + ": " + info.message();
+    return row;
+  }
+  row.name = info->name();
+  row.pipeline = info->pipeline;
+  row.target = info->target;
+  std::vector<std::vector<HostTensor>> runs;
+  for (int r = 0; r < repeat; ++r) {
+    rt::CudaTimes before = rt::cudaTimes(device);
+    Result<std::vector<HostTensor>> outputs =
+        rt::runPlan(device, *artifact, artifact->inputs);
+    rt::CudaTimes after = rt::cudaTimes(device);
+    if (r == 0) {
+      row.kernelMs = (after.kernels - before.kernels).count() / 1e6;
+      row.loadMs = (after.moduleLoad - before.moduleLoad).count() / 1e6;
+    }
+    if (!outputs.ok()) {
+      row.verdict = "runtime-error";
+      row.detail = outputs.message();
+      return row;
+    }
+    runs.push_back(std::move(*outputs));
+  }
+  if (auto mismatch = oracle::compareOutputs(info->tolerances,
+                                             artifact->expected, runs[0])) {
+    row.verdict = "mismatch";
+    row.detail = mismatch->message;
+    return row;
+  }
+  for (size_t r = 1; r < runs.size(); ++r)
+    if (auto differ = oracle::compareOutputs(
+            std::vector<uint64_t>(runs[0].size(), 0), runs[0], runs[r])) {
+      row.verdict = "nondeterministic";
+      row.detail = "run " + std::to_string(r + 1) + " differs from run 1: " +
+                   differ->message;
+      return row;
+    }
+  row.verdict = "pass";
+  return row;
+}
+
+/// The worker: creates the device, runs files[first..] and writes one line
+/// per file to `fd`; exits after a runtime error.
+[[noreturn]] void worker(const Options &options,
+                         const std::vector<std::string> &files, size_t first,
+                         int fd) {
+  FILE *out = fdopen(fd, "w");
+  Result<std::unique_ptr<rt::Device>> device = rt::createDevice(options.device);
+  if (!device.ok()) {
+    std::fprintf(out, "device\t%s\n", escapeLine(device.message()).c_str());
+    std::fflush(out);
+    _exit(3);
+  }
+  for (size_t i = first; i < files.size(); ++i) {
+    Row row = runOne(**device, files[i], options.repeat);
+    std::fprintf(out, "%zu\t%s\t%s\t%s\t%s\t%.6f\t%.6f\t%d\t%s\n", i,
+                 row.name.c_str(), row.pipeline.c_str(), row.target.c_str(),
+                 row.verdict.c_str(), row.kernelMs, row.loadMs,
+                 row.unreadable ? 1 : 0, escapeLine(row.detail).c_str());
+    std::fflush(out);
+    if (row.verdict == "runtime-error")
+      _exit(0);
+  }
+  _exit(0);
+}
+
+std::vector<std::string> splitTabs(const std::string &line) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  while (true) {
+    size_t end = line.find('\t', start);
+    fields.push_back(line.substr(start, end - start));
+    if (end == std::string::npos)
+      return fields;
+    start = end + 1;
+  }
+}
+
+/// Runs every file through workers; fills `rows` (one per file). Returns an
+/// error when no worker could create the device.
+Status runAll(const Options &options, const std::vector<std::string> &files,
+              std::vector<Row> &rows) {
+  rows.assign(files.size(), Row());
+  size_t next = 0;
+  while (next < files.size()) {
+    int fds[2];
+    if (pipe(fds) != 0)
+      return makeError(std::string("pipe: ") + std::strerror(errno));
+    std::fflush(nullptr);
+    pid_t pid = fork();
+    if (pid < 0)
+      return makeError(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+      close(fds[0]);
+      worker(options, files, next, fds[1]);
+    }
+    close(fds[1]);
+    std::string buffer;
+    bool timedOut = false, deviceFailed = false;
+    std::string deviceError;
+    auto deadline = std::chrono::steady_clock::now() +
+                    std::chrono::duration<double>(options.timeoutSeconds);
+    while (true) {
+      int waitMs = static_cast<int>(std::max<int64_t>(
+          0, std::chrono::duration_cast<std::chrono::milliseconds>(
+                 deadline - std::chrono::steady_clock::now())
+                 .count()));
+      pollfd p{fds[0], POLLIN, 0};
+      int ready = poll(&p, 1, waitMs);
+      if (ready == 0) {
+        timedOut = true;
+        break;
+      }
+      char chunk[4096];
+      ssize_t n = read(fds[0], chunk, sizeof(chunk));
+      if (n <= 0)
+        break; // the worker is gone
+      buffer.append(chunk, static_cast<size_t>(n));
+      size_t newline;
+      while ((newline = buffer.find('\n')) != std::string::npos) {
+        std::vector<std::string> f = splitTabs(buffer.substr(0, newline));
+        buffer.erase(0, newline + 1);
+        if (f.size() == 2 && f[0] == "device") {
+          deviceFailed = true;
+          deviceError = f[1];
+          continue;
+        }
+        if (f.size() != 9)
+          continue;
+        size_t index = std::stoul(f[0]);
+        if (index >= rows.size())
+          continue;
+        Row &row = rows[index];
+        row.file = files[index];
+        row.name = f[1];
+        row.pipeline = f[2];
+        row.target = f[3];
+        row.verdict = f[4];
+        row.kernelMs = std::stod(f[5]);
+        row.loadMs = std::stod(f[6]);
+        row.unreadable = f[7] == "1";
+        row.detail = f[8];
+        next = index + 1;
+        std::fprintf(stderr, "[%zu/%zu] %s: %s\n", next, files.size(),
+                     row.name.c_str(), row.verdict.c_str());
+        deadline = std::chrono::steady_clock::now() +
+                   std::chrono::duration<double>(options.timeoutSeconds);
+      }
+    }
+    close(fds[0]);
+    if (timedOut)
+      kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (deviceFailed)
+      return makeError(deviceError);
+    if (next >= files.size())
+      break;
+    // The worker stopped before reporting files[next]: it hung or died there.
+    Row &row = rows[next];
+    row.file = files[next];
+    row.name = fs::path(files[next]).stem().string();
+    bool died = WIFSIGNALED(status) ||
+                (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+    if (!timedOut && !died)
+      continue; // It stopped after a runtime error: a fresh worker goes on.
+    if (timedOut) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%g", options.timeoutSeconds);
+      row.verdict = "run-timeout";
+      row.detail = std::string("no result after ") + seconds +
+                   " s; the worker was killed";
+    } else {
+      row.verdict = "runtime-error";
+      row.detail = WIFSIGNALED(status)
+                       ? "the worker died with signal " +
+                             std::to_string(WTERMSIG(status))
+                       : "the worker exited with status " +
+                             std::to_string(WEXITSTATUS(status));
+    }
+    std::fprintf(stderr, "[%zu/%zu] %s: %s\n", next + 1, files.size(),
+                 row.name.c_str(), row.verdict.c_str());
+    ++next;
+  }
+  return Status::success();
+}
+
+std::string csvField(const std::string &text) {
+  if (text.find_first_of(",\"\n") == std::string::npos)
+    return text;
+  std::string out = "\"";
+  for (char c : text)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+/// Writes the CSV next to its final name, then renames it into place.
+Status writeCsv(const std::string &path, const std::vector<Row> &rows,
+                const std::string &device) {
+  std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    if (!out)
+      return makeError(path + ": cannot write: " + std::strerror(errno));
+    out << "case,pipeline,target,device,verdict,kernel_ms,module_load_ms,"
+           "file,detail\n";
+    char number[64];
+    for (const Row &row : rows) {
+      out << csvField(row.name) << ',' << csvField(row.pipeline) << ','
+          << csvField(row.target) << ',' << csvField(device) << ','
+          << csvField(row.verdict) << ',';
+      std::snprintf(number, sizeof(number), "%.4f,%.4f,", row.kernelMs,
+                    row.loadMs);
+      out << number << csvField(row.file) << ',' << csvField(row.detail)
+          << '\n';
+    }
+    if (!out.flush())
+      return makeError(path + ": write failed");
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    return makeError(path + ": cannot rename into place: " +
+                     std::strerror(errno));
+  return Status::success();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  try {
+    options = parseOptions(argc, argv);
+  } catch (const UsageError &e) {
+    std::fprintf(stderr, "sift-run: %s\n%s", e.message.c_str(), kUsage);
+    return 2;
+  }
+  std::vector<std::string> errors;
+  std::vector<std::string> files = collectArtifacts(options.paths, errors);
+  for (const std::string &error : errors)
+    std::fprintf(stderr, "sift-run: %s\n", error.c_str());
+  if (files.empty())
+    return 2;
+  std::vector<Row> rows;
+  if (Status s = runAll(options, files, rows); !s) {
+    std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
+    return 2;
+  }
+  if (Status s = writeCsv(options.out, rows,
+                          std::string(rt::toString(options.device)));
+      !s) {
+    std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
+    return 2;
+  }
+  int pass = 0, findings = 0, unreadable = 0;
+  double kernelMs = 0, loadMs = 0;
+  for (const Row &row : rows) {
+    if (row.unreadable) {
+      ++unreadable;
+      std::fprintf(stderr, "sift-run: %s\n", row.detail.c_str());
+    } else if (row.verdict == "pass") {
+      ++pass;
+    } else {
+      ++findings;
+    }
+    kernelMs += row.kernelMs;
+    loadMs += row.loadMs;
+  }
+  std::printf("sift-run: %zu artifacts on %s: pass=%d findings=%d "
+              "unreadable=%d; kernel time %.3f ms, module load %.3f ms "
+              "(totals); results in %s\n",
+              rows.size(), std::string(rt::toString(options.device)).c_str(),
+              pass, findings, unreadable, kernelMs, loadMs,
+              options.out.c_str());
+  if (unreadable > 0 || !errors.empty())
+    return 2;
+  return findings > 0 ? 1 : 0;
+}
