@@ -96,7 +96,17 @@ struct CompileCommandOptions {
   std::string output = "-";
 };
 
+/// `harness import`.
+struct ImportOptions {
+  std::vector<std::string> csvFiles;
+  std::string outDir = "sift-out";
+  /// Where the exported artifacts are (default: each row's file path).
+  std::string artifactsDir;
+  std::string commandLine;
+};
+
 int runFuzzCommand(const FuzzOptions &options);
+int runImportCommand(const ImportOptions &options);
 int runRunCommand(const RunOptions &options);
 int runCompileCommand(const CompileCommandOptions &options);
 

@@ -305,8 +305,7 @@ int runFuzzCommand(const FuzzOptions &options) {
           gpu && deviceRunsTarget(*gpu, run.target) ? *gpu : **device;
       CaseResult result =
           runGeneratedCase(session, runDevice, caseOptions, seed);
-      if (!options.exportDir.empty() && result.compiled &&
-          run.target != TargetKind::Host) {
+      if (!options.exportDir.empty() && result.compiled) {
         if (Status s = exportCase(options, run, result); !s) {
           std::fprintf(stderr, "harness: --export-artifacts: %s\n",
                        s.message().c_str());

@@ -152,7 +152,7 @@ TargetKind targetFromName(const std::string &name) {
 int main(int argc, char **argv) {
   // `fuzz` is the default command.
   std::vector<std::string> args(argv, argv + argc);
-  static const char *commands[] = {"fuzz", "run", "compile"};
+  static const char *commands[] = {"fuzz", "run", "compile", "import"};
   bool hasCommand = false;
   if (args.size() > 1)
     for (const char *command : commands)
@@ -231,7 +231,7 @@ int main(int argc, char **argv) {
                     "order is bit-exact on every device (implied by a GPU "
                     "--device and by --export-artifacts)");
   fuzzCmd->add_option("--export-artifacts", fuzz.exportDir,
-                      "Also write every compiled GPU run as an artifact with "
+                      "Also write every compiled run as an artifact with "
                       "its inputs and reference outputs to this folder, for "
                       "sift-run on a GPU host");
   fuzzCmd->add_flag("--random-config", fuzz.randomConfig,
@@ -246,6 +246,21 @@ int main(int argc, char **argv) {
       "--progress", progressSeconds,
       "Seconds between progress lines (0: none; default 1 on a terminal, "
       "10 otherwise)");
+
+  // harness import
+  ImportOptions import;
+  CLI::App *importCmd = app.add_subcommand(
+      "import", "Bring the verdicts of sift-run CSVs (a GPU host's half of "
+                "a campaign) into the findings database");
+  importCmd->add_option("results", import.csvFiles, "sift-run CSV files")
+      ->required();
+  importCmd
+      ->add_option("--out", import.outDir,
+                   "Output folder (findings.db, cases/)")
+      ->capture_default_str();
+  importCmd->add_option("--artifacts", import.artifactsDir,
+                        "Folder of the exported artifacts (default: the "
+                        "CSV's file column)");
 
   // harness run
   RunOptions run;
@@ -311,6 +326,10 @@ int main(int argc, char **argv) {
   }
 
   try {
+    if (importCmd->parsed()) {
+      import.commandLine = commandLine;
+      return runImportCommand(import);
+    }
     if (fuzzCmd->parsed()) {
       fuzz.runs = fuzzRunsFrom(fuzzPipeline, fuzzTargets, fuzzChips);
       std::string faultError;

@@ -11,6 +11,8 @@
 #include "runtime/cpu/CpuDevice.h"
 #include "runtime/cuda/CudaDevice.h"
 
+#include <cstdlib>
+
 using namespace sift;
 using namespace sift::rt;
 
@@ -89,8 +91,13 @@ Result<std::unique_ptr<Device>> rt::createDevice(DeviceKind kind) {
   switch (kind) {
   case DeviceKind::Cpu:
     return std::unique_ptr<Device>(std::make_unique<CpuDevice>());
-  case DeviceKind::Cuda:
-    return createCudaDevice(CudaDeviceOptions{});
+  case DeviceKind::Cuda: {
+    // SIFT_CUDA_DRIVER names another driver library (tests, odd installs).
+    CudaDeviceOptions options;
+    if (const char *driver = std::getenv("SIFT_CUDA_DRIVER"))
+      options.driverPath = driver;
+    return createCudaDevice(options);
+  }
   case DeviceKind::Hip:
     return makeError("the " + std::string(toString(kind)) +
                      " device is not built into this runtime yet");

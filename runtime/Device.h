@@ -3,7 +3,7 @@
 // The handful of concepts the runtime needs to run a plan anywhere: a Device
 // allocates Buffers for plan buffers, moves HostTensors up and down, loads
 // Executables into LoadedExecutables and dispatches their entry points over a
-// grid, then synchronizes. Backends (cpu today; cuda and hip later, loaded at
+// grid, then synchronizes. Backends (cpu and cuda today; hip later, loaded at
 // run time) implement Device; everything above them (runPlan, sift-run, the
 // conformance tests) sees only this interface. Every operation reports
 // failure as a value; none throws or exits.
@@ -143,9 +143,9 @@ protected:
                        const std::vector<Buffer *> &bindings) const;
 };
 
-/// Creates a device of `kind`. Only cpu is built into this runtime today;
-/// cuda and hip fail with "the cuda device is not built into this runtime
-/// yet".
+/// Creates a device of `kind`: cpu, or cuda through the NVIDIA driver found
+/// at run time (SIFT_CUDA_DRIVER overrides the library's path); hip fails
+/// with "the hip device is not built into this runtime yet".
 Result<std::unique_ptr<Device>> createDevice(DeviceKind kind);
 
 } // namespace sift::rt

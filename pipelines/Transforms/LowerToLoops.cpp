@@ -224,6 +224,15 @@ struct LowerToLoopsPass final : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
         return signalPassFailure();
       }
       injectFaults(op, crashOnPrime, hangOnK1);
+      // An op on an empty buffer has no work (and a kernel over it none).
+      if (llvm::any_of(op->getOperandTypes(), [](Type type) {
+            auto memref = dyn_cast<MemRefType>(type);
+            return memref && memref.hasStaticShape() &&
+                   memref.getNumElements() == 0;
+          })) {
+        rewriter.eraseOp(op);
+        continue;
+      }
       auto tilable = cast<TilingInterface>(op);
       rewriter.setInsertionPoint(op);
       SmallVector<Range> domain = tilable.getIterationDomain(rewriter);

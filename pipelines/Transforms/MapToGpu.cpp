@@ -60,29 +60,43 @@ SmallVector<int64_t> fitted(ArrayRef<int64_t> sizes, int64_t rank) {
   return result;
 }
 
-/// Fault dist-undistributed-write: at the start of the thread loop body,
-/// re-store the first element of the first buffer the nest stores to, at an
-/// address that no thread id reaches: every thread of the workgroup writes
-/// it (convert-parallel-loops-to-gpu allows no side effects between the
+/// Fault dist-undistributed-write: at the end of the thread loop body, every
+/// thread of the workgroup stores its own first thread index, converted to
+/// the element type, to the first element of the first buffer the nest
+/// stores to: an address that does not depend on the thread, so the threads
+/// race and the element ends up with whichever index was written last
+/// (convert-parallel-loops-to-gpu allows no side effects between the
 /// workgroup and the thread loop, so the write sits in the latter).
 void injectUndistributedWrite(scf::ParallelOp workgroups,
                               scf::ParallelOp threads) {
+  // The first store to a whole, non-empty buffer (static, identity layout)
+  // defined outside the nest, so the kernel still takes plain buffers.
   memref::StoreOp store;
   threads.walk([&](memref::StoreOp s) {
-    if (!store)
+    auto type = cast<MemRefType>(s.getMemRef().getType());
+    if (!store && type.hasStaticShape() && type.getNumElements() > 0 &&
+        type.getLayout().isIdentity() &&
+        !workgroups.getRegion().isAncestor(s.getMemRef().getParentRegion()))
       store = s;
   });
   if (!store)
     return;
   Value buffer = store.getMemRef();
-  if (workgroups.getRegion().isAncestor(buffer.getParentRegion()))
-    return; // Defined inside the nest: not visible outside the thread loop.
-  OpBuilder b = OpBuilder::atBlockBegin(threads.getBody());
+  auto type = cast<MemRefType>(buffer.getType());
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat())
+    return;
+  OpBuilder b = OpBuilder::atBlockTerminator(threads.getBody());
   Location loc = threads.getLoc();
+  Value thread = threads.getInductionVars().front();
+  Value asInt = arith::IndexCastOp::create(
+      b, loc,
+      isa<IntegerType>(element) ? element : Type(b.getI64Type()), thread);
+  Value value = isa<FloatType>(element)
+                    ? Value(arith::SIToFPOp::create(b, loc, element, asInt))
+                    : asInt;
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  SmallVector<Value> first(
-      cast<MemRefType>(buffer.getType()).getRank(), zero);
-  Value value = memref::LoadOp::create(b, loc, buffer, first);
+  SmallVector<Value> first(type.getRank(), zero);
   memref::StoreOp::create(b, loc, value, buffer, first);
 }
 

@@ -63,14 +63,18 @@ func.func @no_config(%m: memref<4xf32>) {
 
 // -----
 
-// Fault dist-undistributed-write: every thread also stores the first
-// element, at an index no thread id reaches.
+// Fault dist-undistributed-write: after its own work, every thread also
+// stores its thread index to the first element, an address no thread id
+// selects.
 // RUN: sift-opt %s -sift-map-to-gpu=inject-undistributed-write=1 -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=FAULT
 // FAULT-LABEL: func.func @fault
 // FAULT: scf.parallel
-// FAULT:   scf.parallel
-// FAULT-NEXT: %[[V:.+]] = memref.load %[[M:.+]][%[[C0:.+]], %[[C0]]] : memref<8x100xf32>
-// FAULT-NEXT: memref.store %[[V]], %[[M]][%[[C0]], %[[C0]]] : memref<8x100xf32>
+// FAULT:   scf.parallel (%[[T:[^,]+]], %{{.+}}) =
+// FAULT:     memref.store %{{.+}}, %[[M:.+]][%{{.+}}, %{{.+}}] : memref<8x100xf32>
+// FAULT:     %[[I:.+]] = arith.index_cast %[[T]] : index to i64
+// FAULT-NEXT: %[[V:.+]] = arith.sitofp %[[I]] : i64 to f32
+// FAULT-NEXT: memref.store %[[V]], %[[M]][%[[C0:.+]], %[[C0]]] : memref<8x100xf32>
+// FAULT-NEXT: scf.reduce
 func.func @fault(%m: memref<8x100xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
