@@ -159,10 +159,26 @@ std::vector<uint64_t> outputTolerances(const Program &program) {
       result = inherited;
       break;
     case OpKind::Iota:
-    case OpKind::Sort:
-    case OpKind::TopK:
-      result = 0; // Exact: moved elements keep their bits.
+      result = 0;
       break;
+    case OpKind::Sort:
+    case OpKind::TopK: {
+      // Moved elements keep their bits. Keys, and everything whose place
+      // the keys decide, demand exact bits: keys an ulp apart may swap (GPU
+      // runs draw exact keys, gen::Policy::allowInexactKeys). A payload
+      // operand sorted by exact keys keeps its own tolerance.
+      bool exactKeys = !op.operands.empty() && valid(op.operands[0]) &&
+                       tolerance[op.operands[0]] == 0;
+      for (size_t r = 0; r < op.results.size(); ++r) {
+        if (!valid(op.results[r]))
+          continue;
+        bool payload = op.kind == OpKind::Sort && r > 0 &&
+                       r < op.operands.size() && valid(op.operands[r]);
+        tolerance[op.results[r]] =
+            payload && exactKeys ? tolerance[op.operands[r]] : 0;
+      }
+      continue;
+    }
     }
     for (int id : op.results)
       if (valid(id))

@@ -5,7 +5,9 @@
 // (payload and sign free) and that outputs computed by elementwise chains
 // with an inexact step (Sigmoid) get an ulp tolerance. -0.0 against +0.0 is a
 // mismatch, and so is NaN against a number, tolerance or not. Sort and top-k
-// outputs are exact copies of their inputs and always demand exact bits.
+// outputs are exact copies of their inputs: keys and top-k results demand
+// exact bits; a payload that a sort moves by exact keys keeps the tolerance
+// its elementwise chain earned.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -49,7 +51,8 @@ compareOutputs(const std::vector<uint64_t> &tolerances,
 
 /// The ulp tolerance of each output of `program`, in ulps of its element
 /// type (0 = exact bits). Propagated along the ops: inputs, iota, integer ops,
-/// `sitofp` and the results of sort and top-k are exact; Sigmoid adds
+/// `sitofp`, sort keys and top-k results are exact; a sort payload operand
+/// ordered by exact keys keeps its tolerance; Sigmoid adds
 /// `kSigmoidUlps`; other elementwise float ops and slices pass on the largest
 /// tolerance of their operands; `extf` scales it to the wider type's ulps and
 /// `truncf` to the narrower one's (plus one for the rounding).

@@ -58,6 +58,10 @@ inline constexpr size_t kSectionEntryBytes = 64;
 /// Bytes of the NUL-padded name field of a section table entry.
 inline constexpr size_t kSectionNameBytes = 32;
 
+/// The kernel ABI of GPU executables (meta key "abi"): one pointer per
+/// binding, in the dispatch's binding order. runPlan refuses others.
+inline constexpr const char *kGpuKernelAbi = "gpu-bare-pointer-v1";
+
 /// FNV-1a 64-bit hash of [data, data + size), the checksum of artifact
 /// sections and of the section table.
 uint64_t fnv1a64(const uint8_t *data, size_t size);

@@ -44,6 +44,13 @@ rt::runPlan(Device &device, const Artifact &artifact,
   const Plan &plan = artifact.plan;
   if (Status s = checkInputs(plan, inputs); !s)
     return s;
+  auto abi = artifact.meta.find("abi");
+  for (const Executable &executable : artifact.executables)
+    if (executable.format != ExecutableFormat::HostSharedObject &&
+        abi != artifact.meta.end() && abi->second != kGpuKernelAbi)
+      return makeError("the artifact's GPU kernels use ABI '" + abi->second +
+                       "'; this runtime calls kernels with '" +
+                       std::string(kGpuKernelAbi) + "'");
 
   std::vector<std::unique_ptr<Buffer>> buffers;
   buffers.reserve(plan.buffers.size());

@@ -245,7 +245,7 @@ LogicalResult serializeGpu(ModuleOp module, const sift::CompileOptions &options,
   artifact.meta["pipeline"] = std::string(toString(options.pipeline.kind));
   artifact.meta["target"] = std::string(toString(options.pipeline.target));
   artifact.meta["chip"] = chip;
-  artifact.meta["abi"] = "gpu-memref-descriptor-v1";
+  artifact.meta["abi"] = rt::kGpuKernelAbi;
   artifact.plan = std::move(*plan);
   if (Status status = rt::verifyArtifact(artifact); !status.ok()) {
     error = "the compiled artifact does not verify: " + status.message();

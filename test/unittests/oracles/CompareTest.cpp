@@ -205,6 +205,36 @@ TEST(CompareTest, ToleranceOnlyWhereSigmoidFeedsAnOutput) {
   EXPECT_TRUE(compareOutputs(onlySigmoid, {inf}, {maxFloat}).has_value());
 }
 
+// A sort moves its payload by its keys: a payload computed through sigmoid
+// and sorted by exact keys keeps its tolerance (the GPU's exp may differ by
+// an ulp); keys, top-k results and a payload ordered by inexact keys demand
+// exact bits.
+TEST(CompareTest, SortPayloadKeepsItsTolerance) {
+  SigmoidProgram s(ElementType::F32, {4});
+  gen::Op byExact;
+  byExact.kind = OpKind::Sort;
+  byExact.operands = {s.x, s.sigmoid};
+  byExact.results = {s.program.addValue(TensorType{ElementType::F32, {4}}),
+                     s.program.addValue(TensorType{ElementType::F32, {4}})};
+  s.program.ops.push_back(byExact);
+  gen::Op byInexact = byExact;
+  byInexact.operands = {s.sigmoid, s.x};
+  byInexact.results = {s.program.addValue(TensorType{ElementType::F32, {4}}),
+                       s.program.addValue(TensorType{ElementType::F32, {4}})};
+  s.program.ops.push_back(byInexact);
+  gen::Op topk;
+  topk.kind = OpKind::TopK;
+  topk.operands = {s.sigmoid};
+  topk.results = {s.program.addValue(TensorType{ElementType::F32, {2}}),
+                  s.program.addValue(TensorType{ElementType::I64, {2}})};
+  s.program.ops.push_back(topk);
+  s.program.outputs = {byExact.results[0],   byExact.results[1],
+                       byInexact.results[0], byInexact.results[1],
+                       topk.results[0],      topk.results[1]};
+  EXPECT_EQ(outputTolerances(s.program),
+            (std::vector<uint64_t>{0, kSigmoidUlps, 0, 0, 0, 0}));
+}
+
 TEST(CompareTest, ToleranceFollowsCasts) {
   SigmoidProgram s(ElementType::F16, {2});
   int wide =
