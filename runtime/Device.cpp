@@ -10,6 +10,7 @@
 
 #include "runtime/cpu/CpuDevice.h"
 #include "runtime/cuda/CudaDevice.h"
+#include "runtime/hip/HipDevice.h"
 
 #include <cstdlib>
 
@@ -98,9 +99,13 @@ Result<std::unique_ptr<Device>> rt::createDevice(DeviceKind kind) {
       options.driverPath = driver;
     return createCudaDevice(options);
   }
-  case DeviceKind::Hip:
-    return makeError("the " + std::string(toString(kind)) +
-                     " device is not built into this runtime yet");
+  case DeviceKind::Hip: {
+    // SIFT_HIP_LIBRARY names another HIP library.
+    HipDeviceOptions options;
+    if (const char *library = std::getenv("SIFT_HIP_LIBRARY"))
+      options.libraryPath = library;
+    return createHipDevice(options);
+  }
   }
   return makeError("unknown device kind");
 }

@@ -3,8 +3,8 @@
 // The handful of concepts the runtime needs to run a plan anywhere: a Device
 // allocates Buffers for plan buffers, moves HostTensors up and down, loads
 // Executables into LoadedExecutables and dispatches their entry points over a
-// grid, then synchronizes. Backends (cpu and cuda today; hip later, loaded at
-// run time) implement Device; everything above them (runPlan, sift-run, the
+// grid, then synchronizes. Backends (cpu; cuda and hip through runtime/gpu's
+// driver device, their libraries loaded at run time) implement Device; everything above them (runPlan, sift-run, the
 // conformance tests) sees only this interface. Every operation reports
 // failure as a value; none throws or exits.
 //
@@ -143,9 +143,10 @@ protected:
                        const std::vector<Buffer *> &bindings) const;
 };
 
-/// Creates a device of `kind`: cpu, or cuda through the NVIDIA driver found
-/// at run time (SIFT_CUDA_DRIVER overrides the library's path); hip fails
-/// with "the hip device is not built into this runtime yet".
+/// Creates a device of `kind`: cpu, cuda through the NVIDIA driver or hip
+/// through AMD's HIP runtime, both found at run time (SIFT_CUDA_DRIVER and
+/// SIFT_HIP_LIBRARY override the libraries' paths). A host without them gets
+/// an error saying what is missing.
 Result<std::unique_ptr<Device>> createDevice(DeviceKind kind);
 
 } // namespace sift::rt

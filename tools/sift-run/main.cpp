@@ -22,7 +22,7 @@
 #include "runtime/Device.h"
 #include "runtime/ExportedCase.h"
 #include "runtime/Runner.h"
-#include "runtime/cuda/CudaDevice.h"
+#include "runtime/gpu/GpuDriver.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -175,10 +175,10 @@ Row runOne(rt::Device &device, const std::string &file, int repeat) {
   row.target = info->target;
   std::vector<std::vector<HostTensor>> runs;
   for (int r = 0; r < repeat; ++r) {
-    rt::CudaTimes before = rt::cudaTimes(device);
+    rt::GpuTimes before = rt::gpuTimes(device);
     Result<std::vector<HostTensor>> outputs =
         rt::runPlan(device, *artifact, artifact->inputs);
-    rt::CudaTimes after = rt::cudaTimes(device);
+    rt::GpuTimes after = rt::gpuTimes(device);
     if (r == 0) {
       row.kernelMs = (after.kernels - before.kernels).count() / 1e6;
       row.loadMs = (after.moduleLoad - before.moduleLoad).count() / 1e6;

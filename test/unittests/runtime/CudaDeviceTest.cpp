@@ -68,8 +68,9 @@ TEST(CudaDevice, DefaultDeviceOnThisHost) {
   Result<std::unique_ptr<Device>> device = createDevice(DeviceKind::Cuda);
   if (!gpuRequested()) {
     // Without a GPU: an error, never a crash.
-    if (!device.ok())
+    if (!device.ok()) {
       EXPECT_FALSE(device.message().empty());
+    }
     return;
   }
   ASSERT_TRUE(device.ok()) << device.message();
@@ -144,7 +145,7 @@ TEST(CudaDevice, RunsAPtxPlan) {
     std::memcpy(&v, (*outputs)[0].data.data() + 4 * i, 4);
     EXPECT_EQ(v, static_cast<float>(i) * 0.5f + 1.0f) << i;
   }
-  EXPECT_GT(cudaTimes(**device).moduleLoad.count(), 0);
+  EXPECT_GT(gpuTimes(**device).moduleLoad.count(), 0);
 }
 
 } // namespace

@@ -1,0 +1,240 @@
+//===- runtime/gpu/DriverDevice.cpp - Device over a GpuDriver -------------===//
+//
+// Buffers are device allocations (an empty buffer has no address: drivers
+// refuse 0-byte allocations), executables are loaded code objects with
+// their kernels looked up, a dispatch checks the launch against the limits
+// every sift GPU target shares and passes one device pointer per binding.
+// Kernel time runs from the first launch after a synchronize to the next
+// synchronize, measured with driver events.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/gpu/GpuDriver.h"
+
+#include <dlfcn.h>
+
+using namespace sift;
+using namespace sift::rt;
+
+Result<std::shared_ptr<DynamicLibrary>>
+DynamicLibrary::open(const std::vector<std::string> &candidates,
+                     const std::string &what) {
+  std::string tried;
+  for (const std::string &candidate : candidates) {
+    if (void *handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL))
+      return std::shared_ptr<DynamicLibrary>(new DynamicLibrary(handle));
+    tried += (tried.empty() ? "" : ", ") + candidate;
+  }
+  return makeError(what + ", but " + tried + " could not be loaded");
+}
+
+DynamicLibrary::~DynamicLibrary() { dlclose(handle_); }
+
+void *DynamicLibrary::symbol(const char *name) const {
+  return dlsym(handle_, name);
+}
+
+namespace {
+
+class DriverBuffer final : public Buffer {
+public:
+  DriverBuffer(const Device &device, PlanBuffer desc, uint64_t size,
+               GpuDriver &driver, uint64_t address)
+      : Buffer(device, std::move(desc), size), driver_(driver),
+        address_(address) {}
+  ~DriverBuffer() override {
+    if (address_)
+      driver_.free(address_);
+  }
+  uint64_t address() const { return address_; }
+
+private:
+  GpuDriver &driver_;
+  uint64_t address_;
+};
+
+class DriverExecutable final : public LoadedExecutable {
+public:
+  DriverExecutable(const Device &device, ExecutableFormat format,
+                   std::vector<std::string> entries, GpuDriver &driver,
+                   void *module, std::vector<void *> functions)
+      : LoadedExecutable(device, format, std::move(entries)), driver_(driver),
+        module_(module), functions_(std::move(functions)) {}
+  ~DriverExecutable() override { driver_.unloadModule(module_); }
+  void *function(int entry) const { return functions_[entry]; }
+
+private:
+  GpuDriver &driver_;
+  void *module_;
+  std::vector<void *> functions_;
+};
+
+class DriverDevice final : public Device {
+public:
+  explicit DriverDevice(std::unique_ptr<GpuDriver> driver)
+      : driver_(std::move(driver)) {}
+
+  ~DriverDevice() override {
+    for (void *event : {start_, end_})
+      if (event)
+        driver_->destroyEvent(event);
+  }
+
+  DeviceKind kind() const override { return driver_->kind(); }
+  std::string name() const override { return driver_->deviceName(); }
+
+  Result<std::unique_ptr<Buffer>> allocate(const PlanBuffer &desc) override {
+    std::optional<uint64_t> bytes = bufferByteSize(desc.type, desc.shape);
+    if (!bytes || *bytes > kMaxPlanBytes)
+      return makeError("buffer " + describe(desc.type, desc.shape) +
+                       " has no valid size");
+    uint64_t address = 0;
+    if (*bytes > 0) {
+      if (Status s = driver_->makeCurrent(); !s)
+        return s.error();
+      Result<uint64_t> allocated = driver_->allocate(*bytes);
+      if (!allocated.ok())
+        return allocated.error();
+      address = *allocated;
+    }
+    return std::unique_ptr<Buffer>(std::make_unique<DriverBuffer>(
+        *this, desc, *bytes, *driver_, address));
+  }
+
+  Status upload(Buffer &buffer, const HostTensor &tensor) override {
+    if (Status s = checkUpload(buffer, tensor); !s)
+      return s;
+    if (buffer.size() == 0)
+      return Status::success();
+    if (Status s = driver_->makeCurrent(); !s)
+      return s;
+    return driver_->copyToDevice(static_cast<DriverBuffer &>(buffer).address(),
+                                 tensor.data.data(), buffer.size());
+  }
+
+  Status download(const Buffer &buffer, HostTensor &tensor) override {
+    if (Status s = checkDownload(buffer); !s)
+      return s;
+    tensor.type = buffer.desc().type;
+    tensor.shape = buffer.desc().shape;
+    tensor.data.assign(buffer.size(), 0);
+    if (buffer.size() == 0)
+      return Status::success();
+    if (Status s = driver_->makeCurrent(); !s)
+      return s;
+    return driver_->copyToHost(
+        tensor.data.data(), static_cast<const DriverBuffer &>(buffer).address(),
+        buffer.size());
+  }
+
+  Result<std::unique_ptr<LoadedExecutable>>
+  load(const Executable &executable) override {
+    if (executable.format != driver_->format())
+      return makeError("the " + std::string(toString(kind())) +
+                       " device runs " +
+                       std::string(toString(driver_->format())) +
+                       " executables, not " +
+                       std::string(toString(executable.format)));
+    if (Status s = driver_->makeCurrent(); !s)
+      return s.error();
+    auto start = std::chrono::steady_clock::now();
+    Result<void *> module = driver_->loadModule(executable.binary);
+    times_.moduleLoad += std::chrono::steady_clock::now() - start;
+    if (!module.ok())
+      return module.error();
+    std::vector<void *> functions;
+    for (const std::string &entry : executable.entries) {
+      Result<void *> function = driver_->function(*module, entry);
+      if (!function.ok()) {
+        driver_->unloadModule(*module);
+        return function.error();
+      }
+      functions.push_back(*function);
+    }
+    return std::unique_ptr<LoadedExecutable>(std::make_unique<DriverExecutable>(
+        *this, executable.format, executable.entries, *driver_, *module,
+        std::move(functions)));
+  }
+
+  Status dispatch(LoadedExecutable &executable, const Dispatch &dispatch,
+                  const std::vector<Buffer *> &bindings) override {
+    if (Status s = checkDispatch(executable, dispatch, bindings); !s)
+      return s;
+    const auto &block = dispatch.block;
+    if (block[0] > 1024 || block[1] > 1024 || block[2] > 64 ||
+        uint64_t(block[0]) * block[1] * block[2] > 1024)
+      return makeError("block [" + std::to_string(block[0]) + ", " +
+                       std::to_string(block[1]) + ", " +
+                       std::to_string(block[2]) +
+                       "] is over the GPU limits (x, y <= 1024, z <= 64, "
+                       "1024 threads)");
+    if (dispatch.grid[1] > 65535 || dispatch.grid[2] > 65535)
+      return makeError("grid y and z are at most 65535");
+    if (!dispatch.constants.empty())
+      return makeError("GPU kernels take no push constants (ABI " +
+                       std::string(kGpuKernelAbi) + ")");
+    if (Status s = driver_->makeCurrent(); !s)
+      return s;
+    std::vector<uint64_t> addresses;
+    for (Buffer *binding : bindings)
+      addresses.push_back(static_cast<DriverBuffer *>(binding)->address());
+    std::vector<void *> params;
+    for (uint64_t &address : addresses)
+      params.push_back(&address);
+    startTiming();
+    return driver_->launch(
+        static_cast<DriverExecutable &>(executable).function(dispatch.entry),
+        dispatch.grid, dispatch.block, params.data());
+  }
+
+  Status synchronize() override {
+    if (Status s = driver_->makeCurrent(); !s)
+      return s;
+    if (timing_) {
+      timing_ = false;
+      if (driver_->recordEvent(end_).ok()) {
+        Result<float> ms = driver_->elapsedMs(start_, end_);
+        if (ms.ok())
+          times_.kernels += std::chrono::nanoseconds(
+              static_cast<int64_t>(static_cast<double>(*ms) * 1e6));
+      }
+    }
+    return driver_->synchronize();
+  }
+
+  const GpuTimes &times() const { return times_; }
+
+private:
+  /// Records the start event before the first launch since a synchronize;
+  /// timing is best effort and never fails a dispatch.
+  void startTiming() {
+    if (timing_)
+      return;
+    for (void **event : {&start_, &end_})
+      if (!*event) {
+        Result<void *> created = driver_->createEvent();
+        if (!created.ok())
+          return;
+        *event = *created;
+      }
+    timing_ = driver_->recordEvent(start_).ok();
+  }
+
+  std::unique_ptr<GpuDriver> driver_;
+  void *start_ = nullptr, *end_ = nullptr;
+  bool timing_ = false;
+  GpuTimes times_;
+};
+
+} // namespace
+
+std::unique_ptr<Device>
+rt::createDriverDevice(std::unique_ptr<GpuDriver> driver) {
+  return std::make_unique<DriverDevice>(std::move(driver));
+}
+
+GpuTimes rt::gpuTimes(const Device &device) {
+  if (auto *gpu = dynamic_cast<const DriverDevice *>(&device))
+    return gpu->times();
+  return {};
+}

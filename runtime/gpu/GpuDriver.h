@@ -1,0 +1,95 @@
+//===- runtime/gpu/GpuDriver.h - One Device over any GPU driver API -------===//
+//
+// CUDA's driver API and HIP's module API are the same shape: allocate,
+// copy, load a code object, look up a kernel, launch it with an array of
+// argument pointers, synchronize, time with events. GpuDriver is that shape
+// as an interface; runtime/cuda and runtime/hip implement it over the
+// vendor library opened with dlopen, and createDriverDevice builds the one
+// Device class (buffers, executables, launch limits, timing) on top.
+//
+// Kernel ABI "gpu-bare-pointer-v1" (kGpuKernelAbi): each entry point takes
+// one device pointer per binding, in the dispatch's binding order.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/Device.h"
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sift::rt {
+
+/// What a GPU driver does for sift. Every call reports failure as a Status
+/// carrying the vendor's own error name and message.
+class GpuDriver {
+public:
+  virtual ~GpuDriver() = default;
+
+  virtual DeviceKind kind() const = 0;
+  /// "cuda:0 (NVIDIA H100 80GB HBM3)".
+  virtual std::string deviceName() const = 0;
+  /// The executable format the driver loads (ptx, hsaco).
+  virtual ExecutableFormat format() const = 0;
+
+  /// Makes the device current for the calling thread.
+  virtual Status makeCurrent() = 0;
+  virtual Result<uint64_t> allocate(uint64_t bytes) = 0;
+  virtual void free(uint64_t address) = 0;
+  virtual Status copyToDevice(uint64_t address, const void *data,
+                              uint64_t bytes) = 0;
+  virtual Status copyToHost(void *data, uint64_t address, uint64_t bytes) = 0;
+  /// Loads a code object (PTX text is passed NUL-terminated).
+  virtual Result<void *> loadModule(const std::vector<uint8_t> &image) = 0;
+  virtual void unloadModule(void *module) = 0;
+  virtual Result<void *> function(void *module, const std::string &name) = 0;
+  virtual Status launch(void *function, std::array<uint32_t, 3> grid,
+                        std::array<uint32_t, 3> block, void **params) = 0;
+  virtual Status synchronize() = 0;
+  virtual Result<void *> createEvent() = 0;
+  virtual void destroyEvent(void *event) = 0;
+  virtual Status recordEvent(void *event) = 0;
+  /// Waits for `end`, then the milliseconds from `start` to `end`.
+  virtual Result<float> elapsedMs(void *start, void *end) = 0;
+};
+
+/// The Device over `driver`.
+std::unique_ptr<Device> createDriverDevice(std::unique_ptr<GpuDriver> driver);
+
+/// Time spent in the driver by one device, for reports.
+struct GpuTimes {
+  std::chrono::nanoseconds moduleLoad{0}; ///< code object loads (JIT included)
+  std::chrono::nanoseconds kernels{0};    ///< first launch to synchronize
+};
+
+/// The times of a device made by createDriverDevice (zero for others).
+GpuTimes gpuTimes(const Device &device);
+
+/// A shared library opened with dlopen, closed with the last reference.
+class DynamicLibrary {
+public:
+  /// Opens the first of `candidates` that loads; on failure the error says
+  /// which were tried and that `what` is needed.
+  static Result<std::shared_ptr<DynamicLibrary>>
+  open(const std::vector<std::string> &candidates, const std::string &what);
+  ~DynamicLibrary();
+  DynamicLibrary(const DynamicLibrary &) = delete;
+  DynamicLibrary &operator=(const DynamicLibrary &) = delete;
+
+  /// Looks up `name` into `slot`; false when the library lacks it.
+  template <typename F> bool lookup(const char *name, F &slot) const {
+    slot = reinterpret_cast<F>(symbol(name));
+    return slot != nullptr;
+  }
+
+private:
+  explicit DynamicLibrary(void *handle) : handle_(handle) {}
+  void *symbol(const char *name) const;
+  void *handle_;
+};
+
+} // namespace sift::rt
