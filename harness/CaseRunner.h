@@ -68,8 +68,8 @@ bool deviceRunsTarget(const rt::Device &device, TargetKind target);
 /// Generates, compiles, runs and checks the case of `seed`. GPU pipelines
 /// go through the static oracles first; they run only when `device` runs
 /// their target (deviceRunsTarget), twice: outputs that differ from the
-/// reference are a `mismatch`, a second run that differs from the first is
-/// `nondeterministic`.
+/// reference are a `mismatch`, a second run (queue-ordered buffers, outputs
+/// exported as DLPack) that differs from the first is `nondeterministic`.
 CaseResult runGeneratedCase(Session &session, rt::Device &device,
                             const CaseOptions &options, uint64_t seed);
 

@@ -63,6 +63,12 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::WgAllocAsMalloc:
     case Fault::DistNoBarrier:
       break;
+    case Fault::ExportDeviceLocal:
+    case Fault::AllocSelectFirst:
+      error = "fault '" + name +
+              "' is in the runtime, not the compiler: give it to sift-run "
+              "(sift-run --inject=" + name + ")";
+      return std::nullopt;
     }
     faults.insert(*fault);
     if (end == std::string::npos)

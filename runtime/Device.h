@@ -56,15 +56,27 @@ public:
   /// (device-local memory of a GPU). Never null for cpu buffers, even when
   /// size() is 0.
   virtual void *hostPointer() const { return nullptr; }
+  /// The buffer's address for kernels of its device (its host pointer on
+  /// the cpu); 0 when empty.
+  virtual uint64_t deviceAddress() const {
+    return reinterpret_cast<uint64_t>(hostPointer());
+  }
+  /// True when it was allocated queue-ordered (allocateAsync): usable by
+  /// work queued after the allocation, by anyone else only after the queue
+  /// got there.
+  bool queueOrdered() const { return queueOrdered_; }
 
 protected:
-  Buffer(const Device &device, PlanBuffer desc, uint64_t size)
-      : device_(device), desc_(std::move(desc)), size_(size) {}
+  Buffer(const Device &device, PlanBuffer desc, uint64_t size,
+         bool queueOrdered = false)
+      : device_(device), desc_(std::move(desc)), size_(size),
+        queueOrdered_(queueOrdered) {}
 
 private:
   const Device &device_;
   PlanBuffer desc_;
   uint64_t size_;
+  bool queueOrdered_;
 };
 
 /// An executable loaded on a device, its entry points resolved. Owned by the
@@ -104,6 +116,12 @@ public:
   /// Allocates memory for a plan buffer. Fails on a negative shape, a size
   /// over kMaxPlanBytes, or when the device is out of memory.
   virtual Result<std::unique_ptr<Buffer>> allocate(const PlanBuffer &desc) = 0;
+
+  /// Allocates queue-ordered (asynchronously, on the device's queue): the
+  /// buffer exists for work queued after it. The cpu device has no queue, so
+  /// its buffers exist at once.
+  virtual Result<std::unique_ptr<Buffer>>
+  allocateAsync(const PlanBuffer &desc) = 0;
 
   /// Copies a tensor into a buffer of this device; the tensor's element type
   /// and shape must equal the buffer's.

@@ -8,6 +8,8 @@
 
 #include "runtime/Runner.h"
 
+#include "runtime/DLPack.h"
+
 #include <memory>
 
 using namespace sift;
@@ -39,6 +41,17 @@ Status rt::checkInputs(const Plan &plan,
 Result<std::vector<HostTensor>>
 rt::runPlan(Device &device, const Artifact &artifact,
             const std::vector<HostTensor> &inputs) {
+  return runPlan(std::vector<Device *>{&device}, artifact, inputs,
+                 PlanRunOptions());
+}
+
+Result<std::vector<HostTensor>>
+rt::runPlan(const std::vector<Device *> &devices, const Artifact &artifact,
+            const std::vector<HostTensor> &inputs,
+            const PlanRunOptions &options) {
+  if (devices.empty())
+    return makeError("no device to run on");
+  Device &device = *devices.front();
   if (Status s = verifyArtifact(artifact); !s)
     return makeError("invalid artifact: " + s.message());
   const Plan &plan = artifact.plan;
@@ -52,13 +65,41 @@ rt::runPlan(Device &device, const Artifact &artifact,
                        "'; this runtime calls kernels with '" +
                        std::string(kGpuKernelAbi) + "'");
 
+  // Allocator selection, memoized per (users, memory types, usage); fault
+  // alloc-select-first ignores the users, and the affinity oracle says so.
+  AllocatorSelector selector(
+      static_cast<int>(devices.size()),
+      options.faults.contains(Fault::AllocSelectFirst)
+          ? ignoreAffinityPolicy()
+          : (options.allocatorPolicy ? options.allocatorPolicy
+                                     : firstUserPolicy()));
   std::vector<std::unique_ptr<Buffer>> buffers;
+  std::vector<int> allocators;
   buffers.reserve(plan.buffers.size());
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
-    Result<std::unique_ptr<Buffer>> buffer = device.allocate(plan.buffers[i]);
+    PlanBuffer desc = plan.buffers[i];
+    // On one device, that device is every buffer's user, whatever ordinals
+    // the plan was written for.
+    if (devices.size() == 1)
+      desc.affinity.clear();
+    if (options.exportOutputs && desc.role == BufferRole::Output)
+      desc.usage = desc.usage | BufferUsage::Export;
+    Result<int> allocator = selector.select(desc);
+    if (!allocator)
+      return makeError("buffer " + std::to_string(i) + ": " +
+                       allocator.message());
+    if (Status s = checkAllocatorAffinity(desc, static_cast<int>(i),
+                                          *allocator);
+        !s)
+      return s;
+    Device &owner = *devices[*allocator];
+    Result<std::unique_ptr<Buffer>> buffer =
+        options.asyncAllocation ? owner.allocateAsync(desc)
+                                : owner.allocate(desc);
     if (!buffer)
       return makeError("buffer " + std::to_string(i) + ": " + buffer.message());
     buffers.push_back(std::move(*buffer));
+    allocators.push_back(*allocator);
   }
 
   std::vector<int> inputIndices = plan.inputs();
@@ -99,5 +140,20 @@ rt::runPlan(Device &device, const Artifact &artifact,
       return makeError("output " + std::to_string(o) + ": " + s.message());
     outputs.push_back(std::move(output));
   }
+  if (options.exportOutputs)
+    for (int index : outputIndices) {
+      Device &owner = *devices[allocators[index]];
+      PlanBuffer desc = buffers[index]->desc();
+      Result<dlpack::ManagedTensor *> tensor =
+          exportDlpack(owner, std::move(buffers[index]), options.faults);
+      if (!tensor)
+        return makeError("output buffer " + std::to_string(index) +
+                         ": DLPack export failed: " + tensor.message());
+      Status described = checkDlpackTensor(**tensor, desc, owner.kind());
+      (*tensor)->deleter(*tensor);
+      if (!described)
+        return makeError("output buffer " + std::to_string(index) +
+                         ": DLPack export: " + described.message());
+    }
   return outputs;
 }

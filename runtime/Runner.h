@@ -9,9 +9,11 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "runtime/AllocatorSelection.h"
 #include "runtime/Artifact.h"
 #include "runtime/Device.h"
 #include "runtime/support/HostTensor.h"
+#include "runtime/support/Fault.h"
 #include "runtime/support/Result.h"
 
 #include <vector>
@@ -23,10 +25,34 @@ namespace sift::rt {
 /// "input 1: expected f32[4x8], got i64[4x8]".
 Status checkInputs(const Plan &plan, const std::vector<HostTensor> &inputs);
 
-/// Runs `artifact`'s plan on `device` with `inputs` (one per plan input, in
-/// roleIndex order) and returns the outputs in roleIndex order. Errors name
-/// the step and the buffer, executable or dispatch that failed
-/// ("dispatch 2: ...").
+/// How runPlan allocates and hands out buffers.
+struct PlanRunOptions {
+  /// Allocate every buffer queue-ordered (Device::allocateAsync).
+  bool asyncAllocation = false;
+  /// After the run, export every output as a DLPack tensor (outputs get
+  /// the `export` usage) and check it describes its buffer (the export
+  /// oracle); outputs are downloaded first.
+  bool exportOutputs = false;
+  /// Which device allocates each buffer; empty: the first device that uses
+  /// it (firstUserPolicy). Checked against the buffer's affinity.
+  SelectAllocator allocatorPolicy;
+  /// Runtime faults: export-device-local, alloc-select-first.
+  FaultSet faults;
+};
+
+/// Runs `artifact`'s plan with `inputs` (one per plan input, in roleIndex
+/// order) and returns the outputs in roleIndex order. Buffers are allocated
+/// by the device allocator selection picks among `devices` (by ordinal; on
+/// one device, that device serves every affinity); executables load and
+/// dispatches run on `devices[0]`. Errors name the
+/// step and the buffer, executable or dispatch that failed ("dispatch 2:
+/// ...", "buffer 3: ...").
+Result<std::vector<HostTensor>> runPlan(const std::vector<Device *> &devices,
+                                        const Artifact &artifact,
+                                        const std::vector<HostTensor> &inputs,
+                                        const PlanRunOptions &options);
+
+/// runPlan on one device with the default options.
 Result<std::vector<HostTensor>> runPlan(Device &device,
                                         const Artifact &artifact,
                                         const std::vector<HostTensor> &inputs);

@@ -19,7 +19,7 @@ PACKAGES=(
   clang-22 lld-22 libclang-rt-22-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libsqlite3-dev sqlite3 libfccp-dev
-  rocm-device-libs libamdhip64-dev
+  rocm-device-libs libamdhip64-dev libdlpack-dev
 )
 
 missing=()

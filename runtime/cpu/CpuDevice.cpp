@@ -29,8 +29,15 @@ constexpr size_t kAlignment = 64;
 /// Host memory, 64-byte aligned, zero-filled.
 class CpuBuffer final : public Buffer {
 public:
-  CpuBuffer(const Device &device, PlanBuffer desc, uint64_t size, void *memory)
-      : Buffer(device, std::move(desc), size), memory_(memory) {}
+  CpuBuffer(const Device &device, PlanBuffer desc, uint64_t size, void *memory,
+            bool queueOrdered = false)
+      : Buffer(device, std::move(desc), size, queueOrdered), memory_(memory) {}
+  /// The same memory as a queue-ordered buffer (cpu: nothing to wait for).
+  std::unique_ptr<Buffer> asQueueOrdered() {
+    void *memory = memory_;
+    memory_ = nullptr;
+    return std::make_unique<CpuBuffer>(device(), desc(), size(), memory, true);
+  }
   ~CpuBuffer() override { std::free(memory_); }
   void *hostPointer() const override { return memory_; }
 
@@ -201,6 +208,14 @@ Result<std::unique_ptr<Buffer>> CpuDevice::allocate(const PlanBuffer &desc) {
   std::memset(memory, 0, rounded);
   return std::unique_ptr<Buffer>(
       std::make_unique<CpuBuffer>(*this, desc, *size, memory));
+}
+
+Result<std::unique_ptr<Buffer>>
+CpuDevice::allocateAsync(const PlanBuffer &desc) {
+  Result<std::unique_ptr<Buffer>> buffer = allocate(desc);
+  if (!buffer.ok())
+    return buffer;
+  return static_cast<CpuBuffer &>(**buffer).asQueueOrdered();
 }
 
 Status CpuDevice::upload(Buffer &buffer, const HostTensor &tensor) {

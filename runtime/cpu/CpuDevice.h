@@ -46,6 +46,9 @@ public:
   std::string name() const override { return "cpu"; }
 
   Result<std::unique_ptr<Buffer>> allocate(const PlanBuffer &desc) override;
+  /// Host memory exists at once; the buffer is marked queue-ordered.
+  Result<std::unique_ptr<Buffer>>
+  allocateAsync(const PlanBuffer &desc) override;
   Status upload(Buffer &buffer, const HostTensor &tensor) override;
   Status download(const Buffer &buffer, HostTensor &tensor) override;
   /// Accepts only host shared objects; a dlopen or dlsym failure returns the

@@ -52,6 +52,9 @@ struct CudaApi {
   CUresult (*eventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*getErrorName)(CUresult, const char **);
   CUresult (*getErrorString)(CUresult, const char **);
+  // Optional (CUDA 11.2+): queue-ordered allocation.
+  CUresult (*memAllocAsync)(CUdeviceptr *, size_t, CUstream);
+  CUresult (*memFreeAsync)(CUdeviceptr, CUstream);
 };
 
 /// Looks every function up; the first missing one is the error.
@@ -99,6 +102,9 @@ Status lookupAll(const DynamicLibrary &library, CudaApi &api) {
     if (!entry.found)
       return makeError(std::string("the NVIDIA driver library has no ") +
                        entry.name + " (a driver too old for sift?)");
+  if (!library.lookup("cuMemAllocAsync", api.memAllocAsync) ||
+      !library.lookup("cuMemFreeAsync", api.memFreeAsync))
+    api.memAllocAsync = nullptr;
   return Status::success();
 }
 
@@ -139,6 +145,19 @@ public:
     return static_cast<uint64_t>(address);
   }
   void free(uint64_t address) override { api_.memFree(address); }
+  std::optional<Result<uint64_t>> allocateAsync(uint64_t bytes) override {
+    if (!api_.memAllocAsync)
+      return std::nullopt;
+    CUdeviceptr address = 0;
+    if (Status s = check(api_.memAllocAsync(&address, bytes, nullptr),
+                         "cuMemAllocAsync");
+        !s)
+      return Result<uint64_t>(s.error());
+    return Result<uint64_t>(static_cast<uint64_t>(address));
+  }
+  void freeAsync(uint64_t address) override {
+    api_.memFreeAsync(address, nullptr);
+  }
   Status copyToDevice(uint64_t address, const void *data,
                       uint64_t bytes) override {
     return check(api_.memcpyHtoD(address, data, bytes), "cuMemcpyHtoD");

@@ -39,18 +39,25 @@ namespace {
 class DriverBuffer final : public Buffer {
 public:
   DriverBuffer(const Device &device, PlanBuffer desc, uint64_t size,
-               GpuDriver &driver, uint64_t address)
-      : Buffer(device, std::move(desc), size), driver_(driver),
-        address_(address) {}
+               GpuDriver &driver, uint64_t address, bool queueOrdered,
+               bool allocatedAsync)
+      : Buffer(device, std::move(desc), size, queueOrdered), driver_(driver),
+        address_(address), allocatedAsync_(allocatedAsync) {}
   ~DriverBuffer() override {
-    if (address_)
+    if (!address_)
+      return;
+    if (allocatedAsync_)
+      driver_.freeAsync(address_);
+    else
       driver_.free(address_);
   }
   uint64_t address() const { return address_; }
+  uint64_t deviceAddress() const override { return address_; }
 
 private:
   GpuDriver &driver_;
   uint64_t address_;
+  bool allocatedAsync_;
 };
 
 class DriverExecutable final : public LoadedExecutable {
@@ -84,21 +91,12 @@ public:
   std::string name() const override { return driver_->deviceName(); }
 
   Result<std::unique_ptr<Buffer>> allocate(const PlanBuffer &desc) override {
-    std::optional<uint64_t> bytes = bufferByteSize(desc.type, desc.shape);
-    if (!bytes || *bytes > kMaxPlanBytes)
-      return makeError("buffer " + describe(desc.type, desc.shape) +
-                       " has no valid size");
-    uint64_t address = 0;
-    if (*bytes > 0) {
-      if (Status s = driver_->makeCurrent(); !s)
-        return s.error();
-      Result<uint64_t> allocated = driver_->allocate(*bytes);
-      if (!allocated.ok())
-        return allocated.error();
-      address = *allocated;
-    }
-    return std::unique_ptr<Buffer>(std::make_unique<DriverBuffer>(
-        *this, desc, *bytes, *driver_, address));
+    return allocateWith(desc, /*queueOrdered=*/false);
+  }
+
+  Result<std::unique_ptr<Buffer>>
+  allocateAsync(const PlanBuffer &desc) override {
+    return allocateWith(desc, /*queueOrdered=*/true);
   }
 
   Status upload(Buffer &buffer, const HostTensor &tensor) override {
@@ -205,6 +203,33 @@ public:
   const GpuTimes &times() const { return times_; }
 
 private:
+  /// Device memory for `desc`, queue-ordered where asked and the driver
+  /// can (otherwise in order, which is a valid queue order too).
+  Result<std::unique_ptr<Buffer>> allocateWith(const PlanBuffer &desc,
+                                               bool queueOrdered) {
+    std::optional<uint64_t> bytes = bufferByteSize(desc.type, desc.shape);
+    if (!bytes || *bytes > kMaxPlanBytes)
+      return makeError("buffer " + describe(desc.type, desc.shape) +
+                       " has no valid size");
+    uint64_t address = 0;
+    bool ordered = false;
+    if (*bytes > 0) {
+      if (Status s = driver_->makeCurrent(); !s)
+        return s.error();
+      std::optional<Result<uint64_t>> async;
+      if (queueOrdered)
+        async = driver_->allocateAsync(*bytes);
+      Result<uint64_t> allocated =
+          async ? std::move(*async) : driver_->allocate(*bytes);
+      if (!allocated.ok())
+        return allocated.error();
+      address = *allocated;
+      ordered = async.has_value();
+    }
+    return std::unique_ptr<Buffer>(std::make_unique<DriverBuffer>(
+        *this, desc, *bytes, *driver_, address, queueOrdered, ordered));
+  }
+
   /// Records the start event before the first launch since a synchronize;
   /// timing is best effort and never fails a dispatch.
   void startTiming() {

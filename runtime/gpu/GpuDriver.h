@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,12 @@ public:
   virtual Status makeCurrent() = 0;
   virtual Result<uint64_t> allocate(uint64_t bytes) = 0;
   virtual void free(uint64_t address) = 0;
+  /// Queue-ordered allocation on the device's default queue, and its free;
+  /// drivers without it answer nullopt and the device allocates in order.
+  virtual std::optional<Result<uint64_t>> allocateAsync(uint64_t bytes) {
+    return std::nullopt;
+  }
+  virtual void freeAsync(uint64_t address) { free(address); }
   virtual Status copyToDevice(uint64_t address, const void *data,
                               uint64_t bytes) = 0;
   virtual Status copyToHost(void *data, uint64_t address, uint64_t bytes) = 0;

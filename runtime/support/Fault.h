@@ -35,6 +35,12 @@ enum class Fault : uint8_t {
   CrashOnPrime,
   /// A pass never returns when k = 1. Oracle: compile-timeout.
   HangOnK1,
+  /// The runtime refuses to export an asynchronously allocated device-local
+  /// buffer as DLPack (IREE #20170). Oracle: the export of every output.
+  ExportDeviceLocal,
+  /// Allocator selection ignores a buffer's affinity and always picks the
+  /// first device (IREE #20857). Oracle: checkAllocatorAffinity.
+  AllocSelectFirst,
 };
 
 /// Every fault, in enum order.
@@ -42,11 +48,13 @@ inline constexpr Fault kAllFaults[] = {
     Fault::TfGlobalTemp,           Fault::TfKeepUnusedResults,
     Fault::WgAllocAsMalloc,        Fault::DistUndistributedWrite,
     Fault::DistNoBarrier,          Fault::CrashOnPrime,
-    Fault::HangOnK1};
+    Fault::HangOnK1,               Fault::ExportDeviceLocal,
+    Fault::AllocSelectFirst};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
-/// "crash-on-prime", "hang-on-k1".
+/// "crash-on-prime", "hang-on-k1", "export-device-local",
+/// "alloc-select-first".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -56,6 +64,8 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::DistNoBarrier: return "dist-no-barrier";
   case Fault::CrashOnPrime: return "crash-on-prime";
   case Fault::HangOnK1: return "hang-on-k1";
+  case Fault::ExportDeviceLocal: return "export-device-local";
+  case Fault::AllocSelectFirst: return "alloc-select-first";
   }
   return "?";
 }

@@ -46,10 +46,14 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: sift-run PATH... [--device=cuda|hip|cpu] [--out=FILE.csv]\n"
-    "                [--timeout=SECONDS] [--repeat=N]\n"
+    "                [--timeout=SECONDS] [--repeat=N] [--inject=FAULT,...]\n"
+    "                [--device-lead-allocator=N]\n"
     "Runs the artifacts written by 'harness fuzz --export-artifacts=DIR'\n"
     "(PATH: such a directory or .siftart files), compares each with the\n"
     "reference outputs it carries and writes one CSV row per artifact.\n"
+    "Odd runs allocate in order; even runs allocate queue-ordered and export\n"
+    "every output as DLPack. Runtime faults: export-device-local,\n"
+    "alloc-select-first.\n"
     "Exit: 0 all pass, 1 findings, 2 bad usage or unreadable artifacts.\n";
 
 struct Options {
@@ -58,6 +62,8 @@ struct Options {
   std::string out = "sift-run.csv";
   double timeoutSeconds = 30;
   int repeat = 2;
+  FaultSet faults;
+  std::string leadAllocator;
 };
 
 struct UsageError {
@@ -98,6 +104,27 @@ Options parseOptions(int argc, char **argv) {
         throw UsageError{"--repeat needs a count from 1 to 100, got '" + *v +
                          "'"};
       options.repeat = static_cast<int>(repeat);
+    } else if (auto v = value("--inject")) {
+      size_t start = 0;
+      while (true) {
+        size_t end = v->find(',', start);
+        std::string name = v->substr(start, end - start);
+        std::optional<Fault> fault = parseFault(name);
+        if (!fault || (*fault != Fault::ExportDeviceLocal &&
+                       *fault != Fault::AllocSelectFirst))
+          throw UsageError{"--inject: '" + name +
+                           "' is not a runtime fault; sift-run injects "
+                           "export-device-local and alloc-select-first"};
+        options.faults.insert(*fault);
+        if (end == std::string::npos)
+          break;
+        start = end + 1;
+      }
+    } else if (auto v = value("--device-lead-allocator")) {
+      // sift-run drives one device: only ordinal 0 exists.
+      if (Result<int> lead = rt::parseLeadAllocator(*v, 1); !lead.ok())
+        throw UsageError{lead.message()};
+      options.leadAllocator = *v;
     } else if (arg.rfind("--", 0) == 0) {
       throw UsageError{"unknown option '" + arg + "'"};
     } else {
@@ -152,7 +179,9 @@ std::string escapeLine(const std::string &text) {
 }
 
 /// Runs one artifact `repeat` times on `device` and decides its verdict.
-Row runOne(rt::Device &device, const std::string &file, int repeat) {
+Row runOne(rt::Device &device, const std::string &file,
+           const Options &options) {
+  int repeat = options.repeat;
   Row row;
   row.file = file;
   row.name = fs::path(file).stem().string();
@@ -176,8 +205,16 @@ Row runOne(rt::Device &device, const std::string &file, int repeat) {
   std::vector<std::vector<HostTensor>> runs;
   for (int r = 0; r < repeat; ++r) {
     rt::GpuTimes before = rt::gpuTimes(device);
+    // Even runs: queue-ordered buffers, every output exported as DLPack.
+    rt::PlanRunOptions runOptions;
+    runOptions.asyncAllocation = r % 2 == 1;
+    runOptions.exportOutputs = r % 2 == 1;
+    runOptions.faults = options.faults;
+    if (!options.leadAllocator.empty())
+      runOptions.allocatorPolicy =
+          rt::leadAllocatorPolicy(std::stoi(options.leadAllocator));
     Result<std::vector<HostTensor>> outputs =
-        rt::runPlan(device, *artifact, artifact->inputs);
+        rt::runPlan({&device}, *artifact, artifact->inputs, runOptions);
     rt::GpuTimes after = rt::gpuTimes(device);
     if (r == 0) {
       row.kernelMs = (after.kernels - before.kernels).count() / 1e6;
@@ -221,7 +258,7 @@ Row runOne(rt::Device &device, const std::string &file, int repeat) {
     _exit(3);
   }
   for (size_t i = first; i < files.size(); ++i) {
-    Row row = runOne(**device, files[i], options.repeat);
+    Row row = runOne(**device, files[i], options);
     std::fprintf(out, "%zu\t%s\t%s\t%s\t%s\t%.6f\t%.6f\t%d\t%s\n", i,
                  row.name.c_str(), row.pipeline.c_str(), row.target.c_str(),
                  row.verdict.c_str(), row.kernelMs, row.loadMs,
