@@ -52,6 +52,9 @@ struct CudaApi {
   CUresult (*eventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*getErrorName)(CUresult, const char **);
   CUresult (*getErrorString)(CUresult, const char **);
+  CUresult (*memHostAlloc)(void **, size_t, unsigned);
+  CUresult (*memHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
+  CUresult (*memFreeHost)(void *);
   // Optional (CUDA 11.2+): queue-ordered allocation.
   CUresult (*memAllocAsync)(CUdeviceptr *, size_t, CUstream);
   CUresult (*memFreeAsync)(CUdeviceptr, CUstream);
@@ -79,6 +82,11 @@ Status lookupAll(const DynamicLibrary &library, CudaApi &api) {
       {"cuMemAlloc_v2", library.lookup("cuMemAlloc_v2", api.memAlloc)},
       {"cuMemFree_v2", library.lookup("cuMemFree_v2", api.memFree)},
       {"cuMemcpyHtoD_v2", library.lookup("cuMemcpyHtoD_v2", api.memcpyHtoD)},
+      {"cuMemHostAlloc", library.lookup("cuMemHostAlloc", api.memHostAlloc)},
+      {"cuMemHostGetDevicePointer_v2",
+       library.lookup("cuMemHostGetDevicePointer_v2",
+                      api.memHostGetDevicePointer)},
+      {"cuMemFreeHost", library.lookup("cuMemFreeHost", api.memFreeHost)},
       {"cuMemcpyDtoH_v2", library.lookup("cuMemcpyDtoH_v2", api.memcpyDtoH)},
       {"cuModuleLoadData",
        library.lookup("cuModuleLoadData", api.moduleLoadData)},
@@ -158,6 +166,25 @@ public:
   void freeAsync(uint64_t address) override {
     api_.memFreeAsync(address, nullptr);
   }
+  Result<HostMemory> allocateHost(uint64_t bytes) override {
+    constexpr unsigned kPortable = 0x01, kDeviceMap = 0x02;
+    HostMemory memory;
+    if (Status s = check(api_.memHostAlloc(&memory.host, bytes,
+                                           kPortable | kDeviceMap),
+                         "cuMemHostAlloc");
+        !s)
+      return s.error();
+    CUdeviceptr device = 0;
+    if (Status s = check(api_.memHostGetDevicePointer(&device, memory.host, 0),
+                         "cuMemHostGetDevicePointer");
+        !s) {
+      api_.memFreeHost(memory.host);
+      return s.error();
+    }
+    memory.device = device;
+    return memory;
+  }
+  void freeHost(void *host) override { api_.memFreeHost(host); }
   Status copyToDevice(uint64_t address, const void *data,
                       uint64_t bytes) override {
     return check(api_.memcpyHtoD(address, data, bytes), "cuMemcpyHtoD");

@@ -13,6 +13,8 @@
 
 #include <dlfcn.h>
 
+#include <cstring>
+
 using namespace sift;
 using namespace sift::rt;
 
@@ -40,24 +42,26 @@ class DriverBuffer final : public Buffer {
 public:
   DriverBuffer(const Device &device, PlanBuffer desc, uint64_t size,
                GpuDriver &driver, uint64_t address, bool queueOrdered,
-               bool allocatedAsync)
+               bool allocatedAsync, void *host = nullptr)
       : Buffer(device, std::move(desc), size, queueOrdered), driver_(driver),
-        address_(address), allocatedAsync_(allocatedAsync) {}
+        address_(address), allocatedAsync_(allocatedAsync), host_(host) {}
   ~DriverBuffer() override {
-    if (!address_)
-      return;
-    if (allocatedAsync_)
+    if (host_)
+      driver_.freeHost(host_);
+    else if (address_ && allocatedAsync_)
       driver_.freeAsync(address_);
-    else
+    else if (address_)
       driver_.free(address_);
   }
   uint64_t address() const { return address_; }
   uint64_t deviceAddress() const override { return address_; }
+  void *hostPointer() const override { return host_; }
 
 private:
   GpuDriver &driver_;
   uint64_t address_;
   bool allocatedAsync_;
+  void *host_;
 };
 
 class DriverExecutable final : public LoadedExecutable {
@@ -104,6 +108,10 @@ public:
       return s;
     if (buffer.size() == 0)
       return Status::success();
+    if (void *host = buffer.hostPointer()) {
+      std::memcpy(host, tensor.data.data(), buffer.size());
+      return Status::success();
+    }
     if (Status s = driver_->makeCurrent(); !s)
       return s;
     return driver_->copyToDevice(static_cast<DriverBuffer &>(buffer).address(),
@@ -118,12 +126,28 @@ public:
     tensor.data.assign(buffer.size(), 0);
     if (buffer.size() == 0)
       return Status::success();
+    if (void *host = buffer.hostPointer()) {
+      std::memcpy(tensor.data.data(), host, buffer.size());
+      return Status::success();
+    }
+    // device_local: through a page-locked staging copy.
     if (Status s = driver_->makeCurrent(); !s)
       return s;
-    return driver_->copyToHost(
-        tensor.data.data(), static_cast<const DriverBuffer &>(buffer).address(),
+    Result<GpuDriver::HostMemory> staging = driver_->allocateHost(buffer.size());
+    if (!staging.ok())
+      return makeError("staging buffer: " + staging.message());
+    ++stagingCopies_;
+    Status copied = driver_->copyToHost(
+        staging->host, static_cast<const DriverBuffer &>(buffer).address(),
         buffer.size());
+    if (copied.ok())
+      std::memcpy(tensor.data.data(), staging->host, buffer.size());
+    driver_->freeHost(staging->host);
+    return copied;
   }
+
+  /// Downloads that went through a staging copy.
+  int stagingCopies() const { return stagingCopies_; }
 
   Result<std::unique_ptr<LoadedExecutable>>
   load(const Executable &executable) override {
@@ -213,6 +237,17 @@ private:
                        " has no valid size");
     uint64_t address = 0;
     bool ordered = false;
+    if (*bytes > 0 && (hasAll(desc.memory, MemoryType::HostVisible) ||
+                       hasAll(desc.memory, MemoryType::HostCoherent))) {
+      if (Status s = driver_->makeCurrent(); !s)
+        return s.error();
+      Result<GpuDriver::HostMemory> host = driver_->allocateHost(*bytes);
+      if (!host.ok())
+        return host.error();
+      return std::unique_ptr<Buffer>(std::make_unique<DriverBuffer>(
+          *this, desc, *bytes, *driver_, host->device, queueOrdered, false,
+          host->host));
+    }
     if (*bytes > 0) {
       if (Status s = driver_->makeCurrent(); !s)
         return s.error();
@@ -249,6 +284,7 @@ private:
   void *start_ = nullptr, *end_ = nullptr;
   bool timing_ = false;
   GpuTimes times_;
+  int stagingCopies_ = 0;
 };
 
 } // namespace
@@ -256,6 +292,12 @@ private:
 std::unique_ptr<Device>
 rt::createDriverDevice(std::unique_ptr<GpuDriver> driver) {
   return std::make_unique<DriverDevice>(std::move(driver));
+}
+
+int rt::gpuStagingCopies(const Device &device) {
+  if (auto *gpu = dynamic_cast<const DriverDevice *>(&device))
+    return gpu->stagingCopies();
+  return 0;
 }
 
 GpuTimes rt::gpuTimes(const Device &device) {

@@ -7,6 +7,11 @@
 // vendor library opened with dlopen, and createDriverDevice builds the one
 // Device class (buffers, executables, launch limits, timing) on top.
 //
+// Memory types: a buffer with `host_visible` or `host_coherent` is mapped
+// host memory (allocateHost), read and written in place; a `device_local`
+// buffer is device memory, and reading it back goes through a page-locked
+// staging copy.
+//
 // Kernel ABI "gpu-bare-pointer-v1" (kGpuKernelAbi): each entry point takes
 // one device pointer per binding, in the dispatch's binding order.
 //
@@ -47,6 +52,14 @@ public:
     return std::nullopt;
   }
   virtual void freeAsync(uint64_t address) { free(address); }
+  /// Host memory the device reads and writes in place (page-locked and
+  /// mapped): `host` for the host, `device` for kernels.
+  struct HostMemory {
+    void *host = nullptr;
+    uint64_t device = 0;
+  };
+  virtual Result<HostMemory> allocateHost(uint64_t bytes) = 0;
+  virtual void freeHost(void *host) = 0;
   virtual Status copyToDevice(uint64_t address, const void *data,
                               uint64_t bytes) = 0;
   virtual Status copyToHost(void *data, uint64_t address, uint64_t bytes) = 0;
@@ -75,6 +88,8 @@ struct GpuTimes {
 
 /// The times of a device made by createDriverDevice (zero for others).
 GpuTimes gpuTimes(const Device &device);
+/// How many downloads of such a device went through a staging copy.
+int gpuStagingCopies(const Device &device);
 
 /// A shared library opened with dlopen, closed with the last reference.
 class DynamicLibrary {

@@ -69,6 +69,9 @@ struct HipApi {
   HipError (*eventElapsedTime)(float *, HipEvent, HipEvent);
   const char *(*getErrorName)(HipError);
   const char *(*getErrorString)(HipError);
+  HipError (*hostMalloc)(void **, size_t, unsigned);
+  HipError (*hostGetDevicePointer)(void **, void *, unsigned);
+  HipError (*hostFree)(void *);
 };
 
 #if SIFT_HIP_HEADERS
@@ -96,12 +99,19 @@ SIFT_CHECK_HIP(hipEventSynchronize, eventSynchronize);
 SIFT_CHECK_HIP(hipEventElapsedTime, eventElapsedTime);
 SIFT_CHECK_HIP(hipGetErrorName, getErrorName);
 SIFT_CHECK_HIP(hipGetErrorString, getErrorString);
+SIFT_CHECK_HIP(hipHostGetDevicePointer, hostGetDevicePointer);
+SIFT_CHECK_HIP(hipHostFree, hostFree);
 // hipMalloc is a template in C++ for typed pointers; its C entry point is
 // the void ** overload.
 static_assert(std::is_same_v<decltype(static_cast<HipError (*)(void **, size_t)>(
                                  &::hipMalloc)),
                              decltype(HipApi::malloc)>,
               "hipMalloc does not match HIP's declaration");
+static_assert(
+    std::is_same_v<decltype(static_cast<HipError (*)(void **, size_t, unsigned)>(
+                       &::hipHostMalloc)),
+                   decltype(HipApi::hostMalloc)>,
+    "hipHostMalloc does not match HIP's declaration");
 #undef SIFT_CHECK_HIP
 #endif
 
@@ -141,6 +151,10 @@ Status lookupAll(const DynamicLibrary &library, HipApi &api) {
       {"hipGetErrorName", library.lookup("hipGetErrorName", api.getErrorName)},
       {"hipGetErrorString",
        library.lookup("hipGetErrorString", api.getErrorString)},
+      {"hipHostMalloc", library.lookup("hipHostMalloc", api.hostMalloc)},
+      {"hipHostGetDevicePointer",
+       library.lookup("hipHostGetDevicePointer", api.hostGetDevicePointer)},
+      {"hipHostFree", library.lookup("hipHostFree", api.hostFree)},
   };
   for (const Entry &entry : entries)
     if (!entry.found)
@@ -184,6 +198,26 @@ public:
   void free(uint64_t address) override {
     (void)api_.free(reinterpret_cast<void *>(address));
   }
+  Result<HostMemory> allocateHost(uint64_t bytes) override {
+    constexpr unsigned kPortable = 0x1, kMapped = 0x2;
+    HostMemory memory;
+    if (Status s = check(api_, api_.hostMalloc(&memory.host, bytes,
+                                               kPortable | kMapped),
+                         "hipHostMalloc");
+        !s)
+      return s.error();
+    void *device = nullptr;
+    if (Status s = check(api_,
+                         api_.hostGetDevicePointer(&device, memory.host, 0),
+                         "hipHostGetDevicePointer");
+        !s) {
+      (void)api_.hostFree(memory.host);
+      return s.error();
+    }
+    memory.device = reinterpret_cast<uint64_t>(device);
+    return memory;
+  }
+  void freeHost(void *host) override { (void)api_.hostFree(host); }
   Status copyToDevice(uint64_t address, const void *data,
                       uint64_t bytes) override {
     return check(api_,

@@ -47,13 +47,14 @@ namespace {
 constexpr const char *kUsage =
     "usage: sift-run PATH... [--device=cuda|hip|cpu] [--out=FILE.csv]\n"
     "                [--timeout=SECONDS] [--repeat=N] [--inject=FAULT,...]\n"
-    "                [--device-lead-allocator=N]\n"
+    "                [--device-lead-allocator=N] [--sanitize=memcheck|racecheck]\n"
     "Runs the artifacts written by 'harness fuzz --export-artifacts=DIR'\n"
     "(PATH: such a directory or .siftart files), compares each with the\n"
     "reference outputs it carries and writes one CSV row per artifact.\n"
     "Odd runs allocate in order; even runs allocate queue-ordered and export\n"
     "every output as DLPack. Runtime faults: export-device-local,\n"
-    "alloc-select-first.\n"
+    "alloc-select-first. --sanitize runs each artifact once under NVIDIA's\n"
+    "compute-sanitizer; an error it reports makes the row runtime-error.\n"
     "Exit: 0 all pass, 1 findings, 2 bad usage or unreadable artifacts.\n";
 
 struct Options {
@@ -64,6 +65,7 @@ struct Options {
   int repeat = 2;
   FaultSet faults;
   std::string leadAllocator;
+  std::string sanitize; ///< memcheck | racecheck; empty: none
 };
 
 struct UsageError {
@@ -125,6 +127,11 @@ Options parseOptions(int argc, char **argv) {
       if (Result<int> lead = rt::parseLeadAllocator(*v, 1); !lead.ok())
         throw UsageError{lead.message()};
       options.leadAllocator = *v;
+    } else if (auto v = value("--sanitize")) {
+      if (*v != "memcheck" && *v != "racecheck")
+        throw UsageError{"--sanitize takes memcheck or racecheck, got '" + *v +
+                         "'"};
+      options.sanitize = *v;
     } else if (arg.rfind("--", 0) == 0) {
       throw UsageError{"unknown option '" + arg + "'"};
     } else {
@@ -391,6 +398,115 @@ Status runAll(const Options &options, const std::vector<std::string> &files,
   return Status::success();
 }
 
+/// compute-sanitizer on PATH or in CUDA's usual place; empty if none.
+std::string findSanitizer() {
+  std::vector<std::string> places;
+  if (const char *path = std::getenv("PATH")) {
+    std::string all = path;
+    size_t start = 0;
+    while (true) {
+      size_t end = all.find(':', start);
+      places.push_back(all.substr(start, end - start));
+      if (end == std::string::npos)
+        break;
+      start = end + 1;
+    }
+  }
+  places.push_back("/usr/local/cuda/bin");
+  for (const std::string &dir : places) {
+    std::string candidate = dir + "/compute-sanitizer";
+    if (!dir.empty() && access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+  }
+  return "";
+}
+
+/// Runs every file once under compute-sanitizer (this program, one
+/// artifact, no further sanitizing) and fills `rows`: the inner run's row,
+/// or runtime-error with the sanitizer's first report when it flagged one.
+Status runSanitized(const Options &options, const std::string &self,
+                    const std::vector<std::string> &files,
+                    std::vector<Row> &rows) {
+  std::string sanitizer = findSanitizer();
+  if (sanitizer.empty())
+    return makeError("--sanitize needs NVIDIA's compute-sanitizer (CUDA "
+                     "toolkit) on PATH or in /usr/local/cuda/bin");
+  constexpr int kSanitizerError = 86;
+  rows.clear();
+  for (size_t i = 0; i < files.size(); ++i) {
+    std::string csv = options.out + ".sanitize-" + std::to_string(i) + ".csv";
+    std::string log = options.out + ".sanitize-" + std::to_string(i) + ".log";
+    std::vector<std::string> args = {
+        sanitizer, "--tool", options.sanitize, "--error-exitcode",
+        std::to_string(kSanitizerError), "--print-limit", "5", self, files[i],
+        "--device=" + std::string(rt::toString(options.device)), "--repeat=1",
+        "--out=" + csv};
+    std::fflush(nullptr);
+    pid_t pid = fork();
+    if (pid < 0)
+      return makeError(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+      FILE *out = std::freopen(log.c_str(), "w", stdout);
+      if (out)
+        dup2(fileno(out), STDERR_FILENO);
+      std::vector<char *> argv;
+      for (std::string &arg : args)
+        argv.push_back(arg.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    Row row;
+    row.file = files[i];
+    row.name = fs::path(files[i]).stem().string();
+    std::ifstream in(csv);
+    std::string header, line;
+    if (std::getline(in, header) && std::getline(in, line)) {
+      std::vector<std::string> f;
+      size_t start = 0;
+      for (int c = 0; c < 5; ++c) {
+        size_t end = line.find(',', start);
+        f.push_back(line.substr(start, end - start));
+        start = end == std::string::npos ? line.size() : end + 1;
+      }
+      row.name = f[0];
+      row.pipeline = f[1];
+      row.target = f[2];
+      row.verdict = f[4];
+    }
+    std::remove(csv.c_str());
+    if (WIFEXITED(status) && WEXITSTATUS(status) == kSanitizerError) {
+      std::ifstream report(log);
+      std::string first, text;
+      while (std::getline(report, text))
+        if (text.find("=========") == 0 && text.find("ERROR") != std::string::npos) {
+          first = text;
+          break;
+        }
+      row.verdict = "runtime-error";
+      row.detail = "compute-sanitizer " + options.sanitize + ": " +
+                   (first.empty() ? std::string("reported errors") : first) +
+                   " (log " + log + ")";
+    } else {
+      std::remove(log.c_str());
+      if (row.verdict.empty()) {
+        row.verdict = "runtime-error";
+        row.detail = "the sanitized run gave no result (exit status " +
+                     std::to_string(WIFEXITED(status) ? WEXITSTATUS(status)
+                                                      : -1) +
+                     ")";
+      }
+    }
+    std::fprintf(stderr, "[%zu/%zu] %s under %s: %s\n", i + 1, files.size(),
+                 row.name.c_str(), options.sanitize.c_str(),
+                 row.verdict.c_str());
+    rows.push_back(row);
+  }
+  return Status::success();
+}
+
 std::string csvField(const std::string &text) {
   if (text.find_first_of(",\"\n") == std::string::npos)
     return text;
@@ -446,7 +562,13 @@ int main(int argc, char **argv) {
   if (files.empty())
     return 2;
   std::vector<Row> rows;
-  if (Status s = runAll(options, files, rows); !s) {
+  char self[4096] = {};
+  ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  Status ran = options.sanitize.empty() || length <= 0
+                   ? runAll(options, files, rows)
+                   : runSanitized(options, std::string(self, length), files,
+                                  rows);
+  if (Status s = ran; !s) {
     std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
     return 2;
   }

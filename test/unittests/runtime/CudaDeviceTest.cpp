@@ -2,12 +2,10 @@
 //
 // What runs on any machine: the driver is looked for, and a host without it
 // (or with CUDA's stub library, which loads but refuses cuInit) gets one
-// clear sentence instead of a crash. With a GPU (SIFT_TEST_CUDA=1), the
-// device runs a hand-written PTX kernel through the plan runner.
+// clear sentence instead of a crash. Runs on a GPU are in ConformanceTest.
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/Runner.h"
 #include "runtime/cuda/CudaDevice.h"
 
 #include <gtest/gtest.h>
@@ -76,76 +74,6 @@ TEST(CudaDevice, DefaultDeviceOnThisHost) {
   ASSERT_TRUE(device.ok()) << device.message();
   EXPECT_EQ((*device)->kind(), DeviceKind::Cuda);
   EXPECT_EQ((*device)->name().rfind("cuda:0 (", 0), 0u) << (*device)->name();
-}
-
-/// out[i] = in[i] + 1 over 8 floats, one thread each (ABI ptx-bare-v1).
-constexpr const char *kAddOnePtx = R"(
-.version 7.0
-.target sm_70
-.address_size 64
-.visible .entry add_one(.param .u64 in, .param .u64 out)
-{
-  .reg .b32 %r<3>;
-  .reg .f32 %f<3>;
-  .reg .b64 %rd<6>;
-  ld.param.u64 %rd1, [in];
-  ld.param.u64 %rd2, [out];
-  cvta.to.global.u64 %rd1, %rd1;
-  cvta.to.global.u64 %rd2, %rd2;
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd3, %r1, 4;
-  add.s64 %rd4, %rd1, %rd3;
-  add.s64 %rd5, %rd2, %rd3;
-  ld.global.f32 %f1, [%rd4];
-  add.f32 %f2, %f1, 0f3F800000;
-  st.global.f32 [%rd5], %f2;
-  ret;
-}
-)";
-
-TEST(CudaDevice, RunsAPtxPlan) {
-  if (!gpuRequested())
-    GTEST_SKIP() << "needs an NVIDIA GPU: set SIFT_TEST_CUDA=1 on a GPU host";
-  Result<std::unique_ptr<Device>> device = createDevice(DeviceKind::Cuda);
-  ASSERT_TRUE(device.ok()) << device.message();
-  Artifact artifact;
-  Executable exe;
-  exe.format = ExecutableFormat::Ptx;
-  exe.target = "nvptx/sm_70";
-  exe.entries = {"add_one"};
-  std::string ptx = kAddOnePtx;
-  exe.binary.assign(ptx.begin(), ptx.end());
-  artifact.executables.push_back(exe);
-  PlanBuffer in, out;
-  in.shape = out.shape = {8};
-  in.role = BufferRole::Input;
-  out.role = BufferRole::Output;
-  artifact.plan.buffers = {in, out};
-  Dispatch dispatch;
-  dispatch.executable = 0;
-  dispatch.entry = 0;
-  dispatch.grid = {1, 1, 1};
-  dispatch.block = {8, 1, 1};
-  dispatch.bindings = {0, 1};
-  artifact.plan.dispatches = {dispatch};
-  HostTensor input;
-  input.type = ElementType::F32;
-  input.shape = {8};
-  input.data.resize(32);
-  for (int i = 0; i < 8; ++i) {
-    float v = static_cast<float>(i) * 0.5f;
-    std::memcpy(input.data.data() + 4 * i, &v, 4);
-  }
-  Result<std::vector<HostTensor>> outputs =
-      runPlan(**device, artifact, {input});
-  ASSERT_TRUE(outputs.ok()) << outputs.message();
-  ASSERT_EQ(outputs->size(), 1u);
-  for (int i = 0; i < 8; ++i) {
-    float v;
-    std::memcpy(&v, (*outputs)[0].data.data() + 4 * i, 4);
-    EXPECT_EQ(v, static_cast<float>(i) * 0.5f + 1.0f) << i;
-  }
-  EXPECT_GT(gpuTimes(**device).moduleLoad.count(), 0);
 }
 
 } // namespace

@@ -1,8 +1,9 @@
 //===- FakeGpuDriver.h - A GpuDriver over host memory, for tests -*- C++ -*-===//
 //
 // The fake driver behind the GPU device tests: host memory at fake device
-// addresses, recorded launches, and one kernel, "copy", that copies its
-// first binding's bytes into its second, so plans run end to end.
+// addresses, recorded launches, and two kernels, "copy" (its first
+// binding's bytes into its second) and "add_one" (f32: second = first + 1),
+// so plans run end to end.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -46,13 +47,28 @@ public:
     return address;
   }
   void free(uint64_t address) override { memory_.erase(address); }
+  Result<HostMemory> allocateHost(uint64_t bytes) override {
+    ++hostAllocations;
+    auto *block = new std::vector<uint8_t>(bytes, 0xCD);
+    HostMemory memory{block->data(), 0};
+    memory.device = next_;
+    next_ += (bytes + 255) / 256 * 256 + 256;
+    hostBlocks_[memory.host] = block;
+    mapped_[memory.device] = block;
+    return memory;
+  }
+  void freeHost(void *host) override {
+    delete hostBlocks_.at(host);
+    hostBlocks_.erase(host);
+  }
+  int hostAllocations = 0;
   Status copyToDevice(uint64_t address, const void *data,
                       uint64_t bytes) override {
-    std::memcpy(memory_.at(address).data(), data, bytes);
+    std::memcpy(bytesAt(address).data(), data, bytes);
     return Status::success();
   }
   Status copyToHost(void *data, uint64_t address, uint64_t bytes) override {
-    std::memcpy(data, memory_.at(address).data(), bytes);
+    std::memcpy(data, bytesAt(address).data(), bytes);
     return Status::success();
   }
   Result<void *> loadModule(const std::vector<uint8_t> &image) override {
@@ -69,11 +85,24 @@ public:
   Status launch(void *function, std::array<uint32_t, 3> grid,
                 std::array<uint32_t, 3> block, void **params) override {
     Launch launch{*static_cast<std::string *>(function), grid, block, {}};
-    size_t bindings = launch.function == "copy" ? 2 : 1;
+    size_t bindings =
+        launch.function == "copy" || launch.function == "add_one" ? 2 : 1;
     for (size_t i = 0; i < bindings; ++i)
       launch.pointers.push_back(*static_cast<uint64_t *>(params[i]));
+    if (launch.function == "add_one") { // f32: out = in + 1
+      std::vector<uint8_t> &in = bytesAt(launch.pointers[0]);
+      std::vector<uint8_t> &out = bytesAt(launch.pointers[1]);
+      for (size_t i = 0; i + 4 <= in.size() && i + 4 <= out.size(); i += 4) {
+        float v;
+        std::memcpy(&v, in.data() + i, 4);
+        v += 1.0f;
+        std::memcpy(out.data() + i, &v, 4);
+      }
+    }
     if (launch.function == "copy")
-      memory_.at(launch.pointers[1]) = memory_.at(launch.pointers[0]);
+      std::copy(bytesAt(launch.pointers[0]).begin(),
+                bytesAt(launch.pointers[0]).end(),
+                bytesAt(launch.pointers[1]).begin());
     launches_.push_back(launch);
     return Status::success();
   }
@@ -94,6 +123,14 @@ private:
   std::vector<Launch> &launches_;
   uint64_t next_ = 0x10000;
   std::map<uint64_t, std::vector<uint8_t>> memory_;
+  std::map<void *, std::vector<uint8_t> *> hostBlocks_;
+  std::map<uint64_t, std::vector<uint8_t> *> mapped_;
+  /// The bytes behind a fake device address (device or mapped host memory).
+  std::vector<uint8_t> &bytesAt(uint64_t address) {
+    if (auto it = mapped_.find(address); it != mapped_.end())
+      return *it->second;
+    return memory_.at(address);
+  }
   std::list<std::string> names_;
   std::map<size_t, int> events_;
 };

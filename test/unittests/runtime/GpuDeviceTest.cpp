@@ -118,6 +118,30 @@ TEST_P(GpuDeviceTest, EmptyBuffersAreNotAllocated) {
   EXPECT_EQ(out.shape, (std::vector<int64_t>{3, 0}));
 }
 
+// device_local results come back through a staging copy; host_visible
+// buffers are mapped host memory, read and written in place.
+TEST_P(GpuDeviceTest, MemoryTypesAndStaging) {
+  std::unique_ptr<Device> gpu = device();
+  for (MemoryType memory :
+       {MemoryType::DeviceLocal, MemoryType::HostVisible,
+        MemoryType::HostVisible | MemoryType::HostCoherent}) {
+    Artifact artifact = copyArtifact(GetParam(), "copy");
+    for (PlanBuffer &buffer : artifact.plan.buffers)
+      buffer.memory = memory;
+    int hostBefore = driver->hostAllocations;
+    int stagedBefore = gpuStagingCopies(*gpu);
+    Result<std::vector<HostTensor>> outputs =
+        runPlan(*gpu, artifact, {fourFloats()});
+    ASSERT_TRUE(outputs.ok()) << outputs.message();
+    EXPECT_EQ((*outputs)[0].data, fourFloats().data) << toString(memory);
+    bool local = memory == MemoryType::DeviceLocal;
+    // Mapped: one host allocation per buffer, no staging. Device-local: one
+    // staging allocation per download.
+    EXPECT_EQ(gpuStagingCopies(*gpu) - stagedBefore, local ? 1 : 0);
+    EXPECT_EQ(driver->hostAllocations - hostBefore, local ? 1 : 2);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Vendors, GpuDeviceTest,
                          ::testing::Values(ExecutableFormat::Ptx,
                                            ExecutableFormat::Hsaco),
