@@ -55,6 +55,7 @@ constexpr const char *kUsage =
     "every output as DLPack. Runtime faults: export-device-local,\n"
     "alloc-select-first. --sanitize runs each artifact once under NVIDIA's\n"
     "compute-sanitizer; an error it reports makes the row runtime-error.\n"
+    "Sanitizers slow kernels 10-100x: raise --timeout with them.\n"
     "Exit: 0 all pass, 1 findings, 2 bad usage or unreadable artifacts.\n";
 
 struct Options {
@@ -440,7 +441,7 @@ Status runSanitized(const Options &options, const std::string &self,
         sanitizer, "--tool", options.sanitize, "--error-exitcode",
         std::to_string(kSanitizerError), "--print-limit", "5", self, files[i],
         "--device=" + std::string(rt::toString(options.device)), "--repeat=1",
-        "--out=" + csv};
+        "--timeout=" + std::to_string(options.timeoutSeconds), "--out=" + csv};
     std::fflush(nullptr);
     pid_t pid = fork();
     if (pid < 0)
@@ -464,24 +465,43 @@ Status runSanitized(const Options &options, const std::string &self,
     std::ifstream in(csv);
     std::string header, line;
     if (std::getline(in, header) && std::getline(in, line)) {
+      // case,pipeline,target,device,verdict,kernel_ms,module_load_ms,file,
+      // detail: the first eight fields hold no commas; detail may be quoted.
       std::vector<std::string> f;
       size_t start = 0;
-      for (int c = 0; c < 5; ++c) {
+      for (int c = 0; c < 8; ++c) {
         size_t end = line.find(',', start);
         f.push_back(line.substr(start, end - start));
         start = end == std::string::npos ? line.size() : end + 1;
+      }
+      std::string detail = line.substr(start);
+      if (detail.size() >= 2 && detail.front() == '"' && detail.back() == '"') {
+        std::string unquoted;
+        for (size_t k = 1; k + 1 < detail.size(); ++k) {
+          unquoted += detail[k];
+          if (detail[k] == '"' && detail[k + 1] == '"')
+            ++k;
+        }
+        detail = unquoted;
       }
       row.name = f[0];
       row.pipeline = f[1];
       row.target = f[2];
       row.verdict = f[4];
+      row.kernelMs = std::atof(f[5].c_str());
+      row.loadMs = std::atof(f[6].c_str());
+      row.detail = detail;
     }
     std::remove(csv.c_str());
     if (WIFEXITED(status) && WEXITSTATUS(status) == kSanitizerError) {
       std::ifstream report(log);
       std::string first, text;
       while (std::getline(report, text))
-        if (text.find("=========") == 0 && text.find("ERROR") != std::string::npos) {
+        if (text.find("=========") == 0 &&
+            (text.find("ERROR") != std::string::npos ||
+             text.find("Error") != std::string::npos ||
+             text.find("Race") != std::string::npos ||
+             text.find("Invalid") != std::string::npos)) {
           first = text;
           break;
         }
