@@ -17,6 +17,7 @@
 
 #include <cstdlib>
 #include <functional>
+#include <ostream>
 
 using namespace sift;
 using namespace sift::rt;
@@ -82,6 +83,9 @@ struct Subject {
   /// The environment variable that makes a missing device a failure.
   const char *requiredBy = nullptr;
 };
+
+/// gtest prints a parameter with this (instead of its bytes).
+void PrintTo(const Subject &subject, std::ostream *os) { *os << subject.name; }
 
 std::vector<Launch> &fakeLaunches() {
   static std::vector<Launch> launches;
