@@ -194,6 +194,13 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
   rt::setExportedCase(artifact, info);
   artifact.meta["case.static-verdict"] =
       std::string(oracle::toString(result.verdict));
+  // What regenerates the program from the seed (harness import).
+  std::string families;
+  for (gen::Family family : options.families)
+    families +=
+        (families.empty() ? "" : ",") + std::string(gen::toString(family));
+  artifact.meta["case.families"] = families;
+  artifact.meta["case.exact-keys"] = options.exactKeys ? "1" : "0";
   std::string path = options.exportDir + "/" + info.name() + ".siftart";
   if (Status s = rt::writeArtifact(path, artifact); !s)
     return makeError(path + ": " + s.message());

@@ -13,6 +13,8 @@
 #include "harness/Commands.h"
 
 #include "harness/CaseRunner.h"
+#include "generators/MlirEmitter.h"
+#include "generators/ProgramGenerator.h"
 #include "harness/FindingStore.h"
 #include "oracles/Verdict.h"
 #include "runtime/Artifact.h"
@@ -69,6 +71,42 @@ std::optional<uint64_t> seedOf(const std::string &name) {
       digits.find_first_not_of("0123456789") != std::string::npos)
     return std::nullopt;
   return std::stoull(digits);
+}
+
+/// The program of an exported case, regenerated from its seed with the
+/// policy the export recorded (families, exact keys), for the case folder.
+void regenerateProgram(const rt::Artifact &artifact, CaseResult &result) {
+  auto families = artifact.meta.find("case.families");
+  auto exact = artifact.meta.find("case.exact-keys");
+  if (families == artifact.meta.end() || exact == artifact.meta.end())
+    return;
+  gen::Policy policy;
+  policy.allowInexactKeys = exact->second != "1";
+  policy.familyWeights = {0, 0};
+  size_t start = 0;
+  const std::string &list = families->second;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    std::string name = list.substr(start, end - start);
+    for (gen::Family family : {gen::Family::Sort, gen::Family::TopK})
+      if (gen::toString(family) == name)
+        policy.familyWeights[static_cast<size_t>(family)] = 1;
+    if (end == std::string::npos)
+      break;
+    start = end + 1;
+  }
+  gen::Program program = gen::generateProgram(policy, result.seed);
+  // Only a program whose inputs are the artifact's is the exported one.
+  if (program.inputs.size() != artifact.inputs.size())
+    return;
+  for (size_t i = 0; i < program.inputs.size(); ++i) {
+    const gen::TensorType &type = program.values[program.inputs[i]];
+    if (type.elementType != artifact.inputs[i].type ||
+        type.shape != artifact.inputs[i].shape)
+      return;
+  }
+  result.program = std::move(program);
+  result.mlir = gen::emitMlir(result.program);
 }
 
 } // namespace
@@ -156,6 +194,7 @@ int runImportCommand(const ImportOptions &options) {
           if (auto exported = rt::getExportedCase(*artifact); exported.ok())
             if (auto mode = gen::parseInputMode(exported->inputs))
               caseOptions.inputs = *mode;
+          regenerateProgram(*artifact, result);
         } else {
           result.detail += " (artifact unreadable: " + artifact.message() + ")";
         }
