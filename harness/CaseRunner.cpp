@@ -92,6 +92,8 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
                 reference.message());
   result.expected = std::move(reference.value());
 
+  if (options.onPhase)
+    options.onPhase("compile");
   auto start = std::chrono::steady_clock::now();
   CompileOptions compileOptions;
   compileOptions.pipeline.kind = options.pipeline;
@@ -161,6 +163,8 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
   // A GPU runs each case twice (a race shows as a second result that
   // differs); the cpu device once.
   int runs = gpu ? 2 : 1;
+  if (options.onPhase)
+    options.onPhase("run");
   start = std::chrono::steady_clock::now();
   result.ran = true;
   for (int r = 0; r < runs; ++r) {

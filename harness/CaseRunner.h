@@ -17,6 +17,7 @@
 #include "runtime/support/HostTensor.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct CaseOptions {
   FaultSet faults;
   gen::Policy policy;
   gen::InputMode inputs = gen::InputMode::Mixed;
+  /// Told "compile" and "run" as the case enters those steps (isolated
+  /// workers report it, so a hang or crash is blamed on the right one).
+  std::function<void(const char *)> onPhase;
 };
 
 /// Everything a case produced, kept for reports and findings.

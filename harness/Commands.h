@@ -68,6 +68,11 @@ struct FuzzOptions {
   /// allowInexactKeys off): on with a GPU device or exports, whose results
   /// are compared with the host reference bit for bit.
   bool exactKeys = false;
+  /// Every case in a child process with these limits (on by default; off
+  /// with a GPU device, whose context a child cannot share).
+  bool isolate = true;
+  double caseTimeoutSeconds = 60;
+  uint64_t memoryLimitBytes = uint64_t(4) << 30;
   /// Progress every this many seconds (0: never); default 1 s on a
   /// terminal, 10 s otherwise.
   std::optional<double> progressSeconds;
@@ -110,12 +115,16 @@ int runImportCommand(const ImportOptions &options);
 int runRunCommand(const RunOptions &options);
 int runCompileCommand(const CompileCommandOptions &options);
 
-/// Parses `--inject=a,b`: every name must be a fault of the catalogue and
-/// implemented by this build; `forFuzz` also refuses the faults that crash
-/// or hang the compiler until compiles run in isolated workers (#5). On
+/// Parses `--inject=a,b`: every name must be a fault of the catalogue;
+/// `forFuzz` refuses the runtime's faults (sift-run injects those) and,
+/// unless `isolated`, the faults that crash or hang the compiler. On
 /// failure returns nullopt and sets `error`.
 std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
-                                    std::string &error);
+                                    std::string &error, bool isolated = false);
+
+/// Parses a byte size: "4G", "512M", "1024K", "123". Nullopt if malformed
+/// or zero.
+std::optional<uint64_t> parseByteSize(const std::string &text);
 
 /// Parses a duration: "90", "90s", "5m", "2h", "1.5m". Nullopt if malformed
 /// or not positive.

@@ -9,9 +9,14 @@
 
 #include "harness/Commands.h"
 
+#include "generators/InputGenerator.h"
+#include "generators/MlirEmitter.h"
+#include "generators/ProgramGenerator.h"
 #include "generators/Rng.h"
+#include "oracles/Reference.h"
 #include "harness/CaseRunner.h"
 #include "harness/FindingStore.h"
+#include "harness/Isolation.h"
 #include "harness/Session.h"
 #include "oracles/Compare.h"
 #include "oracles/Verdict.h"
@@ -30,8 +35,30 @@
 
 namespace sift::harness {
 
+std::optional<uint64_t> parseByteSize(const std::string &text) {
+  if (text.empty())
+    return std::nullopt;
+  uint64_t scale = 1;
+  std::string digits = text;
+  switch (text.back()) {
+  case 'K': case 'k': scale = uint64_t(1) << 10; break;
+  case 'M': case 'm': scale = uint64_t(1) << 20; break;
+  case 'G': case 'g': scale = uint64_t(1) << 30; break;
+  default: break;
+  }
+  if (scale != 1)
+    digits.pop_back();
+  if (digits.empty() || digits.size() > 12 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  uint64_t value = std::stoull(digits) * scale;
+  if (value == 0)
+    return std::nullopt;
+  return value;
+}
+
 std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
-                                    std::string &error) {
+                                    std::string &error, bool isolated) {
   FaultSet faults;
   if (list.empty())
     return faults;
@@ -49,11 +76,11 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     switch (*fault) {
     case Fault::CrashOnPrime:
     case Fault::HangOnK1:
-      if (forFuzz) {
+      if (forFuzz && !isolated) {
         error = "fault '" + name +
                 "' crashes or hangs the compiler, which would end the "
-                "campaign: it needs isolated compile workers (issue #5); "
-                "try it with 'harness compile --inject=" + name + "'";
+                "campaign: it needs isolated cases (drop --no-isolate; a "
+                "GPU --device turns isolation off)";
         return std::nullopt;
       }
       break;
@@ -207,6 +234,24 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
   return Status::success();
 }
 
+/// The case of a worker that crashed or timed out, rebuilt from its seed
+/// for the case folder: program, inputs, reference; no compile.
+CaseResult unreportedCase(const CaseOptions &options, uint64_t seed,
+                          const IsolatedOutcome &outcome) {
+  CaseResult result;
+  result.seed = seed;
+  result.pipeline = options.pipeline;
+  result.target = options.target;
+  result.program = gen::generateProgram(options.policy, seed);
+  result.inputs = gen::generateInputs(result.program, options.inputs, seed);
+  result.mlir = gen::emitMlir(result.program);
+  if (auto expected = oracle::evaluate(result.program, result.inputs);
+      expected.ok())
+    result.expected = std::move(*expected);
+  describeUnreported(outcome, result.verdict, result.stage, result.detail);
+  return result;
+}
+
 } // namespace
 
 int runFuzzCommand(const FuzzOptions &options) {
@@ -248,6 +293,11 @@ int runFuzzCommand(const FuzzOptions &options) {
     }
   }
   int64_t exported = 0;
+  // Cases run in child processes unless a GPU device is in this process.
+  bool isolated = options.isolate && !gpu;
+  IsolationLimits limits;
+  limits.timeoutSeconds = options.caseTimeoutSeconds;
+  limits.memoryBytes = options.memoryLimitBytes;
   std::string runsText;
   for (const PipelineTarget &run : options.runs)
     runsText +=
@@ -316,15 +366,58 @@ int runFuzzCommand(const FuzzOptions &options) {
       caseOptions.chip = run.chip;
       rt::Device &runDevice =
           gpu && deviceRunsTarget(*gpu, run.target) ? *gpu : **device;
-      CaseResult result =
-          runGeneratedCase(session, runDevice, caseOptions, seed);
-      if (!options.exportDir.empty() && result.compiled) {
-        if (Status s = exportCase(options, run, result); !s) {
-          std::fprintf(stderr, "harness: --export-artifacts: %s\n",
-                       s.message().c_str());
+      CaseResult result;
+      if (isolated) {
+        Status exportStatus = Status::success();
+        IsolatedOutcome outcome = runIsolated(
+            [&](const std::function<void(const char *)> &phase) {
+              CaseOptions inChild = caseOptions;
+              inChild.onPhase = phase;
+              return runGeneratedCase(session, runDevice, inChild, seed);
+            },
+            [&](const CaseResult &done) {
+              // In the child: export there, where the artifact is.
+              if (!options.exportDir.empty() && done.compiled)
+                if (Status s = exportCase(options, run, done); !s) {
+                  std::fprintf(stderr, "harness: --export-artifacts: %s\n",
+                               s.message().c_str());
+                  std::fflush(stderr);
+                  _exit(3);
+                }
+            },
+            limits);
+        if (!outcome.reported && !outcome.timedOut && outcome.signal == 0 &&
+            !options.exportDir.empty()) {
+          std::fprintf(stderr, "harness: %s\n", outcome.stderrTail.c_str());
           return kExitUsage;
         }
-        ++exported;
+        if (outcome.reported && outcome.compiled && !options.exportDir.empty())
+          ++exported;
+        if (outcome.reported && !oracle::isFinding(outcome.verdict)) {
+          result.seed = seed;
+          result.pipeline = run.pipeline;
+          result.target = run.target;
+          result.verdict = outcome.verdict;
+          result.compileSeconds = outcome.compileSeconds;
+          result.runSeconds = outcome.runSeconds;
+          result.ran = outcome.ran;
+        } else if (outcome.reported) {
+          // A finding that did not crash its worker re-runs here for the
+          // case folder (everything is derived from the seed).
+          result = runGeneratedCase(session, runDevice, caseOptions, seed);
+        } else {
+          result = unreportedCase(caseOptions, seed, outcome);
+        }
+      } else {
+        result = runGeneratedCase(session, runDevice, caseOptions, seed);
+        if (!options.exportDir.empty() && result.compiled) {
+          if (Status s = exportCase(options, run, result); !s) {
+            std::fprintf(stderr, "harness: --export-artifacts: %s\n",
+                         s.message().c_str());
+            return kExitUsage;
+          }
+          ++exported;
+        }
       }
       ++counts[result.verdict];
       ++countsByRun[runName(run.pipeline, run.target)][result.verdict];

@@ -226,6 +226,20 @@ int main(int argc, char **argv) {
                    "verdicts only), cuda (nvptx runs on the GPU) or hip "
                    "(amdgpu runs on the GPU)")
       ->capture_default_str();
+  bool noIsolate = false;
+  std::string caseTimeout = "60", memoryLimit = "4G";
+  fuzzCmd->add_flag("--no-isolate", noIsolate,
+                    "Run cases in this process instead of a child process "
+                    "each (a crash or hang then ends the campaign)");
+  fuzzCmd
+      ->add_option("--case-timeout", caseTimeout,
+                   "Time limit of one isolated case (compile and run): 90, "
+                   "90s, 5m; over it: compile-timeout or run-timeout")
+      ->capture_default_str();
+  fuzzCmd
+      ->add_option("--memory-limit", memoryLimit,
+                   "Address-space limit of one isolated case: 512M, 4G")
+      ->capture_default_str();
   fuzzCmd->add_flag("--exact-keys", fuzz.exactKeys,
                     "No inexact op (sigmoid) before a sort or top-k, so the "
                     "order is bit-exact on every device (implied by a GPU "
@@ -332,14 +346,26 @@ int main(int argc, char **argv) {
     }
     if (fuzzCmd->parsed()) {
       fuzz.runs = fuzzRunsFrom(fuzzPipeline, fuzzTargets, fuzzChips);
+      fuzz.device = deviceFromName(fuzzDevice);
+      fuzz.isolate = !noIsolate;
+      std::optional<double> timeout = parseDuration(caseTimeout);
+      if (!timeout)
+        throw UsageError{"--case-timeout: '" + caseTimeout +
+                         "' is not a positive duration (90, 90s, 5m)"};
+      fuzz.caseTimeoutSeconds = *timeout;
+      std::optional<uint64_t> memory = parseByteSize(memoryLimit);
+      if (!memory)
+        throw UsageError{"--memory-limit: '" + memoryLimit +
+                         "' is not a size (512M, 4G)"};
+      fuzz.memoryLimitBytes = *memory;
       std::string faultError;
-      std::optional<FaultSet> faults =
-          parseFaults(fuzz.injectText, /*forFuzz=*/true, faultError);
+      std::optional<FaultSet> faults = parseFaults(
+          fuzz.injectText, /*forFuzz=*/true, faultError,
+          /*isolated=*/fuzz.isolate && fuzz.device == rt::DeviceKind::Cpu);
       if (!faults)
         throw UsageError{"--inject: " + faultError};
       fuzz.faults = *faults;
       fuzz.families = familiesFromList(fuzzFamilies);
-      fuzz.device = deviceFromName(fuzzDevice);
       if (fuzz.device != rt::DeviceKind::Cpu || !fuzz.exportDir.empty())
         fuzz.exactKeys = true;
       fuzz.inputs = inputModeFromName(fuzzInputs);
