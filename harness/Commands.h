@@ -71,6 +71,12 @@ struct FuzzOptions {
   /// Every case in a child process with these limits (on by default; off
   /// with a GPU device, whose context a child cannot share).
   bool isolate = true;
+  /// Continue the last unfinished campaign with the same seed, runs, data,
+  /// families, faults and configs in the output folder's database.
+  bool resume = false;
+  /// Shard `shardIndex` of `shardCount`: only cases i with
+  /// i % shardCount == shardIndex run (--shard, or Slurm / Kubernetes).
+  uint64_t shardIndex = 0, shardCount = 1;
   double caseTimeoutSeconds = 60;
   uint64_t memoryLimitBytes = uint64_t(4) << 30;
   /// Progress every this many seconds (0: never); default 1 s on a
@@ -110,7 +116,21 @@ struct ImportOptions {
   std::string commandLine;
 };
 
+/// `harness merge`.
+struct MergeOptions {
+  std::vector<std::string> inputs;
+  std::string output;
+};
+
+/// The shard of `--shard=I/N`, or when it is absent of the environment:
+/// Slurm arrays (SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN of
+/// SLURM_ARRAY_TASK_COUNT) or Kubernetes indexed jobs (JOB_COMPLETION_INDEX
+/// of SIFT_SHARD_COUNT, the Job's completions). {0, 1} when none applies;
+/// an error for a malformed or out-of-range shard.
+Result<std::pair<uint64_t, uint64_t>> shardFrom(const std::string &flag);
+
 int runFuzzCommand(const FuzzOptions &options);
+int runMergeCommand(const MergeOptions &options);
 int runImportCommand(const ImportOptions &options);
 int runRunCommand(const RunOptions &options);
 int runCompileCommand(const CompileCommandOptions &options);

@@ -137,8 +137,16 @@ std::string findingSignature(const CaseResult &result) {
   first = std::regex_replace(first, ssa, "%V");
   first = std::regex_replace(first, path, "PATH");
   first = normalizeNumbers(first);
+  // The op the case is about (its first sort or top-k).
+  std::string op = "-";
+  for (const gen::Op &candidate : result.program.ops)
+    if (candidate.kind == gen::OpKind::Sort ||
+        candidate.kind == gen::OpKind::TopK) {
+      op = candidate.kind == gen::OpKind::Sort ? "sort" : "topk";
+      break;
+    }
   return std::string(oracle::toString(result.verdict)) + "|" + result.stage +
-         "|" + first;
+         "|" + first + "|" + op;
 }
 
 std::string FindingStore::databasePath() const {
@@ -179,6 +187,9 @@ FindingStore::open(const std::string &outDir) {
     CREATE TABLE IF NOT EXISTS signatures(
       id INTEGER PRIMARY KEY, text TEXT UNIQUE NOT NULL, verdict TEXT,
       count INTEGER NOT NULL DEFAULT 0, first_seen TEXT, last_seen TEXT);
+    CREATE TABLE IF NOT EXISTS progress(
+      run INTEGER PRIMARY KEY REFERENCES runs(id), resume_key TEXT,
+      first_case INTEGER, next_case INTEGER, resumed_by INTEGER);
     CREATE TABLE IF NOT EXISTS findings(
       id INTEGER PRIMARY KEY, run INTEGER REFERENCES runs(id), seed INTEGER,
       pipeline TEXT, target TEXT, verdict TEXT, stage TEXT,
@@ -212,14 +223,84 @@ Result<int64_t> FindingStore::beginRun(const RunInfo &info) {
   stmt.bind(5, static_cast<int64_t>(info.seed));
   if (sqlite3_step(stmt.get()) != SQLITE_DONE)
     return sqliteError(db_, "inserting the run");
-  return static_cast<int64_t>(sqlite3_last_insert_rowid(db_));
+  int64_t run = static_cast<int64_t>(sqlite3_last_insert_rowid(db_));
+  Statement progress(db_, "INSERT INTO progress(run, resume_key, first_case, "
+                          "next_case) VALUES(?, ?, ?, ?)");
+  if (!progress.ok())
+    return sqliteError(db_, "preparing the run's progress");
+  progress.bind(1, run);
+  progress.bind(2, info.resumeKey);
+  progress.bind(3, static_cast<int64_t>(info.firstCase));
+  progress.bind(4, static_cast<int64_t>(info.firstCase));
+  if (sqlite3_step(progress.get()) != SQLITE_DONE)
+    return sqliteError(db_, "inserting the run's progress");
+  return run;
+}
+
+Status FindingStore::recordProgress(int64_t runId, uint64_t nextCase,
+                                    int64_t cases) {
+  Statement stmt(db_, "UPDATE progress SET next_case = ? WHERE run = ?");
+  Statement run(db_, "UPDATE runs SET cases = ? WHERE id = ?");
+  if (!stmt.ok() || !run.ok())
+    return sqliteError(db_, "preparing the progress");
+  stmt.bind(1, static_cast<int64_t>(nextCase));
+  stmt.bind(2, runId);
+  run.bind(1, cases);
+  run.bind(2, runId);
+  if (sqlite3_step(stmt.get()) != SQLITE_DONE ||
+      sqlite3_step(run.get()) != SQLITE_DONE)
+    return sqliteError(db_, "storing the progress");
+  return Status::success();
+}
+
+Result<std::optional<ResumePoint>>
+FindingStore::findResumePoint(const std::string &resumeKey) {
+  Statement stmt(db_, "SELECT progress.run, progress.next_case FROM progress "
+                      "JOIN runs ON runs.id = progress.run WHERE "
+                      "progress.resume_key = ? AND runs.finished IS NULL AND "
+                      "progress.resumed_by IS NULL ORDER BY progress.run DESC "
+                      "LIMIT 1");
+  if (!stmt.ok())
+    return sqliteError(db_, "preparing the resume lookup");
+  stmt.bind(1, resumeKey);
+  int step = sqlite3_step(stmt.get());
+  if (step == SQLITE_DONE)
+    return std::optional<ResumePoint>();
+  if (step != SQLITE_ROW)
+    return sqliteError(db_, "looking up the campaign to resume");
+  return std::optional<ResumePoint>(
+      ResumePoint{sqlite3_column_int64(stmt.get(), 0),
+                  static_cast<uint64_t>(sqlite3_column_int64(stmt.get(), 1))});
+}
+
+Status FindingStore::markResumed(int64_t run, int64_t byRun) {
+  Statement stmt(db_, "UPDATE progress SET resumed_by = ? WHERE run = ?");
+  if (!stmt.ok())
+    return sqliteError(db_, "preparing the resume mark");
+  stmt.bind(1, byRun);
+  stmt.bind(2, run);
+  if (sqlite3_step(stmt.get()) != SQLITE_DONE)
+    return sqliteError(db_, "marking the resumed run");
+  return Status::success();
 }
 
 Result<std::string>
 FindingStore::recordFinding(int64_t runId, const CaseResult &result,
                             const CaseOptions &options,
                             const std::string &reproCommand) {
-  // 1. The case folder, written under a temporary name, then renamed.
+  // 1. The case folder (unless its signature has kReprosPerSignature of
+  // them), written under a temporary name, then renamed.
+  std::string signatureText = findingSignature(result);
+  int64_t stored = 0;
+  {
+    Statement count(db_, "SELECT count FROM signatures WHERE text = ?");
+    if (count.ok()) {
+      count.bind(1, signatureText);
+      if (sqlite3_step(count.get()) == SQLITE_ROW)
+        stored = sqlite3_column_int64(count.get(), 0);
+    }
+  }
+  bool keepFolder = stored < kReprosPerSignature;
   char name[128];
   std::snprintf(name, sizeof(name), "%s-%s-%s-%016llx",
                 std::string(oracle::toString(result.verdict)).c_str(),
@@ -231,6 +312,7 @@ FindingStore::recordFinding(int64_t runId, const CaseResult &result,
       fs::path(outDir_) / "cases" /
       (std::string(".tmp-") + name + "-" + std::to_string(::getpid()));
   std::error_code ec;
+  if (keepFolder) {
   fs::remove_all(tempDir, ec);
   fs::create_directories(tempDir, ec);
   if (ec)
@@ -268,6 +350,7 @@ FindingStore::recordFinding(int64_t runId, const CaseResult &result,
   fs::rename(tempDir, finalDir, ec);
   if (ec)
     return makeError(finalDir.string() + ": " + ec.message());
+  }
 
   // 2. The signature and the finding, committed together.
   std::string signature = findingSignature(result);
@@ -306,13 +389,13 @@ FindingStore::recordFinding(int64_t runId, const CaseResult &result,
   insert.bind(6, result.stage);
   insert.bind(7, signature);
   insert.bind(8, result.detail);
-  insert.bind(9, finalDir.string());
+  insert.bind(9, keepFolder ? finalDir.string() : std::string());
   insert.bind(10, now);
   if (sqlite3_step(insert.get()) != SQLITE_DONE)
     return rollback(sqliteError(db_, "storing the finding"));
   if (Status s = exec("COMMIT"); !s.ok())
     return s.error();
-  return finalDir.string();
+  return keepFolder ? finalDir.string() : std::string();
 }
 
 Status FindingStore::endRun(int64_t runId, int64_t cases, int64_t findings,

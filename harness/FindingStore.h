@@ -30,10 +30,27 @@ struct RunInfo {
   std::string pipeline;
   std::string inputs;
   uint64_t seed = 0;
+  /// Everything that decides which cases the campaign runs and how (seed,
+  /// runs, inputs, families, faults, configs): a resumed campaign must
+  /// match it.
+  std::string resumeKey;
+  /// Index of the campaign's first case.
+  uint64_t firstCase = 0;
 };
 
-/// The signature of a finding: verdict, the step that failed and the first
-/// line of its detail with numbers, SSA names and paths normalized away.
+/// Where an unfinished campaign stopped.
+struct ResumePoint {
+  int64_t run = 0;
+  uint64_t nextCase = 0;
+};
+
+/// Stored case folders per signature; later findings of a signature are
+/// counted and listed without a folder.
+inline constexpr int64_t kReprosPerSignature = 3;
+
+/// The signature of a finding: verdict, the step (or pass) that failed, the
+/// first line of its detail with numbers, SSA names and paths normalized
+/// away, and the kind of the case's sift op.
 std::string findingSignature(const CaseResult &result);
 
 /// The findings database and case folders of one output folder.
@@ -51,6 +68,14 @@ public:
   Result<std::string> recordFinding(int64_t runId, const CaseResult &result,
                                     const CaseOptions &options,
                                     const std::string &reproCommand);
+  /// Records that every case before `nextCase` is done (committed at once,
+  /// so a killed campaign can resume after it).
+  Status recordProgress(int64_t runId, uint64_t nextCase, int64_t cases);
+  /// The latest unfinished run with `resumeKey`, if any.
+  Result<std::optional<ResumePoint>> findResumePoint(
+      const std::string &resumeKey);
+  /// Marks an unfinished run as taken over by `byRun`.
+  Status markResumed(int64_t run, int64_t byRun);
   /// Closes a run with its totals.
   Status endRun(int64_t runId, int64_t cases, int64_t findings, double seconds);
 

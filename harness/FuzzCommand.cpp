@@ -35,6 +35,54 @@
 
 namespace sift::harness {
 
+Result<std::pair<uint64_t, uint64_t>> shardFrom(const std::string &flag) {
+  auto number = [](const std::string &text) -> std::optional<uint64_t> {
+    if (text.empty() || text.size() > 12 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    return std::stoull(text);
+  };
+  auto env = [](const char *name) -> std::string {
+    const char *value = std::getenv(name);
+    return value ? value : "";
+  };
+  std::optional<uint64_t> index, count;
+  std::string source;
+  if (!flag.empty()) {
+    size_t slash = flag.find('/');
+    if (slash != std::string::npos) {
+      index = number(flag.substr(0, slash));
+      count = number(flag.substr(slash + 1));
+    }
+    source = "--shard=" + flag;
+    if (!index || !count)
+      return makeError(source + ": expected I/N, for example --shard=0/8");
+  } else if (!env("SLURM_ARRAY_TASK_ID").empty()) {
+    source = "Slurm's SLURM_ARRAY_TASK_ID/MIN/COUNT";
+    std::optional<uint64_t> id = number(env("SLURM_ARRAY_TASK_ID"));
+    std::optional<uint64_t> min = env("SLURM_ARRAY_TASK_MIN").empty()
+                                      ? std::optional<uint64_t>(0)
+                                      : number(env("SLURM_ARRAY_TASK_MIN"));
+    count = number(env("SLURM_ARRAY_TASK_COUNT"));
+    if (!id || !min || !count || *id < *min)
+      return makeError(source + " do not describe a shard");
+    index = *id - *min;
+  } else if (!env("JOB_COMPLETION_INDEX").empty()) {
+    source = "Kubernetes' JOB_COMPLETION_INDEX with SIFT_SHARD_COUNT";
+    index = number(env("JOB_COMPLETION_INDEX"));
+    count = number(env("SIFT_SHARD_COUNT"));
+    if (!index || !count)
+      return makeError(source + " do not describe a shard (set "
+                                "SIFT_SHARD_COUNT to the Job's completions)");
+  } else {
+    return std::pair<uint64_t, uint64_t>{0, 1};
+  }
+  if (*count == 0 || *index >= *count)
+    return makeError(source + ": shard " + std::to_string(*index) + " of " +
+                     std::to_string(*count) + " does not exist");
+  return std::pair<uint64_t, uint64_t>{*index, *count};
+}
+
 std::optional<uint64_t> parseByteSize(const std::string &text) {
   if (text.empty())
     return std::nullopt;
@@ -304,11 +352,52 @@ int runFuzzCommand(const FuzzOptions &options) {
         (runsText.empty() ? "" : ",") + runName(run.pipeline, run.target);
   RunInfo info{options.commandLine, runsText,
                std::string(gen::toString(options.inputs)), options.seed};
+  // What decides the campaign's cases: a resumed campaign must match it.
+  std::string families;
+  for (gen::Family family : options.families)
+    families +=
+        (families.empty() ? "" : ",") + std::string(gen::toString(family));
+  info.resumeKey = "seed=" + std::to_string(options.seed) + " runs=" +
+                   runsText + " inputs=" + info.inputs + " family=" +
+                   families + " inject=" + options.injectText +
+                   (options.randomConfig ? " random-config" : "") +
+                   (options.exactKeys ? " exact-keys" : "") + " shard=" +
+                   std::to_string(options.shardIndex) + "/" +
+                   std::to_string(options.shardCount);
+  // --resume: go on after the last case an unfinished (killed) campaign
+  // with the same key finished; --count stays the campaign's total.
+  uint64_t firstCase = options.skip;
+  std::optional<ResumePoint> resumed;
+  if (options.resume) {
+    auto point = (*store)->findResumePoint(info.resumeKey);
+    if (!point.ok()) {
+      std::fprintf(stderr, "harness: %s\n", point.message().c_str());
+      return kExitUsage;
+    }
+    resumed = *point;
+    if (resumed) {
+      firstCase = std::max(firstCase, resumed->nextCase);
+      std::fprintf(stderr, "harness: resuming run %lld at case %llu\n",
+                   static_cast<long long>(resumed->run),
+                   static_cast<unsigned long long>(firstCase));
+    } else {
+      std::fprintf(stderr, "harness: no unfinished campaign like this one "
+                           "in %s: starting at case %llu\n",
+                   (*store)->databasePath().c_str(),
+                   static_cast<unsigned long long>(firstCase));
+    }
+  }
+  info.firstCase = firstCase;
   auto runId = (*store)->beginRun(info);
   if (!runId.ok()) {
     std::fprintf(stderr, "harness: %s\n", runId.message().c_str());
     return kExitUsage;
   }
+  if (resumed)
+    if (Status s = (*store)->markResumed(resumed->run, *runId); !s) {
+      std::fprintf(stderr, "harness: %s\n", s.message().c_str());
+      return kExitUsage;
+    }
 
   CaseOptions caseOptions;
   caseOptions.inputs = options.inputs;
@@ -354,10 +443,14 @@ int runFuzzCommand(const FuzzOptions &options) {
   };
 
   uint64_t limit = options.count.value_or(UINT64_MAX);
+  uint64_t done = firstCase - options.skip; // cases an earlier run did
+  limit = limit > done ? limit - done : 0;
   for (uint64_t n = 0; n < limit; ++n) {
     if (stopRequested || (options.seconds && elapsed() >= *options.seconds))
       break;
-    uint64_t i = options.skip + n;
+    uint64_t i = firstCase + n;
+    if (i % options.shardCount != options.shardIndex)
+      continue; // Another shard's case.
     uint64_t seed = gen::caseSeed(options.seed, i);
     ++cases;
     for (const PipelineTarget &run : options.runs) {
@@ -442,6 +535,11 @@ int runFuzzCommand(const FuzzOptions &options) {
         return kExitUsage;
       }
     }
+    // Every run of case i is stored: a killed campaign resumes at i + 1.
+    if (Status s = (*store)->recordProgress(*runId, i + 1, cases); !s) {
+      std::fprintf(stderr, "harness: %s\n", s.message().c_str());
+      return kExitUsage;
+    }
     if (progressSeconds > 0 &&
         std::chrono::duration<double>(Clock::now() - lastProgress).count() >=
             progressSeconds) {
@@ -460,9 +558,14 @@ int runFuzzCommand(const FuzzOptions &options) {
   (void)(*store)->endRun(*runId, cases, findings, seconds);
 
   double rate = seconds > 0 ? cases / seconds : 0.0;
-  std::printf("sift fuzz: runs=%s seed=%llu inputs=%s\n", runsText.c_str(),
+  std::printf("sift fuzz: runs=%s seed=%llu inputs=%s%s\n", runsText.c_str(),
               static_cast<unsigned long long>(options.seed),
-              std::string(gen::toString(options.inputs)).c_str());
+              std::string(gen::toString(options.inputs)).c_str(),
+              options.shardCount > 1
+                  ? (" shard=" + std::to_string(options.shardIndex) + "/" +
+                     std::to_string(options.shardCount))
+                        .c_str()
+                  : "");
   std::printf("cases: %lld in %.2f s (%.1f cases/s; compile %.2f s, run "
               "%.2f s)\n",
               static_cast<long long>(cases), seconds, rate, compileSeconds,

@@ -152,7 +152,8 @@ TargetKind targetFromName(const std::string &name) {
 int main(int argc, char **argv) {
   // `fuzz` is the default command.
   std::vector<std::string> args(argv, argv + argc);
-  static const char *commands[] = {"fuzz", "run", "compile", "import"};
+  static const char *commands[] = {"fuzz", "run", "compile", "import",
+                                   "merge"};
   bool hasCommand = false;
   if (args.size() > 1)
     for (const char *command : commands)
@@ -228,6 +229,16 @@ int main(int argc, char **argv) {
       ->capture_default_str();
   bool noIsolate = false;
   std::string caseTimeout = "60", memoryLimit = "4G";
+  std::string shard;
+  fuzzCmd->add_option("--shard", shard,
+                      "Run shard I of N (--shard=I/N): cases i with i % N == "
+                      "I. Without it, Slurm array and Kubernetes indexed-job "
+                      "variables choose the shard when set");
+  fuzzCmd->add_flag("--resume", fuzz.resume,
+                    "Continue the last unfinished (killed) campaign with the "
+                    "same seed, pipelines, data, families, faults and configs "
+                    "in --out's database after its last finished case; "
+                    "--count stays the campaign's total");
   fuzzCmd->add_flag("--no-isolate", noIsolate,
                     "Run cases in this process instead of a child process "
                     "each (a crash or hang then ends the campaign)");
@@ -260,6 +271,16 @@ int main(int argc, char **argv) {
       "--progress", progressSeconds,
       "Seconds between progress lines (0: none; default 1 on a terminal, "
       "10 otherwise)");
+
+  // harness merge
+  MergeOptions merge;
+  CLI::App *mergeCmd = app.add_subcommand(
+      "merge", "Join the findings databases of a campaign's shards into one, "
+               "without duplicates");
+  mergeCmd->add_option("databases", merge.inputs, "findings.db files")
+      ->required();
+  mergeCmd->add_option("-o,--output", merge.output, "The merged database")
+      ->required();
 
   // harness import
   ImportOptions import;
@@ -340,6 +361,8 @@ int main(int argc, char **argv) {
   }
 
   try {
+    if (mergeCmd->parsed())
+      return runMergeCommand(merge);
     if (importCmd->parsed()) {
       import.commandLine = commandLine;
       return runImportCommand(import);
@@ -348,6 +371,11 @@ int main(int argc, char **argv) {
       fuzz.runs = fuzzRunsFrom(fuzzPipeline, fuzzTargets, fuzzChips);
       fuzz.device = deviceFromName(fuzzDevice);
       fuzz.isolate = !noIsolate;
+      Result<std::pair<uint64_t, uint64_t>> shardChoice = shardFrom(shard);
+      if (!shardChoice.ok())
+        throw UsageError{shardChoice.message()};
+      fuzz.shardIndex = shardChoice->first;
+      fuzz.shardCount = shardChoice->second;
       std::optional<double> timeout = parseDuration(caseTimeout);
       if (!timeout)
         throw UsageError{"--case-timeout: '" + caseTimeout +

@@ -311,6 +311,37 @@ TEST(FindingStoreTest, SignatureNormalizesNumbers) {
   EXPECT_NE(findingSignature(a), findingSignature(f));
 }
 
+// However often a signature recurs, it keeps kReprosPerSignature case
+// folders; every finding still gets its row and the signature its count.
+TEST(FindingStoreTest, FewReprosPerSignature) {
+  TempDir dir;
+  std::string out = dir.file("capped");
+  auto store = FindingStore::open(out);
+  ASSERT_TRUE(store.ok()) << store.message();
+  auto run = (*store)->beginRun({"cap", "cpu", "mixed", 1});
+  ASSERT_TRUE(run.ok());
+  CaseOptions options;
+  int folders = 0;
+  for (uint64_t seed = 1; seed <= kReprosPerSignature + 4; ++seed) {
+    auto dirName = (*store)->recordFinding(
+        *run, fakeFinding(seed, "output 0 at [" + std::to_string(seed) +
+                                    "]: expected 1.0, got 2.0"),
+        options, "repro");
+    ASSERT_TRUE(dirName.ok()) << dirName.message();
+    folders += dirName->empty() ? 0 : 1;
+  }
+  EXPECT_EQ(folders, kReprosPerSignature);
+  EXPECT_EQ(countRows(out + "/findings.db", "findings"),
+            kReprosPerSignature + 4);
+  EXPECT_EQ(countRows(out + "/findings.db", "signatures"), 1);
+  int entries = 0;
+  for (const auto &entry : fs::directory_iterator(out + "/cases")) {
+    (void)entry;
+    ++entries;
+  }
+  EXPECT_EQ(entries, kReprosPerSignature);
+}
+
 TEST(FindingStoreTest, OpenFailsOnAFileInTheWay) {
   TempDir dir;
   std::string out = dir.file("blocked");
