@@ -2,6 +2,8 @@
 
 #include "harness/Isolation.h"
 
+#include "runtime/support/Text.h"
+
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -17,14 +19,6 @@ namespace sift::harness {
 
 namespace {
 
-/// Tabs and line breaks of a field become spaces (one report per line).
-std::string oneLine(std::string text) {
-  for (char &c : text)
-    if (c == '\t' || c == '\n' || c == '\r')
-      c = ' ';
-  return text;
-}
-
 void writeAll(int fd, const std::string &text) {
   size_t done = 0;
   while (done < text.size()) {
@@ -34,18 +28,6 @@ void writeAll(int fd, const std::string &text) {
     if (n <= 0)
       return;
     done += static_cast<size_t>(n);
-  }
-}
-
-std::vector<std::string> splitTabs(const std::string &line) {
-  std::vector<std::string> fields;
-  size_t start = 0;
-  while (true) {
-    size_t end = line.find('\t', start);
-    fields.push_back(line.substr(start, end - start));
-    if (end == std::string::npos)
-      return fields;
-    start = end + 1;
   }
 }
 
@@ -156,7 +138,7 @@ runIsolated(const std::function<CaseResult(
     if (end == std::string::npos)
       break;
     std::vector<std::string> f =
-        splitTabs(reportText.substr(start, end - start));
+        splitFields(reportText.substr(start, end - start));
     start = end + 1;
     if (f.size() == 2 && f[0] == "phase")
       outcome.phase = f[1];

@@ -23,6 +23,7 @@
 #include "runtime/ExportedCase.h"
 #include "runtime/Runner.h"
 #include "runtime/gpu/GpuDriver.h"
+#include "runtime/support/Text.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -178,14 +179,6 @@ struct Row {
   bool unreadable = false;
 };
 
-/// Escapes a field for the worker protocol (one line per row).
-std::string escapeLine(const std::string &text) {
-  std::string out;
-  for (char c : text)
-    out += (c == '\n' || c == '\t' || c == '\r') ? ' ' : c;
-  return out;
-}
-
 /// Runs one artifact `repeat` times on `device` and decides its verdict.
 Row runOne(rt::Device &device, const std::string &file,
            const Options &options) {
@@ -261,7 +254,7 @@ Row runOne(rt::Device &device, const std::string &file,
   FILE *out = fdopen(fd, "w");
   Result<std::unique_ptr<rt::Device>> device = rt::createDevice(options.device);
   if (!device.ok()) {
-    std::fprintf(out, "device\t%s\n", escapeLine(device.message()).c_str());
+    std::fprintf(out, "device\t%s\n", oneLine(device.message()).c_str());
     std::fflush(out);
     _exit(3);
   }
@@ -270,24 +263,12 @@ Row runOne(rt::Device &device, const std::string &file,
     std::fprintf(out, "%zu\t%s\t%s\t%s\t%s\t%.6f\t%.6f\t%d\t%s\n", i,
                  row.name.c_str(), row.pipeline.c_str(), row.target.c_str(),
                  row.verdict.c_str(), row.kernelMs, row.loadMs,
-                 row.unreadable ? 1 : 0, escapeLine(row.detail).c_str());
+                 row.unreadable ? 1 : 0, oneLine(row.detail).c_str());
     std::fflush(out);
     if (row.verdict == "runtime-error")
       _exit(0);
   }
   _exit(0);
-}
-
-std::vector<std::string> splitTabs(const std::string &line) {
-  std::vector<std::string> fields;
-  size_t start = 0;
-  while (true) {
-    size_t end = line.find('\t', start);
-    fields.push_back(line.substr(start, end - start));
-    if (end == std::string::npos)
-      return fields;
-    start = end + 1;
-  }
 }
 
 /// Runs every file through workers; fills `rows` (one per file). Returns an
@@ -332,7 +313,7 @@ Status runAll(const Options &options, const std::vector<std::string> &files,
       buffer.append(chunk, static_cast<size_t>(n));
       size_t newline;
       while ((newline = buffer.find('\n')) != std::string::npos) {
-        std::vector<std::string> f = splitTabs(buffer.substr(0, newline));
+        std::vector<std::string> f = splitFields(buffer.substr(0, newline));
         buffer.erase(0, newline + 1);
         if (f.size() == 2 && f[0] == "device") {
           deviceFailed = true;
