@@ -74,6 +74,9 @@ struct FuzzOptions {
   /// Continue the last unfinished campaign with the same seed, runs, data,
   /// families, faults and configs in the output folder's database.
   bool resume = false;
+  /// When set, every case's folder (any verdict) is written here in the
+  /// corpus format, to keep a slice of a campaign as a regression suite.
+  std::string saveCasesDir;
   /// Shard `shardIndex` of `shardCount`: only cases i with
   /// i % shardCount == shardIndex run (--shard, or Slurm / Kubernetes).
   uint64_t shardIndex = 0, shardCount = 1;
@@ -116,6 +119,12 @@ struct ImportOptions {
   std::string commandLine;
 };
 
+/// `harness replay`.
+struct ReplayOptions {
+  std::vector<std::string> folders;
+  double caseTimeoutSeconds = 20;
+};
+
 /// `harness merge`.
 struct MergeOptions {
   std::vector<std::string> inputs;
@@ -131,6 +140,7 @@ Result<std::pair<uint64_t, uint64_t>> shardFrom(const std::string &flag);
 
 int runFuzzCommand(const FuzzOptions &options);
 int runMergeCommand(const MergeOptions &options);
+int runReplayCommand(const ReplayOptions &options);
 int runImportCommand(const ImportOptions &options);
 int runRunCommand(const RunOptions &options);
 int runCompileCommand(const CompileCommandOptions &options);

@@ -12,6 +12,8 @@
 
 #include "harness/FindingStore.h"
 
+#include "harness/ProgramJson.h"
+
 #include "generators/Policy.h"
 #include "runtime/support/FileIO.h"
 #include "runtime/support/Npy.h"
@@ -28,6 +30,7 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
+using nlohmann::json;
 
 namespace sift::harness {
 
@@ -147,6 +150,73 @@ std::string findingSignature(const CaseResult &result) {
     }
   return std::string(oracle::toString(result.verdict)) + "|" + result.stage +
          "|" + first + "|" + op;
+}
+
+Result<std::string> writeCaseFolder(const std::string &parent,
+                                    const CaseResult &result,
+                                    const CaseOptions &options,
+                                    const std::string &reproCommand) {
+  char name[128];
+  std::snprintf(name, sizeof(name), "%s-%s-%s-%016llx",
+                std::string(oracle::toString(result.verdict)).c_str(),
+                std::string(toString(result.pipeline)).c_str(),
+                std::string(toString(result.target)).c_str(),
+                static_cast<unsigned long long>(result.seed));
+  fs::path finalDir = fs::path(parent) / name;
+  fs::path tempDir =
+      fs::path(parent) /
+      (std::string(".tmp-") + name + "-" + std::to_string(::getpid()));
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  fs::remove_all(tempDir, ec);
+  fs::create_directories(tempDir, ec);
+  if (ec)
+    return makeError(tempDir.string() + ": " + ec.message());
+  const std::string &mlir = result.mlir;
+  if (Status s = writeFileAtomic((tempDir / "program.mlir").string(),
+                                 reinterpret_cast<const uint8_t *>(mlir.data()),
+                                 mlir.size());
+      !s.ok())
+    return s.error();
+  for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
+                                 {"expected", &result.expected},
+                                 {"actual", &result.actual}})
+    if (Status s = writeTensors(tempDir, prefix, *tensors); !s.ok())
+      return s.error();
+  nlohmann::json info = {
+      {"seed", result.seed},
+      {"pipeline", std::string(toString(result.pipeline))},
+      {"target", std::string(toString(result.target))},
+      {"inputs", std::string(gen::toString(options.inputs))},
+      {"verdict", std::string(oracle::toString(result.verdict))},
+      {"stage", result.stage},
+      {"signature", findingSignature(result)},
+      {"detail", result.detail},
+      {"repro", reproCommand},
+      {"program_weight", result.program.weight()},
+      // What `harness replay` needs (corpus/FORMAT.md).
+      {"format", 1},
+      {"chip", options.chip},
+      {"random_config", options.randomConfig},
+      {"program", programToJson(result.program)},
+  };
+  json faults = json::array();
+  for (Fault fault : kAllFaults)
+    if (options.faults.contains(fault))
+      faults.push_back(std::string(toString(fault)));
+  info["faults"] = faults;
+  std::string text = info.dump(2) + "\n";
+  if (Status s = writeFileAtomic((tempDir / "case.json").string(),
+                                 reinterpret_cast<const uint8_t *>(text.data()),
+                                 text.size());
+      !s.ok())
+    return s.error();
+  fs::remove_all(finalDir, ec);
+  fs::rename(tempDir, finalDir, ec);
+  if (ec)
+    return makeError(finalDir.string() + ": " + ec.message());
+  return finalDir.string();
+
 }
 
 std::string FindingStore::databasePath() const {
@@ -301,55 +371,13 @@ FindingStore::recordFinding(int64_t runId, const CaseResult &result,
     }
   }
   bool keepFolder = stored < kReprosPerSignature;
-  char name[128];
-  std::snprintf(name, sizeof(name), "%s-%s-%s-%016llx",
-                std::string(oracle::toString(result.verdict)).c_str(),
-                std::string(toString(result.pipeline)).c_str(),
-                std::string(toString(result.target)).c_str(),
-                static_cast<unsigned long long>(result.seed));
-  fs::path finalDir = fs::path(outDir_) / "cases" / name;
-  fs::path tempDir =
-      fs::path(outDir_) / "cases" /
-      (std::string(".tmp-") + name + "-" + std::to_string(::getpid()));
-  std::error_code ec;
+  fs::path finalDir;
   if (keepFolder) {
-  fs::remove_all(tempDir, ec);
-  fs::create_directories(tempDir, ec);
-  if (ec)
-    return makeError(tempDir.string() + ": " + ec.message());
-  const std::string &mlir = result.mlir;
-  if (Status s = writeFileAtomic((tempDir / "program.mlir").string(),
-                                 reinterpret_cast<const uint8_t *>(mlir.data()),
-                                 mlir.size());
-      !s.ok())
-    return s.error();
-  for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
-                                 {"expected", &result.expected},
-                                 {"actual", &result.actual}})
-    if (Status s = writeTensors(tempDir, prefix, *tensors); !s.ok())
-      return s.error();
-  nlohmann::json info = {
-      {"seed", result.seed},
-      {"pipeline", std::string(toString(result.pipeline))},
-      {"target", std::string(toString(result.target))},
-      {"inputs", std::string(gen::toString(options.inputs))},
-      {"verdict", std::string(oracle::toString(result.verdict))},
-      {"stage", result.stage},
-      {"signature", findingSignature(result)},
-      {"detail", result.detail},
-      {"repro", reproCommand},
-      {"program_weight", result.program.weight()},
-  };
-  std::string text = info.dump(2) + "\n";
-  if (Status s = writeFileAtomic((tempDir / "case.json").string(),
-                                 reinterpret_cast<const uint8_t *>(text.data()),
-                                 text.size());
-      !s.ok())
-    return s.error();
-  fs::remove_all(finalDir, ec);
-  fs::rename(tempDir, finalDir, ec);
-  if (ec)
-    return makeError(finalDir.string() + ": " + ec.message());
+    Result<std::string> written =
+        writeCaseFolder(outDir_ + "/cases", result, options, reproCommand);
+    if (!written.ok())
+      return written.error();
+    finalDir = *written;
   }
 
   // 2. The signature and the finding, committed together.

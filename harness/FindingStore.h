@@ -53,6 +53,15 @@ inline constexpr int64_t kReprosPerSignature = 3;
 /// away, and the kind of the case's sift op.
 std::string findingSignature(const CaseResult &result);
 
+/// Writes the case folder of `result` under `parent` (created if needed):
+/// `<verdict>-<pipeline>-<target>-<seed>/` with program.mlir, the .npy
+/// tensors and case.json (corpus/FORMAT.md), under a temporary name renamed
+/// into place. Returns the folder.
+Result<std::string> writeCaseFolder(const std::string &parent,
+                                    const CaseResult &result,
+                                    const CaseOptions &options,
+                                    const std::string &reproCommand);
+
 /// The findings database and case folders of one output folder.
 class FindingStore {
 public:

@@ -486,7 +486,8 @@ int runFuzzCommand(const FuzzOptions &options) {
         }
         if (outcome.reported && outcome.compiled && !options.exportDir.empty())
           ++exported;
-        if (outcome.reported && !oracle::isFinding(outcome.verdict)) {
+        if (outcome.reported && !oracle::isFinding(outcome.verdict) &&
+            options.saveCasesDir.empty()) {
           result.seed = seed;
           result.pipeline = run.pipeline;
           result.target = run.target;
@@ -512,6 +513,15 @@ int runFuzzCommand(const FuzzOptions &options) {
           ++exported;
         }
       }
+      if (!options.saveCasesDir.empty())
+        if (auto saved = writeCaseFolder(options.saveCasesDir, result,
+                                         caseOptions,
+                                         reproCommand(options, run, i));
+            !saved.ok()) {
+          std::fprintf(stderr, "harness: --save-cases: %s\n",
+                       saved.message().c_str());
+          return kExitUsage;
+        }
       ++counts[result.verdict];
       ++countsByRun[runName(run.pipeline, run.target)][result.verdict];
       compileSeconds += result.compileSeconds;

@@ -152,8 +152,8 @@ TargetKind targetFromName(const std::string &name) {
 int main(int argc, char **argv) {
   // `fuzz` is the default command.
   std::vector<std::string> args(argv, argv + argc);
-  static const char *commands[] = {"fuzz", "run", "compile", "import",
-                                   "merge"};
+  static const char *commands[] = {"fuzz",  "run",   "compile",
+                                   "import", "merge", "replay"};
   bool hasCommand = false;
   if (args.size() > 1)
     for (const char *command : commands)
@@ -234,6 +234,9 @@ int main(int argc, char **argv) {
                       "Run shard I of N (--shard=I/N): cases i with i % N == "
                       "I. Without it, Slurm array and Kubernetes indexed-job "
                       "variables choose the shard when set");
+  fuzzCmd->add_option("--save-cases", fuzz.saveCasesDir,
+                      "Also write every case's folder (any verdict, corpus "
+                      "format) to this folder");
   fuzzCmd->add_flag("--resume", fuzz.resume,
                     "Continue the last unfinished (killed) campaign with the "
                     "same seed, pipelines, data, families, faults and configs "
@@ -271,6 +274,20 @@ int main(int argc, char **argv) {
       "--progress", progressSeconds,
       "Seconds between progress lines (0: none; default 1 on a terminal, "
       "10 otherwise)");
+
+  // harness replay
+  ReplayOptions replay;
+  std::string replayTimeout = "20";
+  CLI::App *replayCmd = app.add_subcommand(
+      "replay", "Run stored cases again (corpus/, a campaign's cases/) and "
+                "fail when a verdict changed");
+  replayCmd->add_option("folders", replay.folders,
+                        "Case folders or folders of them")
+      ->required();
+  replayCmd
+      ->add_option("--case-timeout", replayTimeout,
+                   "Time limit of one case: 20, 20s, 1m")
+      ->capture_default_str();
 
   // harness merge
   MergeOptions merge;
@@ -363,6 +380,14 @@ int main(int argc, char **argv) {
   try {
     if (mergeCmd->parsed())
       return runMergeCommand(merge);
+    if (replayCmd->parsed()) {
+      std::optional<double> timeout = parseDuration(replayTimeout);
+      if (!timeout)
+        throw UsageError{"--case-timeout: '" + replayTimeout +
+                         "' is not a positive duration (20, 20s, 1m)"};
+      replay.caseTimeoutSeconds = *timeout;
+      return runReplayCommand(replay);
+    }
     if (importCmd->parsed()) {
       import.commandLine = commandLine;
       return runImportCommand(import);

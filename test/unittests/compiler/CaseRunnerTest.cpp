@@ -14,6 +14,9 @@
 #include "generators/ProgramModel.h"
 #include "harness/CaseRunner.h"
 #include "harness/FindingStore.h"
+#include "harness/ProgramJson.h"
+#include "generators/MlirEmitter.h"
+#include "generators/ProgramGenerator.h"
 #include "oracles/Compare.h"
 #include "oracles/Verdict.h"
 #include "runtime/Device.h"
@@ -24,6 +27,7 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -349,6 +353,50 @@ TEST(FindingStoreTest, OpenFailsOnAFileInTheWay) {
   auto store = FindingStore::open(out);
   ASSERT_FALSE(store.ok());
   EXPECT_NE(store.message().find(out), std::string::npos) << store.message();
+}
+
+} // namespace
+
+namespace {
+
+// The model survives JSON: every generated program reads back to one that
+// emits the same MLIR.
+TEST(ProgramJsonTest, RoundTripsGeneratedPrograms) {
+  gen::Policy policy;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    gen::Program program = gen::generateProgram(policy, seed);
+    nlohmann::json json = programToJson(program);
+    Result<gen::Program> back =
+        programFromJson(nlohmann::json::parse(json.dump()));
+    ASSERT_TRUE(back.ok()) << seed << ": " << back.message();
+    EXPECT_EQ(gen::emitMlir(*back), gen::emitMlir(program)) << seed;
+    EXPECT_EQ(back->weight(), program.weight());
+  }
+}
+
+TEST(ProgramJsonTest, MalformedProgramsAreErrors) {
+  gen::Program program = gen::generateProgram(gen::Policy(), 7);
+  nlohmann::json good = programToJson(program);
+  auto broken = [&](const std::function<void(nlohmann::json &)> &edit) {
+    nlohmann::json j = good;
+    edit(j);
+    Result<gen::Program> parsed = programFromJson(j);
+    EXPECT_FALSE(parsed.ok()) << j.dump();
+    return parsed.ok() ? std::string() : parsed.message();
+  };
+  EXPECT_EQ(broken([](nlohmann::json &j) { j["ops"][0]["kind"] = "fft"; }),
+            "program: unknown op kind 'fft'");
+  EXPECT_EQ(broken([](nlohmann::json &j) { j["values"][0]["type"] = "q7"; }),
+            "program: unknown element type \"q7\"");
+  EXPECT_EQ(broken([](nlohmann::json &j) { j.erase("outputs"); })
+                .rfind("program: ", 0),
+            0u);
+  EXPECT_EQ(broken([](nlohmann::json &j) { j["outputs"] = {99}; })
+                .rfind("program: ", 0),
+            0u);
+  EXPECT_EQ(broken([](nlohmann::json &j) { j["inputs"] = "none"; })
+                .rfind("program: ", 0),
+            0u);
 }
 
 } // namespace

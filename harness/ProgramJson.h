@@ -1,0 +1,24 @@
+//===- ProgramJson.h - The program model as JSON --------------*- C++ -*-===//
+//
+// Case folders (findings, the corpus) store the program model itself, not
+// only its MLIR: the reference evaluates the model, and a reduced program
+// has no seed to regenerate it from. Every field of gen::Program, with the
+// models' stable enum names; reading checks every name, index and count and
+// then gen::validate.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "generators/ProgramModel.h"
+#include "runtime/support/Result.h"
+
+#include <nlohmann/json.hpp>
+
+namespace sift::harness {
+
+nlohmann::json programToJson(const gen::Program &program);
+
+/// The program of `json`; an error names the field that is wrong.
+Result<gen::Program> programFromJson(const nlohmann::json &json);
+
+} // namespace sift::harness
