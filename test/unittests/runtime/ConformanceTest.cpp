@@ -27,15 +27,6 @@ namespace {
 
 constexpr int kElements = 32;
 
-/// y = x + 1 over f32[32] on the host (host-v1 ABI).
-const char *kAddOneC = R"c(
-void add_one(void **b) {
-  const float *in = (const float *)b[0];
-  float *out = (float *)b[1];
-  for (int i = 0; i < 32; ++i)
-    out[i] = in[i] + 1.0f;
-}
-)c";
 
 /// y = x + 1 over f32[32], one thread per element (gpu-bare-pointer-v1).
 const char *kAddOnePtx = R"(
@@ -106,7 +97,7 @@ std::vector<Subject> subjects() {
       {"cpu", [] { return createDevice(DeviceKind::Cpu); },
        [](std::string &why) -> std::optional<Executable> {
          std::optional<std::vector<uint8_t>> binary =
-             buildSharedObject(kAddOneC, why);
+             buildSharedObject(kHostKernels, why);
          if (!binary)
            return std::nullopt;
          Executable exe;

@@ -23,22 +23,6 @@ using namespace sift::rt::test;
 
 namespace {
 
-const char *kKernels = R"c(
-void add_one(void **b) {
-  const float *in = (const float *)b[0];
-  float *out = (float *)b[1];
-  for (int i = 0; i < 32; ++i)
-    out[i] = in[i] + 1.0f;
-}
-void unused(void **b) { (void)b; }
-void subtract(void **b) {
-  const float *x = (const float *)b[0], *y = (const float *)b[1];
-  float *out = (float *)b[2];
-  for (int i = 0; i < 32; ++i)
-    out[i] = x[i] - y[i];
-}
-void count_calls(void **b) { ++*(int *)b[0]; }
-)c";
 
 const char *kOtherKernels = R"c(
 void add_one(void **b) {
@@ -196,7 +180,7 @@ TEST(CpuDevice, LoadingGarbageIsAnErrorNotACrash) {
 }
 
 TEST(CpuDevice, MissingEntryReportsTheSymbol) {
-  SIFT_SHARED_OBJECT(binary, kKernels);
+  SIFT_SHARED_OBJECT(binary, kHostKernels);
   std::unique_ptr<Device> device = cpu();
   Result<std::unique_ptr<LoadedExecutable>> loaded =
       device->load(hostExecutable(binary, {"add_one", "no_such_kernel"}));
@@ -207,7 +191,7 @@ TEST(CpuDevice, MissingEntryReportsTheSymbol) {
 }
 
 TEST(CpuDevice, SeveralLoadedObjectsStayDistinct) {
-  SIFT_SHARED_OBJECT(one, kKernels);
+  SIFT_SHARED_OBJECT(one, kHostKernels);
   SIFT_SHARED_OBJECT(two, kOtherKernels);
   std::unique_ptr<Device> device = cpu();
   auto in = std::move(*device->allocate(planBuffer(ElementType::F32, {32})));
@@ -237,7 +221,7 @@ TEST(CpuDevice, SeveralLoadedObjectsStayDistinct) {
 }
 
 TEST(CpuDevice, TemporaryFileFallbackLoadsAndReportsErrors) {
-  SIFT_SHARED_OBJECT(binary, kKernels);
+  SIFT_SHARED_OBJECT(binary, kHostKernels);
   CpuDevice device(CpuDeviceOptions{/*useMemfd=*/false});
   Result<std::unique_ptr<LoadedExecutable>> garbage =
       device.load(hostExecutable({1, 2, 3}, {"add_one"}));
@@ -259,7 +243,7 @@ TEST(CpuDevice, TemporaryFileFallbackLoadsAndReportsErrors) {
 //===----------------------------------------------------------------------===//
 
 TEST(CpuDevice, DispatchCallsTheEntryOncePerWorkgroup) {
-  SIFT_SHARED_OBJECT(binary, kKernels);
+  SIFT_SHARED_OBJECT(binary, kHostKernels);
   std::unique_ptr<Device> device = cpu();
   auto counter = std::move(*device->allocate(planBuffer(ElementType::I32, {})));
   auto exe = std::move(*device->load(hostExecutable(binary, {"count_calls"})));
@@ -275,7 +259,7 @@ TEST(CpuDevice, DispatchCallsTheEntryOncePerWorkgroup) {
 }
 
 TEST(CpuDevice, DispatchChecks) {
-  SIFT_SHARED_OBJECT(binary, kKernels);
+  SIFT_SHARED_OBJECT(binary, kHostKernels);
   std::unique_ptr<Device> device = cpu();
   std::unique_ptr<Device> other = cpu();
   auto counter = std::move(*device->allocate(planBuffer(ElementType::I32, {})));
@@ -319,7 +303,7 @@ TEST(CpuDevice, DispatchChecks) {
 //===----------------------------------------------------------------------===//
 
 TEST(RunPlan, AddOneEndToEnd) {
-  SIFT_SHARED_OBJECT(binary, kKernels);
+  SIFT_SHARED_OBJECT(binary, kHostKernels);
   // Through the file format, as sift-run would see it.
   TempDir dir;
   std::string path = dir.file("add_one.sift");
@@ -343,7 +327,7 @@ TEST(RunPlan, AddOneEndToEnd) {
 }
 
 TEST(RunPlan, InputsFollowRoleIndexOrder) {
-  SIFT_SHARED_OBJECT(binary, kKernels);
+  SIFT_SHARED_OBJECT(binary, kHostKernels);
   Artifact artifact;
   artifact.executables.push_back(hostExecutable(binary, {"subtract"}));
   artifact.plan.buffers = {
@@ -404,7 +388,7 @@ TEST(RunPlan, ReportsTheFailingStep) {
 }
 
 TEST(RunPlan, DispatchErrorsNameTheDispatch) {
-  SIFT_SHARED_OBJECT(binary, kKernels);
+  SIFT_SHARED_OBJECT(binary, kHostKernels);
   Artifact artifact = sampleArtifact(binary);
   artifact.plan.dispatches[0].constants = {1};
   std::unique_ptr<Device> device = cpu();

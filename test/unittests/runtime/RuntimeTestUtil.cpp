@@ -93,6 +93,23 @@ HostTensor test::f32Tensor(std::vector<int64_t> shape,
   return tensor;
 }
 
+const char *const test::kHostKernels = R"c(
+void add_one(void **b) {
+  const float *in = (const float *)b[0];
+  float *out = (float *)b[1];
+  for (int i = 0; i < 32; ++i)
+    out[i] = in[i] + 1.0f;
+}
+void unused(void **b) { (void)b; }
+void subtract(void **b) {
+  const float *x = (const float *)b[0], *y = (const float *)b[1];
+  float *out = (float *)b[2];
+  for (int i = 0; i < 32; ++i)
+    out[i] = x[i] - y[i];
+}
+void count_calls(void **b) { ++*(int *)b[0]; }
+)c";
+
 Artifact test::sampleArtifact(std::vector<uint8_t> binary) {
   Artifact artifact;
   artifact.meta = {{"pipeline", "cpu"},

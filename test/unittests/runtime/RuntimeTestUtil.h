@@ -69,6 +69,10 @@ uint64_t readU64(const std::vector<uint8_t> &bytes, size_t at);
 void writeU64(std::vector<uint8_t> &bytes, size_t at, uint64_t value);
 void writeU32(std::vector<uint8_t> &bytes, size_t at, uint32_t value);
 
+/// Host kernels (host-v1 ABI) over f32[32]: add_one (b[1] = b[0] + 1),
+/// unused, subtract (b[2] = b[0] - b[1]) and count_calls (++*(int *)b[0]).
+extern const char *const kHostKernels;
+
 /// Compiles C `source` into a host shared object with the system `cc`
 /// (`cc -shared -fPIC`) and returns its bytes. When `cc` is missing or the
 /// compile fails, returns nullopt and sets `why`.
