@@ -170,11 +170,8 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
   for (int r = 0; r < runs; ++r) {
     // The second run allocates queue-ordered and exports every output as
     // DLPack (the export oracle).
-    rt::PlanRunOptions runOptions;
-    runOptions.asyncAllocation = r == 1;
-    runOptions.exportOutputs = r == 1;
-    auto actual =
-        rt::runPlan({&device}, output.artifact, result.inputs, runOptions);
+    auto actual = rt::runPlan({&device}, output.artifact, result.inputs,
+                              rt::repeatedRunOptions(r));
     if (!actual.ok()) {
       result.runSeconds = secondsSince(start);
       return fail(result, oracle::Verdict::RuntimeError, "run",

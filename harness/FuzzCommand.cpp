@@ -22,6 +22,7 @@
 #include "oracles/Verdict.h"
 #include "runtime/ExportedCase.h"
 #include "runtime/support/FileIO.h"
+#include "runtime/support/Text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -110,10 +111,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
   FaultSet faults;
   if (list.empty())
     return faults;
-  size_t start = 0;
-  while (true) {
-    size_t end = list.find(',', start);
-    std::string name = list.substr(start, end - start);
+  for (const std::string &name : splitFields(list, ',')) {
     std::optional<Fault> fault = parseFault(name);
     if (!fault) {
       error = "unknown fault '" + name + "'; valid faults:";
@@ -146,10 +144,8 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
       return std::nullopt;
     }
     faults.insert(*fault);
-    if (end == std::string::npos)
-      return faults;
-    start = end + 1;
   }
+  return faults;
 }
 
 std::optional<double> parseDuration(const std::string &text) {
@@ -229,12 +225,18 @@ std::string formatCounts(const std::map<oracle::Verdict, int64_t> &counts) {
   return text.empty() ? "none" : text;
 }
 
-std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
-                         uint64_t index) {
+/// "sort,topk": the campaign's families as --family takes them.
+std::string familyList(const FuzzOptions &options) {
   std::string families;
   for (gen::Family family : options.families)
     families +=
         (families.empty() ? "" : ",") + std::string(gen::toString(family));
+  return families;
+}
+
+std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
+                         uint64_t index) {
+  std::string families = familyList(options);
   std::string target;
   if (run.target != TargetKind::Host)
     target = " --target=" + std::string(toString(run.target)) +
@@ -270,10 +272,7 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
   artifact.meta["case.static-verdict"] =
       std::string(oracle::toString(result.verdict));
   // What regenerates the program from the seed (harness import).
-  std::string families;
-  for (gen::Family family : options.families)
-    families +=
-        (families.empty() ? "" : ",") + std::string(gen::toString(family));
+  std::string families = familyList(options);
   artifact.meta["case.families"] = families;
   artifact.meta["case.exact-keys"] = options.exactKeys ? "1" : "0";
   std::string path = options.exportDir + "/" + info.name() + ".siftart";
@@ -350,13 +349,13 @@ int runFuzzCommand(const FuzzOptions &options) {
   for (const PipelineTarget &run : options.runs)
     runsText +=
         (runsText.empty() ? "" : ",") + runName(run.pipeline, run.target);
-  RunInfo info{options.commandLine, runsText,
-               std::string(gen::toString(options.inputs)), options.seed};
+  RunInfo info;
+  info.command = options.commandLine;
+  info.pipeline = runsText;
+  info.inputs = std::string(gen::toString(options.inputs));
+  info.seed = options.seed;
   // What decides the campaign's cases: a resumed campaign must match it.
-  std::string families;
-  for (gen::Family family : options.families)
-    families +=
-        (families.empty() ? "" : ",") + std::string(gen::toString(family));
+  std::string families = familyList(options);
   info.resumeKey = "seed=" + std::to_string(options.seed) + " runs=" +
                    runsText + " inputs=" + info.inputs + " family=" +
                    families + " inject=" + options.injectText +

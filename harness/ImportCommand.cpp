@@ -19,6 +19,7 @@
 #include "oracles/Verdict.h"
 #include "runtime/Artifact.h"
 #include "runtime/ExportedCase.h"
+#include "runtime/support/Text.h"
 
 // csv.h copies file names with strncpy into a fixed buffer, which GCC
 // warns about; the truncation is the library's intent.
@@ -83,18 +84,10 @@ void regenerateProgram(const rt::Artifact &artifact, CaseResult &result) {
   gen::Policy policy;
   policy.allowInexactKeys = exact->second != "1";
   policy.familyWeights = {0, 0};
-  size_t start = 0;
-  const std::string &list = families->second;
-  while (start <= list.size()) {
-    size_t end = list.find(',', start);
-    std::string name = list.substr(start, end - start);
+  for (const std::string &name : splitFields(families->second, ','))
     for (gen::Family family : {gen::Family::Sort, gen::Family::TopK})
       if (gen::toString(family) == name)
         policy.familyWeights[static_cast<size_t>(family)] = 1;
-    if (end == std::string::npos)
-      break;
-    start = end + 1;
-  }
   gen::Program program = gen::generateProgram(policy, result.seed);
   // Only a program whose inputs are the artifact's is the exported one.
   if (program.inputs.size() != artifact.inputs.size())
@@ -151,7 +144,9 @@ int runImportCommand(const ImportOptions &options) {
   std::map<std::string, int64_t> counts;
   double kernelMs = 0, loadMs = 0;
   for (const auto &[path, rows] : files) {
-    RunInfo info{options.commandLine, "import " + path, "", 0};
+    RunInfo info;
+    info.command = options.commandLine;
+    info.pipeline = "import " + path;
     auto runId = (*store)->beginRun(info);
     if (!runId.ok()) {
       std::fprintf(stderr, "harness import: %s\n", runId.message().c_str());

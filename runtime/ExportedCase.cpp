@@ -2,6 +2,8 @@
 
 #include "runtime/ExportedCase.h"
 
+#include "runtime/support/Text.h"
+
 #include <cerrno>
 #include <cstdlib>
 
@@ -68,19 +70,14 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
       return s.error();
   if (!parseU64(seed, info.seed))
     return makeError("meta 'case.seed' is not a decimal seed: '" + seed + "'");
-  size_t start = 0;
-  while (!tolerances.empty()) {
-    size_t end = tolerances.find(',', start);
-    std::string item = tolerances.substr(start, end - start);
-    uint64_t ulps = 0;
-    if (!parseU64(item, ulps))
-      return makeError("meta 'case.tolerances' has a bad entry '" + item +
-                       "'");
-    info.tolerances.push_back(ulps);
-    if (end == std::string::npos)
-      break;
-    start = end + 1;
-  }
+  if (!tolerances.empty())
+    for (const std::string &item : splitFields(tolerances, ',')) {
+      uint64_t ulps = 0;
+      if (!parseU64(item, ulps))
+        return makeError("meta 'case.tolerances' has a bad entry '" + item +
+                         "'");
+      info.tolerances.push_back(ulps);
+    }
   size_t outputs = artifact.plan.outputs().size();
   if (artifact.inputs.size() != artifact.plan.inputs().size() ||
       artifact.expected.size() != outputs)

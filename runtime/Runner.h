@@ -40,6 +40,16 @@ struct PlanRunOptions {
   FaultSet faults;
 };
 
+/// The options of repeated run `run` (0-based) of one artifact, as the
+/// harness and sift-run repeat it: even runs allocate in order, odd runs
+/// queue-ordered with every output exported as DLPack (and checked).
+inline PlanRunOptions repeatedRunOptions(int run) {
+  PlanRunOptions options;
+  options.asyncAllocation = run % 2 == 1;
+  options.exportOutputs = run % 2 == 1;
+  return options;
+}
+
 /// Runs `artifact`'s plan with `inputs` (one per plan input, in roleIndex
 /// order) and returns the outputs in roleIndex order. Buffers are allocated
 /// by the device allocator selection picks among `devices` (by ordinal; on

@@ -109,10 +109,7 @@ Options parseOptions(int argc, char **argv) {
                          "'"};
       options.repeat = static_cast<int>(repeat);
     } else if (auto v = value("--inject")) {
-      size_t start = 0;
-      while (true) {
-        size_t end = v->find(',', start);
-        std::string name = v->substr(start, end - start);
+      for (const std::string &name : splitFields(*v, ',')) {
         std::optional<Fault> fault = parseFault(name);
         if (!fault || (*fault != Fault::ExportDeviceLocal &&
                        *fault != Fault::AllocSelectFirst))
@@ -120,9 +117,6 @@ Options parseOptions(int argc, char **argv) {
                            "' is not a runtime fault; sift-run injects "
                            "export-device-local and alloc-select-first"};
         options.faults.insert(*fault);
-        if (end == std::string::npos)
-          break;
-        start = end + 1;
       }
     } else if (auto v = value("--device-lead-allocator")) {
       // sift-run drives one device: only ordinal 0 exists.
@@ -207,9 +201,7 @@ Row runOne(rt::Device &device, const std::string &file,
   for (int r = 0; r < repeat; ++r) {
     rt::GpuTimes before = rt::gpuTimes(device);
     // Even runs: queue-ordered buffers, every output exported as DLPack.
-    rt::PlanRunOptions runOptions;
-    runOptions.asyncAllocation = r % 2 == 1;
-    runOptions.exportOutputs = r % 2 == 1;
+    rt::PlanRunOptions runOptions = rt::repeatedRunOptions(r);
     runOptions.faults = options.faults;
     if (!options.leadAllocator.empty())
       runOptions.allocatorPolicy =
@@ -383,17 +375,8 @@ Status runAll(const Options &options, const std::vector<std::string> &files,
 /// compute-sanitizer on PATH or in CUDA's usual place; empty if none.
 std::string findSanitizer() {
   std::vector<std::string> places;
-  if (const char *path = std::getenv("PATH")) {
-    std::string all = path;
-    size_t start = 0;
-    while (true) {
-      size_t end = all.find(':', start);
-      places.push_back(all.substr(start, end - start));
-      if (end == std::string::npos)
-        break;
-      start = end + 1;
-    }
-  }
+  if (const char *path = std::getenv("PATH"))
+    places = splitFields(path, ':');
   places.push_back("/usr/local/cuda/bin");
   for (const std::string &dir : places) {
     std::string candidate = dir + "/compute-sanitizer";
