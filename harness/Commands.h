@@ -123,6 +123,19 @@ struct ImportOptions {
 struct ReplayOptions {
   std::vector<std::string> folders;
   double caseTimeoutSeconds = 20;
+  /// Write each folder again with the verdict observed (to accept a
+  /// changed verdict, or to complete a hand-made case.json and inputs).
+  bool rewrite = false;
+};
+
+/// `harness reduce`.
+struct ReduceOptions {
+  std::string folder;
+  /// Where the reduced case folder goes (default: the case's folder name
+  /// with "-reduced").
+  std::string output;
+  double caseTimeoutSeconds = 20;
+  uint64_t memoryLimitBytes = uint64_t(4) << 30;
 };
 
 /// `harness merge`.
@@ -141,6 +154,7 @@ Result<std::pair<uint64_t, uint64_t>> shardFrom(const std::string &flag);
 int runFuzzCommand(const FuzzOptions &options);
 int runMergeCommand(const MergeOptions &options);
 int runReplayCommand(const ReplayOptions &options);
+int runReduceCommand(const ReduceOptions &options);
 int runImportCommand(const ImportOptions &options);
 int runRunCommand(const RunOptions &options);
 int runCompileCommand(const CompileCommandOptions &options);

@@ -162,10 +162,24 @@ Result<std::string> writeCaseFolder(const std::string &parent,
                 std::string(toString(result.pipeline)).c_str(),
                 std::string(toString(result.target)).c_str(),
                 static_cast<unsigned long long>(result.seed));
-  fs::path finalDir = fs::path(parent) / name;
+  return writeCaseFolderAt((fs::path(parent) / name).string(), result,
+                           options, reproCommand, nlohmann::json::object());
+}
+
+Result<std::string> writeCaseFolderAt(const std::string &folder,
+                                      const CaseResult &result,
+                                      const CaseOptions &options,
+                                      const std::string &reproCommand,
+                                      const nlohmann::json &extra) {
+  fs::path finalDir = fs::path(folder).lexically_normal();
+  if (finalDir.filename().empty())
+    finalDir = finalDir.parent_path();
+  fs::path parent = finalDir.parent_path();
+  if (parent.empty())
+    parent = ".";
   fs::path tempDir =
-      fs::path(parent) /
-      (std::string(".tmp-") + name + "-" + std::to_string(::getpid()));
+      parent / (std::string(".tmp-") + finalDir.filename().string() + "-" +
+                std::to_string(::getpid()));
   std::error_code ec;
   fs::create_directories(parent, ec);
   fs::remove_all(tempDir, ec);
@@ -205,6 +219,8 @@ Result<std::string> writeCaseFolder(const std::string &parent,
     if (options.faults.contains(fault))
       faults.push_back(std::string(toString(fault)));
   info["faults"] = faults;
+  for (const auto &[field, value] : extra.items())
+    info[field] = value;
   std::string text = info.dump(2) + "\n";
   if (Status s = writeFileAtomic((tempDir / "case.json").string(),
                                  reinterpret_cast<const uint8_t *>(text.data()),

@@ -15,6 +15,8 @@
 #include "harness/CaseRunner.h"
 #include "runtime/support/Result.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -61,6 +63,14 @@ Result<std::string> writeCaseFolder(const std::string &parent,
                                     const CaseResult &result,
                                     const CaseOptions &options,
                                     const std::string &reproCommand);
+
+/// Writes the case folder of `result` as `folder` (replacing one that is
+/// there), with `extra`'s fields added to case.json.
+Result<std::string> writeCaseFolderAt(const std::string &folder,
+                                      const CaseResult &result,
+                                      const CaseOptions &options,
+                                      const std::string &reproCommand,
+                                      const nlohmann::json &extra);
 
 /// The findings database and case folders of one output folder.
 class FindingStore {

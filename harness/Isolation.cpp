@@ -67,10 +67,10 @@ runIsolated(const std::function<CaseResult(
                   result.runSeconds);
     writeAll(report[1], std::string("result\t") +
                             std::string(oracle::toString(result.verdict)) +
-                            "\t" + oneLine(result.stage) + "\t" + times +
+                            "\t" + escapeField(result.stage) + "\t" + times +
                             "\t" + (result.ran ? "1" : "0") +
                             (result.compiled ? "1" : "0") + "\t" +
-                            oneLine(result.detail) + "\n");
+                            escapeField(result.detail) + "\n");
     std::fflush(nullptr);
     _exit(0);
   }
@@ -148,12 +148,12 @@ runIsolated(const std::function<CaseResult(
         continue;
       outcome.reported = true;
       outcome.verdict = *verdict;
-      outcome.stage = f[2];
+      outcome.stage = unescapeField(f[2]);
       outcome.compileSeconds = std::atof(f[3].c_str());
       outcome.runSeconds = std::atof(f[4].c_str());
       outcome.ran = f[5].size() == 2 && f[5][0] == '1';
       outcome.compiled = f[5].size() == 2 && f[5][1] == '1';
-      outcome.detail = f[6];
+      outcome.detail = unescapeField(f[6]);
     }
   }
   outcome.stderrTail = errorText;

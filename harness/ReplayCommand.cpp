@@ -10,12 +10,14 @@
 
 #include "harness/Commands.h"
 
+#include "harness/CaseFolder.h"
 #include "harness/CaseRunner.h"
 #include "harness/Isolation.h"
-#include "harness/ProgramJson.h"
+#include "harness/FindingStore.h"
 #include "harness/Session.h"
-#include "runtime/support/FileIO.h"
-#include "runtime/support/Npy.h"
+
+#include "generators/MlirEmitter.h"
+#include "oracles/Reference.h"
 
 #include <nlohmann/json.hpp>
 
@@ -26,113 +28,67 @@
 #include <fstream>
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace sift::harness {
 
 namespace {
 
-/// One stored case, ready to run.
-struct StoredCase {
-  std::string folder;
-  uint64_t seed = 0;
-  oracle::Verdict expected = oracle::Verdict::Pass;
-  CaseOptions options;
-  gen::Program program;
-  std::vector<HostTensor> inputs;
-  /// The case's own time limit ("timeout_seconds"), if it has one.
-  std::optional<double> timeoutSeconds;
+/// A verdict with the step that decided it and what went wrong.
+struct Observed {
+  oracle::Verdict verdict;
+  std::string stage, detail;
 };
 
-Result<StoredCase> loadCase(const fs::path &folder) {
-  StoredCase stored;
-  stored.folder = folder.string();
-  std::ifstream in(folder / "case.json");
-  if (!in)
-    return makeError("cannot read case.json");
-  json info;
-  try {
-    info = json::parse(in);
-    if (info.value("format", 0) != 1)
-      return makeError("case.json has no \"format\": 1 (a case folder "
-                       "written before the corpus format?)");
-    stored.seed = info.at("seed").get<uint64_t>();
-    std::string verdict = info.at("verdict").get<std::string>();
-    std::optional<oracle::Verdict> parsed = oracle::parseVerdict(verdict);
-    if (!parsed)
-      return makeError("unknown verdict '" + verdict + "'");
-    stored.expected = *parsed;
-    std::string pipeline = info.at("pipeline").get<std::string>();
-    std::string target = info.at("target").get<std::string>();
-    std::optional<PipelineKind> kind = parsePipelineKind(pipeline);
-    std::optional<TargetKind> targetKind = parseTargetKind(target);
-    if (!kind || !targetKind)
-      return makeError("unknown pipeline '" + pipeline + "' or target '" +
-                       target + "'");
-    stored.options.pipeline = *kind;
-    stored.options.target = *targetKind;
-    stored.options.chip = info.value("chip", std::string());
-    stored.options.randomConfig = info.value("random_config", false);
-    if (info.contains("timeout_seconds"))
-      stored.timeoutSeconds = info.at("timeout_seconds").get<double>();
-    std::optional<gen::InputMode> mode =
-        gen::parseInputMode(info.value("inputs", std::string("mixed")));
-    stored.options.inputs = mode.value_or(gen::InputMode::Mixed);
-    for (const json &name : info.value("faults", json::array())) {
-      std::optional<Fault> fault = parseFault(name.get<std::string>());
-      if (!fault)
-        return makeError("unknown fault " + name.dump());
-      stored.options.faults.insert(*fault);
-    }
-    Result<gen::Program> program = programFromJson(info.at("program"));
-    if (!program.ok())
-      return makeError("case.json: " + program.message());
-    stored.program = std::move(*program);
-  } catch (const json::exception &e) {
-    return makeError(std::string("case.json: ") + e.what());
+/// Writes `stored`'s folder again from its model and inputs, with what the
+/// replay observed: program.mlir, the reference's and the device's outputs,
+/// and case.json's verdict, stage, detail and signature. Fields case.json
+/// has beyond the ones the folder writer sets (a time limit, where a
+/// reduced case came from) are kept.
+Status rewriteCase(Session &session, rt::Device &device,
+                   const StoredCase &stored, const IsolatedOutcome &outcome,
+                   const Observed &seen) {
+  CaseResult result;
+  if (outcome.reported) {
+    // It finished in the child: run it here for the outputs.
+    result = runProgramCase(session, device, stored.options, stored.program,
+                            stored.inputs, stored.seed);
+  } else {
+    result.seed = stored.seed;
+    result.pipeline = stored.options.pipeline;
+    result.target = stored.options.target;
+    result.program = stored.program;
+    result.inputs = stored.inputs;
+    result.mlir = gen::emitMlir(stored.program);
+    if (auto expected = oracle::evaluate(stored.program, stored.inputs);
+        expected.ok())
+      result.expected = std::move(*expected);
   }
-  for (size_t i = 0; i < stored.program.inputs.size(); ++i) {
-    fs::path file = folder / ("input" + std::to_string(i) + ".npy");
-    Result<HostTensor> tensor = readNpy(file.string());
-    if (!tensor.ok())
-      return makeError(tensor.message());
-    stored.inputs.push_back(std::move(*tensor));
-  }
-  return stored;
-}
-
-/// Case folders: the given folders that hold case.json, and their
-/// subfolders that do, in name order.
-std::vector<fs::path> caseFolders(const std::vector<std::string> &roots,
-                                  std::vector<std::string> &errors) {
-  std::vector<fs::path> folders;
-  for (const std::string &root : roots) {
-    std::error_code ec;
-    if (fs::exists(fs::path(root) / "case.json", ec)) {
-      folders.push_back(root);
-      continue;
-    }
-    if (!fs::is_directory(root, ec)) {
-      errors.push_back(root + ": no such folder");
-      continue;
-    }
-    std::vector<fs::path> found;
-    for (const fs::directory_entry &entry : fs::directory_iterator(root, ec))
-      if (entry.is_directory() && fs::exists(entry.path() / "case.json"))
-        found.push_back(entry.path());
-    std::sort(found.begin(), found.end());
-    if (found.empty())
-      errors.push_back(root + ": no case folders (with case.json) in it");
-    folders.insert(folders.end(), found.begin(), found.end());
-  }
-  return folders;
+  result.verdict = seen.verdict;
+  result.stage = seen.stage;
+  result.detail = seen.detail;
+  nlohmann::json extra = nlohmann::json::object();
+  std::ifstream in(fs::path(stored.folder) / "case.json");
+  nlohmann::json old = nlohmann::json::parse(in, nullptr, false);
+  static const char *written[] = {
+      "seed",   "pipeline",       "target", "inputs",    "verdict",
+      "stage",  "signature",      "detail", "repro",     "program_weight",
+      "format", "random_config",  "chip",   "program",   "faults"};
+  if (old.is_object())
+    for (const auto &[field, value] : old.items())
+      if (std::find(std::begin(written), std::end(written), field) ==
+          std::end(written))
+        extra[field] = value;
+  Result<std::string> done =
+      writeCaseFolderAt(stored.folder, result, stored.options,
+                        "harness replay " + stored.folder, extra);
+  return done.ok() ? Status::success() : Status(done.error());
 }
 
 } // namespace
 
 int runReplayCommand(const ReplayOptions &options) {
   std::vector<std::string> errors;
-  std::vector<fs::path> folders = caseFolders(options.folders, errors);
+  std::vector<fs::path> folders = findCaseFolders(options.folders, errors);
   for (const std::string &error : errors)
     std::fprintf(stderr, "harness replay: %s\n", error.c_str());
   if (folders.empty())
@@ -148,7 +104,7 @@ int runReplayCommand(const ReplayOptions &options) {
   int unchanged = 0, changed = 0, unreadable = 0;
   auto start = std::chrono::steady_clock::now();
   for (const fs::path &folder : folders) {
-    Result<StoredCase> stored = loadCase(folder);
+    Result<StoredCase> stored = loadCaseFolder(folder);
     if (!stored.ok()) {
       ++unreadable;
       std::fprintf(stderr, "harness replay: %s: %s\n", folder.c_str(),
@@ -174,6 +130,15 @@ int runReplayCommand(const ReplayOptions &options) {
       describeUnreported(outcome, verdict, stage, detail);
     bool same = verdict == stored->expected;
     (same ? unchanged : changed)++;
+    if (options.rewrite) {
+      if (Status s = rewriteCase(session, **device, *stored, outcome,
+                                 {verdict, stage, detail});
+          !s.ok()) {
+        std::fprintf(stderr, "harness replay: %s: --rewrite: %s\n",
+                     folder.c_str(), s.message().c_str());
+        ++unreadable;
+      }
+    }
     std::printf("%s %s: %s%s\n", same ? "unchanged" : "CHANGED",
                 folder.filename().c_str(),
                 std::string(oracle::toString(verdict)).c_str(),
@@ -191,7 +156,7 @@ int runReplayCommand(const ReplayOptions &options) {
               folders.size(), seconds, unchanged, changed, unreadable);
   if (unreadable > 0 || !errors.empty())
     return kExitUsage;
-  return changed > 0 ? kExitFindings : kExitOk;
+  return changed > 0 && !options.rewrite ? kExitFindings : kExitOk;
 }
 
 } // namespace sift::harness

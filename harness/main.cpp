@@ -152,8 +152,8 @@ TargetKind targetFromName(const std::string &name) {
 int main(int argc, char **argv) {
   // `fuzz` is the default command.
   std::vector<std::string> args(argv, argv + argc);
-  static const char *commands[] = {"fuzz",  "run",   "compile",
-                                   "import", "merge", "replay"};
+  static const char *commands[] = {"fuzz",  "run",    "compile", "import",
+                                   "merge", "replay", "reduce"};
   bool hasCommand = false;
   if (args.size() > 1)
     for (const char *command : commands)
@@ -284,9 +284,34 @@ int main(int argc, char **argv) {
   replayCmd->add_option("folders", replay.folders,
                         "Case folders or folders of them")
       ->required();
+  replayCmd->add_flag(
+      "--rewrite", replay.rewrite,
+      "Write each case folder again with the verdict observed: program.mlir, "
+      "expected and actual outputs, case.json (accepts a changed verdict; "
+      "completes a hand-made case.json and inputs)");
   replayCmd
       ->add_option("--case-timeout", replayTimeout,
                    "Time limit of one case: 20, 20s, 1m")
+      ->capture_default_str();
+
+  // harness reduce
+  ReduceOptions reduceOpts;
+  std::string reduceTimeout = "20", reduceMemory = "4G";
+  CLI::App *reduceCmd = app.add_subcommand(
+      "reduce", "Shrink a finding's case folder while its signature stays "
+                "the same");
+  reduceCmd->add_option("case", reduceOpts.folder, "A case folder (case.json)")
+      ->required();
+  reduceCmd->add_option("-o,--output", reduceOpts.output,
+                        "The reduced case folder (default: CASE-reduced)");
+  reduceCmd
+      ->add_option("--case-timeout", reduceTimeout,
+                   "Time limit of one test (a case's own timeout_seconds "
+                   "wins when shorter): 20, 20s, 1m")
+      ->capture_default_str();
+  reduceCmd
+      ->add_option("--memory-limit", reduceMemory,
+                   "Address-space limit of one test: 512M, 4G")
       ->capture_default_str();
 
   // harness merge
@@ -387,6 +412,19 @@ int main(int argc, char **argv) {
                          "' is not a positive duration (20, 20s, 1m)"};
       replay.caseTimeoutSeconds = *timeout;
       return runReplayCommand(replay);
+    }
+    if (reduceCmd->parsed()) {
+      std::optional<double> timeout = parseDuration(reduceTimeout);
+      if (!timeout)
+        throw UsageError{"--case-timeout: '" + reduceTimeout +
+                         "' is not a positive duration (20, 20s, 1m)"};
+      reduceOpts.caseTimeoutSeconds = *timeout;
+      std::optional<uint64_t> memory = parseByteSize(reduceMemory);
+      if (!memory)
+        throw UsageError{"--memory-limit: '" + reduceMemory +
+                         "' is not a size (512M, 4G)"};
+      reduceOpts.memoryLimitBytes = *memory;
+      return runReduceCommand(reduceOpts);
     }
     if (importCmd->parsed()) {
       import.commandLine = commandLine;

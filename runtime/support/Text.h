@@ -20,6 +20,43 @@ inline std::string oneLine(std::string text) {
   return text;
 }
 
+/// `text` as one field of a one-line record that keeps its line breaks and
+/// tabs: backslash, tab, line feed and carriage return become `\\`, `\t`,
+/// `\n`, `\r`. unescapeField undoes it.
+inline std::string escapeField(const std::string &text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+    case '\\': out += "\\\\"; break;
+    case '\t': out += "\\t"; break;
+    case '\n': out += "\\n"; break;
+    case '\r': out += "\\r"; break;
+    default: out += c;
+    }
+  }
+  return out;
+}
+
+/// The text escapeField was given.
+inline std::string unescapeField(const std::string &field) {
+  std::string out;
+  out.reserve(field.size());
+  for (size_t i = 0; i < field.size(); ++i) {
+    if (field[i] != '\\' || i + 1 == field.size()) {
+      out += field[i];
+      continue;
+    }
+    switch (field[++i]) {
+    case 't': out += '\t'; break;
+    case 'n': out += '\n'; break;
+    case 'r': out += '\r'; break;
+    default: out += field[i];
+    }
+  }
+  return out;
+}
+
 /// The fields of `line` between `separator`s (an empty line is one empty
 /// field).
 inline std::vector<std::string> splitFields(const std::string &line,
