@@ -17,10 +17,15 @@
 #include "oracles/ir/StageChecks.h"
 #include "oracles/static/BinaryChecks.h"
 
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "runtime/Runner.h"
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <unistd.h>
 
 namespace sift::harness {
 
@@ -47,6 +52,33 @@ public:
 private:
   oracle::StageCheckInstrumentation &target_;
 };
+
+/// Tells `onPhase` each pass the compile enters ("compile:<pass>").
+class PhaseInstrumentation final : public mlir::PassInstrumentation {
+public:
+  explicit PhaseInstrumentation(std::function<void(const char *)> onPhase)
+      : onPhase_(std::move(onPhase)) {}
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *) override {
+    llvm::StringRef argument = pass->getArgument();
+    if (argument.empty())
+      return; // pass-manager adaptors
+    std::string phase = "compile:" + argument.str();
+    onPhase_(phase.c_str());
+  }
+
+private:
+  std::function<void(const char *)> onPhase_;
+};
+
+/// Where this process's compiles leave a crash reproducer.
+std::string reproducerPath() {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+  if (ec)
+    dir = "/tmp";
+  return (dir / ("sift-reproducer-" + std::to_string(::getpid()) + ".mlir"))
+      .string();
+}
 
 CaseResult &fail(CaseResult &result, oracle::Verdict verdict, std::string stage,
                  std::string detail) {
@@ -111,17 +143,35 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
                          : options.chip;
   oracle::StageCheckInstrumentation stageChecks(
       oracle::workgroupMemoryBudget(chip));
-  if (gpu)
-    compileOptions.instrument = [&](mlir::PassManager &pm) {
+  compileOptions.instrument = [&](mlir::PassManager &pm) {
+    if (gpu)
       pm.addInstrumentation(
           std::make_unique<ForwardInstrumentation>(stageChecks));
-    };
+    if (options.onPhase)
+      pm.addInstrumentation(
+          std::make_unique<PhaseInstrumentation>(options.onPhase));
+  };
+  // A pass that crashes is recovered, and leaves the IR it ran on.
+  compileOptions.crashReproducer = reproducerPath();
+  std::error_code ec;
+  std::filesystem::remove(compileOptions.crashReproducer, ec);
   CompileOutput output;
   bool compiled = session.compile(*module, compileOptions, EmitStage::Artifact,
                                   output, error);
   result.compileSeconds = secondsSince(start);
-  if (!compiled)
-    return fail(result, oracle::Verdict::CompileError, "compile", error);
+  if (!compiled) {
+    std::ifstream in(compileOptions.crashReproducer);
+    if (in)
+      result.reproducer.assign(std::istreambuf_iterator<char>(in),
+                               std::istreambuf_iterator<char>());
+    std::filesystem::remove(compileOptions.crashReproducer, ec);
+    std::string pass = reproducerPass(result.reproducer);
+    std::string stage = pass.empty() ? "compile" : "compile:" + pass;
+    if (session.lastCrash())
+      return fail(result, oracle::Verdict::CompileCrash, stage,
+                  *session.lastCrash() + "\n" + error);
+    return fail(result, oracle::Verdict::CompileError, stage, error);
+  }
   result.compiled = true;
   result.artifact = output.artifact;
 
@@ -198,6 +248,24 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
   }
   result.runSeconds = secondsSince(start);
   return result;
+}
+
+std::string reproducerPass(const std::string &reproducer) {
+  const std::string key = "pipeline: \"";
+  size_t start = reproducer.find(key);
+  if (start == std::string::npos)
+    return "";
+  start += key.size();
+  size_t end = reproducer.find('"', start);
+  if (end == std::string::npos)
+    return "";
+  std::string pipeline = reproducer.substr(start, end - start);
+  // The innermost element: after the last '(', before its options.
+  size_t open = pipeline.rfind('(');
+  std::string pass =
+      open == std::string::npos ? pipeline : pipeline.substr(open + 1);
+  size_t stop = pass.find_first_of("{)");
+  return pass.substr(0, stop);
 }
 
 bool deviceRunsTarget(const rt::Device &device, TargetKind target) {

@@ -37,8 +37,9 @@ struct CaseOptions {
   FaultSet faults;
   gen::Policy policy;
   gen::InputMode inputs = gen::InputMode::Mixed;
-  /// Told "compile" and "run" as the case enters those steps (isolated
-  /// workers report it, so a hang or crash is blamed on the right one).
+  /// Told "compile", "compile:<pass>" before each pass, and "run" as the
+  /// case enters those steps (isolated workers report it, so a hang or a
+  /// crash is blamed on the right step and pass).
   std::function<void(const char *)> onPhase;
 };
 
@@ -60,6 +61,10 @@ struct CaseResult {
   /// False when the case was only checked statically (GPU pipelines without
   /// a device of their target).
   bool ran = false;
+  /// When the compile failed in a pass: MLIR's local crash reproducer, the
+  /// IR that pass ran on with the pass and its options, which
+  /// `sift-opt --run-reproducer` replays.
+  std::string reproducer;
   /// The compiled artifact (empty when the compile failed), for export.
   rt::Artifact artifact;
   bool compiled = false;
@@ -68,6 +73,11 @@ struct CaseResult {
 /// True when `device` runs what `target` compiles to (cpu: host, cuda:
 /// nvptx, hip: amdgpu).
 bool deviceRunsTarget(const rt::Device &device, TargetKind target);
+
+/// The pass a local crash reproducer names ("sift-lower-to-loops" from
+/// `pipeline: "builtin.module(func.func(sift-lower-to-loops{...}))"`), or
+/// "" when it names none.
+std::string reproducerPass(const std::string &reproducer);
 
 /// Generates, compiles, runs and checks the case of `seed`. GPU pipelines
 /// go through the static oracles first; they run only when `device` runs

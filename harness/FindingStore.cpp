@@ -192,6 +192,13 @@ Result<std::string> writeCaseFolderAt(const std::string &folder,
                                  mlir.size());
       !s.ok())
     return s.error();
+  if (!result.reproducer.empty())
+    if (Status s = writeFileAtomic(
+            (tempDir / "reproducer.mlir").string(),
+            reinterpret_cast<const uint8_t *>(result.reproducer.data()),
+            result.reproducer.size());
+        !s.ok())
+      return s.error();
   for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
                                  {"expected", &result.expected},
                                  {"actual", &result.actual}})
@@ -219,6 +226,8 @@ Result<std::string> writeCaseFolderAt(const std::string &folder,
     if (options.faults.contains(fault))
       faults.push_back(std::string(toString(fault)));
   info["faults"] = faults;
+  if (!result.reproducer.empty())
+    info["reproducer"] = "sift-opt --run-reproducer reproducer.mlir";
   for (const auto &[field, value] : extra.items())
     info[field] = value;
   std::string text = info.dump(2) + "\n";

@@ -121,12 +121,15 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     }
     switch (*fault) {
     case Fault::CrashOnPrime:
+      // Its crash is recovered in the pass manager (the crash reproducer):
+      // it ends no campaign, isolated or not.
+      break;
     case Fault::HangOnK1:
       if (forFuzz && !isolated) {
         error = "fault '" + name +
-                "' crashes or hangs the compiler, which would end the "
-                "campaign: it needs isolated cases (drop --no-isolate; a "
-                "GPU --device turns isolation off)";
+                "' hangs the compiler, which would end the campaign: it "
+                "needs isolated cases (drop --no-isolate; a GPU --device "
+                "turns isolation off)";
         return std::nullopt;
       }
       break;
@@ -281,8 +284,9 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
   return Status::success();
 }
 
-/// The case of a worker that crashed or timed out, rebuilt from its seed
-/// for the case folder: program, inputs, reference; no compile.
+/// The case of a worker that crashed (recovered, or killed) or timed out,
+/// rebuilt from its seed for the case folder: program, inputs, reference
+/// and what the worker said; no compile here.
 CaseResult unreportedCase(const CaseOptions &options, uint64_t seed,
                           const IsolatedOutcome &outcome) {
   CaseResult result;
@@ -295,6 +299,14 @@ CaseResult unreportedCase(const CaseOptions &options, uint64_t seed,
   if (auto expected = oracle::evaluate(result.program, result.inputs);
       expected.ok())
     result.expected = std::move(*expected);
+  result.reproducer = outcome.reproducer;
+  if (outcome.reported) {
+    result.verdict = outcome.verdict;
+    result.stage = outcome.stage;
+    result.detail = outcome.detail;
+    result.compileSeconds = outcome.compileSeconds;
+    return result;
+  }
   describeUnreported(outcome, result.verdict, result.stage, result.detail);
   return result;
 }
@@ -494,7 +506,8 @@ int runFuzzCommand(const FuzzOptions &options) {
           result.compileSeconds = outcome.compileSeconds;
           result.runSeconds = outcome.runSeconds;
           result.ran = outcome.ran;
-        } else if (outcome.reported) {
+        } else if (outcome.reported &&
+                   outcome.verdict != oracle::Verdict::CompileCrash) {
           // A finding that did not crash its worker re-runs here for the
           // case folder (everything is derived from the seed).
           result = runGeneratedCase(session, runDevice, caseOptions, seed);

@@ -70,7 +70,8 @@ runIsolated(const std::function<CaseResult(
                             "\t" + escapeField(result.stage) + "\t" + times +
                             "\t" + (result.ran ? "1" : "0") +
                             (result.compiled ? "1" : "0") + "\t" +
-                            escapeField(result.detail) + "\n");
+                            escapeField(result.detail) + "\t" +
+                            escapeField(result.reproducer) + "\n");
     std::fflush(nullptr);
     _exit(0);
   }
@@ -142,7 +143,7 @@ runIsolated(const std::function<CaseResult(
     start = end + 1;
     if (f.size() == 2 && f[0] == "phase")
       outcome.phase = f[1];
-    if (f.size() == 7 && f[0] == "result") {
+    if (f.size() == 8 && f[0] == "result") {
       std::optional<oracle::Verdict> verdict = oracle::parseVerdict(f[1]);
       if (!verdict)
         continue;
@@ -154,6 +155,7 @@ runIsolated(const std::function<CaseResult(
       outcome.ran = f[5].size() == 2 && f[5][0] == '1';
       outcome.compiled = f[5].size() == 2 && f[5][1] == '1';
       outcome.detail = unescapeField(f[6]);
+      outcome.reproducer = unescapeField(f[7]);
     }
   }
   outcome.stderrTail = errorText;
@@ -164,6 +166,9 @@ void describeUnreported(const IsolatedOutcome &outcome,
                         oracle::Verdict &verdict, std::string &stage,
                         std::string &detail) {
   bool running = outcome.phase == "run";
+  // "compile:<pass>": the pass it was in.
+  std::string compileStage =
+      outcome.phase.rfind("compile:", 0) == 0 ? outcome.phase : "compile";
   // The first line that reads like a diagnostic, else the last line.
   std::string first, last;
   size_t start = 0;
@@ -189,14 +194,14 @@ void describeUnreported(const IsolatedOutcome &outcome,
   if (outcome.timedOut) {
     verdict = running ? oracle::Verdict::RunTimeout
                       : oracle::Verdict::CompileTimeout;
-    stage = running ? "run" : "compile";
+    stage = running ? "run" : compileStage;
     detail = std::string(running ? "the run" : "the compile") +
              " did not finish in time; the worker was killed";
     return;
   }
   verdict = running ? oracle::Verdict::RuntimeError
                     : oracle::Verdict::CompileCrash;
-  stage = running ? "run" : "compile";
+  stage = running ? "run" : compileStage;
   if (outcome.signal)
     detail = "killed by signal " + std::to_string(outcome.signal) + " (" +
              strsignal(outcome.signal) + ")";

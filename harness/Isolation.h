@@ -32,10 +32,12 @@ struct IsolatedOutcome {
   bool reported = false;
   oracle::Verdict verdict = oracle::Verdict::Pass;
   std::string stage, detail;
+  /// A failed compile's crash reproducer (CaseResult::reproducer).
+  std::string reproducer;
   double compileSeconds = 0, runSeconds = 0;
   bool ran = false, compiled = false;
-  /// For a child that did not report: the phase it was in ("compile" or
-  /// "run"), whether it ran out of time, the signal that ended it (0: it
+  /// For a child that did not report: the phase it was in ("compile",
+  /// "compile:<pass>" or "run"), whether it ran out of time, the signal that ended it (0: it
   /// exited), and the end of its stderr.
   std::string phase;
   bool timedOut = false;

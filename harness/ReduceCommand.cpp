@@ -33,7 +33,7 @@ namespace {
 /// What one run of a candidate showed.
 struct Observed {
   oracle::Verdict verdict = oracle::Verdict::Pass;
-  std::string stage, detail, signature;
+  std::string stage, detail, signature, reproducer;
 };
 
 std::string describeSize(const gen::Program &program) {
@@ -85,7 +85,8 @@ int runReduceCommand(const ReduceOptions &options) {
                                 c.inputs, stored->seed);
         },
         nullptr, limits);
-    Observed seen{outcome.verdict, outcome.stage, outcome.detail, {}};
+    Observed seen{outcome.verdict, outcome.stage, outcome.detail, {},
+                  outcome.reproducer};
     if (!outcome.reported)
       describeUnreported(outcome, seen.verdict, seen.stage, seen.detail);
     CaseResult result;
@@ -147,6 +148,7 @@ int runReduceCommand(const ReduceOptions &options) {
   result.verdict = last.verdict;
   result.stage = last.stage;
   result.detail = last.detail;
+  result.reproducer = last.reproducer;
   result.program = reduced.program;
   result.inputs = reduced.inputs;
   result.mlir = gen::emitMlir(reduced.program);

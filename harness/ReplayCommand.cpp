@@ -48,7 +48,7 @@ Status rewriteCase(Session &session, rt::Device &device,
                    const StoredCase &stored, const IsolatedOutcome &outcome,
                    const Observed &seen) {
   CaseResult result;
-  if (outcome.reported) {
+  if (outcome.reported && seen.verdict != oracle::Verdict::CompileCrash) {
     // It finished in the child: run it here for the outputs.
     result = runProgramCase(session, device, stored.options, stored.program,
                             stored.inputs, stored.seed);
@@ -59,6 +59,7 @@ Status rewriteCase(Session &session, rt::Device &device,
     result.program = stored.program;
     result.inputs = stored.inputs;
     result.mlir = gen::emitMlir(stored.program);
+    result.reproducer = outcome.reproducer;
     if (auto expected = oracle::evaluate(stored.program, stored.inputs);
         expected.ok())
       result.expected = std::move(*expected);

@@ -15,6 +15,7 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace sift::harness {
@@ -39,8 +40,14 @@ public:
   bool compile(mlir::ModuleOp module, const CompileOptions &options,
                EmitStage stage, CompileOutput &output, std::string &error);
 
+  /// After a failed compile: the fatal error or signal of a pass that
+  /// crashed and was recovered (options.crashReproducer), or nullopt when
+  /// the compile failed without a crash.
+  const std::optional<std::string> &lastCrash() const { return lastCrash_; }
+
 private:
   std::unique_ptr<mlir::MLIRContext> context_;
+  std::optional<std::string> lastCrash_;
 };
 
 } // namespace sift::harness

@@ -270,6 +270,9 @@ LogicalResult sift::compile(ModuleOp module, const CompileOptions &options,
     return failure();
   if (options.instrument)
     options.instrument(pm);
+  if (!options.crashReproducer.empty())
+    pm.enableCrashReproducerGeneration(options.crashReproducer,
+                                       /*genLocalReproducer=*/true);
   if (failed(pm.run(module))) {
     error = "the " + std::string(toString(options.pipeline.kind)) +
             " pipeline failed";

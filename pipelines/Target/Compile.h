@@ -38,6 +38,11 @@ struct CompileOptions {
   /// Called with the pass manager before it runs (to add instrumentation,
   /// such as the harness's per-pass static oracles).
   std::function<void(mlir::PassManager &)> instrument;
+  /// When set, MLIR's crash reproducer in local mode: a pass that crashes
+  /// (a signal, an abort, a fatal error) is recovered as a failure, and the
+  /// IR it ran on, with the pass and its options, is written here for
+  /// `sift-opt --run-reproducer` (also for a pass that fails).
+  std::string crashReproducer;
 };
 
 /// What a compile produced, depending on the stage.

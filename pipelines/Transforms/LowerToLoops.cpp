@@ -93,7 +93,8 @@ LogicalResult emitPrivateRow(OpBuilder &b, Location loc, Operation *op,
       copiedOut.push_back(out);
       rowBuffers.push_back(privateBuffer(out, topk.getK()));
     }
-    counts = {n, topk.getK(), topk.getK()};
+    int64_t k = static_cast<int64_t>(topk.getK());
+    counts = {n, k, k};
   }
   auto inRow = [&](Value e) { return rowAt(ivs, dim, e); };
   for (auto [i, operand] : llvm::enumerate(copiedIn))
