@@ -71,6 +71,9 @@ struct FuzzOptions {
   /// Every case in a child process with these limits (on by default; off
   /// with a GPU device, whose context a child cannot share).
   bool isolate = true;
+  /// Isolated cases run at once (--jobs); results are handled in case
+  /// order, so a campaign's output does not depend on it.
+  size_t jobs = 1;
   /// Continue the last unfinished campaign with the same seed, runs, data,
   /// families, faults and configs in the output folder's database.
   bool resume = false;

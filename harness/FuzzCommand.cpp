@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <unistd.h>
 
 namespace sift::harness {
@@ -456,7 +457,120 @@ int runFuzzCommand(const FuzzOptions &options) {
   uint64_t limit = options.count.value_or(UINT64_MAX);
   uint64_t done = firstCase - options.skip; // cases an earlier run did
   limit = limit > done ? limit - done : 0;
-  for (uint64_t n = 0; n < limit; ++n) {
+  // A failure of the harness itself (not a finding) ends the campaign.
+  std::optional<int> failed;
+  auto fail = [&](const std::string &message) {
+    std::fprintf(stderr, "harness: %s\n", message.c_str());
+    if (!failed)
+      failed = kExitUsage;
+  };
+  auto deviceFor = [&](const PipelineTarget &run) -> rt::Device & {
+    return gpu && deviceRunsTarget(*gpu, run.target) ? *gpu : **device;
+  };
+  auto optionsFor = [&](const PipelineTarget &run) {
+    CaseOptions o = caseOptions;
+    o.pipeline = run.pipeline;
+    o.target = run.target;
+    o.chip = run.chip;
+    return o;
+  };
+  // Counts and stores the result of one run of case i.
+  auto record = [&](uint64_t i, const PipelineTarget &run,
+                    const CaseOptions &o, const CaseResult &result) {
+    if (!options.saveCasesDir.empty())
+      if (auto saved = writeCaseFolder(options.saveCasesDir, result, o,
+                                       reproCommand(options, run, i));
+          !saved.ok())
+        return fail("--save-cases: " + saved.message());
+    ++counts[result.verdict];
+    ++countsByRun[runName(run.pipeline, run.target)][result.verdict];
+    compileSeconds += result.compileSeconds;
+    runSeconds += result.runSeconds;
+    if (!oracle::isFinding(result.verdict))
+      return;
+    ++findings;
+    auto dir = (*store)->recordFinding(*runId, result, o,
+                                       reproCommand(options, run, i));
+    std::fprintf(stderr,
+                 "%sfinding: case %llu (seed 0x%016llx) %s: %s at %s: %s\n",
+                 tty ? "\r\033[K" : "", static_cast<unsigned long long>(i),
+                 static_cast<unsigned long long>(result.seed),
+                 runName(run.pipeline, run.target).c_str(),
+                 std::string(oracle::toString(result.verdict)).c_str(),
+                 result.stage.c_str(),
+                 result.detail.substr(0, result.detail.find('\n')).c_str());
+    if (!dir.ok())
+      fail("could not store the finding: " + dir.message());
+  };
+  // The result of one isolated run, from what its child reported.
+  auto fromOutcome = [&](uint64_t seed, const PipelineTarget &run,
+                         const CaseOptions &o,
+                         const IsolatedOutcome &outcome) {
+    CaseResult result;
+    if (!outcome.reported && !outcome.timedOut && outcome.signal == 0 &&
+        !options.exportDir.empty()) {
+      fail(outcome.stderrTail);
+      return result;
+    }
+    if (outcome.reported && outcome.compiled && !options.exportDir.empty())
+      ++exported;
+    if (outcome.reported && !oracle::isFinding(outcome.verdict) &&
+        options.saveCasesDir.empty()) {
+      result.seed = seed;
+      result.pipeline = run.pipeline;
+      result.target = run.target;
+      result.verdict = outcome.verdict;
+      result.compileSeconds = outcome.compileSeconds;
+      result.runSeconds = outcome.runSeconds;
+      result.ran = outcome.ran;
+    } else if (outcome.reported &&
+               outcome.verdict != oracle::Verdict::CompileCrash) {
+      // A finding that did not crash its worker re-runs here for the case
+      // folder (everything is derived from the seed).
+      result = runGeneratedCase(session, deviceFor(run), o, seed);
+    } else {
+      result = unreportedCase(o, seed, outcome);
+    }
+    return result;
+  };
+  auto childWork = [&](uint64_t seed, const PipelineTarget &run,
+                       const CaseOptions &o) {
+    return [&, seed, o](const std::function<void(const char *)> &phase) {
+      CaseOptions inChild = o;
+      inChild.onPhase = phase;
+      return runGeneratedCase(session, deviceFor(run), inChild, seed);
+    };
+  };
+  auto exportInChild = [&](const PipelineTarget &run) {
+    return [&](const CaseResult &done) {
+      // In the child: export there, where the artifact is.
+      if (!options.exportDir.empty() && done.compiled)
+        if (Status s = exportCase(options, run, done); !s) {
+          std::fprintf(stderr, "harness: --export-artifacts: %s\n",
+                       s.message().c_str());
+          std::fflush(stderr);
+          _exit(3);
+        }
+    };
+  };
+  // After the last run of case i: it is stored, a killed campaign resumes
+  // at i + 1.
+  auto caseDone = [&](uint64_t i) {
+    if (Status s = (*store)->recordProgress(*runId, i + 1, cases); !s)
+      fail(s.message());
+    if (progressSeconds > 0 &&
+        std::chrono::duration<double>(Clock::now() - lastProgress).count() >=
+            progressSeconds) {
+      progress(false);
+      lastProgress = Clock::now();
+    }
+  };
+
+  // --jobs: isolated children in parallel, delivered in case order.
+  std::unique_ptr<IsolatedPool> pool;
+  if (isolated && options.jobs > 1)
+    pool = std::make_unique<IsolatedPool>(options.jobs);
+  for (uint64_t n = 0; n < limit && !failed; ++n) {
     if (stopRequested || (options.seconds && elapsed() >= *options.seconds))
       break;
     uint64_t i = firstCase + n;
@@ -464,111 +578,48 @@ int runFuzzCommand(const FuzzOptions &options) {
       continue; // Another shard's case.
     uint64_t seed = gen::caseSeed(options.seed, i);
     ++cases;
-    for (const PipelineTarget &run : options.runs) {
-      caseOptions.pipeline = run.pipeline;
-      caseOptions.target = run.target;
-      caseOptions.chip = run.chip;
-      rt::Device &runDevice =
-          gpu && deviceRunsTarget(*gpu, run.target) ? *gpu : **device;
-      CaseResult result;
+    for (size_t r = 0; r < options.runs.size(); ++r) {
+      const PipelineTarget &run = options.runs[r];
+      CaseOptions o = optionsFor(run);
+      bool last = r + 1 == options.runs.size();
+      if (pool) {
+        pool->submit(childWork(seed, run, o), exportInChild(run), limits,
+                     [&, i, seed, r, o, last](const IsolatedOutcome &outcome) {
+                       if (failed)
+                         return;
+                       const PipelineTarget &run = options.runs[r];
+                       record(i, run, o, fromOutcome(seed, run, o, outcome));
+                       if (last)
+                         caseDone(i);
+                     });
+        continue;
+      }
       if (isolated) {
-        Status exportStatus = Status::success();
-        IsolatedOutcome outcome = runIsolated(
-            [&](const std::function<void(const char *)> &phase) {
-              CaseOptions inChild = caseOptions;
-              inChild.onPhase = phase;
-              return runGeneratedCase(session, runDevice, inChild, seed);
-            },
-            [&](const CaseResult &done) {
-              // In the child: export there, where the artifact is.
-              if (!options.exportDir.empty() && done.compiled)
-                if (Status s = exportCase(options, run, done); !s) {
-                  std::fprintf(stderr, "harness: --export-artifacts: %s\n",
-                               s.message().c_str());
-                  std::fflush(stderr);
-                  _exit(3);
-                }
-            },
-            limits);
-        if (!outcome.reported && !outcome.timedOut && outcome.signal == 0 &&
-            !options.exportDir.empty()) {
-          std::fprintf(stderr, "harness: %s\n", outcome.stderrTail.c_str());
-          return kExitUsage;
-        }
-        if (outcome.reported && outcome.compiled && !options.exportDir.empty())
-          ++exported;
-        if (outcome.reported && !oracle::isFinding(outcome.verdict) &&
-            options.saveCasesDir.empty()) {
-          result.seed = seed;
-          result.pipeline = run.pipeline;
-          result.target = run.target;
-          result.verdict = outcome.verdict;
-          result.compileSeconds = outcome.compileSeconds;
-          result.runSeconds = outcome.runSeconds;
-          result.ran = outcome.ran;
-        } else if (outcome.reported &&
-                   outcome.verdict != oracle::Verdict::CompileCrash) {
-          // A finding that did not crash its worker re-runs here for the
-          // case folder (everything is derived from the seed).
-          result = runGeneratedCase(session, runDevice, caseOptions, seed);
-        } else {
-          result = unreportedCase(caseOptions, seed, outcome);
-        }
+        IsolatedOutcome outcome =
+            runIsolated(childWork(seed, run, o), exportInChild(run), limits);
+        CaseResult result = fromOutcome(seed, run, o, outcome);
+        if (failed)
+          break;
+        record(i, run, o, result);
       } else {
-        result = runGeneratedCase(session, runDevice, caseOptions, seed);
+        CaseResult result = runGeneratedCase(session, deviceFor(run), o, seed);
         if (!options.exportDir.empty() && result.compiled) {
           if (Status s = exportCase(options, run, result); !s) {
-            std::fprintf(stderr, "harness: --export-artifacts: %s\n",
-                         s.message().c_str());
-            return kExitUsage;
+            fail("--export-artifacts: " + s.message());
+            break;
           }
           ++exported;
         }
+        record(i, run, o, result);
       }
-      if (!options.saveCasesDir.empty())
-        if (auto saved = writeCaseFolder(options.saveCasesDir, result,
-                                         caseOptions,
-                                         reproCommand(options, run, i));
-            !saved.ok()) {
-          std::fprintf(stderr, "harness: --save-cases: %s\n",
-                       saved.message().c_str());
-          return kExitUsage;
-        }
-      ++counts[result.verdict];
-      ++countsByRun[runName(run.pipeline, run.target)][result.verdict];
-      compileSeconds += result.compileSeconds;
-      runSeconds += result.runSeconds;
-      if (!oracle::isFinding(result.verdict))
-        continue;
-      ++findings;
-      auto dir = (*store)->recordFinding(*runId, result, caseOptions,
-                                         reproCommand(options, run, i));
-      std::fprintf(stderr,
-                   "%sfinding: case %llu (seed 0x%016llx) %s: %s at %s: %s\n",
-                   tty ? "\r\033[K" : "", static_cast<unsigned long long>(i),
-                   static_cast<unsigned long long>(seed),
-                   runName(run.pipeline, run.target).c_str(),
-                   std::string(oracle::toString(result.verdict)).c_str(),
-                   result.stage.c_str(),
-                   result.detail.substr(0, result.detail.find('\n')).c_str());
-      if (!dir.ok()) {
-        std::fprintf(stderr, "harness: could not store the finding: %s\n",
-                     dir.message().c_str());
-        return kExitUsage;
-      }
-    }
-    // Every run of case i is stored: a killed campaign resumes at i + 1.
-    if (Status s = (*store)->recordProgress(*runId, i + 1, cases); !s) {
-      std::fprintf(stderr, "harness: %s\n", s.message().c_str());
-      return kExitUsage;
-    }
-    if (progressSeconds > 0 &&
-        std::chrono::duration<double>(Clock::now() - lastProgress).count() >=
-            progressSeconds) {
-      progress(false);
-      lastProgress = Clock::now();
+      if (last && !failed)
+        caseDone(i);
     }
   }
+  if (pool)
+    pool->drain();
+  if (failed)
+    return *failed;
   double seconds = elapsed();
   std::signal(SIGINT, previousInt);
   std::signal(SIGTERM, previousTerm);

@@ -7,6 +7,9 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 
 namespace sift::harness {
 
@@ -33,24 +37,26 @@ void writeAll(int fd, const std::string &text) {
 
 } // namespace
 
-IsolatedOutcome
-runIsolated(const std::function<CaseResult(
-                const std::function<void(const char *)> &phase)> &work,
-            const std::function<void(const CaseResult &)> &afterwards,
-            const IsolationLimits &limits) {
-  IsolatedOutcome outcome;
+IsolatedChild::IsolatedChild(const CaseWork &work,
+                             const std::function<void(const CaseResult &)> &afterwards,
+                             const IsolationLimits &limits) {
   int report[2], errors[2];
   if (pipe(report) != 0 || pipe(errors) != 0) {
-    outcome.detail = std::string("pipe: ") + std::strerror(errno);
-    outcome.stderrTail = outcome.detail;
-    return outcome;
+    outcome_.detail = std::string("pipe: ") + std::strerror(errno);
+    outcome_.stderrTail = outcome_.detail;
+    finished_ = true;
+    return;
   }
   std::fflush(nullptr);
   pid_t pid = fork();
   if (pid == 0) {
-    // The child: default signals, the memory limit, stderr to the parent.
+    // The child: default signals, the memory limit, stderr to the parent;
+    // it dies with the parent (a killed harness leaves no hung child).
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
     close(report[0]);
     close(errors[0]);
     dup2(errors[1], STDERR_FILENO);
@@ -80,86 +86,191 @@ runIsolated(const std::function<CaseResult(
   if (pid < 0) {
     close(report[0]);
     close(errors[0]);
-    outcome.stderrTail = std::string("fork: ") + std::strerror(errno);
-    return outcome;
+    outcome_.stderrTail = std::string("fork: ") + std::strerror(errno);
+    finished_ = true;
+    return;
   }
+  pid_ = pid;
+  reportFd_ = report[0];
+  errorFd_ = errors[0];
+  deadline_ = std::chrono::steady_clock::now() +
+              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                  std::chrono::duration<double>(limits.timeoutSeconds));
+}
 
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration<double>(limits.timeoutSeconds);
-  std::string reportText, errorText;
-  bool reportOpen = true, errorsOpen = true;
-  while (reportOpen || errorsOpen) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - std::chrono::steady_clock::now())
-                    .count();
-    if (left <= 0) {
-      outcome.timedOut = true;
-      break;
-    }
-    pollfd fds[2];
-    nfds_t count = 0;
-    if (reportOpen)
-      fds[count++] = {report[0], POLLIN, 0};
-    if (errorsOpen)
-      fds[count++] = {errors[0], POLLIN, 0};
-    int ready = poll(fds, count, static_cast<int>(left));
-    if (ready < 0 && errno == EINTR)
-      continue;
-    if (ready <= 0)
-      continue;
-    for (nfds_t i = 0; i < count; ++i) {
-      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-        continue;
-      char chunk[4096];
-      ssize_t n = read(fds[i].fd, chunk, sizeof(chunk));
-      bool isReport = fds[i].fd == report[0];
-      if (n <= 0) {
-        (isReport ? reportOpen : errorsOpen) = false;
-        continue;
-      }
-      (isReport ? reportText : errorText).append(chunk, n);
-      // Keep the end of stderr only.
-      if (errorText.size() > 64 * 1024)
-        errorText.erase(0, errorText.size() - 32 * 1024);
-    }
+IsolatedChild::~IsolatedChild() {
+  if (!finished_) {
+    kill(pid_, SIGKILL);
+    finish();
   }
-  if (outcome.timedOut)
-    kill(pid, SIGKILL);
+}
+
+void IsolatedChild::pollFds(std::vector<pollfd> &fds) const {
+  if (reportFd_ >= 0)
+    fds.push_back({reportFd_, POLLIN, 0});
+  if (errorFd_ >= 0)
+    fds.push_back({errorFd_, POLLIN, 0});
+}
+
+double IsolatedChild::secondsLeft() const {
+  return std::chrono::duration<double>(deadline_ -
+                                       std::chrono::steady_clock::now())
+      .count();
+}
+
+bool IsolatedChild::service() {
+  if (finished_)
+    return true;
+  if (reportFd_ < 0 && errorFd_ < 0) {
+    finish();
+    return true;
+  }
+  if (secondsLeft() <= 0) {
+    outcome_.timedOut = true;
+    kill(pid_, SIGKILL);
+    finish();
+    return true;
+  }
+  std::vector<pollfd> fds;
+  pollFds(fds);
+  if (poll(fds.data(), fds.size(), 0) <= 0)
+    return false;
+  for (const pollfd &fd : fds) {
+    if (!(fd.revents & (POLLIN | POLLHUP | POLLERR)))
+      continue;
+    char chunk[4096];
+    ssize_t n = read(fd.fd, chunk, sizeof(chunk));
+    bool isReport = fd.fd == reportFd_;
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      close(fd.fd);
+      (isReport ? reportFd_ : errorFd_) = -1;
+      continue;
+    }
+    (isReport ? reportText_ : errorText_).append(chunk, n);
+    // Keep the end of stderr only.
+    if (errorText_.size() > 64 * 1024)
+      errorText_.erase(0, errorText_.size() - 32 * 1024);
+  }
+  if (reportFd_ < 0 && errorFd_ < 0) {
+    finish();
+    return true;
+  }
+  return false;
+}
+
+void IsolatedChild::finish() {
+  if (finished_)
+    return;
+  finished_ = true;
+  for (int *fd : {&reportFd_, &errorFd_})
+    if (*fd >= 0) {
+      close(*fd);
+      *fd = -1;
+    }
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
-  close(report[0]);
-  close(errors[0]);
-  if (WIFSIGNALED(status) && !outcome.timedOut)
-    outcome.signal = WTERMSIG(status);
+  if (WIFSIGNALED(status) && !outcome_.timedOut)
+    outcome_.signal = WTERMSIG(status);
 
   size_t start = 0;
-  while (start < reportText.size()) {
-    size_t end = reportText.find('\n', start);
+  while (start < reportText_.size()) {
+    size_t end = reportText_.find('\n', start);
     if (end == std::string::npos)
       break;
     std::vector<std::string> f =
-        splitFields(reportText.substr(start, end - start));
+        splitFields(reportText_.substr(start, end - start));
     start = end + 1;
     if (f.size() == 2 && f[0] == "phase")
-      outcome.phase = f[1];
+      outcome_.phase = f[1];
     if (f.size() == 8 && f[0] == "result") {
       std::optional<oracle::Verdict> verdict = oracle::parseVerdict(f[1]);
       if (!verdict)
         continue;
-      outcome.reported = true;
-      outcome.verdict = *verdict;
-      outcome.stage = unescapeField(f[2]);
-      outcome.compileSeconds = std::atof(f[3].c_str());
-      outcome.runSeconds = std::atof(f[4].c_str());
-      outcome.ran = f[5].size() == 2 && f[5][0] == '1';
-      outcome.compiled = f[5].size() == 2 && f[5][1] == '1';
-      outcome.detail = unescapeField(f[6]);
-      outcome.reproducer = unescapeField(f[7]);
+      outcome_.reported = true;
+      outcome_.verdict = *verdict;
+      outcome_.stage = unescapeField(f[2]);
+      outcome_.compileSeconds = std::atof(f[3].c_str());
+      outcome_.runSeconds = std::atof(f[4].c_str());
+      outcome_.ran = f[5].size() == 2 && f[5][0] == '1';
+      outcome_.compiled = f[5].size() == 2 && f[5][1] == '1';
+      outcome_.detail = unescapeField(f[6]);
+      outcome_.reproducer = unescapeField(f[7]);
     }
   }
-  outcome.stderrTail = errorText;
-  return outcome;
+  outcome_.stderrTail = errorText_;
+}
+
+IsolatedOutcome
+runIsolated(const CaseWork &work,
+            const std::function<void(const CaseResult &)> &afterwards,
+            const IsolationLimits &limits) {
+  IsolatedChild child(work, afterwards, limits);
+  while (!child.service()) {
+    std::vector<pollfd> fds;
+    child.pollFds(fds);
+    int wait = static_cast<int>(
+        std::max(0.0, std::min(child.secondsLeft() * 1000 + 1, 1000.0)));
+    if (poll(fds.data(), fds.size(), wait) < 0 && errno != EINTR)
+      break;
+  }
+  child.finish();
+  return child.outcome();
+}
+
+IsolatedPool::IsolatedPool(size_t jobs) : jobs_(std::max<size_t>(jobs, 1)) {}
+
+IsolatedPool::~IsolatedPool() = default;
+
+size_t IsolatedPool::running() const {
+  size_t n = 0;
+  for (const Entry &entry : entries_)
+    n += !entry.child->finished();
+  return n;
+}
+
+void IsolatedPool::submit(
+    const CaseWork &work,
+    const std::function<void(const CaseResult &)> &afterwards,
+    const IsolationLimits &limits, Deliver deliver) {
+  while (running() >= jobs_)
+    step();
+  entries_.push_back(
+      {std::make_unique<IsolatedChild>(work, afterwards, limits),
+       std::move(deliver)});
+  deliverReady();
+}
+
+void IsolatedPool::drain() {
+  while (!entries_.empty())
+    step();
+}
+
+void IsolatedPool::step() {
+  std::vector<pollfd> fds;
+  double left = 1.0;
+  for (Entry &entry : entries_)
+    if (!entry.child->finished()) {
+      entry.child->pollFds(fds);
+      left = std::min(left, entry.child->secondsLeft());
+    }
+  if (!fds.empty())
+    poll(fds.data(), fds.size(),
+         static_cast<int>(std::max(0.0, left * 1000 + 1)));
+  for (Entry &entry : entries_)
+    entry.child->service();
+  deliverReady();
+}
+
+void IsolatedPool::deliverReady() {
+  // In submission order: a finished case waits for the ones before it.
+  while (!entries_.empty() && entries_.front().child->finished()) {
+    Entry entry = std::move(entries_.front());
+    entries_.pop_front();
+    entry.deliver(entry.child->outcome());
+  }
 }
 
 void describeUnreported(const IsolatedOutcome &outcome,

@@ -244,7 +244,13 @@ int main(int argc, char **argv) {
                     "--count stays the campaign's total");
   fuzzCmd->add_flag("--no-isolate", noIsolate,
                     "Run cases in this process instead of a child process "
-                    "each (a crash or hang then ends the campaign)");
+                    "each (a hang then ends the campaign)");
+  fuzzCmd
+      ->add_option("--jobs,-j", fuzz.jobs,
+                   "Isolated cases run at once, each in its own child "
+                   "process; results are handled in case order")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
   fuzzCmd
       ->add_option("--case-timeout", caseTimeout,
                    "Time limit of one isolated case (compile and run): 90, "
@@ -434,6 +440,11 @@ int main(int argc, char **argv) {
       fuzz.runs = fuzzRunsFrom(fuzzPipeline, fuzzTargets, fuzzChips);
       fuzz.device = deviceFromName(fuzzDevice);
       fuzz.isolate = !noIsolate;
+      if (fuzz.jobs > 1 && (!fuzz.isolate || fuzz.device != rt::DeviceKind::Cpu))
+        throw UsageError{"--jobs=" + std::to_string(fuzz.jobs) +
+                         " runs isolated cases in parallel: it cannot be "
+                         "combined with --no-isolate or a GPU --device "
+                         "(which runs cases in this process)"};
       Result<std::pair<uint64_t, uint64_t>> shardChoice = shardFrom(shard);
       if (!shardChoice.ok())
         throw UsageError{shardChoice.message()};

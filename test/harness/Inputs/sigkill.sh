@@ -2,12 +2,13 @@
 # Kills a campaign with SIGKILL once it has reported a few findings, then
 # checks that every finding it printed is in the database with its case
 # folder, and that --resume goes on after the last finished case.
-#   sigkill.sh OUTPUT_FOLDER
+#   sigkill.sh OUTPUT_FOLDER [MORE HARNESS FLAGS]
 set -u
 dir=$1
+extra=${2:-}
 out=$dir/out
 rm -rf "$dir" && mkdir -p "$dir"
-campaign="--pipeline=cpu --inject=crash-on-prime --seed=1 --out=$out --progress=0"
+campaign="--pipeline=cpu --inject=crash-on-prime --seed=1 --out=$out --progress=0 $extra"
 : > "$dir/log1"
 harness $campaign --count=100000 2>> "$dir/log1" > /dev/null &
 pid=$!
