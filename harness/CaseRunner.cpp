@@ -88,6 +88,106 @@ CaseResult &fail(CaseResult &result, oracle::Verdict verdict, std::string stage,
   return result;
 }
 
+/// fail() for compileAndCheck: records the verdict, returns false.
+bool failedWith(CaseResult &result, oracle::Verdict verdict,
+                std::string stage, std::string detail) {
+  fail(result, verdict, std::move(stage), std::move(detail));
+  return false;
+}
+
+/// Compiles `module` for `options` and, on GPU targets, puts it through
+/// the static oracles (after every pass, then on the binaries). False when
+/// that decided `result`'s verdict (a compile error or crash, a static
+/// finding); true when the case compiled clean (`output` holds it).
+bool compileAndCheck(Session &session, mlir::ModuleOp module,
+                     const CaseOptions &options, uint64_t seed,
+                     CaseResult &result, CompileOutput &output) {
+  std::string error;
+  if (options.onPhase)
+    options.onPhase("compile");
+  auto start = std::chrono::steady_clock::now();
+  CompileOptions compileOptions;
+  compileOptions.pipeline.kind = options.pipeline;
+  compileOptions.pipeline.target = options.target;
+  compileOptions.pipeline.chip = options.chip;
+  compileOptions.pipeline.faults = options.faults;
+  if (options.randomConfig)
+    compileOptions.pipeline.randomConfigSeed =
+        static_cast<int64_t>(seed & 0x7fffffffffffffffULL);
+  // GPU pipelines: the IR-level oracles run after every pass, so a finding
+  // names the pass that introduced it.
+  bool gpu = options.target != TargetKind::Host;
+  std::string chip = options.chip.empty()
+                         ? std::string(defaultChip(options.target))
+                         : options.chip;
+  oracle::StageCheckInstrumentation stageChecks(
+      oracle::workgroupMemoryBudget(chip));
+  compileOptions.instrument = [&](mlir::PassManager &pm) {
+    if (gpu)
+      pm.addInstrumentation(
+          std::make_unique<ForwardInstrumentation>(stageChecks));
+    if (options.onPhase)
+      pm.addInstrumentation(
+          std::make_unique<PhaseInstrumentation>(options.onPhase));
+  };
+  // A pass that crashes is recovered, and leaves the IR it ran on.
+  compileOptions.crashReproducer = reproducerPath();
+  std::error_code ec;
+  std::filesystem::remove(compileOptions.crashReproducer, ec);
+  bool compiled = session.compile(module, compileOptions, EmitStage::Artifact,
+                                  output, error);
+  result.compileSeconds = secondsSince(start);
+  if (!compiled) {
+    std::ifstream in(compileOptions.crashReproducer);
+    if (in)
+      result.reproducer.assign(std::istreambuf_iterator<char>(in),
+                               std::istreambuf_iterator<char>());
+    std::filesystem::remove(compileOptions.crashReproducer, ec);
+    std::string pass = reproducerPass(result.reproducer);
+    std::string stage = pass.empty() ? "compile" : "compile:" + pass;
+    if (session.lastCrash())
+      return failedWith(result, oracle::Verdict::CompileCrash, stage,
+                  *session.lastCrash() + "\n" + error);
+    return failedWith(result, oracle::Verdict::CompileError, stage, error);
+  }
+  result.compiled = true;
+  result.artifact = output.artifact;
+
+  if (gpu) {
+    // IR findings first (they name their pass), then the binaries'.
+    std::vector<oracle::StageFinding> irFindings = stageChecks.findings();
+    if (!irFindings.empty()) {
+      const oracle::StageFinding &first = irFindings.front();
+      // The first line is stable across cases (signatures use it); kernel
+      // names and the other findings follow.
+      std::string detail = first.finding.message + " (introduced by " +
+                           first.pass + ")\nkernel " + first.finding.kernel;
+      for (size_t i = 1; i < irFindings.size(); ++i)
+        detail += "\nalso: " + irFindings[i].finding.message + " (" +
+                  irFindings[i].pass + ", kernel " +
+                  irFindings[i].finding.kernel + ")";
+      return failedWith(result, first.finding.verdict, "static:" + first.pass,
+                  detail);
+    }
+    // Static oracles on every GPU binary; the first finding decides.
+    for (const rt::Executable &executable : output.artifact.executables) {
+      std::string unreadable;
+      std::vector<oracle::StaticFinding> findings =
+          oracle::checkExecutable(executable, unreadable);
+      if (!unreadable.empty())
+        return failedWith(result, oracle::Verdict::CompileError, "serialize",
+                    executable.target + " binary is unreadable: " + unreadable);
+      if (!findings.empty()) {
+        std::string detail = findings.front().message;
+        if (findings.size() > 1)
+          detail += " (and " + std::to_string(findings.size() - 1) + " more)";
+        return failedWith(result, findings.front().verdict, "static", detail);
+      }
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 CaseResult runGeneratedCase(Session &session, rt::Device &device,
@@ -124,98 +224,19 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
                 reference.message());
   result.expected = std::move(reference.value());
 
-  if (options.onPhase)
-    options.onPhase("compile");
-  auto start = std::chrono::steady_clock::now();
-  CompileOptions compileOptions;
-  compileOptions.pipeline.kind = options.pipeline;
-  compileOptions.pipeline.target = options.target;
-  compileOptions.pipeline.chip = options.chip;
-  compileOptions.pipeline.faults = options.faults;
-  if (options.randomConfig)
-    compileOptions.pipeline.randomConfigSeed =
-        static_cast<int64_t>(seed & 0x7fffffffffffffffULL);
-  // GPU pipelines: the IR-level oracles run after every pass, so a finding
-  // names the pass that introduced it.
-  bool gpu = options.target != TargetKind::Host;
-  std::string chip = options.chip.empty()
-                         ? std::string(defaultChip(options.target))
-                         : options.chip;
-  oracle::StageCheckInstrumentation stageChecks(
-      oracle::workgroupMemoryBudget(chip));
-  compileOptions.instrument = [&](mlir::PassManager &pm) {
-    if (gpu)
-      pm.addInstrumentation(
-          std::make_unique<ForwardInstrumentation>(stageChecks));
-    if (options.onPhase)
-      pm.addInstrumentation(
-          std::make_unique<PhaseInstrumentation>(options.onPhase));
-  };
-  // A pass that crashes is recovered, and leaves the IR it ran on.
-  compileOptions.crashReproducer = reproducerPath();
-  std::error_code ec;
-  std::filesystem::remove(compileOptions.crashReproducer, ec);
   CompileOutput output;
-  bool compiled = session.compile(*module, compileOptions, EmitStage::Artifact,
-                                  output, error);
-  result.compileSeconds = secondsSince(start);
-  if (!compiled) {
-    std::ifstream in(compileOptions.crashReproducer);
-    if (in)
-      result.reproducer.assign(std::istreambuf_iterator<char>(in),
-                               std::istreambuf_iterator<char>());
-    std::filesystem::remove(compileOptions.crashReproducer, ec);
-    std::string pass = reproducerPass(result.reproducer);
-    std::string stage = pass.empty() ? "compile" : "compile:" + pass;
-    if (session.lastCrash())
-      return fail(result, oracle::Verdict::CompileCrash, stage,
-                  *session.lastCrash() + "\n" + error);
-    return fail(result, oracle::Verdict::CompileError, stage, error);
-  }
-  result.compiled = true;
-  result.artifact = output.artifact;
-
-  if (gpu) {
-    // IR findings first (they name their pass), then the binaries'.
-    std::vector<oracle::StageFinding> irFindings = stageChecks.findings();
-    if (!irFindings.empty()) {
-      const oracle::StageFinding &first = irFindings.front();
-      // The first line is stable across cases (signatures use it); kernel
-      // names and the other findings follow.
-      std::string detail = first.finding.message + " (introduced by " +
-                           first.pass + ")\nkernel " + first.finding.kernel;
-      for (size_t i = 1; i < irFindings.size(); ++i)
-        detail += "\nalso: " + irFindings[i].finding.message + " (" +
-                  irFindings[i].pass + ", kernel " +
-                  irFindings[i].finding.kernel + ")";
-      return fail(result, first.finding.verdict, "static:" + first.pass,
-                  detail);
-    }
-    // Static oracles on every GPU binary; the first finding decides.
-    for (const rt::Executable &executable : output.artifact.executables) {
-      std::string unreadable;
-      std::vector<oracle::StaticFinding> findings =
-          oracle::checkExecutable(executable, unreadable);
-      if (!unreadable.empty())
-        return fail(result, oracle::Verdict::CompileError, "serialize",
-                    executable.target + " binary is unreadable: " + unreadable);
-      if (!findings.empty()) {
-        std::string detail = findings.front().message;
-        if (findings.size() > 1)
-          detail += " (and " + std::to_string(findings.size() - 1) + " more)";
-        return fail(result, findings.front().verdict, "static", detail);
-      }
-    }
-    if (!deviceRunsTarget(device, options.target))
-      return result;
-  }
+  if (!compileAndCheck(session, *module, options, seed, result, output))
+    return result;
+  bool gpu = options.target != TargetKind::Host;
+  if (gpu && !deviceRunsTarget(device, options.target))
+    return result;
 
   // A GPU runs each case twice (a race shows as a second result that
   // differs); the cpu device once.
   int runs = gpu ? 2 : 1;
   if (options.onPhase)
     options.onPhase("run");
-  start = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();
   result.ran = true;
   for (int r = 0; r < runs; ++r) {
     // The second run allocates queue-ordered and exports every output as
@@ -247,6 +268,23 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
     }
   }
   result.runSeconds = secondsSince(start);
+  return result;
+}
+
+CaseResult runMlirCase(Session &session, const CaseOptions &options,
+                       const std::string &text, const std::string &name,
+                       uint64_t seed) {
+  CaseResult result;
+  result.seed = seed;
+  result.pipeline = options.pipeline;
+  result.target = options.target;
+  result.mlir = text;
+  std::string error;
+  auto module = session.parse(text, name, error);
+  if (!module)
+    return fail(result, oracle::Verdict::GenInvalid, "parse", error);
+  CompileOutput output;
+  compileAndCheck(session, *module, options, seed, result, output);
   return result;
 }
 

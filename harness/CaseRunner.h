@@ -74,6 +74,14 @@ struct CaseResult {
 /// nvptx, hip: amdgpu).
 bool deviceRunsTarget(const rt::Device &device, TargetKind target);
 
+/// Compiles a program given as MLIR text (`name` in diagnostics) and puts
+/// it through the static oracles, without running it (no model, so no
+/// reference): what the IR half of `harness reduce` tests. A text that does
+/// not parse is `gen-invalid` at `parse`.
+CaseResult runMlirCase(Session &session, const CaseOptions &options,
+                       const std::string &text, const std::string &name,
+                       uint64_t seed);
+
 /// The pass a local crash reproducer names ("sift-lower-to-loops" from
 /// `pipeline: "builtin.module(func.func(sift-lower-to-loops{...}))"`), or
 /// "" when it names none.

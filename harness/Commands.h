@@ -139,6 +139,17 @@ struct ReduceOptions {
   std::string output;
   double caseTimeoutSeconds = 20;
   uint64_t memoryLimitBytes = uint64_t(4) << 30;
+  /// After the model, reduce the IR with sift-reduce (mlir-reduce) when the
+  /// compile decides the verdict.
+  bool reduceIr = true;
+};
+
+/// `harness check`.
+struct CheckOptions {
+  std::string program;
+  /// The case folder whose options (pipeline, target, faults, ...) and
+  /// signature the program is checked against.
+  std::string like;
 };
 
 /// `harness merge`.
@@ -158,6 +169,7 @@ int runFuzzCommand(const FuzzOptions &options);
 int runMergeCommand(const MergeOptions &options);
 int runReplayCommand(const ReplayOptions &options);
 int runReduceCommand(const ReduceOptions &options);
+int runCheckCommand(const CheckOptions &options);
 int runImportCommand(const ImportOptions &options);
 int runRunCommand(const RunOptions &options);
 int runCompileCommand(const CompileCommandOptions &options);

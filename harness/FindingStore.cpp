@@ -140,7 +140,8 @@ std::string findingSignature(const CaseResult &result) {
   first = std::regex_replace(first, ssa, "%V");
   first = std::regex_replace(first, path, "PATH");
   first = normalizeNumbers(first);
-  // The op the case is about (its first sort or top-k).
+  // The op the case is about (its first sort or top-k; from the text when
+  // there is no model).
   std::string op = "-";
   for (const gen::Op &candidate : result.program.ops)
     if (candidate.kind == gen::OpKind::Sort ||
@@ -148,6 +149,12 @@ std::string findingSignature(const CaseResult &result) {
       op = candidate.kind == gen::OpKind::Sort ? "sort" : "topk";
       break;
     }
+  if (result.program.ops.empty()) {
+    size_t sort = result.mlir.find("sift.sort"),
+           topk = result.mlir.find("sift.topk");
+    if (sort != std::string::npos || topk != std::string::npos)
+      op = sort < topk ? "sort" : "topk";
+  }
   return std::string(oracle::toString(result.verdict)) + "|" + result.stage +
          "|" + first + "|" + op;
 }

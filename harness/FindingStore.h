@@ -52,7 +52,8 @@ inline constexpr int64_t kReprosPerSignature = 3;
 
 /// The signature of a finding: verdict, the step (or pass) that failed, the
 /// first line of its detail with numbers, SSA names and paths normalized
-/// away, and the kind of the case's sift op.
+/// away, and the kind of the case's sift op (its first sort or top-k, from
+/// the model, or from `mlir` for a case given as text).
 std::string findingSignature(const CaseResult &result);
 
 /// Writes the case folder of `result` under `parent` (created if needed):

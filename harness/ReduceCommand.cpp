@@ -5,7 +5,9 @@
 // candidate compiled and run in a child and kept only when its signature
 // is the original's. The result is written as a case folder of its own,
 // with where it came from and how much smaller it is, ready to be replayed
-// or copied into corpus/.
+// or copied into corpus/. A finding the compile decides then goes through
+// mlir-reduce (sift-reduce) on its IR, with `harness check --like=FOLDER`
+// (same signature as the case folder: exit 1) as the interestingness test.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,9 +22,14 @@
 #include "generators/MlirEmitter.h"
 #include "oracles/Reference.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Program.h"
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace fs = std::filesystem;
 
@@ -41,7 +48,164 @@ std::string describeSize(const gen::Program &program) {
          std::to_string(opsTimesElements(program)) + " ops x elements";
 }
 
+/// Operations in `text` (0 when it does not parse).
+size_t countOps(Session &session, const std::string &text) {
+  std::string error;
+  auto module = session.parse(text, "count.mlir", error);
+  if (!module)
+    return 0;
+  size_t n = 0;
+  module->walk([&](mlir::Operation *) { ++n; });
+  return n;
+}
+
+/// The folder this executable lives in (sift-reduce is built next to it).
+fs::path toolsFolder() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : self.parent_path();
+}
+
+/// Runs `harness check FILE --like=CASE` in this process's stead: true
+/// when FILE shows CASE's signature.
+bool sameSignatureAsCase(const fs::path &harness, const fs::path &file,
+                         const std::string &caseFolder) {
+  // StringRefs into strings that outlive the call.
+  std::string program = harness.string(), path = file.string(),
+              like = "--like=" + caseFolder;
+  llvm::SmallVector<llvm::StringRef> args = {program, "check", path, like};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(),
+                                                llvm::StringRef()};
+  int code = llvm::sys::ExecuteAndWait(program, args, std::nullopt,
+                                       redirects);
+  return code == kExitFindings;
+}
+
+/// mlir-reduce (as sift-reduce, which knows the sift dialect) over the
+/// model-reduced program, with `harness check --like=FOLDER` as its
+/// interestingness test; the result, when smaller, is FOLDER/reduced.mlir.
+void reduceIr(Session &session, const std::string &folder,
+              const std::string &mlir, const IsolationLimits &limits) {
+  fs::path tools = toolsFolder();
+  fs::path reducer = tools / "sift-reduce", harness = tools / "harness";
+  std::error_code ec;
+  if (tools.empty() || !fs::exists(reducer, ec) || !fs::exists(harness, ec)) {
+    std::printf("IR phase skipped: no sift-reduce next to this harness\n");
+    return;
+  }
+  fs::path work = fs::path(folder) / ".ir-reduce";
+  fs::remove_all(work, ec);
+  fs::create_directories(work, ec);
+  fs::path input = work / "input.mlir", output = work / "reduced.mlir",
+           log = work / "sift-reduce.log";
+  {
+    std::ofstream out(input);
+    out << mlir;
+  }
+  if (!sameSignatureAsCase(harness, input, folder)) {
+    std::printf("IR phase skipped: the program's text alone does not show "
+                "the signature\n");
+    fs::remove_all(work, ec);
+    return;
+  }
+  auto start = std::chrono::steady_clock::now();
+  std::string test = "test=" + harness.string() +
+                     " test-arg=check,--like=" + folder;
+  std::string tree = "--reduction-tree=traversal-mode=0 " + test;
+  std::string canonicalize = "--opt-reduction-pass=opt-pass=canonicalize " + test;
+  std::string outFlag = "-o=" + output.string();
+  std::string program = reducer.string(), inputPath = input.string(),
+              logPath = log.string();
+  llvm::SmallVector<llvm::StringRef> args = {program, inputPath, tree,
+                                             canonicalize, outFlag};
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(logPath), llvm::StringRef(logPath)};
+  // Each test is one isolated compile: give the whole phase a bound.
+  unsigned budget =
+      static_cast<unsigned>(std::max(60.0, 50 * limits.timeoutSeconds));
+  std::string message;
+  int code = llvm::sys::ExecuteAndWait(program, args, std::nullopt,
+                                       redirects, budget, 0, &message);
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  std::ifstream in(output);
+  std::string reduced((std::istreambuf_iterator<char>(in)),
+                      std::istreambuf_iterator<char>());
+  size_t before = countOps(session, mlir), after = countOps(session, reduced);
+  if (code != 0 || reduced.empty() || after == 0) {
+    std::printf("IR phase (sift-reduce) failed after %.1f s%s%s: see %s\n",
+                seconds, message.empty() ? "" : ": ", message.c_str(),
+                log.c_str());
+    return;
+  }
+  if (after >= before || !sameSignatureAsCase(harness, output, folder)) {
+    std::printf("IR phase (sift-reduce, %.1f s): no smaller IR with the "
+                "signature (%zu operations)\n",
+                seconds, before);
+    fs::remove_all(work, ec);
+    return;
+  }
+  fs::path kept = fs::path(folder) / "reduced.mlir";
+  fs::rename(output, kept, ec);
+  fs::remove_all(work, ec);
+  std::printf("IR phase (sift-reduce, %.1f s): %zu -> %zu operations; wrote "
+              "%s\nrepro: harness check %s --like=%s\n",
+              seconds, before, after, kept.c_str(), kept.c_str(),
+              folder.c_str());
+}
+
 } // namespace
+
+int runCheckCommand(const CheckOptions &options) {
+  Result<StoredCase> stored = loadCaseFolder(options.like);
+  if (!stored.ok()) {
+    std::fprintf(stderr, "harness check: --like=%s: %s\n",
+                 options.like.c_str(), stored.message().c_str());
+    return kExitUsage;
+  }
+  std::string expected;
+  {
+    std::ifstream in(fs::path(options.like) / "case.json");
+    nlohmann::json info = nlohmann::json::parse(in, nullptr, false);
+    if (info.is_object())
+      expected = info.value("signature", std::string());
+  }
+  std::ifstream in(options.program);
+  if (!in) {
+    std::fprintf(stderr, "harness check: %s: cannot read the program\n",
+                 options.program.c_str());
+    return kExitUsage;
+  }
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  Session session;
+  IsolationLimits limits;
+  limits.timeoutSeconds = stored->timeoutSeconds.value_or(20);
+  IsolatedOutcome outcome = runIsolated(
+      [&](const std::function<void(const char *)> &phase) {
+        CaseOptions caseOptions = stored->options;
+        caseOptions.onPhase = phase;
+        return runMlirCase(session, caseOptions, text, options.program,
+                           stored->seed);
+      },
+      nullptr, limits);
+  CaseResult result;
+  result.mlir = text;
+  result.verdict = outcome.verdict;
+  result.stage = outcome.stage;
+  result.detail = outcome.detail;
+  if (!outcome.reported)
+    describeUnreported(outcome, result.verdict, result.stage, result.detail);
+  std::string signature = findingSignature(result);
+  bool same = !expected.empty() && signature == expected;
+  std::printf("%s at %s: %s\nsignature %s (%s the case's)\n",
+              std::string(oracle::toString(result.verdict)).c_str(),
+              result.stage.c_str(),
+              result.detail.substr(0, result.detail.find('\n')).c_str(),
+              signature.c_str(), same ? "same as" : "differs from");
+  return same ? kExitFindings : kExitOk;
+}
 
 int runReduceCommand(const ReduceOptions &options) {
   fs::path folder = fs::path(options.folder).lexically_normal();
@@ -183,6 +347,14 @@ int runReduceCommand(const ReduceOptions &options) {
               static_cast<long long>(before), static_cast<long long>(after),
               ratio, after > 0 ? static_cast<double>(before) / after : 0.0);
   std::printf("wrote %s\nrepro: %s\n", written->c_str(), repro.c_str());
+  std::fflush(stdout);
+  // The IR half: only a verdict the compile decides can be checked on IR
+  // alone (no model, no reference).
+  bool compileStage = last.stage.rfind("compile", 0) == 0 ||
+                      last.stage.rfind("static", 0) == 0 ||
+                      last.stage == "serialize";
+  if (options.reduceIr && compileStage)
+    reduceIr(session, *written, result.mlir, limits);
   return kExitOk;
 }
 

@@ -153,7 +153,7 @@ int main(int argc, char **argv) {
   // `fuzz` is the default command.
   std::vector<std::string> args(argv, argv + argc);
   static const char *commands[] = {"fuzz",  "run",    "compile", "import",
-                                   "merge", "replay", "reduce"};
+                                   "merge", "replay", "reduce", "check"};
   bool hasCommand = false;
   if (args.size() > 1)
     for (const char *command : commands)
@@ -320,6 +320,21 @@ int main(int argc, char **argv) {
                    "Address-space limit of one test: 512M, 4G")
       ->capture_default_str();
 
+  reduceCmd->add_flag("!--no-ir", reduceOpts.reduceIr,
+                      "Stop after the model: skip the IR phase (sift-reduce)");
+
+  // harness check
+  CheckOptions check;
+  CLI::App *checkCmd = app.add_subcommand(
+      "check", "Compile a program given as MLIR with a case folder's options "
+               "and static oracles; exit 1 when it shows the case's "
+               "signature (the test harness reduce gives mlir-reduce)");
+  checkCmd->add_option("program", check.program, "The program (.mlir)")
+      ->required();
+  checkCmd->add_option("--like", check.like,
+                       "The case folder (case.json) to compare with")
+      ->required();
+
   // harness merge
   MergeOptions merge;
   CLI::App *mergeCmd = app.add_subcommand(
@@ -419,6 +434,8 @@ int main(int argc, char **argv) {
       replay.caseTimeoutSeconds = *timeout;
       return runReplayCommand(replay);
     }
+    if (checkCmd->parsed())
+      return runCheckCommand(check);
     if (reduceCmd->parsed()) {
       std::optional<double> timeout = parseDuration(reduceTimeout);
       if (!timeout)
