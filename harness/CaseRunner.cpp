@@ -271,6 +271,22 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
   return result;
 }
 
+CaseResult uncompiledCase(const CaseOptions &options, uint64_t seed,
+                          gen::Program program,
+                          std::vector<HostTensor> inputs) {
+  CaseResult result;
+  result.seed = seed;
+  result.pipeline = options.pipeline;
+  result.target = options.target;
+  result.program = std::move(program);
+  result.inputs = std::move(inputs);
+  result.mlir = gen::emitMlir(result.program);
+  if (auto expected = oracle::evaluate(result.program, result.inputs);
+      expected.ok())
+    result.expected = std::move(*expected);
+  return result;
+}
+
 CaseResult runMlirCase(Session &session, const CaseOptions &options,
                        const std::string &text, const std::string &name,
                        uint64_t seed) {

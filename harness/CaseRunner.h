@@ -74,6 +74,12 @@ struct CaseResult {
 /// nvptx, hip: amdgpu).
 bool deviceRunsTarget(const rt::Device &device, TargetKind target);
 
+/// A case not compiled here: the program, its inputs, its text and the
+/// reference's outputs, the rest left for the caller (a case folder written
+/// from what an isolated child reported).
+CaseResult uncompiledCase(const CaseOptions &options, uint64_t seed,
+                          gen::Program program, std::vector<HostTensor> inputs);
+
 /// Compiles a program given as MLIR text (`name` in diagnostics) and puts
 /// it through the static oracles, without running it (no model, so no
 /// reference): what the IR half of `harness reduce` tests. A text that does

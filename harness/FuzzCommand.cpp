@@ -290,16 +290,11 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
 /// and what the worker said; no compile here.
 CaseResult unreportedCase(const CaseOptions &options, uint64_t seed,
                           const IsolatedOutcome &outcome) {
-  CaseResult result;
-  result.seed = seed;
-  result.pipeline = options.pipeline;
-  result.target = options.target;
-  result.program = gen::generateProgram(options.policy, seed);
-  result.inputs = gen::generateInputs(result.program, options.inputs, seed);
-  result.mlir = gen::emitMlir(result.program);
-  if (auto expected = oracle::evaluate(result.program, result.inputs);
-      expected.ok())
-    result.expected = std::move(*expected);
+  gen::Program program = gen::generateProgram(options.policy, seed);
+  std::vector<HostTensor> inputs =
+      gen::generateInputs(program, options.inputs, seed);
+  CaseResult result = uncompiledCase(options, seed, std::move(program),
+                                     std::move(inputs));
   result.reproducer = outcome.reproducer;
   if (outcome.reported) {
     result.verdict = outcome.verdict;

@@ -305,20 +305,12 @@ int runReduceCommand(const ReduceOptions &options) {
                        std::chrono::steady_clock::now() - start)
                        .count();
 
-  CaseResult result;
-  result.seed = stored->seed;
-  result.pipeline = stored->options.pipeline;
-  result.target = stored->options.target;
+  CaseResult result = uncompiledCase(stored->options, stored->seed,
+                                     reduced.program, reduced.inputs);
   result.verdict = last.verdict;
   result.stage = last.stage;
   result.detail = last.detail;
   result.reproducer = last.reproducer;
-  result.program = reduced.program;
-  result.inputs = reduced.inputs;
-  result.mlir = gen::emitMlir(reduced.program);
-  if (auto expected = oracle::evaluate(reduced.program, reduced.inputs);
-      expected.ok())
-    result.expected = std::move(*expected);
   int64_t before = opsTimesElements(original.program);
   int64_t after = opsTimesElements(reduced.program);
   double ratio = before > 0 ? static_cast<double>(after) / before : 1.0;

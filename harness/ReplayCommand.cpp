@@ -53,16 +53,9 @@ Status rewriteCase(Session &session, rt::Device &device,
     result = runProgramCase(session, device, stored.options, stored.program,
                             stored.inputs, stored.seed);
   } else {
-    result.seed = stored.seed;
-    result.pipeline = stored.options.pipeline;
-    result.target = stored.options.target;
-    result.program = stored.program;
-    result.inputs = stored.inputs;
-    result.mlir = gen::emitMlir(stored.program);
+    result = uncompiledCase(stored.options, stored.seed, stored.program,
+                            stored.inputs);
     result.reproducer = outcome.reproducer;
-    if (auto expected = oracle::evaluate(stored.program, stored.inputs);
-        expected.ok())
-      result.expected = std::move(*expected);
   }
   result.verdict = seen.verdict;
   result.stage = seen.stage;

@@ -147,6 +147,24 @@ TargetKind targetFromName(const std::string &name) {
       joinNames(kAllTargetKinds, [](TargetKind k) { return toString(k); })};
 }
 
+/// The seconds of a duration flag (`90`, `90s`, `5m`, `2h`), or a usage
+/// error naming the flag.
+double durationFlag(const std::string &flag, const std::string &text) {
+  std::optional<double> seconds = parseDuration(text);
+  if (!seconds)
+    throw UsageError{flag + ": '" + text +
+                     "' is not a positive duration (90, 90s, 5m, 2h)"};
+  return *seconds;
+}
+
+/// The bytes of a size flag (`512M`, `4G`), or a usage error naming it.
+uint64_t sizeFlag(const std::string &flag, const std::string &text) {
+  std::optional<uint64_t> bytes = parseByteSize(text);
+  if (!bytes)
+    throw UsageError{flag + ": '" + text + "' is not a size (512M, 4G)"};
+  return *bytes;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -427,26 +445,15 @@ int main(int argc, char **argv) {
     if (mergeCmd->parsed())
       return runMergeCommand(merge);
     if (replayCmd->parsed()) {
-      std::optional<double> timeout = parseDuration(replayTimeout);
-      if (!timeout)
-        throw UsageError{"--case-timeout: '" + replayTimeout +
-                         "' is not a positive duration (20, 20s, 1m)"};
-      replay.caseTimeoutSeconds = *timeout;
+      replay.caseTimeoutSeconds = durationFlag("--case-timeout", replayTimeout);
       return runReplayCommand(replay);
     }
     if (checkCmd->parsed())
       return runCheckCommand(check);
     if (reduceCmd->parsed()) {
-      std::optional<double> timeout = parseDuration(reduceTimeout);
-      if (!timeout)
-        throw UsageError{"--case-timeout: '" + reduceTimeout +
-                         "' is not a positive duration (20, 20s, 1m)"};
-      reduceOpts.caseTimeoutSeconds = *timeout;
-      std::optional<uint64_t> memory = parseByteSize(reduceMemory);
-      if (!memory)
-        throw UsageError{"--memory-limit: '" + reduceMemory +
-                         "' is not a size (512M, 4G)"};
-      reduceOpts.memoryLimitBytes = *memory;
+      reduceOpts.caseTimeoutSeconds =
+          durationFlag("--case-timeout", reduceTimeout);
+      reduceOpts.memoryLimitBytes = sizeFlag("--memory-limit", reduceMemory);
       return runReduceCommand(reduceOpts);
     }
     if (importCmd->parsed()) {
@@ -467,16 +474,8 @@ int main(int argc, char **argv) {
         throw UsageError{shardChoice.message()};
       fuzz.shardIndex = shardChoice->first;
       fuzz.shardCount = shardChoice->second;
-      std::optional<double> timeout = parseDuration(caseTimeout);
-      if (!timeout)
-        throw UsageError{"--case-timeout: '" + caseTimeout +
-                         "' is not a positive duration (90, 90s, 5m)"};
-      fuzz.caseTimeoutSeconds = *timeout;
-      std::optional<uint64_t> memory = parseByteSize(memoryLimit);
-      if (!memory)
-        throw UsageError{"--memory-limit: '" + memoryLimit +
-                         "' is not a size (512M, 4G)"};
-      fuzz.memoryLimitBytes = *memory;
+      fuzz.caseTimeoutSeconds = durationFlag("--case-timeout", caseTimeout);
+      fuzz.memoryLimitBytes = sizeFlag("--memory-limit", memoryLimit);
       std::string faultError;
       std::optional<FaultSet> faults = parseFaults(
           fuzz.injectText, /*forFuzz=*/true, faultError,
@@ -494,10 +493,7 @@ int main(int argc, char **argv) {
       if (*countOpt)
         fuzz.count = fuzzCount;
       if (*timeOpt) {
-        fuzz.seconds = parseDuration(fuzzTime);
-        if (!fuzz.seconds)
-          throw UsageError{"--time: '" + fuzzTime +
-                           "' is not a positive duration (90, 90s, 5m, 2h)"};
+        fuzz.seconds = durationFlag("--time", fuzzTime);
       }
       if (!fuzz.count && !fuzz.seconds)
         fuzz.count = 100;
