@@ -16,6 +16,12 @@
 
 namespace sift::gen {
 
+/// The generator's version: raised whenever a seed and policy would give a
+/// different program or different data than before, so a stored repro
+/// command (`harness fuzz --seed=S --skip=I`) says which generator it needs.
+/// Case folders record it (`generator_version`).
+inline constexpr int kGeneratorVersion = 1;
+
 /// A random program of a family drawn from policy.familyWeights. The result
 /// passes validate().
 Program generateProgram(const Policy &policy, Rng &rng);

@@ -15,6 +15,7 @@
 #include "harness/ProgramJson.h"
 
 #include "generators/Policy.h"
+#include "generators/ProgramGenerator.h"
 #include "runtime/support/FileIO.h"
 #include "runtime/support/Npy.h"
 
@@ -224,6 +225,7 @@ Result<std::string> writeCaseFolderAt(const std::string &folder,
       {"program_weight", result.program.weight()},
       // What `harness replay` needs (corpus/FORMAT.md).
       {"format", 1},
+      {"generator_version", gen::kGeneratorVersion},
       {"chip", options.chip},
       {"random_config", options.randomConfig},
       {"program", programToJson(result.program)},

@@ -66,7 +66,8 @@ Status rewriteCase(Session &session, rt::Device &device,
   static const char *written[] = {
       "seed",   "pipeline",       "target", "inputs",    "verdict",
       "stage",  "signature",      "detail", "repro",     "program_weight",
-      "format", "random_config",  "chip",   "program",   "faults"};
+      "format", "random_config",  "chip",   "program",   "faults",
+      "generator_version"};
   if (old.is_object())
     for (const auto &[field, value] : old.items())
       if (std::find(std::begin(written), std::end(written), field) ==
