@@ -68,6 +68,13 @@ Result<StoredCase> loadCaseFolder(const fs::path &folder) {
     Result<HostTensor> tensor = readNpy(file.string());
     if (!tensor.ok())
       return makeError(tensor.message());
+    const gen::TensorType &type =
+        stored.program.values[static_cast<size_t>(stored.program.inputs[i])];
+    if (tensor->type != type.elementType || tensor->shape != type.shape)
+      return makeError(file.filename().string() + " holds " +
+                       describe(*tensor) + ", but input " + std::to_string(i) +
+                       " of the program is " +
+                       describe(type.elementType, type.shape));
     stored.inputs.push_back(std::move(*tensor));
   }
   return stored;
@@ -88,7 +95,10 @@ std::vector<fs::path> findCaseFolders(const std::vector<std::string> &roots,
     }
     std::vector<fs::path> found;
     for (const fs::directory_entry &entry : fs::directory_iterator(root, ec))
-      if (entry.is_directory() && fs::exists(entry.path() / "case.json"))
+      // Hidden folders are a writer's temporary ones (.tmp-*, .old-*).
+      if (entry.is_directory() &&
+          entry.path().filename().string().rfind('.', 0) != 0 &&
+          fs::exists(entry.path() / "case.json"))
         found.push_back(entry.path());
     std::sort(found.begin(), found.end());
     if (found.empty())

@@ -137,6 +137,10 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
   bool compiled = session.compile(module, compileOptions, EmitStage::Artifact,
                                   output, error);
   result.compileSeconds = secondsSince(start);
+  // Out of the passes: what follows (the oracles on the binaries) is not
+  // the last pass's doing.
+  if (options.onPhase)
+    options.onPhase("compile");
   if (!compiled) {
     std::ifstream in(compileOptions.crashReproducer);
     if (in)
@@ -309,17 +313,32 @@ std::string reproducerPass(const std::string &reproducer) {
   size_t start = reproducer.find(key);
   if (start == std::string::npos)
     return "";
-  start += key.size();
-  size_t end = reproducer.find('"', start);
-  if (end == std::string::npos)
-    return "";
-  std::string pipeline = reproducer.substr(start, end - start);
-  // The innermost element: after the last '(', before its options.
+  // The pipeline string, with its escapes undone and the passes' options
+  // ({...}, which may hold parentheses and quotes) left out.
+  std::string pipeline;
+  int braces = 0;
+  for (size_t i = start + key.size(); i < reproducer.size(); ++i) {
+    char c = reproducer[i];
+    if (c == '\\' && i + 1 < reproducer.size()) {
+      if (braces == 0)
+        pipeline += reproducer[i + 1];
+      ++i;
+      continue;
+    }
+    if (c == '"' && braces == 0)
+      break;
+    if (c == '{')
+      ++braces;
+    else if (c == '}')
+      braces = braces > 0 ? braces - 1 : 0;
+    else if (braces == 0)
+      pipeline += c;
+  }
+  // The innermost element: after the last '(', before the closing ones.
   size_t open = pipeline.rfind('(');
   std::string pass =
       open == std::string::npos ? pipeline : pipeline.substr(open + 1);
-  size_t stop = pass.find_first_of("{)");
-  return pass.substr(0, stop);
+  return pass.substr(0, pass.find_first_of("),"));
 }
 
 bool deviceRunsTarget(const rt::Device &device, TargetKind target) {

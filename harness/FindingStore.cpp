@@ -171,38 +171,26 @@ Result<std::string> writeCaseFolder(const std::string &parent,
                 std::string(toString(result.target)).c_str(),
                 static_cast<unsigned long long>(result.seed));
   return writeCaseFolderAt((fs::path(parent) / name).string(), result,
-                           options, reproCommand, nlohmann::json::object());
+                           options, reproCommand, nlohmann::json::object(),
+                           /*keepOtherFiles=*/false);
 }
 
-Result<std::string> writeCaseFolderAt(const std::string &folder,
-                                      const CaseResult &result,
-                                      const CaseOptions &options,
-                                      const std::string &reproCommand,
-                                      const nlohmann::json &extra) {
-  fs::path finalDir = fs::path(folder).lexically_normal();
-  if (finalDir.filename().empty())
-    finalDir = finalDir.parent_path();
-  fs::path parent = finalDir.parent_path();
-  if (parent.empty())
-    parent = ".";
-  fs::path tempDir =
-      parent / (std::string(".tmp-") + finalDir.filename().string() + "-" +
-                std::to_string(::getpid()));
-  std::error_code ec;
-  fs::create_directories(parent, ec);
-  fs::remove_all(tempDir, ec);
-  fs::create_directories(tempDir, ec);
-  if (ec)
-    return makeError(tempDir.string() + ": " + ec.message());
+namespace {
+
+/// Writes the files of a case folder into `dir` (which exists).
+Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
+                      const CaseOptions &options,
+                      const std::string &reproCommand,
+                      const nlohmann::json &extra) {
   const std::string &mlir = result.mlir;
-  if (Status s = writeFileAtomic((tempDir / "program.mlir").string(),
+  if (Status s = writeFileAtomic((dir / "program.mlir").string(),
                                  reinterpret_cast<const uint8_t *>(mlir.data()),
                                  mlir.size());
       !s.ok())
     return s.error();
   if (!result.reproducer.empty())
     if (Status s = writeFileAtomic(
-            (tempDir / "reproducer.mlir").string(),
+            (dir / "reproducer.mlir").string(),
             reinterpret_cast<const uint8_t *>(result.reproducer.data()),
             result.reproducer.size());
         !s.ok())
@@ -210,7 +198,7 @@ Result<std::string> writeCaseFolderAt(const std::string &folder,
   for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
                                  {"expected", &result.expected},
                                  {"actual", &result.actual}})
-    if (Status s = writeTensors(tempDir, prefix, *tensors); !s.ok())
+    if (Status s = writeTensors(dir, prefix, *tensors); !s.ok())
       return s.error();
   nlohmann::json info = {
       {"seed", result.seed},
@@ -240,17 +228,93 @@ Result<std::string> writeCaseFolderAt(const std::string &folder,
   for (const auto &[field, value] : extra.items())
     info[field] = value;
   std::string text = info.dump(2) + "\n";
-  if (Status s = writeFileAtomic((tempDir / "case.json").string(),
+  if (Status s = writeFileAtomic((dir / "case.json").string(),
                                  reinterpret_cast<const uint8_t *>(text.data()),
                                  text.size());
       !s.ok())
     return s.error();
-  fs::remove_all(finalDir, ec);
-  fs::rename(tempDir, finalDir, ec);
-  if (ec)
-    return makeError(finalDir.string() + ": " + ec.message());
-  return finalDir.string();
+  return Status::success();
+}
 
+/// Removes a temporary folder when its writer gives up.
+struct RemoveOnFailure {
+  fs::path dir;
+  bool keep = false;
+  ~RemoveOnFailure() {
+    std::error_code ec;
+    if (!keep)
+      fs::remove_all(dir, ec);
+  }
+};
+
+} // namespace
+
+Result<std::string> writeCaseFolderAt(const std::string &folder,
+                                      const CaseResult &result,
+                                      const CaseOptions &options,
+                                      const std::string &reproCommand,
+                                      const nlohmann::json &extra,
+                                      bool keepOtherFiles) {
+  fs::path finalDir = fs::path(folder).lexically_normal();
+  if (finalDir.filename().empty())
+    finalDir = finalDir.parent_path();
+  std::error_code ec;
+  // Only a case folder is ever replaced.
+  if (fs::exists(finalDir, ec) && !fs::exists(finalDir / "case.json", ec))
+    return makeError(finalDir.string() +
+                     ": exists and is not a case folder (no case.json); "
+                     "refusing to replace it");
+  fs::path parent = finalDir.parent_path();
+  if (parent.empty())
+    parent = ".";
+  std::string suffix = finalDir.filename().string() + "-" +
+                       std::to_string(::getpid());
+  fs::path tempDir = parent / (".tmp-" + suffix);
+  fs::path oldDir = parent / (".old-" + suffix);
+  fs::create_directories(parent, ec);
+  fs::remove_all(tempDir, ec);
+  fs::create_directories(tempDir, ec);
+  if (ec)
+    return makeError(tempDir.string() + ": " + ec.message());
+  RemoveOnFailure cleanup{tempDir};
+  if (Status s = fillCaseFolder(tempDir, result, options, reproCommand, extra);
+      !s.ok())
+    return s.error();
+  // Files of the old folder this writer does not make (a reduced.mlir, a
+  // note), when asked to keep them.
+  if (keepOtherFiles && fs::is_directory(finalDir, ec))
+    for (const fs::directory_entry &entry :
+         fs::directory_iterator(finalDir, ec))
+      if (entry.is_regular_file() &&
+          !fs::exists(tempDir / entry.path().filename(), ec)) {
+        std::string name = entry.path().filename().string();
+        bool generated = name.rfind("input", 0) == 0 ||
+                         name.rfind("expected", 0) == 0 ||
+                         name.rfind("actual", 0) == 0 ||
+                         name == "reproducer.mlir";
+        if (!generated)
+          fs::copy_file(entry.path(), tempDir / name, ec);
+      }
+  // Swap: the old folder aside, the new one in, then the old one away, so
+  // a failure leaves one of them whole.
+  bool hadOld = fs::exists(finalDir, ec);
+  if (hadOld) {
+    fs::remove_all(oldDir, ec);
+    fs::rename(finalDir, oldDir, ec);
+    if (ec)
+      return makeError(finalDir.string() + ": " + ec.message());
+  }
+  fs::rename(tempDir, finalDir, ec);
+  if (ec) {
+    std::string message = finalDir.string() + ": " + ec.message();
+    if (hadOld)
+      fs::rename(oldDir, finalDir, ec);
+    return makeError(message);
+  }
+  cleanup.keep = true;
+  if (hadOld)
+    fs::remove_all(oldDir, ec);
+  return finalDir.string();
 }
 
 std::string FindingStore::databasePath() const {

@@ -65,13 +65,17 @@ Result<std::string> writeCaseFolder(const std::string &parent,
                                     const CaseOptions &options,
                                     const std::string &reproCommand);
 
-/// Writes the case folder of `result` as `folder` (replacing one that is
-/// there), with `extra`'s fields added to case.json.
+/// Writes the case folder of `result` as `folder`, with `extra`'s fields
+/// added to case.json. A case folder already there is replaced (swapped,
+/// so a failure leaves the old or the new one whole; with
+/// `keepOtherFiles`, files it holds that this writer does not make are
+/// carried over); anything else there is an error, never deleted.
 Result<std::string> writeCaseFolderAt(const std::string &folder,
                                       const CaseResult &result,
                                       const CaseOptions &options,
                                       const std::string &reproCommand,
-                                      const nlohmann::json &extra);
+                                      const nlohmann::json &extra,
+                                      bool keepOtherFiles = false);
 
 /// The findings database and case folders of one output folder.
 class FindingStore {

@@ -502,6 +502,10 @@ int runFuzzCommand(const FuzzOptions &options) {
                          const CaseOptions &o,
                          const IsolatedOutcome &outcome) {
     CaseResult result;
+    if (!outcome.startError.empty()) {
+      fail("cannot start an isolated case: " + outcome.startError);
+      return result;
+    }
     if (!outcome.reported && !outcome.timedOut && outcome.signal == 0 &&
         !options.exportDir.empty()) {
       fail(outcome.stderrTail);
@@ -583,8 +587,11 @@ int runFuzzCommand(const FuzzOptions &options) {
                        if (failed)
                          return;
                        const PipelineTarget &run = options.runs[r];
-                       record(i, run, o, fromOutcome(seed, run, o, outcome));
-                       if (last)
+                       CaseResult result = fromOutcome(seed, run, o, outcome);
+                       if (failed)
+                         return;
+                       record(i, run, o, result);
+                       if (last && !failed)
                          caseDone(i);
                      });
         continue;
@@ -611,8 +618,10 @@ int runFuzzCommand(const FuzzOptions &options) {
         caseDone(i);
     }
   }
-  if (pool)
+  // After a failure the children in flight are killed, not waited for.
+  if (pool && !failed)
     pool->drain();
+  pool.reset();
   if (failed)
     return *failed;
   double seconds = elapsed();

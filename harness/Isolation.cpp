@@ -4,6 +4,7 @@
 
 #include "runtime/support/Text.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 #include <algorithm>
 
 namespace sift::harness {
@@ -40,23 +42,31 @@ void writeAll(int fd, const std::string &text) {
 IsolatedChild::IsolatedChild(const CaseWork &work,
                              const std::function<void(const CaseResult &)> &afterwards,
                              const IsolationLimits &limits) {
-  int report[2], errors[2];
+  int report[2] = {-1, -1}, errors[2] = {-1, -1};
   if (pipe(report) != 0 || pipe(errors) != 0) {
-    outcome_.detail = std::string("pipe: ") + std::strerror(errno);
-    outcome_.stderrTail = outcome_.detail;
+    outcome_.startError = std::string("pipe: ") + std::strerror(errno);
+    for (int fd : {report[0], report[1], errors[0], errors[1]})
+      if (fd >= 0)
+        close(fd);
     finished_ = true;
     return;
   }
   std::fflush(nullptr);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
-    // The child: default signals, the memory limit, stderr to the parent;
-    // it dies with the parent (a killed harness leaves no hung child).
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    // The child: Ctrl-C and SIGTERM are the parent's to handle (it stops
+    // after the cases in flight; a signal here would read as a crash); the
+    // memory limit; stderr to the parent; it dies with the parent (a
+    // killed harness leaves no hung child).
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+      _exit(3); // the parent died before prctl took effect
 #endif
+    (void)parent;
     close(report[0]);
     close(errors[0]);
     dup2(errors[1], STDERR_FILENO);
@@ -86,13 +96,16 @@ IsolatedChild::IsolatedChild(const CaseWork &work,
   if (pid < 0) {
     close(report[0]);
     close(errors[0]);
-    outcome_.stderrTail = std::string("fork: ") + std::strerror(errno);
+    outcome_.startError = std::string("fork: ") + std::strerror(errno);
     finished_ = true;
     return;
   }
   pid_ = pid;
   reportFd_ = report[0];
   errorFd_ = errors[0];
+  // service() drains what is there without waiting for more.
+  for (int fd : {reportFd_, errorFd_})
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
   deadline_ = std::chrono::steady_clock::now() +
               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                   std::chrono::duration<double>(limits.timeoutSeconds));
@@ -121,39 +134,38 @@ double IsolatedChild::secondsLeft() const {
 bool IsolatedChild::service() {
   if (finished_)
     return true;
+  // Everything the child wrote so far, before looking at the clock: a
+  // child that finished while the parent was busy is not a timeout.
+  for (int *fd : {&reportFd_, &errorFd_}) {
+    while (*fd >= 0) {
+      char chunk[4096];
+      ssize_t n = read(*fd, chunk, sizeof(chunk));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        break;
+      if (n <= 0) {
+        close(*fd);
+        *fd = -1;
+        break;
+      }
+      (fd == &reportFd_ ? reportText_ : errorText_).append(chunk, n);
+      // Keep the end of stderr only.
+      if (errorText_.size() > 64 * 1024)
+        errorText_.erase(0, errorText_.size() - 32 * 1024);
+    }
+  }
   if (reportFd_ < 0 && errorFd_ < 0) {
     finish();
     return true;
   }
-  if (secondsLeft() <= 0) {
+  // Past the deadline: killed, unless it already sent its result and is
+  // only exiting.
+  bool reported = reportText_.rfind("result\t", 0) == 0 ||
+                  reportText_.find("\nresult\t") != std::string::npos;
+  if (secondsLeft() <= 0 && !reported) {
     outcome_.timedOut = true;
     kill(pid_, SIGKILL);
-    finish();
-    return true;
-  }
-  std::vector<pollfd> fds;
-  pollFds(fds);
-  if (poll(fds.data(), fds.size(), 0) <= 0)
-    return false;
-  for (const pollfd &fd : fds) {
-    if (!(fd.revents & (POLLIN | POLLHUP | POLLERR)))
-      continue;
-    char chunk[4096];
-    ssize_t n = read(fd.fd, chunk, sizeof(chunk));
-    bool isReport = fd.fd == reportFd_;
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      close(fd.fd);
-      (isReport ? reportFd_ : errorFd_) = -1;
-      continue;
-    }
-    (isReport ? reportText_ : errorText_).append(chunk, n);
-    // Keep the end of stderr only.
-    if (errorText_.size() > 64 * 1024)
-      errorText_.erase(0, errorText_.size() - 32 * 1024);
-  }
-  if (reportFd_ < 0 && errorFd_ < 0) {
     finish();
     return true;
   }
@@ -214,9 +226,8 @@ runIsolated(const CaseWork &work,
     int wait = static_cast<int>(
         std::max(0.0, std::min(child.secondsLeft() * 1000 + 1, 1000.0)));
     if (poll(fds.data(), fds.size(), wait) < 0 && errno != EINTR)
-      break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  child.finish();
   return child.outcome();
 }
 
@@ -235,7 +246,8 @@ void IsolatedPool::submit(
     const CaseWork &work,
     const std::function<void(const CaseResult &)> &afterwards,
     const IsolationLimits &limits, Deliver deliver) {
-  while (running() >= jobs_)
+  // At most `jobs` running; behind a slow first case, a bounded backlog.
+  while (running() >= jobs_ || entries_.size() >= 16 * jobs_)
     step();
   entries_.push_back(
       {std::make_unique<IsolatedChild>(work, afterwards, limits),

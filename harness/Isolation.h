@@ -43,6 +43,9 @@ struct IsolatedOutcome {
   std::string reproducer;
   double compileSeconds = 0, runSeconds = 0;
   bool ran = false, compiled = false;
+  /// Why no child could be started (pipe, fork), if none was: a problem
+  /// of the harness, not of the case.
+  std::string startError;
   /// For a child that did not report: the phase it was in ("compile",
   /// "compile:<pass>" or "run"), whether it ran out of time, the signal that ended it (0: it
   /// exited), and the end of its stderr.

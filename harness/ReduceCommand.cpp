@@ -25,6 +25,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Program.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -93,7 +94,15 @@ void reduceIr(Session &session, const std::string &folder,
     std::printf("IR phase skipped: no sift-reduce next to this harness\n");
     return;
   }
-  fs::path work = fs::path(folder) / ".ir-reduce";
+  // mlir-reduce's test arguments are one comma-separated option value.
+  std::string where = fs::absolute(folder, ec).string();
+  if (where.find_first_of(" ,\"'") != std::string::npos) {
+    std::printf("IR phase skipped: the folder's path (%s) has a space, comma "
+                "or quote, which mlir-reduce's test-arg cannot carry\n",
+                where.c_str());
+    return;
+  }
+  fs::path work = fs::path(where) / ".ir-reduce";
   fs::remove_all(work, ec);
   fs::create_directories(work, ec);
   fs::path input = work / "input.mlir", output = work / "reduced.mlir",
@@ -101,8 +110,13 @@ void reduceIr(Session &session, const std::string &folder,
   {
     std::ofstream out(input);
     out << mlir;
+    out.close();
+    if (!out) {
+      std::printf("IR phase skipped: cannot write %s\n", input.c_str());
+      return;
+    }
   }
-  if (!sameSignatureAsCase(harness, input, folder)) {
+  if (!sameSignatureAsCase(harness, input, where)) {
     std::printf("IR phase skipped: the program's text alone does not show "
                 "the signature\n");
     fs::remove_all(work, ec);
@@ -110,7 +124,7 @@ void reduceIr(Session &session, const std::string &folder,
   }
   auto start = std::chrono::steady_clock::now();
   std::string test = "test=" + harness.string() +
-                     " test-arg=check,--like=" + folder;
+                     " test-arg=check,--like=" + where;
   std::string tree = "--reduction-tree=traversal-mode=0 " + test;
   std::string canonicalize = "--opt-reduction-pass=opt-pass=canonicalize " + test;
   std::string outFlag = "-o=" + output.string();
@@ -139,7 +153,7 @@ void reduceIr(Session &session, const std::string &folder,
                 log.c_str());
     return;
   }
-  if (after >= before || !sameSignatureAsCase(harness, output, folder)) {
+  if (after >= before || !sameSignatureAsCase(harness, output, where)) {
     std::printf("IR phase (sift-reduce, %.1f s): no smaller IR with the "
                 "signature (%zu operations)\n",
                 seconds, before);
@@ -148,6 +162,11 @@ void reduceIr(Session &session, const std::string &folder,
   }
   fs::path kept = fs::path(folder) / "reduced.mlir";
   fs::rename(output, kept, ec);
+  if (ec) {
+    std::printf("IR phase: cannot keep the result as %s: %s (it is in %s)\n",
+                kept.c_str(), ec.message().c_str(), output.c_str());
+    return;
+  }
   fs::remove_all(work, ec);
   std::printf("IR phase (sift-reduce, %.1f s): %zu -> %zu operations; wrote "
               "%s\nrepro: harness check %s --like=%s\n",
@@ -190,6 +209,11 @@ int runCheckCommand(const CheckOptions &options) {
                            stored->seed);
       },
       nullptr, limits);
+  if (!outcome.startError.empty()) {
+    std::fprintf(stderr, "harness check: cannot start a worker: %s\n",
+                 outcome.startError.c_str());
+    return kExitUsage;
+  }
   CaseResult result;
   result.mlir = text;
   result.verdict = outcome.verdict;
@@ -220,12 +244,22 @@ int runReduceCommand(const ReduceOptions &options) {
   std::string output = options.output.empty()
                            ? folder.string() + "-reduced"
                            : options.output;
-  if (fs::path(output).lexically_normal() == folder) {
-    std::fprintf(stderr,
-                 "harness reduce: -o %s: the output must not be the case "
-                 "being reduced\n",
-                 output.c_str());
-    return kExitUsage;
+  {
+    // The output folder is replaced: it must not be the case, hold it, or
+    // be any folder that is not a case folder.
+    std::error_code ec;
+    fs::path out = fs::weakly_canonical(output, ec);
+    fs::path in = fs::weakly_canonical(folder, ec);
+    auto [mismatch, rest] =
+        std::mismatch(out.begin(), out.end(), in.begin(), in.end());
+    if (mismatch == out.end()) {
+      std::fprintf(stderr,
+                   "harness reduce: -o %s: the output must not be the case "
+                   "being reduced or a folder that holds it\n",
+                   output.c_str());
+      return kExitUsage;
+    }
+    (void)rest;
   }
   auto device = rt::createDevice(rt::DeviceKind::Cpu);
   if (!device.ok()) {
@@ -240,6 +274,9 @@ int runReduceCommand(const ReduceOptions &options) {
                               : options.caseTimeoutSeconds;
   limits.memoryBytes = options.memoryLimitBytes;
 
+  // A worker that could not start is the harness's problem: it ends the
+  // reduction with an error instead of reading as "not interesting".
+  std::string startError;
   auto observe = [&](const ReductionCase &c) {
     IsolatedOutcome outcome = runIsolated(
         [&](const std::function<void(const char *)> &phase) {
@@ -249,6 +286,8 @@ int runReduceCommand(const ReduceOptions &options) {
                                 c.inputs, stored->seed);
         },
         nullptr, limits);
+    if (!outcome.startError.empty())
+      startError = outcome.startError;
     Observed seen{outcome.verdict, outcome.stage, outcome.detail, {},
                   outcome.reproducer};
     if (!outcome.reported)
@@ -265,6 +304,11 @@ int runReduceCommand(const ReduceOptions &options) {
   auto start = std::chrono::steady_clock::now();
   ReductionCase original{stored->program, stored->inputs};
   Observed first = observe(original);
+  if (!startError.empty()) {
+    std::fprintf(stderr, "harness reduce: cannot start a worker: %s\n",
+                 startError.c_str());
+    return kExitUsage;
+  }
   if (first.verdict == oracle::Verdict::Pass) {
     std::fprintf(stderr,
                  "harness reduce: %s: the case passes now (recorded %s); "
@@ -304,6 +348,11 @@ int runReduceCommand(const ReduceOptions &options) {
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
+  if (!startError.empty()) {
+    std::fprintf(stderr, "harness reduce: cannot start a worker: %s\n",
+                 startError.c_str());
+    return kExitUsage;
+  }
 
   CaseResult result = uncompiledCase(stored->options, stored->seed,
                                      reduced.program, reduced.inputs);
@@ -322,11 +371,9 @@ int runReduceCommand(const ReduceOptions &options) {
       {"ops_times_elements", after},
       {"reduction_tests", stats.tests},
   };
-  // A hang is reproduced by its time limit: keep the one it was reduced
-  // under.
-  if (stored->timeoutSeconds || last.verdict == oracle::Verdict::CompileTimeout ||
-      last.verdict == oracle::Verdict::RunTimeout)
-    extra["timeout_seconds"] = limits.timeoutSeconds;
+  // The time limit it was reduced under: a hang is reproduced by it, and
+  // `harness check --like` (the IR half's test) runs under it.
+  extra["timeout_seconds"] = limits.timeoutSeconds;
   Result<std::string> written =
       writeCaseFolderAt(output, result, stored->options, repro, extra);
   if (!written.ok()) {

@@ -67,7 +67,7 @@ Status rewriteCase(Session &session, rt::Device &device,
       "seed",   "pipeline",       "target", "inputs",    "verdict",
       "stage",  "signature",      "detail", "repro",     "program_weight",
       "format", "random_config",  "chip",   "program",   "faults",
-      "generator_version"};
+      "generator_version", "reproducer"};
   if (old.is_object())
     for (const auto &[field, value] : old.items())
       if (std::find(std::begin(written), std::end(written), field) ==
@@ -75,7 +75,8 @@ Status rewriteCase(Session &session, rt::Device &device,
         extra[field] = value;
   Result<std::string> done =
       writeCaseFolderAt(stored.folder, result, stored.options,
-                        "harness replay " + stored.folder, extra);
+                        "harness replay " + stored.folder, extra,
+                        /*keepOtherFiles=*/true);
   return done.ok() ? Status::success() : Status(done.error());
 }
 
@@ -119,6 +120,12 @@ int runReplayCommand(const ReplayOptions &options) {
                                 stored->seed);
         },
         nullptr, caseLimits);
+    if (!outcome.startError.empty()) {
+      ++unreadable;
+      std::fprintf(stderr, "harness replay: %s: cannot start a worker: %s\n",
+                   folder.c_str(), outcome.startError.c_str());
+      continue;
+    }
     oracle::Verdict verdict = outcome.verdict;
     std::string stage = outcome.stage, detail = outcome.detail;
     if (!outcome.reported)

@@ -13,13 +13,17 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
 
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -28,8 +32,7 @@ namespace sift::harness {
 namespace {
 
 /// The reason of the last fatal error (llvm::report_fatal_error), kept for
-/// a crash's detail; the handler prints it as LLVM's own does, and LLVM
-/// aborts after it returns (an abort a crash-recovery context catches).
+/// a crash's detail; the handler prints it as LLVM's own does.
 std::string &lastFatalError() {
   static std::string reason;
   return reason;
@@ -39,7 +42,25 @@ void recordFatalError(void *, const char *reason, bool) {
   lastFatalError() = reason;
   std::fprintf(stderr, "LLVM ERROR: %s\n", reason);
   std::fflush(stderr);
+  // Inside a pass run under crash recovery: abort, which it catches (LLVM
+  // would exit(1) for some fatal errors, ending the whole process).
+  if (llvm::CrashRecoveryContext::GetCurrent())
+    std::abort();
 }
+
+/// Tells a crashed pass from a failed one: a pass that fails ends with
+/// runAfterPassFailed, one that crashes never ends (crash recovery jumps
+/// out of it).
+class CrashWitness final : public PassInstrumentation {
+public:
+  explicit CrashWitness(int &unfinished) : unfinished_(unfinished) {}
+  void runBeforePass(Pass *, Operation *) override { ++unfinished_; }
+  void runAfterPass(Pass *, Operation *) override { --unfinished_; }
+  void runAfterPassFailed(Pass *, Operation *) override { --unfinished_; }
+
+private:
+  int &unfinished_;
+};
 
 } // namespace
 
@@ -81,36 +102,36 @@ bool Session::compile(ModuleOp module, const CompileOptions &options,
                       EmitStage stage, CompileOutput &output,
                       std::string &error) {
   std::string diagnostics, firstMessage;
-  bool caughtSignal = false;
   lastCrash_.reset();
   lastFatalError().clear();
+  // Passes begun and not ended: more than zero after a failed run means
+  // one crashed (and crash recovery caught it).
+  int unfinished = 0;
+  CompileOptions withWitness = options;
+  withWitness.instrument = [&](PassManager &pm) {
+    if (options.instrument)
+      options.instrument(pm);
+    pm.addInstrumentation(std::make_unique<CrashWitness>(unfinished));
+  };
   ScopedDiagnosticHandler handler(context_.get(), [&](Diagnostic &diag) {
     if (diag.getSeverity() != DiagnosticSeverity::Error)
       return success();
-    // MLIR's crash recovery: a pass that crashed is reported by a signal
-    // message, or only by the closing "Failures have been detected" with
-    // no error of the pass's own before it; a pass that failed by itself
-    // emitted its error first.
+    // The crash reproducer's own messages: not the pass's error.
     std::string text = diag.str();
     if (text.find("A signal was caught while processing") !=
-        std::string::npos) {
-      caughtSignal = true;
+            std::string::npos ||
+        text.find("Failures have been detected while processing an MLIR "
+                  "pass pipeline") != std::string::npos)
       return success();
-    }
-    if (text.find("Failures have been detected while processing an MLIR "
-                  "pass pipeline") != std::string::npos) {
-      caughtSignal |= firstMessage.empty();
-      return success();
-    }
     if (firstMessage.empty())
       firstMessage = diag.str();
     llvm::raw_string_ostream os(diagnostics);
     os << diag.getLocation() << ": error: " << diag.str() << "\n";
     return success();
   });
-  if (succeeded(sift::compile(module, options, stage, output, error)))
+  if (succeeded(sift::compile(module, withWitness, stage, output, error)))
     return true;
-  if (caughtSignal || !lastFatalError().empty())
+  if (unfinished > 0 || !lastFatalError().empty())
     lastCrash_ = lastFatalError().empty()
                      ? std::string("a pass crashed (a signal was caught)")
                      : "LLVM ERROR: " + lastFatalError();

@@ -27,6 +27,7 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -397,6 +398,56 @@ TEST(ProgramJsonTest, MalformedProgramsAreErrors) {
   EXPECT_EQ(broken([](nlohmann::json &j) { j["inputs"] = "none"; })
                 .rfind("program: ", 0),
             0u);
+}
+
+TEST(CaseFolders, ReplaceOnlyCaseFolders) {
+  TempDir dir;
+  CaseResult result;
+  result.program = sortProgram();
+  result.mlir = gen::emitMlir(result.program);
+  CaseOptions options;
+  // A folder that is not a case folder is never replaced (nor emptied).
+  std::filesystem::create_directories(dir.file("precious"));
+  std::ofstream(dir.file("precious/keep.txt")) << "mine";
+  auto refused = writeCaseFolderAt(dir.file("precious"), result, options,
+                                   "repro", nlohmann::json::object());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("is not a case folder"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("precious/keep.txt")));
+  // A case folder is replaced; with keepOtherFiles its extra files stay.
+  ASSERT_TRUE(writeCaseFolderAt(dir.file("case"), result, options, "repro",
+                                nlohmann::json::object())
+                  .ok());
+  std::ofstream(dir.file("case/reduced.mlir")) << "module {}";
+  result.reproducer = "module {}\n";
+  ASSERT_TRUE(writeCaseFolderAt(dir.file("case"), result, options, "repro",
+                                nlohmann::json::object(), true)
+                  .ok());
+  EXPECT_TRUE(std::filesystem::exists(dir.file("case/reduced.mlir")));
+  EXPECT_TRUE(std::filesystem::exists(dir.file("case/reproducer.mlir")));
+  ASSERT_TRUE(writeCaseFolderAt(dir.file("case"), result, options, "repro",
+                                nlohmann::json::object())
+                  .ok());
+  EXPECT_FALSE(std::filesystem::exists(dir.file("case/reduced.mlir")));
+  // Nothing temporary is left beside it.
+  for (const auto &entry : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_NE(entry.path().filename().string()[0], '.')
+        << entry.path().filename();
+}
+
+TEST(CaseFolders, ReproducerNamesTheInnermostPass) {
+  EXPECT_EQ(reproducerPass("{-#\n  external_resources: { mlir_reproducer: {\n"
+                           "    pipeline: \"builtin.module(func.func(sift-"
+                           "lower-to-loops{inject-crash-on-prime=true}))\",\n"
+                           "    disable_threading: true } } #-}"),
+            "sift-lower-to-loops");
+  // Options holding parentheses, braces and escaped quotes.
+  EXPECT_EQ(reproducerPass("pipeline: \"builtin.module(gpu.module(convert-gpu-"
+                           "to-nvvm{opt=\\\"a(b)\\\" nested={x}}))\""),
+            "convert-gpu-to-nvvm");
+  EXPECT_EQ(reproducerPass("pipeline: \"builtin.module(canonicalize)\""),
+            "canonicalize");
+  EXPECT_EQ(reproducerPass("no reproducer here"), "");
 }
 
 } // namespace
