@@ -554,8 +554,12 @@ int runFuzzCommand(const FuzzOptions &options) {
   };
   // After the last run of case i: it is stored, a killed campaign resumes
   // at i + 1.
+  // Cases whose every run is recorded (with --jobs, `cases` also counts
+  // the ones in flight).
+  int64_t casesDone = 0;
   auto caseDone = [&](uint64_t i) {
-    if (Status s = (*store)->recordProgress(*runId, i + 1, cases); !s)
+    ++casesDone;
+    if (Status s = (*store)->recordProgress(*runId, i + 1, casesDone); !s)
       fail(s.message());
     if (progressSeconds > 0 &&
         std::chrono::duration<double>(Clock::now() - lastProgress).count() >=
