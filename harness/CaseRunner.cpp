@@ -88,6 +88,15 @@ CaseResult &fail(CaseResult &result, oracle::Verdict verdict, std::string stage,
   return result;
 }
 
+/// A result for `seed` under `options`, nothing in it yet.
+CaseResult blankCase(const CaseOptions &options, uint64_t seed) {
+  CaseResult result;
+  result.seed = seed;
+  result.pipeline = options.pipeline;
+  result.target = options.target;
+  return result;
+}
+
 /// fail() for compileAndCheck: records the verdict, returns false.
 bool failedWith(CaseResult &result, oracle::Verdict verdict,
                 std::string stage, std::string detail) {
@@ -206,10 +215,7 @@ CaseResult runGeneratedCase(Session &session, rt::Device &device,
 CaseResult runProgramCase(Session &session, rt::Device &device,
                           const CaseOptions &options, gen::Program program,
                           std::vector<HostTensor> inputs, uint64_t seed) {
-  CaseResult result;
-  result.seed = seed;
-  result.pipeline = options.pipeline;
-  result.target = options.target;
+  CaseResult result = blankCase(options, seed);
   result.program = std::move(program);
   result.inputs = std::move(inputs);
   if (std::string problem = gen::validate(result.program); !problem.empty())
@@ -278,10 +284,7 @@ CaseResult runProgramCase(Session &session, rt::Device &device,
 CaseResult uncompiledCase(const CaseOptions &options, uint64_t seed,
                           gen::Program program,
                           std::vector<HostTensor> inputs) {
-  CaseResult result;
-  result.seed = seed;
-  result.pipeline = options.pipeline;
-  result.target = options.target;
+  CaseResult result = blankCase(options, seed);
   result.program = std::move(program);
   result.inputs = std::move(inputs);
   result.mlir = gen::emitMlir(result.program);
@@ -294,10 +297,7 @@ CaseResult uncompiledCase(const CaseOptions &options, uint64_t seed,
 CaseResult runMlirCase(Session &session, const CaseOptions &options,
                        const std::string &text, const std::string &name,
                        uint64_t seed) {
-  CaseResult result;
-  result.seed = seed;
-  result.pipeline = options.pipeline;
-  result.target = options.target;
+  CaseResult result = blankCase(options, seed);
   result.mlir = text;
   std::string error;
   auto module = session.parse(text, name, error);
