@@ -65,6 +65,9 @@ struct CaseResult {
   /// IR that pass ran on with the pass and its options, which
   /// `sift-opt --run-reproducer` replays.
   std::string reproducer;
+  /// What the isolated child wrote to stderr, when it crashed or hung (the
+  /// fatal error and its stack): kept as the case folder's stderr.txt.
+  std::string log;
   /// The compiled artifact (empty when the compile failed), for export.
   rt::Artifact artifact;
   bool compiled = false;

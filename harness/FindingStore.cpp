@@ -188,6 +188,13 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
                                  mlir.size());
       !s.ok())
     return s.error();
+  if (!result.log.empty())
+    if (Status s = writeFileAtomic(
+            (dir / "stderr.txt").string(),
+            reinterpret_cast<const uint8_t *>(result.log.data()),
+            result.log.size());
+        !s.ok())
+      return s.error();
   if (!result.reproducer.empty())
     if (Status s = writeFileAtomic(
             (dir / "reproducer.mlir").string(),
@@ -291,7 +298,7 @@ Result<std::string> writeCaseFolderAt(const std::string &folder,
         bool generated = name.rfind("input", 0) == 0 ||
                          name.rfind("expected", 0) == 0 ||
                          name.rfind("actual", 0) == 0 ||
-                         name == "reproducer.mlir";
+                         name == "reproducer.mlir" || name == "stderr.txt";
         if (!generated)
           fs::copy_file(entry.path(), tempDir / name, ec);
       }

@@ -296,6 +296,7 @@ CaseResult unreportedCase(const CaseOptions &options, uint64_t seed,
   CaseResult result = uncompiledCase(options, seed, std::move(program),
                                      std::move(inputs));
   result.reproducer = outcome.reproducer;
+  result.log = outcome.stderrTail;
   if (outcome.reported) {
     result.verdict = outcome.verdict;
     result.stage = outcome.stage;

@@ -41,7 +41,7 @@ namespace {
 /// What one run of a candidate showed.
 struct Observed {
   oracle::Verdict verdict = oracle::Verdict::Pass;
-  std::string stage, detail, signature, reproducer;
+  std::string stage, detail, signature, reproducer, log;
 };
 
 std::string describeSize(const gen::Program &program) {
@@ -289,7 +289,11 @@ int runReduceCommand(const ReduceOptions &options) {
     if (!outcome.startError.empty())
       startError = outcome.startError;
     Observed seen{outcome.verdict, outcome.stage, outcome.detail, {},
-                  outcome.reproducer};
+                  outcome.reproducer,
+                  !outcome.reported ||
+                          outcome.verdict == oracle::Verdict::CompileCrash
+                      ? outcome.stderrTail
+                      : std::string()};
     if (!outcome.reported)
       describeUnreported(outcome, seen.verdict, seen.stage, seen.detail);
     CaseResult result;
@@ -360,6 +364,7 @@ int runReduceCommand(const ReduceOptions &options) {
   result.stage = last.stage;
   result.detail = last.detail;
   result.reproducer = last.reproducer;
+  result.log = last.log;
   int64_t before = opsTimesElements(original.program);
   int64_t after = opsTimesElements(reduced.program);
   double ratio = before > 0 ? static_cast<double>(after) / before : 1.0;

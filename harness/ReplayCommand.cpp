@@ -56,6 +56,7 @@ Status rewriteCase(Session &session, rt::Device &device,
     result = uncompiledCase(stored.options, stored.seed, stored.program,
                             stored.inputs);
     result.reproducer = outcome.reproducer;
+    result.log = outcome.stderrTail;
   }
   result.verdict = seen.verdict;
   result.stage = seen.stage;

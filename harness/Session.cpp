@@ -19,6 +19,7 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -42,6 +43,9 @@ void recordFatalError(void *, const char *reason, bool) {
   lastFatalError() = reason;
   std::fprintf(stderr, "LLVM ERROR: %s\n", reason);
   std::fflush(stderr);
+  // The stack, for the finding's stderr.txt.
+  llvm::sys::PrintStackTrace(llvm::errs());
+  llvm::errs().flush();
   // Inside a pass run under crash recovery: abort, which it catches (LLVM
   // would exit(1) for some fatal errors, ending the whole process).
   if (llvm::CrashRecoveryContext::GetCurrent())

@@ -11,6 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "llvm/Support/Signals.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -168,6 +170,9 @@ uint64_t sizeFlag(const std::string &flag, const std::string &text) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // A crash that nothing recovers prints its stack (kept in the finding's
+  // stderr.txt when it happens in an isolated case).
+  llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);
   // `fuzz` is the default command.
   std::vector<std::string> args(argv, argv + argc);
   static const char *commands[] = {"fuzz",  "run",    "compile", "import",
