@@ -18,3 +18,7 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%sift_src", config.sift_src_root))
 config.substitutions.append(("%sift_obj", config.sift_obj_root))
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+
+# sift-fuzz is built where libFuzzer's FuzzedDataProvider.h (clang-22) is.
+if config.sift_have_fuzz:
+    config.available_features.add("sift-fuzz")
