@@ -22,15 +22,22 @@
 #include "generators/MlirEmitter.h"
 #include "oracles/Reference.h"
 
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/Program.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <thread>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 namespace fs = std::filesystem;
 
@@ -67,18 +74,74 @@ fs::path toolsFolder() {
   return ec ? fs::path() : self.parent_path();
 }
 
+/// Runs `args` (args[0] the program's path) with stdout and stderr to
+/// `log` ("" : /dev/null), killed with this process and after `seconds`.
+/// Returns its exit code, or -1 (with `message`) when it could not run,
+/// was killed or timed out.
+int runTool(const std::vector<std::string> &args, const std::string &log,
+            double seconds, std::string &message) {
+  std::string sink = log.empty() ? "/dev/null" : log;
+  std::fflush(nullptr);
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid == 0) {
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+      _exit(127);
+#endif
+    (void)parent;
+    int fd = open(sink.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      dup2(fd, STDOUT_FILENO);
+      dup2(fd, STDERR_FILENO);
+      close(fd);
+    }
+    std::vector<char *> argv;
+    for (const std::string &arg : args)
+      argv.push_back(const_cast<char *>(arg.c_str()));
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  if (pid < 0) {
+    message = std::string("fork: ") + std::strerror(errno);
+    return -1;
+  }
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration<double>(seconds);
+  int status = 0;
+  while (true) {
+    pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid)
+      break;
+    if (done < 0 && errno != EINTR) {
+      message = std::string("waitpid: ") + std::strerror(errno);
+      return -1;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      message = "timed out after " + std::to_string(seconds) + " s";
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (WIFSIGNALED(status)) {
+    message = std::string("killed by ") + strsignal(WTERMSIG(status));
+    return -1;
+  }
+  return WEXITSTATUS(status);
+}
+
 /// Runs `harness check FILE --like=CASE` in this process's stead: true
 /// when FILE shows CASE's signature.
 bool sameSignatureAsCase(const fs::path &harness, const fs::path &file,
                          const std::string &caseFolder) {
-  // StringRefs into strings that outlive the call.
-  std::string program = harness.string(), path = file.string(),
-              like = "--like=" + caseFolder;
-  llvm::SmallVector<llvm::StringRef> args = {program, "check", path, like};
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(),
-                                                llvm::StringRef()};
-  int code = llvm::sys::ExecuteAndWait(program, args, std::nullopt,
-                                       redirects);
+  std::string message;
+  int code = runTool({harness.string(), "check", file.string(),
+                      "--like=" + caseFolder},
+                     "", 3600, message);
   return code == kExitFindings;
 }
 
@@ -128,18 +191,12 @@ void reduceIr(Session &session, const std::string &folder,
   std::string tree = "--reduction-tree=traversal-mode=0 " + test;
   std::string canonicalize = "--opt-reduction-pass=opt-pass=canonicalize " + test;
   std::string outFlag = "-o=" + output.string();
-  std::string program = reducer.string(), inputPath = input.string(),
-              logPath = log.string();
-  llvm::SmallVector<llvm::StringRef> args = {program, inputPath, tree,
-                                             canonicalize, outFlag};
-  std::optional<llvm::StringRef> redirects[] = {
-      std::nullopt, llvm::StringRef(logPath), llvm::StringRef(logPath)};
   // Each test is one isolated compile: give the whole phase a bound.
-  unsigned budget =
-      static_cast<unsigned>(std::max(60.0, 50 * limits.timeoutSeconds));
+  double budget = std::max(60.0, 50 * limits.timeoutSeconds);
   std::string message;
-  int code = llvm::sys::ExecuteAndWait(program, args, std::nullopt,
-                                       redirects, budget, 0, &message);
+  int code = runTool({reducer.string(), input.string(), tree, canonicalize,
+                      outFlag},
+                     log.string(), budget, message);
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
