@@ -24,7 +24,9 @@
 // csv.h copies file names with strncpy into a fixed buffer, which GCC
 // warns about; the truncation is the library's intent.
 #pragma GCC diagnostic push
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wstringop-truncation"
+#endif
 #include <libfccp/csv.h>
 #pragma GCC diagnostic pop
 
