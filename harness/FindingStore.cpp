@@ -182,26 +182,19 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
                       const CaseOptions &options,
                       const std::string &reproCommand,
                       const nlohmann::json &extra) {
-  const std::string &mlir = result.mlir;
-  if (Status s = writeFileAtomic((dir / "program.mlir").string(),
-                                 reinterpret_cast<const uint8_t *>(mlir.data()),
-                                 mlir.size());
-      !s.ok())
-    return s.error();
-  if (!result.log.empty())
+  // The texts: the program always, a crash's stderr and reproducer when
+  // there are any.
+  for (auto [name, text] : {std::pair{"program.mlir", &result.mlir},
+                            {"stderr.txt", &result.log},
+                            {"reproducer.mlir", &result.reproducer}}) {
+    if (text->empty() && std::string(name) != "program.mlir")
+      continue;
     if (Status s = writeFileAtomic(
-            (dir / "stderr.txt").string(),
-            reinterpret_cast<const uint8_t *>(result.log.data()),
-            result.log.size());
+            (dir / name).string(),
+            reinterpret_cast<const uint8_t *>(text->data()), text->size());
         !s.ok())
       return s.error();
-  if (!result.reproducer.empty())
-    if (Status s = writeFileAtomic(
-            (dir / "reproducer.mlir").string(),
-            reinterpret_cast<const uint8_t *>(result.reproducer.data()),
-            result.reproducer.size());
-        !s.ok())
-      return s.error();
+  }
   for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
                                  {"expected", &result.expected},
                                  {"actual", &result.actual}})
