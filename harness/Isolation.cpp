@@ -39,6 +39,14 @@ void writeAll(int fd, const std::string &text) {
 
 } // namespace
 
+void dieWithParent(pid_t parent) {
+#ifdef __linux__
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+  if (getppid() != parent)
+    _exit(3); // the parent died before the request took effect
+}
+
 IsolatedChild::IsolatedChild(const CaseWork &work,
                              const std::function<void(const CaseResult &)> &afterwards,
                              const IsolationLimits &limits) {
@@ -61,12 +69,7 @@ IsolatedChild::IsolatedChild(const CaseWork &work,
     // killed harness leaves no hung child).
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
-#ifdef __linux__
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-      _exit(3); // the parent died before prctl took effect
-#endif
-    (void)parent;
+    dieWithParent(parent);
     close(report[0]);
     close(errors[0]);
     dup2(errors[1], STDERR_FILENO);

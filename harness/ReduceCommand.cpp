@@ -35,9 +35,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
+
 
 namespace fs = std::filesystem;
 
@@ -85,12 +83,7 @@ int runTool(const std::vector<std::string> &args, const std::string &log,
   pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
-#ifdef __linux__
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-      _exit(127);
-#endif
-    (void)parent;
+    dieWithParent(parent);
     int fd = open(sink.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       dup2(fd, STDOUT_FILENO);

@@ -62,54 +62,36 @@ struct CudaApi {
 
 /// Looks every function up; the first missing one is the error.
 Status lookupAll(const DynamicLibrary &library, CudaApi &api) {
-  struct Entry {
-    const char *name;
-    bool found;
-  };
-  Entry entries[] = {
-      {"cuInit", library.lookup("cuInit", api.init)},
-      {"cuDeviceGetCount",
-       library.lookup("cuDeviceGetCount", api.deviceGetCount)},
-      {"cuDeviceGet", library.lookup("cuDeviceGet", api.deviceGet)},
-      {"cuDeviceGetName", library.lookup("cuDeviceGetName", api.deviceGetName)},
-      {"cuDevicePrimaryCtxRetain",
-       library.lookup("cuDevicePrimaryCtxRetain", api.primaryCtxRetain)},
-      {"cuDevicePrimaryCtxRelease_v2",
-       library.lookup("cuDevicePrimaryCtxRelease_v2", api.primaryCtxRelease)},
-      {"cuCtxSetCurrent", library.lookup("cuCtxSetCurrent", api.ctxSetCurrent)},
-      {"cuCtxSynchronize",
-       library.lookup("cuCtxSynchronize", api.ctxSynchronize)},
-      {"cuMemAlloc_v2", library.lookup("cuMemAlloc_v2", api.memAlloc)},
-      {"cuMemFree_v2", library.lookup("cuMemFree_v2", api.memFree)},
-      {"cuMemcpyHtoD_v2", library.lookup("cuMemcpyHtoD_v2", api.memcpyHtoD)},
-      {"cuMemHostAlloc", library.lookup("cuMemHostAlloc", api.memHostAlloc)},
-      {"cuMemHostGetDevicePointer_v2",
-       library.lookup("cuMemHostGetDevicePointer_v2",
-                      api.memHostGetDevicePointer)},
-      {"cuMemFreeHost", library.lookup("cuMemFreeHost", api.memFreeHost)},
-      {"cuMemcpyDtoH_v2", library.lookup("cuMemcpyDtoH_v2", api.memcpyDtoH)},
-      {"cuModuleLoadData",
-       library.lookup("cuModuleLoadData", api.moduleLoadData)},
-      {"cuModuleUnload", library.lookup("cuModuleUnload", api.moduleUnload)},
-      {"cuModuleGetFunction",
-       library.lookup("cuModuleGetFunction", api.moduleGetFunction)},
-      {"cuLaunchKernel", library.lookup("cuLaunchKernel", api.launchKernel)},
-      {"cuEventCreate", library.lookup("cuEventCreate", api.eventCreate)},
-      {"cuEventDestroy_v2",
-       library.lookup("cuEventDestroy_v2", api.eventDestroy)},
-      {"cuEventRecord", library.lookup("cuEventRecord", api.eventRecord)},
-      {"cuEventSynchronize",
-       library.lookup("cuEventSynchronize", api.eventSynchronize)},
-      {"cuEventElapsedTime",
-       library.lookup("cuEventElapsedTime", api.eventElapsedTime)},
-      {"cuGetErrorName", library.lookup("cuGetErrorName", api.getErrorName)},
-      {"cuGetErrorString",
-       library.lookup("cuGetErrorString", api.getErrorString)},
-  };
-  for (const Entry &entry : entries)
-    if (!entry.found)
-      return makeError(std::string("the NVIDIA driver library has no ") +
-                       entry.name + " (a driver too old for sift?)");
+  std::string missing;
+  library.require("cuInit", api.init, missing);
+  library.require("cuDeviceGetCount", api.deviceGetCount, missing);
+  library.require("cuDeviceGet", api.deviceGet, missing);
+  library.require("cuDeviceGetName", api.deviceGetName, missing);
+  library.require("cuDevicePrimaryCtxRetain", api.primaryCtxRetain, missing);
+  library.require("cuDevicePrimaryCtxRelease_v2", api.primaryCtxRelease, missing);
+  library.require("cuCtxSetCurrent", api.ctxSetCurrent, missing);
+  library.require("cuCtxSynchronize", api.ctxSynchronize, missing);
+  library.require("cuMemAlloc_v2", api.memAlloc, missing);
+  library.require("cuMemFree_v2", api.memFree, missing);
+  library.require("cuMemcpyHtoD_v2", api.memcpyHtoD, missing);
+  library.require("cuMemHostAlloc", api.memHostAlloc, missing);
+  library.require("cuMemHostGetDevicePointer_v2", api.memHostGetDevicePointer, missing);
+  library.require("cuMemFreeHost", api.memFreeHost, missing);
+  library.require("cuMemcpyDtoH_v2", api.memcpyDtoH, missing);
+  library.require("cuModuleLoadData", api.moduleLoadData, missing);
+  library.require("cuModuleUnload", api.moduleUnload, missing);
+  library.require("cuModuleGetFunction", api.moduleGetFunction, missing);
+  library.require("cuLaunchKernel", api.launchKernel, missing);
+  library.require("cuEventCreate", api.eventCreate, missing);
+  library.require("cuEventDestroy_v2", api.eventDestroy, missing);
+  library.require("cuEventRecord", api.eventRecord, missing);
+  library.require("cuEventSynchronize", api.eventSynchronize, missing);
+  library.require("cuEventElapsedTime", api.eventElapsedTime, missing);
+  library.require("cuGetErrorName", api.getErrorName, missing);
+  library.require("cuGetErrorString", api.getErrorString, missing);
+  if (!missing.empty())
+    return makeError(std::string("the NVIDIA driver library has no ") +
+                     missing + " (a driver too old for sift?)");
   if (!library.lookup("cuMemAllocAsync", api.memAllocAsync) ||
       !library.lookup("cuMemFreeAsync", api.memFreeAsync))
     api.memAllocAsync = nullptr;

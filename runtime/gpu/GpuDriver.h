@@ -107,6 +107,13 @@ public:
     slot = reinterpret_cast<F>(symbol(name));
     return slot != nullptr;
   }
+  /// lookup() for a symbol the library must have: the first one missing
+  /// is remembered in `missing` (left as it is when already set).
+  template <typename F>
+  void require(const char *name, F &slot, std::string &missing) const {
+    if (!lookup(name, slot) && missing.empty())
+      missing = name;
+  }
 
 private:
   explicit DynamicLibrary(void *handle) : handle_(handle) {}

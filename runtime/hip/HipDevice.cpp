@@ -116,50 +116,34 @@ static_assert(
 #endif
 
 Status lookupAll(const DynamicLibrary &library, HipApi &api) {
-  struct Entry {
-    const char *name;
-    bool found;
-  };
-  Entry entries[] = {
-      {"hipInit", library.lookup("hipInit", api.init)},
-      {"hipGetDeviceCount",
-       library.lookup("hipGetDeviceCount", api.getDeviceCount)},
-      {"hipDeviceGet", library.lookup("hipDeviceGet", api.deviceGet)},
-      {"hipDeviceGetName",
-       library.lookup("hipDeviceGetName", api.deviceGetName)},
-      {"hipSetDevice", library.lookup("hipSetDevice", api.setDevice)},
-      {"hipDeviceSynchronize",
-       library.lookup("hipDeviceSynchronize", api.deviceSynchronize)},
-      {"hipMalloc", library.lookup("hipMalloc", api.malloc)},
-      {"hipFree", library.lookup("hipFree", api.free)},
-      {"hipMemcpyHtoD", library.lookup("hipMemcpyHtoD", api.memcpyHtoD)},
-      {"hipMemcpyDtoH", library.lookup("hipMemcpyDtoH", api.memcpyDtoH)},
-      {"hipModuleLoadData",
-       library.lookup("hipModuleLoadData", api.moduleLoadData)},
-      {"hipModuleUnload", library.lookup("hipModuleUnload", api.moduleUnload)},
-      {"hipModuleGetFunction",
-       library.lookup("hipModuleGetFunction", api.moduleGetFunction)},
-      {"hipModuleLaunchKernel",
-       library.lookup("hipModuleLaunchKernel", api.moduleLaunchKernel)},
-      {"hipEventCreate", library.lookup("hipEventCreate", api.eventCreate)},
-      {"hipEventDestroy", library.lookup("hipEventDestroy", api.eventDestroy)},
-      {"hipEventRecord", library.lookup("hipEventRecord", api.eventRecord)},
-      {"hipEventSynchronize",
-       library.lookup("hipEventSynchronize", api.eventSynchronize)},
-      {"hipEventElapsedTime",
-       library.lookup("hipEventElapsedTime", api.eventElapsedTime)},
-      {"hipGetErrorName", library.lookup("hipGetErrorName", api.getErrorName)},
-      {"hipGetErrorString",
-       library.lookup("hipGetErrorString", api.getErrorString)},
-      {"hipHostMalloc", library.lookup("hipHostMalloc", api.hostMalloc)},
-      {"hipHostGetDevicePointer",
-       library.lookup("hipHostGetDevicePointer", api.hostGetDevicePointer)},
-      {"hipHostFree", library.lookup("hipHostFree", api.hostFree)},
-  };
-  for (const Entry &entry : entries)
-    if (!entry.found)
-      return makeError(std::string("the HIP library has no ") + entry.name +
-                       " (a HIP too old for sift?)");
+  std::string missing;
+  library.require("hipInit", api.init, missing);
+  library.require("hipGetDeviceCount", api.getDeviceCount, missing);
+  library.require("hipDeviceGet", api.deviceGet, missing);
+  library.require("hipDeviceGetName", api.deviceGetName, missing);
+  library.require("hipSetDevice", api.setDevice, missing);
+  library.require("hipDeviceSynchronize", api.deviceSynchronize, missing);
+  library.require("hipMalloc", api.malloc, missing);
+  library.require("hipFree", api.free, missing);
+  library.require("hipMemcpyHtoD", api.memcpyHtoD, missing);
+  library.require("hipMemcpyDtoH", api.memcpyDtoH, missing);
+  library.require("hipModuleLoadData", api.moduleLoadData, missing);
+  library.require("hipModuleUnload", api.moduleUnload, missing);
+  library.require("hipModuleGetFunction", api.moduleGetFunction, missing);
+  library.require("hipModuleLaunchKernel", api.moduleLaunchKernel, missing);
+  library.require("hipEventCreate", api.eventCreate, missing);
+  library.require("hipEventDestroy", api.eventDestroy, missing);
+  library.require("hipEventRecord", api.eventRecord, missing);
+  library.require("hipEventSynchronize", api.eventSynchronize, missing);
+  library.require("hipEventElapsedTime", api.eventElapsedTime, missing);
+  library.require("hipGetErrorName", api.getErrorName, missing);
+  library.require("hipGetErrorString", api.getErrorString, missing);
+  library.require("hipHostMalloc", api.hostMalloc, missing);
+  library.require("hipHostGetDevicePointer", api.hostGetDevicePointer, missing);
+  library.require("hipHostFree", api.hostFree, missing);
+  if (!missing.empty())
+    return makeError(std::string("the HIP library has no ") + missing +
+                     " (a HIP too old for sift?)");
   return Status::success();
 }
 
