@@ -570,9 +570,10 @@ int runFuzzCommand(const FuzzOptions &options) {
     }
   };
 
-  // --jobs: isolated children in parallel, delivered in case order.
+  // Isolated cases: up to --jobs children at once, delivered in case order
+  // (one job: one child at a time).
   std::unique_ptr<IsolatedPool> pool;
-  if (isolated && options.jobs > 1)
+  if (isolated)
     pool = std::make_unique<IsolatedPool>(options.jobs);
   for (uint64_t n = 0; n < limit && !failed; ++n) {
     if (stopRequested || (options.seconds && elapsed() >= *options.seconds))
@@ -601,24 +602,15 @@ int runFuzzCommand(const FuzzOptions &options) {
                      });
         continue;
       }
-      if (isolated) {
-        IsolatedOutcome outcome =
-            runIsolated(childWork(seed, run, o), exportInChild(run), limits);
-        CaseResult result = fromOutcome(seed, run, o, outcome);
-        if (failed)
+      CaseResult result = runGeneratedCase(session, deviceFor(run), o, seed);
+      if (!options.exportDir.empty() && result.compiled) {
+        if (Status s = exportCase(options, run, result); !s) {
+          fail("--export-artifacts: " + s.message());
           break;
-        record(i, run, o, result);
-      } else {
-        CaseResult result = runGeneratedCase(session, deviceFor(run), o, seed);
-        if (!options.exportDir.empty() && result.compiled) {
-          if (Status s = exportCase(options, run, result); !s) {
-            fail("--export-artifacts: " + s.message());
-            break;
-          }
-          ++exported;
         }
-        record(i, run, o, result);
+        ++exported;
       }
+      record(i, run, o, result);
       if (last && !failed)
         caseDone(i);
     }
