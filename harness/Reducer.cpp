@@ -286,24 +286,34 @@ std::optional<ReductionCase> keepOutputs(const ReductionCase &c,
   return checked(std::move(next));
 }
 
-std::optional<ReductionCase> cutValues(const ReductionCase &c,
-                                       const std::vector<int> &values) {
-  if (values.empty())
-    return std::nullopt;
-  // The values' contents, from the reference.
+namespace {
+
+/// Replaces every use of each of `values` by a new input holding the
+/// reference's value for it, in place (nothing pruned: op indices stay).
+/// False when the reference cannot evaluate them.
+bool cutInPlace(ReductionCase &c, const std::vector<int> &values) {
   Program probe = c.program;
   probe.outputs = values;
   auto contents = oracle::evaluate(probe, c.inputs);
   if (!contents.ok() || contents->size() != values.size())
-    return std::nullopt;
-  ReductionCase next = c;
+    return false;
   for (size_t i = 0; i < values.size(); ++i) {
-    int input = next.program.addValue(
-        next.program.values[static_cast<size_t>(values[i])]);
-    replaceUses(next.program, values[i], input);
-    next.program.inputs.push_back(input);
-    next.inputs.push_back(std::move((*contents)[i]));
+    int input =
+        c.program.addValue(c.program.values[static_cast<size_t>(values[i])]);
+    replaceUses(c.program, values[i], input);
+    c.program.inputs.push_back(input);
+    c.inputs.push_back(std::move((*contents)[i]));
   }
+  return true;
+}
+
+} // namespace
+
+std::optional<ReductionCase> cutValues(const ReductionCase &c,
+                                       const std::vector<int> &values) {
+  ReductionCase next = c;
+  if (values.empty() || !cutInPlace(next, values))
+    return std::nullopt;
   return checked(std::move(next));
 }
 
@@ -342,19 +352,8 @@ std::optional<ReductionCase> dropSortOperand(const ReductionCase &c,
   for (const Op &op : c.program.ops)
     used |= std::find(op.operands.begin(), op.operands.end(), result) !=
             op.operands.end();
-  if (used) {
-    // Cut without pruning: op indices must stay as they are.
-    Program probe = c.program;
-    probe.outputs = {result};
-    auto contents = oracle::evaluate(probe, c.inputs);
-    if (!contents.ok())
-      return std::nullopt;
-    int input = next.program.addValue(
-        next.program.values[static_cast<size_t>(result)]);
-    replaceUses(next.program, result, input);
-    next.program.inputs.push_back(input);
-    next.inputs.push_back(std::move(contents->front()));
-  }
+  if (used && !cutInPlace(next, {result}))
+    return std::nullopt;
   Op &op = next.program.ops[opIndex];
   op.operands.erase(op.operands.begin() + static_cast<long>(index));
   op.results.erase(op.results.begin() + static_cast<long>(index));
