@@ -70,16 +70,6 @@ private:
   std::function<void(const char *)> onPhase_;
 };
 
-/// Where this process's compiles leave a crash reproducer.
-std::string reproducerPath() {
-  std::error_code ec;
-  std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
-  if (ec)
-    dir = "/tmp";
-  return (dir / ("sift-reproducer-" + std::to_string(::getpid()) + ".mlir"))
-      .string();
-}
-
 CaseResult &fail(CaseResult &result, oracle::Verdict verdict, std::string stage,
                  std::string detail) {
   result.verdict = verdict;
@@ -306,6 +296,15 @@ CaseResult runMlirCase(Session &session, const CaseOptions &options,
   CompileOutput output;
   compileAndCheck(session, *module, options, seed, result, output);
   return result;
+}
+
+std::string reproducerPath() {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+  if (ec)
+    dir = "/tmp";
+  return (dir / ("sift-reproducer-" + std::to_string(::getpid()) + ".mlir"))
+      .string();
 }
 
 std::string reproducerPass(const std::string &reproducer) {

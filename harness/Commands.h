@@ -99,6 +99,9 @@ struct RunOptions {
   rt::DeviceKind device = rt::DeviceKind::Cpu;
   std::vector<std::string> inputs;
   std::string outputDir = ".";
+  FaultSet faults;
+  /// Where a compiler crash leaves MLIR's reproducer; "" keeps none.
+  std::string crashReproducer;
 };
 
 /// `harness compile`.
@@ -111,6 +114,8 @@ struct CompileCommandOptions {
   FaultSet faults;
   EmitStage emit = EmitStage::Artifact;
   std::string output = "-";
+  /// Where a compiler crash leaves MLIR's reproducer; "" keeps none.
+  std::string crashReproducer;
 };
 
 /// `harness import`.

@@ -10,6 +10,7 @@
 
 #include "harness/Commands.h"
 
+#include "harness/CaseRunner.h"
 #include "harness/Session.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,6 +20,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -39,10 +42,13 @@ std::optional<std::string> readProgram(const std::string &path) {
 
 /// Reads, parses and compiles `path` to `stage`. Returns nullopt on
 /// success, else the exit code after printing why: 2 for a file that cannot
-/// be read or parsed, 1 for a program the pipeline fails on.
+/// be read or parsed, 1 for a program the pipeline fails on or crashes in.
+/// A crash is recovered: it is reported with its pass, and MLIR's crash
+/// reproducer is kept at `keepReproducer` when that is not empty.
 std::optional<int> loadAndCompile(Session &session, const std::string &path,
                                   const PipelineOptions &pipeline,
-                                  EmitStage stage, CompileOutput &output) {
+                                  EmitStage stage, CompileOutput &output,
+                                  const std::string &keepReproducer) {
   if ((pipeline.kind == PipelineKind::Cpu) !=
       (pipeline.target == TargetKind::Host)) {
     std::fprintf(stderr,
@@ -67,11 +73,48 @@ std::optional<int> loadAndCompile(Session &session, const std::string &path,
   }
   CompileOptions compileOptions;
   compileOptions.pipeline = pipeline;
-  if (!session.compile(*module, compileOptions, stage, output, error)) {
+  compileOptions.crashReproducer =
+      keepReproducer.empty() ? reproducerPath() : keepReproducer;
+  std::error_code ec;
+  fs::remove(compileOptions.crashReproducer, ec);
+  if (fs::path parent = fs::path(keepReproducer).parent_path();
+      !keepReproducer.empty() && !parent.empty()) {
+    fs::create_directories(parent, ec);
+    if (ec) {
+      std::fprintf(stderr, "harness: --crash-reproducer: cannot create %s: %s\n",
+                   parent.string().c_str(), ec.message().c_str());
+      return kExitUsage;
+    }
+  }
+  bool compiled = session.compile(*module, compileOptions, stage, output, error);
+  std::string reproducer;
+  if (std::ifstream in(compileOptions.crashReproducer); in)
+    reproducer.assign(std::istreambuf_iterator<char>(in),
+                      std::istreambuf_iterator<char>());
+  if (keepReproducer.empty() || compiled || !session.lastCrash())
+    fs::remove(compileOptions.crashReproducer, ec);
+  if (compiled)
+    return std::nullopt;
+  if (!session.lastCrash()) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), error.c_str());
     return kExitFindings;
   }
-  return std::nullopt;
+  std::string pass = reproducerPass(reproducer);
+  std::fprintf(stderr, "%s: the compiler crashed%s: %s\n", path.c_str(),
+               pass.empty() ? "" : (" in pass " + pass).c_str(),
+               session.lastCrash()->c_str());
+  if (!keepReproducer.empty() && !reproducer.empty())
+    std::fprintf(stderr,
+                 "reproducer: %s (replay it with: sift-opt --run-reproducer "
+                 "%s)\n",
+                 keepReproducer.c_str(), keepReproducer.c_str());
+  else if (!keepReproducer.empty())
+    std::fprintf(stderr, "no reproducer could be written to %s\n",
+                 keepReproducer.c_str());
+  else if (!reproducer.empty())
+    std::fprintf(stderr, "(--crash-reproducer=PATH keeps MLIR's reproducer of "
+                         "the pass's input)\n");
+  return kExitFindings;
 }
 
 } // namespace
@@ -88,8 +131,9 @@ int runCompileCommand(const CompileCommandOptions &options) {
   pipeline.target = options.target;
   pipeline.chip = options.chip;
   pipeline.faults = options.faults;
-  if (std::optional<int> failed = loadAndCompile(
-          session, options.program, pipeline, options.emit, output))
+  if (std::optional<int> failed =
+          loadAndCompile(session, options.program, pipeline, options.emit,
+                         output, options.crashReproducer))
     return *failed;
   if (options.emit == EmitStage::Artifact) {
     if (Status s = rt::writeArtifact(options.output, output.artifact);
@@ -127,8 +171,10 @@ int runRunCommand(const RunOptions &options) {
   CompileOutput output;
   PipelineOptions pipeline;
   pipeline.kind = options.pipeline;
-  if (std::optional<int> failed = loadAndCompile(
-          session, options.program, pipeline, EmitStage::Artifact, output))
+  pipeline.faults = options.faults;
+  if (std::optional<int> failed =
+          loadAndCompile(session, options.program, pipeline,
+                         EmitStage::Artifact, output, options.crashReproducer))
     return *failed;
 
   // Check the inputs against the program's signature before running.

@@ -399,6 +399,13 @@ int main(int argc, char **argv) {
       ->add_option("--output-dir", run.outputDir,
                    "Folder for result0.npy, result1.npy, ...")
       ->capture_default_str();
+  std::string runInject;
+  runCmd->add_option("--inject", runInject,
+                     "Faults to inject, comma-separated (the README lists "
+                     "them)");
+  runCmd->add_option("--crash-reproducer", run.crashReproducer,
+                     "Keep MLIR's crash reproducer here when the compiler "
+                     "crashes (replay it with sift-opt --run-reproducer)");
 
   // harness compile
   CompileCommandOptions compile;
@@ -419,8 +426,12 @@ int main(int argc, char **argv) {
                          "(GPU pipelines; default nvptx)");
   std::string compileInject;
   compileCmd->add_option("--inject", compileInject,
-                         "Faults to inject: crash-on-prime, hang-on-k1, "
-                         "dist-undistributed-write");
+                         "Faults to inject, comma-separated (the README "
+                         "lists them)");
+  compileCmd->add_option("--crash-reproducer", compile.crashReproducer,
+                         "Keep MLIR's crash reproducer here when the "
+                         "compiler crashes (replay it with sift-opt "
+                         "--run-reproducer)");
   compileCmd->add_option("--chip", compile.chip,
                          "GPU chip (default sm_90 for nvptx, gfx942 for "
                          "amdgpu)");
@@ -512,6 +523,12 @@ int main(int argc, char **argv) {
     if (runCmd->parsed()) {
       run.pipeline = pipelineFromName(runPipeline);
       run.device = deviceFromName(runDevice);
+      std::string faultError;
+      std::optional<FaultSet> faults =
+          parseFaults(runInject, /*forFuzz=*/false, faultError);
+      if (!faults)
+        throw UsageError{"--inject: " + faultError};
+      run.faults = *faults;
       return runRunCommand(run);
     }
     if (compileCmd->parsed()) {
