@@ -258,17 +258,31 @@ std::vector<uint8_t> rt::encodeArtifact(const Artifact &artifact) {
                 std::min(section.name.size(), kSectionNameBytes - 1));
     putU64(out, entry + 32, offset);
     putU64(out, entry + 40, section.bytes.size());
-    putU64(out, entry + 48,
-           fnv1a64(section.bytes.data(), section.bytes.size()));
     if (!section.bytes.empty())
       std::memcpy(out.data() + offset, section.bytes.data(),
                   section.bytes.size());
     offset += section.bytes.size();
   }
-  putU64(out, 16,
-         fnv1a64(out.data() + kArtifactHeaderBytes,
-                 tableEnd - kArtifactHeaderBytes));
+  resealArtifact(out);
   return out;
+}
+
+void rt::resealArtifact(std::vector<uint8_t> &bytes) {
+  if (bytes.size() < kArtifactHeaderBytes)
+    return;
+  size_t count = getU32(bytes.data() + 12);
+  count = std::min(count, (bytes.size() - kArtifactHeaderBytes) /
+                              kSectionEntryBytes);
+  for (size_t i = 0; i < count; ++i) {
+    size_t entry = kArtifactHeaderBytes + i * kSectionEntryBytes;
+    uint64_t offset = getU64(bytes.data() + entry + 32);
+    uint64_t size = getU64(bytes.data() + entry + 40);
+    if (offset <= bytes.size() && size <= bytes.size() - offset)
+      putU64(bytes, entry + 48, fnv1a64(bytes.data() + offset, size));
+  }
+  putU64(bytes, 16,
+         fnv1a64(bytes.data() + kArtifactHeaderBytes,
+                 count * kSectionEntryBytes));
 }
 
 Status rt::writeArtifact(const std::string &path, const Artifact &artifact) {

@@ -108,6 +108,13 @@ Status verifyArtifact(const Artifact &artifact);
 /// verifyArtifact; writeArtifact makes sure it does.
 std::vector<uint8_t> encodeArtifact(const Artifact &artifact);
 
+/// Recomputes the checksums of artifact bytes in place: every section's
+/// whose extent lies inside `bytes`, then the section table's (of the
+/// entries that fit). Bytes shorter than the header are left alone. The
+/// encoder seals with it; tests and the fuzz target use it to reach the
+/// parsers behind the checksums with edited bytes.
+void resealArtifact(std::vector<uint8_t> &bytes);
+
 /// Parses and verifies artifact bytes. `name` (usually the file name) starts
 /// every error message. Never reads outside [data, data + size).
 Result<Artifact> parseArtifact(const uint8_t *data, size_t size,

@@ -14,6 +14,7 @@ config.test_exec_root = os.path.join(config.sift_obj_root, "test")
 config.environment["PATH"] = os.pathsep.join(
     [config.sift_tools_dir, os.path.join(config.sift_obj_root, "tools"),
      os.path.join(config.sift_obj_root, "harness", "fuzz"),
+     os.path.join(config.sift_obj_root, "runtime", "fuzz"),
      config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%sift_src", config.sift_src_root))
 config.substitutions.append(("%sift_obj", config.sift_obj_root))

@@ -178,21 +178,6 @@ static size_t sectionCount(const std::vector<uint8_t> &bytes) {
   return count < fits ? count : fits;
 }
 
-void test::resealArtifact(std::vector<uint8_t> &bytes) {
-  size_t count = sectionCount(bytes);
-  for (size_t i = 0; i < count; ++i) {
-    size_t entry = kArtifactHeaderBytes + i * kSectionEntryBytes;
-    uint64_t offset = readU64(bytes, entry + 32);
-    uint64_t size = readU64(bytes, entry + 40);
-    if (offset <= bytes.size() && size <= bytes.size() - offset)
-      writeU64(bytes, entry + 48, fnv1a64(bytes.data() + offset, size));
-  }
-  if (bytes.size() >= kArtifactHeaderBytes)
-    writeU64(bytes, 16,
-             fnv1a64(bytes.data() + kArtifactHeaderBytes,
-                     count * kSectionEntryBytes));
-}
-
 std::optional<size_t> test::findSectionEntry(const std::vector<uint8_t> &bytes,
                                              const std::string &name) {
   size_t count = sectionCount(bytes);
@@ -215,7 +200,7 @@ void test::replaceSection(std::vector<uint8_t> &bytes, const std::string &name,
   writeU64(bytes, *entry + 32, bytes.size());
   writeU64(bytes, *entry + 40, contents.size());
   bytes.insert(bytes.end(), contents.begin(), contents.end());
-  resealArtifact(bytes);
+  rt::resealArtifact(bytes);
 }
 
 std::optional<std::vector<uint8_t>>

@@ -50,10 +50,6 @@ HostTensor f32Tensor(std::vector<int64_t> shape,
 /// [0, 1], inputs and expected outputs (input + 1).
 Artifact sampleArtifact(std::vector<uint8_t> binary = {0x7f, 'E', 'L', 'F'});
 
-/// Recomputes every section checksum and the table checksum of artifact
-/// bytes that a test edited, as far as the table is readable.
-void resealArtifact(std::vector<uint8_t> &bytes);
-
 /// The section table entry named `name`: its byte offset in the file, or
 /// nullopt.
 std::optional<size_t> findSectionEntry(const std::vector<uint8_t> &bytes,

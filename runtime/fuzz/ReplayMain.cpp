@@ -1,10 +1,11 @@
-//===- ReplayMain.cpp - sift-fuzz without libFuzzer -----------------------===//
+//===- runtime/fuzz/ReplayMain.cpp - fuzz targets without libFuzzer -------===//
 //
-// The main() of sift-fuzz when it is not linked with -fsanitize=fuzzer (a
-// g++ build, CI): every file argument, and every file in a folder argument,
-// is run through LLVMFuzzerTestOneInput once, so a crash file libFuzzer
-// saved on a farm, or a whole corpus, replays anywhere. A finding aborts,
-// as under libFuzzer.
+// The main() of sift's fuzz targets (sift-fuzz, sift-artifact-fuzz) when
+// they are not linked with -fsanitize=fuzzer (a g++ build, CI): every file
+// argument, and every file in a folder argument, is run through
+// LLVMFuzzerTestOneInput once, so a crash file libFuzzer saved on a farm,
+// or a whole corpus, replays anywhere. A finding aborts, as under
+// libFuzzer. Standard library only, so runtime-only builds have it too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,12 +24,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 namespace fs = std::filesystem;
 
 int main(int argc, char **argv) {
+  const std::string tool = fs::path(argv[0]).filename().string();
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: %s FILE|FOLDER...\n"
-                 "Runs each input through sift's fuzz target (this build has "
-                 "no libFuzzer; build with -DSIFT_LIBFUZZER=ON and clang to "
-                 "fuzz).\n",
+                 "Runs each input through the fuzz target once (this build "
+                 "has no libFuzzer; build with -DSIFT_LIBFUZZER=ON and clang "
+                 "to fuzz).\n",
                  argv[0]);
     return 2;
   }
@@ -45,7 +47,8 @@ int main(int argc, char **argv) {
     } else if (fs::is_regular_file(argv[i], ec)) {
       files.emplace_back(argv[i]);
     } else {
-      std::fprintf(stderr, "sift-fuzz: %s: no such file or folder\n", argv[i]);
+      std::fprintf(stderr, "%s: %s: no such file or folder\n", tool.c_str(),
+                   argv[i]);
       return 2;
     }
   }
@@ -54,17 +57,18 @@ int main(int argc, char **argv) {
   for (const fs::path &file : files) {
     std::ifstream in(file, std::ios::binary);
     if (!in) {
-      std::fprintf(stderr, "sift-fuzz: %s: cannot read\n", file.c_str());
+      std::fprintf(stderr, "%s: %s: cannot read\n", tool.c_str(),
+                   file.c_str());
       return 2;
     }
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                                std::istreambuf_iterator<char>());
-    std::fprintf(stderr, "sift-fuzz: running %s (%zu bytes)\n", file.c_str(),
-                 bytes.size());
+    std::fprintf(stderr, "%s: running %s (%zu bytes)\n", tool.c_str(),
+                 file.c_str(), bytes.size());
     if (LLVMFuzzerTestOneInput(bytes.data(), bytes.size()) != 0)
       ++rejected;
   }
-  std::printf("sift-fuzz: %zu inputs run, %d not programs, no findings\n",
+  std::printf("%s: %zu inputs run, %d rejected, no findings\n", tool.c_str(),
               files.size(), rejected);
   return 0;
 }
