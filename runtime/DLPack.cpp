@@ -21,10 +21,15 @@ static_assert(offsetof(sift::rt::dlpack::Tensor, shape) ==
                   offsetof(DLTensor, byte_offset) &&
               offsetof(sift::rt::dlpack::ManagedTensor, deleter) ==
                   offsetof(DLManagedTensor, deleter));
-static_assert(sift::rt::dlpack::kCUDA == kDLCUDA &&
-              sift::rt::dlpack::kROCM == kDLROCM &&
-              sift::rt::dlpack::kCPU == kDLCPU &&
-              sift::rt::dlpack::kFloat == kDLFloat);
+// The enumerators' values, compared as integers (two enum types).
+static_assert(static_cast<int>(sift::rt::dlpack::kCUDA) ==
+                  static_cast<int>(kDLCUDA) &&
+              static_cast<int>(sift::rt::dlpack::kROCM) ==
+                  static_cast<int>(kDLROCM) &&
+              static_cast<int>(sift::rt::dlpack::kCPU) ==
+                  static_cast<int>(kDLCPU) &&
+              static_cast<int>(sift::rt::dlpack::kFloat) ==
+                  static_cast<int>(kDLFloat));
 #undef SIFT_SAME_LAYOUT
 #endif
 
