@@ -167,6 +167,16 @@ uint64_t sizeFlag(const std::string &flag, const std::string &text) {
   return *bytes;
 }
 
+/// The faults of a by-hand command's --inject, or a usage error.
+FaultSet faultsFlag(const std::string &text) {
+  std::string error;
+  std::optional<FaultSet> faults =
+      parseFaults(text, /*forFuzz=*/false, error);
+  if (!faults)
+    throw UsageError{"--inject: " + error};
+  return *faults;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -523,22 +533,12 @@ int main(int argc, char **argv) {
     if (runCmd->parsed()) {
       run.pipeline = pipelineFromName(runPipeline);
       run.device = deviceFromName(runDevice);
-      std::string faultError;
-      std::optional<FaultSet> faults =
-          parseFaults(runInject, /*forFuzz=*/false, faultError);
-      if (!faults)
-        throw UsageError{"--inject: " + faultError};
-      run.faults = *faults;
+      run.faults = faultsFlag(runInject);
       return runRunCommand(run);
     }
     if (compileCmd->parsed()) {
       compile.pipeline = pipelineFromName(compilePipeline);
-      std::string faultError;
-      std::optional<FaultSet> faults =
-          parseFaults(compileInject, /*forFuzz=*/false, faultError);
-      if (!faults)
-        throw UsageError{"--inject: " + faultError};
-      compile.faults = *faults;
+      compile.faults = faultsFlag(compileInject);
       compile.emit = emitFromName(compileEmit);
       if (!compileTarget.empty())
         compile.target = targetFromName(compileTarget);
