@@ -8,12 +8,65 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <type_traits>
 #include <fstream>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace sift::harness {
+
+namespace {
+
+/// A field of case.json that is missing or of the wrong type.
+struct FieldError {
+  std::string message;
+};
+
+template <typename T> const char *kindName() {
+  if constexpr (std::is_same_v<T, bool>)
+    return "true or false";
+  else if constexpr (std::is_arithmetic_v<T>)
+    return "a number";
+  else
+    return "a string";
+}
+
+/// `value` (the field `key`) as a T, or a FieldError naming the field.
+template <typename T> T fieldAs(const json &value, const std::string &key) {
+  bool fits = false;
+  if constexpr (std::is_same_v<T, json>)
+    return value; // the caller checks its shape
+  else if constexpr (std::is_same_v<T, bool>)
+    fits = value.is_boolean();
+  else if constexpr (std::is_unsigned_v<T>)
+    fits = value.is_number_unsigned();
+  else if constexpr (std::is_arithmetic_v<T>)
+    fits = value.is_number();
+  else
+    fits = value.is_string();
+  if (!fits)
+    throw FieldError{"field '" + key + "' is " + value.dump() + ", not " +
+                     kindName<T>()};
+  return value.get<T>();
+}
+
+/// The field `key` of `object`, which must be there.
+template <typename T> T field(const json &object, const std::string &key) {
+  auto it = object.find(key);
+  if (it == object.end())
+    throw FieldError{"missing field '" + key + "'"};
+  return fieldAs<T>(*it, key);
+}
+
+/// The field `key` of `object`, or `fallback` when it is not there.
+template <typename T>
+T fieldOr(const json &object, const std::string &key, T fallback) {
+  auto it = object.find(key);
+  return it == object.end() ? fallback : fieldAs<T>(*it, key);
+}
+
+} // namespace
 
 Result<StoredCase> loadCaseFolder(const fs::path &folder) {
   StoredCase stored;
@@ -24,17 +77,17 @@ Result<StoredCase> loadCaseFolder(const fs::path &folder) {
   json info;
   try {
     info = json::parse(in);
-    if (info.value("format", 0) != 1)
+    if (!info.is_object() || fieldOr<int>(info, "format", 0) != 1)
       return makeError("case.json has no \"format\": 1 (a case folder "
                        "written before the corpus format?)");
-    stored.seed = info.at("seed").get<uint64_t>();
-    std::string verdict = info.at("verdict").get<std::string>();
+    stored.seed = field<uint64_t>(info, "seed");
+    std::string verdict = field<std::string>(info, "verdict");
     std::optional<oracle::Verdict> parsed = oracle::parseVerdict(verdict);
     if (!parsed)
       return makeError("unknown verdict '" + verdict + "'");
     stored.expected = *parsed;
-    std::string pipeline = info.at("pipeline").get<std::string>();
-    std::string target = info.at("target").get<std::string>();
+    std::string pipeline = field<std::string>(info, "pipeline");
+    std::string target = field<std::string>(info, "target");
     std::optional<PipelineKind> kind = parsePipelineKind(pipeline);
     std::optional<TargetKind> targetKind = parseTargetKind(target);
     if (!kind || !targetKind)
@@ -42,26 +95,33 @@ Result<StoredCase> loadCaseFolder(const fs::path &folder) {
                        target + "'");
     stored.options.pipeline = *kind;
     stored.options.target = *targetKind;
-    stored.options.chip = info.value("chip", std::string());
-    stored.options.randomConfig = info.value("random_config", false);
-    stored.repro = info.value("repro", std::string());
+    stored.options.chip = fieldOr<std::string>(info, "chip", "");
+    stored.options.randomConfig = fieldOr<bool>(info, "random_config", false);
+    stored.repro = fieldOr<std::string>(info, "repro", "");
     if (info.contains("timeout_seconds"))
-      stored.timeoutSeconds = info.at("timeout_seconds").get<double>();
+      stored.timeoutSeconds = field<double>(info, "timeout_seconds");
     std::optional<gen::InputMode> mode =
-        gen::parseInputMode(info.value("inputs", std::string("mixed")));
+        gen::parseInputMode(fieldOr<std::string>(info, "inputs", "mixed"));
     stored.options.inputs = mode.value_or(gen::InputMode::Mixed);
-    for (const json &name : info.value("faults", json::array())) {
-      std::optional<Fault> fault = parseFault(name.get<std::string>());
+    json faults = fieldOr<json>(info, "faults", json::array());
+    if (!faults.is_array())
+      throw FieldError{"field 'faults' is " + faults.dump() +
+                       ", not an array of fault names"};
+    for (const json &name : faults) {
+      std::optional<Fault> fault =
+          parseFault(fieldAs<std::string>(name, "faults"));
       if (!fault)
         return makeError("unknown fault " + name.dump());
       stored.options.faults.insert(*fault);
     }
-    Result<gen::Program> program = programFromJson(info.at("program"));
+    Result<gen::Program> program = programFromJson(field<json>(info, "program"));
     if (!program.ok())
       return makeError("case.json: " + program.message());
     stored.program = std::move(*program);
   } catch (const json::exception &e) {
-    return makeError(std::string("case.json: ") + e.what());
+    return makeError("case.json: " + jsonProblem(e));
+  } catch (const FieldError &e) {
+    return makeError("case.json: " + e.message);
   }
   for (size_t i = 0; i < stored.program.inputs.size(); ++i) {
     fs::path file = folder / ("input" + std::to_string(i) + ".npy");

@@ -134,6 +134,9 @@ struct ReplayOptions {
   /// Write each folder again with the verdict observed (to accept a
   /// changed verdict, or to complete a hand-made case.json and inputs).
   bool rewrite = false;
+  /// Where to write a JUnit XML report (one test case per case folder), for
+  /// CI dashboards; "" writes none.
+  std::string junit;
 };
 
 /// `harness reduce`.

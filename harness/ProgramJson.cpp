@@ -149,8 +149,28 @@ Result<gen::Program> programFromJson(const json &j) {
       return makeError("program: " + problem);
     return program;
   } catch (const json::exception &e) {
-    return makeError(std::string("program: ") + e.what());
+    return makeError("program: " + jsonProblem(e));
   }
+}
+
+std::string jsonProblem(const nlohmann::json::exception &error) {
+  std::string text = error.what();
+  if (!text.empty() && text[0] == '[') {
+    size_t close = text.find("] ");
+    if (close != std::string::npos)
+      text.erase(0, close + 2);
+  }
+  // out_of_range.403: "key 'verdict' not found".
+  const std::string key = "key '", notFound = "' not found";
+  if (error.id == 403 && text.rfind(key, 0) == 0 &&
+      text.size() > key.size() + notFound.size() &&
+      text.compare(text.size() - notFound.size(), notFound.size(),
+                   notFound) == 0)
+    return "missing field '" +
+           text.substr(key.size(),
+                       text.size() - key.size() - notFound.size()) +
+           "'";
+  return text;
 }
 
 } // namespace sift::harness

@@ -21,4 +21,9 @@ nlohmann::json programToJson(const gen::Program &program);
 /// The program of `json`; an error names the field that is wrong.
 Result<gen::Program> programFromJson(const nlohmann::json &json);
 
+/// What a JSON library error says, for a person: without the library's
+/// "[json.exception.KIND.N]" tag, and "missing field 'x'" for a key that is
+/// not there.
+std::string jsonProblem(const nlohmann::json::exception &error);
+
 } // namespace sift::harness

@@ -17,6 +17,7 @@
 #include "harness/Session.h"
 
 #include "generators/MlirEmitter.h"
+#include "runtime/support/FileIO.h"
 #include "oracles/Reference.h"
 
 #include <nlohmann/json.hpp>
@@ -81,6 +82,79 @@ Status rewriteCase(Session &session, rt::Device &device,
   return done.ok() ? Status::success() : Status(done.error());
 }
 
+/// One case folder's outcome, for the JUnit report.
+struct ReplayRecord {
+  std::string name;
+  double seconds = 0;
+  /// "" when the verdict held; else the failure's one-line message.
+  std::string failure;
+  /// "" when the case was read and run; else why not.
+  std::string error;
+  /// The detail behind a failure (the observed verdict's full text).
+  std::string body;
+};
+
+/// `text` with XML's five special characters escaped and the control
+/// characters XML 1.0 cannot hold replaced by '?'.
+std::string xmlEscaped(const std::string &text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+    case '&': out += "&amp;"; break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '"': out += "&quot;"; break;
+    case '\'': out += "&apos;"; break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' &&
+          c != '\r')
+        out += '?';
+      else
+        out += c;
+    }
+  }
+  return out;
+}
+
+/// Writes the JUnit XML report of a replay (one testsuite, "sift-corpus").
+Status writeJUnit(const std::string &path,
+                  const std::vector<ReplayRecord> &records, double seconds) {
+  int failures = 0, errors = 0;
+  for (const ReplayRecord &r : records) {
+    failures += !r.failure.empty();
+    errors += !r.error.empty();
+  }
+  char header[256];
+  std::snprintf(header, sizeof header,
+                "<testsuite name=\"sift-corpus\" tests=\"%zu\" "
+                "failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
+                records.size(), failures, errors, seconds);
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  xml += "<testsuites>\n";
+  xml += header;
+  for (const ReplayRecord &r : records) {
+    char time[32];
+    std::snprintf(time, sizeof time, "%.3f", r.seconds);
+    xml += "  <testcase classname=\"replay\" name=\"" + xmlEscaped(r.name) +
+           "\" time=\"" + time + "\"";
+    if (r.failure.empty() && r.error.empty()) {
+      xml += "/>\n";
+      continue;
+    }
+    xml += ">\n";
+    if (!r.error.empty())
+      xml += "    <error message=\"" + xmlEscaped(r.error) + "\"/>\n";
+    else
+      xml += "    <failure message=\"" + xmlEscaped(r.failure) + "\">" +
+             xmlEscaped(r.body) + "</failure>\n";
+    xml += "  </testcase>\n";
+  }
+  xml += "</testsuite>\n</testsuites>\n";
+  return writeFileAtomic(path, reinterpret_cast<const uint8_t *>(xml.data()),
+                         xml.size());
+}
+
 } // namespace
 
 int runReplayCommand(const ReplayOptions &options) {
@@ -99,11 +173,16 @@ int runReplayCommand(const ReplayOptions &options) {
   IsolationLimits limits;
   limits.timeoutSeconds = options.caseTimeoutSeconds;
   int unchanged = 0, changed = 0, unreadable = 0;
+  std::vector<ReplayRecord> records;
   auto start = std::chrono::steady_clock::now();
   for (const fs::path &folder : folders) {
+    auto caseStart = std::chrono::steady_clock::now();
+    ReplayRecord &record = records.emplace_back();
+    record.name = folder.filename().string();
     Result<StoredCase> stored = loadCaseFolder(folder);
     if (!stored.ok()) {
       ++unreadable;
+      record.error = stored.message();
       std::fprintf(stderr, "harness replay: %s: %s\n", folder.c_str(),
                    stored.message().c_str());
       continue;
@@ -121,8 +200,12 @@ int runReplayCommand(const ReplayOptions &options) {
                                 stored->seed);
         },
         nullptr, caseLimits);
+    record.seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - caseStart)
+                         .count();
     if (!outcome.startError.empty()) {
       ++unreadable;
+      record.error = "cannot start a worker: " + outcome.startError;
       std::fprintf(stderr, "harness replay: %s: cannot start a worker: %s\n",
                    folder.c_str(), outcome.startError.c_str());
       continue;
@@ -133,6 +216,13 @@ int runReplayCommand(const ReplayOptions &options) {
       describeUnreported(outcome, verdict, stage, detail);
     bool same = verdict == stored->expected;
     (same ? unchanged : changed)++;
+    if (!same) {
+      record.failure = "verdict changed: recorded " +
+                       std::string(oracle::toString(stored->expected)) +
+                       ", observed " + std::string(oracle::toString(verdict)) +
+                       (stage.empty() ? "" : " at " + stage);
+      record.body = detail;
+    }
     if (options.rewrite) {
       if (Status s = rewriteCase(session, **device, *stored, outcome,
                                  {verdict, stage, detail});
@@ -140,6 +230,7 @@ int runReplayCommand(const ReplayOptions &options) {
         std::fprintf(stderr, "harness replay: %s: --rewrite: %s\n",
                      folder.c_str(), s.message().c_str());
         ++unreadable;
+        record.error = "--rewrite: " + s.message();
       }
     }
     std::printf("%s %s: %s%s\n", same ? "unchanged" : "CHANGED",
@@ -148,7 +239,10 @@ int runReplayCommand(const ReplayOptions &options) {
                 same ? ""
                      : (" (recorded " +
                         std::string(oracle::toString(stored->expected)) +
-                        "): " + detail.substr(0, detail.find('\n')))
+                        ")" +
+                        (detail.empty()
+                             ? std::string()
+                             : ": " + detail.substr(0, detail.find('\n'))))
                            .c_str());
   }
   double seconds = std::chrono::duration<double>(
@@ -157,6 +251,17 @@ int runReplayCommand(const ReplayOptions &options) {
   std::printf("replayed %zu cases in %.1f s: %d unchanged, %d changed, %d "
               "unreadable\n",
               folders.size(), seconds, unchanged, changed, unreadable);
+  if (!options.junit.empty()) {
+    std::error_code ec;
+    if (fs::path parent = fs::path(options.junit).parent_path();
+        !parent.empty())
+      fs::create_directories(parent, ec);
+    if (Status s = writeJUnit(options.junit, records, seconds); !s.ok()) {
+      std::fprintf(stderr, "harness replay: --junit: %s\n",
+                   s.message().c_str());
+      return kExitUsage;
+    }
+  }
   if (unreadable > 0 || !errors.empty())
     return kExitUsage;
   return changed > 0 && !options.rewrite ? kExitFindings : kExitOk;

@@ -328,6 +328,10 @@ int main(int argc, char **argv) {
       "Write each case folder again with the verdict observed: program.mlir, "
       "expected and actual outputs, case.json (accepts a changed verdict; "
       "completes a hand-made case.json and inputs)");
+  replayCmd->add_option(
+      "--junit", replay.junit,
+      "Also write a JUnit XML report here: one test case per case folder, "
+      "a changed verdict as a failure, an unreadable case as an error");
   replayCmd
       ->add_option("--case-timeout", replayTimeout,
                    "Time limit of one case: 20, 20s, 1m")
