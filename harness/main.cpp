@@ -14,6 +14,7 @@
 #include "llvm/Support/Signals.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -167,6 +168,24 @@ uint64_t sizeFlag(const std::string &flag, const std::string &text) {
   return *bytes;
 }
 
+/// A CLI11 check for unsigned options: CLI11 itself would wrap "-5" into a
+/// huge unsigned count.
+CLI::Validator wholeNumber() {
+  return CLI::Validator(
+      [](std::string &text) -> std::string {
+        if (text.empty() ||
+            text.find_first_not_of("0123456789") != std::string::npos)
+          return "'" + text + "' is not a whole number (0, 1, 2, ...)";
+        uint64_t value = 0;
+        auto [end, ec] =
+            std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc() || end != text.data() + text.size())
+          return "'" + text + "' is larger than 2^64 - 1";
+        return "";
+      },
+      "N");
+}
+
 /// The faults of a by-hand command's --inject, or a usage error.
 FaultSet faultsFlag(const std::string &text) {
   std::string error;
@@ -230,18 +249,18 @@ int main(int argc, char **argv) {
       fuzzCmd
           ->add_option("--count", fuzzCount,
                        "Number of cases (default 100 without --time)")
-          ->check(CLI::NonNegativeNumber);
+          ->check(wholeNumber());
   auto *timeOpt =
       fuzzCmd->add_option("--time", fuzzTime,
                           "Time budget: 90, 90s, 5m, 2h (with --count: "
                           "whichever ends first)");
   fuzzCmd->add_option("--seed", fuzz.seed, "Campaign seed")
-      ->check(CLI::NonNegativeNumber)
+      ->check(wholeNumber())
       ->capture_default_str();
   fuzzCmd
       ->add_option("--skip", fuzz.skip,
                    "Index of the first case (re-run case N alone)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(wholeNumber())
       ->capture_default_str();
   fuzzCmd->add_option("--family", fuzzFamilies, "Op families: sort,topk")
       ->capture_default_str();
