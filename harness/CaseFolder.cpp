@@ -71,9 +71,15 @@ T fieldOr(const json &object, const std::string &key, T fallback) {
 Result<StoredCase> loadCaseFolder(const fs::path &folder) {
   StoredCase stored;
   stored.folder = folder.string();
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec))
+    return makeError(fs::exists(folder, ec) ? "not a case folder (a file)"
+                                            : "no such folder");
   std::ifstream in(folder / "case.json");
   if (!in)
-    return makeError("cannot read case.json");
+    return makeError(fs::exists(folder / "case.json", ec)
+                         ? "cannot read case.json"
+                         : "no case.json in it: not a case folder");
   json info;
   try {
     info = json::parse(in);
