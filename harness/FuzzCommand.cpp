@@ -206,6 +206,23 @@ selectPipelineTargets(const std::vector<PipelineKind> &pipelines,
 
 namespace {
 
+/// A duration for the progress line: "42s", "3m05s", "2h07m30s".
+std::string clockText(double seconds) {
+  int64_t total = static_cast<int64_t>(seconds);
+  int64_t h = total / 3600, m = total / 60 % 60, sec = total % 60;
+  char text[48];
+  if (h > 0)
+    std::snprintf(text, sizeof text, "%lldh%02lldm%02llds",
+                  static_cast<long long>(h), static_cast<long long>(m),
+                  static_cast<long long>(sec));
+  else if (m > 0)
+    std::snprintf(text, sizeof text, "%lldm%02llds",
+                  static_cast<long long>(m), static_cast<long long>(sec));
+  else
+    std::snprintf(text, sizeof text, "%llds", static_cast<long long>(sec));
+  return text;
+}
+
 using Clock = std::chrono::steady_clock;
 
 std::string runName(PipelineKind pipeline, TargetKind target) {
@@ -436,8 +453,10 @@ int runFuzzCommand(const FuzzOptions &options) {
   };
   auto progress = [&](bool final) {
     double seconds = elapsed();
-    std::string line = "[" + std::to_string(static_cast<int64_t>(seconds)) +
-                       "s] " + std::to_string(cases) + " cases";
+    std::string line = "[" + clockText(seconds);
+    if (options.seconds)
+      line += " of " + clockText(*options.seconds);
+    line += "] " + std::to_string(cases) + " cases";
     if (options.count)
       line += "/" + std::to_string(*options.count);
     char rate[64];
