@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <new>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -24,6 +27,46 @@
 namespace sift::harness {
 
 namespace {
+
+// Sanitizers reserve terabytes of address space for their shadow memory, so
+// their children cannot live under RLIMIT_AS.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kShadowMemory = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||    \
+    __has_feature(memory_sanitizer)
+constexpr bool kShadowMemory = true;
+#else
+constexpr bool kShadowMemory = false;
+#endif
+#else
+constexpr bool kShadowMemory = false;
+#endif
+
+/// The resident bytes of process `pid` (Linux's /proc), or 0 when unknown.
+uint64_t residentBytes(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/statm");
+  uint64_t pages = 0, resident = 0;
+  if (!(in >> pages >> resident))
+    return 0;
+  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+/// What the child's operator new prints when the limit stops it, formatted
+/// before the fork (the handler itself must not allocate).
+char outOfMemoryLine[128];
+
+/// The longest a parent waits before it looks at its children again: long
+/// enough to cost nothing, short enough to catch a memory blow-up early
+/// where the limit is checked from outside.
+constexpr double kServiceMillis = kShadowMemory ? 100.0 : 1000.0;
+
+[[noreturn]] void reportOutOfMemory() {
+  ssize_t ignored =
+      write(STDERR_FILENO, outOfMemoryLine, std::strlen(outOfMemoryLine));
+  (void)ignored;
+  std::abort();
+}
 
 void writeAll(int fd, const std::string &text) {
   size_t done = 0;
@@ -73,8 +116,15 @@ IsolatedChild::IsolatedChild(const CaseWork &work,
     close(report[0]);
     close(errors[0]);
     dup2(errors[1], STDERR_FILENO);
-    rlimit memory{limits.memoryBytes, limits.memoryBytes};
-    setrlimit(RLIMIT_AS, &memory);
+    if (limits.memoryBytes > 0 && !kShadowMemory) {
+      rlimit memory{limits.memoryBytes, limits.memoryBytes};
+      setrlimit(RLIMIT_AS, &memory);
+      std::snprintf(outOfMemoryLine, sizeof outOfMemoryLine,
+                    "out of memory: the case passed the memory limit of "
+                    "%s\n",
+                    bytesText(limits.memoryBytes).c_str());
+      std::set_new_handler(reportOutOfMemory);
+    }
     auto phase = [&](const char *name) {
       writeAll(report[1], std::string("phase\t") + name + "\n");
     };
@@ -104,6 +154,7 @@ IsolatedChild::IsolatedChild(const CaseWork &work,
     return;
   }
   pid_ = pid;
+  memoryLimit_ = kShadowMemory ? limits.memoryBytes : 0;
   reportFd_ = report[0];
   errorFd_ = errors[0];
   // service() drains what is there without waiting for more.
@@ -172,6 +223,13 @@ bool IsolatedChild::service() {
     finish();
     return true;
   }
+  if (memoryLimit_ > 0 && !reported && residentBytes(pid_) > memoryLimit_) {
+    outcome_.outOfMemory = true;
+    outcome_.memoryLimit = memoryLimit_;
+    kill(pid_, SIGKILL);
+    finish();
+    return true;
+  }
   return false;
 }
 
@@ -187,7 +245,7 @@ void IsolatedChild::finish() {
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
-  if (WIFSIGNALED(status) && !outcome_.timedOut)
+  if (WIFSIGNALED(status) && !outcome_.timedOut && !outcome_.outOfMemory)
     outcome_.signal = WTERMSIG(status);
 
   size_t start = 0;
@@ -226,8 +284,8 @@ runIsolated(const CaseWork &work,
   while (!child.service()) {
     std::vector<pollfd> fds;
     child.pollFds(fds);
-    int wait = static_cast<int>(
-        std::max(0.0, std::min(child.secondsLeft() * 1000 + 1, 1000.0)));
+    int wait = static_cast<int>(std::max(
+        0.0, std::min(child.secondsLeft() * 1000 + 1, kServiceMillis)));
     if (poll(fds.data(), fds.size(), wait) < 0 && errno != EINTR)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
@@ -265,7 +323,7 @@ void IsolatedPool::drain() {
 
 void IsolatedPool::step() {
   std::vector<pollfd> fds;
-  double left = 1.0;
+  double left = kServiceMillis / 1000;
   for (Entry &entry : entries_)
     if (!entry.child->finished()) {
       entry.child->pollFds(fds);
@@ -307,6 +365,7 @@ void describeUnreported(const IsolatedOutcome &outcome,
     if (!line.empty()) {
       last = line;
       if (first.empty() && (line.find("ERROR") != std::string::npos ||
+                            line.find("out of memory") != std::string::npos ||
                             line.find("error") != std::string::npos ||
                             line.find("Assertion") != std::string::npos ||
                             line.find("terminate") != std::string::npos))
@@ -317,6 +376,15 @@ void describeUnreported(const IsolatedOutcome &outcome,
     start = end + 1;
   }
   std::string message = first.empty() ? last : first;
+  if (outcome.outOfMemory) {
+    verdict = running ? oracle::Verdict::RuntimeError
+                      : oracle::Verdict::CompileCrash;
+    stage = running ? "run" : compileStage;
+    detail = "out of memory: the case passed the memory limit of " +
+             bytesText(outcome.memoryLimit) +
+             " (resident); the worker was killed";
+    return;
+  }
   if (outcome.timedOut) {
     verdict = running ? oracle::Verdict::RunTimeout
                       : oracle::Verdict::CompileTimeout;
@@ -335,6 +403,21 @@ void describeUnreported(const IsolatedOutcome &outcome,
     detail = "the worker exited without a report";
   if (!message.empty())
     detail = message + " (" + detail + ")";
+}
+
+bool memoryLimitIsResident() { return kShadowMemory; }
+
+std::string bytesText(uint64_t bytes) {
+  static const char kUnits[] = {'K', 'M', 'G', 'T'};
+  std::string text = std::to_string(bytes) + " bytes";
+  uint64_t value = bytes;
+  for (char unit : kUnits) {
+    if (value == 0 || value % 1024 != 0)
+      break;
+    value /= 1024;
+    text = std::to_string(value) + unit;
+  }
+  return text;
 }
 
 } // namespace sift::harness

@@ -29,9 +29,19 @@ namespace sift::harness {
 
 /// Limits of one isolated case.
 struct IsolationLimits {
-  double timeoutSeconds = 60;            ///< compile and run together
-  uint64_t memoryBytes = uint64_t(4) << 30; ///< address space (RLIMIT_AS)
+  double timeoutSeconds = 60; ///< compile and run together
+  /// Memory of the child: its address space (RLIMIT_AS), or, in a build
+  /// with a sanitizer (which maps terabytes of shadow memory), its resident
+  /// memory, which the parent checks while it waits. 0: no limit.
+  uint64_t memoryBytes = uint64_t(4) << 30;
 };
+
+/// Whether this build limits a child's resident memory (sanitizer builds)
+/// rather than its address space.
+bool memoryLimitIsResident();
+
+/// A byte count for messages: "512M", "4G", "1536K", "100 bytes".
+std::string bytesText(uint64_t bytes);
 
 /// What the child reported, or how it ended.
 struct IsolatedOutcome {
@@ -51,6 +61,9 @@ struct IsolatedOutcome {
   /// exited), and the end of its stderr.
   std::string phase;
   bool timedOut = false;
+  /// Killed by the parent for passing the resident memory limit.
+  bool outOfMemory = false;
+  uint64_t memoryLimit = 0;
   int signal = 0;
   std::string stderrTail;
 };
@@ -97,6 +110,8 @@ public:
 
 private:
   pid_t pid_ = -1;
+  /// The resident memory limit the parent checks (sanitizer builds), or 0.
+  uint64_t memoryLimit_ = 0;
   int reportFd_ = -1, errorFd_ = -1;
   std::chrono::steady_clock::time_point deadline_;
   std::string reportText_, errorText_;

@@ -13,6 +13,9 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstring>
+#include <memory>
+#include <vector>
 #include <thread>
 
 using namespace sift;
@@ -55,6 +58,9 @@ TEST(Isolation, ASignalInAPassIsACrashNamingIt) {
         phase("compile");
         phase("compile:sift-tile-and-fuse");
         std::fprintf(stderr, "something went wrong: error in the pass\n");
+        // The default action, also where a sanitizer would catch the signal
+        // and exit instead.
+        std::signal(SIGSEGV, SIG_DFL);
         std::raise(SIGSEGV);
         return {};
       },
@@ -70,6 +76,48 @@ TEST(Isolation, ASignalInAPassIsACrashNamingIt) {
             std::string::npos)
       << detail;
   EXPECT_NE(detail.find("killed by signal 11"), std::string::npos) << detail;
+}
+
+TEST(Isolation, AMemoryBlowUpIsACrashNamingTheLimit) {
+  IsolationLimits limits = quick(120);
+  limits.memoryBytes = uint64_t(1) << 30;
+  IsolatedOutcome outcome = runIsolated(
+      [](const Phase &phase) -> CaseResult {
+        phase("compile");
+        phase("compile:sift-greedy-pass");
+        // Up to 8 GiB in touched 64 MiB blocks: the limit stops it first,
+        // as an address-space limit (operator new fails) or, in sanitizer
+        // builds, as resident memory the parent sees grow.
+        static volatile char sink;
+        std::vector<std::unique_ptr<char[]>> blocks;
+        const size_t block = size_t(64) << 20;
+        for (int i = 0; i < 128; ++i) {
+          blocks.emplace_back(new char[block]);
+          std::memset(blocks.back().get(), i + 1, block);
+          sink = blocks.back()[block / 2];
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        return {};
+      },
+      nullptr, limits);
+  EXPECT_FALSE(outcome.reported);
+  oracle::Verdict verdict;
+  std::string stage, detail;
+  describeUnreported(outcome, verdict, stage, detail);
+  EXPECT_EQ(verdict, oracle::Verdict::CompileCrash);
+  EXPECT_EQ(stage, "compile:sift-greedy-pass");
+  EXPECT_NE(detail.find("out of memory: the case passed the memory limit of "
+                        "1G"),
+            std::string::npos)
+      << detail;
+}
+
+TEST(Isolation, ByteCountsForMessages) {
+  EXPECT_EQ(bytesText(uint64_t(4) << 30), "4G");
+  EXPECT_EQ(bytesText(uint64_t(512) << 20), "512M");
+  EXPECT_EQ(bytesText(uint64_t(1536) << 10), "1536K");
+  EXPECT_EQ(bytesText(100), "100 bytes");
+  EXPECT_EQ(bytesText(0), "0 bytes");
 }
 
 TEST(Isolation, OverrunsAreTimeoutsByPhase) {
