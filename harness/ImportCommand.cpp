@@ -19,6 +19,7 @@
 #include "oracles/Verdict.h"
 #include "runtime/Artifact.h"
 #include "runtime/ExportedCase.h"
+#include "runtime/support/FileIO.h"
 #include "runtime/support/Text.h"
 
 // csv.h copies file names with strncpy into a fixed buffer, which GCC
@@ -47,9 +48,23 @@ struct ImportedRow {
 
 Result<std::vector<ImportedRow>> readResults(const std::string &path) {
   std::vector<ImportedRow> rows;
+  Result<std::vector<uint8_t>> bytes = readFileBytes(path);
+  if (!bytes.ok())
+    return makeError(bytes.message());
+  std::string text(bytes->begin(), bytes->end());
+  // A sift-run that was stopped leaves FILE.csv.partial, whose last row
+  // may be torn: the complete rows before it are still results.
+  if (!text.empty() && text.back() != '\n') {
+    size_t end = text.rfind('\n');
+    std::fprintf(stderr,
+                 "harness import: %s: the last line is incomplete (a sift-run "
+                 "that was stopped?); it is left out\n",
+                 path.c_str());
+    text.erase(end == std::string::npos ? 0 : end + 1);
+  }
   try {
     io::CSVReader<9, io::trim_chars<>, io::double_quote_escape<',', '"'>>
-        reader(path);
+        reader(path, text.data(), text.data() + text.size());
     reader.read_header(io::ignore_extra_column, "case", "pipeline", "target",
                        "device", "verdict", "kernel_ms", "module_load_ms",
                        "file", "detail");

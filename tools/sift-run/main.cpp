@@ -24,6 +24,7 @@
 #include "runtime/Runner.h"
 #include "runtime/gpu/GpuDriver.h"
 #include "runtime/support/Text.h"
+#include "tools/sift-run/ResultsCsv.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -36,11 +37,15 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 using namespace sift;
+using namespace sift::tools;
 namespace fs = std::filesystem;
 
 namespace {
@@ -49,6 +54,7 @@ constexpr const char *kUsage =
     "usage: sift-run PATH... [--device=cuda|hip|cpu] [--out=FILE.csv]\n"
     "                [--timeout=SECONDS] [--repeat=N] [--inject=FAULT,...]\n"
     "                [--device-lead-allocator=N] [--sanitize=memcheck|racecheck]\n"
+    "                [--resume]\n"
     "Runs the artifacts written by 'harness fuzz --export-artifacts=DIR'\n"
     "(PATH: such a directory or .siftart files), compares each with the\n"
     "reference outputs it carries and writes one CSV row per artifact.\n"
@@ -57,6 +63,9 @@ constexpr const char *kUsage =
     "alloc-select-first. --sanitize runs each artifact once under NVIDIA's\n"
     "compute-sanitizer; an error it reports makes the row runtime-error.\n"
     "Sanitizers slow kernels 10-100x: raise --timeout with them.\n"
+    "Rows go to FILE.csv.partial as artifacts finish, and it becomes\n"
+    "FILE.csv at the end; after a stopped run, --resume keeps its rows and\n"
+    "runs only the artifacts it had not finished.\n"
     "Exit: 0 all pass, 1 findings, 2 bad usage or unreadable artifacts.\n";
 
 struct Options {
@@ -68,6 +77,8 @@ struct Options {
   FaultSet faults;
   std::string leadAllocator;
   std::string sanitize; ///< memcheck | racecheck; empty: none
+  /// Go on from the rows of OUT.partial that a stopped run left.
+  bool resume = false;
 };
 
 struct UsageError {
@@ -128,6 +139,8 @@ Options parseOptions(int argc, char **argv) {
         throw UsageError{"--sanitize takes memcheck or racecheck, got '" + *v +
                          "'"};
       options.sanitize = *v;
+    } else if (arg == "--resume") {
+      options.resume = true;
     } else if (arg.rfind("--", 0) == 0) {
       throw UsageError{"unknown option '" + arg + "'"};
     } else {
@@ -166,12 +179,6 @@ std::vector<std::string> collectArtifacts(const std::vector<std::string> &paths,
   return files;
 }
 
-/// One artifact's outcome.
-struct Row {
-  std::string file, name, pipeline, target, verdict, detail;
-  double kernelMs = 0, loadMs = 0;
-  bool unreadable = false;
-};
 
 /// Runs one artifact `repeat` times on `device` and decides its verdict.
 Row runOne(rt::Device &device, const std::string &file,
@@ -263,10 +270,14 @@ Row runOne(rt::Device &device, const std::string &file,
   _exit(0);
 }
 
-/// Runs every file through workers; fills `rows` (one per file). Returns an
-/// error when no worker could create the device.
+/// Hands each finished row on (to the results file) as soon as it is known.
+using RowSink = std::function<Status(const Row &)>;
+
+/// Runs every file through workers; fills `rows` (one per file) and hands
+/// each to `sink` when it is complete. Returns an error when no worker
+/// could create the device or the sink failed.
 Status runAll(const Options &options, const std::vector<std::string> &files,
-              std::vector<Row> &rows) {
+              std::vector<Row> &rows, const RowSink &sink) {
   rows.assign(files.size(), Row());
   size_t next = 0;
   while (next < files.size()) {
@@ -330,6 +341,12 @@ Status runAll(const Options &options, const std::vector<std::string> &files,
         next = index + 1;
         std::fprintf(stderr, "[%zu/%zu] %s: %s\n", next, files.size(),
                      row.name.c_str(), row.verdict.c_str());
+        if (Status s = sink(row); !s) {
+          kill(pid, SIGKILL);
+          waitpid(pid, nullptr, 0);
+          close(fds[0]);
+          return s;
+        }
         deadline = std::chrono::steady_clock::now() +
                    std::chrono::duration<double>(options.timeoutSeconds);
       }
@@ -367,6 +384,8 @@ Status runAll(const Options &options, const std::vector<std::string> &files,
     }
     std::fprintf(stderr, "[%zu/%zu] %s: %s\n", next + 1, files.size(),
                  row.name.c_str(), row.verdict.c_str());
+    if (Status s = sink(row); !s)
+      return s;
     ++next;
   }
   return Status::success();
@@ -391,7 +410,7 @@ std::string findSanitizer() {
 /// or runtime-error with the sanitizer's first report when it flagged one.
 Status runSanitized(const Options &options, const std::string &self,
                     const std::vector<std::string> &files,
-                    std::vector<Row> &rows) {
+                    std::vector<Row> &rows, const RowSink &sink) {
   std::string sanitizer = findSanitizer();
   if (sanitizer.empty())
     return makeError("--sanitize needs NVIDIA's compute-sanitizer (CUDA "
@@ -426,36 +445,24 @@ Status runSanitized(const Options &options, const std::string &self,
     Row row;
     row.file = files[i];
     row.name = fs::path(files[i]).stem().string();
-    std::ifstream in(csv);
-    std::string header, line;
-    if (std::getline(in, header) && std::getline(in, line)) {
-      // case,pipeline,target,device,verdict,kernel_ms,module_load_ms,file,
-      // detail: the first eight fields hold no commas; detail may be quoted.
-      std::vector<std::string> f;
-      size_t start = 0;
-      for (int c = 0; c < 8; ++c) {
-        size_t end = line.find(',', start);
-        f.push_back(line.substr(start, end - start));
-        start = end == std::string::npos ? line.size() : end + 1;
-      }
-      std::string detail = line.substr(start);
-      if (detail.size() >= 2 && detail.front() == '"' && detail.back() == '"') {
-        std::string unquoted;
-        for (size_t k = 1; k + 1 < detail.size(); ++k) {
-          unquoted += detail[k];
-          if (detail[k] == '"' && detail[k + 1] == '"')
-            ++k;
-        }
-        detail = unquoted;
-      }
+    std::ifstream in(csv, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    bool torn = false;
+    std::vector<std::vector<std::string>> records = parseCsv(text, torn);
+    // The header, then the artifact's row: case, pipeline, target, device,
+    // verdict, kernel_ms, module_load_ms, file, detail.
+    if (records.size() >= 2 && records[1].size() == 9) {
+      const std::vector<std::string> &f = records[1];
       row.name = f[0];
       row.pipeline = f[1];
       row.target = f[2];
       row.verdict = f[4];
       row.kernelMs = std::atof(f[5].c_str());
       row.loadMs = std::atof(f[6].c_str());
-      row.detail = detail;
+      row.detail = f[8];
     }
+    std::remove((csv + ".partial").c_str());
     std::remove(csv.c_str());
     if (WIFEXITED(status) && WEXITSTATUS(status) == kSanitizerError) {
       std::ifstream report(log);
@@ -487,45 +494,9 @@ Status runSanitized(const Options &options, const std::string &self,
                  row.name.c_str(), options.sanitize.c_str(),
                  row.verdict.c_str());
     rows.push_back(row);
+    if (Status s = sink(row); !s)
+      return s;
   }
-  return Status::success();
-}
-
-std::string csvField(const std::string &text) {
-  if (text.find_first_of(",\"\n") == std::string::npos)
-    return text;
-  std::string out = "\"";
-  for (char c : text)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-/// Writes the CSV next to its final name, then renames it into place.
-Status writeCsv(const std::string &path, const std::vector<Row> &rows,
-                const std::string &device) {
-  std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    if (!out)
-      return makeError(path + ": cannot write: " + std::strerror(errno));
-    out << "case,pipeline,target,device,verdict,kernel_ms,module_load_ms,"
-           "file,detail\n";
-    char number[64];
-    for (const Row &row : rows) {
-      out << csvField(row.name) << ',' << csvField(row.pipeline) << ','
-          << csvField(row.target) << ',' << csvField(device) << ','
-          << csvField(row.verdict) << ',';
-      std::snprintf(number, sizeof(number), "%.4f,%.4f,", row.kernelMs,
-                    row.loadMs);
-      out << number << csvField(row.file) << ',' << csvField(row.detail)
-          << '\n';
-    }
-    if (!out.flush())
-      return makeError(path + ": write failed");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    return makeError(path + ": cannot rename into place: " +
-                     std::strerror(errno));
   return Status::success();
 }
 
@@ -545,23 +516,52 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "sift-run: %s\n", error.c_str());
   if (files.empty())
     return 2;
-  std::vector<Row> rows;
+  std::string device(rt::toString(options.device));
+  auto results = ResultsCsv::open(options.out, device, options.resume);
+  if (!results.ok()) {
+    std::fprintf(stderr, "sift-run: %s\n", results.message().c_str());
+    return 2;
+  }
+  ResultsCsv &csv = **results;
+  // With --resume, the artifacts an earlier run finished are not run again.
+  std::vector<Row> rows = csv.kept();
+  if (options.resume) {
+    std::set<std::string> done;
+    for (const Row &row : rows)
+      done.insert(row.file);
+    size_t before = files.size();
+    files.erase(std::remove_if(files.begin(), files.end(),
+                               [&](const std::string &file) {
+                                 return done.count(file) > 0;
+                               }),
+                files.end());
+    std::fprintf(stderr,
+                 "sift-run: resuming from %s: %zu rows kept%s, %zu of %zu "
+                 "artifacts to run\n",
+                 csv.partialPath().c_str(), rows.size(),
+                 csv.droppedTornRow() ? " (a torn last row dropped)" : "",
+                 files.size(), before);
+  }
+  std::vector<Row> ranRows;
+  auto sink = [&](const Row &row) { return csv.append(row); };
   char self[4096] = {};
   ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  Status ran = options.sanitize.empty() || length <= 0
-                   ? runAll(options, files, rows)
-                   : runSanitized(options, std::string(self, length), files,
-                                  rows);
+  Status ran = Status::success();
+  if (!files.empty())
+    ran = options.sanitize.empty() || length <= 0
+              ? runAll(options, files, ranRows, sink)
+              : runSanitized(options, std::string(self, length), files,
+                             ranRows, sink);
   if (Status s = ran; !s) {
+    std::fprintf(stderr, "sift-run: %s (the rows so far are in %s)\n",
+                 s.message().c_str(), csv.partialPath().c_str());
+    return 2;
+  }
+  if (Status s = csv.finish(); !s) {
     std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
     return 2;
   }
-  if (Status s = writeCsv(options.out, rows,
-                          std::string(rt::toString(options.device)));
-      !s) {
-    std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
-    return 2;
-  }
+  rows.insert(rows.end(), ranRows.begin(), ranRows.end());
   int pass = 0, findings = 0, unreadable = 0;
   double kernelMs = 0, loadMs = 0;
   for (const Row &row : rows) {
@@ -579,7 +579,7 @@ int main(int argc, char **argv) {
   std::printf("sift-run: %zu artifacts on %s: pass=%d findings=%d "
               "unreadable=%d; kernel time %.3f ms, module load %.3f ms "
               "(totals); results in %s\n",
-              rows.size(), std::string(rt::toString(options.device)).c_str(),
+              rows.size(), device.c_str(),
               pass, findings, unreadable, kernelMs, loadMs,
               options.out.c_str());
   if (unreadable > 0 || !errors.empty())
