@@ -35,7 +35,8 @@ fi
 status=0
 for dir in "${dirs[@]}"; do
   name=$(basename "$dir")
-  "$build/tools/sift-run" "$dir" --device="$device" --out="$out/$name.csv" \
+  # --resume: run again after a preemption, it goes on where it stopped.
+  "$build/tools/sift-run" "$dir" --device="$device" --out="$out/$name.csv" --resume \
     2> "$out/$name.log" || status=$?
 done
 exit $status

@@ -95,6 +95,7 @@ ResultsCsv::open(const std::string &path, const std::string &device,
   if (resume) {
     std::ifstream in(csv->partial_, std::ios::binary);
     if (in) {
+      csv->resumed_ = true;
       std::string old((std::istreambuf_iterator<char>(in)),
                       std::istreambuf_iterator<char>());
       std::vector<std::vector<std::string>> records =

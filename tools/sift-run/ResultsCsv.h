@@ -48,6 +48,8 @@ public:
 
   /// Rows an earlier, stopped run had finished (with `resume`).
   const std::vector<Row> &kept() const { return kept_; }
+  /// Whether an earlier run's PATH.partial was found (with `resume`).
+  bool resumed() const { return resumed_; }
   /// Whether a torn last row was dropped on resuming.
   bool droppedTornRow() const { return torn_; }
   /// The file rows go to until finish().
@@ -64,6 +66,7 @@ private:
   std::FILE *file_ = nullptr;
   std::vector<Row> kept_;
   bool torn_ = false;
+  bool resumed_ = false;
 };
 
 } // namespace sift::tools

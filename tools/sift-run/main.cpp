@@ -525,7 +525,7 @@ int main(int argc, char **argv) {
   ResultsCsv &csv = **results;
   // With --resume, the artifacts an earlier run finished are not run again.
   std::vector<Row> rows = csv.kept();
-  if (options.resume) {
+  if (csv.resumed()) {
     std::set<std::string> done;
     for (const Row &row : rows)
       done.insert(row.file);
