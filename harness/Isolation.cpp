@@ -2,15 +2,13 @@
 
 #include "harness/Isolation.h"
 
+#include "runtime/support/Process.h"
 #include "runtime/support/Text.h"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -81,14 +79,6 @@ void writeAll(int fd, const std::string &text) {
 }
 
 } // namespace
-
-void dieWithParent(pid_t parent) {
-#ifdef __linux__
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
-  if (getppid() != parent)
-    _exit(3); // the parent died before the request took effect
-}
 
 IsolatedChild::IsolatedChild(const CaseWork &work,
                              const std::function<void(const CaseResult &)> &afterwards,

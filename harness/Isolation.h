@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/support/Process.h"
+
 #include <poll.h>
 #include <sys/types.h>
 
@@ -68,9 +70,6 @@ struct IsolatedOutcome {
   std::string stderrTail;
 };
 
-/// In a child just forked from `parent`: be killed when the parent dies
-/// (Linux), and exit at once if it already has.
-void dieWithParent(pid_t parent);
 
 /// The work of one case in a child: it receives a callback to announce its
 /// phase ("compile", "compile:<pass>", "run").

@@ -23,6 +23,7 @@
 #include "runtime/ExportedCase.h"
 #include "runtime/Runner.h"
 #include "runtime/gpu/GpuDriver.h"
+#include "runtime/support/Process.h"
 #include "runtime/support/Text.h"
 #include "tools/sift-run/ResultsCsv.h"
 
@@ -285,10 +286,12 @@ Status runAll(const Options &options, const std::vector<std::string> &files,
     if (pipe(fds) != 0)
       return makeError(std::string("pipe: ") + std::strerror(errno));
     std::fflush(nullptr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
       return makeError(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
+      dieWithParent(parent);
       close(fds[0]);
       worker(options, files, next, fds[1]);
     }
@@ -426,10 +429,12 @@ Status runSanitized(const Options &options, const std::string &self,
         "--device=" + std::string(rt::toString(options.device)), "--repeat=1",
         "--timeout=" + std::to_string(options.timeoutSeconds), "--out=" + csv};
     std::fflush(nullptr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
       return makeError(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
+      dieWithParent(parent);
       FILE *out = std::freopen(log.c_str(), "w", stdout);
       if (out)
         dup2(fileno(out), STDERR_FILENO);

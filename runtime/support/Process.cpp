@@ -1,0 +1,17 @@
+//===- runtime/support/Process.cpp - Child-process helpers ----------------===//
+
+#include "runtime/support/Process.h"
+
+#include <csignal>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#include <unistd.h>
+
+void sift::dieWithParent(pid_t parent) {
+#ifdef __linux__
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+  if (getppid() != parent)
+    _exit(3); // the parent died before the request took effect
+}
