@@ -11,6 +11,7 @@
 #pragma once
 
 #include "runtime/support/ElementType.h"
+#include "runtime/support/Shape.h"
 
 #include <cstdint>
 #include <optional>
@@ -26,12 +27,7 @@ struct TensorType {
   std::vector<int64_t> shape;
 
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
-  int64_t numElements() const {
-    int64_t n = 1;
-    for (int64_t d : shape)
-      n *= d;
-    return n;
-  }
+  int64_t numElements() const { return elementCount(shape); }
   bool operator==(const TensorType &o) const {
     return elementType == o.elementType && shape == o.shape;
   }

@@ -18,15 +18,6 @@ constexpr int64_t kPrimes[] = {2,    3,    5,    7,    11,  13,  17,  19,
                                1031, 2039, 2053, 4091, 4093};
 } // namespace
 
-bool isPrime(int64_t n) {
-  if (n < 2)
-    return false;
-  for (int64_t d = 2; d * d <= n; ++d)
-    if (n % d == 0)
-      return false;
-  return true;
-}
-
 int64_t
 generateDimSize(const std::array<unsigned, kNumDimSizeClasses> &classWeights,
                 int64_t maxSize, Rng &rng) {

@@ -11,6 +11,7 @@
 
 #include "generators/Policy.h"
 #include "generators/Rng.h"
+#include "runtime/support/Shape.h"
 
 #include <cstdint>
 #include <vector>
@@ -39,7 +40,7 @@ ShapeChoice generateShape(const ShapePolicy &policy, Rng &rng);
 void capElements(std::vector<int64_t> &shape, int64_t keep,
                  int64_t maxElements);
 
-/// True when `n` is prime (trial division; meant for sizes).
-bool isPrime(int64_t n);
+/// True when `n` is prime (runtime/support/Shape.h).
+using sift::isPrime;
 
 } // namespace sift::gen

@@ -7,6 +7,7 @@
 
 #include "pipelines/Dialect/SiftDialect.h"
 #include "pipelines/Transforms/Passes.h"
+#include "runtime/support/Shape.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -174,21 +175,12 @@ LogicalResult emitParallelLoop(OpBuilder &b, Location loc, TilingInterface op,
   return status;
 }
 
-bool isPrime(int64_t n) {
-  if (n < 2)
-    return false;
-  for (int64_t d = 2; d * d <= n; ++d)
-    if (n % d == 0)
-      return false;
-  return true;
-}
-
 /// The injected compiler faults of this pass: they re-create a compiler that
 /// crashes or hangs, so the harness's crash and hang handling can be tested.
 void injectFaults(Operation *op, bool crashOnPrime, bool hangOnK1) {
   if (auto sort = dyn_cast<sift::SortOp>(op); sort && crashOnPrime) {
     int64_t n = sort.getKeyType().getDimSize(sort.getDimension());
-    if (isPrime(n))
+    if (sift::isPrime(n))
       llvm::report_fatal_error(llvm::Twine("sift-lower-to-loops: injected "
                                            "fault crash-on-prime: sorted "
                                            "dimension of size ") +

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "runtime/support/ElementType.h"
+#include "runtime/support/Shape.h"
 
 #include <cstdint>
 #include <cstring>
@@ -29,12 +30,7 @@ struct HostTensor {
   }
 
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
-  int64_t numElements() const {
-    int64_t n = 1;
-    for (int64_t d : shape)
-      n *= d;
-    return n;
-  }
+  int64_t numElements() const { return elementCount(shape); }
   size_t byteSize() const { return data.size(); }
 
   /// Typed element access; T must match the element type's width.
