@@ -92,9 +92,7 @@ IsolatedChild::IsolatedChild(const CaseWork &work,
     finished_ = true;
     return;
   }
-  std::fflush(nullptr);
-  pid_t parent = getpid();
-  pid_t pid = fork();
+  pid_t pid = forkTiedChild();
   if (pid == 0) {
     // The child: Ctrl-C and SIGTERM are the parent's to handle (it stops
     // after the cases in flight; a signal here would read as a crash); the
@@ -102,7 +100,6 @@ IsolatedChild::IsolatedChild(const CaseWork &work,
     // killed harness leaves no hung child).
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
-    dieWithParent(parent);
     close(report[0]);
     close(errors[0]);
     dup2(errors[1], STDERR_FILENO);

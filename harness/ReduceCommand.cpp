@@ -79,11 +79,8 @@ fs::path toolsFolder() {
 int runTool(const std::vector<std::string> &args, const std::string &log,
             double seconds, std::string &message) {
   std::string sink = log.empty() ? "/dev/null" : log;
-  std::fflush(nullptr);
-  pid_t parent = getpid();
-  pid_t pid = fork();
+  pid_t pid = forkTiedChild();
   if (pid == 0) {
-    dieWithParent(parent);
     int fd = open(sink.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       dup2(fd, STDOUT_FILENO);

@@ -3,6 +3,7 @@
 #include "runtime/support/Process.h"
 
 #include <csignal>
+#include <cstdio>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -14,4 +15,13 @@ void sift::dieWithParent(pid_t parent) {
 #endif
   if (getppid() != parent)
     _exit(3); // the parent died before the request took effect
+}
+
+pid_t sift::forkTiedChild() {
+  std::fflush(nullptr);
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid == 0)
+    dieWithParent(parent);
+  return pid;
 }

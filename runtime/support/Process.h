@@ -16,4 +16,10 @@ namespace sift {
 /// that a killed harness or sift-run leaves no worker behind on the GPU.
 void dieWithParent(pid_t parent);
 
+/// fork() after flushing stdio (so that nothing buffered is written
+/// twice), with the child tied to this process by dieWithParent. Returns
+/// what fork() returns: the child's pid here, 0 in the child, -1 (errno
+/// set) when no child could be made.
+pid_t forkTiedChild();
+
 } // namespace sift

@@ -285,13 +285,10 @@ Status runAll(const Options &options, const std::vector<std::string> &files,
     int fds[2];
     if (pipe(fds) != 0)
       return makeError(std::string("pipe: ") + std::strerror(errno));
-    std::fflush(nullptr);
-    pid_t parent = getpid();
-    pid_t pid = fork();
+    pid_t pid = forkTiedChild();
     if (pid < 0)
       return makeError(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
-      dieWithParent(parent);
       close(fds[0]);
       worker(options, files, next, fds[1]);
     }
@@ -428,13 +425,10 @@ Status runSanitized(const Options &options, const std::string &self,
         std::to_string(kSanitizerError), "--print-limit", "5", self, files[i],
         "--device=" + std::string(rt::toString(options.device)), "--repeat=1",
         "--timeout=" + std::to_string(options.timeoutSeconds), "--out=" + csv};
-    std::fflush(nullptr);
-    pid_t parent = getpid();
-    pid_t pid = fork();
+    pid_t pid = forkTiedChild();
     if (pid < 0)
       return makeError(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
-      dieWithParent(parent);
       FILE *out = std::freopen(log.c_str(), "w", stdout);
       if (out)
         dup2(fileno(out), STDERR_FILENO);

@@ -97,6 +97,7 @@ TEST(Isolation, AMemoryBlowUpIsACrashNamingTheLimit) {
           sink = blocks.back()[block / 2];
           std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
+        (void)sink;
         return {};
       },
       nullptr, limits);
