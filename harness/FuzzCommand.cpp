@@ -18,6 +18,7 @@
 #include "harness/FindingStore.h"
 #include "harness/Isolation.h"
 #include "harness/Session.h"
+#include "harness/StopSignals.h"
 #include "oracles/Compare.h"
 #include "oracles/Verdict.h"
 #include "runtime/ExportedCase.h"
@@ -229,12 +230,6 @@ std::string runName(PipelineKind pipeline, TargetKind target) {
   return std::string(toString(pipeline)) + "/" + std::string(toString(target));
 }
 
-/// Set by SIGINT/SIGTERM: the loop finishes the current case, stores it and
-/// prints the summary instead of dying mid-campaign.
-volatile std::sig_atomic_t stopRequested = 0;
-
-extern "C" void requestStop(int) { stopRequested = 1; }
-
 std::string formatCounts(const std::map<oracle::Verdict, int64_t> &counts) {
   std::string text;
   for (auto [verdict, count] : counts) {
@@ -443,9 +438,9 @@ int runFuzzCommand(const FuzzOptions &options) {
   bool tty = isatty(STDERR_FILENO);
   double progressSeconds =
       options.progressSeconds ? *options.progressSeconds : (tty ? 1.0 : 10.0);
-  stopRequested = 0;
-  auto previousInt = std::signal(SIGINT, requestStop);
-  auto previousTerm = std::signal(SIGTERM, requestStop);
+  // SIGINT/SIGTERM: the loop finishes the current case, stores it and
+  // prints the summary instead of dying mid-campaign.
+  std::optional<StopSignals> stop(std::in_place);
   auto start = Clock::now();
   auto lastProgress = start;
   auto elapsed = [&] {
@@ -595,7 +590,7 @@ int runFuzzCommand(const FuzzOptions &options) {
   if (isolated)
     pool = std::make_unique<IsolatedPool>(options.jobs);
   for (uint64_t n = 0; n < limit && !failed; ++n) {
-    if (stopRequested || (options.seconds && elapsed() >= *options.seconds))
+    if (stop->requested() || (options.seconds && elapsed() >= *options.seconds))
       break;
     uint64_t i = firstCase + n;
     if (i % options.shardCount != options.shardIndex)
@@ -641,11 +636,11 @@ int runFuzzCommand(const FuzzOptions &options) {
   if (failed)
     return *failed;
   double seconds = elapsed();
-  std::signal(SIGINT, previousInt);
-  std::signal(SIGTERM, previousTerm);
+  bool interrupted = stop->requested();
+  stop.reset(); // a second Ctrl-C ends the process again
   if (progressSeconds > 0)
     progress(true);
-  if (stopRequested)
+  if (interrupted)
     std::fprintf(stderr, "harness: interrupted; stopped after %lld cases\n",
                  static_cast<long long>(cases));
   (void)(*store)->endRun(*runId, cases, findings, seconds);

@@ -18,6 +18,7 @@
 #include "harness/Isolation.h"
 #include "harness/Reducer.h"
 #include "harness/Session.h"
+#include "harness/StopSignals.h"
 
 #include "generators/MlirEmitter.h"
 #include "oracles/Reference.h"
@@ -381,9 +382,21 @@ int runReduceCommand(const ReduceOptions &options) {
 
   Observed last = first;
   ReductionStats stats;
+  // Ctrl-C or SIGTERM: the test in progress finishes, every later candidate
+  // is turned down, and the smallest case so far is written.
+  StopSignals stop;
+  bool interrupted = false;
+  int refused = 0; // candidates turned down untested after the stop
   ReductionCase reduced = reduce(
       original,
       [&](const ReductionCase &c) {
+        if (stop.requested()) {
+          if (!interrupted)
+            std::printf("  interrupted: writing the smallest case so far\n");
+          interrupted = true;
+          ++refused;
+          return false;
+        }
         Observed seen = observe(c);
         if (seen.signature != first.signature)
           return false;
@@ -399,6 +412,7 @@ int runReduceCommand(const ReduceOptions &options) {
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
+  stats.tests -= refused;
   if (!startError.empty()) {
     std::fprintf(stderr, "harness reduce: cannot start a worker: %s\n",
                  startError.c_str());
@@ -423,6 +437,8 @@ int runReduceCommand(const ReduceOptions &options) {
       {"ops_times_elements", after},
       {"reduction_tests", stats.tests},
   };
+  if (interrupted)
+    extra["reduction_interrupted"] = true;
   // The time limit it was reduced under: a hang is reproduced by it, and
   // `harness check --like` (the IR half's test) runs under it.
   extra["timeout_seconds"] = limits.timeoutSeconds;
@@ -444,7 +460,7 @@ int runReduceCommand(const ReduceOptions &options) {
   bool compileStage = last.stage.rfind("compile", 0) == 0 ||
                       last.stage.rfind("static", 0) == 0 ||
                       last.stage == "serialize";
-  if (options.reduceIr && compileStage)
+  if (options.reduceIr && compileStage && !interrupted)
     reduceIr(session, *written, result.mlir, limits);
   return kExitOk;
 }
