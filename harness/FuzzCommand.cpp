@@ -19,6 +19,7 @@
 #include "harness/Isolation.h"
 #include "harness/Session.h"
 #include "harness/StopSignals.h"
+#include "harness/Version.h"
 #include "oracles/Compare.h"
 #include "oracles/Verdict.h"
 #include "runtime/ExportedCase.h"
@@ -673,6 +674,7 @@ int runFuzzCommand(const FuzzOptions &options) {
 
   nlohmann::json summary = {
       {"runs", runsText},
+      {"sift_version", siftVersion()},
       {"seed", options.seed},
       {"inputs", std::string(gen::toString(options.inputs))},
       {"cases", cases},

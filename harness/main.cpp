@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/Commands.h"
+#include "harness/Version.h"
 
 #include <CLI/CLI.hpp>
 
@@ -221,7 +222,7 @@ int main(int argc, char **argv) {
 
   CLI::App app{"sift: differential fuzzing of MLIR GPU lowering of sort, "
                "top-k and NMS"};
-  app.set_version_flag("--version", "sift 0.1");
+  app.set_version_flag("--version", "sift " + siftVersion());
   app.require_subcommand(1);
 
   // harness fuzz
