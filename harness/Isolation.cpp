@@ -51,7 +51,7 @@ uint64_t residentBytes(pid_t pid) {
 }
 
 /// What the child's operator new prints when the limit stops it, formatted
-/// before the fork (the handler itself must not allocate).
+/// when the limit is set (the handler itself must not allocate).
 char outOfMemoryLine[128];
 
 /// The longest a parent waits before it looks at its children again: long
