@@ -161,11 +161,15 @@ double durationFlag(const std::string &flag, const std::string &text) {
   return *seconds;
 }
 
-/// The bytes of a size flag (`512M`, `4G`), or a usage error naming it.
-uint64_t sizeFlag(const std::string &flag, const std::string &text) {
+/// --memory-limit: a size (512M, 4G), or "none" (0: no limit, for hosts
+/// where cgroups or the scheduler limit memory already).
+uint64_t memoryFlag(const std::string &text) {
+  if (text == "none")
+    return 0;
   std::optional<uint64_t> bytes = parseByteSize(text);
   if (!bytes)
-    throw UsageError{flag + ": '" + text + "' is not a size (512M, 4G)"};
+    throw UsageError{"--memory-limit: '" + text +
+                     "' is not a size (512M, 4G) or none"};
   return *bytes;
 }
 
@@ -311,7 +315,8 @@ int main(int argc, char **argv) {
       ->capture_default_str();
   fuzzCmd
       ->add_option("--memory-limit", memoryLimit,
-                   "Address-space limit of one isolated case: 512M, 4G")
+                   "Memory limit of one isolated case: 512M, 4G, or none "
+                   "(address space; resident memory in sanitizer builds)")
       ->capture_default_str();
   fuzzCmd->add_flag("--exact-keys", fuzz.exactKeys,
                     "No inexact op (sigmoid) before a sort or top-k, so the "
@@ -374,7 +379,7 @@ int main(int argc, char **argv) {
       ->capture_default_str();
   reduceCmd
       ->add_option("--memory-limit", reduceMemory,
-                   "Address-space limit of one test: 512M, 4G")
+                   "Memory limit of one test: 512M, 4G, or none")
       ->capture_default_str();
 
   reduceCmd->add_flag("!--no-ir", reduceOpts.reduceIr,
@@ -503,7 +508,7 @@ int main(int argc, char **argv) {
     if (reduceCmd->parsed()) {
       reduceOpts.caseTimeoutSeconds =
           durationFlag("--case-timeout", reduceTimeout);
-      reduceOpts.memoryLimitBytes = sizeFlag("--memory-limit", reduceMemory);
+      reduceOpts.memoryLimitBytes = memoryFlag(reduceMemory);
       return runReduceCommand(reduceOpts);
     }
     if (importCmd->parsed()) {
@@ -525,7 +530,7 @@ int main(int argc, char **argv) {
       fuzz.shardIndex = shardChoice->first;
       fuzz.shardCount = shardChoice->second;
       fuzz.caseTimeoutSeconds = durationFlag("--case-timeout", caseTimeout);
-      fuzz.memoryLimitBytes = sizeFlag("--memory-limit", memoryLimit);
+      fuzz.memoryLimitBytes = memoryFlag(memoryLimit);
       std::string faultError;
       std::optional<FaultSet> faults = parseFaults(
           fuzz.injectText, /*forFuzz=*/true, faultError,
