@@ -22,10 +22,6 @@
 #include "runtime/Runner.h"
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <unistd.h>
 
 namespace sift::harness {
 
@@ -129,10 +125,6 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
       pm.addInstrumentation(
           std::make_unique<PhaseInstrumentation>(options.onPhase));
   };
-  // A pass that crashes is recovered, and leaves the IR it ran on.
-  compileOptions.crashReproducer = reproducerPath();
-  std::error_code ec;
-  std::filesystem::remove(compileOptions.crashReproducer, ec);
   bool compiled = session.compile(module, compileOptions, EmitStage::Artifact,
                                   output, error);
   result.compileSeconds = secondsSince(start);
@@ -141,11 +133,7 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
   if (options.onPhase)
     options.onPhase("compile");
   if (!compiled) {
-    std::ifstream in(compileOptions.crashReproducer);
-    if (in)
-      result.reproducer.assign(std::istreambuf_iterator<char>(in),
-                               std::istreambuf_iterator<char>());
-    std::filesystem::remove(compileOptions.crashReproducer, ec);
+    result.reproducer = session.lastReproducer();
     std::string pass = reproducerPass(result.reproducer);
     std::string stage = pass.empty() ? "compile" : "compile:" + pass;
     if (session.lastCrash())
@@ -296,15 +284,6 @@ CaseResult runMlirCase(Session &session, const CaseOptions &options,
   CompileOutput output;
   compileAndCheck(session, *module, options, seed, result, output);
   return result;
-}
-
-std::string reproducerPath() {
-  std::error_code ec;
-  std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
-  if (ec)
-    dir = "/tmp";
-  return (dir / ("sift-reproducer-" + std::to_string(::getpid()) + ".mlir"))
-      .string();
 }
 
 std::string reproducerPass(const std::string &reproducer) {

@@ -91,10 +91,6 @@ CaseResult runMlirCase(Session &session, const CaseOptions &options,
                        const std::string &text, const std::string &name,
                        uint64_t seed);
 
-/// Where this process's compiles leave a crash reproducer (a file in the
-/// temporary folder named after the process).
-std::string reproducerPath();
-
 /// The pass a local crash reproducer names ("sift-lower-to-loops" from
 /// `pipeline: "builtin.module(func.func(sift-lower-to-loops{...}))"`), or
 /// "" when it names none.

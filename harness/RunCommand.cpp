@@ -20,8 +20,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -73,45 +71,37 @@ std::optional<int> loadAndCompile(Session &session, const std::string &path,
   }
   CompileOptions compileOptions;
   compileOptions.pipeline = pipeline;
-  compileOptions.crashReproducer =
-      keepReproducer.empty() ? reproducerPath() : keepReproducer;
-  std::error_code ec;
-  fs::remove(compileOptions.crashReproducer, ec);
-  if (fs::path parent = fs::path(keepReproducer).parent_path();
-      !keepReproducer.empty() && !parent.empty()) {
-    fs::create_directories(parent, ec);
-    if (ec) {
-      std::fprintf(stderr, "harness: --crash-reproducer: cannot create %s: %s\n",
-                   parent.string().c_str(), ec.message().c_str());
-      return kExitUsage;
-    }
-  }
-  bool compiled = session.compile(*module, compileOptions, stage, output, error);
-  std::string reproducer;
-  if (std::ifstream in(compileOptions.crashReproducer); in)
-    reproducer.assign(std::istreambuf_iterator<char>(in),
-                      std::istreambuf_iterator<char>());
-  if (keepReproducer.empty() || compiled || !session.lastCrash())
-    fs::remove(compileOptions.crashReproducer, ec);
-  if (compiled)
+  if (session.compile(*module, compileOptions, stage, output, error))
     return std::nullopt;
   if (!session.lastCrash()) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), error.c_str());
     return kExitFindings;
   }
+  const std::string &reproducer = session.lastReproducer();
   std::string pass = reproducerPass(reproducer);
   std::fprintf(stderr, "%s: the compiler crashed%s: %s\n", path.c_str(),
                pass.empty() ? "" : (" in pass " + pass).c_str(),
                session.lastCrash()->c_str());
-  if (!keepReproducer.empty() && !reproducer.empty())
-    std::fprintf(stderr,
-                 "reproducer: %s (replay it with: sift-opt --run-reproducer "
-                 "%s)\n",
-                 keepReproducer.c_str(), keepReproducer.c_str());
-  else if (!keepReproducer.empty())
-    std::fprintf(stderr, "no reproducer could be written to %s\n",
-                 keepReproducer.c_str());
-  else if (!reproducer.empty())
+  if (!keepReproducer.empty()) {
+    std::error_code ec;
+    if (fs::path parent = fs::path(keepReproducer).parent_path();
+        !parent.empty())
+      fs::create_directories(parent, ec);
+    Status kept = reproducer.empty()
+                      ? Status(makeError("the crash left no reproducer"))
+                      : writeFileAtomic(
+                            keepReproducer,
+                            reinterpret_cast<const uint8_t *>(reproducer.data()),
+                            reproducer.size());
+    if (kept.ok())
+      std::fprintf(stderr,
+                   "reproducer: %s (replay it with: sift-opt "
+                   "--run-reproducer %s)\n",
+                   keepReproducer.c_str(), keepReproducer.c_str());
+    else
+      std::fprintf(stderr, "no reproducer written to %s: %s\n",
+                   keepReproducer.c_str(), kept.message().c_str());
+  } else if (!reproducer.empty())
     std::fprintf(stderr, "(--crash-reproducer=PATH keeps MLIR's reproducer of "
                          "the pass's input)\n");
   return kExitFindings;

@@ -25,12 +25,28 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <unistd.h>
 
 using namespace mlir;
 
 namespace sift::harness {
 
 namespace {
+
+/// Where this process's compiles leave a crash reproducer (a file in the
+/// temporary folder named after the process).
+std::string reproducerPath() {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+  if (ec)
+    dir = "/tmp";
+  return (dir / ("sift-reproducer-" + std::to_string(::getpid()) + ".mlir"))
+      .string();
+}
 
 /// The reason of the last fatal error (llvm::report_fatal_error), kept for
 /// a crash's detail; the handler prints it as LLVM's own does.
@@ -107,11 +123,16 @@ bool Session::compile(ModuleOp module, const CompileOptions &options,
                       std::string &error) {
   std::string diagnostics, firstMessage;
   lastCrash_.reset();
+  lastReproducer_.clear();
   lastFatalError().clear();
   // Passes begun and not ended: more than zero after a failed run means
   // one crashed (and crash recovery caught it).
   int unfinished = 0;
   CompileOptions withWitness = options;
+  // A pass that crashes is recovered, and leaves the IR it ran on here.
+  withWitness.crashReproducer = reproducerPath();
+  std::error_code ec;
+  std::filesystem::remove(withWitness.crashReproducer, ec);
   withWitness.instrument = [&](PassManager &pm) {
     if (options.instrument)
       options.instrument(pm);
@@ -133,7 +154,14 @@ bool Session::compile(ModuleOp module, const CompileOptions &options,
     os << diag.getLocation() << ": error: " << diag.str() << "\n";
     return success();
   });
-  if (succeeded(sift::compile(module, withWitness, stage, output, error)))
+  bool compiled =
+      succeeded(sift::compile(module, withWitness, stage, output, error));
+  if (!compiled)
+    if (std::ifstream in(withWitness.crashReproducer); in)
+      lastReproducer_.assign(std::istreambuf_iterator<char>(in),
+                             std::istreambuf_iterator<char>());
+  std::filesystem::remove(withWitness.crashReproducer, ec);
+  if (compiled)
     return true;
   if (unfinished > 0 || !lastFatalError().empty())
     lastCrash_ = lastFatalError().empty()

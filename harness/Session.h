@@ -35,19 +35,25 @@ public:
                                           const std::string &bufferName,
                                           std::string &error);
 
-  /// Compiles `module` (changed in place) and stops at `stage`. On failure
-  /// `error` holds the summary and every diagnostic the passes emitted.
+  /// Compiles `module` (changed in place) and stops at `stage`, under
+  /// MLIR's crash reproducer (local mode, in a temporary file): a pass that
+  /// crashes is recovered. On failure `error` holds the summary and every
+  /// diagnostic the passes emitted.
   bool compile(mlir::ModuleOp module, const CompileOptions &options,
                EmitStage stage, CompileOutput &output, std::string &error);
 
   /// After a failed compile: the fatal error or signal of a pass that
-  /// crashed and was recovered (options.crashReproducer), or nullopt when
-  /// the compile failed without a crash.
+  /// crashed and was recovered, or nullopt when the compile failed without
+  /// a crash.
   const std::optional<std::string> &lastCrash() const { return lastCrash_; }
+  /// After a failed compile: MLIR's crash reproducer (the IR the crashing
+  /// pass ran on, with the pipeline), or "" when none was written.
+  const std::string &lastReproducer() const { return lastReproducer_; }
 
 private:
   std::unique_ptr<mlir::MLIRContext> context_;
   std::optional<std::string> lastCrash_;
+  std::string lastReproducer_;
 };
 
 } // namespace sift::harness
