@@ -180,7 +180,6 @@ std::vector<std::string> collectArtifacts(const std::vector<std::string> &paths,
   return files;
 }
 
-
 /// Runs one artifact `repeat` times on `device` and decides its verdict.
 Row runOne(rt::Device &device, const std::string &file,
            const Options &options) {
