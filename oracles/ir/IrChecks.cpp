@@ -146,7 +146,51 @@ void checkWorkgroupMemoryIn(const Kernel &kernel, int64_t budgetBytes,
                  kernel.op->getLoc()});
 }
 
+void checkPrivateMemoryIn(const Kernel &kernel, std::vector<IrFinding> &out) {
+  DataLayout layout = DataLayout::closest(kernel.op);
+  int64_t bytes = 0;
+  int64_t buffers = 0;
+  auto add = [&](std::optional<int64_t> size) {
+    if (!size)
+      return;
+    bytes += *size;
+    ++buffers;
+  };
+  if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel.op))
+    for (BlockArgument attribution : func.getPrivateAttributions())
+      add(memrefBytes(layout, attribution.getType()));
+  kernel.body->walk([&](Operation *op) {
+    if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
+      if (memoryKindOf(alloca.getType()) == MemoryKind::Private)
+        add(memrefBytes(layout, alloca.getType()));
+    } else if (auto alloca = dyn_cast<LLVM::AllocaOp>(op)) {
+      auto count = alloca.getArraySize().getDefiningOp<LLVM::ConstantOp>();
+      auto value =
+          count ? dyn_cast<IntegerAttr>(count.getValue()) : IntegerAttr();
+      if (value)
+        add(value.getInt() * static_cast<int64_t>(
+                                 layout.getTypeSize(alloca.getElemType())
+                                     .getFixedValue()));
+    }
+  });
+  if (bytes <= kPrivateMemoryBudget)
+    return;
+  out.push_back({Verdict::SmemOverflow, kernel.name,
+                 "private memory of " + std::to_string(bytes) +
+                     " bytes per thread in " + std::to_string(buffers) +
+                     " buffers is over the budget of " +
+                     std::to_string(kPrivateMemoryBudget) + " bytes",
+                 kernel.op->getLoc()});
+}
+
 } // namespace
+
+std::vector<IrFinding> checkPrivateMemory(Operation *root) {
+  std::vector<IrFinding> out;
+  for (const Kernel &kernel : collectKernels(root))
+    checkPrivateMemoryIn(kernel, out);
+  return out;
+}
 
 std::vector<IrFinding> checkKernelAllocations(Operation *root) {
   std::vector<IrFinding> out;
@@ -196,6 +240,8 @@ std::vector<IrFinding> checkAll(Operation *root, int64_t budgetBytes) {
     checkAllocationsIn(loop, out, /*mappedLoop=*/true);
   for (const Kernel &kernel : kernels)
     checkWorkgroupMemoryIn(kernel, budgetBytes, out);
+  for (const Kernel &kernel : kernels)
+    checkPrivateMemoryIn(kernel, out);
   for (const Kernel &kernel : kernels)
     checkUndistributedWritesIn(kernel, out);
   return out;

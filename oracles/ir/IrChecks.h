@@ -77,6 +77,20 @@ std::vector<IrFinding> checkWorkgroupMemory(mlir::Operation *root,
 std::vector<IrFinding> checkWorkgroupMemory(mlir::ModuleOp module,
                                             int64_t budgetBytes);
 
+/// The private memory (bytes per thread) sift lets a kernel take, on every
+/// target: half of an AMD GPU's 128 KiB of scratch per lane (the backend
+/// refuses stack frames past 131056 bytes), leaving the other half to
+/// spills; NVIDIA allows 512 KiB of local memory per thread, but local
+/// memory that large is a performance cliff, never what a pipeline meant.
+inline constexpr int64_t kPrivateMemoryBudget = 64 * 1024;
+
+/// Private memory per kernel: the bytes of its private attributions
+/// (`gpu.func`), of its `memref.alloca`s in private memory and of its
+/// `llvm.alloca`s of constant size. Over kPrivateMemoryBudget: one
+/// `SmemOverflow` per kernel ("private memory of N bytes per thread ..."),
+/// at the kernel's location. checkAll includes it.
+std::vector<IrFinding> checkPrivateMemory(mlir::Operation *root);
+
 /// The static workgroup memory a kernel of `targetOrChip` may use, in bytes:
 ///   - NVIDIA ("nvptx", "sm_*", "compute_*"): 48 KiB, the limit of static
 ///     `__shared__` memory on every architecture; more (up to 227 KiB on
@@ -125,8 +139,8 @@ int64_t workgroupMemoryBudget(std::string_view targetOrChip);
 std::vector<IrFinding> checkUndistributedWrites(mlir::Operation *root);
 std::vector<IrFinding> checkUndistributedWrites(mlir::ModuleOp module);
 
-/// All of the above, in the order: allocations, workgroup memory,
-/// undistributed writes.
+/// All of the above, in the order: allocations, workgroup memory, private
+/// memory, undistributed writes.
 std::vector<IrFinding> checkAll(mlir::Operation *root, int64_t budgetBytes);
 std::vector<IrFinding> checkAll(mlir::ModuleOp module, int64_t budgetBytes);
 

@@ -17,7 +17,12 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <cmath>
 
 #define DEBUG_TYPE "sift-tile-and-fuse"
 
@@ -69,6 +74,49 @@ bool isFusable(Operation *producer) {
   return linalgOp && linalgOp.getNumReductionLoops() == 0;
 }
 
+/// The bytes per thread that fusing every fusable producer of `consumer`
+/// (transitively) into its thread loops would take: each producer's result
+/// tile of one thread becomes a private temporary. A thread's share of an
+/// operand is the fraction of the (up to three innermost) tiled domain
+/// dimensions its thread tile covers; dimensions outside the domain (a sift
+/// op's row) and untiled ones are whole.
+int64_t fusedBytesPerThread(TilingInterface consumer,
+                            sift::LoweringConfigAttr config) {
+  OpBuilder b(consumer.getContext());
+  SmallVector<int64_t> domain;
+  for (const Range &range : consumer.getIterationDomain(b)) {
+    std::optional<int64_t> size = getConstantIntValue(range.size);
+    domain.push_back(size ? *size : 1);
+  }
+  ArrayRef<int64_t> threadTiles = config.getThreadTile().asArrayRef();
+  double fraction = 1.0;
+  int64_t rank = domain.size();
+  for (int64_t d = 0; d < std::min<int64_t>(rank, 3); ++d) {
+    int64_t axis = rank - 1 - d;
+    if (axis < static_cast<int64_t>(threadTiles.size()) && domain[axis] > 0)
+      fraction *= static_cast<double>(std::min(threadTiles[axis],
+                                               domain[axis])) /
+                  static_cast<double>(domain[axis]);
+  }
+  double bytes = 0;
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  SmallVector<Operation *> worklist = {consumer};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value operand : op->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (!isFusable(producer) || !seen.insert(producer).second)
+        continue;
+      auto type = cast<ShapedType>(operand.getType());
+      bytes += static_cast<double>(type.getNumElements()) *
+               std::max<int64_t>(1, type.getElementTypeBitWidth() / 8) *
+               fraction;
+      worklist.push_back(producer);
+    }
+  }
+  return static_cast<int64_t>(std::ceil(bytes));
+}
+
 /// Wraps a tensor DPS op with an empty domain in a one-iteration scf.forall
 /// mapped to `mapping`, returning the new op inside it.
 FailureOr<Operation *> wrapInForall(RewriterBase &rewriter, Operation *op,
@@ -105,8 +153,8 @@ FailureOr<Operation *> wrapInForall(RewriterBase &rewriter, Operation *op,
 /// Tiles `op` at `level` and fuses its elementwise producers; returns the
 /// tiled op.
 FailureOr<Operation *> tileLevel(RewriterBase &rewriter, TilingInterface op,
-                                 sift::LoweringConfigAttr config,
-                                 Level level) {
+                                 sift::LoweringConfigAttr config, Level level,
+                                 bool fuse) {
   MLIRContext *context = op.getContext();
   int64_t rank = op.getLoopIteratorTypes().size();
   if (rank == 0)
@@ -121,9 +169,9 @@ FailureOr<Operation *> tileLevel(RewriterBase &rewriter, TilingInterface op,
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
   options.setFusionControlFn(
-      [](tensor::ExtractSliceOp, OpResult producer, bool)
+      [fuse](tensor::ExtractSliceOp, OpResult producer, bool)
           -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-        if (!isFusable(producer.getOwner()))
+        if (!fuse || !isFusable(producer.getOwner()))
           return std::nullopt;
         return scf::SCFTileAndFuseOptions::ControlFnResult{};
       });
@@ -175,7 +223,8 @@ struct TileAndFusePass final : sift::impl::TileAndFuseBase<TileAndFusePass> {
     // the time the walk would reach it.
     SmallVector<Operation *> roots;
     getOperation().walk([&](Operation *op) {
-      if (isa<sift::SortOp, sift::TopkOp, linalg::LinalgOp>(op) &&
+      if (isa<sift::SortOp, sift::TopkOp, sift::NmsPerClassOp,
+              linalg::LinalgOp>(op) &&
           !op->getParentOfType<scf::ForallOp>())
         roots.push_back(op);
     });
@@ -238,14 +287,18 @@ struct TileAndFusePass final : sift::impl::TileAndFuseBase<TileAndFusePass> {
         root->emitOpError("has no sift.lowering_config to tile by");
         return signalPassFailure();
       }
+      // Producers whose per-thread tiles would not fit private memory stay
+      // consumers of their own (tiled later in this walk).
+      bool fuse = fusedBytesPerThread(cast<TilingInterface>(root), config) <=
+                  maxPrivateMemory;
       FailureOr<Operation *> workgroupTile =
           tileLevel(rewriter, cast<TilingInterface>(root), config,
-                    Level::Workgroup);
+                    Level::Workgroup, fuse);
       if (failed(workgroupTile))
         return signalPassFailure();
       FailureOr<Operation *> threadTile = tileLevel(
           rewriter, cast<TilingInterface>(*workgroupTile), config,
-          Level::Thread);
+          Level::Thread, fuse);
       if (failed(threadTile))
         return signalPassFailure();
       if (injectKeepUnusedResults)
