@@ -13,6 +13,8 @@
 #include "generators/MlirEmitter.h"
 #include "generators/OpDescriptors.h"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace sift::gen {
@@ -24,6 +26,7 @@ std::string_view toString(OpKind kind) {
   case OpKind::Sort: return "sort";
   case OpKind::TopK: return "topk";
   case OpKind::Slice: return "slice";
+  case OpKind::Nms: return "nms";
   }
   return "?";
 }
@@ -122,6 +125,7 @@ public:
     case OpKind::Sort: return checkSort();
     case OpKind::TopK: return checkTopK();
     case OpKind::Slice: return checkSlice();
+    case OpKind::Nms: return checkNms();
     }
     return fail("unknown op kind " + std::to_string(static_cast<int>(op.kind)));
   }
@@ -316,6 +320,45 @@ private:
     if (result(0).shape != op.sizes)
       return fail("result shape " + shapeString(result(0).shape) +
                   " differs from the sizes " + shapeString(op.sizes));
+    return "";
+  }
+
+  std::string checkNms() {
+    if (std::string e = expectCounts(2, 2); !e.empty())
+      return e;
+    const TensorType &boxes = operand(0), &scores = operand(1);
+    auto isBoxType = [](ElementType t) {
+      return t == ElementType::F16 || t == ElementType::F32;
+    };
+    if (!isBoxType(boxes.elementType) || !isBoxType(scores.elementType))
+      return fail("boxes and scores must be f16 or f32, found " +
+                  toMlirType(boxes) + " and " + toMlirType(scores));
+    if (boxes.rank() != 3 || boxes.shape[2] != 4)
+      return fail("boxes must be [B, N, 4], found " + shapeString(boxes.shape));
+    if (scores.rank() != 3 || scores.shape[0] != boxes.shape[0] ||
+        scores.shape[2] != boxes.shape[1])
+      return fail("scores must be [B, C, N] = [" +
+                  std::to_string(boxes.shape[0]) + ", C, " +
+                  std::to_string(boxes.shape[1]) + "], found " +
+                  shapeString(scores.shape));
+    if (!(op.iouThreshold >= 0.0f && op.iouThreshold <= 1.0f))
+      return fail("iou threshold " + std::to_string(op.iouThreshold) +
+                  " outside [0, 1]");
+    if (op.scoreThreshold && std::isnan(*op.scoreThreshold))
+      return fail("score threshold is NaN");
+    int64_t perClass = std::max<int64_t>(op.maxOutputBoxesPerClass, 0);
+    int64_t classes = scores.shape[0] * scores.shape[1];
+    if (perClass > 0 && classes > kMaxValueElements / perClass)
+      return fail("max_output_boxes_per_class " + std::to_string(perClass) +
+                  " makes too many rows");
+    TensorType selected{ElementType::I64, {classes * perClass, 3}};
+    TensorType count{ElementType::I64, {1}};
+    if (result(0) != selected)
+      return fail("selected result has type " + toMlirType(result(0)) +
+                  ", expected " + toMlirType(selected));
+    if (result(1) != count)
+      return fail("count result has type " + toMlirType(result(1)) +
+                  ", expected " + toMlirType(count));
     return "";
   }
 

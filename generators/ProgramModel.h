@@ -41,6 +41,7 @@ enum class OpKind {
   Sort,        ///< sift.sort
   TopK,        ///< sift.topk
   Slice,       ///< tensor.extract_slice (same rank, static offsets/sizes/strides)
+  Nms,         ///< sift.nms (ONNX NonMaxSuppression, fixed-capacity output)
 };
 
 /// Elementwise operations. Binary ops take two operands of identical type;
@@ -117,6 +118,23 @@ struct Op {
 
   // Slice
   std::vector<int64_t> offsets, sizes, strides;
+
+  // Nms: operands {boxes [B, N, 4], scores [B, C, N]} (each f16 or f32,
+  // computed in f32); results {selected [B * C * max(maxOutputBoxesPerClass,
+  // 0), 3] i64, count [1] i64}. Candidates of a (batch, class) have
+  // score > scoreThreshold (strict; every box, NaN included, without a
+  // threshold), visited by descending score (NaN largest, ties to the lower
+  // box index); one is selected unless its f32 IoU with an already selected
+  // box is > iouThreshold (strict); at most maxOutputBoxesPerClass per class
+  // (negative counts as 0). Boxes are [y1, x1, y2, x2] with any two diagonal
+  // corners, or [x_center, y_center, width, height] when centerPointBox.
+  // Degenerate boxes (an area or the intersection <= 0) never suppress.
+  // Rows (batch, class, box) in batch, class, selection order; rows past
+  // count are -1.
+  int64_t maxOutputBoxesPerClass = 0;
+  float iouThreshold = 0.5f;
+  std::optional<float> scoreThreshold;
+  bool centerPointBox = false;
 };
 
 /// A program: one function `@main(inputs...) -> (outputs...)`.

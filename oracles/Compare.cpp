@@ -161,6 +161,13 @@ std::vector<uint64_t> outputTolerances(const Program &program) {
     case OpKind::Iota:
       result = 0;
       break;
+    case OpKind::Nms:
+      // i64 rows and count, compared exactly: the reference pads with -1,
+      // so "count and the first count rows exactly, the padding rows -1"
+      // (SEMANTICS.md) is equality of every element, whatever tolerance the
+      // boxes or scores carry (as for top-k indices).
+      result = 0;
+      break;
     case OpKind::Sort:
     case OpKind::TopK: {
       // Moved elements keep their bits. Keys, and everything whose place

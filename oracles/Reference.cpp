@@ -5,14 +5,16 @@
 // error message, never an out-of-bounds access), then computes its results:
 // elementwise ops through `oracles/Elementwise`, iota directly, sort and
 // top-k lane by lane with `std::stable_sort` over the float total order,
-// slices by index arithmetic. Elements that an op only moves are copied byte
-// for byte, so NaN payloads and the sign of zero survive.
+// slices by index arithmetic, NMS through `oracles/ReferenceNms`. Elements
+// that an op only moves are copied byte for byte, so NaN payloads and the sign
+// of zero survive.
 //
 //===----------------------------------------------------------------------===//
 #include "oracles/Reference.h"
 
 #include "oracles/Elementwise.h"
 #include "oracles/FloatBits.h"
+#include "oracles/ReferenceNms.h"
 #include "oracles/TensorIndex.h"
 
 #include <algorithm>
@@ -131,6 +133,7 @@ private:
   Status sort(const Op &op);
   Status topK(const Op &op);
   Status slice(const Op &op);
+  Status nms(const Op &op);
 
   /// The tensor of operand `i`, after checking the id and that it is defined.
   Result<const HostTensor *> operand(const Op &op, size_t i) const;
@@ -239,6 +242,8 @@ Status Evaluator::evaluateOp(size_t index) {
     return topK(op);
   case OpKind::Slice:
     return slice(op);
+  case OpKind::Nms:
+    return nms(op);
   }
   return fail("unknown op kind");
 }
@@ -442,6 +447,35 @@ Status Evaluator::slice(const Op &op) {
     copyElement(input, source, result, i);
   }
   values_[op.results[0]] = std::move(result);
+  return Status::success();
+}
+
+Status Evaluator::nms(const Op &op) {
+  if (op.operands.size() != 2)
+    return fail("nms takes two operands (boxes, scores), got " +
+                std::to_string(op.operands.size()));
+  if (Status s = checkResults(op, 2); !s)
+    return s;
+  Result<const HostTensor *> boxes = operand(op, 0);
+  if (!boxes)
+    return boxes.status();
+  Result<const HostTensor *> scores = operand(op, 1);
+  if (!scores)
+    return scores.status();
+  Result<NmsResults> results = referenceNms(op, **boxes, **scores);
+  if (!results)
+    return fail(results.message());
+  const char *names[] = {"selected", "count"};
+  const HostTensor *tensors[] = {&results->selected, &results->count};
+  for (size_t r = 0; r < 2; ++r) {
+    TensorType expected{tensors[r]->type, tensors[r]->shape};
+    if (typeOf(op.results[r]) != expected)
+      return fail(std::string(names[r]) + " result is " +
+                  typeName(typeOf(op.results[r])) + ", expected " +
+                  typeName(expected));
+  }
+  values_[op.results[0]] = std::move(results->selected);
+  values_[op.results[1]] = std::move(results->count);
   return Status::success();
 }
 
