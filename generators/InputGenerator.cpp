@@ -1,38 +1,52 @@
 //===- generators/InputGenerator.cpp - Random input tensors ---------------===//
 //
-// Value pools and element writers per element type, and the modes of
-// InputGenerator.h built from them.
+// Value pools and element writers per element type (InputWriters.h), the
+// plain modes of InputGenerator.h built from them, and the dispatch of each
+// program input to a plain mode or to an NMS box / score mode (NmsInputs.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "generators/InputGenerator.h"
 
 #include "generators/Half.h"
+#include "generators/InputWriters.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <numeric>
 
 namespace sift::gen {
 
-namespace {
+namespace detail {
 
 //===----------------------------------------------------------------------===//
 // Element writers.
 //===----------------------------------------------------------------------===//
 
-/// Writes the float `value` rounded (to nearest even) to the tensor's type.
+namespace {
+/// `value` rounded to f32, without the undefined behaviour of converting a
+/// double beyond the float range: from half an ulp above FLT_MAX it is inf.
+float toFloatRounded(double value) {
+  constexpr double kOverflow = 0x1.ffffffp127; // FLT_MAX + half an ulp
+  if (value >= kOverflow)
+    return std::numeric_limits<float>::infinity();
+  if (value <= -kOverflow)
+    return -std::numeric_limits<float>::infinity();
+  return static_cast<float>(value);
+}
+} // namespace
+
 void setFloat(HostTensor &t, int64_t i, double value) {
   switch (t.type) {
   case ElementType::F16: t.set<uint16_t>(i, doubleToHalfBits(value)); return;
-  case ElementType::F32: t.set<float>(i, static_cast<float>(value)); return;
+  case ElementType::F32: t.set<float>(i, toFloatRounded(value)); return;
   case ElementType::F64: t.set<double>(i, value); return;
   case ElementType::I32:
   case ElementType::I64: return;
   }
 }
 
-/// Writes the integer `value`, truncated to the tensor's width.
 void setInt(HostTensor &t, int64_t i, int64_t value) {
   if (t.type == ElementType::I32)
     t.set<int32_t>(i, static_cast<int32_t>(value));
@@ -40,7 +54,6 @@ void setInt(HostTensor &t, int64_t i, int64_t value) {
     t.set<int64_t>(i, value);
 }
 
-/// Writes raw bits (the low byteWidth bytes of `bits`).
 void setBits(HostTensor &t, int64_t i, uint64_t bits) {
   switch (byteWidth(t.type)) {
   case 2: t.set<uint16_t>(i, static_cast<uint16_t>(bits)); return;
@@ -51,12 +64,9 @@ void setBits(HostTensor &t, int64_t i, uint64_t bits) {
 }
 
 //===----------------------------------------------------------------------===//
-// Pools.
+// Pools and float steps.
 //===----------------------------------------------------------------------===//
 
-/// Special float bit patterns of each type: NaNs of both signs and several
-/// payloads (quiet and signalling), infinities, zeros, denormals, extremes,
-/// smallest normals.
 std::vector<uint64_t> specialFloatBits(ElementType type) {
   switch (type) {
   case ElementType::F16:
@@ -83,6 +93,122 @@ std::vector<uint64_t> specialFloatBits(ElementType type) {
   }
   return {};
 }
+
+bool isNanBits(ElementType type, uint64_t bits) {
+  switch (type) {
+  case ElementType::F16: return (bits & 0x7C00) == 0x7C00 && (bits & 0x3FF);
+  case ElementType::F32:
+    return (bits & 0x7F800000) == 0x7F800000 && (bits & 0x7FFFFF);
+  case ElementType::F64:
+    return (bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull &&
+           (bits & 0xFFFFFFFFFFFFFull);
+  case ElementType::I32:
+  case ElementType::I64: return false;
+  }
+  return false;
+}
+
+namespace {
+uint32_t floatBits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  return bits;
+}
+float bitsFloat(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+uint64_t doubleBits(double d) {
+  uint64_t bits;
+  std::memcpy(&bits, &d, sizeof(bits));
+  return bits;
+}
+/// One step of a sign-magnitude encoding towards +inf (`up`) or -inf, for a
+/// non-NaN value: `signBit` and `infBits` (the +inf pattern) describe it.
+uint64_t stepBits(uint64_t bits, uint64_t signBit, uint64_t infBits, bool up) {
+  const bool negative = bits & signBit;
+  const uint64_t magnitude = bits & ~signBit;
+  if (up) {
+    if (bits == infBits)
+      return bits;
+    if (magnitude == 0)
+      return 1; // +-0 -> smallest positive denormal
+    return negative ? bits - 1 : bits + 1;
+  }
+  if (bits == (infBits | signBit))
+    return bits;
+  if (magnitude == 0)
+    return signBit | 1; // +-0 -> smallest negative denormal
+  return negative ? bits + 1 : bits - 1;
+}
+} // namespace
+
+uint64_t nextUpBits(uint64_t bits, ElementType type) {
+  switch (type) {
+  case ElementType::F16: return stepBits(bits, 0x8000, 0x7C00, true);
+  case ElementType::F32: return stepBits(bits, 0x80000000, 0x7F800000, true);
+  default:
+    return stepBits(bits, 0x8000000000000000ull, 0x7FF0000000000000ull, true);
+  }
+}
+
+uint64_t nextDownBits(uint64_t bits, ElementType type) {
+  switch (type) {
+  case ElementType::F16: return stepBits(bits, 0x8000, 0x7C00, false);
+  case ElementType::F32: return stepBits(bits, 0x80000000, 0x7F800000, false);
+  default:
+    return stepBits(bits, 0x8000000000000000ull, 0x7FF0000000000000ull, false);
+  }
+}
+
+uint64_t roundDownBits(double value, ElementType type) {
+  switch (type) {
+  case ElementType::F16: {
+    uint16_t bits = doubleToHalfBits(value);
+    return halfBitsToDouble(bits) > value ? nextDownBits(bits, type) : bits;
+  }
+  case ElementType::F32: {
+    uint32_t bits = floatBits(toFloatRounded(value));
+    return static_cast<double>(bitsFloat(bits)) > value
+               ? nextDownBits(bits, type)
+               : bits;
+  }
+  default: return doubleBits(value);
+  }
+}
+
+void sortFlat(HostTensor &t, bool descending) {
+  const int64_t n = t.numElements();
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  const HostTensor source = t;
+  auto less = [&](int64_t a, int64_t b) {
+    if (isFloat(source.type))
+      return elementAsDouble(source, a) < elementAsDouble(source, b);
+    int64_t x = source.type == ElementType::I32 ? source.get<int32_t>(a)
+                                                : source.get<int64_t>(a);
+    int64_t y = source.type == ElementType::I32 ? source.get<int32_t>(b)
+                                                : source.get<int64_t>(b);
+    return x < y;
+  };
+  if (descending)
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return less(b, a); });
+  else
+    std::stable_sort(order.begin(), order.end(), less);
+  for (int64_t i = 0; i < n; ++i)
+    setBits(t, i, elementBits(source, order[static_cast<size_t>(i)]));
+}
+
+} // namespace detail
+
+namespace {
+
+using detail::setBits;
+using detail::setFloat;
+using detail::setInt;
+using detail::specialFloatBits;
 
 /// Special integers of each type.
 std::vector<int64_t> specialInts(ElementType type) {
@@ -192,26 +318,38 @@ void fillSorted(HostTensor &t, bool descending, Rng &rng) {
     fillTies(t, rng);
   else
     fillUniform(t, rng);
-  const int64_t n = t.numElements();
-  std::vector<int64_t> order(static_cast<size_t>(n));
-  std::iota(order.begin(), order.end(), 0);
+  detail::sortFlat(t, descending);
+}
+
+/// The sift.nms op whose operand `index` (0 boxes, 1 scores) is value `id`.
+const Op *nmsUsing(const Program &program, int id, size_t index) {
+  for (const Op &op : program.ops)
+    if (op.kind == OpKind::Nms && op.operands.size() == 2 &&
+        op.operands[index] == id)
+      return &op;
+  return nullptr;
+}
+
+/// Orders each batch's boxes [B, N, 4] by their first coordinate (a stable
+/// sort of whole rows; the boxes hold no NaN).
+void sortBoxes(HostTensor &t, bool descending) {
+  const int64_t batches = t.shape[0], n = t.shape[1];
   const HostTensor source = t;
-  auto less = [&](int64_t a, int64_t b) {
-    if (isFloat(source.type))
-      return elementAsDouble(source, a) < elementAsDouble(source, b);
-    int64_t x = source.type == ElementType::I32 ? source.get<int32_t>(a)
-                                                : source.get<int64_t>(a);
-    int64_t y = source.type == ElementType::I32 ? source.get<int32_t>(b)
-                                                : source.get<int64_t>(b);
-    return x < y;
-  };
-  if (descending)
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int64_t a, int64_t b) { return less(b, a); });
-  else
-    std::stable_sort(order.begin(), order.end(), less);
-  for (int64_t i = 0; i < n; ++i)
-    setBits(t, i, elementBits(source, order[static_cast<size_t>(i)]));
+  for (int64_t b = 0; b < batches; ++b) {
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    auto key = [&](int64_t i) {
+      return elementAsDouble(source, (b * n + i) * 4);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+      return descending ? key(y) < key(x) : key(x) < key(y);
+    });
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t c = 0; c < 4; ++c)
+        setBits(t, (b * n + i) * 4 + c,
+                elementBits(source,
+                            (b * n + order[static_cast<size_t>(i)]) * 4 + c));
+  }
 }
 
 } // namespace
@@ -256,19 +394,46 @@ HostTensor generateInput(const TensorType &type, InputMode mode, Rng &rng) {
 }
 
 std::vector<HostTensor> generateInputs(const Program &program, InputMode mode,
-                                       Rng &rng) {
+                                       Rng &rng,
+                                       std::vector<InputFill> *fills) {
   std::vector<HostTensor> tensors;
   tensors.reserve(program.inputs.size());
-  for (int id : program.inputs)
-    tensors.push_back(
-        generateInput(program.values[static_cast<size_t>(id)], mode, rng));
+  if (fills)
+    fills->assign(program.inputs.size(), InputFill{});
+  const bool ordered = mode == InputMode::Sorted || mode == InputMode::Reversed;
+  const bool descending = mode == InputMode::Reversed;
+  for (size_t i = 0; i < program.inputs.size(); ++i) {
+    const int id = program.inputs[i];
+    const TensorType &type = program.values[static_cast<size_t>(id)];
+    InputFill fill;
+    if (const Op *nms = nmsUsing(program, id, 0)) {
+      fill.role = InputFill::Role::NmsBoxes;
+      fill.boxMode = pickBoxMode(mode, rng);
+      tensors.push_back(generateNmsBoxes(
+          type, fill.boxMode, nms->centerPointBox, nms->iouThreshold, rng));
+      if (ordered)
+        sortBoxes(tensors.back(), descending);
+    } else if (const Op *nms = nmsUsing(program, id, 1)) {
+      fill.role = InputFill::Role::NmsScores;
+      fill.scoreMode = pickScoreMode(mode, rng);
+      tensors.push_back(
+          generateNmsScores(type, fill.scoreMode, nms->scoreThreshold, rng));
+      if (ordered)
+        detail::sortFlat(tensors.back(), descending);
+    } else {
+      tensors.push_back(generateInput(type, mode, rng));
+    }
+    if (fills)
+      (*fills)[i] = fill;
+  }
   return tensors;
 }
 
 std::vector<HostTensor> generateInputs(const Program &program, InputMode mode,
-                                       uint64_t seed) {
+                                       uint64_t seed,
+                                       std::vector<InputFill> *fills) {
   Rng rng = Rng(seed).fork(kInputStream);
-  return generateInputs(program, mode, rng);
+  return generateInputs(program, mode, rng, fills);
 }
 
 } // namespace sift::gen

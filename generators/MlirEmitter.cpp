@@ -128,6 +128,7 @@ private:
     case OpKind::Sort: emitSort(index, op); return;
     case OpKind::TopK: emitTopK(index, op); return;
     case OpKind::Slice: emitSlice(op); return;
+    case OpKind::Nms: emitNms(index, op); return;
     }
   }
 
@@ -367,6 +368,37 @@ private:
            name(op.operands[0]) + " : " + type(op.operands[0]) + ") outs(" +
            operandList({e0, e1}, {type(values), type(indices)}) + ") -> " +
            type(values) + ", " + type(indices) + "\n";
+  }
+
+  /// A float attribute as the hex of its f32 bits, so it parses back exactly.
+  static std::string f32Hex(float value) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08X", bits);
+    return text;
+  }
+
+  void emitNms(size_t index, const Op &op) {
+    const std::string idx = std::to_string(index);
+    const int selected = op.results[0], count = op.results[1];
+    const std::string e0 = "%e" + idx + "_0", e1 = "%e" + idx + "_1";
+    out += "    " + e0 + " = tensor.empty() : " + type(selected) + "\n";
+    out += "    " + e1 + " = tensor.empty() : " + type(count) + "\n";
+    std::string s = defineValue(selected);
+    std::string c = defineValue(count);
+    out += "    " + s + ", " + c + " = sift.nms max_output_boxes_per_class(" +
+           std::to_string(op.maxOutputBoxesPerClass) + ") iou_threshold(" +
+           f32Hex(op.iouThreshold) + ")";
+    if (op.scoreThreshold)
+      out += " score_threshold(" + f32Hex(*op.scoreThreshold) + ")";
+    if (op.centerPointBox)
+      out += " center_point_box(1)";
+    out += " ins(" +
+           operandList({name(op.operands[0]), name(op.operands[1])},
+                       {type(op.operands[0]), type(op.operands[1])}) +
+           ") outs(" + operandList({e0, e1}, {type(selected), type(count)}) +
+           ") -> " + type(selected) + ", " + type(count) + "\n";
   }
 
   void emitSlice(const Op &op) {

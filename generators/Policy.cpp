@@ -12,6 +12,7 @@ std::string_view toString(Family family) {
   switch (family) {
   case Family::Sort: return "sort";
   case Family::TopK: return "topk";
+  case Family::Nms: return "nms";
   }
   return "?";
 }

@@ -3,10 +3,11 @@
 // A `Policy` is plain data: which op families to generate and how often, the
 // limits on shapes and program size, the weights of element types, elementwise
 // ops (by `EwKind`, over the typed table of OpDescriptors.h), sort orders,
-// comparators and top-k's k, and the input data mode. Generators read it and
-// never hold state of their own; the harness fills one from its options
-// (only `harness/` parses command lines). Every array of weights is indexed by
-// the enum it names, in enum order; a weight of 0 disables that choice.
+// comparators, top-k's k, NMS's sizes and attributes, and the input data mode.
+// Generators read it and never hold state of their own; the harness fills one
+// from its options (only `harness/` parses command lines). Every array of
+// weights is indexed by the enum it names, in enum order; a weight of 0
+// disables that choice.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -16,6 +17,7 @@
 #include "runtime/support/ElementType.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -23,10 +25,13 @@
 namespace sift::gen {
 
 /// The op families a program is built around.
-enum class Family { Sort, TopK };
-inline constexpr Family kAllFamilies[] = {Family::Sort, Family::TopK};
+enum class Family { Sort, TopK, Nms };
+inline constexpr Family kAllFamilies[] = {Family::Sort, Family::TopK,
+                                          Family::Nms};
+inline constexpr size_t kNumFamilies =
+    sizeof(kAllFamilies) / sizeof(kAllFamilies[0]);
 
-/// Stable names: "sort", "topk".
+/// Stable names: "sort", "topk", "nms".
 std::string_view toString(Family family);
 /// Parses a stable family name; nullopt when unknown.
 std::optional<Family> parseFamily(std::string_view name);
@@ -112,16 +117,68 @@ struct TopKPolicy {
   std::array<unsigned, 3> useWeights = {2, 1, 1};
 };
 
+/// sift.nms choices (NmsGenerator.h). Sizes: boxes [B, N, 4], scores
+/// [B, C, N], selected [B * C * max(maxOut, 0), 3]; every tensor also keeps
+/// within ShapePolicy::maxElements (C, then B, shrink first; then N and
+/// maxOut are clamped). ShapePolicy's ranks and dimension limits do not apply:
+/// the op fixes the ranks.
+struct NmsPolicy {
+  /// Largest B, C and N.
+  int64_t maxBatches = 4;
+  int64_t maxClasses = 8;
+  int64_t maxBoxes = 4096;
+  /// Weights of the DimSizeClass enumerators for B, C (a 0 is never drawn
+  /// for these two) and N.
+  std::array<unsigned, kNumDimSizeClasses> batchSizeWeights = {0, 4, 2, 2,
+                                                               1, 1, 1};
+  std::array<unsigned, kNumDimSizeClasses> classCountWeights = {0, 3, 2, 2,
+                                                                1, 1, 1};
+  std::array<unsigned, kNumDimSizeClasses> boxCountWeights = {1, 2, 3, 3,
+                                                              2, 1, 2};
+  /// Weights of max_output_boxes_per_class = 0, 1, N, small (2..8), any in
+  /// [0, N], above N (N + 1..8 or 2N + 1), negative (-1, -7, INT64_MIN).
+  std::array<unsigned, 7> maxOutputWeights = {2, 2, 2, 3, 2, 1, 1};
+  /// Weights of iou_threshold = 0, 1, 0.5, the f32 IoU of two small-integer
+  /// boxes (ExactIou.h), uniform in [0, 1].
+  std::array<unsigned, 5> iouThresholdWeights = {1, 1, 2, 4, 2};
+  /// Chance that score_threshold is given.
+  double scoreThresholdChance = 0.6;
+  /// Weights of a given score_threshold: a value the score modes of
+  /// InputGenerator.h also write (exact in f16: 0, -0, 0.5, 1, ...), uniform
+  /// in [-1, 1] (half of the time rounded to f16), an extreme (+-inf,
+  /// +-FLT_MAX, the smallest denormal).
+  std::array<unsigned, 3> scoreThresholdWeights = {4, 2, 1};
+  /// Chance of center_point_box = 1.
+  double centerPointBoxChance = 0.5;
+  /// Element types of boxes and scores (only f16 and f32 are valid).
+  ElementTypeWeights boxTypeWeights = {0, 0, 1, 2, 0};
+  ElementTypeWeights scoreTypeWeights = {0, 0, 1, 2, 0};
+  /// Chance that boxes / scores come from a tree of (exact) elementwise
+  /// producers rather than straight from a function input (which gets the
+  /// box and score modes of InputGenerator.h).
+  double boxProducerChance = 0.25;
+  double scoreProducerChance = 0.3;
+  /// Chance of a sigmoid right before the scores (only with
+  /// Policy::allowInexactKeys).
+  double sigmoidChance = 0.3;
+  /// Weights of: selected and count used, selected only, count only.
+  std::array<unsigned, 3> useWeights = {3, 1, 1};
+  /// Chance of a slice of the selected rows: the first r rows (r < rows),
+  /// or (one time in four) any slice.
+  double selectedSliceChance = 0.3;
+};
+
 /// The elementwise weights by EwKind, from the descriptors' defaults.
 std::array<unsigned, kNumEwKinds> defaultEwWeights();
 
 /// Everything the program and input generators may choose.
 struct Policy {
   /// Weights indexed by Family.
-  std::array<unsigned, 2> familyWeights = {1, 1};
+  std::array<unsigned, kNumFamilies> familyWeights = {1, 1, 1};
   ShapePolicy shapes;
   SortPolicy sort;
   TopKPolicy topk;
+  NmsPolicy nms;
 
   /// Elementwise op weights, indexed by EwKind.
   std::array<unsigned, kNumEwKinds> ewWeights = defaultEwWeights();
@@ -140,7 +197,8 @@ struct Policy {
   /// Leaves of integer type: chance of an iota along a random dimension.
   double iotaLeafChance = 0.05;
   /// When false, no inexact op (EwDescriptor::exact, i.e. sigmoid) feeds a
-  /// sort key or a top-k input, and TopKPolicy::sigmoidChance is ignored:
+  /// sort key, a top-k input or NMS scores (NMS boxes never get one), and
+  /// TopKPolicy::sigmoidChance and NmsPolicy::sigmoidChance are ignored:
   /// the expected order is then bit-exact on every device. When true, a
   /// one-ulp difference in exp may legitimately reorder near-equal keys.
   bool allowInexactKeys = true;

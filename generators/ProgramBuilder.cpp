@@ -103,6 +103,27 @@ std::pair<int, int> ProgramBuilder::addTopK(int input, int64_t dimension,
   return {prog.ops.back().results[0], prog.ops.back().results[1]};
 }
 
+std::pair<int, int> ProgramBuilder::addNms(int boxes, int scores,
+                                           int64_t maxOutputBoxesPerClass,
+                                           float iouThreshold,
+                                           std::optional<float> scoreThreshold,
+                                           bool centerPointBox) {
+  const TensorType &scoresType = prog.values[static_cast<size_t>(scores)];
+  const int64_t classes = scoresType.shape[0] * scoresType.shape[1];
+  const int64_t rows = classes * std::max<int64_t>(maxOutputBoxesPerClass, 0);
+  Op op;
+  op.kind = OpKind::Nms;
+  op.operands = {boxes, scores};
+  op.maxOutputBoxesPerClass = maxOutputBoxesPerClass;
+  op.iouThreshold = iouThreshold;
+  op.scoreThreshold = scoreThreshold;
+  op.centerPointBox = centerPointBox;
+  op.results = {prog.addValue(TensorType{ElementType::I64, {rows, 3}}),
+                prog.addValue(TensorType{ElementType::I64, {1}})};
+  prog.ops.push_back(std::move(op));
+  return {prog.ops.back().results[0], prog.ops.back().results[1]};
+}
+
 int ProgramBuilder::addSlice(int source, std::vector<int64_t> offsets,
                              std::vector<int64_t> sizes,
                              std::vector<int64_t> strides) {
@@ -319,7 +340,8 @@ void ProgramBuilder::maybeAddExtraOutput() {
     return;
   std::vector<int> candidates;
   for (const Op &op : prog.ops) {
-    if (op.kind == OpKind::Sort || op.kind == OpKind::TopK)
+    if (op.kind == OpKind::Sort || op.kind == OpKind::TopK ||
+        op.kind == OpKind::Nms)
       continue;
     for (int id : op.results)
       if (!containsId(prog.outputs, id))

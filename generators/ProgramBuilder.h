@@ -1,6 +1,7 @@
 //===- generators/ProgramBuilder.h - Shared machinery of the generators ---===//
 //
-// The family generators (SortGenerator, TopkGenerator) describe only their
+// The family generators (SortGenerator, TopkGenerator, NmsGenerator) describe
+// only their
 // main op; everything around it is built here: typed `add*` helpers that
 // append one op to the Program and return its result ids, and the random
 // builders for what surrounds the main op: trees of elementwise producers
@@ -17,6 +18,7 @@
 #include "generators/Rng.h"
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -50,6 +52,13 @@ public:
   /// A sift.topk; returns (values, indices).
   std::pair<int, int> addTopK(int input, int64_t dimension, int64_t k,
                               bool largest);
+  /// A sift.nms over boxes [B, N, 4] and scores [B, C, N]; returns
+  /// (selected [B * C * max(maxOutputBoxesPerClass, 0), 3] i64, count [1]
+  /// i64).
+  std::pair<int, int> addNms(int boxes, int scores,
+                             int64_t maxOutputBoxesPerClass, float iouThreshold,
+                             std::optional<float> scoreThreshold,
+                             bool centerPointBox);
   /// A tensor.extract_slice of `source`.
   int addSlice(int source, std::vector<int64_t> offsets,
                std::vector<int64_t> sizes, std::vector<int64_t> strides);
@@ -89,8 +98,8 @@ public:
   /// folded away); a dimension of size 1 is cut to size 0.
   int randomSlice(int value);
   /// With the policy's chance, also returns the result of one elementwise,
-  /// iota or slice op (never an unused sort or top-k result, which must stay
-  /// unused).
+  /// iota or slice op (never a sort, top-k or nms result, which may have to
+  /// stay unused).
   void maybeAddExtraOutput();
 
 private:

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "generators/ProgramGenerator.h"
 
+#include "generators/NmsGenerator.h"
 #include "generators/SortGenerator.h"
 #include "generators/TopkGenerator.h"
 
@@ -17,6 +18,7 @@ Program generateProgram(const Policy &policy, Family family, Rng &rng) {
   switch (family) {
   case Family::Sort: program = generateSortProgram(policy, rng); break;
   case Family::TopK: program = generateTopkProgram(policy, rng); break;
+  case Family::Nms: program = generateNmsProgram(policy, rng); break;
   }
   assert(validate(program).empty() && "generator built an invalid program");
   return program;

@@ -20,7 +20,7 @@ namespace sift::gen {
 /// different program or different data than before, so a stored repro
 /// command (`harness fuzz --seed=S --skip=I`) says which generator it needs.
 /// Case folders record it (`generator_version`).
-inline constexpr int kGeneratorVersion = 1;
+inline constexpr int kGeneratorVersion = 2;
 
 /// A random program of a family drawn from policy.familyWeights. The result
 /// passes validate().

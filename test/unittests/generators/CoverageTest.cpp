@@ -5,7 +5,8 @@
 // order and comparator, ranks 1-4, a sort dimension that is not the last,
 // work-dimension sizes 0, 1 and prime, k = 0 and k = n, largest and smallest,
 // top-k values-only / indices-only / both, unused sort results, argsort iotas,
-// slices, sigmoids, and every elementwise kind.
+// slices, sigmoids, and every elementwise kind; and nms programs (whose own
+// coverage NmsGeneratorTest.cpp checks).
 //
 //===----------------------------------------------------------------------===//
 #include "generators/OpDescriptors.h"
@@ -45,7 +46,7 @@ struct Coverage {
   int k0 = 0, kN = 0, kMid = 0, largest = 0, smallest = 0;
   int topkBoth = 0, topkValuesOnly = 0, topkIndicesOnly = 0;
   int sortDropped = 0, iotaPayload = 0, slices = 0, sigmoidBeforeTopk = 0;
-  int sigmoids = 0, reusedOperand = 0;
+  int sigmoids = 0, reusedOperand = 0, nms = 0;
 };
 
 Coverage collect(uint64_t campaign, uint64_t count) {
@@ -65,6 +66,7 @@ Coverage collect(uint64_t campaign, uint64_t count) {
         break;
       case OpKind::Slice: ++c.slices; break;
       case OpKind::Iota: break;
+      case OpKind::Nms: ++c.nms; break; // NmsGeneratorTest.cpp covers it
       case OpKind::Sort:
       case OpKind::TopK: {
         const TensorType &in = p.values[static_cast<size_t>(op.operands[0])];
@@ -158,4 +160,5 @@ TEST(Coverage, DefaultPolicyReachesEverySpecCase) {
   EXPECT_GT(c.slices, 50);
   EXPECT_GT(c.sigmoidBeforeTopk, 50);
   EXPECT_GT(c.reusedOperand, 20);
+  EXPECT_GT(c.nms, 1000);
 }

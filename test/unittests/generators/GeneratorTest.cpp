@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 using namespace sift;
@@ -74,6 +75,19 @@ TEST(Generator, EveryProgramIsValidAndWithinLimits) {
     ASSERT_FALSE(p.outputs.empty());
     int mainOps = 0;
     for (const Op &op : p.ops) {
+      if (op.kind == OpKind::Nms) {
+        ++mainOps;
+        const TensorType &boxes = p.values[static_cast<size_t>(op.operands[0])];
+        const TensorType &scores =
+            p.values[static_cast<size_t>(op.operands[1])];
+        EXPECT_GE(boxes.shape[0], 1);
+        EXPECT_LE(boxes.shape[0], policy.nms.maxBatches);
+        EXPECT_GE(scores.shape[1], 1);
+        EXPECT_LE(scores.shape[1], policy.nms.maxClasses);
+        EXPECT_LE(boxes.shape[1], policy.nms.maxBoxes);
+        EXPECT_GE(op.iouThreshold, 0.0f);
+        EXPECT_LE(op.iouThreshold, 1.0f);
+      }
       if (op.kind == OpKind::Sort || op.kind == OpKind::TopK) {
         ++mainOps;
         const TensorType &in = p.values[static_cast<size_t>(op.operands[0])];
@@ -109,15 +123,28 @@ TEST(Generator, EveryProgramIsValidAndWithinLimits) {
 
 TEST(Generator, FamilyWeightsSelectFamily) {
   Policy onlyTopk;
-  onlyTopk.familyWeights = {0, 1};
+  onlyTopk.familyWeights = {0, 1, 0};
   Policy onlySort;
-  onlySort.familyWeights = {1, 0};
+  onlySort.familyWeights = {1, 0, 0};
+  Policy onlyNms;
+  onlyNms.familyWeights = {0, 0, 1};
+  auto mainKind = [](const Program &p) {
+    for (const Op &op : p.ops)
+      if (op.kind == OpKind::Sort || op.kind == OpKind::TopK ||
+          op.kind == OpKind::Nms)
+        return op.kind;
+    return OpKind::Elementwise;
+  };
   for (uint64_t seed = 0; seed < 200; ++seed) {
-    for (const Op &op : generateProgram(onlyTopk, seed).ops)
-      ASSERT_NE(op.kind, OpKind::Sort);
-    for (const Op &op : generateProgram(onlySort, seed).ops)
-      ASSERT_NE(op.kind, OpKind::TopK);
+    ASSERT_EQ(mainKind(generateProgram(onlyTopk, seed)), OpKind::TopK);
+    ASSERT_EQ(mainKind(generateProgram(onlySort, seed)), OpKind::Sort);
+    ASSERT_EQ(mainKind(generateProgram(onlyNms, seed)), OpKind::Nms);
   }
+  // The default policy draws all three.
+  std::set<OpKind> kinds;
+  for (uint64_t seed = 0; seed < 200; ++seed)
+    kinds.insert(mainKind(generateProgram(Policy(), seed)));
+  EXPECT_EQ(kinds, (std::set<OpKind>{OpKind::Sort, OpKind::TopK, OpKind::Nms}));
 }
 
 TEST(Generator, PolicyLimitsAreRespected) {
@@ -131,11 +158,17 @@ TEST(Generator, PolicyLimitsAreRespected) {
   policy.sliceChance = 0;
   policy.extraOutputChance = 0;
   policy.topk.sigmoidChance = 0;
+  policy.nms.sigmoidChance = 0;
+  policy.nms.selectedSliceChance = 0;
   for (uint64_t seed = 0; seed < 500; ++seed) {
     Program p = generateProgram(policy, seed);
     ASSERT_EQ(validate(p), "");
+    // NMS tensors have the ranks the op defines (3, and 2 for selected);
+    // maxRank applies to sort and top-k.
+    bool nms = std::any_of(p.ops.begin(), p.ops.end(),
+                           [](const Op &op) { return op.kind == OpKind::Nms; });
     for (const TensorType &t : p.values) {
-      EXPECT_LE(t.rank(), 2);
+      EXPECT_LE(t.rank(), nms ? 3 : 2);
       EXPECT_LE(t.numElements(), 500);
     }
     for (const Op &op : p.ops) {
@@ -154,6 +187,7 @@ TEST(Generator, DisabledElementwiseKindsNeverAppear) {
   policy.ewWeights[static_cast<size_t>(EwKind::NegF)] = 1;
   policy.ewWeights[static_cast<size_t>(EwKind::AddI)] = 1;
   policy.topk.sigmoidChance = 0;
+  policy.nms.sigmoidChance = 0;
   for (uint64_t seed = 0; seed < 500; ++seed) {
     Program p = generateProgram(policy, seed);
     ASSERT_EQ(validate(p), "");
@@ -198,9 +232,12 @@ TEST(PolicyNames, RoundTrip) {
   for (InputMode m : kAllInputModes)
     EXPECT_EQ(parseInputMode(toString(m)), m);
   EXPECT_EQ(toString(Family::TopK), "topk");
+  EXPECT_EQ(toString(Family::Nms), "nms");
+  EXPECT_EQ(parseFamily("nms"), Family::Nms);
   EXPECT_EQ(toString(InputMode::Special), "special");
   EXPECT_EQ(parseInputMode("nan-heavy"), std::nullopt);
-  EXPECT_EQ(parseFamily("nms"), std::nullopt);
+  EXPECT_EQ(parseFamily("nonmax"), std::nullopt);
+  EXPECT_EQ(Policy().familyWeights.size(), kNumFamilies);
   EXPECT_EQ(Policy().inputMode, InputMode::Mixed);
 }
 
@@ -226,19 +263,27 @@ TEST(Generator, ExactKeysKeepSigmoidAwayFromKeys) {
   Policy policy;
   policy.allowInexactKeys = false;
   policy.topk.sigmoidChance = 1.0; // ignored without inexact keys
+  policy.nms.sigmoidChance = 1.0;  // the same
   int sigmoids = 0;
   for (uint64_t seed = 0; seed < 1500; ++seed) {
     Program p = generateProgram(policy, seed);
     ASSERT_EQ(validate(p), "");
     for (const Op &op : p.ops) {
       sigmoids += op.kind == OpKind::Elementwise && op.ew == EwKind::Sigmoid;
-      if (op.kind != OpKind::Sort && op.kind != OpKind::TopK)
+      if (op.kind != OpKind::Sort && op.kind != OpKind::TopK &&
+          op.kind != OpKind::Nms)
         continue;
-      for (size_t i : upstreamOps(p, op.operands[0])) {
-        const Op &up = p.ops[i];
-        ASSERT_FALSE(up.kind == OpKind::Elementwise && up.ew == EwKind::Sigmoid)
-            << "seed " << seed;
-      }
+      // Sort keys and top-k inputs; both NMS operands.
+      std::vector<int> keys = {op.operands[0]};
+      if (op.kind == OpKind::Nms)
+        keys.push_back(op.operands[1]);
+      for (int key : keys)
+        for (size_t i : upstreamOps(p, key)) {
+          const Op &up = p.ops[i];
+          ASSERT_FALSE(up.kind == OpKind::Elementwise &&
+                       up.ew == EwKind::Sigmoid)
+              << "seed " << seed;
+        }
     }
   }
   // Sigmoids still appear elsewhere (payloads, consumers).

@@ -415,3 +415,99 @@ TEST(ProgramModel, RejectsBadSlice) {
   z.outputs = {1};
   EXPECT_NE(validate(z).find("offset 0 must lie in [0, 0)"), std::string::npos);
 }
+
+namespace {
+
+/// A valid sift.nms program:
+///   v0 = input f32[2x5x4] (boxes), v1 = input f16[2x3x5] (scores)
+///   op0: v2, v3 = nms(v0, v1) max_out 2 -> i64[12x3], i64[1]
+Program validNmsProgram() {
+  Program p;
+  int boxes = p.addValue(t(ElementType::F32, {2, 5, 4}));
+  int scores = p.addValue(t(ElementType::F16, {2, 3, 5}));
+  p.inputs = {boxes, scores};
+  Op nms;
+  nms.kind = OpKind::Nms;
+  nms.operands = {boxes, scores};
+  nms.maxOutputBoxesPerClass = 2;
+  nms.iouThreshold = 0.5f;
+  nms.scoreThreshold = 0.25f;
+  nms.results = {p.addValue(t(ElementType::I64, {12, 3})),
+                 p.addValue(t(ElementType::I64, {1}))};
+  p.ops.push_back(nms);
+  p.outputs = {2, 3};
+  return p;
+}
+
+void expectInvalidNms(const std::function<void(Program &)> &breakIt,
+                      const std::string &needle) {
+  Program p = validNmsProgram();
+  breakIt(p);
+  std::string message = validate(p);
+  EXPECT_NE(message.find(needle), std::string::npos)
+      << "message: " << message << "\nexpected to contain: " << needle;
+}
+
+} // namespace
+
+TEST(ProgramModel, NmsRules) {
+  EXPECT_EQ(validate(validNmsProgram()), "");
+  EXPECT_EQ(toString(OpKind::Nms), "nms");
+  // Thresholds at the ends, no score threshold, center format: valid.
+  for (float iou : {0.0f, 1.0f}) {
+    Program p = validNmsProgram();
+    p.ops[0].iouThreshold = iou;
+    p.ops[0].scoreThreshold.reset();
+    p.ops[0].centerPointBox = true;
+    EXPECT_EQ(validate(p), "");
+  }
+  // A negative max_out selects nothing: zero rows.
+  Program negative = validNmsProgram();
+  negative.ops[0].maxOutputBoxesPerClass = -7;
+  negative.values[2].shape = {0, 3};
+  EXPECT_EQ(validate(negative), "");
+  // N = 0 and max_out > N are valid too.
+  Program empty = validNmsProgram();
+  empty.values[0].shape = {2, 0, 4};
+  empty.values[1].shape = {2, 3, 0};
+  empty.ops[0].maxOutputBoxesPerClass = 3;
+  empty.values[2].shape = {18, 3};
+  EXPECT_EQ(validate(empty), "");
+
+  expectInvalidNms([](Program &p) { p.ops[0].operands.pop_back(); },
+                   "expected 2 operand(s)");
+  expectInvalidNms(
+      [](Program &p) { p.values[0].elementType = ElementType::F64; },
+      "must be f16 or f32");
+  expectInvalidNms(
+      [](Program &p) { p.values[1].elementType = ElementType::I32; },
+      "must be f16 or f32");
+  expectInvalidNms(
+      [](Program &p) {
+        p.values[0].shape = {2, 5, 3};
+      },
+      "boxes must be [B, N, 4]");
+  expectInvalidNms(
+      [](Program &p) {
+        p.values[1].shape = {2, 3, 6};
+      },
+      "scores must be [B, C, N]");
+  expectInvalidNms(
+      [](Program &p) {
+        p.values[1].shape = {1, 3, 5};
+      },
+      "scores must be [B, C, N]");
+  expectInvalidNms([](Program &p) { p.ops[0].iouThreshold = 1.5f; },
+                   "outside [0, 1]");
+  expectInvalidNms([](Program &p) { p.ops[0].iouThreshold = NAN; },
+                   "outside [0, 1]");
+  expectInvalidNms([](Program &p) { p.ops[0].scoreThreshold = NAN; },
+                   "score threshold is NaN");
+  expectInvalidNms([](Program &p) { p.ops[0].maxOutputBoxesPerClass = 3; },
+                   "selected result has type");
+  expectInvalidNms([](Program &p) { p.values[3].shape = {2}; },
+                   "count result has type");
+  expectInvalidNms(
+      [](Program &p) { p.ops[0].maxOutputBoxesPerClass = int64_t(1) << 40; },
+      "makes too many rows");
+}

@@ -1,0 +1,201 @@
+//===- generators/NmsGenerator.cpp - Random programs around sift.nms ------===//
+//
+// Sizes, attributes, the boxes and scores (inputs, producers, a sigmoid),
+// then the op and the uses of its results.
+//
+//===----------------------------------------------------------------------===//
+#include "generators/NmsGenerator.h"
+
+#include "generators/ExactIou.h"
+#include "generators/Half.h"
+#include "generators/InputGenerator.h"
+#include "generators/ProgramBuilder.h"
+#include "generators/ShapeGenerator.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace sift::gen {
+
+namespace {
+
+/// A size in 1..maxSize from the class weights (a drawn 0 becomes 1).
+int64_t positiveSize(const std::array<unsigned, kNumDimSizeClasses> &weights,
+                     int64_t maxSize, Rng &rng) {
+  return std::max<int64_t>(
+      1, generateDimSize(weights, std::max<int64_t>(1, maxSize), rng));
+}
+
+/// Halves C, else B; false when both are 1 already.
+bool shrinkClassesOrBatches(NmsShape &s) {
+  if (s.classes > 1)
+    s.classes /= 2;
+  else if (s.batches > 1)
+    s.batches /= 2;
+  else
+    return false;
+  return true;
+}
+
+int64_t generateMaxOutput(const NmsPolicy &policy, int64_t n, Rng &rng) {
+  switch (rng.pickWeighted(policy.maxOutputWeights.data(),
+                           policy.maxOutputWeights.size())) {
+  case 0: return 0;
+  case 1: return 1;
+  case 2: return n;
+  case 3: return n < 2 ? n : rng.uniform(2, std::min<int64_t>(8, n));
+  case 4: return rng.uniform(0, n);
+  case 5: return rng.chance(0.5) ? n + rng.uniform(1, 8) : 2 * n + 1;
+  default: {
+    constexpr int64_t kNegative[] = {-1, -7,
+                                     std::numeric_limits<int64_t>::min()};
+    return kNegative[rng.pickWeighted({3, 2, 1})];
+  }
+  }
+}
+
+/// f16 or f32 from `weights`; f32 when the weights allow neither.
+ElementType pickBoxType(ProgramBuilder &b, const ElementTypeWeights &weights) {
+  bool any = weights[static_cast<size_t>(ElementType::F16)] > 0 ||
+             weights[static_cast<size_t>(ElementType::F32)] > 0;
+  if (!any)
+    return ElementType::F32;
+  ElementTypeWeights only{};
+  only[static_cast<size_t>(ElementType::F16)] =
+      weights[static_cast<size_t>(ElementType::F16)];
+  only[static_cast<size_t>(ElementType::F32)] =
+      weights[static_cast<size_t>(ElementType::F32)];
+  return b.pickType(only);
+}
+
+/// The selected rows, perhaps sliced (usually to their first rows), then
+/// perhaps consumed.
+int useSelected(ProgramBuilder &b, const NmsPolicy &np, int selected,
+                Rng &rng) {
+  const int64_t rows =
+      b.program().values[static_cast<size_t>(selected)].shape[0];
+  int value = selected;
+  if (rows > 0 && rng.chance(np.selectedSliceChance)) {
+    if (rng.chance(0.75)) {
+      // The first r < rows rows, all three columns (a cut, never the whole).
+      int64_t r = rows == 1 || rng.chance(0.15) ? 0 : rng.uniform(1, rows - 1);
+      value = b.addSlice(value, {0, 0}, {r, 3}, {1, 1});
+    } else {
+      value = b.randomSlice(value);
+    }
+  }
+  return b.consume(value);
+}
+
+} // namespace
+
+NmsShape generateNmsShape(const NmsPolicy &policy, int64_t maxElements,
+                          Rng &rng) {
+  const int64_t cap = std::max<int64_t>(maxElements, 4);
+  NmsShape s;
+  s.batches = positiveSize(policy.batchSizeWeights, policy.maxBatches, rng);
+  s.classes = positiveSize(policy.classCountWeights, policy.maxClasses, rng);
+  s.boxes = generateDimSize(policy.boxCountWeights,
+                            std::max<int64_t>(0, policy.maxBoxes), rng);
+  // boxes [B, N, 4] and scores [B, C, N] within the cap.
+  auto inputsFit = [&] {
+    return s.batches * s.boxes * 4 <= cap &&
+           s.batches * s.classes * s.boxes <= cap;
+  };
+  while (!inputsFit())
+    if (!shrinkClassesOrBatches(s))
+      s.boxes = cap / 4;
+  s.maxOutput = generateMaxOutput(policy, s.boxes, rng);
+  // selected [B * C * max_out, 3] within the cap.
+  auto rows = [&] {
+    return s.batches * s.classes * std::max<int64_t>(s.maxOutput, 0);
+  };
+  while (rows() * 3 > cap)
+    if (!shrinkClassesOrBatches(s))
+      s.maxOutput = cap / 3;
+  return s;
+}
+
+float generateIouThreshold(const NmsPolicy &policy, Rng &rng) {
+  switch (rng.pickWeighted(policy.iouThresholdWeights.data(),
+                           policy.iouThresholdWeights.size())) {
+  case 0: return 0.0f;
+  case 1: return 1.0f;
+  case 2: return 0.5f;
+  case 3: return iouOf(randomIntBoxPair(rng));
+  default: return std::min(1.0f, static_cast<float>(rng.uniformDouble()));
+  }
+}
+
+std::optional<float> generateScoreThreshold(const NmsPolicy &policy, Rng &rng) {
+  if (!rng.chance(policy.scoreThresholdChance))
+    return std::nullopt;
+  switch (rng.pickWeighted(policy.scoreThresholdWeights.data(),
+                           policy.scoreThresholdWeights.size())) {
+  case 0: {
+    constexpr size_t n = sizeof(kNmsScoreValues) / sizeof(kNmsScoreValues[0]);
+    return kNmsScoreValues[static_cast<size_t>(
+        rng.uniform(0, static_cast<int64_t>(n) - 1))];
+  }
+  case 1: {
+    double v = rng.uniformDouble() * 2.0 - 1.0;
+    if (rng.chance(0.5))
+      v = halfBitsToDouble(doubleToHalfBits(v));
+    return static_cast<float>(v);
+  }
+  default: {
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    constexpr float max = std::numeric_limits<float>::max();
+    constexpr float tiny = std::numeric_limits<float>::denorm_min();
+    constexpr float kExtremes[] = {inf, -inf, max, -max, tiny, -tiny};
+    return kExtremes[static_cast<size_t>(rng.uniform(0, 5))];
+  }
+  }
+}
+
+Program generateNmsProgram(const Policy &policy, Rng &rng) {
+  ProgramBuilder b(policy, rng);
+  const NmsPolicy &np = policy.nms;
+
+  NmsShape s = generateNmsShape(np, policy.shapes.maxElements, rng);
+  ElementType boxType = pickBoxType(b, np.boxTypeWeights);
+  ElementType scoreType = pickBoxType(b, np.scoreTypeWeights);
+  float iou = generateIouThreshold(np, rng);
+  std::optional<float> scoreThreshold = generateScoreThreshold(np, rng);
+  bool center = rng.chance(np.centerPointBoxChance);
+
+  // Boxes never pass an inexact op: they decide suppression bit for bit.
+  TensorType boxesType{boxType, {s.batches, s.boxes, 4}};
+  int boxes = rng.chance(np.boxProducerChance)
+                  ? b.produce(boxesType, {}, /*exactOnly=*/true)
+                  : b.addInput(boxesType);
+  TensorType scoresType{scoreType, {s.batches, s.classes, s.boxes}};
+  int scores = rng.chance(np.scoreProducerChance)
+                   ? b.produce(scoresType, {boxes},
+                               /*exactOnly=*/!policy.allowInexactKeys)
+                   : b.addInput(scoresType);
+  if (policy.allowInexactKeys && rng.chance(np.sigmoidChance))
+    scores = b.addElementwise(EwKind::Sigmoid, {scores}, scoreType);
+
+  auto [selected, count] =
+      b.addNms(boxes, scores, s.maxOutput, iou, scoreThreshold, center);
+
+  switch (rng.pickWeighted(np.useWeights.data(), np.useWeights.size())) {
+  case 0: // both
+    b.addOutput(useSelected(b, np, selected, rng));
+    b.addOutput(b.consume(count));
+    break;
+  case 1: // selected only
+    b.keepUnused(count);
+    b.addOutput(useSelected(b, np, selected, rng));
+    break;
+  default: // count only
+    b.keepUnused(selected);
+    b.addOutput(b.consume(count));
+    break;
+  }
+  b.maybeAddExtraOutput();
+  return b.take();
+}
+
+} // namespace sift::gen
