@@ -1,7 +1,7 @@
 //===- SiftBufferization.cpp - BufferizableOpInterface for sift ops -------===//
 //
-// External models that let One-Shot Bufferize turn sift.sort and sift.topk on
-// tensors into the same ops on memrefs. Both are destination style: a sort
+// External models that let One-Shot Bufferize turn sift ops on tensors into
+// the same ops on memrefs. Both are destination style: a sort
 // reads and writes its outs in place; a top-k reads its input and only writes
 // its outs, so the outs' old contents never need copying.
 //
@@ -49,9 +49,12 @@ struct SortOpBufferization final
   }
 };
 
-struct TopkOpBufferization final
-    : DstBufferizableOpInterfaceExternalModel<TopkOpBufferization,
-                                              sift::TopkOp> {
+/// Ops that read their ins and only write their outs (top-k; NMS, whose
+/// slots past a class's count are left as they were and never read).
+template <typename OpTy>
+struct WriteOnlyOutsBufferization final
+    : DstBufferizableOpInterfaceExternalModel<WriteOnlyOutsBufferization<OpTy>,
+                                              OpTy> {
   /// The outs are written whole and never read.
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
                               const AnalysisState &state) const {
@@ -71,6 +74,9 @@ void sift::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, SiftDialect *) {
     SortOp::attachInterface<SortOpBufferization>(*context);
-    TopkOp::attachInterface<TopkOpBufferization>(*context);
+    TopkOp::attachInterface<WriteOnlyOutsBufferization<TopkOp>>(*context);
+    NmsOp::attachInterface<WriteOnlyOutsBufferization<NmsOp>>(*context);
+    NmsPerClassOp::attachInterface<WriteOnlyOutsBufferization<NmsPerClassOp>>(
+        *context);
   });
 }

@@ -1,7 +1,7 @@
 //===- SiftDialect.h - The sift dialect and its ops -------------*- C++ -*-===//
 //
 // Include this to use the sift dialect: it declares the dialect, its enums
-// and its ops (sift.sort, sift.topk, sift.yield), all generated from
+// and its ops (sift.sort, sift.topk, sift.nms, sift.nms_per_class, sift.yield), all generated from
 // SiftBase.td and SiftOps.td, and the registration of the external models
 // (bufferization) that live in their own files.
 //
@@ -58,6 +58,25 @@ mlir::Value buildSortLess(mlir::OpBuilder &b, mlir::Location loc, SortOp op,
 /// it keeps the largest, less otherwise, in the total order).
 mlir::Value buildTopkBetter(mlir::OpBuilder &b, mlir::Location loc, TopkOp op,
                             mlir::Value lhs, mlir::Value rhs);
+
+/// The f32 corners of one NMS box (after its format is applied).
+struct NmsCorners {
+  mlir::Value ymin, xmin, ymax, xmax;
+};
+
+/// Loads box `boxes[batchAndBox..., 0..3]` (f16 widened to f32) and builds its
+/// corners: `[y1, x1, y2, x2]` normalized by minimumf/maximumf per axis, or,
+/// when `centerPointBox`, `[xc, yc, w, h]` as center -/+ size / 2.
+NmsCorners buildNmsCorners(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value boxes, mlir::ValueRange batchAndBox,
+                           bool centerPointBox);
+
+/// Builds the f32 IoU of two boxes exactly as SEMANTICS.md orders it:
+/// area = (ymax - ymin) * (xmax - xmin); intersection = max(0, min(ymax) -
+/// max(ymin)) * max(0, min(xmax) - max(xmin)); union = (areaA + areaB) -
+/// intersection; 0 when intersection, an area or the union is <= 0.
+mlir::Value buildNmsIoU(mlir::OpBuilder &b, mlir::Location loc,
+                        const NmsCorners &a, const NmsCorners &c);
 
 } // namespace sift
 

@@ -285,6 +285,147 @@ void TopkOp::getEffects(
 }
 
 //===----------------------------------------------------------------------===//
+// NmsOp and NmsPerClassOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// True for the element types NMS computes on (in f32): f16 and f32.
+bool isNmsFloat(Type type) { return type.isF16() || type.isF32(); }
+
+/// `a == b` where both are known; a dynamic size matches anything.
+bool sameSize(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+/// The attribute rules sift.nms and sift.nms_per_class share.
+LogicalResult verifyNmsAttributes(Operation *op, APFloat iou,
+                                  std::optional<APFloat> scoreThreshold,
+                                  int64_t centerPointBox) {
+  float t = iou.convertToFloat();
+  if (!(t >= 0.0f && t <= 1.0f))
+    return op->emitOpError("iou_threshold must be in [0, 1], found ") << t;
+  if (scoreThreshold && scoreThreshold->isNaN())
+    return op->emitOpError("score_threshold must not be NaN");
+  if (centerPointBox != 0 && centerPointBox != 1)
+    return op->emitOpError("center_point_box must be 0 or 1, found ")
+           << centerPointBox;
+  return success();
+}
+
+/// boxes [B, N, 4] and scores [B, C, N] (scores may be the sorted scores
+/// of sift.nms_per_class), both f16 or f32.
+LogicalResult verifyBoxesAndScores(Operation *op, ShapedType boxes,
+                                   ShapedType scores, StringRef scoresName) {
+  if (boxes.getRank() != 3 || boxes.isDynamicDim(2) ||
+      boxes.getDimSize(2) != 4)
+    return op->emitOpError("boxes must be [B, N, 4], found ") << boxes;
+  if (!isNmsFloat(boxes.getElementType()))
+    return op->emitOpError("boxes must be f16 or f32, found ")
+           << boxes.getElementType();
+  if (scores.getRank() != 3)
+    return op->emitOpError() << scoresName << " must be [B, C, N], found "
+                             << scores;
+  if (!isNmsFloat(scores.getElementType()))
+    return op->emitOpError() << scoresName << " must be f16 or f32, found "
+                             << scores.getElementType();
+  if (boxes.isDynamicDim(1) || scores.isDynamicDim(2))
+    return op->emitOpError("the number of boxes N must be static, found ")
+           << boxes << " and " << scores;
+  if (!sameSize(boxes.getDimSize(0), scores.getDimSize(0)) ||
+      boxes.getDimSize(1) != scores.getDimSize(2))
+    return op->emitOpError() << scoresName
+                             << " must be [B, C, N] with B and N of the "
+                                "boxes, found "
+                             << scores << " for boxes " << boxes;
+  return success();
+}
+
+/// Operands all tensors or all memrefs.
+LogicalResult verifyAllTensorsOrMemrefs(Operation *op) {
+  bool tensors = isa<RankedTensorType>(op->getOperand(0).getType());
+  for (Value operand : op->getOperands())
+    if (isa<RankedTensorType>(operand.getType()) != tensors)
+      return op->emitOpError(
+          "expects ins and outs to be all tensors or all memrefs");
+  return success();
+}
+
+} // namespace
+
+LogicalResult NmsOp::verify() {
+  auto boxes = cast<ShapedType>(getBoxes().getType());
+  auto scores = cast<ShapedType>(getScores().getType());
+  auto selected = cast<ShapedType>(getSelectedInit().getType());
+  auto count = cast<ShapedType>(getCountInit().getType());
+  if (failed(verifyAllTensorsOrMemrefs(*this)) ||
+      failed(verifyBoxesAndScores(*this, boxes, scores, "scores")) ||
+      failed(verifyNmsAttributes(*this, getIouThreshold(), getScoreThreshold(),
+                                 getCenterPointBox())))
+    return failure();
+  if (!boxes.hasStaticShape() || !scores.hasStaticShape())
+    return emitOpError("needs static shapes, found ")
+           << boxes << " and " << scores;
+  int64_t rows =
+      scores.getDimSize(0) * scores.getDimSize(1) * getMaxOutPerClass();
+  if (!selected.getElementType().isInteger(64) || selected.getRank() != 2 ||
+      selected.getShape() != ArrayRef<int64_t>{rows, 3})
+    return emitOpError("selected must be i64 of shape [B * C * max(max_output_"
+                       "boxes_per_class, 0), 3] = [")
+           << rows << ", 3], found " << selected;
+  if (!count.getElementType().isInteger(64) ||
+      count.getShape() != ArrayRef<int64_t>{1})
+    return emitOpError("count must be i64 of shape [1], found ") << count;
+  return verifyResultsMatchInits(*this, getDpsInits(),
+                                 getResults().getTypes());
+}
+
+void NmsOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addMemrefEffects(*this, getOperands(), getDpsInits(), effects);
+}
+
+LogicalResult NmsPerClassOp::verify() {
+  auto boxes = cast<ShapedType>(getBoxes().getType());
+  auto scores = cast<ShapedType>(getSortedScores().getType());
+  auto order = cast<ShapedType>(getOrder().getType());
+  auto slots = cast<ShapedType>(getSlotsInit().getType());
+  auto counts = cast<ShapedType>(getCountsInit().getType());
+  if (failed(verifyAllTensorsOrMemrefs(*this)) ||
+      failed(verifyBoxesAndScores(*this, boxes, scores, "sorted_scores")) ||
+      failed(verifyNmsAttributes(*this, getIouThreshold(), getScoreThreshold(),
+                                 getCenterPointBox())))
+    return failure();
+  auto sameBatchAndClass = [&](ShapedType type) {
+    return sameSize(type.getDimSize(0), scores.getDimSize(0)) &&
+           sameSize(type.getDimSize(1), scores.getDimSize(1));
+  };
+  if (!order.getElementType().isInteger(64) || order.getRank() != 3 ||
+      !sameBatchAndClass(order) || order.isDynamicDim(2) ||
+      order.getDimSize(2) != scores.getDimSize(2))
+    return emitOpError("order must be i64 of the sorted scores' shape, found ")
+           << order;
+  if (!slots.getElementType().isInteger(64) || slots.getRank() != 3 ||
+      !sameBatchAndClass(slots) || slots.isDynamicDim(2) ||
+      slots.getDimSize(2) != getMaxOutPerClass())
+    return emitOpError("slots must be i64 of shape [B, C, max(max_output_"
+                       "boxes_per_class, 0)], found ")
+           << slots;
+  if (!counts.getElementType().isInteger(64) || counts.getRank() != 2 ||
+      !sameBatchAndClass(counts))
+    return emitOpError("counts must be i64 of shape [B, C], found ") << counts;
+  return verifyResultsMatchInits(*this, getDpsInits(),
+                                 getResults().getTypes());
+}
+
+void NmsPerClassOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addMemrefEffects(*this, getOperands(), getDpsInits(), effects);
+}
+
+//===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
 

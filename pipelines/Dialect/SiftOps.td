@@ -1,4 +1,4 @@
-//===- SiftOps.td - sift.sort, sift.topk and sift.yield -------*- tablegen -*-===//
+//===- SiftOps.td - sort, topk, nms, nms_per_class, yield ----*- tablegen -*-===//
 //
 // The ops of the sift dialect. Each has a summary, a description with an
 // example and its tie and NaN rules, a declarative assembly format and a
@@ -149,6 +149,149 @@ def Sift_TopkOp : Sift_Op<"topk", [
     bool isLargest() { return getOrder() == ::sift::TopkOrder::Largest; }
     bool hasPureTensorSemantics() {
       return ::llvm::isa<::mlir::RankedTensorType>(getInput().getType());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// sift.nms
+//===----------------------------------------------------------------------===//
+
+def Sift_NmsOp : Sift_Op<"nms", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Non-maximum suppression (ONNX NonMaxSuppression)";
+  let description = [{
+    For every batch `b` and class `c`, selects boxes of `boxes [B, N, 4]` by
+    their scores `scores [B, C, N]` (f16 or f32, computed in f32), exactly as
+    ONNX `NonMaxSuppression` (opset 11 and later):
+
+    - candidates are the boxes whose score is `> score_threshold` (strict;
+      without a threshold every box, NaN scores included), visited by
+      descending score, NaN largest, **ties to the lower box index**;
+    - a candidate is selected unless its IoU with a box already selected for
+      `(b, c)` is **strictly greater** than `iou_threshold`; selection stops
+      after `max_output_boxes_per_class` boxes (a negative value counts as 0);
+    - boxes are `[y1, x1, y2, x2]` with any two diagonal corners
+      (`center_point_box(0)`, the default) or `[x_center, y_center, width,
+      height]` (`center_point_box(1)`);
+    - IoU is `intersection / (area_a + area_b - intersection)` in f32, and 0
+      when the intersection, either area or the union is `<= 0`: degenerate
+      boxes never suppress.
+
+    Results are fixed-capacity: `selected [B * C * max_out, 3]` (i64 rows
+    `(batch, class, box)` in batch, class and selection order, rows past the
+    count filled with -1) and `count [1]` (i64), the number of valid rows.
+
+    Example:
+    ```mlir
+    %sel, %n = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5)
+        score_threshold(0.25) ins(%boxes, %scores : tensor<1x6x4xf32>,
+        tensor<1x3x6xf32>) outs(%s0, %n0 : tensor<6x3xi64>, tensor<1xi64>)
+        -> tensor<6x3xi64>, tensor<1xi64>
+    ```
+  }];
+  let arguments = (ins Sift_ShapedOperand:$boxes,
+                       Sift_ShapedOperand:$scores,
+                       Sift_ShapedOperand:$selected_init,
+                       Sift_ShapedOperand:$count_init,
+                       I64Attr:$max_output_boxes_per_class,
+                       F32Attr:$iou_threshold,
+                       OptionalAttr<F32Attr>:$score_threshold,
+                       DefaultValuedAttr<I64Attr, "0">:$center_point_box);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    `max_output_boxes_per_class` `(` $max_output_boxes_per_class `)`
+    `iou_threshold` `(` $iou_threshold `)`
+    (`score_threshold` `(` $score_threshold^ `)`)?
+    (`center_point_box` `(` $center_point_box^ `)`)?
+    attr-dict
+    `ins` `(` $boxes `,` $scores `:` type($boxes) `,` type($scores) `)`
+    `outs` `(` $selected_init `,` $count_init `:` type($selected_init) `,`
+               type($count_init) `)`
+    (`->` type($results)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// DestinationStyleOpInterface: selected and count are inits.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), /*start=*/2,
+                                         /*length=*/2);
+    }
+    /// max(max_output_boxes_per_class, 0): the rows each class may fill.
+    int64_t getMaxOutPerClass() {
+      return std::max<int64_t>(getMaxOutputBoxesPerClass(), 0);
+    }
+    bool hasPureTensorSemantics() {
+      return ::llvm::isa<::mlir::RankedTensorType>(getBoxes().getType());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// sift.nms_per_class
+//===----------------------------------------------------------------------===//
+
+def Sift_NmsPerClassOp : Sift_Op<"nms_per_class", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TilingInterface,
+      ["getLoopIteratorTypes", "getIterationDomain", "getTiledImplementation",
+       "getResultTilePosition", "generateScalarImplementation"]>]> {
+  let summary = "The selection of sift.nms for each (batch, class), in slots";
+  let description = [{
+    The tilable core of `sift.nms`, which `sift-decompose-nms` produces: the
+    candidates of each `(b, c)` arrive already ordered, `sorted_scores
+    [B, C, N]` (descending, NaN first, ties to the lower box index) and
+    `order [B, C, N]` (i64: the box of each sorted position). Walking them
+    in that order, the op applies the score threshold, the IoU rule and the
+    cap of `sift.nms`, and writes the selected box indices of `(b, c)` to
+    `slots[b, c, 0 .. counts[b, c])` (i64), leaving the other slots as they
+    were. Every `(b, c)` is independent: the iteration domain is
+    `[B, C]`, both parallel, and a tile reads whole rows of candidates.
+
+    Example:
+    ```mlir
+    %slots, %counts = sift.nms_per_class max_output_boxes_per_class(2)
+        iou_threshold(0.5) ins(%boxes, %sorted, %order : tensor<1x6x4xf32>,
+        tensor<1x3x6xf32>, tensor<1x3x6xi64>) outs(%s0, %c0 :
+        tensor<1x3x2xi64>, tensor<1x3xi64>) -> tensor<1x3x2xi64>, tensor<1x3xi64>
+    ```
+  }];
+  let arguments = (ins Sift_ShapedOperand:$boxes,
+                       Sift_ShapedOperand:$sorted_scores,
+                       Sift_ShapedOperand:$order,
+                       Sift_ShapedOperand:$slots_init,
+                       Sift_ShapedOperand:$counts_init,
+                       I64Attr:$max_output_boxes_per_class,
+                       F32Attr:$iou_threshold,
+                       OptionalAttr<F32Attr>:$score_threshold,
+                       DefaultValuedAttr<I64Attr, "0">:$center_point_box);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    `max_output_boxes_per_class` `(` $max_output_boxes_per_class `)`
+    `iou_threshold` `(` $iou_threshold `)`
+    (`score_threshold` `(` $score_threshold^ `)`)?
+    (`center_point_box` `(` $center_point_box^ `)`)?
+    attr-dict
+    `ins` `(` $boxes `,` $sorted_scores `,` $order `:` type($boxes) `,`
+              type($sorted_scores) `,` type($order) `)`
+    `outs` `(` $slots_init `,` $counts_init `:` type($slots_init) `,`
+               type($counts_init) `)`
+    (`->` type($results)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// DestinationStyleOpInterface: slots and counts are inits.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), /*start=*/3,
+                                         /*length=*/2);
+    }
+    int64_t getMaxOutPerClass() {
+      return std::max<int64_t>(getMaxOutputBoxesPerClass(), 0);
+    }
+    bool hasPureTensorSemantics() {
+      return ::llvm::isa<::mlir::RankedTensorType>(getBoxes().getType());
     }
   }];
 }

@@ -370,3 +370,237 @@ LogicalResult TopkOp::generateScalarImplementation(OpBuilder &b, Location loc,
       });
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// NmsPerClassOp
+//===----------------------------------------------------------------------===//
+
+sift::NmsCorners sift::buildNmsCorners(OpBuilder &b, Location loc,
+                                       Value boxes, ValueRange batchAndBox,
+                                       bool centerPointBox) {
+  Value coords[4];
+  for (int64_t i = 0; i < 4; ++i) {
+    SmallVector<Value> indices(batchAndBox.begin(), batchAndBox.end());
+    indices.push_back(arith::ConstantIndexOp::create(b, loc, i));
+    Value v = memref::LoadOp::create(b, loc, boxes, indices);
+    if (!v.getType().isF32())
+      v = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+    coords[i] = v;
+  }
+  NmsCorners box;
+  if (centerPointBox) {
+    // [x_center, y_center, width, height]: center -/+ size / 2, no min/max.
+    Value two = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(2.0f));
+    Value halfWidth = arith::DivFOp::create(b, loc, coords[2], two);
+    Value halfHeight = arith::DivFOp::create(b, loc, coords[3], two);
+    box.xmin = arith::SubFOp::create(b, loc, coords[0], halfWidth);
+    box.xmax = arith::AddFOp::create(b, loc, coords[0], halfWidth);
+    box.ymin = arith::SubFOp::create(b, loc, coords[1], halfHeight);
+    box.ymax = arith::AddFOp::create(b, loc, coords[1], halfHeight);
+    return box;
+  }
+  // [y1, x1, y2, x2], any two diagonal corners: min/max per axis (NaN
+  // propagates, as arith.minimumf/maximumf do).
+  box.ymin = arith::MinimumFOp::create(b, loc, coords[0], coords[2]);
+  box.ymax = arith::MaximumFOp::create(b, loc, coords[0], coords[2]);
+  box.xmin = arith::MinimumFOp::create(b, loc, coords[1], coords[3]);
+  box.xmax = arith::MaximumFOp::create(b, loc, coords[1], coords[3]);
+  return box;
+}
+
+Value sift::buildNmsIoU(OpBuilder &b, Location loc, const NmsCorners &a,
+                        const NmsCorners &c) {
+  auto area = [&](const NmsCorners &box) {
+    Value height = arith::SubFOp::create(b, loc, box.ymax, box.ymin);
+    Value width = arith::SubFOp::create(b, loc, box.xmax, box.xmin);
+    return arith::MulFOp::create(b, loc, height, width).getResult();
+  };
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value areaA = area(a), areaC = area(c);
+  Value top = arith::MaximumFOp::create(b, loc, a.ymin, c.ymin);
+  Value bottom = arith::MinimumFOp::create(b, loc, a.ymax, c.ymax);
+  Value left = arith::MaximumFOp::create(b, loc, a.xmin, c.xmin);
+  Value right = arith::MinimumFOp::create(b, loc, a.xmax, c.xmax);
+  Value height = arith::MaximumFOp::create(
+      b, loc, zero, arith::SubFOp::create(b, loc, bottom, top));
+  Value width = arith::MaximumFOp::create(
+      b, loc, zero, arith::SubFOp::create(b, loc, right, left));
+  Value intersection = arith::MulFOp::create(b, loc, height, width);
+  Value sum = arith::AddFOp::create(b, loc, areaA, areaC);
+  Value unionArea = arith::SubFOp::create(b, loc, sum, intersection);
+  auto notPositive = [&](Value v) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, v, zero)
+        .getResult();
+  };
+  Value degenerate = arith::OrIOp::create(
+      b, loc,
+      arith::OrIOp::create(b, loc, notPositive(intersection),
+                           notPositive(areaA)),
+      arith::OrIOp::create(b, loc, notPositive(areaC),
+                           notPositive(unionArea)));
+  Value iou = arith::DivFOp::create(b, loc, intersection, unionArea);
+  return arith::SelectOp::create(b, loc, degenerate, zero, iou);
+}
+
+SmallVector<utils::IteratorType> NmsPerClassOp::getLoopIteratorTypes() {
+  return {utils::IteratorType::parallel, utils::IteratorType::parallel};
+}
+
+SmallVector<Range> NmsPerClassOp::getIterationDomain(OpBuilder &b) {
+  Value scores = getSortedScores();
+  return {Range{b.getIndexAttr(0), dimSize(b, getLoc(), scores, 0),
+                b.getIndexAttr(1)},
+          Range{b.getIndexAttr(0), dimSize(b, getLoc(), scores, 1),
+                b.getIndexAttr(1)}};
+}
+
+FailureOr<TilingResult>
+NmsPerClassOp::getTiledImplementation(OpBuilder &b,
+                                      ArrayRef<OpFoldResult> offsets,
+                                      ArrayRef<OpFoldResult> sizes) {
+  Location loc = getLoc();
+  auto full = [&](Value shaped, int64_t d) {
+    return dimSize(b, loc, shaped, d);
+  };
+  OpFoldResult zero = b.getIndexAttr(0);
+  // Boxes: the tile's batches, every box.
+  Operation *boxes =
+      sliceOf(b, loc, getBoxes(), {offsets[0], zero, zero},
+              {sizes[0], full(getBoxes(), 1), full(getBoxes(), 2)});
+  // Candidates and slots: the tile's (batch, class) rows, whole.
+  auto rows = [&](Value shaped) {
+    return sliceOf(b, loc, shaped, {offsets[0], offsets[1], zero},
+                   {sizes[0], sizes[1], full(shaped, 2)});
+  };
+  Operation *scores = rows(getSortedScores());
+  Operation *order = rows(getOrder());
+  Operation *slots = rows(getSlotsInit());
+  Operation *counts = sliceOf(b, loc, getCountsInit(), offsets, sizes);
+  SmallVector<Value> operands = {boxes->getResult(0), scores->getResult(0),
+                                 order->getResult(0), slots->getResult(0),
+                                 counts->getResult(0)};
+  SmallVector<Type> resultTypes;
+  if (hasPureTensorSemantics())
+    resultTypes = {operands[3].getType(), operands[4].getType()};
+  Operation *tiled = cloneWithOperands(b, getOperation(), resultTypes, operands);
+  return TilingResult{{tiled},
+                      SmallVector<Value>(tiled->getResults()),
+                      {boxes, scores, order, slots, counts}};
+}
+
+LogicalResult NmsPerClassOp::getResultTilePosition(
+    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
+    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
+    SmallVector<OpFoldResult> &resultSizes) {
+  resultOffsets.assign(offsets.begin(), offsets.end());
+  resultSizes.assign(sizes.begin(), sizes.end());
+  if (resultNumber == 0) {
+    resultOffsets.push_back(b.getIndexAttr(0));
+    resultSizes.push_back(b.getIndexAttr(getMaxOutPerClass()));
+  }
+  return success();
+}
+
+LogicalResult NmsPerClassOp::generateScalarImplementation(OpBuilder &b,
+                                                          Location loc,
+                                                          ValueRange ivs) {
+  if (hasPureTensorSemantics())
+    return emitOpError("scalar implementation needs memref operands");
+  // The selection of one (batch, class) over its sorted candidates:
+  //   count = 0
+  //   for j in [0, N):
+  //     if count < max_out && (no threshold || score[j] > threshold):
+  //       box = order[j]
+  //       if no t in [0, count) has IoU(box, slots[t]) > iou_threshold:
+  //         slots[count] = box; count += 1
+  //   counts = count
+  Value batch = ivs[0], klass = ivs[1];
+  int64_t n = cast<ShapedType>(getSortedScores().getType()).getDimSize(2);
+  int64_t maxOut = getMaxOutPerClass();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value zeroI64 = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  Value oneI64 = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1);
+  Value maxOutI64 =
+      arith::ConstantIntOp::create(b, loc, b.getI64Type(), maxOut);
+  Value iouThreshold = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(getIouThreshold().convertToFloat()));
+  bool center = getCenterPointBox() == 1;
+  Value falseValue = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+  auto toIndex = [&](OpBuilder &b, Location loc, Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult();
+  };
+  Value count = zeroI64;
+  if (maxOut > 0 && n > 0) {
+    auto walk = scf::ForOp::create(
+        b, loc, zero, arith::ConstantIndexOp::create(b, loc, n), one,
+        ValueRange{zeroI64},
+        [&](OpBuilder &b, Location loc, Value j, ValueRange iterArgs) {
+          Value count = iterArgs[0];
+          Value room = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                             count, maxOutI64);
+          Value candidate = room;
+          if (std::optional<APFloat> threshold = getScoreThreshold()) {
+            Value score = memref::LoadOp::create(
+                b, loc, getSortedScores(), ValueRange{batch, klass, j});
+            if (!score.getType().isF32())
+              score = arith::ExtFOp::create(b, loc, b.getF32Type(), score);
+            Value bound = arith::ConstantOp::create(
+                b, loc, b.getF32FloatAttr(threshold->convertToFloat()));
+            Value above = arith::CmpFOp::create(
+                b, loc, arith::CmpFPredicate::OGT, score, bound);
+            candidate = arith::AndIOp::create(b, loc, room, above);
+          }
+          auto visit = scf::IfOp::create(
+              b, loc, candidate,
+              [&](OpBuilder &b, Location loc) {
+                Value box = memref::LoadOp::create(
+                    b, loc, getOrder(), ValueRange{batch, klass, j});
+                NmsCorners mine = buildNmsCorners(
+                    b, loc, getBoxes(), {batch, toIndex(b, loc, box)}, center);
+                auto check = scf::ForOp::create(
+                    b, loc, zero, toIndex(b, loc, count), one,
+                    ValueRange{falseValue},
+                    [&](OpBuilder &b, Location loc, Value t,
+                        ValueRange suppressed) {
+                      Value kept = memref::LoadOp::create(
+                          b, loc, getSlotsInit(), ValueRange{batch, klass, t});
+                      NmsCorners theirs = buildNmsCorners(
+                          b, loc, getBoxes(), {batch, toIndex(b, loc, kept)},
+                          center);
+                      Value iou = buildNmsIoU(b, loc, mine, theirs);
+                      Value over = arith::CmpFOp::create(
+                          b, loc, arith::CmpFPredicate::OGT, iou,
+                          iouThreshold);
+                      scf::YieldOp::create(
+                          b, loc,
+                          arith::OrIOp::create(b, loc, suppressed[0], over)
+                              .getResult());
+                    });
+                auto select = scf::IfOp::create(
+                    b, loc, check.getResult(0),
+                    [&](OpBuilder &b, Location loc) {
+                      scf::YieldOp::create(b, loc, count);
+                    },
+                    [&](OpBuilder &b, Location loc) {
+                      memref::StoreOp::create(
+                          b, loc, box, getSlotsInit(),
+                          ValueRange{batch, klass, toIndex(b, loc, count)});
+                      scf::YieldOp::create(
+                          b, loc,
+                          arith::AddIOp::create(b, loc, count, oneI64)
+                              .getResult());
+                    });
+                scf::YieldOp::create(b, loc, select.getResult(0));
+              },
+              [&](OpBuilder &b, Location loc) {
+                scf::YieldOp::create(b, loc, count);
+              });
+          scf::YieldOp::create(b, loc, visit.getResult(0));
+        });
+    count = walk.getResult(0);
+  }
+  memref::StoreOp::create(b, loc, count, getCountsInit(),
+                          ValueRange{batch, klass});
+  return success();
+}

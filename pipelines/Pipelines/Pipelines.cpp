@@ -106,6 +106,7 @@ void addFront(OpPassManager &pm, const sift::PipelineOptions &options) {
     disabled.push_back(sift::kDropUnusedSortResultsPattern);
   pm.addPass(createCanonicalizerPass(GreedyRewriteConfig(), disabled));
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(sift::createDecomposeNms());
   pm.addPass(createStrategySelection(options));
   pm.addPass(sift::createRecordDispatchPlan(
       sift::RecordDispatchPlanOptions{options.entry}));

@@ -207,7 +207,7 @@ struct LowerToLoopsPass final : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<sift::SortOp, sift::TopkOp>(op))
+      if (isa<sift::SortOp, sift::TopkOp, sift::NmsPerClassOp>(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());

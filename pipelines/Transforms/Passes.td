@@ -20,6 +20,28 @@ def MarkInputsReadOnly : Pass<"sift-mark-inputs-read-only", "mlir::ModuleOp"> {
   }];
 }
 
+def DecomposeNms : Pass<"sift-decompose-nms", "mlir::func::FuncOp"> {
+  let summary = "Splits sift.nms into a sort, a per-class selection and a "
+                "compaction";
+  let description = [{
+    Rewrites every `sift.nms` on tensors into ops every pipeline already
+    lowers: an iota of box indices, a stable `sift.sort` of each (batch,
+    class) row of scores by descending score moving the iota along (NaN
+    first, ties to the lower box index: exactly NMS's visiting order),
+    `sift.nms_per_class` (tilable over batch and class) writing each class's
+    selected boxes into fixed slots and its count, and two `linalg.generic`
+    ops that compact the slots into `selected` (rows of -1 past the count)
+    and sum the counts into `count`. When no class can select anything
+    (B * C * N * max_out = 0) it writes -1 rows and a count of 0 directly.
+    The compacted output's row of a class depends on every earlier class's
+    count, which is why `sift.nms` itself does not tile.
+  }];
+  let dependentDialects = ["::sift::SiftDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def SelectLoweringStrategy
     : Pass<"sift-select-lowering-strategy", "mlir::ModuleOp"> {
   let summary = "Chooses how every op is tiled and mapped";
@@ -93,12 +115,22 @@ def TileAndFuse : Pass<"sift-tile-and-fuse", "mlir::func::FuncOp"> {
     privatized: inside the thread loop its destination becomes a
     `bufferization.alloc_tensor` in `#gpu.address_space<global>`, which
     bufferizes to a heap allocation in the kernel.
+
+    Fusion is budgeted: a fused producer's thread tile becomes a per-thread
+    temporary in private memory (a whole row per thread for a sift op), so
+    a consumer's producers are fused only when the per-thread tiles of all
+    of them fit `max-private-memory` bytes; otherwise none is, and each
+    producer is tiled as a consumer of its own (a kernel writing a global
+    buffer).
   }];
   let options = [
     Option<"injectKeepUnusedResults", "inject-keep-unused-results", "bool",
            /*default=*/"false",
            "Fault tf-keep-unused-results: unused sift results get a "
            "per-thread buffer in global memory">,
+    Option<"maxPrivateMemory", "max-private-memory", "int64_t",
+           /*default=*/"16384",
+           "Bytes per thread that fused producers' tiles may take">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",

@@ -183,6 +183,12 @@ struct SelectLoweringStrategyPass final
                                         ConfigRng &rng) {
     MLIRContext *context = op->getContext();
     bool random = randomSeed >= 0;
+    // NMS per class: one (batch, class) per thread, its selection in place.
+    if (isa<sift::NmsPerClassOp>(op))
+      return random ? randomConfig(context, domain,
+                                   sift::Algorithm::RowPerThread, rng)
+                    : defaultConfig(context, domain, 64,
+                                    sift::Algorithm::RowPerThread);
     if (!isa<sift::SortOp, sift::TopkOp>(op))
       return random ? randomConfig(context, domain,
                                    sift::Algorithm::Elementwise, rng)
@@ -233,7 +239,8 @@ struct SelectLoweringStrategyPass final
     ConfigRng rng{static_cast<uint64_t>(randomSeed)};
     OpBuilder b(context);
     WalkResult result = getOperation().walk([&](Operation *op) {
-      if (!isa<sift::SortOp, sift::TopkOp, linalg::LinalgOp>(op))
+      if (!isa<sift::SortOp, sift::TopkOp, sift::NmsPerClassOp,
+               linalg::LinalgOp>(op))
         return WalkResult::advance();
       // Ops inside distributed loops (tileandfuse's tiles) are already
       // mapped; they run sequentially in their thread.

@@ -277,3 +277,165 @@ func.func private @wg_row_tile() attributes {c = #sift.lowering_config<workgroup
 
 // expected-error @+1 {{workgroup_row spreads a row over x: workgroup_size must be [threads, 1, 1]}}
 func.func private @wg_row_size() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [16, 2, 1], algorithm = workgroup_row>}
+
+// -----
+// sift.nms
+
+func.func @nms_boxes_rank(%b: tensor<1x6xf32>, %s: tensor<1x1x6xf32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{boxes must be [B, N, 4], found 'tensor<1x6xf32>'}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<1x6xf32>, tensor<1x1x6xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_boxes_type(%b: tensor<1x6x4xf64>, %s: tensor<1x1x6xf32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{boxes must be f16 or f32, found 'f64'}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<1x6x4xf64>, tensor<1x1x6xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_scores_type(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xi32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{scores must be f16 or f32, found 'i32'}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<1x6x4xf32>, tensor<1x1x6xi32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_scores_shape(%b: tensor<1x6x4xf32>, %s: tensor<1x1x5xf32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{scores must be [B, C, N] with B and N of the boxes, found 'tensor<1x1x5xf32>' for boxes 'tensor<1x6x4xf32>'}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<1x6x4xf32>, tensor<1x1x5xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_scores_batch(%b: tensor<2x6x4xf32>, %s: tensor<1x1x6xf32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{scores must be [B, C, N] with B and N of the boxes}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<2x6x4xf32>, tensor<1x1x6xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_dynamic(%b: tensor<?x6x4xf32>, %s: tensor<?x1x6xf32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{needs static shapes}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<?x6x4xf32>, tensor<?x1x6xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_iou_range(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{iou_threshold must be in [0, 1], found 1.5}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(1.5) ins(%b, %s : tensor<1x6x4xf32>, tensor<1x1x6xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_iou_nan(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{iou_threshold must be in [0, 1], found nan}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0x7FC00000) ins(%b, %s : tensor<1x6x4xf32>, tensor<1x1x6xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_score_nan(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{score_threshold must not be NaN}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) score_threshold(0x7FC00000) ins(%b, %s : tensor<1x6x4xf32>, tensor<1x1x6xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_center(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{center_point_box must be 0 or 1, found 2}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) center_point_box(2) ins(%b, %s : tensor<1x6x4xf32>, tensor<1x1x6xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_selected_rows(%b: tensor<2x6x4xf32>, %s: tensor<2x3x6xf32>, %o: tensor<6x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{selected must be i64 of shape [B * C * max(max_output_boxes_per_class, 0), 3] = [12, 3], found 'tensor<6x3xi64>'}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<2x6x4xf32>, tensor<2x3x6xf32>) outs(%o, %c : tensor<6x3xi64>, tensor<1xi64>) -> tensor<6x3xi64>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_selected_negative(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{= [0, 3], found 'tensor<2x3xi64>'}}
+  %r:2 = sift.nms max_output_boxes_per_class(-2) iou_threshold(0.5) ins(%b, %s : tensor<1x6x4xf32>, tensor<1x1x6xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_selected_type(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %o: tensor<2x3xi32>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{selected must be i64}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<1x6x4xf32>, tensor<1x1x6xf32>) outs(%o, %c : tensor<2x3xi32>, tensor<1xi64>) -> tensor<2x3xi32>, tensor<1xi64>
+  return
+}
+
+// -----
+
+func.func @nms_count(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %o: tensor<2x3xi64>, %c: tensor<2xi64>) {
+  // expected-error @+1 {{count must be i64 of shape [1], found 'tensor<2xi64>'}}
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<1x6x4xf32>, tensor<1x1x6xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<2xi64>) -> tensor<2x3xi64>, tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @nms_mixed(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %o: memref<2x3xi64>, %c: memref<1xi64>) {
+  // expected-error @+1 {{expects ins and outs to be all tensors or all memrefs}}
+  sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<1x6x4xf32>, tensor<1x1x6xf32>) outs(%o, %c : memref<2x3xi64>, memref<1xi64>)
+  return
+}
+
+// -----
+
+func.func @nms_results(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
+  // expected-error @+1 {{expects one result per outs operand (2), found 1}}
+  %r = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<1x6x4xf32>, tensor<1x1x6xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>
+  return
+}
+
+// -----
+// sift.nms_per_class
+
+func.func @per_class_order(%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, %o: tensor<1x2x6xi32>, %sl: tensor<1x2x3xi64>, %n: tensor<1x2xi64>) {
+  // expected-error @+1 {{order must be i64 of the sorted scores' shape, found 'tensor<1x2x6xi32>'}}
+  %r:2 = sift.nms_per_class max_output_boxes_per_class(3) iou_threshold(0.5) ins(%b, %s, %o : tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1x2x6xi32>) outs(%sl, %n : tensor<1x2x3xi64>, tensor<1x2xi64>) -> tensor<1x2x3xi64>, tensor<1x2xi64>
+  return
+}
+
+// -----
+
+func.func @per_class_slots(%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, %o: tensor<1x2x6xi64>, %sl: tensor<1x2x2xi64>, %n: tensor<1x2xi64>) {
+  // expected-error @+1 {{slots must be i64 of shape [B, C, max(max_output_boxes_per_class, 0)], found 'tensor<1x2x2xi64>'}}
+  %r:2 = sift.nms_per_class max_output_boxes_per_class(3) iou_threshold(0.5) ins(%b, %s, %o : tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1x2x6xi64>) outs(%sl, %n : tensor<1x2x2xi64>, tensor<1x2xi64>) -> tensor<1x2x2xi64>, tensor<1x2xi64>
+  return
+}
+
+// -----
+
+func.func @per_class_counts(%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, %o: tensor<1x2x6xi64>, %sl: tensor<1x2x3xi64>, %n: tensor<2xi64>) {
+  // expected-error @+1 {{counts must be i64 of shape [B, C], found 'tensor<2xi64>'}}
+  %r:2 = sift.nms_per_class max_output_boxes_per_class(3) iou_threshold(0.5) ins(%b, %s, %o : tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1x2x6xi64>) outs(%sl, %n : tensor<1x2x3xi64>, tensor<2xi64>) -> tensor<1x2x3xi64>, tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @per_class_n_dynamic(%b: tensor<1x?x4xf32>, %s: tensor<1x2x?xf32>, %o: tensor<1x2x?xi64>, %sl: tensor<1x2x3xi64>, %n: tensor<1x2xi64>) {
+  // expected-error @+1 {{the number of boxes N must be static}}
+  %r:2 = sift.nms_per_class max_output_boxes_per_class(3) iou_threshold(0.5) ins(%b, %s, %o : tensor<1x?x4xf32>, tensor<1x2x?xf32>, tensor<1x2x?xi64>) outs(%sl, %n : tensor<1x2x3xi64>, tensor<1x2xi64>) -> tensor<1x2x3xi64>, tensor<1x2xi64>
+  return
+}

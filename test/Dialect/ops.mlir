@@ -61,3 +61,26 @@ func.func @topk_memref(%x: memref<9xf32>, %v: memref<9xf32>, %i: memref<9xi64>) 
   sift.topk dimension(0) k(9) largest ins(%x : memref<9xf32>) outs(%v, %i : memref<9xf32>, memref<9xi64>)
   return
 }
+
+// CHECK-LABEL: func.func @nms_defaults
+func.func @nms_defaults(%b: tensor<2x6x4xf32>, %s: tensor<2x3x6xf16>, %o: tensor<12x3xi64>, %c: tensor<1xi64>) -> (tensor<12x3xi64>, tensor<1xi64>) {
+  // CHECK: sift.nms max_output_boxes_per_class(2) iou_threshold(5.000000e-01) ins(%{{.+}}, %{{.+}} : tensor<2x6x4xf32>, tensor<2x3x6xf16>) outs(%{{.+}}, %{{.+}} : tensor<12x3xi64>, tensor<1xi64>) -> tensor<12x3xi64>, tensor<1xi64>
+  %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<2x6x4xf32>, tensor<2x3x6xf16>) outs(%o, %c : tensor<12x3xi64>, tensor<1xi64>) -> tensor<12x3xi64>, tensor<1xi64>
+  return %r#0, %r#1 : tensor<12x3xi64>, tensor<1xi64>
+}
+
+// An exact f32 threshold written as hex bits keeps its bits; center format;
+// a negative max_out selects nothing.
+// CHECK-LABEL: func.func @nms_all_attributes
+func.func @nms_all_attributes(%b: memref<1x5x4xf16>, %s: memref<1x1x5xf32>, %o: memref<0x3xi64>, %c: memref<1xi64>) {
+  // CHECK: sift.nms max_output_boxes_per_class(-1) iou_threshold(0.333333343) score_threshold(-2.500000e-01) center_point_box(1) ins(%{{.+}}, %{{.+}} : memref<1x5x4xf16>, memref<1x1x5xf32>) outs(%{{.+}}, %{{.+}} : memref<0x3xi64>, memref<1xi64>)
+  sift.nms max_output_boxes_per_class(-1) iou_threshold(0x3EAAAAAB) score_threshold(-0.25) center_point_box(1) ins(%b, %s : memref<1x5x4xf16>, memref<1x1x5xf32>) outs(%o, %c : memref<0x3xi64>, memref<1xi64>)
+  return
+}
+
+// CHECK-LABEL: func.func @nms_per_class
+func.func @nms_per_class(%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, %o: tensor<1x2x6xi64>, %sl: tensor<1x2x3xi64>, %n: tensor<1x2xi64>) -> (tensor<1x2x3xi64>, tensor<1x2xi64>) {
+  // CHECK: sift.nms_per_class max_output_boxes_per_class(3) iou_threshold(0.000000e+00) score_threshold(1.000000e-01) ins(%{{.+}}, %{{.+}}, %{{.+}} : tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1x2x6xi64>) outs(%{{.+}}, %{{.+}} : tensor<1x2x3xi64>, tensor<1x2xi64>) -> tensor<1x2x3xi64>, tensor<1x2xi64>
+  %r:2 = sift.nms_per_class max_output_boxes_per_class(3) iou_threshold(0.0) score_threshold(0.1) ins(%b, %s, %o : tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1x2x6xi64>) outs(%sl, %n : tensor<1x2x3xi64>, tensor<1x2xi64>) -> tensor<1x2x3xi64>, tensor<1x2xi64>
+  return %r#0, %r#1 : tensor<1x2x3xi64>, tensor<1x2xi64>
+}
