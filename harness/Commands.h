@@ -51,7 +51,8 @@ struct FuzzOptions {
   uint64_t seed = 1;
   /// Index of the first case (to re-run case N of a campaign alone).
   uint64_t skip = 0;
-  std::vector<gen::Family> families = {gen::Family::Sort, gen::Family::TopK};
+  std::vector<gen::Family> families = {gen::Family::Sort, gen::Family::TopK,
+                                       gen::Family::Nms};
   gen::InputMode inputs = gen::InputMode::Mixed;
   /// Random valid lowering configs, drawn from each case's seed.
   bool randomConfig = false;

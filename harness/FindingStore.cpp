@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -141,20 +142,23 @@ std::string findingSignature(const CaseResult &result) {
   first = std::regex_replace(first, ssa, "%V");
   first = std::regex_replace(first, path, "PATH");
   first = normalizeNumbers(first);
-  // The op the case is about (its first sort or top-k; from the text when
-  // there is no model).
+  // The op the case is about (its first sort, top-k or NMS; from the text
+  // when there is no model).
   std::string op = "-";
   for (const gen::Op &candidate : result.program.ops)
     if (candidate.kind == gen::OpKind::Sort ||
-        candidate.kind == gen::OpKind::TopK) {
-      op = candidate.kind == gen::OpKind::Sort ? "sort" : "topk";
+        candidate.kind == gen::OpKind::TopK ||
+        candidate.kind == gen::OpKind::Nms) {
+      op = std::string(gen::toString(candidate.kind));
       break;
     }
   if (result.program.ops.empty()) {
     size_t sort = result.mlir.find("sift.sort"),
-           topk = result.mlir.find("sift.topk");
-    if (sort != std::string::npos || topk != std::string::npos)
-      op = sort < topk ? "sort" : "topk";
+           topk = result.mlir.find("sift.topk"),
+           nms = result.mlir.find("sift.nms");
+    size_t first = std::min({sort, topk, nms});
+    if (first != std::string::npos)
+      op = first == sort ? "sort" : first == topk ? "topk" : "nms";
   }
   return std::string(oracle::toString(result.verdict)) + "|" + result.stage +
          "|" + first + "|" + op;

@@ -242,7 +242,7 @@ std::string formatCounts(const std::map<oracle::Verdict, int64_t> &counts) {
   return text.empty() ? "none" : text;
 }
 
-/// "sort,topk": the campaign's families as --family takes them.
+/// "sort,topk,nms": the campaign's families as --family takes them.
 std::string familyList(const FuzzOptions &options) {
   std::string families;
   for (gen::Family family : options.families)
@@ -427,7 +427,7 @@ int runFuzzCommand(const FuzzOptions &options) {
   // Runs on a GPU compare with a host reference: no inexact op (sigmoid's
   // exp, an ulp apart between libdevice and the host) may decide an order.
   caseOptions.policy.allowInexactKeys = !options.exactKeys;
-  caseOptions.policy.familyWeights = {0, 0};
+  caseOptions.policy.familyWeights = {};
   for (gen::Family family : options.families)
     caseOptions.policy.familyWeights[static_cast<size_t>(family)] = 1;
 

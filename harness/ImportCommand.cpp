@@ -100,9 +100,9 @@ void regenerateProgram(const rt::Artifact &artifact, CaseResult &result) {
     return;
   gen::Policy policy;
   policy.allowInexactKeys = exact->second != "1";
-  policy.familyWeights = {0, 0};
+  policy.familyWeights = {};
   for (const std::string &name : splitFields(families->second, ','))
-    for (gen::Family family : {gen::Family::Sort, gen::Family::TopK})
+    for (gen::Family family : gen::kAllFamilies)
       if (gen::toString(family) == name)
         policy.familyWeights[static_cast<size_t>(family)] = 1;
   gen::Program program = gen::generateProgram(policy, result.seed);

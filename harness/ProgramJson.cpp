@@ -21,7 +21,7 @@ std::optional<Enum> parseEnum(const std::string &name,
 
 constexpr gen::OpKind kOpKinds[] = {gen::OpKind::Elementwise, gen::OpKind::Iota,
                                     gen::OpKind::Sort, gen::OpKind::TopK,
-                                    gen::OpKind::Slice};
+                                    gen::OpKind::Slice, gen::OpKind::Nms};
 constexpr gen::EwKind kEwKinds[] = {
     gen::EwKind::NegF,      gen::EwKind::AbsF,      gen::EwKind::Sigmoid,
     gen::EwKind::AddConstF, gen::EwKind::MulConstF, gen::EwKind::AddF,
@@ -71,6 +71,15 @@ json programToJson(const gen::Program &program) {
       o["offsets"] = op.offsets;
       o["sizes"] = op.sizes;
       o["strides"] = op.strides;
+      break;
+    case gen::OpKind::Nms:
+      // f32 values widen to double exactly and print to round-trip.
+      o["max_output_boxes_per_class"] = op.maxOutputBoxesPerClass;
+      o["iou_threshold"] = static_cast<double>(op.iouThreshold);
+      o["score_threshold"] =
+          op.scoreThreshold ? json(static_cast<double>(*op.scoreThreshold))
+                            : json(nullptr);
+      o["center_point_box"] = op.centerPointBox;
       break;
     }
     ops.push_back(o);
@@ -142,6 +151,17 @@ Result<gen::Program> programFromJson(const json &j) {
         op.sizes = o.at("sizes").get<std::vector<int64_t>>();
         op.strides = o.at("strides").get<std::vector<int64_t>>();
         break;
+      case gen::OpKind::Nms: {
+        op.maxOutputBoxesPerClass =
+            o.at("max_output_boxes_per_class").get<int64_t>();
+        op.iouThreshold =
+            static_cast<float>(o.at("iou_threshold").get<double>());
+        const json &threshold = o.at("score_threshold");
+        if (!threshold.is_null())
+          op.scoreThreshold = static_cast<float>(threshold.get<double>());
+        op.centerPointBox = o.at("center_point_box").get<bool>();
+        break;
+      }
       }
       program.ops.push_back(std::move(op));
     }

@@ -118,6 +118,18 @@ bool rederive(Program &p) {
       type(op.results[1]) = indices;
       break;
     }
+    case OpKind::Nms: {
+      if (op.operands.size() != 2 || op.results.size() != 2)
+        return false;
+      const TensorType &scores = type(op.operands[1]);
+      if (scores.rank() != 3)
+        return false;
+      int64_t rows = scores.shape[0] * scores.shape[1] *
+                     std::max<int64_t>(op.maxOutputBoxesPerClass, 0);
+      type(op.results[0]) = TensorType{ElementType::I64, {rows, 3}};
+      type(op.results[1]) = TensorType{ElementType::I64, {1}};
+      break;
+    }
     case OpKind::Slice: {
       if (op.operands.size() != 1 || op.results.size() != 1)
         return false;
@@ -501,7 +513,7 @@ std::vector<Candidate> candidates(const ReductionCase &c) {
   for (size_t i = 0; i < p.outputs.size(); ++i)
     for (const Op &op : p.ops)
       if (op.kind != OpKind::Sort && op.kind != OpKind::TopK &&
-          op.results[0] == p.outputs[i])
+          op.kind != OpKind::Nms && op.results[0] == p.outputs[i])
         for (int operand : op.operands) {
           std::vector<int> outputs = p.outputs;
           outputs[i] = operand;

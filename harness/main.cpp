@@ -118,7 +118,7 @@ std::vector<gen::Family> familiesFromList(const std::string &list) {
     auto family = gen::parseFamily(name);
     if (!family)
       throw UsageError{"unknown family '" + name +
-                       "'; valid families: sort, topk"};
+                       "'; valid families: sort, topk, nms"};
     families.push_back(*family);
     if (end == std::string::npos)
       break;
@@ -231,7 +231,7 @@ int main(int argc, char **argv) {
 
   // harness fuzz
   FuzzOptions fuzz;
-  std::string fuzzPipeline = "cpu", fuzzFamilies = "sort,topk",
+  std::string fuzzPipeline = "cpu", fuzzFamilies = "sort,topk,nms",
               fuzzInputs = "mixed", fuzzTime, fuzzTargets = "nvptx,amdgpu",
               fuzzChips;
   uint64_t fuzzCount = 0;
@@ -267,7 +267,7 @@ int main(int argc, char **argv) {
                    "Index of the first case (re-run case N alone)")
       ->check(wholeNumber())
       ->capture_default_str();
-  fuzzCmd->add_option("--family", fuzzFamilies, "Op families: sort,topk")
+  fuzzCmd->add_option("--family", fuzzFamilies, "Op families: sort,topk,nms")
       ->capture_default_str();
   fuzzCmd
       ->add_option("--inputs", fuzzInputs,

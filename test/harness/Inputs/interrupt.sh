@@ -37,7 +37,7 @@ fuzz)
 reduce)
   # A hang (every test that reproduces it waits out its 2 s limit): slow to
   # reduce, so there is time to interrupt it.
-  harness --pipeline=cpu --inject=hang-on-k1 --count=3 --seed=1 \
+  harness --family=sort,topk --pipeline=cpu --inject=hang-on-k1 --count=3 --seed=1 \
     --case-timeout=3 --out="$dir/fuzz" --progress=0 > /dev/null 2>&1
   case=$(ls -d "$dir"/fuzz/cases/compile-timeout-* | head -1)
   harness reduce "$case" -o "$dir/reduced" --case-timeout=2 --no-ir \
