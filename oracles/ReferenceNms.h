@@ -1,7 +1,7 @@
 //===- oracles/ReferenceNms.h - The reference of sift.nms -----------------===//
 //
-// Greedy non-maximum suppression exactly as ../shared/SEMANTICS.md (`sift.nms`)
-// and the comments on `gen::Op` define it, for the reference evaluator
+// Greedy non-maximum suppression exactly as the description of `sift.nms`
+// (pipelines/Dialect/SiftOps.td) and the comments on `gen::Op` define it, for the reference evaluator
 // (`oracles/Reference.h`). Every box and score is read as f32 (f16 widened
 // exactly) and every IoU step is one f32 operation, in this order:
 //
