@@ -141,6 +141,11 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::TfKeepUnusedResults:
     case Fault::WgAllocAsMalloc:
     case Fault::DistNoBarrier:
+    case Fault::WgUnaligned:
+    case Fault::NmsIouGe:
+    case Fault::NmsUnnormalizedCorners:
+    case Fault::NmsScoreThresholdGe:
+    case Fault::NmsSortGlobalTemp:
       break;
     case Fault::ExportDeviceLocal:
     case Fault::AllocSelectFirst:

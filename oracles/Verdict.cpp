@@ -29,6 +29,10 @@ std::string_view toString(Verdict verdict) {
     return "smem-overflow";
   case Verdict::UndistributedWrite:
     return "undistributed-write";
+  case Verdict::MisalignedAccess:
+    return "misaligned-access";
+  case Verdict::OutOfBounds:
+    return "out-of-bounds";
   case Verdict::RuntimeError:
     return "runtime-error";
   case Verdict::RunTimeout:
@@ -37,6 +41,8 @@ std::string_view toString(Verdict verdict) {
     return "mismatch";
   case Verdict::Nondeterministic:
     return "nondeterministic";
+  case Verdict::MemcheckError:
+    return "memcheck-error";
   }
   return "?";
 }
@@ -65,6 +71,9 @@ bool isFinding(Verdict verdict) {
   case Verdict::RunTimeout:
   case Verdict::Mismatch:
   case Verdict::Nondeterministic:
+  case Verdict::MisalignedAccess:
+  case Verdict::OutOfBounds:
+  case Verdict::MemcheckError:
     return true;
   }
   return true;

@@ -25,10 +25,13 @@ enum class Verdict {
   WrongAddressSpace,  ///< An in-kernel allocation outside workgroup/private.
   SmemOverflow,       ///< Workgroup memory over the target's budget.
   UndistributedWrite, ///< A write to shared memory outside thread-mapped loops.
+  MisalignedAccess,   ///< Device code accesses memory below its alignment.
+  OutOfBounds,        ///< A load/store index can leave its buffer's shape.
   RuntimeError,       ///< Loading or running failed (launch error, GPU fault).
   RunTimeout,         ///< The run exceeded its time limit.
   Mismatch,           ///< Outputs differ from the reference.
   Nondeterministic,   ///< Two runs of the same artifact differ.
+  MemcheckError,      ///< compute-sanitizer reported an invalid access.
 };
 
 /// Every verdict, in enum order.
@@ -43,10 +46,13 @@ inline constexpr Verdict kAllVerdicts[] = {
     Verdict::WrongAddressSpace,
     Verdict::SmemOverflow,
     Verdict::UndistributedWrite,
+    Verdict::MisalignedAccess,
+    Verdict::OutOfBounds,
     Verdict::RuntimeError,
     Verdict::RunTimeout,
     Verdict::Mismatch,
     Verdict::Nondeterministic,
+    Verdict::MemcheckError,
 };
 
 /// The stable name: "pass", "gen-invalid", "compile-error", ...

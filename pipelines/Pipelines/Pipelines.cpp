@@ -271,6 +271,8 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
   KernelAllocsToAttributionsOptions attributions;
   attributions.injectWgAllocAsMalloc =
       options.faults.contains(Fault::WgAllocAsMalloc);
+  attributions.injectWgUnaligned =
+      options.faults.contains(Fault::WgUnaligned);
   kernels.addPass(createKernelAllocsToAttributions(attributions));
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());

@@ -11,6 +11,7 @@
 #include "pipelines/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -24,6 +25,10 @@ namespace sift {
 using namespace mlir;
 
 namespace {
+
+/// The alignment (bytes) of every attribution: the widest vector access
+/// (v4 of 32-bit or v2 of 64-bit) either backend forms.
+constexpr int64_t kAttributionAlignment = 16;
 
 /// The gpu address space of `type`, if it has one.
 std::optional<gpu::AddressSpace> addressSpaceOf(MemRefType type) {
@@ -59,6 +64,23 @@ struct KernelAllocsToAttributionsPass final
             isa<memref::AllocOp>(op)
                 ? func.addWorkgroupAttribution(buffer.getType(), op->getLoc())
                 : func.addPrivateAttribution(buffer.getType(), op->getLoc());
+        // An explicit alignment: without one LLVM's middle end assumes the
+        // preferred alignment (16 bytes for arrays over 128 bits) and
+        // vectorizes accesses, while the NVPTX printer declares the
+        // element type's (4 for f32): `st.shared.v4` then faults with a
+        // misaligned address (fault wg-unaligned keeps that).
+        if (!injectWgUnaligned) {
+          auto align = IntegerAttr::get(
+              IntegerType::get(&getContext(), 64), kAttributionAlignment);
+          if (isa<memref::AllocOp>(op))
+            func.setWorkgroupAttributionAttr(
+                func.getNumWorkgroupAttributions() - 1,
+                LLVM::LLVMDialect::getAlignAttrName(), align);
+          else
+            func.setPrivateAttributionAttr(
+                func.getNumPrivateAttributions() - 1,
+                LLVM::LLVMDialect::getAlignAttrName(), align);
+        }
         for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
           if (isa<memref::DeallocOp>(user))
             rewriter.eraseOp(user);

@@ -68,6 +68,10 @@ def SelectLoweringStrategy
     Option<"maxPrivateMemory", "max-private-memory", "int64_t",
            /*default=*/"512",
            "Private memory (bytes per thread) a staged row may use">,
+    Option<"maxThreadTileMemory", "max-thread-tile-memory", "int64_t",
+           /*default=*/"16384",
+           "Random tileandfuse configs give a thread only as many rows of "
+           "a sift op as fit this many bytes">,
   ];
   let dependentDialects = ["::sift::SiftDialect"];
 }
@@ -226,10 +230,19 @@ def KernelAllocsToAttributions
     With `inject-wg-alloc-as-malloc` (fault wg-alloc-as-malloc) workgroup
     allocs are left as they are and the NVVM / ROCDL lowering turns them into
     calls to `malloc`.
+
+    Every attribution gets `llvm.align = 16`: without an explicit alignment
+    LLVM's middle end assumes 16 bytes for arrays over 128 bits and forms
+    16-byte vector accesses, but the NVPTX printer declares the array with
+    its element's alignment, and the kernel faults with a misaligned
+    address. With `inject-wg-unaligned` (fault wg-unaligned) they get none.
   }];
   let options = [
     Option<"injectWgAllocAsMalloc", "inject-wg-alloc-as-malloc", "bool",
            /*default=*/"false", "Fault wg-alloc-as-malloc">,
+    Option<"injectWgUnaligned", "inject-wg-unaligned", "bool",
+           /*default=*/"false",
+           "Fault wg-unaligned: attributions get no explicit alignment">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect"];

@@ -97,14 +97,18 @@ sift::LoweringConfigAttr defaultConfig(MLIRContext *context,
 }
 
 /// A random valid config: powers of two per innermost dimension within the
-/// 1024-thread limit, and a random per-thread tile dividing each.
+/// 1024-thread limit, and a random per-thread tile dividing each, with at
+/// most `maxPerThread` domain points per thread (a thread's tile of a sift
+/// op is that many rows, each a per-thread temporary in tileandfuse).
 sift::LoweringConfigAttr randomConfig(MLIRContext *context,
                                       ArrayRef<int64_t> domain,
                                       sift::Algorithm algorithm,
-                                      ConfigRng &rng) {
+                                      ConfigRng &rng,
+                                      int64_t maxPerThread = INT64_MAX) {
   int64_t rank = domain.size();
   SmallVector<int64_t> tiles(rank, 1), threadTiles(rank, 1);
   int64_t budget = 1024;
+  int64_t perThread = 1;
   for (int64_t d = 0; d < std::min<int64_t>(rank, 3); ++d) {
     int64_t axis = rank - 1 - d;
     int64_t limit = nextPowerOfTwo(std::max<int64_t>(domain[axis], 1)) * 2;
@@ -114,11 +118,18 @@ sift::LoweringConfigAttr randomConfig(MLIRContext *context,
     int64_t tile = choices[rng.below(choices.size())];
     SmallVector<int64_t> threadChoices;
     for (int64_t t = 1; t <= tile; t *= 2)
-      if (tile / t <= std::min(budget, maxThreadsAlong(d)))
+      if (tile / t <= std::min(budget, maxThreadsAlong(d)) &&
+          (t == 1 || perThread * t <= maxPerThread))
         threadChoices.push_back(t);
+    // Too few threads for the tile with one point each: shrink the tile.
+    if (threadChoices.empty()) {
+      tile = std::min(budget, maxThreadsAlong(d));
+      threadChoices.push_back(1);
+    }
     int64_t threadTile = threadChoices[rng.below(threadChoices.size())];
     tiles[axis] = tile;
     threadTiles[axis] = threadTile;
+    perThread *= threadTile;
     budget /= tile / threadTile;
   }
   return makeConfig(context, tiles, threadTiles, algorithm);
@@ -217,7 +228,13 @@ struct SelectLoweringStrategyPass final
                               std::min<int64_t>(padded, 1024))));
       return workgroupRowConfig(context, domain.size(), threads);
     }
-    return random ? randomConfig(context, domain, algorithm, rng)
+    // A tileandfuse thread holds its rows' temporaries (an unused result, a
+    // copy of a read-only operand) in private memory: random tiles give a
+    // thread only as many rows as fit the per-thread budget.
+    int64_t maxRows = INT64_MAX;
+    if (kind == sift::Pipeline::TileAndFuse && row.privateBytes > 0)
+      maxRows = std::max<int64_t>(1, maxThreadTileMemory / row.privateBytes);
+    return random ? randomConfig(context, domain, algorithm, rng, maxRows)
                   : defaultConfig(context, domain, 64, algorithm);
   }
 

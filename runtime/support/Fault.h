@@ -41,6 +41,22 @@ enum class Fault : uint8_t {
   /// Allocator selection ignores a buffer's affinity and always picks the
   /// first device (IREE #20857). Oracle: checkAllocatorAffinity.
   AllocSelectFirst,
+  /// Workgroup attributions keep no explicit alignment: LLVM's middle end
+  /// assumes 16 bytes and vectorizes, the NVPTX printer declares the
+  /// element type's alignment (4): `st.shared.v4` faults with
+  /// CUDA_ERROR_MISALIGNED_ADDRESS. Oracle: misaligned-access (static).
+  WgUnaligned,
+  /// NMS suppresses at IoU >= threshold instead of >. Oracle: mismatch.
+  NmsIouGe,
+  /// NMS uses flipped boxes' corners as given, without min/max. Oracle:
+  /// mismatch.
+  NmsUnnormalizedCorners,
+  /// NMS keeps scores >= score_threshold instead of >. Oracle: mismatch.
+  NmsScoreThresholdGe,
+  /// tileandfuse leaves the NMS score sort's temporary in global memory
+  /// (IREE #20505, found compiling ONNX NonMaxSuppression): the kernel
+  /// calls malloc. Oracle: malloc-in-kernel, naming the pass.
+  NmsSortGlobalTemp,
 };
 
 /// Every fault, in enum order.
@@ -49,12 +65,16 @@ inline constexpr Fault kAllFaults[] = {
     Fault::WgAllocAsMalloc,        Fault::DistUndistributedWrite,
     Fault::DistNoBarrier,          Fault::CrashOnPrime,
     Fault::HangOnK1,               Fault::ExportDeviceLocal,
-    Fault::AllocSelectFirst};
+    Fault::AllocSelectFirst,       Fault::WgUnaligned,
+    Fault::NmsIouGe,               Fault::NmsUnnormalizedCorners,
+    Fault::NmsScoreThresholdGe,    Fault::NmsSortGlobalTemp};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
 /// "crash-on-prime", "hang-on-k1", "export-device-local",
-/// "alloc-select-first".
+/// "alloc-select-first", "wg-unaligned", "nms-iou-ge",
+/// "nms-unnormalized-corners", "nms-score-threshold-ge",
+/// "nms-sort-global-temp".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -66,6 +86,11 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::HangOnK1: return "hang-on-k1";
   case Fault::ExportDeviceLocal: return "export-device-local";
   case Fault::AllocSelectFirst: return "alloc-select-first";
+  case Fault::WgUnaligned: return "wg-unaligned";
+  case Fault::NmsIouGe: return "nms-iou-ge";
+  case Fault::NmsUnnormalizedCorners: return "nms-unnormalized-corners";
+  case Fault::NmsScoreThresholdGe: return "nms-score-threshold-ge";
+  case Fault::NmsSortGlobalTemp: return "nms-sort-global-temp";
   }
   return "?";
 }

@@ -1,13 +1,15 @@
 // RUN: sift-opt %s -pass-pipeline='builtin.module(gpu.module(sift-kernel-allocs-to-attributions))' | FileCheck %s
 // RUN: sift-opt %s -pass-pipeline='builtin.module(gpu.module(sift-kernel-allocs-to-attributions{inject-wg-alloc-as-malloc=1}))' | FileCheck %s --check-prefix=FAULT
+// RUN: sift-opt %s -pass-pipeline='builtin.module(gpu.module(sift-kernel-allocs-to-attributions{inject-wg-unaligned=1}))' | FileCheck %s --check-prefix=UNALIGNED
 // Kernel buffers become gpu.func attributions: workgroup allocs shared by
-// the workgroup, private allocas (even inside loops) stack slots.
+// the workgroup, private allocas (even inside loops) stack slots, each
+// 16-byte aligned (the widest vector access LLVM forms on them).
 
 module attributes {gpu.container_module} {
   gpu.module @k {
     // CHECK-LABEL: gpu.func @f
-    // CHECK-SAME: workgroup(%[[W:.+]] : memref<64xi32, #gpu.address_space<workgroup>>)
-    // CHECK-SAME: private(%[[P:.+]] : memref<4xf32, #gpu.address_space<private>>)
+    // CHECK-SAME: workgroup(%[[W:[^ ]+]] : memref<64xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+    // CHECK-SAME: private(%[[P:[^ ]+]] : memref<4xf32, #gpu.address_space<private>> {llvm.align = 16 : i64})
     // CHECK-NOT: memref.alloc
     // CHECK-NOT: memref.dealloc
     // CHECK: memref.store %{{.+}}, %[[W]]
@@ -17,6 +19,9 @@ module attributes {gpu.container_module} {
     // FAULT-LABEL: gpu.func @f
     // FAULT-SAME: private(
     // FAULT: memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>
+    // UNALIGNED-LABEL: gpu.func @f
+    // UNALIGNED-SAME: workgroup(%{{[^ ]+}} : memref<64xi32, #gpu.address_space<workgroup>>)
+    // UNALIGNED-NOT: llvm.align
     gpu.func @f(%n: index) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index

@@ -38,10 +38,13 @@ TEST(VerdictTest, StableNames) {
                             "wrong-address-space",
                             "smem-overflow",
                             "undistributed-write",
+                            "misaligned-access",
+                            "out-of-bounds",
                             "runtime-error",
                             "run-timeout",
                             "mismatch",
-                            "nondeterministic"};
+                            "nondeterministic",
+                            "memcheck-error"};
   ASSERT_EQ(std::size(expected), std::size(kAllVerdicts));
   for (size_t i = 0; i < std::size(expected); ++i)
     EXPECT_EQ(toString(kAllVerdicts[i]), expected[i]);
