@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <cmath>
@@ -74,12 +75,38 @@ bool isFusable(Operation *producer) {
   return linalgOp && linalgOp.getNumReductionLoops() == 0;
 }
 
+/// The domain dimensions of `consumer` that index `operand`: a linalg op's
+/// indexing map says; a `sift.nms_per_class` reads the boxes of its batch
+/// whatever the class; a sort or top-k row is indexed by every dimension.
+llvm::SmallBitVector dimsIndexing(Operation *consumer, OpOperand &operand,
+                                  int64_t rank) {
+  llvm::SmallBitVector dims(rank, true);
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(consumer)) {
+    dims.reset();
+    AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+    for (AffineExpr result : map.getResults())
+      result.walk([&](AffineExpr expr) {
+        if (auto dim = dyn_cast<AffineDimExpr>(expr))
+          if (static_cast<int64_t>(dim.getPosition()) < rank)
+            dims.set(dim.getPosition());
+      });
+  } else if (auto nms = dyn_cast<sift::NmsPerClassOp>(consumer)) {
+    if (operand.get() == nms.getBoxes()) {
+      dims.reset();
+      dims.set(0);
+    }
+  }
+  return dims;
+}
+
 /// The bytes per thread that fusing every fusable producer of `consumer`
 /// (transitively) into its thread loops would take: each producer's result
 /// tile of one thread becomes a private temporary. A thread's share of an
 /// operand is the fraction of the (up to three innermost) tiled domain
-/// dimensions its thread tile covers; dimensions outside the domain (a sift
-/// op's row) and untiled ones are whole.
+/// dimensions that index the operand its thread tile covers; dimensions
+/// outside the domain (a sift op's row), untiled ones and ones that do not
+/// index the operand (an NMS class's boxes) are whole. A producer's own
+/// producers share its fraction.
 int64_t fusedBytesPerThread(TilingInterface consumer,
                             sift::LoweringConfigAttr config) {
   OpBuilder b(consumer.getContext());
@@ -89,20 +116,35 @@ int64_t fusedBytesPerThread(TilingInterface consumer,
     domain.push_back(size ? *size : 1);
   }
   ArrayRef<int64_t> threadTiles = config.getThreadTile().asArrayRef();
-  double fraction = 1.0;
   int64_t rank = domain.size();
-  for (int64_t d = 0; d < std::min<int64_t>(rank, 3); ++d) {
-    int64_t axis = rank - 1 - d;
-    if (axis < static_cast<int64_t>(threadTiles.size()) && domain[axis] > 0)
-      fraction *= static_cast<double>(std::min(threadTiles[axis],
-                                               domain[axis])) /
-                  static_cast<double>(domain[axis]);
-  }
+  auto fractionOf = [&](const llvm::SmallBitVector &dims) {
+    double fraction = 1.0;
+    for (int64_t d = 0; d < std::min<int64_t>(rank, 3); ++d) {
+      int64_t axis = rank - 1 - d;
+      if (dims.test(axis) &&
+          axis < static_cast<int64_t>(threadTiles.size()) && domain[axis] > 0)
+        fraction *= static_cast<double>(std::min(threadTiles[axis],
+                                                 domain[axis])) /
+                    static_cast<double>(domain[axis]);
+    }
+    return fraction;
+  };
   double bytes = 0;
   llvm::SmallPtrSet<Operation *, 8> seen;
-  SmallVector<Operation *> worklist = {consumer};
+  SmallVector<std::pair<Operation *, double>> worklist;
+  for (OpOperand &operand : consumer->getOpOperands()) {
+    Operation *producer = operand.get().getDefiningOp();
+    if (!isFusable(producer) || !seen.insert(producer).second)
+      continue;
+    double fraction = fractionOf(dimsIndexing(consumer, operand, rank));
+    auto type = cast<ShapedType>(operand.get().getType());
+    bytes += static_cast<double>(type.getNumElements()) *
+             std::max<int64_t>(1, type.getElementTypeBitWidth() / 8) *
+             fraction;
+    worklist.push_back({producer, fraction});
+  }
   while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
+    auto [op, fraction] = worklist.pop_back_val();
     for (Value operand : op->getOperands()) {
       Operation *producer = operand.getDefiningOp();
       if (!isFusable(producer) || !seen.insert(producer).second)
@@ -111,7 +153,7 @@ int64_t fusedBytesPerThread(TilingInterface consumer,
       bytes += static_cast<double>(type.getNumElements()) *
                std::max<int64_t>(1, type.getElementTypeBitWidth() / 8) *
                fraction;
-      worklist.push_back(producer);
+      worklist.push_back({producer, fraction});
     }
   }
   return static_cast<int64_t>(std::ceil(bytes));
