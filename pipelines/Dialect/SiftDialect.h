@@ -78,6 +78,13 @@ NmsCorners buildNmsCorners(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value buildNmsIoU(mlir::OpBuilder &b, mlir::Location loc,
                         const NmsCorners &a, const NmsCorners &c);
 
+/// The corners of box `batchAndBox` of `op`'s boxes as `op` reads them: its
+/// box format, and fault nms-unnormalized-corners when `op` records it
+/// (corner-format boxes taken as `[ymin, xmin, ymax, xmax]`). Every lowering
+/// of the op (scalar, cooperative) builds its corners here.
+NmsCorners buildNmsCorners(mlir::OpBuilder &b, mlir::Location loc,
+                           NmsPerClassOp op, mlir::ValueRange batchAndBox);
+
 } // namespace sift
 
 namespace sift {

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pipelines/Dialect/InjectedFaults.h"
 #include "pipelines/Dialect/SiftDialect.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -375,10 +376,10 @@ LogicalResult TopkOp::generateScalarImplementation(OpBuilder &b, Location loc,
 // NmsPerClassOp
 //===----------------------------------------------------------------------===//
 
-sift::NmsCorners sift::buildNmsCorners(OpBuilder &b, Location loc,
-                                       Value boxes, ValueRange batchAndBox,
-                                       bool centerPointBox) {
-  Value coords[4];
+/// Loads the four coordinates of box `boxes[batchAndBox..., 0..3]` into
+/// `coords`, f16 widened to f32.
+static void loadNmsBox(OpBuilder &b, Location loc, Value boxes,
+                       ValueRange batchAndBox, Value (&coords)[4]) {
   for (int64_t i = 0; i < 4; ++i) {
     SmallVector<Value> indices(batchAndBox.begin(), batchAndBox.end());
     indices.push_back(arith::ConstantIndexOp::create(b, loc, i));
@@ -387,6 +388,13 @@ sift::NmsCorners sift::buildNmsCorners(OpBuilder &b, Location loc,
       v = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
     coords[i] = v;
   }
+}
+
+sift::NmsCorners sift::buildNmsCorners(OpBuilder &b, Location loc,
+                                       Value boxes, ValueRange batchAndBox,
+                                       bool centerPointBox) {
+  Value coords[4];
+  loadNmsBox(b, loc, boxes, batchAndBox, coords);
   NmsCorners box;
   if (centerPointBox) {
     // [x_center, y_center, width, height]: center -/+ size / 2, no min/max.
@@ -405,6 +413,21 @@ sift::NmsCorners sift::buildNmsCorners(OpBuilder &b, Location loc,
   box.ymax = arith::MaximumFOp::create(b, loc, coords[0], coords[2]);
   box.xmin = arith::MinimumFOp::create(b, loc, coords[1], coords[3]);
   box.xmax = arith::MaximumFOp::create(b, loc, coords[1], coords[3]);
+  return box;
+}
+
+/// Fault nms-unnormalized-corners: `[y1, x1, y2, x2]` taken as `[ymin, xmin,
+/// ymax, xmax]` without min/max, so a flipped box gets a negative size.
+static NmsCorners buildUnnormalizedNmsCorners(OpBuilder &b, Location loc,
+                                              Value boxes,
+                                              ValueRange batchAndBox) {
+  Value coords[4];
+  loadNmsBox(b, loc, boxes, batchAndBox, coords);
+  NmsCorners box;
+  box.ymin = coords[0];
+  box.xmin = coords[1];
+  box.ymax = coords[2];
+  box.xmax = coords[3];
   return box;
 }
 
@@ -514,6 +537,18 @@ LogicalResult NmsPerClassOp::generateScalarImplementation(OpBuilder &b,
   //       if no t in [0, count) has IoU(box, slots[t]) > iou_threshold:
   //         slots[count] = box; count += 1
   //   counts = count
+  // Injected faults (recorded by sift-decompose-nms) change a comparison or
+  // the corners: nms-score-threshold-ge keeps scores >= the threshold,
+  // nms-iou-ge suppresses at IoU >= the threshold, nms-unnormalized-corners
+  // takes corner-format boxes as [ymin, xmin, ymax, xmax] (in
+  // buildNmsCorners).
+  Operation *self = getOperation();
+  auto scorePredicate = hasInjectedFault(self, Fault::NmsScoreThresholdGe)
+                            ? arith::CmpFPredicate::OGE
+                            : arith::CmpFPredicate::OGT;
+  auto iouPredicate = hasInjectedFault(self, Fault::NmsIouGe)
+                          ? arith::CmpFPredicate::OGE
+                          : arith::CmpFPredicate::OGT;
   Value batch = ivs[0], klass = ivs[1];
   int64_t n = cast<ShapedType>(getSortedScores().getType()).getDimSize(2);
   int64_t maxOut = getMaxOutPerClass();
@@ -525,7 +560,11 @@ LogicalResult NmsPerClassOp::generateScalarImplementation(OpBuilder &b,
       arith::ConstantIntOp::create(b, loc, b.getI64Type(), maxOut);
   Value iouThreshold = arith::ConstantOp::create(
       b, loc, b.getF32FloatAttr(getIouThreshold().convertToFloat()));
-  bool center = getCenterPointBox() == 1;
+  auto corners = [&](OpBuilder &b, Location loc, Value box) {
+    return buildNmsCorners(
+        b, loc, *this,
+        {batch, arith::IndexCastOp::create(b, loc, b.getIndexType(), box)});
+  };
   Value falseValue = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
   auto toIndex = [&](OpBuilder &b, Location loc, Value v) {
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult();
@@ -547,8 +586,8 @@ LogicalResult NmsPerClassOp::generateScalarImplementation(OpBuilder &b,
               score = arith::ExtFOp::create(b, loc, b.getF32Type(), score);
             Value bound = arith::ConstantOp::create(
                 b, loc, b.getF32FloatAttr(threshold->convertToFloat()));
-            Value above = arith::CmpFOp::create(
-                b, loc, arith::CmpFPredicate::OGT, score, bound);
+            Value above =
+                arith::CmpFOp::create(b, loc, scorePredicate, score, bound);
             candidate = arith::AndIOp::create(b, loc, room, above);
           }
           auto visit = scf::IfOp::create(
@@ -556,8 +595,7 @@ LogicalResult NmsPerClassOp::generateScalarImplementation(OpBuilder &b,
               [&](OpBuilder &b, Location loc) {
                 Value box = memref::LoadOp::create(
                     b, loc, getOrder(), ValueRange{batch, klass, j});
-                NmsCorners mine = buildNmsCorners(
-                    b, loc, getBoxes(), {batch, toIndex(b, loc, box)}, center);
+                NmsCorners mine = corners(b, loc, box);
                 auto check = scf::ForOp::create(
                     b, loc, zero, toIndex(b, loc, count), one,
                     ValueRange{falseValue},
@@ -565,13 +603,10 @@ LogicalResult NmsPerClassOp::generateScalarImplementation(OpBuilder &b,
                         ValueRange suppressed) {
                       Value kept = memref::LoadOp::create(
                           b, loc, getSlotsInit(), ValueRange{batch, klass, t});
-                      NmsCorners theirs = buildNmsCorners(
-                          b, loc, getBoxes(), {batch, toIndex(b, loc, kept)},
-                          center);
+                      NmsCorners theirs = corners(b, loc, kept);
                       Value iou = buildNmsIoU(b, loc, mine, theirs);
                       Value over = arith::CmpFOp::create(
-                          b, loc, arith::CmpFPredicate::OGT, iou,
-                          iouThreshold);
+                          b, loc, iouPredicate, iou, iouThreshold);
                       scf::YieldOp::create(
                           b, loc,
                           arith::OrIOp::create(b, loc, suppressed[0], over)
@@ -603,4 +638,13 @@ LogicalResult NmsPerClassOp::generateScalarImplementation(OpBuilder &b,
   memref::StoreOp::create(b, loc, count, getCountsInit(),
                           ValueRange{batch, klass});
   return success();
+}
+
+sift::NmsCorners sift::buildNmsCorners(OpBuilder &b, Location loc,
+                                       NmsPerClassOp op,
+                                       ValueRange batchAndBox) {
+  bool center = op.getCenterPointBox() == 1;
+  if (!center && hasInjectedFault(op, Fault::NmsUnnormalizedCorners))
+    return buildUnnormalizedNmsCorners(b, loc, op.getBoxes(), batchAndBox);
+  return buildNmsCorners(b, loc, op.getBoxes(), batchAndBox, center);
 }

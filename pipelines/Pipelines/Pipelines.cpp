@@ -106,7 +106,16 @@ void addFront(OpPassManager &pm, const sift::PipelineOptions &options) {
     disabled.push_back(sift::kDropUnusedSortResultsPattern);
   pm.addPass(createCanonicalizerPass(GreedyRewriteConfig(), disabled));
   pm.addPass(createCSEPass());
-  pm.addNestedPass<func::FuncOp>(sift::createDecomposeNms());
+  // The NMS faults are recorded on the ops the decomposition builds.
+  sift::DecomposeNmsOptions decompose;
+  decompose.injectIouGe = options.faults.contains(sift::Fault::NmsIouGe);
+  decompose.injectUnnormalizedCorners =
+      options.faults.contains(sift::Fault::NmsUnnormalizedCorners);
+  decompose.injectScoreThresholdGe =
+      options.faults.contains(sift::Fault::NmsScoreThresholdGe);
+  decompose.injectSortGlobalTemp =
+      options.faults.contains(sift::Fault::NmsSortGlobalTemp);
+  pm.addNestedPass<func::FuncOp>(sift::createDecomposeNms(decompose));
   pm.addPass(createStrategySelection(options));
   pm.addPass(sift::createRecordDispatchPlan(
       sift::RecordDispatchPlanOptions{options.entry}));

@@ -16,8 +16,15 @@
 // slots and counts through tensor.extract, a loop over the B * C classes per
 // element (B * C is small), so every element is computed independently.
 //
+// Injected faults are recorded (InjectedFaults.h) on the op they concern:
+// nms-iou-ge, nms-unnormalized-corners and nms-score-threshold-ge on
+// sift.nms_per_class, whose scalar implementation honours them;
+// nms-sort-global-temp on the score sort, whose private-row staging
+// sift-lower-to-loops then leaves in global memory (IREE #20505).
+//
 //===----------------------------------------------------------------------===//
 
+#include "pipelines/Dialect/InjectedFaults.h"
 #include "pipelines/Dialect/SiftDialect.h"
 #include "pipelines/Transforms/Passes.h"
 
@@ -67,8 +74,9 @@ Value indexToI64(OpBuilder &b, Location loc, Value v) {
 
 class Decomposition {
 public:
-  Decomposition(RewriterBase &rewriter, sift::NmsOp op)
-      : b(rewriter), op(op), loc(op.getLoc()) {
+  /// `faults`: the injected faults to record on the ops built.
+  Decomposition(RewriterBase &rewriter, sift::NmsOp op, sift::FaultSet faults)
+      : b(rewriter), op(op), loc(op.getLoc()), faults(faults) {
     auto scores = cast<RankedTensorType>(op.getScores().getType());
     batches = scores.getDimSize(0);
     classes = scores.getDimSize(1);
@@ -102,6 +110,8 @@ public:
         b, loc, TypeRange{scoresType, rowsType},
         ValueRange{op.getScores(), iota}, b.getI64IntegerAttr(2),
         sift::SortOrderAttr::get(b.getContext(), sift::SortOrder::Descending));
+    if (faults.contains(sift::Fault::NmsSortGlobalTemp))
+      sift::recordInjectedFault(sort, sift::Fault::NmsSortGlobalTemp);
     auto slotsType = RankedTensorType::get({batches, classes, maxOut},
                                            b.getI64Type());
     auto countsType = RankedTensorType::get({batches, classes},
@@ -115,6 +125,11 @@ public:
         ValueRange{op.getBoxes(), sort.getResult(0), sort.getResult(1),
                    slotsInit, countsInit},
         op->getAttrs());
+    for (sift::Fault fault :
+         {sift::Fault::NmsIouGe, sift::Fault::NmsUnnormalizedCorners,
+          sift::Fault::NmsScoreThresholdGe})
+      if (faults.contains(fault))
+        sift::recordInjectedFault(perClass, fault);
     slots = perClass.getResult(0);
     counts = perClass.getResult(1);
     Value selected = buildGenerator(
@@ -218,13 +233,25 @@ private:
   RewriterBase &b;
   sift::NmsOp op;
   Location loc;
+  sift::FaultSet faults;
   int64_t batches = 0, classes = 0, boxes = 0, maxOut = 0;
   Value slots, counts;
 };
 
 struct DecomposeNmsPass final
     : sift::impl::DecomposeNmsBase<DecomposeNmsPass> {
+  using DecomposeNmsBase::DecomposeNmsBase;
+
   void runOnOperation() override {
+    sift::FaultSet faults;
+    if (injectIouGe)
+      faults.insert(sift::Fault::NmsIouGe);
+    if (injectUnnormalizedCorners)
+      faults.insert(sift::Fault::NmsUnnormalizedCorners);
+    if (injectScoreThresholdGe)
+      faults.insert(sift::Fault::NmsScoreThresholdGe);
+    if (injectSortGlobalTemp)
+      faults.insert(sift::Fault::NmsSortGlobalTemp);
     SmallVector<sift::NmsOp> ops;
     getOperation().walk([&](sift::NmsOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
@@ -235,7 +262,8 @@ struct DecomposeNmsPass final
         return signalPassFailure();
       }
       rewriter.setInsertionPoint(op);
-      SmallVector<Value> replacements = Decomposition(rewriter, op).build();
+      SmallVector<Value> replacements =
+          Decomposition(rewriter, op, faults).build();
       rewriter.replaceOp(op, replacements);
     }
   }

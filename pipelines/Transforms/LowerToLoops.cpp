@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pipelines/Dialect/InjectedFaults.h"
 #include "pipelines/Dialect/SiftDialect.h"
 #include "pipelines/Transforms/Passes.h"
 #include "runtime/support/Shape.h"
@@ -60,15 +61,21 @@ void copyRow(OpBuilder &b, Location loc, int64_t count, Value from,
 
 /// Algorithm private_row: the row at `ivs` is copied into per-thread
 /// buffers in private memory, a rank-1 copy of the op runs its scalar
-/// implementation there, and the results are copied back.
+/// implementation there, and the results are copied back. Fault
+/// nms-sort-global-temp (IREE #20505), recorded on the NMS's score sort by
+/// sift-decompose-nms, leaves that sort's buffers in the default (global)
+/// space: a memref.alloc per thread, which the kernel lowering makes malloc.
 LogicalResult emitPrivateRow(OpBuilder &b, Location loc, Operation *op,
                              ValueRange ivs) {
+  bool global = sift::hasInjectedFault(op, sift::Fault::NmsSortGlobalTemp);
   auto privateSpace = gpu::AddressSpaceAttr::get(
       b.getContext(), gpu::GPUDialect::getPrivateAddressSpace());
   auto privateBuffer = [&](Value operand, int64_t size) -> Value {
-    auto type = MemRefType::get(
-        {size}, cast<MemRefType>(operand.getType()).getElementType(),
-        MemRefLayoutAttrInterface(), privateSpace);
+    Type element = cast<MemRefType>(operand.getType()).getElementType();
+    if (global)
+      return memref::AllocOp::create(b, loc, MemRefType::get({size}, element));
+    auto type = MemRefType::get({size}, element, MemRefLayoutAttrInterface(),
+                                privateSpace);
     return memref::AllocaOp::create(b, loc, type);
   };
   auto self = [](Value e) { return SmallVector<Value>{e}; };

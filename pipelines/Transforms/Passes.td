@@ -36,6 +36,20 @@ def DecomposeNms : Pass<"sift-decompose-nms", "mlir::func::FuncOp"> {
     The compacted output's row of a class depends on every earlier class's
     count, which is why `sift.nms` itself does not tile.
   }];
+  let options = [
+    Option<"injectIouGe", "inject-iou-ge", "bool", /*default=*/"false",
+           "Fault nms-iou-ge: suppress at IoU >= iou_threshold">,
+    Option<"injectUnnormalizedCorners", "inject-unnormalized-corners", "bool",
+           /*default=*/"false",
+           "Fault nms-unnormalized-corners: flipped corners used as given">,
+    Option<"injectScoreThresholdGe", "inject-score-threshold-ge", "bool",
+           /*default=*/"false",
+           "Fault nms-score-threshold-ge: keep scores >= score_threshold">,
+    Option<"injectSortGlobalTemp", "inject-sort-global-temp", "bool",
+           /*default=*/"false",
+           "Fault nms-sort-global-temp: the score sort's staging buffers "
+           "stay in global memory">,
+  ];
   let dependentDialects = ["::sift::SiftDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",

@@ -19,6 +19,8 @@
 
 #include "llvm/ADT/bit.h"
 
+#include <algorithm>
+
 #define DEBUG_TYPE "sift-select-lowering-strategy"
 
 namespace sift {
@@ -194,12 +196,28 @@ struct SelectLoweringStrategyPass final
                                         ConfigRng &rng) {
     MLIRContext *context = op->getContext();
     bool random = randomSeed >= 0;
-    // NMS per class: one (batch, class) per thread, its selection in place.
-    if (isa<sift::NmsPerClassOp>(op))
+    // NMS per class: distribute gives each (batch, class) with candidates
+    // a workgroup that builds its suppression mask cooperatively; otherwise
+    // one (batch, class) per thread, its selection in place.
+    if (auto nms = dyn_cast<sift::NmsPerClassOp>(op)) {
+      int64_t n =
+          cast<ShapedType>(nms.getSortedScores().getType()).getDimSize(2);
+      bool cooperative = kind == sift::Pipeline::Distribute && n >= 2 &&
+                         nms.getMaxOutPerClass() > 0;
+      if (cooperative && (!random || rng.below(2) == 0)) {
+        int64_t padded = nextPowerOfTwo(n);
+        int64_t threads = std::clamp<int64_t>(padded, 32, 256);
+        if (random)
+          threads = int64_t{1} << rng.below(
+                        1 + llvm::countr_zero(static_cast<uint64_t>(
+                                std::min<int64_t>(padded, 1024))));
+        return workgroupRowConfig(context, domain.size(), threads);
+      }
       return random ? randomConfig(context, domain,
                                    sift::Algorithm::RowPerThread, rng)
                     : defaultConfig(context, domain, 64,
                                     sift::Algorithm::RowPerThread);
+    }
     if (!isa<sift::SortOp, sift::TopkOp>(op))
       return random ? randomConfig(context, domain,
                                    sift::Algorithm::Elementwise, rng)

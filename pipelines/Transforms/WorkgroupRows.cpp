@@ -17,10 +17,14 @@
 // ties) whatever the comparator. Staging buffers are workgroup memref.allocs;
 // the GPU tail turns them into workgroup attributions.
 //
+// `sift.nms_per_class` with `workgroup_row` gets a workgroup per (batch,
+// class) that builds its suppression bit-mask in parallel (WorkgroupNms.cpp).
+//
 //===----------------------------------------------------------------------===//
 
 #include "pipelines/Dialect/SiftDialect.h"
 #include "pipelines/Transforms/Passes.h"
+#include "pipelines/Transforms/WorkgroupNms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -325,6 +329,10 @@ private:
   SmallVector<Value> rowIvs, staging;
 };
 
+/// Workgroup memory (bytes) an NMS suppression mask may take; a larger one
+/// is a host-allocated global buffer. Half of NVIDIA's static 48 KiB.
+constexpr int64_t kNmsMaskBudget = 24 * 1024;
+
 struct WorkgroupRowsPass final
     : sift::impl::WorkgroupRowsBase<WorkgroupRowsPass> {
   using WorkgroupRowsBase::WorkgroupRowsBase;
@@ -332,7 +340,7 @@ struct WorkgroupRowsPass final
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (!isa<sift::SortOp, sift::TopkOp>(op))
+      if (!isa<sift::SortOp, sift::TopkOp, sift::NmsPerClassOp>(op))
         return;
       auto config =
           op->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
@@ -352,12 +360,20 @@ struct WorkgroupRowsPass final
                         "inside distributed loops");
         return signalPassFailure();
       }
-      FailureOr<RowOp> row = describe(op);
-      if (failed(row))
-        return signalPassFailure();
       auto config =
           op->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
       rewriter.setInsertionPoint(op);
+      if (auto nms = dyn_cast<sift::NmsPerClassOp>(op)) {
+        if (failed(sift::lowerNmsPerClassToWorkgroups(
+                rewriter, nms, config.getWorkgroupSize()[0], !injectNoBarrier,
+                kNmsMaskBudget)))
+          return signalPassFailure();
+        rewriter.eraseOp(op);
+        continue;
+      }
+      FailureOr<RowOp> row = describe(op);
+      if (failed(row))
+        return signalPassFailure();
       Lowering(rewriter, *row, config.getWorkgroupSize()[0], !injectNoBarrier)
           .build();
       rewriter.eraseOp(op);
