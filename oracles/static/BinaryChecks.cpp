@@ -1,9 +1,10 @@
-//===- oracles/static/BinaryChecks.cpp - Externals in final GPU code ------===//
+//===- oracles/static/BinaryChecks.cpp - Checks of final GPU code ---------===//
 //
 // The classification of externals, two of the three readers (a PTX
-// tokenizer that follows `.entry`/`.func` bodies and their `call`s, and a
-// line-based reader of LLVM IR `declare`/`define`/global lines) and the
-// dispatch over executable formats. The ELF64 reader is in ElfSymbols.cpp.
+// tokenizer that follows `.entry`/`.func` bodies, their `call`s and their
+// shared and local variables and accesses, and a line-based reader of LLVM
+// IR `declare`/`define`/global lines) and the dispatch over executable
+// formats. The ELF64 reader is in ElfSymbols.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "oracles/static/BinaryChecks.h"
@@ -85,6 +86,11 @@ namespace {
 struct PtxToken {
   bool isWord = false;
   std::string_view text;
+  /// A line break (or the start of the text) comes before it.
+  bool newline = false;
+  /// It follows the previous token directly: no space or comment between
+  /// (`ld.shared::cta` is the tokens `ld.shared`, `:`, `:`, `cta`, joined).
+  bool joined = false;
 };
 
 bool isPtxWordChar(char c) {
@@ -97,28 +103,40 @@ bool isPtxWordChar(char c) {
 std::vector<PtxToken> tokenizePtx(std::string_view ptx) {
   std::vector<PtxToken> tokens;
   size_t i = 0, n = ptx.size();
+  bool newline = true;
+  size_t lastEnd = std::string_view::npos;
+  auto push = [&](bool isWord, size_t start, size_t end) {
+    tokens.push_back(
+        {isWord, ptx.substr(start, end - start), newline, start == lastEnd});
+    newline = false;
+    lastEnd = end;
+  };
   while (i < n) {
     char c = ptx[i];
     if (std::isspace(static_cast<unsigned char>(c)) || c == '\0') {
+      newline |= c == '\n';
       ++i;
     } else if (c == '/' && i + 1 < n && ptx[i + 1] == '/') {
       while (i < n && ptx[i] != '\n')
         ++i;
     } else if (c == '/' && i + 1 < n && ptx[i + 1] == '*') {
       size_t end = ptx.find("*/", i + 2);
-      i = end == std::string_view::npos ? n : end + 2;
+      end = end == std::string_view::npos ? n : end + 2;
+      newline |= ptx.substr(i, end - i).find('\n') != std::string_view::npos;
+      i = end;
     } else if (c == '"') {
       for (++i; i < n && ptx[i] != '"' && ptx[i] != '\n'; ++i)
         if (ptx[i] == '\\' && i + 1 < n)
           ++i;
-      ++i;
+      if (i < n && ptx[i] == '"')
+        ++i;
     } else if (isPtxWordChar(c)) {
       size_t start = i;
       while (i < n && isPtxWordChar(ptx[i]))
         ++i;
-      tokens.push_back({true, ptx.substr(start, i - start)});
+      push(true, start, i);
     } else {
-      tokens.push_back({false, ptx.substr(i, 1)});
+      push(false, i, i + 1);
       ++i;
     }
   }
@@ -153,11 +171,56 @@ size_t skipBalanced(const std::vector<PtxToken> &tokens, size_t i, char open,
   return tokens.size();
 }
 
+/// The state spaces whose variables the alignment check follows.
+enum class PtxSpace { Other, Shared, Local };
+
+/// A `.shared` or `.local` variable (not `.extern`).
+struct PtxVariable {
+  PtxSpace space = PtxSpace::Other;
+  /// Its `.align`, or its element's size without one; 0 when one function
+  /// (or the module) declares it twice differently: then it is not checked.
+  uint64_t align = 0;
+  bool explicitAlign = false; ///< Declared with `.align`.
+};
+
+/// Variables by name.
+using PtxVariables = std::map<std::string, PtxVariable, std::less<>>;
+
+/// An `ld`, `st`, `atom` or `red` of shared or local memory at
+/// `[base]` or `[base+offset]`.
+struct PtxAccess {
+  std::string opcode; ///< As written: "st.shared.v4.b32".
+  PtxSpace space = PtxSpace::Other;
+  uint64_t bytes = 0; ///< Of the whole access: vector length times width.
+  std::string base;   ///< A symbol, or a register (`%...`).
+  uint64_t offset = 0;
+};
+
+/// What `mov` or `add` puts in a register: a symbol's address or another
+/// register's value, plus a constant.
+struct PtxAddress {
+  std::string base; ///< A symbol, or a register (`%...`).
+  uint64_t offset = 0;
+};
+
 struct PtxFunction {
   std::string name;
   bool isEntry = false;
   /// Direct call targets, in first-call order, without repeats.
   std::vector<std::string> callees;
+  /// `.shared`/`.local` variables its body declares (NVPTX "demotes"
+  /// module-level shared variables used by one kernel into its body).
+  PtxVariables variables;
+  /// Shared and local accesses at a symbol or register, in order.
+  std::vector<PtxAccess> accesses;
+  /// How many instructions (and header parameters) define each register.
+  std::map<std::string, int, std::less<>> definitions;
+  /// Registers that a `mov` of a symbol's address (plus a constant) or of a
+  /// register, or an `add` of a register and a constant, defines.
+  std::map<std::string, PtxAddress, std::less<>> addresses;
+  /// `.reg` declarations of nested blocks, which may shadow the body's
+  /// registers: a name with its count for `%r<N>`, or with 0 for `%r`.
+  std::vector<std::pair<std::string, uint64_t>> nestedRegisters;
 };
 
 struct PtxModule {
@@ -167,7 +230,348 @@ struct PtxModule {
   std::vector<std::string> declared;
   /// `.extern .global`/`.const` variables, in order.
   std::vector<std::string> externVariables;
+  /// Module-level `.shared`/`.local` variables.
+  PtxVariables variables;
 };
+
+/// Parses a non-negative PTX integer: decimal, or hexadecimal after `0x`.
+/// Octal (a leading 0), binary and suffixed literals are refused.
+bool parsePtxInteger(std::string_view text, uint64_t &value) {
+  unsigned base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    base = 16;
+    text.remove_prefix(2);
+  } else if (text.empty() || (text.size() > 1 && text[0] == '0')) {
+    return false;
+  }
+  value = 0;
+  for (char c : text) {
+    unsigned digit;
+    if (std::isdigit(static_cast<unsigned char>(c)))
+      digit = c - '0';
+    else if (base == 16 && std::isxdigit(static_cast<unsigned char>(c)))
+      digit = std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
+    else
+      return false;
+    if (value > (UINT64_MAX - digit) / base)
+      return false;
+    value = value * base + digit;
+  }
+  return true;
+}
+
+/// The size in bytes of a PTX fundamental type written without its dot
+/// ("b32" is 4, "f16x2" is 4), or 0 when `text` names none.
+uint64_t ptxTypeBytes(std::string_view text) {
+  if (text == "f16x2" || text == "bf16x2")
+    return 4;
+  if (text == "bf16")
+    return 2;
+  if (text.size() < 2)
+    return 0;
+  std::string_view bits = text.substr(1);
+  bool b = text[0] == 'b', f = text[0] == 'f';
+  bool integer = text[0] == 'u' || text[0] == 's';
+  if (bits == "8" && (b || integer))
+    return 1;
+  if (bits == "16" && (b || integer || f))
+    return 2;
+  if (bits == "32" && (b || integer || f))
+    return 4;
+  if (bits == "64" && (b || integer || f))
+    return 8;
+  if (bits == "128" && b)
+    return 16;
+  return 0;
+}
+
+/// The length of a `.vN` vector qualifier written without its dot ("v4"),
+/// or 0.
+uint64_t ptxVectorLength(std::string_view text) {
+  if (text == "v2")
+    return 2;
+  if (text == "v4")
+    return 4;
+  if (text == "v8")
+    return 8;
+  return 0;
+}
+
+/// The index of the `;` that ends the statement starting at tokens[i], or
+/// `end` when none does before it.
+size_t ptxStatementEnd(const std::vector<PtxToken> &tokens, size_t i,
+                       size_t end) {
+  while (i < end && !isPunct(tokens, i, ';'))
+    ++i;
+  return i;
+}
+
+/// Records the variables of a `.shared`/`.local` declaration, tokens[i] its
+/// state space and tokens[stop] its `;`:
+/// `.shared [.align A] [.vN] .type name[dims] {, name[dims]};`. A declaration
+/// it cannot read records nothing. A name declared again differently gets
+/// alignment 0 (unknown).
+void parsePtxVariables(const std::vector<PtxToken> &tokens, size_t i,
+                       size_t stop, PtxVariables &variables) {
+  PtxVariable variable;
+  variable.space =
+      tokens[i].text == ".shared" ? PtxSpace::Shared : PtxSpace::Local;
+  uint64_t vector = 1, width = 0;
+  size_t j = i + 1;
+  for (; j < stop && tokens[j].isWord && tokens[j].text[0] == '.'; ++j) {
+    std::string_view qualifier = tokens[j].text.substr(1);
+    if (qualifier == "align") {
+      ++j;
+      if (j >= stop || !parsePtxInteger(tokens[j].text, variable.align) ||
+          variable.align == 0)
+        return;
+      variable.explicitAlign = true;
+    } else if (uint64_t length = ptxVectorLength(qualifier)) {
+      vector = length;
+    } else if (uint64_t bytes = ptxTypeBytes(qualifier); bytes && !width) {
+      width = bytes;
+    } else {
+      return;
+    }
+  }
+  if (!width)
+    return;
+  if (!variable.explicitAlign)
+    variable.align = vector * width;
+  std::vector<std::string_view> names;
+  while (j < stop) {
+    if (!isPtxName(tokens, j))
+      return;
+    names.push_back(tokens[j].text);
+    ++j;
+    while (isPunct(tokens, j, '['))
+      j = skipBalanced(tokens, j, '[', ']');
+    if (j > stop || (j < stop && !isPunct(tokens, j, ',')))
+      return; // An initializer, a parameterized name `a<4>`...
+    ++j;
+  }
+  for (std::string_view name : names) {
+    auto [it, inserted] = variables.emplace(std::string(name), variable);
+    if (!inserted && (it->second.space != variable.space ||
+                      it->second.align != variable.align))
+      it->second.align = 0;
+  }
+}
+
+/// Records the names a `.reg` declaration of a nested block declares,
+/// tokens[i] being `.reg` and tokens[stop] its `;`.
+void parsePtxNestedRegisters(const std::vector<PtxToken> &tokens, size_t i,
+                             size_t stop, PtxFunction &function) {
+  for (size_t j = i + 1; j < stop; ++j) {
+    if (!tokens[j].isWord || tokens[j].text[0] != '%')
+      continue;
+    uint64_t count = 0;
+    if (isPunct(tokens, j + 1, '<') && j + 2 < stop &&
+        !parsePtxInteger(tokens[j + 2].text, count))
+      count = UINT64_MAX; // Unreadable: shadows every name with the prefix.
+    function.nestedRegisters.emplace_back(tokens[j].text, count);
+  }
+}
+
+/// Reads the address operand [first, last): `[base]` or `[base+offset]` with
+/// `base` a symbol or a register. False for anything else.
+bool parsePtxAddress(const std::vector<PtxToken> &tokens, size_t first,
+                     size_t last, std::string &base, uint64_t &offset) {
+  if (!isPunct(tokens, first, '[') || first + 1 >= last ||
+      !tokens[first + 1].isWord)
+    return false;
+  std::string_view word = tokens[first + 1].text;
+  if (!isPtxName(tokens, first + 1) && word[0] != '%')
+    return false;
+  base = std::string(word);
+  offset = 0;
+  size_t j = first + 2;
+  if (isPunct(tokens, j, '+')) {
+    if (j + 1 >= last || !parsePtxInteger(tokens[j + 1].text, offset))
+      return false;
+    j += 2;
+  }
+  return j + 1 == last && isPunct(tokens, j, ']');
+}
+
+/// True when tokens[i] is a register (`%rd1`, `%SPL`).
+bool isPtxRegister(const std::vector<PtxToken> &tokens, size_t i) {
+  return i < tokens.size() && tokens[i].isWord && tokens[i].text[0] == '%';
+}
+
+/// Reads one instruction, tokens[i] its opcode and tokens[stop] its `;`:
+/// counts the registers it defines (those of its first operand, unless that
+/// is an address) and records a `mov` of a symbol's address or of a
+/// register, an `add` of a register and a constant, and a shared or local
+/// `ld`/`st`/`atom`/`red`.
+void parsePtxInstruction(const std::vector<PtxToken> &tokens, size_t i,
+                         size_t stop, PtxFunction &function) {
+  // The opcode and what is joined to it: `ld.shared::cta.v4.b32`.
+  std::string opcode(tokens[i].text);
+  size_t j = i + 1;
+  for (; j < stop && tokens[j].joined &&
+         (tokens[j].isWord || isPunct(tokens, j, ':'));
+       ++j)
+    opcode += tokens[j].text;
+  // Operands, split at the commas outside braces, brackets and parentheses.
+  std::vector<std::pair<size_t, size_t>> operands;
+  int nesting = 0;
+  size_t start = j;
+  for (size_t k = j; k < stop; ++k) {
+    if (isPunct(tokens, k, '{') || isPunct(tokens, k, '[') ||
+        isPunct(tokens, k, '('))
+      ++nesting;
+    else if (isPunct(tokens, k, '}') || isPunct(tokens, k, ']') ||
+             isPunct(tokens, k, ')'))
+      --nesting;
+    else if (nesting == 0 && isPunct(tokens, k, ',')) {
+      operands.emplace_back(start, k);
+      start = k + 1;
+    }
+  }
+  if (start < stop || !operands.empty())
+    operands.emplace_back(start, stop);
+  if (operands.empty())
+    return;
+
+  auto [destFirst, destLast] = operands[0];
+  if (!isPunct(tokens, destFirst, '['))
+    for (size_t k = destFirst; k < destLast; ++k)
+      if (tokens[k].isWord && tokens[k].text[0] == '%')
+        ++function.definitions[std::string(tokens[k].text)];
+
+  bool mov = opcode == "mov.u64" || opcode == "mov.b64" ||
+             opcode == "mov.u32" || opcode == "mov.b32";
+  bool add = opcode == "add.u64" || opcode == "add.s64" ||
+             opcode == "add.u32" || opcode == "add.s32";
+  if (mov || add) {
+    if (destLast != destFirst + 1 || !isPtxRegister(tokens, destFirst))
+      return;
+    PtxAddress address;
+    if (mov && operands.size() == 2) {
+      // mov.u64 %rd1, name;  mov.u64 %rd1, name+8;  mov.b64 %rd2, %rd1;
+      auto [srcFirst, srcLast] = operands[1];
+      bool symbol = isPtxName(tokens, srcFirst);
+      if (!symbol && !isPtxRegister(tokens, srcFirst))
+        return;
+      address.base = std::string(tokens[srcFirst].text);
+      if (srcLast != srcFirst + 1 &&
+          !(symbol && srcLast == srcFirst + 3 &&
+            isPunct(tokens, srcFirst + 1, '+') &&
+            parsePtxInteger(tokens[srcFirst + 2].text, address.offset)))
+        return;
+    } else if (add && operands.size() == 3) {
+      // add.u64 %rd2, %rd1, 16;  (or 16, %rd1)
+      auto [aFirst, aLast] = operands[1];
+      auto [bFirst, bLast] = operands[2];
+      if (aLast != aFirst + 1 || bLast != bFirst + 1)
+        return;
+      if (isPtxRegister(tokens, aFirst) &&
+          parsePtxInteger(tokens[bFirst].text, address.offset))
+        address.base = std::string(tokens[aFirst].text);
+      else if (isPtxRegister(tokens, bFirst) &&
+               parsePtxInteger(tokens[aFirst].text, address.offset))
+        address.base = std::string(tokens[bFirst].text);
+      else
+        return;
+    } else {
+      return;
+    }
+    function.addresses[std::string(tokens[destFirst].text)] =
+        std::move(address);
+    return;
+  }
+
+  std::string_view base = std::string_view(opcode).substr(0, opcode.find('.'));
+  if (base != "ld" && base != "st" && base != "atom" && base != "red")
+    return;
+  PtxAccess access;
+  access.opcode = opcode;
+  uint64_t vector = 1, width = 0;
+  size_t dot = base.size();
+  while (dot < opcode.size()) {
+    size_t next = opcode.find('.', dot + 1);
+    std::string_view part =
+        std::string_view(opcode).substr(dot + 1, next - dot - 1);
+    dot = next == std::string::npos ? opcode.size() : next;
+    if (part == "shared" || startsWith(part, "shared::"))
+      access.space = PtxSpace::Shared;
+    else if (part == "local")
+      access.space = PtxSpace::Local;
+    else if (uint64_t length = ptxVectorLength(part))
+      vector = length;
+    else if (uint64_t bytes = ptxTypeBytes(part)) {
+      if (width)
+        return; // Two types: not an access this check knows.
+      width = bytes;
+    }
+  }
+  if (access.space == PtxSpace::Other || !width)
+    return;
+  access.bytes = vector * width;
+  for (auto [first, last] : operands) {
+    if (!isPunct(tokens, first, '['))
+      continue;
+    if (parsePtxAddress(tokens, first, last, access.base, access.offset))
+      function.accesses.push_back(std::move(access));
+    return;
+  }
+}
+
+/// Reads the statements of the body that starts at tokens[begin] (its `{`)
+/// and ends before tokens[end]: variable declarations, nested `.reg`
+/// declarations and instructions (after their labels and `@p` guards).
+/// `.loc` lines (which have no `;`) are skipped.
+void parsePtxStatements(const std::vector<PtxToken> &tokens, size_t begin,
+                        size_t end, PtxFunction &function) {
+  int depth = 0;
+  size_t i = begin;
+  while (i < end) {
+    if (isPunct(tokens, i, '{')) {
+      ++depth;
+      ++i;
+      continue;
+    }
+    if (isPunct(tokens, i, '}')) {
+      --depth;
+      ++i;
+      continue;
+    }
+    if (isPunct(tokens, i, '@')) {
+      // A guard: @%p1 or @!%p1.
+      ++i;
+      if (isPunct(tokens, i, '!'))
+        ++i;
+      if (i < end && tokens[i].isWord)
+        ++i;
+      continue;
+    }
+    if (!tokens[i].isWord) {
+      ++i;
+      continue;
+    }
+    std::string_view word = tokens[i].text;
+    if (isPunct(tokens, i + 1, ':') &&
+        !(tokens[i + 1].joined && isPunct(tokens, i + 2, ':') &&
+          tokens[i + 2].joined)) {
+      i += 2; // A label.
+      continue;
+    }
+    if (word == ".loc" || word == ".file") {
+      for (++i; i < end && !tokens[i].newline; ++i)
+        ;
+      continue;
+    }
+    size_t stop = ptxStatementEnd(tokens, i, end);
+    if (word == ".shared" || word == ".local")
+      parsePtxVariables(tokens, i, stop, function.variables);
+    else if (word == ".reg" && depth > 1)
+      parsePtxNestedRegisters(tokens, i, stop, function);
+    else if (word[0] != '.')
+      parsePtxInstruction(tokens, i, stop, function);
+    i = stop + 1;
+  }
+}
 
 /// Records the direct call targets of the body that starts at tokens[i] (its
 /// `{`); returns the index after the body.
@@ -225,6 +629,18 @@ PtxModule parsePtx(std::string_view ptx) {
       ++i;
       continue;
     }
+    if (token.text == ".shared" || token.text == ".local") {
+      size_t stop = ptxStatementEnd(tokens, i, tokens.size());
+      parsePtxVariables(tokens, i, stop, module.variables);
+      i = stop;
+      continue;
+    }
+    if (token.text == ".extern" && i + 1 < tokens.size() &&
+        (tokens[i + 1].text == ".shared" || tokens[i + 1].text == ".local")) {
+      // Dynamic shared memory: where it starts is the launch's business.
+      i = ptxStatementEnd(tokens, i, tokens.size());
+      continue;
+    }
     if (token.text == ".extern" && i + 1 < tokens.size() &&
         (tokens[i + 1].text == ".global" || tokens[i + 1].text == ".const")) {
       // .extern .global .align 4 .b32 name[16];  The name is the last symbol
@@ -267,7 +683,13 @@ PtxModule parsePtx(std::string_view ptx) {
       PtxFunction function;
       function.name = std::string(name);
       function.isEntry = isEntry;
+      // Parameters in registers are defined by the caller.
+      for (size_t k = i + 1; k < j; ++k)
+        if (tokens[k].isWord && tokens[k].text[0] == '%')
+          ++function.definitions[std::string(tokens[k].text)];
+      size_t body = j;
       j = parsePtxBody(tokens, j, function);
+      parsePtxStatements(tokens, body, j, function);
       module.defined.insert(function.name);
       module.functions.push_back(std::move(function));
     } else {
@@ -308,6 +730,90 @@ std::vector<std::string> kernelsReaching(const PtxModule &module,
       kernels.push_back(entry.name);
   }
   return kernels;
+}
+
+/// True when a `.reg` declaration of a nested block may name `reg`.
+bool isShadowed(const PtxFunction &function, std::string_view reg) {
+  for (const auto &[name, count] : function.nestedRegisters) {
+    if (count == 0) {
+      if (reg == name)
+        return true;
+      continue;
+    }
+    if (!startsWith(reg, name))
+      continue;
+    uint64_t index;
+    if (count == UINT64_MAX ||
+        (parsePtxInteger(reg.substr(name.size()), index) && index < count))
+      return true;
+  }
+  return false;
+}
+
+/// Follows `name`, a register, back through the `mov`s and `add`s that are
+/// its only definitions (and its sources' only ones) to a symbol, adding
+/// their constants to `offset`. False when a register on the way is defined
+/// more than once or otherwise, or may be shadowed; or after 16 steps.
+bool resolvePtxRegister(const PtxFunction &function, std::string &name,
+                        uint64_t &offset) {
+  for (int step = 0; step < 16; ++step) {
+    if (name[0] != '%')
+      return true;
+    auto defs = function.definitions.find(name);
+    auto address = function.addresses.find(name);
+    if (defs == function.definitions.end() || defs->second != 1 ||
+        address == function.addresses.end() || isShadowed(function, name))
+      return false;
+    // Wrapping is harmless: alignments divide 2^64.
+    offset += address->second.offset;
+    name = address->second.base;
+  }
+  return false;
+}
+
+/// The misaligned-access findings of one function: its shared and local
+/// accesses at a variable (directly, or through a register resolvePtxRegister
+/// follows to it) whose size exceeds the variable's alignment or does not
+/// divide the offset. One per variable, the first.
+void checkPtxAlignment(const PtxModule &module, const PtxFunction &function,
+                       std::vector<StaticFinding> &findings) {
+  std::set<std::string> reported;
+  for (const PtxAccess &access : function.accesses) {
+    std::string symbol = access.base;
+    uint64_t offset = access.offset;
+    std::string through;
+    if (symbol[0] == '%') {
+      through = symbol;
+      if (!resolvePtxRegister(function, symbol, offset))
+        continue;
+    }
+    auto variable = function.variables.find(symbol);
+    if (variable == function.variables.end()) {
+      variable = module.variables.find(symbol);
+      if (variable == module.variables.end())
+        continue;
+    }
+    const PtxVariable &declared = variable->second;
+    if (declared.align == 0 || declared.space != access.space)
+      continue;
+    if (declared.align >= access.bytes && offset % access.bytes == 0)
+      continue;
+    if (!reported.insert(symbol).second)
+      continue;
+    std::string message = std::string("PTX ") +
+                          (function.isEntry ? "kernel " : "function ") +
+                          function.name + ": " + access.opcode + " (" +
+                          std::to_string(access.bytes) + " bytes) at " +
+                          symbol + "+" + std::to_string(offset);
+    if (!through.empty())
+      message += " (address in " + through + ")";
+    message += declared.explicitAlign
+                   ? ", declared .align " + std::to_string(declared.align)
+                   : ", declared without .align (aligned to " +
+                         std::to_string(declared.align) + ")";
+    findings.push_back(
+        {Verdict::MisalignedAccess, symbol, function.name, message});
+  }
 }
 
 } // namespace
@@ -358,6 +864,8 @@ std::vector<StaticFinding> checkPtx(std::string_view ptx) {
   for (const std::string &name : module.externVariables)
     findings.push_back({Verdict::UnresolvedSymbol, name, "module",
                         "PTX module declares .extern variable " + name});
+  for (const PtxFunction &function : module.functions)
+    checkPtxAlignment(module, function, findings);
   return findings;
 }
 

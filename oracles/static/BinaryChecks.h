@@ -1,11 +1,12 @@
-//===- oracles/static/BinaryChecks.h - Externals in final GPU code --------===//
+//===- oracles/static/BinaryChecks.h - Checks of final GPU code -----------===//
 //
 // Static oracles over the compiler's final device code, for the verdicts
-// `malloc-in-kernel` and `unresolved-symbol` (DESIGN.md, "Oracles and
-// verdicts"). An in-kernel `memref.alloc` lowers to a call to `malloc`, even
-// in workgroup memory, and the GPU toolchains accept it: PTX that calls
-// `malloc` loads and runs (each thread gets its own buffer), and an AMDGPU
-// HSACO links with `malloc` undefined. So the final artifacts are read here:
+// `malloc-in-kernel`, `unresolved-symbol` and `misaligned-access` (DESIGN.md,
+// "Oracles and verdicts"). An in-kernel `memref.alloc` lowers to a call to
+// `malloc`, even in workgroup memory, and the GPU toolchains accept it: PTX
+// that calls `malloc` loads and runs (each thread gets its own buffer), and
+// an AMDGPU HSACO links with `malloc` undefined. So the final artifacts are
+// read here:
 //
 //   - PTX text: `.extern .func` declarations and `call` targets that no
 //     `.func`/`.entry` of the module defines, named by the function that calls
@@ -17,7 +18,26 @@
 // Allocation symbols (`malloc`, `free`, C++ `operator new`/`delete`, MLIR's
 // generic allocation functions...) give `MallocInKernel`, whether or not
 // something would resolve them; every other external gives
-// `UnresolvedSymbol`. Pure C++ (no LLVM, no MLIR): the ELF reader is this
+// `UnresolvedSymbol`.
+//
+// PTX is also checked for vector accesses below their variable's alignment
+// (`MisalignedAccess`). A workgroup attribution without an explicit
+// alignment is printed `.shared .align 4 .b8 buf[76];` (its element's), while
+// LLVM's load/store vectorizer assumed 16 bytes and emitted
+// `st.shared.v4.b32 [buf], {...}`: the kernel faults with
+// CUDA_ERROR_MISALIGNED_ADDRESS (fault `wg-unaligned`). PTX wants every
+// access naturally aligned, so for each `.shared`/`.local` variable (module
+// level, or inside a body where NVPTX puts "demoted" shared variables) of
+// alignment A (`.align A`, else its element's size), each
+// `ld`/`st`/`atom`/`red` of that state space of S bytes (`.vN` times the
+// type's width) at `[var+off]`, or at `[%r+off]` with %r holding var's
+// address plus a constant, needs A >= S and off % S == 0. A register is
+// followed when one instruction of the function defines it and that is
+// `mov %r, var` (`var+c`), `mov %r, %q` or `add %r, %q, c`, %q followed the
+// same way: NVPTX's `mov.b64 %rd1, buf;` and its local depot's
+// `mov.b64 %SPL, __local_depot0; add.u64 %rd1, %SPL, 16;`. What it cannot
+// read (`.extern .shared` arrays, whose start is the launch's; addresses
+// computed from other values; registers defined twice) gives no finding. Pure C++ (no LLVM, no MLIR): the ELF reader is this
 // file's own and never reads outside the bytes it is given.
 //
 //===----------------------------------------------------------------------===//
@@ -37,11 +57,12 @@ struct Executable;
 
 namespace sift::oracle {
 
-/// One external reference found in device code.
+/// One external reference, or one misaligned access, found in device code.
 struct StaticFinding {
-  Verdict verdict = Verdict::UnresolvedSymbol; ///< MallocInKernel or
-                                               ///< UnresolvedSymbol.
-  std::string symbol; ///< The external's name, e.g. "malloc".
+  /// MallocInKernel, UnresolvedSymbol or MisalignedAccess.
+  Verdict verdict = Verdict::UnresolvedSymbol;
+  /// The external's name, e.g. "malloc", or the misaligned variable's.
+  std::string symbol;
   /// The kernel or function that references it, or "module" when only a
   /// declaration (or an ELF symbol) names it.
   std::string where;
@@ -75,7 +96,12 @@ bool isCudaSystemCall(std::string_view name);
 /// variable. `.extern .shared` (dynamic shared memory), indirect calls through
 /// registers and CUDA system calls are not findings. Comments, string
 /// literals, `.file`/`.loc` lines and `.section` blocks (debug info) are
-/// skipped. Never fails: text it cannot parse yields no finding for it.
+/// skipped. Then, per function in module order, one `MisalignedAccess`
+/// finding per variable accessed below its alignment (the header comment
+/// says which), with `where` the function, `symbol` the variable and a
+/// message such as "PTX kernel main_kernel: st.shared.v4.b32 (16 bytes) at
+/// __wg_main_kernel_0+0, declared .align 4". Never fails: text it cannot
+/// parse yields no finding for it.
 std::vector<StaticFinding> checkPtx(std::string_view ptx);
 
 /// Checks the text of an LLVM IR module for the device. Every `declare`d
