@@ -323,10 +323,17 @@ void fillSorted(HostTensor &t, bool descending, Rng &rng) {
 
 /// The sift.nms op whose operand `index` (0 boxes, 1 scores) is value `id`.
 const Op *nmsUsing(const Program &program, int id, size_t index) {
-  for (const Op &op : program.ops)
+  for (const Op &op : program.ops) {
     if (op.kind == OpKind::Nms && op.operands.size() == 2 &&
         op.operands[index] == id)
       return &op;
+    // Through a pre-filter's gather: the boxes or scores it gathers are
+    // still NMS boxes or scores.
+    if (op.kind == OpKind::Gather && !op.operands.empty() &&
+        op.operands[0] == id && !op.results.empty())
+      if (const Op *nms = nmsUsing(program, op.results[0], index))
+        return nms;
+  }
   return nullptr;
 }
 

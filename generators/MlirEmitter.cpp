@@ -129,6 +129,7 @@ private:
     case OpKind::TopK: emitTopK(index, op); return;
     case OpKind::Slice: emitSlice(op); return;
     case OpKind::Nms: emitNms(index, op); return;
+    case OpKind::Gather: emitGather(index, op); return;
     }
   }
 
@@ -413,6 +414,48 @@ private:
     out += "    " + defineValue(result) + " = tensor.extract_slice " + source +
            list(op.offsets) + " " + list(op.sizes) + " " + list(op.strides) +
            " : " + type(op.operands[0]) + " to " + type(result) + "\n";
+  }
+
+  /// A linalg.generic over the result's domain reading the indices at
+  /// (d0, d_axis) and extracting from the source, captured from above, at
+  /// the result's position with the index in place of d_axis.
+  void emitGather(size_t index, const Op &op) {
+    const std::string idx = std::to_string(index);
+    const int result = op.results[0], source = op.operands[0],
+              indices = op.operands[1];
+    const int64_t rank = tensor(result).rank();
+    const std::string empty = "%e" + idx;
+    const std::string res = elem(result);
+    std::string dims;
+    for (int64_t i = 0; i < rank; ++i)
+      dims += (i ? ", d" : "d") + std::to_string(i);
+    out += "    " + empty + " = tensor.empty() : " + type(result) + "\n";
+    out += "    " + defineValue(result) +
+           " = linalg.generic {indexing_maps = [affine_map<(" + dims +
+           ") -> (d0, d" + std::to_string(op.axis) + ")>, " +
+           identityMap(rank) + "], iterator_types = [";
+    for (int64_t i = 0; i < rank; ++i)
+      out += i ? ", \"parallel\"" : "\"parallel\"";
+    out += "]} ins(" + name(indices) + " : " + type(indices) + ") outs(" +
+           empty + " : " + type(result) + ") {\n";
+    out += "    ^bb0(%x" + idx + "_0: i64, %o" + idx + ": " + res + "):\n";
+    const std::string position = "%t" + idx + "_a";
+    out += "      " + position + " = arith.index_cast %x" + idx +
+           "_0 : i64 to index\n";
+    std::string at;
+    for (int64_t i = 0; i < rank; ++i) {
+      std::string coordinate = position;
+      if (i != op.axis) {
+        coordinate = "%t" + idx + "_" + std::to_string(i);
+        out += "      " + coordinate + " = linalg.index " + std::to_string(i) +
+               " : index\n";
+      }
+      at += (i ? ", " : "") + coordinate;
+    }
+    out += "      %t" + idx + "_e = tensor.extract " + name(source) + "[" + at +
+           "] : " + type(source) + "\n";
+    out += "      linalg.yield %t" + idx + "_e : " + res + "\n";
+    out += "    } -> " + type(result) + "\n";
   }
 
   const Program &program;

@@ -1,7 +1,8 @@
 //===- generators/NmsGenerator.cpp - Random programs around sift.nms ------===//
 //
-// Sizes, attributes, the boxes and scores (inputs, producers, a sigmoid),
-// then the op and the uses of its results.
+// Sizes, attributes, the boxes and scores (inputs, producers, a sigmoid,
+// sometimes a top-k pre-filter gathering them), then the op and the uses of
+// its results.
 //
 //===----------------------------------------------------------------------===//
 #include "generators/NmsGenerator.h"
@@ -87,6 +88,35 @@ int useSelected(ProgramBuilder &b, const NmsPolicy &np, int selected,
   return b.consume(value);
 }
 
+/// The stream of the top-k pre-filter, forked from the program's engine
+/// before its first draw: whether a program gets one, and everything the
+/// pre-filter draws, leave the program's own draws untouched.
+constexpr uint64_t kPrefilterStream = 0x9E3779B97F4A7C15ull;
+
+/// A detection model's pre-filter in front of the op: the largest k in
+/// [1, N] of a per-box objectness input [B, N] (of the scores' type) give
+/// indices [B, K]; they gather the boxes along axis 1 and the scores along
+/// axis 2, and max_out is drawn again against K (within the element cap for
+/// the selected rows). The gathers' indices come from a top-k over the very
+/// dimension they gather, so they are in range by construction.
+void addPrefilter(ProgramBuilder &b, const NmsPolicy &np, int64_t maxElements,
+                  NmsShape &s, int &boxes, int &scores, Rng &rng) {
+  const ElementType objectnessType =
+      b.program().values[static_cast<size_t>(scores)].elementType;
+  int objectness = b.addInput(TensorType{objectnessType, {s.batches, s.boxes}});
+  const int64_t k = rng.uniform(1, s.boxes);
+  auto [values, indices] = b.addTopK(objectness, 1, k, /*largest=*/true);
+  b.keepUnused(values);
+  boxes = b.addGather(boxes, indices, 1);
+  scores = b.addGather(scores, indices, 2);
+  s.maxOutput = generateMaxOutput(np, k, rng);
+  const int64_t classes = s.batches * s.classes;
+  const int64_t cap = std::max<int64_t>(maxElements, 4);
+  if (s.maxOutput > 0 && s.maxOutput > cap / 3 / classes)
+    s.maxOutput = cap / 3 / classes;
+  s.boxes = k;
+}
+
 } // namespace
 
 NmsShape generateNmsShape(const NmsPolicy &policy, int64_t maxElements,
@@ -154,6 +184,7 @@ std::optional<float> generateScoreThreshold(const NmsPolicy &policy, Rng &rng) {
 }
 
 Program generateNmsProgram(const Policy &policy, Rng &rng) {
+  Rng prefilterRng = rng.fork(kPrefilterStream);
   ProgramBuilder b(policy, rng);
   const NmsPolicy &np = policy.nms;
 
@@ -176,6 +207,9 @@ Program generateNmsProgram(const Policy &policy, Rng &rng) {
                    : b.addInput(scoresType);
   if (policy.allowInexactKeys && rng.chance(np.sigmoidChance))
     scores = b.addElementwise(EwKind::Sigmoid, {scores}, scoreType);
+  if (s.boxes >= 1 && prefilterRng.chance(np.prefilterChance))
+    addPrefilter(b, np, policy.shapes.maxElements, s, boxes, scores,
+                 prefilterRng);
 
   auto [selected, count] =
       b.addNms(boxes, scores, s.maxOutput, iou, scoreThreshold, center);

@@ -13,6 +13,10 @@
 // favours values the score modes also write, so ties with it happen. After
 // the op: selected and/or count are returned, the selected rows sometimes
 // sliced (usually their first rows) and followed by elementwise consumers.
+// Sometimes (NmsPolicy::prefilterChance, from a stream of its own) a
+// detection model's pre-filter comes first: a top-k of a per-box objectness
+// input [B, N] whose indices gather the boxes and scores of the K best boxes,
+// the only place sift generates a gather.
 // Every tensor keeps within ShapePolicy::maxElements.
 //
 //===----------------------------------------------------------------------===//

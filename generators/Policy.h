@@ -166,6 +166,12 @@ struct NmsPolicy {
   /// Chance of a slice of the selected rows: the first r rows (r < rows),
   /// or (one time in four) any slice.
   double selectedSliceChance = 0.3;
+  /// Chance (when N >= 1) of a detection model's top-k pre-filter: the
+  /// largest k in [1, N] of a per-box objectness input [B, N] give indices
+  /// [B, K] that gather the boxes (axis 1) and the scores (axis 2) the op
+  /// then works on, with max_out drawn against K. Drawn from a stream of
+  /// its own (NmsGenerator.cpp), so the other programs do not change with it.
+  double prefilterChance = 0.25;
 };
 
 /// The elementwise weights by EwKind, from the descriptors' defaults.

@@ -139,6 +139,19 @@ int ProgramBuilder::addSlice(int source, std::vector<int64_t> offsets,
   return prog.ops.back().results[0];
 }
 
+int ProgramBuilder::addGather(int source, int indices, int64_t axis) {
+  TensorType type = prog.values[static_cast<size_t>(source)];
+  type.shape[static_cast<size_t>(axis)] =
+      prog.values[static_cast<size_t>(indices)].shape[1];
+  Op op;
+  op.kind = OpKind::Gather;
+  op.operands = {source, indices};
+  op.axis = axis;
+  op.results = {prog.addValue(std::move(type))};
+  prog.ops.push_back(std::move(op));
+  return prog.ops.back().results[0];
+}
+
 void ProgramBuilder::addOutput(int value) {
   if (!containsId(prog.outputs, value))
     prog.outputs.push_back(value);

@@ -62,6 +62,9 @@ public:
   /// A tensor.extract_slice of `source`.
   int addSlice(int source, std::vector<int64_t> offsets,
                std::vector<int64_t> sizes, std::vector<int64_t> strides);
+  /// A gather of `source` along `axis` (>= 1) by `indices` [B, K] i64; the
+  /// caller guarantees the indices are in range (a top-k's over that axis).
+  int addGather(int source, int indices, int64_t axis);
   /// Returns `value` from @main (once; repeated calls are ignored).
   void addOutput(int value);
   /// Marks `value` as one that must stay unused (a dropped sort or top-k

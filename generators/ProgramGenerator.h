@@ -20,7 +20,12 @@ namespace sift::gen {
 /// different program or different data than before, so a stored repro
 /// command (`harness fuzz --seed=S --skip=I`) says which generator it needs.
 /// Case folders record it (`generator_version`).
-inline constexpr int kGeneratorVersion = 2;
+///
+/// 3: the nms family's top-k pre-filter (NmsPolicy::prefilterChance): some
+/// seeds now give a top-k and two gathers before the sift.nms (the other
+/// programs and their data are those of version 2: the pre-filter draws from
+/// a stream of its own).
+inline constexpr int kGeneratorVersion = 3;
 
 /// A random program of a family drawn from policy.familyWeights. The result
 /// passes validate().

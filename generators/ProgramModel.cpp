@@ -27,6 +27,7 @@ std::string_view toString(OpKind kind) {
   case OpKind::TopK: return "topk";
   case OpKind::Slice: return "slice";
   case OpKind::Nms: return "nms";
+  case OpKind::Gather: return "gather";
   }
   return "?";
 }
@@ -126,6 +127,7 @@ public:
     case OpKind::TopK: return checkTopK();
     case OpKind::Slice: return checkSlice();
     case OpKind::Nms: return checkNms();
+    case OpKind::Gather: return checkGather();
     }
     return fail("unknown op kind " + std::to_string(static_cast<int>(op.kind)));
   }
@@ -359,6 +361,33 @@ private:
     if (result(1) != count)
       return fail("count result has type " + toMlirType(result(1)) +
                   ", expected " + toMlirType(count));
+    return "";
+  }
+
+  std::string checkGather() {
+    if (std::string e = expectCounts(2, 1); !e.empty())
+      return e;
+    const TensorType &src = operand(0), &indices = operand(1);
+    if (indices.elementType != ElementType::I64 || indices.rank() != 2)
+      return fail("indices must be [B, K] i64, found " + toMlirType(indices));
+    if (src.rank() < 2 || src.shape[0] != indices.shape[0])
+      return fail("source must have rank >= 2 and dimension 0 = " +
+                  std::to_string(indices.shape[0]) + " (the indices' B), "
+                  "found " + shapeString(src.shape));
+    if (op.axis < 1 || op.axis >= src.rank())
+      return fail("axis " + std::to_string(op.axis) + " outside [1, " +
+                  std::to_string(src.rank()) + ")");
+    const size_t axis = static_cast<size_t>(op.axis);
+    TensorType expected = src;
+    expected.shape[axis] = indices.shape[1];
+    // Statically out of bounds: elements to read from an empty dimension.
+    if (expected.numElements() > 0 && src.shape[axis] == 0)
+      return fail("gathers " + std::to_string(indices.shape[1]) +
+                  " indices from dimension " + std::to_string(op.axis) +
+                  " of size 0");
+    if (result(0) != expected)
+      return fail("result has type " + toMlirType(result(0)) + ", expected " +
+                  toMlirType(expected));
     return "";
   }
 

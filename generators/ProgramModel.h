@@ -42,6 +42,7 @@ enum class OpKind {
   TopK,        ///< sift.topk
   Slice,       ///< tensor.extract_slice (same rank, static offsets/sizes/strides)
   Nms,         ///< sift.nms (ONNX NonMaxSuppression, fixed-capacity output)
+  Gather,      ///< linalg.generic gathering along one axis by i64 indices
 };
 
 /// Elementwise operations. Binary ops take two operands of identical type;
@@ -135,6 +136,17 @@ struct Op {
   float iouThreshold = 0.5f;
   std::optional<float> scoreThreshold;
   bool centerPointBox = false;
+
+  // Gather: operands {source [B, ...] (rank >= 2, any element type),
+  // indices [B, K] i64}; result: the source's type with dimension `axis`
+  // (>= 1) replaced by K, result[b, ..., k, ...] = source[b, ..., indices[b,
+  // k], ...] (elements copied bit for bit). An index outside [0, size of the
+  // source's dimension `axis`) makes the program invalid: validate() rejects
+  // what is known statically (a source dimension of 0 with indices to read),
+  // the reference reports the others as an error. The generators only feed a
+  // gather the indices of a top-k over the gathered dimension (NmsGenerator's
+  // pre-filter), which are in range by construction.
+  int64_t axis = 1;
 };
 
 /// A program: one function `@main(inputs...) -> (outputs...)`.

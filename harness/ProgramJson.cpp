@@ -21,7 +21,8 @@ std::optional<Enum> parseEnum(const std::string &name,
 
 constexpr gen::OpKind kOpKinds[] = {gen::OpKind::Elementwise, gen::OpKind::Iota,
                                     gen::OpKind::Sort, gen::OpKind::TopK,
-                                    gen::OpKind::Slice, gen::OpKind::Nms};
+                                    gen::OpKind::Slice, gen::OpKind::Nms,
+                                    gen::OpKind::Gather};
 constexpr gen::EwKind kEwKinds[] = {
     gen::EwKind::NegF,      gen::EwKind::AbsF,      gen::EwKind::Sigmoid,
     gen::EwKind::AddConstF, gen::EwKind::MulConstF, gen::EwKind::AddF,
@@ -81,6 +82,7 @@ json programToJson(const gen::Program &program) {
                             : json(nullptr);
       o["center_point_box"] = op.centerPointBox;
       break;
+    case gen::OpKind::Gather: o["axis"] = op.axis; break;
     }
     ops.push_back(o);
   }
@@ -162,6 +164,9 @@ Result<gen::Program> programFromJson(const json &j) {
         op.centerPointBox = o.at("center_point_box").get<bool>();
         break;
       }
+      case gen::OpKind::Gather:
+        op.axis = o.at("axis").get<int64_t>();
+        break;
       }
       program.ops.push_back(std::move(op));
     }

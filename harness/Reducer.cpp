@@ -152,6 +152,22 @@ bool rederive(Program &p) {
       type(op.results[0]) = TensorType{src.elementType, op.sizes};
       break;
     }
+    case OpKind::Gather: {
+      // The source's type with the axis resized to the indices' K; an
+      // operand that no longer fits drops the candidate (indices outside
+      // the source are left to the reference, which rejects them).
+      if (op.operands.size() != 2 || op.results.size() != 1)
+        return false;
+      TensorType result = type(op.operands[0]);
+      const TensorType &indices = type(op.operands[1]);
+      if (indices.elementType != ElementType::I64 || indices.rank() != 2 ||
+          result.rank() < 2 || result.shape[0] != indices.shape[0] ||
+          op.axis < 1 || op.axis >= result.rank())
+        return false;
+      result.shape[static_cast<size_t>(op.axis)] = indices.shape[1];
+      type(op.results[0]) = result;
+      break;
+    }
     }
   }
   return true;
@@ -527,7 +543,7 @@ std::vector<Candidate> candidates(const ReductionCase &c) {
   std::vector<int> results;
   for (const Op &op : p.ops)
     if (op.kind == OpKind::Elementwise || op.kind == OpKind::Iota ||
-        op.kind == OpKind::Slice)
+        op.kind == OpKind::Slice || op.kind == OpKind::Gather)
       results.push_back(op.results[0]);
   for (const std::vector<size_t> &chunk : chunks(results.size())) {
     std::vector<int> cut;

@@ -156,6 +156,8 @@ std::vector<uint64_t> outputTolerances(const Program &program) {
       break;
     }
     case OpKind::Slice:
+    case OpKind::Gather:
+      // Elements moved, not computed: the source's tolerance.
       result = inherited;
       break;
     case OpKind::Iota:

@@ -5,7 +5,7 @@
 // error message, never an out-of-bounds access), then computes its results:
 // elementwise ops through `oracles/Elementwise`, iota directly, sort and
 // top-k lane by lane with `std::stable_sort` over the float total order,
-// slices by index arithmetic, NMS through `oracles/ReferenceNms`. Elements
+// slices and gathers by index arithmetic, NMS through `oracles/ReferenceNms`. Elements
 // that an op only moves are copied byte for byte, so NaN payloads and the sign
 // of zero survive.
 //
@@ -134,6 +134,7 @@ private:
   Status topK(const Op &op);
   Status slice(const Op &op);
   Status nms(const Op &op);
+  Status gather(const Op &op);
 
   /// The tensor of operand `i`, after checking the id and that it is defined.
   Result<const HostTensor *> operand(const Op &op, size_t i) const;
@@ -244,6 +245,8 @@ Status Evaluator::evaluateOp(size_t index) {
     return slice(op);
   case OpKind::Nms:
     return nms(op);
+  case OpKind::Gather:
+    return gather(op);
   }
   return fail("unknown op kind");
 }
@@ -476,6 +479,61 @@ Status Evaluator::nms(const Op &op) {
   }
   values_[op.results[0]] = std::move(results->selected);
   values_[op.results[1]] = std::move(results->count);
+  return Status::success();
+}
+
+/// Out-of-range indices are reported, never clamped: the generators feed a
+/// gather only top-k indices over the gathered dimension, so one outside the
+/// source is a broken model (a reduction step that made it so is simply not
+/// a candidate), and the reference never reads outside the source.
+Status Evaluator::gather(const Op &op) {
+  if (op.operands.size() != 2)
+    return fail("gather takes two operands (source, indices), got " +
+                std::to_string(op.operands.size()));
+  if (Status s = checkResults(op, 1); !s)
+    return s;
+  Result<const HostTensor *> sourceTensor = operand(op, 0);
+  if (!sourceTensor)
+    return sourceTensor.status();
+  Result<const HostTensor *> indicesTensor = operand(op, 1);
+  if (!indicesTensor)
+    return indicesTensor.status();
+  const HostTensor &source = **sourceTensor, &indices = **indicesTensor;
+  if (indices.type != ElementType::I64 || indices.rank() != 2)
+    return fail("indices " + describe(indices) + " must be [B, K] i64");
+  if (source.rank() < 2 || source.shape[0] != indices.shape[0])
+    return fail("source " + describe(source) +
+                " must have rank >= 2 and dimension 0 = " +
+                std::to_string(indices.shape[0]));
+  if (op.axis < 1 || op.axis >= source.rank())
+    return fail("axis " + std::to_string(op.axis) + " is out of range for " +
+                "rank " + std::to_string(source.rank()));
+  const size_t axis = static_cast<size_t>(op.axis);
+  std::vector<int64_t> shape = source.shape;
+  shape[axis] = indices.shape[1];
+  const TensorType &resultType = typeOf(op.results[0]);
+  if (resultType.elementType != source.type || resultType.shape != shape)
+    return fail("result is " + typeName(resultType) + ", expected " +
+                describe(source.type, shape));
+  HostTensor result(source.type, shape);
+  const std::vector<int64_t> strides = rowMajorStrides(source.shape);
+  const int64_t k = indices.shape[1], n = source.shape[axis];
+  for (int64_t i = 0, e = result.numElements(); i < e; ++i) {
+    std::vector<int64_t> position = unflattenIndex(i, shape);
+    int64_t at = indices.get<int64_t>(position[0] * k + position[axis]);
+    if (at < 0 || at >= n)
+      return fail("index " + std::to_string(at) + " at [" +
+                  std::to_string(position[0]) + ", " +
+                  std::to_string(position[axis]) + "] is outside [0, " +
+                  std::to_string(n) + ") of dimension " +
+                  std::to_string(op.axis));
+    position[axis] = at;
+    int64_t from = 0;
+    for (size_t d = 0; d < position.size(); ++d)
+      from += position[d] * strides[d];
+    copyElement(source, from, result, i);
+  }
+  values_[op.results[0]] = std::move(result);
   return Status::success();
 }
 

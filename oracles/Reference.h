@@ -25,8 +25,9 @@ namespace sift::oracle {
 /// Fails with a message, never crashes, when the inputs do not match the
 /// program's input types (count, element type, shape, byte size) or when the
 /// program breaks a rule the evaluation depends on (value ids, defs before
-/// uses, per-op types and shapes, dimensions, k, slice bounds, comparator kind
-/// versus key type): such a program is a generator bug (`gen-invalid`).
+/// uses, per-op types and shapes, dimensions, k, slice bounds, gather indices
+/// inside the source, comparator kind versus key type): such a program is a
+/// generator bug (`gen-invalid`).
 Result<std::vector<HostTensor>> evaluate(const gen::Program &program,
                                          const std::vector<HostTensor> &inputs);
 

@@ -67,6 +67,7 @@ Coverage collect(uint64_t campaign, uint64_t count) {
       case OpKind::Slice: ++c.slices; break;
       case OpKind::Iota: break;
       case OpKind::Nms: ++c.nms; break; // NmsGeneratorTest.cpp covers it
+      case OpKind::Gather: break;       // NmsGeneratorTest.cpp covers it
       case OpKind::Sort:
       case OpKind::TopK: {
         const TensorType &in = p.values[static_cast<size_t>(op.operands[0])];

@@ -304,3 +304,44 @@ TEST(MlirEmitter, GeneratedModulesHaveUniqueDefinitions) {
           << (*it)[0] << " undefined, seed " << seed;
   }
 }
+
+TEST(MlirEmitter, Gather) {
+  // boxes f16[2x5x4] gathered along axis 1 by indices i64[2x3].
+  Program p;
+  int boxes = p.addValue(t(ElementType::F16, {2, 5, 4}));
+  int indices = p.addValue(t(ElementType::I64, {2, 3}));
+  p.inputs = {boxes, indices};
+  Op gather;
+  gather.kind = OpKind::Gather;
+  gather.operands = {boxes, indices};
+  gather.axis = 1;
+  gather.results = {p.addValue(t(ElementType::F16, {2, 3, 4}))};
+  p.ops.push_back(gather);
+  p.outputs = {2};
+  ASSERT_EQ(validate(p), "");
+  EXPECT_TRUE(contains(
+      emitMlir(p),
+      "    %e0 = tensor.empty() : tensor<2x3x4xf16>\n"
+      "    %v2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> "
+      "(d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types "
+      "= [\"parallel\", \"parallel\", \"parallel\"]} ins(%arg1 : "
+      "tensor<2x3xi64>) outs(%e0 : tensor<2x3x4xf16>) {\n"
+      "    ^bb0(%x0_0: i64, %o0: f16):\n"
+      "      %t0_a = arith.index_cast %x0_0 : i64 to index\n"
+      "      %t0_0 = linalg.index 0 : index\n"
+      "      %t0_2 = linalg.index 2 : index\n"
+      "      %t0_e = tensor.extract %arg0[%t0_0, %t0_a, %t0_2] : "
+      "tensor<2x5x4xf16>\n"
+      "      linalg.yield %t0_e : f16\n"
+      "    } -> tensor<2x3x4xf16>\n"))
+      << emitMlir(p);
+  // Along the last axis the indices map to (d0, d2).
+  p.values[0].shape = {2, 4, 5};
+  p.values[2].shape = {2, 4, 3};
+  p.ops[0].axis = 2;
+  ASSERT_EQ(validate(p), "");
+  std::string text = emitMlir(p);
+  EXPECT_TRUE(contains(text, "affine_map<(d0, d1, d2) -> (d0, d2)>")) << text;
+  EXPECT_TRUE(contains(text, "tensor.extract %arg0[%t0_0, %t0_1, %t0_a]"))
+      << text;
+}

@@ -7,13 +7,16 @@
 // IoU thresholds). Inputs: every box and score mode is reached under `mixed`
 // and each input mode reaches the modes InputGenerator.h lists; the modes do
 // what they say; exact-IoU pairs have, by a plain f32 IoU computed here, the
-// threshold's IoU bit for bit.
+// threshold's IoU bit for bit. The top-k pre-filter: frequent enough, its
+// gathers fed by a top-k over the gathered dimension, and programs without
+// it unchanged by its presence in the generator.
 //
 //===----------------------------------------------------------------------===//
 #include "generators/NmsGenerator.h"
 #include "generators/ExactIou.h"
 #include "generators/Half.h"
 #include "generators/InputGenerator.h"
+#include "generators/MlirEmitter.h"
 #include "generators/ProgramGenerator.h"
 #include "generators/ShapeGenerator.h"
 
@@ -21,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <set>
@@ -68,7 +72,7 @@ bool sameProgram(const Program &a, const Program &b) {
                 x.scoreThreshold.has_value() == y.scoreThreshold.has_value() &&
                 (!x.scoreThreshold ||
                  bitsOf(*x.scoreThreshold) == bitsOf(*y.scoreThreshold)) &&
-                x.centerPointBox == y.centerPointBox;
+                x.centerPointBox == y.centerPointBox && x.axis == y.axis;
     if (!same)
       return false;
   }
@@ -216,6 +220,95 @@ TEST(NmsGenerator, ValidAndDeterministicOverManySeeds) {
   }
 }
 
+TEST(NmsGenerator, PrefilterGathersByTopKIndices) {
+  Policy policy = nmsPolicy();
+  Policy without = policy;
+  without.nms.prefilterChance = 0;
+  int prefiltered = 0, kBelowN = 0, kEqualN = 0, unchanged = 0;
+  for (uint64_t index = 0; index < 1000; ++index) {
+    uint64_t seed = caseSeed(31, index);
+    Program p = generateProgram(policy, seed);
+    ASSERT_EQ(validate(p), "") << "seed " << seed;
+    std::string text = emitMlir(p);
+    ASSERT_EQ(text, emitMlir(generateProgram(policy, seed))) << "seed " << seed;
+    std::map<int, const Op *> definer;
+    for (const Op &op : p.ops)
+      for (int r : op.results)
+        definer[r] = &op;
+    const Op &nms = nmsOf(p);
+    std::vector<const Op *> gathers;
+    for (const Op &op : p.ops) {
+      if (op.kind != OpKind::Gather)
+        continue;
+      gathers.push_back(&op);
+      // The indices are those of a largest top-k along dimension 1 of a
+      // [B, N] input, N the size of the gathered dimension.
+      auto it = definer.find(op.operands[1]);
+      ASSERT_NE(it, definer.end()) << "seed " << seed;
+      const Op &topk = *it->second;
+      ASSERT_EQ(topk.kind, OpKind::TopK) << "seed " << seed;
+      EXPECT_EQ(topk.results[1], op.operands[1]);
+      EXPECT_EQ(topk.dimension, 1);
+      EXPECT_TRUE(topk.largest);
+      EXPECT_FALSE(isUsed(p, topk.results[0])) << "seed " << seed;
+      const TensorType &in = p.values[static_cast<size_t>(topk.operands[0])];
+      const TensorType &src = p.values[static_cast<size_t>(op.operands[0])];
+      ASSERT_EQ(in.rank(), 2);
+      EXPECT_TRUE(isInput(p, topk.operands[0]));
+      EXPECT_EQ(in.shape[0], src.shape[0]);
+      EXPECT_EQ(in.shape[1], src.shape[static_cast<size_t>(op.axis)])
+          << "seed " << seed;
+      EXPECT_GE(topk.k, 1);
+      kBelowN += topk.k < in.shape[1];
+      kEqualN += topk.k == in.shape[1];
+    }
+    if (gathers.empty()) {
+      // Without a pre-filter: the very program of a generator without one.
+      EXPECT_EQ(text, emitMlir(generateProgram(without, seed)))
+          << "seed " << seed;
+      ++unchanged;
+      continue;
+    }
+    ++prefiltered;
+    // Boxes along axis 1 and scores along axis 2, by the same indices, and
+    // the op works on the gathered K boxes.
+    ASSERT_EQ(gathers.size(), 2u) << "seed " << seed;
+    EXPECT_EQ(gathers[0]->operands[1], gathers[1]->operands[1]);
+    EXPECT_EQ(nms.operands[0], gathers[0]->results[0]);
+    EXPECT_EQ(gathers[0]->axis, 1);
+    EXPECT_EQ(nms.operands[1], gathers[1]->results[0]);
+    EXPECT_EQ(gathers[1]->axis, 2);
+    EXPECT_LE(p.values[static_cast<size_t>(nms.results[0])].numElements(),
+              policy.shapes.maxElements);
+  }
+  // About a quarter of the programs with N >= 1 (N = 0 has no pre-filter).
+  EXPECT_GE(prefiltered, 150);
+  EXPECT_LE(prefiltered, 320);
+  EXPECT_EQ(prefiltered + unchanged, 1000);
+  EXPECT_GT(kBelowN, 0);
+  EXPECT_GT(kEqualN, 0);
+  std::printf("pre-filter in %d of 1000 programs\n", prefiltered);
+
+  // Chance 1: every program with N >= 1 gets one; chance 0: none.
+  Policy always = policy;
+  always.nms.prefilterChance = 1;
+  for (uint64_t index = 0; index < 200; ++index) {
+    uint64_t seed = caseSeed(32, index);
+    Program p = generateProgram(always, seed);
+    ASSERT_EQ(validate(p), "") << "seed " << seed;
+    bool gathered = std::any_of(p.ops.begin(), p.ops.end(), [](const Op &op) {
+      return op.kind == OpKind::Gather;
+    });
+    const Op &nms = nmsOf(p);
+    int64_t n = p.values[static_cast<size_t>(nms.operands[0])].shape[1];
+    EXPECT_EQ(gathered, n >= 1) << "seed " << seed;
+    Program q = generateProgram(without, seed);
+    EXPECT_TRUE(std::none_of(q.ops.begin(), q.ops.end(), [](const Op &op) {
+      return op.kind == OpKind::Gather;
+    }));
+  }
+}
+
 TEST(NmsGenerator, CoversTheRanges) {
   Policy policy = nmsPolicy();
   std::set<int64_t> batches, classes;
@@ -353,12 +446,23 @@ TEST(NmsInputs, EveryModeUnderMixedAndTheDocumentedMapping) {
       std::vector<InputFill> fills;
       generateInputs(p, mode, seed, &fills);
       const Op &op = nmsOf(p);
+      // An input feeds an NMS operand directly or through a pre-filter's
+      // gather (whose source it is).
+      auto feeds = [&](int id, int operand) {
+        if (id == operand)
+          return true;
+        for (const Op &g : p.ops)
+          if (g.kind == OpKind::Gather && g.operands[0] == id &&
+              g.results[0] == operand)
+            return true;
+        return false;
+      };
       for (size_t i = 0; i < fills.size(); ++i) {
         int id = p.inputs[i];
-        if (id == op.operands[0]) {
+        if (feeds(id, op.operands[0])) {
           ASSERT_EQ(fills[i].role, InputFill::Role::NmsBoxes);
           boxModes.insert(fills[i].boxMode);
-        } else if (id == op.operands[1]) {
+        } else if (feeds(id, op.operands[1])) {
           ASSERT_EQ(fills[i].role, InputFill::Role::NmsScores);
           scoreModes.insert(fills[i].scoreMode);
         } else {

@@ -511,3 +511,81 @@ TEST(ProgramModel, NmsRules) {
       [](Program &p) { p.ops[0].maxOutputBoxesPerClass = int64_t(1) << 40; },
       "makes too many rows");
 }
+
+namespace {
+
+/// A valid gather program (the nms pre-filter's scores):
+///   v0 = input f32[2x3x5] (source), v1 = input i64[2x4] (indices)
+///   op0: v2 = gather(v0, v1) axis 2 -> f32[2x3x4]
+Program validGatherProgram() {
+  Program p;
+  int source = p.addValue(t(ElementType::F32, {2, 3, 5}));
+  int indices = p.addValue(t(ElementType::I64, {2, 4}));
+  p.inputs = {source, indices};
+  Op gather;
+  gather.kind = OpKind::Gather;
+  gather.operands = {source, indices};
+  gather.axis = 2;
+  gather.results = {p.addValue(t(ElementType::F32, {2, 3, 4}))};
+  p.ops.push_back(gather);
+  p.outputs = {2};
+  return p;
+}
+
+void expectInvalidGather(const std::function<void(Program &)> &breakIt,
+                         const std::string &needle) {
+  Program p = validGatherProgram();
+  breakIt(p);
+  std::string message = validate(p);
+  EXPECT_NE(message.find(needle), std::string::npos)
+      << "message: " << message << "\nexpected to contain: " << needle;
+}
+
+} // namespace
+
+TEST(ProgramModel, GatherRules) {
+  EXPECT_EQ(validate(validGatherProgram()), "");
+  EXPECT_EQ(toString(OpKind::Gather), "gather");
+  // Axis 1 (the boxes' gather), K = 0, and an empty source with nothing to
+  // read are valid.
+  Program axis1 = validGatherProgram();
+  axis1.ops[0].axis = 1;
+  axis1.values[2].shape = {2, 4, 5};
+  EXPECT_EQ(validate(axis1), "");
+  Program k0 = validGatherProgram();
+  k0.values[1].shape = {2, 0};
+  k0.values[2].shape = {2, 3, 0};
+  EXPECT_EQ(validate(k0), "");
+  Program empty = validGatherProgram();
+  empty.values[0].shape = {2, 0, 5};
+  empty.values[2].shape = {2, 0, 4};
+  EXPECT_EQ(validate(empty), "");
+
+  expectInvalidGather([](Program &p) { p.ops[0].operands.pop_back(); },
+                      "expected 2 operand(s)");
+  expectInvalidGather([](Program &p) { p.ops[0].axis = 0; },
+                      "axis 0 outside [1, 3)");
+  expectInvalidGather([](Program &p) { p.ops[0].axis = 3; },
+                      "axis 3 outside [1, 3)");
+  expectInvalidGather(
+      [](Program &p) { p.values[1].elementType = ElementType::I32; },
+      "indices must be [B, K] i64");
+  expectInvalidGather([](Program &p) { p.values[1].shape = {2, 4, 1}; },
+                      "indices must be [B, K] i64");
+  expectInvalidGather([](Program &p) { p.values[1].shape = {1, 4}; },
+                      "dimension 0 = 1");
+  expectInvalidGather(
+      [](Program &p) {
+        p.values[0].shape = {2};
+        p.values[2].shape = {2};
+      },
+      "rank >= 2");
+  expectInvalidGather([](Program &p) { p.values[2].shape = {2, 3, 5}; },
+                      "expected tensor<2x3x4xf32>");
+  expectInvalidGather(
+      [](Program &p) { p.values[2].elementType = ElementType::F16; },
+      "expected tensor<2x3x4xf32>");
+  // Statically out of bounds: 4 indices into a dimension of size 0.
+  expectInvalidGather([](Program &p) { p.values[0].shape = {2, 3, 0}; },
+                      "of size 0");
+}
