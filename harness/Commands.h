@@ -97,7 +97,10 @@ struct FuzzOptions {
 struct RunOptions {
   std::string program;
   PipelineKind pipeline = PipelineKind::Cpu;
+  /// cpu runs the cpu pipeline; cuda (nvptx) and hip (amdgpu) the GPU ones.
   rt::DeviceKind device = rt::DeviceKind::Cpu;
+  /// The GPU chip to compile for; empty: the target's default.
+  std::string chip;
   std::vector<std::string> inputs;
   std::string outputDir = ".";
   FaultSet faults;
@@ -114,6 +117,9 @@ struct CompileCommandOptions {
   std::string chip;
   FaultSet faults;
   EmitStage emit = EmitStage::Artifact;
+  /// Input .npy files (--emit=artifact): the artifact carries them and,
+  /// where the reference reaches the program, its expected outputs.
+  std::vector<std::string> inputs;
   std::string output = "-";
   /// Where a compiler crash leaves MLIR's reproducer; "" keeps none.
   std::string crashReproducer;

@@ -430,8 +430,13 @@ int main(int argc, char **argv) {
   runCmd->add_option("program", run.program, "Program (.mlir)")->required();
   runCmd->add_option("--pipeline", runPipeline, "Pipeline")
       ->capture_default_str();
-  runCmd->add_option("--device", runDevice, "Device: cpu")
+  runCmd
+      ->add_option("--device", runDevice,
+                   "Device: cpu (cpu pipeline), cuda (GPU pipelines, "
+                   "nvptx) or hip (GPU pipelines, amdgpu)")
       ->capture_default_str();
+  runCmd->add_option("--chip", run.chip,
+                     "GPU chip (default sm_90 for cuda, gfx942 for hip)");
   runCmd->add_option("--input", run.inputs,
                      "Input .npy, once per function argument, in order");
   runCmd
@@ -474,6 +479,10 @@ int main(int argc, char **argv) {
   compileCmd->add_option("--chip", compile.chip,
                          "GPU chip (default sm_90 for nvptx, gfx942 for "
                          "amdgpu)");
+  compileCmd->add_option("--input", compile.inputs,
+                         "Input .npy for --emit=artifact, once per function "
+                         "argument, in order: the artifact carries them and "
+                         "the reference's outputs (sift-run runs it)");
   compileCmd
       ->add_option("-o,--output", compile.output,
                    "Output path ('-': stdout, text stages only)")

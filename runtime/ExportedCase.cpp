@@ -31,11 +31,26 @@ bool parseU64(const std::string &text, uint64_t &value) {
 } // namespace
 
 std::string ExportedCase::name() const {
-  return std::to_string(seed) + "-" + pipeline + "-" + target;
+  if (program.empty())
+    return std::to_string(seed) + "-" + pipeline + "-" + target;
+  // The file name without its folders and its last extension.
+  std::string stem = program.substr(program.find_last_of('/') + 1);
+  if (size_t dot = stem.rfind('.'); dot != std::string::npos && dot > 0)
+    stem.erase(dot);
+  return stem + "-" + pipeline + "-" + target;
 }
 
 void rt::setExportedCase(Artifact &artifact, const ExportedCase &info) {
-  artifact.meta["case.seed"] = std::to_string(info.seed);
+  if (info.program.empty())
+    artifact.meta["case.seed"] = std::to_string(info.seed);
+  else
+    artifact.meta["case.program"] = info.program;
+  // Fuzz exports always carry the reference and keep their keys as they
+  // were; hand-written programs say which they carry.
+  if (!info.program.empty() || !info.hasReference)
+    artifact.meta["case.expected"] = info.hasReference ? "reference" : "none";
+  if (!info.hasReference && !info.noReferenceNote.empty())
+    artifact.meta["case.expected-note"] = info.noReferenceNote;
   artifact.meta["case.pipeline"] = info.pipeline;
   artifact.meta["case.target"] = info.target;
   artifact.meta["case.chip"] = info.chip;
@@ -52,15 +67,36 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
     auto it = artifact.meta.find(key);
     if (it == artifact.meta.end())
       return makeError(std::string("meta has no '") + key +
-                       "': not an artifact written by --export-artifacts");
+                       "': not an artifact written by harness fuzz "
+                       "--export-artifacts or harness compile --input");
     out = it->second;
     return Status::success();
   };
   ExportedCase info;
   std::string seed, tolerances;
+  // A hand-written program has its file name instead of a seed.
+  if (auto program = artifact.meta.find("case.program");
+      program != artifact.meta.end()) {
+    if (program->second.empty())
+      return makeError("meta 'case.program' is empty");
+    info.program = program->second;
+    seed = "0";
+  } else if (Status s = get("case.seed", seed); !s) {
+    return s.error();
+  }
+  if (auto expected = artifact.meta.find("case.expected");
+      expected != artifact.meta.end()) {
+    if (expected->second != "reference" && expected->second != "none")
+      return makeError("meta 'case.expected' is neither 'reference' nor "
+                       "'none': '" +
+                       expected->second + "'");
+    info.hasReference = expected->second == "reference";
+  }
+  if (auto note = artifact.meta.find("case.expected-note");
+      note != artifact.meta.end())
+    info.noReferenceNote = note->second;
   for (auto [key, slot] :
-       {std::pair<const char *, std::string *>{"case.seed", &seed},
-        {"case.pipeline", &info.pipeline},
+       {std::pair<const char *, std::string *>{"case.pipeline", &info.pipeline},
         {"case.target", &info.target},
         {"case.chip", &info.chip},
         {"case.inputs", &info.inputs},
@@ -79,8 +115,15 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
       info.tolerances.push_back(ulps);
     }
   size_t outputs = artifact.plan.outputs().size();
-  if (artifact.inputs.size() != artifact.plan.inputs().size() ||
-      artifact.expected.size() != outputs)
+  if (artifact.inputs.size() != artifact.plan.inputs().size())
+    return makeError("the artifact does not carry its inputs");
+  if (!info.hasReference) {
+    if (!artifact.expected.empty() || !info.tolerances.empty())
+      return makeError("meta 'case.expected' is none but the artifact "
+                       "carries expected outputs or tolerances");
+    return info;
+  }
+  if (artifact.expected.size() != outputs)
     return makeError("the artifact does not carry its inputs and expected "
                      "outputs");
   if (info.tolerances.size() != outputs)

@@ -15,6 +15,17 @@
 //   case.faults      comma-separated injected faults, may be empty
 //   case.tolerances  comma-separated ulps per output (0 = exact bits)
 //
+// `harness compile --emit=artifact --input=...` writes the same keys for a
+// hand-written program, with two more and no case.seed:
+//
+//   case.program        the program's file name (its stem names the case)
+//   case.expected       reference: expected/<i>.npy holds the reference's
+//                       outputs; none: the program is outside the reference's
+//                       reach and the artifact carries its inputs only, so a
+//                       run is not compared (absent: reference, as in every
+//                       fuzz export)
+//   case.expected-note  with none: why there is no reference
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -27,11 +38,21 @@
 namespace sift::rt {
 
 struct ExportedCase {
+  /// The fuzz case's seed; 0 and not stored for a hand-written program.
   uint64_t seed = 0;
   std::string pipeline, target, chip, inputs, faults;
+  /// One per output when the artifact carries expected outputs, else none.
   std::vector<uint64_t> tolerances;
+  /// A hand-written program's file name; empty for a fuzz export.
+  std::string program;
+  /// Whether the artifact carries the reference's outputs (case.expected).
+  bool hasReference = true;
+  /// Without a reference: why (case.expected-note).
+  std::string noReferenceNote;
 
-  /// "<seed>-<pipeline>-<target>": the file stem and the CSV's case key.
+  /// "<seed>-<pipeline>-<target>", or for a hand-written program
+  /// "<program stem>-<pipeline>-<target>": the CSV's case key (and an
+  /// exported file's stem).
   std::string name() const;
 };
 
@@ -39,8 +60,8 @@ struct ExportedCase {
 void setExportedCase(Artifact &artifact, const ExportedCase &info);
 
 /// Reads the case back; an error names the key that is missing or bad. The
-/// artifact must also carry its inputs and expected outputs, with one
-/// tolerance per output.
+/// artifact must also carry its inputs and, unless case.expected is none,
+/// its expected outputs with one tolerance per output.
 Result<ExportedCase> getExportedCase(const Artifact &artifact);
 
 } // namespace sift::rt

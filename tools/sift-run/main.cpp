@@ -7,6 +7,13 @@
 // (case, pipeline, device, verdict, kernel time, module load time), which
 // `harness import` brings back into the findings.
 //
+// Artifacts of hand-written programs (`harness compile --emit=artifact
+// --input=...`) run the same way; one whose program is outside the
+// reference's reach carries no expected outputs (case.expected=none): its
+// runs are checked against each other only, and its row passes with a
+// detail that says it was not compared. --output-dir writes every
+// artifact's outputs as .npy files, named as `harness run` names them.
+//
 // The artifacts run in a worker process: the parent survives a kernel that
 // never finishes (the worker is killed after --timeout and the case is
 // `run-timeout`) or a worker that dies (`runtime-error`); a fresh worker
@@ -19,10 +26,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "oracles/Compare.h"
+#include "oracles/Verdict.h"
 #include "runtime/Device.h"
 #include "runtime/ExportedCase.h"
 #include "runtime/Runner.h"
 #include "runtime/gpu/GpuDriver.h"
+#include "runtime/support/Npy.h"
 #include "runtime/support/Process.h"
 #include "runtime/support/Text.h"
 #include "tools/sift-run/ResultsCsv.h"
@@ -53,26 +62,37 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: sift-run PATH... [--device=cuda|hip|cpu] [--out=FILE.csv]\n"
-    "                [--timeout=SECONDS] [--repeat=N] [--inject=FAULT,...]\n"
-    "                [--device-lead-allocator=N] [--sanitize=memcheck|racecheck]\n"
-    "                [--resume]\n"
-    "Runs the artifacts written by 'harness fuzz --export-artifacts=DIR'\n"
-    "(PATH: such a directory or .siftart files), compares each with the\n"
-    "reference outputs it carries and writes one CSV row per artifact.\n"
+    "                [--output-dir=DIR] [--timeout=SECONDS] [--repeat=N]\n"
+    "                [--inject=FAULT,...] [--device-lead-allocator=N]\n"
+    "                [--sanitize=memcheck|racecheck] [--resume]\n"
+    "Runs the artifacts written by 'harness fuzz --export-artifacts=DIR' or\n"
+    "'harness compile --emit=artifact --input=...' (PATH: a directory of\n"
+    ".siftart files, or such files), compares each with the reference\n"
+    "outputs it carries and writes one CSV row per artifact. An artifact\n"
+    "without reference outputs (case.expected=none: a program outside the\n"
+    "reference's reach) is only checked for runs that agree: its row is\n"
+    "pass with the detail 'no reference: outputs not compared'.\n"
+    "--output-dir=DIR writes the first run's outputs as DIR/result0.npy,\n"
+    "DIR/result1.npy, ... (with several artifacts DIR/<file stem>/result0.npy\n"
+    "...), each file atomically.\n"
     "Odd runs allocate in order; even runs allocate queue-ordered and export\n"
     "every output as DLPack. Runtime faults: export-device-local,\n"
     "alloc-select-first. --sanitize runs each artifact once under NVIDIA's\n"
-    "compute-sanitizer; an error it reports makes the row runtime-error.\n"
+    "compute-sanitizer; an error it reports makes the row memcheck-error\n"
+    "(for racecheck too), with the sanitizer's first report as the detail.\n"
     "Sanitizers slow kernels 10-100x: raise --timeout with them.\n"
     "Rows go to FILE.csv.partial as artifacts finish, and it becomes\n"
     "FILE.csv at the end; after a stopped run, --resume keeps its rows and\n"
     "runs only the artifacts it had not finished.\n"
-    "Exit: 0 all pass, 1 findings, 2 bad usage or unreadable artifacts.\n";
+    "Exit: 0 all pass, 1 findings, 2 bad usage, unreadable artifacts or\n"
+    "outputs that could not be written to --output-dir.\n";
 
 struct Options {
   std::vector<std::string> paths;
   rt::DeviceKind device = rt::DeviceKind::Cuda;
   std::string out = "sift-run.csv";
+  /// Where outputs are written as .npy files; empty: nowhere.
+  std::string outputDir;
   double timeoutSeconds = 30;
   int repeat = 2;
   FaultSet faults;
@@ -107,6 +127,10 @@ Options parseOptions(int argc, char **argv) {
       options.device = *kind;
     } else if (auto v = value("--out")) {
       options.out = *v;
+    } else if (auto v = value("--output-dir")) {
+      if (v->empty())
+        throw UsageError{"--output-dir needs a folder"};
+      options.outputDir = *v;
     } else if (auto v = value("--timeout")) {
       char *end = nullptr;
       options.timeoutSeconds = std::strtod(v->c_str(), &end);
@@ -150,6 +174,13 @@ Options parseOptions(int argc, char **argv) {
   }
   if (options.paths.empty())
     throw UsageError{"no artifacts given"};
+  if (!options.outputDir.empty()) {
+    std::error_code ec;
+    if (fs::exists(options.outputDir, ec) &&
+        !fs::is_directory(options.outputDir, ec))
+      throw UsageError{"--output-dir=" + options.outputDir +
+                       ": exists and is not a folder"};
+  }
   return options;
 }
 
@@ -180,9 +211,30 @@ std::vector<std::string> collectArtifacts(const std::vector<std::string> &paths,
   return files;
 }
 
+/// The detail of a row that passed without a reference to compare with.
+constexpr const char *kNoReferenceDetail = "no reference: outputs not compared";
+
+/// Writes `outputs` as `dir`/result<i>.npy, each atomically.
+Status writeOutputs(const std::string &dir,
+                    const std::vector<HostTensor> &outputs) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return makeError(dir + ": cannot create the folder: " + ec.message());
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (Status s = writeNpy(
+            (fs::path(dir) / ("result" + std::to_string(i) + ".npy")).string(),
+            outputs[i]);
+        !s)
+      return s;
+  return Status::success();
+}
+
 /// Runs one artifact `repeat` times on `device` and decides its verdict.
-Row runOne(rt::Device &device, const std::string &file,
-           const Options &options) {
+/// When `outputDir` is not empty the first run's outputs are written there
+/// (failing that, `writeError` says why).
+Row runOne(rt::Device &device, const std::string &file, const Options &options,
+           const std::string &outputDir, std::string &writeError) {
   int repeat = options.repeat;
   Row row;
   row.file = file;
@@ -226,13 +278,17 @@ Row runOne(rt::Device &device, const std::string &file,
       return row;
     }
     runs.push_back(std::move(*outputs));
+    if (r == 0 && !outputDir.empty())
+      if (Status s = writeOutputs(outputDir, runs[0]); !s)
+        writeError = s.message();
   }
-  if (auto mismatch = oracle::compareOutputs(info->tolerances,
-                                             artifact->expected, runs[0])) {
-    row.verdict = "mismatch";
-    row.detail = mismatch->message;
-    return row;
-  }
+  if (info->hasReference)
+    if (auto mismatch = oracle::compareOutputs(info->tolerances,
+                                               artifact->expected, runs[0])) {
+      row.verdict = "mismatch";
+      row.detail = mismatch->message;
+      return row;
+    }
   for (size_t r = 1; r < runs.size(); ++r)
     if (auto differ = oracle::compareOutputs(
             std::vector<uint64_t>(runs[0].size(), 0), runs[0], runs[r])) {
@@ -242,7 +298,23 @@ Row runOne(rt::Device &device, const std::string &file,
       return row;
     }
   row.verdict = "pass";
+  if (!info->hasReference)
+    row.detail =
+        std::string(kNoReferenceDetail) +
+        (info->noReferenceNote.empty() ? std::string()
+                                       : " (" + info->noReferenceNote + ")");
   return row;
+}
+
+/// Where artifact `index` of `files` writes its outputs: the --output-dir
+/// itself for a single artifact, else a folder named after the file.
+std::string outputDirFor(const Options &options,
+                         const std::vector<std::string> &files, size_t index) {
+  if (options.outputDir.empty())
+    return "";
+  if (files.size() == 1)
+    return options.outputDir;
+  return (fs::path(options.outputDir) / fs::path(files[index]).stem()).string();
 }
 
 /// The worker: creates the device, runs files[first..] and writes one line
@@ -258,7 +330,11 @@ Row runOne(rt::Device &device, const std::string &file,
     _exit(3);
   }
   for (size_t i = first; i < files.size(); ++i) {
-    Row row = runOne(**device, files[i], options);
+    std::string writeError;
+    Row row = runOne(**device, files[i], options,
+                     outputDirFor(options, files, i), writeError);
+    if (!writeError.empty())
+      std::fprintf(out, "write\t%s\n", oneLine(writeError).c_str());
     std::fprintf(out, "%zu\t%s\t%s\t%s\t%s\t%.6f\t%.6f\t%d\t%s\n", i,
                  row.name.c_str(), row.pipeline.c_str(), row.target.c_str(),
                  row.verdict.c_str(), row.kernelMs, row.loadMs,
@@ -274,10 +350,12 @@ Row runOne(rt::Device &device, const std::string &file,
 using RowSink = std::function<Status(const Row &)>;
 
 /// Runs every file through workers; fills `rows` (one per file) and hands
-/// each to `sink` when it is complete. Returns an error when no worker
-/// could create the device or the sink failed.
+/// each to `sink` when it is complete; outputs that could not be written to
+/// --output-dir add to `writeErrors`. Returns an error when no worker could
+/// create the device or the sink failed.
 Status runAll(const Options &options, const std::vector<std::string> &files,
-              std::vector<Row> &rows, const RowSink &sink) {
+              std::vector<Row> &rows, const RowSink &sink,
+              std::vector<std::string> &writeErrors) {
   rows.assign(files.size(), Row());
   size_t next = 0;
   while (next < files.size()) {
@@ -320,6 +398,10 @@ Status runAll(const Options &options, const std::vector<std::string> &files,
         if (f.size() == 2 && f[0] == "device") {
           deviceFailed = true;
           deviceError = f[1];
+          continue;
+        }
+        if (f.size() == 2 && f[0] == "write") {
+          writeErrors.push_back(f[1]);
           continue;
         }
         if (f.size() != 9)
@@ -406,7 +488,8 @@ std::string findSanitizer() {
 
 /// Runs every file once under compute-sanitizer (this program, one
 /// artifact, no further sanitizing) and fills `rows`: the inner run's row,
-/// or runtime-error with the sanitizer's first report when it flagged one.
+/// or memcheck-error with the sanitizer's first report when it flagged one
+/// (any tool: racecheck's reports too).
 Status runSanitized(const Options &options, const std::string &self,
                     const std::vector<std::string> &files,
                     std::vector<Row> &rows, const RowSink &sink) {
@@ -424,6 +507,8 @@ Status runSanitized(const Options &options, const std::string &self,
         std::to_string(kSanitizerError), "--print-limit", "5", self, files[i],
         "--device=" + std::string(rt::toString(options.device)), "--repeat=1",
         "--timeout=" + std::to_string(options.timeoutSeconds), "--out=" + csv};
+    if (std::string dir = outputDirFor(options, files, i); !dir.empty())
+      args.push_back("--output-dir=" + dir);
     pid_t pid = forkTiedChild();
     if (pid < 0)
       return makeError(std::string("fork: ") + std::strerror(errno));
@@ -474,7 +559,8 @@ Status runSanitized(const Options &options, const std::string &self,
           first = text;
           break;
         }
-      row.verdict = "runtime-error";
+      row.verdict =
+          std::string(oracle::toString(oracle::Verdict::MemcheckError));
       row.detail = "compute-sanitizer " + options.sanitize + ": " +
                    (first.empty() ? std::string("reported errors") : first) +
                    " (log " + log + ")";
@@ -540,16 +626,26 @@ int main(int argc, char **argv) {
                  csv.droppedTornRow() ? " (a torn last row dropped)" : "",
                  files.size(), before);
   }
+  if (!options.outputDir.empty()) {
+    std::error_code ec;
+    fs::create_directories(options.outputDir, ec);
+    if (ec) {
+      std::fprintf(stderr, "sift-run: --output-dir=%s: %s\n",
+                   options.outputDir.c_str(), ec.message().c_str());
+      return 2;
+    }
+  }
   std::vector<Row> ranRows;
+  std::vector<std::string> writeErrors;
   auto sink = [&](const Row &row) { return csv.append(row); };
   char self[4096] = {};
   ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
   Status ran = Status::success();
   if (!files.empty())
     ran = options.sanitize.empty() || length <= 0
-              ? runAll(options, files, ranRows, sink)
-              : runSanitized(options, std::string(self, length), files,
-                             ranRows, sink);
+              ? runAll(options, files, ranRows, sink, writeErrors)
+              : runSanitized(options, std::string(self, length), files, ranRows,
+                             sink);
   if (Status s = ran; !s) {
     std::fprintf(stderr, "sift-run: %s (the rows so far are in %s)\n",
                  s.message().c_str(), csv.partialPath().c_str());
@@ -560,7 +656,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   rows.insert(rows.end(), ranRows.begin(), ranRows.end());
-  int pass = 0, findings = 0, unreadable = 0;
+  int pass = 0, unchecked = 0, findings = 0, unreadable = 0;
   double kernelMs = 0, loadMs = 0;
   for (const Row &row : rows) {
     if (row.unreadable) {
@@ -568,19 +664,27 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "sift-run: %s\n", row.detail.c_str());
     } else if (row.verdict == "pass") {
       ++pass;
+      if (row.detail.rfind(kNoReferenceDetail, 0) == 0)
+        ++unchecked;
     } else {
       ++findings;
     }
     kernelMs += row.kernelMs;
     loadMs += row.loadMs;
   }
+  std::string uncheckedNote =
+      unchecked > 0 ? " (" + std::to_string(unchecked) +
+                          " of them without a reference: outputs not "
+                          "compared)"
+                    : "";
   std::printf("sift-run: %zu artifacts on %s: pass=%d findings=%d "
-              "unreadable=%d; kernel time %.3f ms, module load %.3f ms "
+              "unreadable=%d%s; kernel time %.3f ms, module load %.3f ms "
               "(totals); results in %s\n",
-              rows.size(), device.c_str(),
-              pass, findings, unreadable, kernelMs, loadMs,
-              options.out.c_str());
-  if (unreadable > 0 || !errors.empty())
+              rows.size(), device.c_str(), pass, findings, unreadable,
+              uncheckedNote.c_str(), kernelMs, loadMs, options.out.c_str());
+  for (const std::string &error : writeErrors)
+    std::fprintf(stderr, "sift-run: --output-dir: %s\n", error.c_str());
+  if (unreadable > 0 || !errors.empty() || !writeErrors.empty())
     return 2;
   return findings > 0 ? 1 : 0;
 }
