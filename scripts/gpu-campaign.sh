@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# A GPU campaign on a GPU host without LLVM, from artifacts exported on the
+# compile host (`harness fuzz --export-artifacts=DIR`) and carried as
+# tarballs (`tar cJf NAME.tar.xz -C PARENT NAME`):
+#
+#   scripts/gpu-campaign.sh [--memcheck=N] NAME.tar.xz...
+#
+# For each tarball: unpack, run every artifact with sift-run on the GPU (via
+# scripts/gpu-run.sh, which builds the runtime-only sift-run), then a sample
+# of N artifacts (default 40, every k-th) again under compute-sanitizer
+# memcheck. Writes $OUT/<NAME>.csv, $OUT/<NAME>-memcheck.csv and
+# $OUT/summary.txt: verdicts per folder and pipeline, kernel time per case
+# (median, p90, max) and the ten slowest kernels with their artifacts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+memcheck=40
+tarballs=()
+for arg in "$@"; do
+  case "$arg" in
+    --memcheck=*) memcheck="${arg#--memcheck=}" ;;
+    -*) echo "gpu-campaign.sh: unknown flag '$arg'" >&2; exit 2 ;;
+    *) tarballs+=("$arg") ;;
+  esac
+done
+[ "${#tarballs[@]}" -gt 0 ] || { echo "usage: gpu-campaign.sh [--memcheck=N] NAME.tar.xz..." >&2; exit 2; }
+out="${OUT:-gpu-out}"
+mkdir -p "$out"
+work=/tmp/sift-campaign
+rm -rf "$work" && mkdir -p "$work"
+dirs=()
+for tarball in "${tarballs[@]}"; do
+  [ -f "$tarball" ] || { echo "gpu-campaign.sh: no such tarball: $tarball" >&2; exit 2; }
+  tar xJf "$tarball" -C "$work"
+done
+for dir in "$work"/*/; do dirs+=("${dir%/}"); done
+status=0
+OUT="$out" scripts/gpu-run.sh --device=cuda "${dirs[@]}" || status=$?
+sift_run=/tmp/sift-runtime-build/tools/sift-run
+if [ "$memcheck" -gt 0 ]; then
+  for dir in "${dirs[@]}"; do
+    name=$(basename "$dir")
+    sample="$work/memcheck-$name"
+    mkdir -p "$sample"
+    total=$(ls "$dir"/*.siftart | wc -l)
+    step=$(( total / memcheck > 0 ? total / memcheck : 1 ))
+    ls "$dir"/*.siftart | awk -v s="$step" 'NR % s == 0' | head -n "$memcheck" |
+      while read -r f; do ln -s "$f" "$sample/"; done
+    "$sift_run" "$sample" --device=cuda --sanitize=memcheck --timeout=300 \
+      --out="$out/$name-memcheck.csv" 2> "$out/$name-memcheck.log" || status=$?
+  done
+fi
+python3 - "$out" > "$out/summary.txt" <<'EOF'
+import csv, glob, os, sys, statistics
+out = sys.argv[1]
+for path in sorted(glob.glob(os.path.join(out, "*.csv"))):
+    rows = list(csv.DictReader(open(path)))
+    name = os.path.basename(path)
+    verdicts = {}
+    for r in rows:
+        key = (r["pipeline"], r["verdict"])
+        verdicts[key] = verdicts.get(key, 0) + 1
+    print(f"== {name}: {len(rows)} artifacts")
+    for (pipeline, verdict), n in sorted(verdicts.items()):
+        print(f"   {pipeline:12s} {verdict:18s} {n}")
+    times = [(float(r["kernel_ms"]), r["file"], r["pipeline"]) for r in rows
+             if r["kernel_ms"] not in ("", "nan")]
+    if not times:
+        continue
+    for pipeline in sorted({t[2] for t in times}):
+        ms = sorted(t[0] for t in times if t[2] == pipeline)
+        p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
+        print(f"   kernel ms per case, {pipeline}: median {statistics.median(ms):.3f}"
+              f" p90 {p90:.3f} max {ms[-1]:.1f} (n={len(ms)})")
+    for ms, f, pipeline in sorted(times, reverse=True)[:10]:
+        print(f"   slow: {ms:10.1f} ms {pipeline} {os.path.basename(f)}")
+    for r in rows:
+        if r["verdict"] != "pass":
+            print(f"   FINDING {r['verdict']} {os.path.basename(r['file'])}: {r['detail'][:300]}")
+EOF
+cat "$out/summary.txt"
+exit $status
