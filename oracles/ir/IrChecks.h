@@ -1,8 +1,9 @@
 //===- oracles/ir/IrChecks.h - Static oracles over MLIR modules -*- C++ -*-===//
 //
 // Static oracles that read the IR between pipeline stages, for the verdicts
-// `malloc-in-kernel`, `wrong-address-space`, `smem-overflow` and
-// `undistributed-write` (DESIGN.md, "Oracles and verdicts"). They run on any
+// `malloc-in-kernel`, `wrong-address-space`, `smem-overflow`,
+// `undistributed-write` and `out-of-bounds` (Bounds.cpp; DESIGN.md, "Oracles
+// and verdicts"). They run on any
 // module of any stage: `gpu.launch` bodies before outlining, `gpu.func`s
 // after it, `llvm.func`s of a `gpu.module` after the NVVM/ROCDL lowering;
 // StageChecks.h runs them after every pass to name the pass that introduced
@@ -143,5 +144,34 @@ std::vector<IrFinding> checkUndistributedWrites(mlir::ModuleOp module);
 /// memory, undistributed writes.
 std::vector<IrFinding> checkAll(mlir::Operation *root, int64_t budgetBytes);
 std::vector<IrFinding> checkAll(mlir::ModuleOp module, int64_t budgetBytes);
+
+//===----------------------------------------------------------------------===//
+// Out-of-bounds accesses (Bounds.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Loads and stores that leave their memref: in every kernel entry (and
+/// mapped loop, see collectMappedLoops in Kernels.h), a `memref.load`,
+/// `memref.store`, `memref.atomic_rmw`, `vector.load`, `vector.store`,
+/// `affine.load` or `affine.store` that, on some thread and some iteration
+/// of its enclosing loops at which its enclosing `scf.if`/`affine.if` guards
+/// hold, has an index below 0 or past the end of a static dimension (for
+/// vectors: the last element along the vector's dimensions):
+/// `OutOfBounds`, at most one per kernel, at the access, e.g.
+/// "memref.store index 0 of memref<16xf32> can reach 31 (size 16)" (the
+/// memref dimension, counted from 0, and the furthest index found).
+///
+/// Each index is bounded by intervals, then, where they leave a doubt, with
+/// MLIR's ValueBoundsConstraintSet (thread and block ids from the kernel's
+/// known sizes, induction variables from their loops, the conditions of the
+/// enclosing `scf.if`s as constraints); a bound outside the dimension is
+/// then confirmed by evaluating the access on concrete ids and iterations,
+/// corners first, within a step budget. Never a guess: what the evaluation
+/// cannot follow is not reported (indices or guards that depend on loaded
+/// values, kernel arguments or loop-carried values; accesses under
+/// unstructured control flow, `scf.while` or unknown region ops; ids of
+/// unknown extent; device functions; `vector.transfer_*` and masked ops,
+/// which are in bounds by construction). The whole check stops after 250 ms.
+std::vector<IrFinding> checkOutOfBounds(mlir::Operation *root);
+std::vector<IrFinding> checkOutOfBounds(mlir::ModuleOp module);
 
 } // namespace sift::oracle

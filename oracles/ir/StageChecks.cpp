@@ -1,7 +1,8 @@
 //===- StageChecks.cpp - IR checks after every pass -----------------------===//
 //
-// StageCheckInstrumentation: checkAll after each pass, scoped to the op the
-// pass ran on, and the first pass after which each finding appeared.
+// StageCheckInstrumentation: checkAll and checkOutOfBounds after each pass,
+// scoped to the op the pass ran on, and the first pass after which each
+// finding appeared.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <tuple>
 
 using namespace mlir;
@@ -117,6 +119,9 @@ void StageCheckInstrumentation::check(Operation *root, const std::string &pass,
                                       int ordinal) {
   auto start = std::chrono::steady_clock::now();
   std::vector<IrFinding> found = checkAll(root, budgetBytes_);
+  std::vector<IrFinding> outOfBounds = checkOutOfBounds(root);
+  found.insert(found.end(), std::make_move_iterator(outOfBounds.begin()),
+               std::make_move_iterator(outOfBounds.end()));
   std::vector<std::string> keys;
   keys.reserve(found.size());
   for (const IrFinding &finding : found)

@@ -52,7 +52,7 @@ struct StageFinding {
   std::string pass;
 };
 
-/// Runs checkAll after every pass; see the file comment.
+/// Runs checkAll and checkOutOfBounds after every pass; see the file comment.
 class StageCheckInstrumentation : public mlir::PassInstrumentation {
 public:
   /// `budgetBytes`: the workgroup memory budget (workgroupMemoryBudget).

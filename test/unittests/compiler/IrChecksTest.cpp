@@ -651,10 +651,10 @@ TEST_F(StageChecksTest, OutliningKeepsFindingsLoweringAddsMallocCall) {
                    threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
           %c0 = arith.constant 0 : index
           %v = arith.constant 1.0 : f32
-          %a = memref.alloc() : memref<16xf32>
-          memref.store %v, %a[%c0] : memref<16xf32>
+          %a = memref.alloc() : memref<64xf32>
+          memref.store %v, %a[%c0] : memref<64xf32>
           memref.store %v, %out[%bx] : memref<64xf32>
-          %l = memref.load %a[%tx] : memref<16xf32>
+          %l = memref.load %a[%tx] : memref<64xf32>
           memref.store %l, %out[%tx] : memref<64xf32>
           gpu.terminator
         }

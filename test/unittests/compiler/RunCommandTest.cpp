@@ -303,8 +303,8 @@ TEST(RunCommandTest, InputOfTheWrongShape) {
   HostTensor key = f32Bits({2, 5}, std::vector<uint32_t>(10, kOne));
   RunFixture f(kSortProgram, {key, sortPayload()});
   EXPECT_EQ(f.runCapturingStderr(), kExitUsage);
-  EXPECT_NE(f.stderrText.find("input0.npy (input 0): expected f32[2x6], got "
-                              "f32[2x5]"),
+  EXPECT_NE(f.stderrText.find("input0.npy): shape [2,5] does not match "
+                              "argument 1 of @main, tensor<2x6xf32>"),
             std::string::npos)
       << f.stderrText;
   EXPECT_FALSE(fs::exists(f.options.outputDir + "/result0.npy"));
@@ -315,8 +315,8 @@ TEST(RunCommandTest, InputOfTheWrongElementType) {
       intTensor(ElementType::I32, {2, 6}, std::vector<int64_t>(12, 0));
   RunFixture f(kSortProgram, {sortKey(), payload});
   EXPECT_EQ(f.runCapturingStderr(), kExitUsage);
-  EXPECT_NE(f.stderrText.find("input1.npy (input 1): expected i64[2x6], got "
-                              "i32[2x6]"),
+  EXPECT_NE(f.stderrText.find("input1.npy): element type i32 (<i4) does not "
+                              "match argument 2 of @main, tensor<2x6xi64>"),
             std::string::npos)
       << f.stderrText;
 }
@@ -324,7 +324,8 @@ TEST(RunCommandTest, InputOfTheWrongElementType) {
 TEST(RunCommandTest, TooFewInputs) {
   RunFixture f(kSortProgram, {sortKey()});
   EXPECT_EQ(f.runCapturingStderr(), kExitUsage);
-  EXPECT_NE(f.stderrText.find("takes 2 inputs but 1 --input files"),
+  EXPECT_NE(f.stderrText.find(
+                "@main takes 2 arguments but 1 --input file was given"),
             std::string::npos)
       << f.stderrText;
 }
@@ -332,7 +333,8 @@ TEST(RunCommandTest, TooFewInputs) {
 TEST(RunCommandTest, TooManyInputs) {
   RunFixture f(kSortProgram, {sortKey(), sortPayload(), sortPayload()});
   EXPECT_EQ(f.runCapturingStderr(), kExitUsage);
-  EXPECT_NE(f.stderrText.find("takes 2 inputs but 3 --input files"),
+  EXPECT_NE(f.stderrText.find(
+                "@main takes 2 arguments but 3 --input files were given"),
             std::string::npos)
       << f.stderrText;
 }
