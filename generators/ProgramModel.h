@@ -4,8 +4,8 @@
 // them, the function inputs and outputs. Generators build it, `MlirEmitter`
 // prints it as MLIR text, and the reference (`oracles/Reference`) evaluates it
 // directly, never the IR, so the oracle does not depend on the compiler under
-// test. Semantics of every op are those of ../shared/SEMANTICS.md and the
-// comments below.
+// test. Semantics of every op are those of its sift op's description
+// (pipelines/Dialect/SiftOps.td) and the comments below.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -2,8 +2,8 @@
 //
 // Computes the expected outputs of a program by evaluating its plain-data
 // model (`generators/ProgramModel.h`) on host tensors, op by op, exactly as
-// ../shared/SEMANTICS.md and the model's comments define each op: float
-// elementwise ops rounded to the element type after every step, the float
+// the sift ops' descriptions (pipelines/Dialect/SiftOps.td) and the model's
+// comments define each op: float elementwise ops rounded to the element type after every step, the float
 // total order for sort and top-k, stable sorts, top-k ties to the lower index,
 // exact bits for every element an op only moves. It never looks at MLIR, so it
 // shares no code, and no bug, with the compiler under test.
