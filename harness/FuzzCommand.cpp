@@ -19,6 +19,7 @@
 #include "harness/Isolation.h"
 #include "harness/Session.h"
 #include "harness/StopSignals.h"
+#include "harness/WorkerPool.h"
 #include "harness/Version.h"
 #include "oracles/Compare.h"
 #include "oracles/Verdict.h"
@@ -534,8 +535,11 @@ int runFuzzCommand(const FuzzOptions &options) {
     }
     if (outcome.reported && outcome.compiled && !options.exportDir.empty())
       ++exported;
-    if (outcome.reported && !oracle::isFinding(outcome.verdict) &&
-        options.saveCasesDir.empty()) {
+    if (outcome.result) {
+      // The worker sent the whole case: nothing to compute again.
+      result = *outcome.result;
+    } else if (outcome.reported && !oracle::isFinding(outcome.verdict) &&
+               options.saveCasesDir.empty()) {
       result.seed = seed;
       result.pipeline = run.pipeline;
       result.target = run.target;
@@ -553,25 +557,27 @@ int runFuzzCommand(const FuzzOptions &options) {
     }
     return result;
   };
-  auto childWork = [&](uint64_t seed, const PipelineTarget &run,
-                       const CaseOptions &o) {
-    return [&, seed, o](const std::function<void(const char *)> &phase) {
-      CaseOptions inChild = o;
-      inChild.onPhase = phase;
-      return runGeneratedCase(session, deviceFor(run), inChild, seed);
-    };
-  };
-  auto exportInChild = [&](const PipelineTarget &run) {
-    return [&](const CaseResult &done) {
-      // In the child: export there, where the artifact is.
-      if (!options.exportDir.empty() && done.compiled)
-        if (Status s = exportCase(options, run, done); !s) {
-          std::fprintf(stderr, "harness: --export-artifacts: %s\n",
-                       s.message().c_str());
-          std::fflush(stderr);
-          _exit(3);
-        }
-    };
+  // A worker's request: "CASE RUN" (the case index and the index of its
+  // (pipeline, target) run); the worker derives the rest as this process
+  // would, and exports its artifact where it was compiled.
+  auto workerHandler = [&](const std::string &request,
+                           const std::function<void(const char *)> &phase) {
+    unsigned long long i = 0;
+    size_t r = 0;
+    std::sscanf(request.c_str(), "%llu %zu", &i, &r);
+    const PipelineTarget &run = options.runs[r];
+    CaseOptions inWorker = optionsFor(run);
+    inWorker.onPhase = phase;
+    CaseResult done = runGeneratedCase(session, deviceFor(run), inWorker,
+                                       gen::caseSeed(options.seed, i));
+    if (!options.exportDir.empty() && done.compiled)
+      if (Status s = exportCase(options, run, done); !s) {
+        std::fprintf(stderr, "harness: --export-artifacts: %s\n",
+                     s.message().c_str());
+        std::fflush(stderr);
+        _exit(3);
+      }
+    return done;
   };
   // After the last run of case i: it is stored, a killed campaign resumes
   // at i + 1.
@@ -592,9 +598,10 @@ int runFuzzCommand(const FuzzOptions &options) {
 
   // Isolated cases: up to --jobs children at once, delivered in case order
   // (one job: one child at a time).
-  std::unique_ptr<IsolatedPool> pool;
+  std::unique_ptr<WorkerPool> pool;
   if (isolated)
-    pool = std::make_unique<IsolatedPool>(options.jobs);
+    pool = std::make_unique<WorkerPool>(options.jobs, workerHandler, nullptr,
+                                        limits);
   for (uint64_t n = 0; n < limit && !failed; ++n) {
     if (stop->requested() || (options.seconds && elapsed() >= *options.seconds))
       break;
@@ -608,7 +615,8 @@ int runFuzzCommand(const FuzzOptions &options) {
       CaseOptions o = optionsFor(run);
       bool last = r + 1 == options.runs.size();
       if (pool) {
-        pool->submit(childWork(seed, run, o), exportInChild(run), limits,
+        pool->submit(std::to_string(i) + " " + std::to_string(r),
+                     !options.saveCasesDir.empty(),
                      [&, i, seed, r, o, last](const IsolatedOutcome &outcome) {
                        if (failed)
                          return;

@@ -41,7 +41,8 @@ constexpr bool kShadowMemory = false;
 constexpr bool kShadowMemory = false;
 #endif
 
-/// The resident bytes of process `pid` (Linux's /proc), or 0 when unknown.
+} // namespace
+
 uint64_t residentBytes(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/statm");
   uint64_t pages = 0, resident = 0;
@@ -49,6 +50,8 @@ uint64_t residentBytes(pid_t pid) {
     return 0;
   return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
+
+namespace {
 
 /// What the child's operator new prints when the limit stops it, formatted
 /// when the limit is set (the handler itself must not allocate).
@@ -66,6 +69,8 @@ constexpr double kServiceMillis = kShadowMemory ? 100.0 : 1000.0;
   std::abort();
 }
 
+} // namespace
+
 void writeAll(int fd, const std::string &text) {
   size_t done = 0;
   while (done < text.size()) {
@@ -78,7 +83,26 @@ void writeAll(int fd, const std::string &text) {
   }
 }
 
-} // namespace
+void setUpIsolatedChild(int errorFd, const IsolationLimits &limits) {
+  // Ctrl-C and SIGTERM are the parent's to handle (it stops after the
+  // cases in flight; a signal here would read as a crash).
+  signal(SIGINT, SIG_IGN);
+  signal(SIGTERM, SIG_IGN);
+  if (errorFd != STDERR_FILENO) {
+    dup2(errorFd, STDERR_FILENO);
+    close(errorFd);
+  }
+  if (limits.memoryBytes > 0 && !kShadowMemory) {
+    rlimit memory{limits.memoryBytes, limits.memoryBytes};
+    setrlimit(RLIMIT_AS, &memory);
+    std::snprintf(outOfMemoryLine, sizeof outOfMemoryLine,
+                  "out of memory: the case passed the memory limit of %s\n",
+                  bytesText(limits.memoryBytes).c_str());
+    std::set_new_handler(reportOutOfMemory);
+  }
+}
+
+double serviceMillis() { return kServiceMillis; }
 
 IsolatedChild::IsolatedChild(const CaseWork &work,
                              const std::function<void(const CaseResult &)> &afterwards,
@@ -98,20 +122,9 @@ IsolatedChild::IsolatedChild(const CaseWork &work,
     // after the cases in flight; a signal here would read as a crash); the
     // memory limit; stderr to the parent; it dies with the parent (a
     // killed harness leaves no hung child).
-    signal(SIGINT, SIG_IGN);
-    signal(SIGTERM, SIG_IGN);
     close(report[0]);
     close(errors[0]);
-    dup2(errors[1], STDERR_FILENO);
-    if (limits.memoryBytes > 0 && !kShadowMemory) {
-      rlimit memory{limits.memoryBytes, limits.memoryBytes};
-      setrlimit(RLIMIT_AS, &memory);
-      std::snprintf(outOfMemoryLine, sizeof outOfMemoryLine,
-                    "out of memory: the case passed the memory limit of "
-                    "%s\n",
-                    bytesText(limits.memoryBytes).c_str());
-      std::set_new_handler(reportOutOfMemory);
-    }
+    setUpIsolatedChild(errors[1], limits);
     auto phase = [&](const char *name) {
       writeAll(report[1], std::string("phase\t") + name + "\n");
     };

@@ -42,6 +42,20 @@ struct IsolationLimits {
 /// rather than its address space.
 bool memoryLimitIsResident();
 
+/// In a child just forked to run cases: SIGINT and SIGTERM ignored (the
+/// parent decides when to stop), stderr to `errorFd`, and the memory limit
+/// (address space, unless the limit is resident: then the parent checks).
+void setUpIsolatedChild(int errorFd, const IsolationLimits &limits);
+
+/// The resident bytes of process `pid` (Linux's /proc), or 0 when unknown.
+uint64_t residentBytes(pid_t pid);
+
+/// Writes all of `text` to `fd` (retrying short writes and EINTR).
+void writeAll(int fd, const std::string &text);
+
+/// The longest a parent waits before it looks at its children again.
+double serviceMillis();
+
 /// A byte count for messages: "512M", "4G", "1536K", "100 bytes".
 std::string bytesText(uint64_t bytes);
 
@@ -68,6 +82,9 @@ struct IsolatedOutcome {
   uint64_t memoryLimit = 0;
   int signal = 0;
   std::string stderrTail;
+  /// The case's whole result, when a WorkerPool's worker sent it (a finding,
+  /// or asked for): nothing needs computing again.
+  std::shared_ptr<const CaseResult> result;
 };
 
 

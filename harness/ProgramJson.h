@@ -18,8 +18,11 @@ namespace sift::harness {
 
 nlohmann::json programToJson(const gen::Program &program);
 
-/// The program of `json`; an error names the field that is wrong.
-Result<gen::Program> programFromJson(const nlohmann::json &json);
+/// The program of `json`; an error names the field that is wrong. With
+/// `check`, a program gen::validate rejects is an error too (without it:
+/// a generator's invalid program, kept as its finding).
+Result<gen::Program> programFromJson(const nlohmann::json &json,
+                                     bool check = true);
 
 /// What a JSON library error says, for a person: without the library's
 /// "[json.exception.KIND.N]" tag, and "missing field 'x'" for a key that is

@@ -16,7 +16,7 @@ JOBS="${SIFT_JOBS:-$(nproc)}"
 PACKAGES=(
   build-essential cmake ninja-build
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  clang-22 lld-22 libclang-rt-22-dev
+  clang-22 lld-22 liblld-22-dev libclang-rt-22-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libsqlite3-dev sqlite3 libfccp-dev
   rocm-device-libs libamdhip64-dev libdlpack-dev

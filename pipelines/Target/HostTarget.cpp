@@ -1,13 +1,14 @@
 //===- HostTarget.cpp - LLVM dialect to a host shared object --------------===//
 //
-// Translation to LLVM IR, -O2, object emission for generic x86-64 and a link
-// with ld.lld (run as a child process) into a position-independent shared
-// object with -Bsymbolic, so calls inside the object never resolve to the
-// host process's symbols.
+// Translation to LLVM IR, -O2, object emission (in memory) for generic x86-64
+// and a link with lld (Linker.h: in this process when the build has lld's
+// library) into a position-independent shared object with -Bsymbolic, so
+// calls inside the object never resolve to the host process's symbols.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pipelines/Target/HostTarget.h"
+#include "pipelines/Target/Linker.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -15,11 +16,9 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -48,7 +47,7 @@ void initializeX86Once() {
 
 std::unique_ptr<llvm::TargetMachine>
 createHostTargetMachine(const sift::HostTargetOptions &options,
-                        std::string &error) {
+                        unsigned optLevel, std::string &error) {
   initializeX86Once();
   llvm::Triple triple(kHostTriple);
   const llvm::Target *target =
@@ -56,10 +55,10 @@ createHostTargetMachine(const sift::HostTargetOptions &options,
   if (!target)
     return nullptr;
   llvm::TargetOptions targetOptions;
-  auto level = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
-               : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
-               : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
-                                       : llvm::CodeGenOptLevel::Aggressive;
+  auto level = optLevel == 0   ? llvm::CodeGenOptLevel::None
+               : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+               : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                               : llvm::CodeGenOptLevel::Aggressive;
   std::unique_ptr<llvm::TargetMachine> machine(
       target->createTargetMachine(triple, options.cpu, "", targetOptions,
                                   llvm::Reloc::PIC_, std::nullopt, level));
@@ -77,22 +76,21 @@ std::string linkerPath(const sift::HostTargetOptions &options) {
   return SIFT_DEFAULT_LD_LLD;
 }
 
-/// Removes a file when it goes out of scope.
-struct TempFile {
-  llvm::SmallString<128> path;
-  ~TempFile() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-  }
-};
 
 } // namespace
+
+unsigned sift::envCodegenOptLevel() {
+  const char *env = std::getenv("SIFT_HOST_CODEGEN_OPT");
+  if (env && env[0] >= '0' && env[0] <= '3' && env[1] == '\0')
+    return static_cast<unsigned>(env[0] - '0');
+  return 0;
+}
 
 std::unique_ptr<llvm::Module>
 sift::translateForHost(ModuleOp module, llvm::LLVMContext &context,
                        const HostTargetOptions &options, std::string &error) {
   std::unique_ptr<llvm::TargetMachine> machine =
-      createHostTargetMachine(options, error);
+      createHostTargetMachine(options, options.optLevel, error);
   if (!machine)
     return nullptr;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -121,24 +119,14 @@ bool sift::buildHostSharedObject(ModuleOp module,
   if (!llvmModule)
     return false;
   std::unique_ptr<llvm::TargetMachine> machine =
-      createHostTargetMachine(options, error);
+      createHostTargetMachine(options, options.codegenOptLevel, error);
   if (!machine)
     return false;
 
-  // Emit the object file.
-  TempFile object, library, log;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("sift-host", "o", object.path)) {
-    error = "cannot create a temporary object file: " + ec.message();
-    return false;
-  }
+  // Emit the object into memory, then link it into a shared object.
+  llvm::SmallVector<char, 0> object;
   {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(object.path, ec);
-    if (ec) {
-      error = "cannot write " + object.path.str().str() + ": " + ec.message();
-      return false;
-    }
+    llvm::raw_svector_ostream os(object);
     llvm::legacy::PassManager passes;
     if (machine->addPassesToEmitFile(passes, os, nullptr,
                                      llvm::CodeGenFileType::ObjectFile)) {
@@ -147,44 +135,7 @@ bool sift::buildHostSharedObject(ModuleOp module,
     }
     passes.run(*llvmModule);
   }
-
-  // Link it into a shared object.
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("sift-host", "so", library.path)) {
-    error = "cannot create a temporary library file: " + ec.message();
-    return false;
-  }
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("sift-ld", "log", log.path)) {
-    error = "cannot create a temporary log file: " + ec.message();
-    return false;
-  }
-  std::string linker = linkerPath(options);
-  llvm::SmallVector<llvm::StringRef> args = {
-      linker, "-shared",    "-Bsymbolic", "--hash-style=gnu",
-      "-o",   library.path, object.path};
-  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
-                                                llvm::StringRef(log.path),
-                                                llvm::StringRef(log.path)};
-  std::string execError;
-  int status = llvm::sys::ExecuteAndWait(linker, args, std::nullopt, redirects,
-                                         /*SecondsToWait=*/60,
-                                         /*MemoryLimit=*/0, &execError);
-  if (status != 0) {
-    error = "linking the host shared object with " + linker + " failed";
-    if (!execError.empty())
-      error += ": " + execError;
-    if (auto text = llvm::MemoryBuffer::getFile(log.path))
-      error += "\n" + (*text)->getBuffer().str();
-    return false;
-  }
-  auto bytes = llvm::MemoryBuffer::getFile(library.path, /*IsText=*/false,
-                                           /*RequiresNullTerminator=*/false);
-  if (!bytes) {
-    error = "cannot read the linked library " + library.path.str().str();
-    return false;
-  }
-  llvm::StringRef data = (*bytes)->getBuffer();
-  sharedObject.assign(data.begin(), data.end());
-  return true;
+  return linkElfObject({"-shared", "-Bsymbolic", "--hash-style=gnu"},
+                       std::string_view(object.data(), object.size()),
+                       options.link, linkerPath(options), sharedObject, error);
 }

@@ -1,11 +1,13 @@
 //===- HostTarget.h - LLVM dialect to a host shared object ------*- C++ -*-===//
 //
 // The `host` target: translate an LLVM-dialect module to LLVM IR, optimize
-// it, emit an x86-64 object and link it into a shared object with ld.lld.
+// it, emit an x86-64 object and link it into a shared object with lld.
 // The cpu runtime dlopens the result (runtime/cpu/CpuDevice.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
+
+#include "pipelines/Target/Linker.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -20,15 +22,25 @@ class Module;
 
 namespace sift {
 
+/// $SIFT_HOST_CODEGEN_OPT (0-3), else 0.
+unsigned envCodegenOptLevel();
+
 /// Options of the host target.
 struct HostTargetOptions {
   /// LLVM optimization level of the generated code (0-3).
   unsigned optLevel = 2;
+  /// The code generator's level (0-3) when it emits the object. 0 (fast
+  /// instruction selection, no machine-level optimization) halves a fuzz
+  /// case's compile; the IR it selects from was optimized at `optLevel`,
+  /// which is where a lowering's undefined behaviour would show.
+  unsigned codegenOptLevel = envCodegenOptLevel();
   /// The CPU to generate code for; "x86-64" keeps artifacts portable.
   std::string cpu = "x86-64";
   /// The linker; empty: $SIFT_LD_LLD, else the ld.lld of the LLVM sift was
   /// built with.
   std::string linker;
+  /// In process (lld's library) or by running `linker`.
+  LinkMode link = defaultLinkMode();
 };
 
 /// Translates `module` (LLVM dialect) to an optimized LLVM IR module for the

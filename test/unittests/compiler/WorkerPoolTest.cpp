@@ -1,0 +1,168 @@
+//===- WorkerPoolTest.cpp - Long-lived isolated workers -------------------===//
+//
+// A WorkerPool runs many requests in few workers, delivers outcomes in
+// submission order, and a worker that crashes or hangs costs exactly its
+// case: the verdict names the phase, and the next case runs in a fresh
+// worker. Whole results (CaseWire) come back for findings only, unless
+// asked for, with their tensors and text intact.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/CaseWire.h"
+#include "harness/WorkerPool.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <set>
+#include <thread>
+#include <unistd.h>
+
+using namespace sift;
+using namespace sift::harness;
+
+namespace {
+
+using Phase = std::function<void(const char *)>;
+
+IsolationLimits quick(double seconds) {
+  IsolationLimits limits;
+  limits.timeoutSeconds = seconds;
+  return limits;
+}
+
+/// Request "N": a case whose detail is the worker's pid and N; "crash N"
+/// dies by SIGSEGV in a pass, "hang N" sleeps in the run, "find N" is a
+/// mismatch with a tensor.
+CaseResult handle(const std::string &request, const Phase &phase) {
+  phase("compile");
+  CaseResult result;
+  result.seed = std::strtoull(request.c_str() + request.find(' ') + 1,
+                              nullptr, 10);
+  result.detail = std::to_string(getpid());
+  if (request.rfind("crash", 0) == 0) {
+    phase("compile:sift-lower-to-loops");
+    std::fprintf(stderr, "error: the pass broke\n");
+    std::signal(SIGSEGV, SIG_DFL);
+    std::raise(SIGSEGV);
+  }
+  if (request.rfind("hang", 0) == 0) {
+    phase("run");
+    std::this_thread::sleep_for(std::chrono::seconds(30));
+  }
+  if (request.rfind("find", 0) == 0) {
+    result.verdict = oracle::Verdict::Mismatch;
+    result.stage = "compare";
+    result.mlir = "module {\n}\n";
+    HostTensor tensor(ElementType::I32, {2});
+    tensor.data.assign(8, 7);
+    result.actual.push_back(tensor);
+  }
+  return result;
+}
+
+} // namespace
+
+TEST(WorkerPool, ReusesWorkersAndKeepsOrder) {
+  WorkerPool pool(2, handle, nullptr, quick(30));
+  std::vector<uint64_t> seeds;
+  std::set<std::string> pids;
+  for (int i = 0; i < 20; ++i)
+    pool.submit("ok " + std::to_string(i), false,
+                [&](const IsolatedOutcome &outcome) {
+                  ASSERT_TRUE(outcome.reported);
+                  EXPECT_EQ(outcome.verdict, oracle::Verdict::Pass);
+                  EXPECT_EQ(outcome.result, nullptr); // a pass: summary only
+                  pids.insert(outcome.detail);
+                  seeds.push_back(seeds.size());
+                });
+  pool.drain();
+  EXPECT_EQ(seeds.size(), 20u);
+  EXPECT_LE(pool.workersStarted(), 2u);
+  EXPECT_LE(pids.size(), 2u);
+}
+
+TEST(WorkerPool, ACrashCostsOneCaseAndAFreshWorker) {
+  WorkerPool pool(1, handle, nullptr, quick(30));
+  std::vector<IsolatedOutcome> outcomes;
+  for (const char *request : {"ok 1", "crash 2", "ok 3"})
+    pool.submit(request, false, [&](const IsolatedOutcome &outcome) {
+      outcomes.push_back(outcome);
+    });
+  pool.drain();
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_TRUE(outcomes[0].reported);
+  EXPECT_FALSE(outcomes[1].reported);
+  EXPECT_EQ(outcomes[1].signal, SIGSEGV);
+  oracle::Verdict verdict;
+  std::string stage, detail;
+  describeUnreported(outcomes[1], verdict, stage, detail);
+  EXPECT_EQ(verdict, oracle::Verdict::CompileCrash);
+  EXPECT_EQ(stage, "compile:sift-lower-to-loops");
+  EXPECT_NE(detail.find("the pass broke"), std::string::npos) << detail;
+  ASSERT_TRUE(outcomes[2].reported);
+  EXPECT_NE(outcomes[0].detail, outcomes[2].detail); // another worker
+  EXPECT_EQ(pool.workersStarted(), 2u);
+}
+
+TEST(WorkerPool, AHangIsATimeoutAndTheNextCaseRuns) {
+  WorkerPool pool(1, handle, nullptr, quick(0.5));
+  std::vector<IsolatedOutcome> outcomes;
+  for (const char *request : {"hang 1", "ok 2"})
+    pool.submit(request, false, [&](const IsolatedOutcome &outcome) {
+      outcomes.push_back(outcome);
+    });
+  pool.drain();
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_TRUE(outcomes[0].timedOut);
+  EXPECT_EQ(outcomes[0].phase, "run");
+  EXPECT_TRUE(outcomes[1].reported);
+}
+
+TEST(WorkerPool, FindingsComeBackWhole) {
+  WorkerPool pool(1, handle, nullptr, quick(30));
+  std::shared_ptr<const CaseResult> found, asked;
+  pool.submit("find 5", false, [&](const IsolatedOutcome &outcome) {
+    found = outcome.result;
+  });
+  pool.submit("ok 6", true, [&](const IsolatedOutcome &outcome) {
+    asked = outcome.result;
+  });
+  pool.drain();
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->verdict, oracle::Verdict::Mismatch);
+  EXPECT_EQ(found->seed, 5u);
+  EXPECT_EQ(found->mlir, "module {\n}\n");
+  ASSERT_EQ(found->actual.size(), 1u);
+  EXPECT_EQ(found->actual[0].data, std::vector<uint8_t>(8, 7));
+  ASSERT_NE(asked, nullptr);
+  EXPECT_EQ(asked->seed, 6u);
+}
+
+TEST(WorkerPool, WorkersAreReplacedAfterTheirShare) {
+  WorkerPool pool(1, handle, nullptr, quick(30), /*casesPerWorker=*/3);
+  for (int i = 0; i < 7; ++i)
+    pool.submit("ok " + std::to_string(i), false,
+                [](const IsolatedOutcome &) {});
+  pool.drain();
+  EXPECT_EQ(pool.workersStarted(), 3u);
+}
+
+TEST(CaseWire, CutShortOrUnknownIsAnError) {
+  CaseResult result;
+  result.verdict = oracle::Verdict::CompileError;
+  result.detail = "a\nb";
+  std::string bytes = encodeCaseResult(result, false);
+  bool full = true;
+  auto back = decodeCaseResult(bytes, full);
+  ASSERT_TRUE(back.ok()) << back.message();
+  EXPECT_FALSE(full);
+  EXPECT_EQ(back->detail, "a\nb");
+  auto cut = decodeCaseResult(bytes.substr(0, bytes.size() - 5), full);
+  EXPECT_FALSE(cut.ok());
+  std::string unknown = bytes;
+  unknown.replace(unknown.find("compile-error"), 13, "compile-erro?");
+  EXPECT_FALSE(decodeCaseResult(unknown, full).ok());
+}
