@@ -9,6 +9,7 @@
 #include "harness/Session.h"
 
 #include "pipelines/Dialect/SiftDialect.h"
+#include "pipelines/Target/RocdlTarget.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -89,6 +90,9 @@ Session::Session() {
       (llvm::install_fatal_error_handler(recordFatalError), true);
   (void)installed;
   DialectRegistry registry;
+  // First: the first model attached to #rocdl.target wins (sift's links
+  // HSACO in process).
+  registerGpuTargetModels(registry);
   registerSiftDialects(registry);
   context_ =
       std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);

@@ -9,6 +9,8 @@
 #include "pipelines/Pipelines/Pipelines.h"
 #include "pipelines/Transforms/Passes.h"
 
+#include "pipelines/Target/RocdlTarget.h"
+
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -19,6 +21,8 @@ int main(int argc, char **argv) {
   sift::registerSiftPasses();
   sift::registerSiftPipelines();
   mlir::DialectRegistry registry;
+  // First: the first model attached to #rocdl.target wins.
+  sift::registerGpuTargetModels(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   sift::registerSiftDialects(registry);

@@ -9,6 +9,8 @@
 #include "pipelines/Dialect/SiftDialect.h"
 #include "pipelines/Transforms/Passes.h"
 
+#include "pipelines/Target/RocdlTarget.h"
+
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -19,6 +21,8 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   sift::registerSiftPasses();
   mlir::DialectRegistry registry;
+  // First: the first model attached to #rocdl.target wins.
+  sift::registerGpuTargetModels(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   sift::registerSiftDialects(registry);
