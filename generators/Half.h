@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "runtime/support/ElementType.h"
+#include "support/ElementType.h"
 
 #include <cstdint>
 

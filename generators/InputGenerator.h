@@ -49,7 +49,7 @@
 #include "generators/Policy.h"
 #include "generators/ProgramModel.h"
 #include "generators/Rng.h"
-#include "runtime/support/HostTensor.h"
+#include "support/HostTensor.h"
 
 #include <cstdint>
 #include <optional>

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "runtime/support/HostTensor.h"
+#include "support/HostTensor.h"
 
 #include <cstdint>
 #include <vector>

@@ -14,7 +14,7 @@
 
 #include "generators/OpDescriptors.h"
 #include "generators/ProgramModel.h"
-#include "runtime/support/ElementType.h"
+#include "support/ElementType.h"
 
 #include <array>
 #include <cstddef>

@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "runtime/support/ElementType.h"
-#include "runtime/support/Shape.h"
+#include "support/ElementType.h"
+#include "support/Shape.h"
 
 #include <cstdint>
 #include <optional>

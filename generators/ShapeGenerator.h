@@ -11,7 +11,7 @@
 
 #include "generators/Policy.h"
 #include "generators/Rng.h"
-#include "runtime/support/Shape.h"
+#include "support/Shape.h"
 
 #include <cstdint>
 #include <vector>
@@ -40,7 +40,7 @@ ShapeChoice generateShape(const ShapePolicy &policy, Rng &rng);
 void capElements(std::vector<int64_t> &shape, int64_t keep,
                  int64_t maxElements);
 
-/// True when `n` is prime (runtime/support/Shape.h).
+/// True when `n` is prime (support/Shape.h).
 using sift::isPrime;
 
 } // namespace sift::gen

@@ -3,7 +3,7 @@
 #include "harness/CaseFolder.h"
 
 #include "harness/ProgramJson.h"
-#include "runtime/support/Npy.h"
+#include "support/Npy.h"
 
 #include <nlohmann/json.hpp>
 

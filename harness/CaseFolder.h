@@ -8,7 +8,7 @@
 #pragma once
 
 #include "harness/CaseRunner.h"
-#include "runtime/support/Result.h"
+#include "support/Result.h"
 
 #include <filesystem>
 #include <optional>

@@ -14,7 +14,7 @@
 #include "harness/Session.h"
 #include "oracles/Verdict.h"
 #include "runtime/Device.h"
-#include "runtime/support/HostTensor.h"
+#include "support/HostTensor.h"
 
 #include <cstdint>
 #include <functional>

@@ -4,7 +4,7 @@
 
 #include "harness/ProgramJson.h"
 #include "runtime/Artifact.h"
-#include "runtime/support/Npy.h"
+#include "support/Npy.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "harness/CaseRunner.h"
-#include "runtime/support/Result.h"
+#include "support/Result.h"
 
 #include <string>
 

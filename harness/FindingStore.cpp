@@ -16,8 +16,8 @@
 
 #include "generators/Policy.h"
 #include "generators/ProgramGenerator.h"
-#include "runtime/support/FileIO.h"
-#include "runtime/support/Npy.h"
+#include "support/FileIO.h"
+#include "support/Npy.h"
 
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
@@ -29,6 +29,10 @@
 #include <ctime>
 #include <filesystem>
 #include <regex>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -325,10 +329,71 @@ std::string FindingStore::databasePath() const {
   return (fs::path(outDir_) / "findings.db").string();
 }
 
-FindingStore::FindingStore(std::string outDir, sqlite3 *db)
-    : outDir_(std::move(outDir)), db_(db) {}
+FindingStore::FindingStore(std::string outDir, sqlite3 *db, int lockFd)
+    : outDir_(std::move(outDir)), db_(db), lockFd_(lockFd) {}
 
-FindingStore::~FindingStore() { sqlite3_close(db_); }
+FindingStore::~FindingStore() {
+  sqlite3_close(db_);
+  ::close(lockFd_); // releases the folder's lock
+}
+
+namespace {
+
+/// Takes `outDir/lock` (flock, released when the process ends however it
+/// ends) and writes this process's pid in it; the error names the holder.
+Result<int> lockOutputFolder(const std::string &outDir) {
+  std::string path = (fs::path(outDir) / "lock").string();
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return makeError(path + ": cannot open the output folder's lock: " +
+                     std::strerror(errno));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    int error = errno;
+    char holder[32] = {};
+    ssize_t n = ::pread(fd, holder, sizeof(holder) - 1, 0);
+    ::close(fd);
+    if (error != EWOULDBLOCK)
+      return makeError(path + ": cannot lock the output folder: " +
+                       std::strerror(error));
+    std::string pid = n > 0 ? std::string(holder, static_cast<size_t>(n)) : "";
+    while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' '))
+      pid.pop_back();
+    return makeError(
+        outDir + " is in use by another harness" +
+        (pid.empty() ? "" : " (pid " + pid + ")") +
+        ": two jobs on one output folder would record the same findings "
+        "twice; wait for it to end, or give this one another --out");
+  }
+  std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(fd, 0) != 0 ||
+      ::pwrite(fd, pid.data(), pid.size(), 0) !=
+          static_cast<ssize_t>(pid.size())) {
+    ::close(fd);
+    return makeError(path + ": cannot write the output folder's lock");
+  }
+  return fd;
+}
+
+/// Adds `progress.tally` to a database made before it existed.
+Status addTallyColumn(sqlite3 *db) {
+  sqlite3_stmt *stmt = nullptr;
+  bool has = false;
+  if (sqlite3_prepare_v2(db, "PRAGMA table_info(progress)", -1, &stmt,
+                         nullptr) != SQLITE_OK)
+    return sqliteError(db, "reading the progress table");
+  while (sqlite3_step(stmt) == SQLITE_ROW)
+    if (const unsigned char *name = sqlite3_column_text(stmt, 1))
+      has = has || std::string(reinterpret_cast<const char *>(name)) == "tally";
+  sqlite3_finalize(stmt);
+  if (has)
+    return Status::success();
+  if (sqlite3_exec(db, "ALTER TABLE progress ADD COLUMN tally TEXT", nullptr,
+                   nullptr, nullptr) != SQLITE_OK)
+    return sqliteError(db, "adding the progress tally");
+  return Status::success();
+}
+
+} // namespace
 
 Result<std::unique_ptr<FindingStore>>
 FindingStore::open(const std::string &outDir) {
@@ -339,16 +404,20 @@ FindingStore::open(const std::string &outDir) {
   if (ec)
     return makeError(outDir +
                      ": cannot create the output folder: " + ec.message());
+  auto lock = lockOutputFolder(outDir);
+  if (!lock.ok())
+    return lock.error();
   std::string dbPath = (fs::path(outDir) / "findings.db").string();
   sqlite3 *db = nullptr;
   if (sqlite3_open(dbPath.c_str(), &db) != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
+    ::close(*lock);
     return makeError(dbPath +
                      ": cannot open the findings database: " + message);
   }
   sqlite3_busy_timeout(db, 5000);
-  std::unique_ptr<FindingStore> store(new FindingStore(outDir, db));
+  std::unique_ptr<FindingStore> store(new FindingStore(outDir, db, *lock));
   const char *schema = R"sql(
     PRAGMA journal_mode=WAL;
     PRAGMA synchronous=NORMAL;
@@ -369,6 +438,8 @@ FindingStore::open(const std::string &outDir) {
       case_dir TEXT, found TEXT);
   )sql";
   if (Status status = store->exec(schema); !status.ok())
+    return makeError(dbPath + ": " + status.message());
+  if (Status status = addTallyColumn(db); !status.ok())
     return makeError(dbPath + ": " + status.message());
   return store;
 }
@@ -410,13 +481,15 @@ Result<int64_t> FindingStore::beginRun(const RunInfo &info) {
 }
 
 Status FindingStore::recordProgress(int64_t runId, uint64_t nextCase,
-                                    int64_t cases) {
-  Statement stmt(db_, "UPDATE progress SET next_case = ? WHERE run = ?");
+                                    int64_t cases, const std::string &tally) {
+  Statement stmt(db_,
+                 "UPDATE progress SET next_case = ?, tally = ? WHERE run = ?");
   Statement run(db_, "UPDATE runs SET cases = ? WHERE id = ?");
   if (!stmt.ok() || !run.ok())
     return sqliteError(db_, "preparing the progress");
   stmt.bind(1, static_cast<int64_t>(nextCase));
-  stmt.bind(2, runId);
+  stmt.bind(2, tally);
+  stmt.bind(3, runId);
   run.bind(1, cases);
   run.bind(2, runId);
   if (sqlite3_step(stmt.get()) != SQLITE_DONE ||
@@ -427,7 +500,8 @@ Status FindingStore::recordProgress(int64_t runId, uint64_t nextCase,
 
 Result<std::optional<ResumePoint>>
 FindingStore::findResumePoint(const std::string &resumeKey) {
-  Statement stmt(db_, "SELECT progress.run, progress.next_case FROM progress "
+  Statement stmt(db_, "SELECT progress.run, progress.next_case, "
+                      "progress.tally FROM progress "
                       "JOIN runs ON runs.id = progress.run WHERE "
                       "progress.resume_key = ? AND runs.finished IS NULL AND "
                       "progress.resumed_by IS NULL ORDER BY progress.run DESC "
@@ -440,9 +514,11 @@ FindingStore::findResumePoint(const std::string &resumeKey) {
     return std::optional<ResumePoint>();
   if (step != SQLITE_ROW)
     return sqliteError(db_, "looking up the campaign to resume");
-  return std::optional<ResumePoint>(
-      ResumePoint{sqlite3_column_int64(stmt.get(), 0),
-                  static_cast<uint64_t>(sqlite3_column_int64(stmt.get(), 1))});
+  const unsigned char *tally = sqlite3_column_text(stmt.get(), 2);
+  return std::optional<ResumePoint>(ResumePoint{
+      sqlite3_column_int64(stmt.get(), 0),
+      static_cast<uint64_t>(sqlite3_column_int64(stmt.get(), 1)),
+      tally ? reinterpret_cast<const char *>(tally) : ""});
 }
 
 Status FindingStore::markResumed(int64_t run, int64_t byRun) {
@@ -529,12 +605,15 @@ FindingStore::recordFinding(int64_t runId, const CaseResult &result,
 }
 
 Status FindingStore::endRun(int64_t runId, int64_t cases, int64_t findings,
-                            double seconds) {
+                            double seconds, bool finished) {
   Statement stmt(db_, "UPDATE runs SET finished = ?, cases = ?, findings = ?, "
                       "seconds = ? WHERE id = ?");
   if (!stmt.ok())
     return sqliteError(db_, "preparing the run update");
-  stmt.bind(1, nowUtc());
+  if (finished)
+    stmt.bind(1, nowUtc());
+  else
+    sqlite3_bind_null(stmt.get(), 1);
   stmt.bind(2, cases);
   stmt.bind(3, findings);
   stmt.bind(4, seconds);

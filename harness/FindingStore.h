@@ -13,7 +13,7 @@
 #pragma once
 
 #include "harness/CaseRunner.h"
-#include "runtime/support/Result.h"
+#include "support/Result.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,6 +44,9 @@ struct RunInfo {
 struct ResumePoint {
   int64_t run = 0;
   uint64_t nextCase = 0;
+  /// The campaign's tally up to `nextCase` (CampaignTally JSON; empty for
+  /// a run stored before tallies were).
+  std::string tally;
 };
 
 /// Stored case folders per signature; later findings of a signature are
@@ -80,8 +83,10 @@ Result<std::string> writeCaseFolderAt(const std::string &folder,
 /// The findings database and case folders of one output folder.
 class FindingStore {
 public:
-  /// Creates `outDir` and `outDir/cases` if needed and opens (or creates)
-  /// `outDir/findings.db`.
+  /// Creates `outDir` and `outDir/cases` if needed, locks the folder
+  /// (`outDir/lock`: a second harness on it gets an error naming the first
+  /// one's pid, never a shared campaign) and opens (or creates)
+  /// `outDir/findings.db`. The lock is held until the store is destroyed.
   static Result<std::unique_ptr<FindingStore>> open(const std::string &outDir);
   ~FindingStore();
 
@@ -92,26 +97,31 @@ public:
   Result<std::string> recordFinding(int64_t runId, const CaseResult &result,
                                     const CaseOptions &options,
                                     const std::string &reproCommand);
-  /// Records that every case before `nextCase` is done (committed at once,
-  /// so a killed campaign can resume after it).
-  Status recordProgress(int64_t runId, uint64_t nextCase, int64_t cases);
+  /// Records that every case before `nextCase` is done, with the
+  /// campaign's `tally` (JSON) at that point (committed at once, so a
+  /// killed campaign can resume after it and report all of its cases).
+  Status recordProgress(int64_t runId, uint64_t nextCase, int64_t cases,
+                        const std::string &tally = "");
   /// The latest unfinished run with `resumeKey`, if any.
   Result<std::optional<ResumePoint>> findResumePoint(
       const std::string &resumeKey);
   /// Marks an unfinished run as taken over by `byRun`.
   Status markResumed(int64_t run, int64_t byRun);
-  /// Closes a run with its totals.
-  Status endRun(int64_t runId, int64_t cases, int64_t findings, double seconds);
+  /// Closes a run with its totals. A run that is not `finished` (stopped
+  /// by a signal) keeps its totals and stays resumable.
+  Status endRun(int64_t runId, int64_t cases, int64_t findings, double seconds,
+                bool finished = true);
 
   const std::string &outDir() const { return outDir_; }
   std::string databasePath() const;
 
 private:
-  FindingStore(std::string outDir, sqlite3 *db);
+  FindingStore(std::string outDir, sqlite3 *db, int lockFd);
   Status exec(const std::string &sql);
 
   std::string outDir_;
   sqlite3 *db_;
+  int lockFd_;
 };
 
 } // namespace sift::harness

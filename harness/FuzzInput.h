@@ -12,7 +12,7 @@
 #pragma once
 
 #include "generators/ProgramModel.h"
-#include "runtime/support/HostTensor.h"
+#include "support/HostTensor.h"
 
 #include <cstddef>
 #include <cstdint>

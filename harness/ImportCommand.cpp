@@ -19,8 +19,8 @@
 #include "oracles/Verdict.h"
 #include "runtime/Artifact.h"
 #include "runtime/ExportedCase.h"
-#include "runtime/support/FileIO.h"
-#include "runtime/support/Text.h"
+#include "support/FileIO.h"
+#include "support/Text.h"
 
 // csv.h copies file names with strncpy into a fixed buffer, which GCC
 // warns about; the truncation is the library's intent.

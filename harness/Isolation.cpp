@@ -2,8 +2,8 @@
 
 #include "harness/Isolation.h"
 
-#include "runtime/support/Process.h"
-#include "runtime/support/Text.h"
+#include "support/Process.h"
+#include "support/Text.h"
 
 #include <fcntl.h>
 #include <poll.h>

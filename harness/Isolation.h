@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/support/Process.h"
+#include "support/Process.h"
 
 #include <poll.h>
 #include <sys/types.h>

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "generators/ProgramModel.h"
-#include "runtime/support/Result.h"
+#include "support/Result.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/raw_ostream.h"

@@ -10,7 +10,7 @@
 #pragma once
 
 #include "generators/ProgramModel.h"
-#include "runtime/support/Result.h"
+#include "support/Result.h"
 
 #include <nlohmann/json.hpp>
 

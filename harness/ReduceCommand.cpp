@@ -460,7 +460,14 @@ int runReduceCommand(const ReduceOptions &options) {
   bool compileStage = last.stage.rfind("compile", 0) == 0 ||
                       last.stage.rfind("static", 0) == 0 ||
                       last.stage == "serialize";
-  if (options.reduceIr && compileStage && !interrupted)
+  if (interrupted) {
+    // A stopped job exits non-zero; reducing the written folder again goes
+    // on from the smallest case so far.
+    std::printf("stopped by %s: go on with harness reduce %s\n",
+                stop.signalName(), written->c_str());
+    return stop.exitCode();
+  }
+  if (options.reduceIr && compileStage)
     reduceIr(session, *written, result.mlir, limits);
   return kExitOk;
 }

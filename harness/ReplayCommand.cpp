@@ -17,7 +17,7 @@
 #include "harness/Session.h"
 
 #include "generators/MlirEmitter.h"
-#include "runtime/support/FileIO.h"
+#include "support/FileIO.h"
 #include "oracles/Reference.h"
 
 #include <nlohmann/json.hpp>

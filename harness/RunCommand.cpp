@@ -28,9 +28,9 @@
 #include "pipelines/Dialect/SiftDialect.h"
 #include "runtime/ExportedCase.h"
 #include "runtime/Runner.h"
-#include "runtime/support/FileIO.h"
-#include "runtime/support/Npy.h"
-#include "runtime/support/Text.h"
+#include "support/FileIO.h"
+#include "support/Npy.h"
+#include "support/Text.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 

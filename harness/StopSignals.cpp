@@ -10,7 +10,10 @@ namespace {
 
 volatile std::sig_atomic_t stopRequested = 0;
 
-extern "C" void requestStop(int) { stopRequested = 1; }
+extern "C" void requestStop(int signal) {
+  if (stopRequested == 0)
+    stopRequested = signal;
+}
 
 } // namespace
 
@@ -26,5 +29,18 @@ StopSignals::~StopSignals() {
 }
 
 bool StopSignals::requested() const { return stopRequested != 0; }
+
+int StopSignals::signalNumber() const { return stopRequested; }
+
+const char *StopSignals::signalName() const {
+  switch (stopRequested) {
+  case SIGINT:
+    return "SIGINT";
+  case SIGTERM:
+    return "SIGTERM";
+  default:
+    return "";
+  }
+}
 
 } // namespace sift::harness

@@ -21,6 +21,13 @@ public:
 
   /// Whether SIGINT or SIGTERM arrived since construction.
   bool requested() const;
+  /// The first of them that arrived (0: none).
+  int signalNumber() const;
+  /// The exit code of a job stopped by it, as the shell reports a process
+  /// it ended: 128 + the signal (130 for SIGINT, 143 for SIGTERM).
+  int exitCode() const { return 128 + signalNumber(); }
+  /// "SIGINT", "SIGTERM" or "" for none.
+  const char *signalName() const;
 
 private:
   void (*previousInt_)(int);

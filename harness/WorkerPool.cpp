@@ -9,7 +9,7 @@
 #include "harness/WorkerPool.h"
 
 #include "harness/CaseWire.h"
-#include "runtime/support/Process.h"
+#include "support/Process.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "generators/ProgramModel.h"
-#include "runtime/support/HostTensor.h"
+#include "support/HostTensor.h"
 
 #include <cstdint>
 #include <optional>

@@ -10,7 +10,7 @@
 #pragma once
 
 #include "generators/ProgramModel.h"
-#include "runtime/support/HostTensor.h"
+#include "support/HostTensor.h"
 
 #include <cstdint>
 #include <string>

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "runtime/support/ElementType.h"
+#include "support/ElementType.h"
 
 #include <cstdint>
 #include <cstring>

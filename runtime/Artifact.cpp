@@ -10,8 +10,8 @@
 
 #include "runtime/Artifact.h"
 
-#include "runtime/support/FileIO.h"
-#include "runtime/support/Npy.h"
+#include "support/FileIO.h"
+#include "support/Npy.h"
 
 #include <algorithm>
 #include <cstring>

@@ -36,8 +36,8 @@
 #pragma once
 
 #include "runtime/Plan.h"
-#include "runtime/support/HostTensor.h"
-#include "runtime/support/Result.h"
+#include "support/HostTensor.h"
+#include "support/Result.h"
 
 #include <cstdint>
 #include <map>

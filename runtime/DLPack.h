@@ -14,7 +14,7 @@
 #pragma once
 
 #include "runtime/Device.h"
-#include "runtime/support/Fault.h"
+#include "support/Fault.h"
 
 #include <cstdint>
 #include <memory>

@@ -13,8 +13,8 @@
 
 #include "runtime/Artifact.h"
 #include "runtime/Plan.h"
-#include "runtime/support/HostTensor.h"
-#include "runtime/support/Result.h"
+#include "support/HostTensor.h"
+#include "support/Result.h"
 
 #include <memory>
 #include <optional>

@@ -2,7 +2,7 @@
 
 #include "runtime/ExportedCase.h"
 
-#include "runtime/support/Text.h"
+#include "support/Text.h"
 
 #include <cerrno>
 #include <cstdlib>

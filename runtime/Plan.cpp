@@ -8,7 +8,7 @@
 
 #include "runtime/Plan.h"
 
-#include "runtime/support/HostTensor.h"
+#include "support/HostTensor.h"
 
 #include <algorithm>
 #include <charconv>

@@ -22,8 +22,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "runtime/support/ElementType.h"
-#include "runtime/support/Result.h"
+#include "support/ElementType.h"
+#include "support/Result.h"
 
 #include <array>
 #include <cstdint>

@@ -12,9 +12,9 @@
 #include "runtime/AllocatorSelection.h"
 #include "runtime/Artifact.h"
 #include "runtime/Device.h"
-#include "runtime/support/HostTensor.h"
-#include "runtime/support/Fault.h"
-#include "runtime/support/Result.h"
+#include "support/HostTensor.h"
+#include "support/Fault.h"
+#include "support/Result.h"
 
 #include <vector>
 

@@ -21,7 +21,7 @@
 #include "oracles/Verdict.h"
 #include "pipelines/Target/Compile.h"
 #include "runtime/Device.h"
-#include "runtime/support/Text.h"
+#include "support/Text.h"
 
 #include <cstdio>
 #include <cstdlib>

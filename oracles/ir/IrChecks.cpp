@@ -218,19 +218,6 @@ std::vector<IrFinding> checkWorkgroupMemory(ModuleOp module,
   return checkWorkgroupMemory(module.getOperation(), budgetBytes);
 }
 
-int64_t workgroupMemoryBudget(std::string_view targetOrChip) {
-  constexpr int64_t kKiB = 1024;
-  auto startsWith = [&](std::string_view prefix) {
-    return targetOrChip.substr(0, prefix.size()) == prefix;
-  };
-  if (targetOrChip == "gfx950")
-    return 160 * kKiB;
-  if (targetOrChip == "amdgpu" || startsWith("gfx") || startsWith("amdgcn"))
-    return 64 * kKiB;
-  // nvptx, sm_*, compute_*: static __shared__ memory; and the fallback.
-  return 48 * kKiB;
-}
-
 std::vector<IrFinding> checkAll(Operation *root, int64_t budgetBytes) {
   std::vector<IrFinding> out;
   llvm::SmallVector<Kernel> kernels = collectKernels(root);

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "support/Targets.h"
 #include "oracles/Verdict.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -92,15 +93,9 @@ inline constexpr int64_t kPrivateMemoryBudget = 64 * 1024;
 /// at the kernel's location. checkAll includes it.
 std::vector<IrFinding> checkPrivateMemory(mlir::Operation *root);
 
-/// The static workgroup memory a kernel of `targetOrChip` may use, in bytes:
-///   - NVIDIA ("nvptx", "sm_*", "compute_*"): 48 KiB, the limit of static
-///     `__shared__` memory on every architecture; more (up to 227 KiB on
-///     sm_90) needs dynamic shared memory and an opt-in attribute that the
-///     sift pipelines do not set;
-///   - AMD ("amdgpu", "gfx*"): 64 KiB of LDS per workgroup, except gfx950
-///     (160 KiB);
-///   - anything else: 48 KiB, the smallest of the above.
-int64_t workgroupMemoryBudget(std::string_view targetOrChip);
+/// The workgroup memory budget of a target or chip: support/Targets.h's
+/// table of chips.
+using ::sift::workgroupMemoryBudget;
 
 /// Writes that several threads of a workgroup make to the same location: in
 /// a kernel entry (`gpu.func` with `kernel`, or a `gpu.launch` body) whose

@@ -1,6 +1,6 @@
 //===- InjectedFaults.h - Faults recorded on their ops ----------*- C++ -*-===//
 //
-// Some injected faults (runtime/support/Fault.h) concern one op that a pass
+// Some injected faults (support/Fault.h) concern one op that a pass
 // creates and a later pass lowers: sift-decompose-nms creates the NMS's
 // score sort and sift.nms_per_class, whose scalar implementation (and
 // private-row staging) is built much later. The creating pass records such
@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "runtime/support/Fault.h"
+#include "support/Fault.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -38,48 +38,6 @@
 
 using namespace mlir;
 
-std::string_view sift::toString(PipelineKind kind) {
-  switch (kind) {
-  case PipelineKind::Cpu: return "cpu";
-  case PipelineKind::TileAndFuse: return "tileandfuse";
-  case PipelineKind::Distribute: return "distribute";
-  }
-  return "?";
-}
-
-std::optional<sift::PipelineKind>
-sift::parsePipelineKind(std::string_view name) {
-  for (PipelineKind kind : kAllPipelineKinds)
-    if (toString(kind) == name)
-      return kind;
-  return std::nullopt;
-}
-
-std::string_view sift::toString(TargetKind kind) {
-  switch (kind) {
-  case TargetKind::Host: return "host";
-  case TargetKind::Nvptx: return "nvptx";
-  case TargetKind::Amdgpu: return "amdgpu";
-  }
-  return "?";
-}
-
-std::optional<sift::TargetKind> sift::parseTargetKind(std::string_view name) {
-  for (TargetKind kind : kAllTargetKinds)
-    if (toString(kind) == name)
-      return kind;
-  return std::nullopt;
-}
-
-std::string_view sift::defaultChip(TargetKind kind) {
-  switch (kind) {
-  case TargetKind::Host: return "x86-64";
-  case TargetKind::Nvptx: return "sm_90";
-  case TargetKind::Amdgpu: return "gfx942";
-  }
-  return "";
-}
-
 namespace {
 
 /// Strategy selection for `options` (the chosen pipeline and, with a seed,
@@ -89,10 +47,10 @@ std::unique_ptr<Pass> createStrategySelection(
   sift::SelectLoweringStrategyOptions select;
   select.pipeline = std::string(sift::toString(options.kind));
   select.randomSeed = options.randomConfigSeed;
-  // Static workgroup memory: 48 KiB on NVIDIA, 64 KiB on AMD (the oracle
-  // keeps its own table).
-  select.maxWorkgroupMemory =
-      options.target == sift::TargetKind::Amdgpu ? 64 * 1024 : 48 * 1024;
+  // Static workgroup memory of the chip (the table the oracle reads too).
+  select.maxWorkgroupMemory = sift::workgroupMemoryBudget(
+      options.chip.empty() ? sift::defaultChip(options.target)
+                           : std::string_view(options.chip));
   return sift::createSelectLoweringStrategy(select);
 }
 
@@ -354,6 +312,42 @@ struct GpuPipelineCliOptions
       llvm::cl::init(-1)};
 };
 
+/// Registers --sift-<name>-pipeline for a GPU pipeline: an unknown target
+/// or chip is an error (naming the valid ones), never a silent default.
+void registerGpuPipeline(StringRef arg, StringRef description,
+                         sift::PipelineKind kind) {
+  using namespace sift;
+  registerPassPipeline(
+      arg, description,
+      [kind](OpPassManager &pm, StringRef text,
+             function_ref<LogicalResult(const Twine &)> errorHandler) {
+        GpuPipelineCliOptions cli;
+        if (failed(cli.parseFromString(text)))
+          return failure();
+        std::optional<TargetKind> target = parseTargetKind(cli.target);
+        if (!target || *target == TargetKind::Host)
+          return errorHandler("unknown GPU target '" + cli.target +
+                              "'; valid targets: nvptx, amdgpu");
+        Result<ChipInfo> chip = findChip(*target, cli.chip);
+        if (!chip.ok())
+          return errorHandler(chip.message());
+        PipelineOptions options;
+        options.kind = kind;
+        options.target = *target;
+        options.chip = std::string(chip->name);
+        options.toolkitPath = cli.toolkit;
+        options.libdevicePath = cli.libdevice;
+        options.randomConfigSeed = cli.randomConfigSeed;
+        std::string error;
+        if (failed(addPipeline(pm, options, error)))
+          return errorHandler(error);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(GpuPipelineCliOptions());
+      });
+}
+
 } // namespace
 
 void sift::registerSiftPipelines() {
@@ -362,34 +356,14 @@ void sift::registerSiftPipelines() {
       "The sift cpu pipeline: bufferize, lower to loops and to the LLVM "
       "dialect with the host ABI",
       [](OpPassManager &pm) { addCpuPipeline(pm, PipelineOptions{}); });
-  PassPipelineRegistration<GpuPipelineCliOptions>(
+  registerGpuPipeline(
       "sift-distribute-pipeline",
       "The sift distribute pipeline: kernels per op, the host plan, PTX or "
       "HSACO",
-      [](OpPassManager &pm, const GpuPipelineCliOptions &cli) {
-        PipelineOptions options;
-        options.kind = PipelineKind::Distribute;
-        options.target =
-            parseTargetKind(cli.target).value_or(TargetKind::Nvptx);
-        options.chip = cli.chip;
-        options.toolkitPath = cli.toolkit;
-        options.libdevicePath = cli.libdevice;
-        options.randomConfigSeed = cli.randomConfigSeed;
-        addDistributePipeline(pm, options);
-      });
-  PassPipelineRegistration<GpuPipelineCliOptions>(
+      PipelineKind::Distribute);
+  registerGpuPipeline(
       "sift-tileandfuse-pipeline",
       "The sift tileandfuse pipeline: workgroup and thread foralls with fused "
       "producers, bufferization after tiling, PTX or HSACO",
-      [](OpPassManager &pm, const GpuPipelineCliOptions &cli) {
-        PipelineOptions options;
-        options.kind = PipelineKind::TileAndFuse;
-        options.target = parseTargetKind(cli.target).value_or(
-            TargetKind::Nvptx);
-        options.chip = cli.chip;
-        options.toolkitPath = cli.toolkit;
-        options.libdevicePath = cli.libdevice;
-        options.randomConfigSeed = cli.randomConfigSeed;
-        addTileAndFusePipeline(pm, options);
-      });
+      PipelineKind::TileAndFuse);
 }

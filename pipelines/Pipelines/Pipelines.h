@@ -8,7 +8,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "runtime/support/Fault.h"
+#include "support/Fault.h"
+#include "support/Targets.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -17,31 +18,6 @@
 #include <string_view>
 
 namespace sift {
-
-/// The pipelines sift compiles with.
-enum class PipelineKind { Cpu, TileAndFuse, Distribute };
-
-/// Every pipeline kind, in enum order.
-inline constexpr PipelineKind kAllPipelineKinds[] = {
-    PipelineKind::Cpu, PipelineKind::TileAndFuse, PipelineKind::Distribute};
-
-/// Stable names: "cpu", "tileandfuse", "distribute".
-std::string_view toString(PipelineKind kind);
-std::optional<PipelineKind> parsePipelineKind(std::string_view name);
-
-/// What the device code is compiled for.
-enum class TargetKind { Host, Nvptx, Amdgpu };
-
-/// Every target kind, in enum order.
-inline constexpr TargetKind kAllTargetKinds[] = {
-    TargetKind::Host, TargetKind::Nvptx, TargetKind::Amdgpu};
-
-/// Stable names: "host", "nvptx", "amdgpu".
-std::string_view toString(TargetKind kind);
-std::optional<TargetKind> parseTargetKind(std::string_view name);
-
-/// The default chip of a GPU target: sm_90 (nvptx), gfx942 (amdgpu).
-std::string_view defaultChip(TargetKind kind);
 
 /// Options every pipeline reads.
 struct PipelineOptions {
@@ -59,7 +35,7 @@ struct PipelineOptions {
   /// >= 0: strategy selection draws random valid lowering configs from this
   /// seed instead of the default ones (--random-config).
   int64_t randomConfigSeed = -1;
-  /// Injected compiler faults (off by default; see runtime/support/Fault.h).
+  /// Injected compiler faults (off by default; see support/Fault.h).
   FaultSet faults;
 };
 

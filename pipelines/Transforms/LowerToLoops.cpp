@@ -8,7 +8,7 @@
 #include "pipelines/Dialect/InjectedFaults.h"
 #include "pipelines/Dialect/SiftDialect.h"
 #include "pipelines/Transforms/Passes.h"
-#include "runtime/support/Shape.h"
+#include "support/Shape.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

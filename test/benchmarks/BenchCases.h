@@ -15,7 +15,7 @@
 #include "generators/Policy.h"
 #include "generators/ProgramGenerator.h"
 #include "generators/ProgramModel.h"
-#include "runtime/support/HostTensor.h"
+#include "support/HostTensor.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -10,7 +10,7 @@
 
 #pragma once
 
-#include "runtime/support/Result.h"
+#include "support/Result.h"
 
 #include <cstdio>
 #include <memory>

@@ -31,9 +31,9 @@
 #include "runtime/ExportedCase.h"
 #include "runtime/Runner.h"
 #include "runtime/gpu/GpuDriver.h"
-#include "runtime/support/Npy.h"
-#include "runtime/support/Process.h"
-#include "runtime/support/Text.h"
+#include "support/Npy.h"
+#include "support/Process.h"
+#include "support/Text.h"
 #include "tools/sift-run/ResultsCsv.h"
 
 #include <poll.h>

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Interrupts a long command with SIGINT (Ctrl-C) once its log shows it has
 # started, and prints its exit code and log.
-#   interrupt.sh fuzz OUTPUT_FOLDER    a parallel campaign: it stops after the
-#     cases in flight with a summary, exit 0, and no case reads as a crash
-#     (the children ignore the signal)
+#   interrupt.sh fuzz OUTPUT_FOLDER [INT|TERM]   a parallel campaign: it stops
+#     after the cases in flight with a summary, exit 128 + the signal, no case
+#     reads as a crash (the children ignore the signal), and --resume goes on
+#     at the case it stopped before, with a summary of the whole campaign
 #   interrupt.sh reduce OUTPUT_FOLDER  a reduction: the test in progress
 #     finishes and the smallest case so far is written, exit 0
 set -u
@@ -11,8 +12,8 @@ mode=$1
 dir=$2
 rm -rf "$dir" && mkdir -p "$dir"
 
-# interrupt PID LOG PATTERN: SIGINT to PID once LOG matches PATTERN (or after
-# 60 s), then wait for it.
+# interrupt PID LOG PATTERN [SIGNAL]: SIGINT (or SIGNAL) to PID once LOG
+# matches PATTERN (or after 60 s), then wait for it.
 interrupt() {
   i=0
   while [ $i -lt 600 ]; do
@@ -20,19 +21,33 @@ interrupt() {
     sleep 0.1
     i=$((i + 1))
   done
-  kill -INT "$1"
+  kill -"${4:-INT}" "$1"
   wait "$1"
   echo "exit=$?"
 }
 
 case $mode in
 fuzz)
-  harness --pipeline=cpu --count=100000 --seed=5 --jobs=2 --out="$dir/out" \
-    --progress=0.2 > "$dir/summary" 2> "$dir/log" &
-  interrupt $! "$dir/log" ' cases/'
-  grep 'interrupted' "$dir/log"
+  db=$dir/out/findings.db
+  campaign="--pipeline=cpu --count=300 --seed=5 --jobs=2 --out=$dir/out"
+  harness $campaign --progress=0.2 > "$dir/summary" 2> "$dir/log" &
+  interrupt $! "$dir/log" ' cases/' "${3:-INT}"
+  grep 'stopped by' "$dir/log"
   grep 'verdicts' "$dir/summary"
-  echo "findings=$(sqlite3 "$dir/out/findings.db" 'select count(*) from findings')"
+  echo "findings=$(sqlite3 "$db" 'select count(*) from findings')"
+  next=$(sqlite3 "$db" 'select next_case from progress where run = 1')
+  echo "unfinished runs: $(sqlite3 "$db" 'select count(*) from runs where finished is null')"
+  grep -o '"complete": [a-z]*' "$dir/out/summary.json"
+  [ "$next" -gt 0 ] && [ "$next" -lt 300 ] || echo "FAIL: stopped at case $next"
+  # The same command with --resume goes on at the case it stopped before.
+  harness $campaign --resume --progress=0 > "$dir/summary2" 2> "$dir/log2"
+  echo "resume exit=$?"
+  grep -q "resuming run 1 at case $next\$" "$dir/log2" &&
+    echo "resumed at the case it stopped before" || cat "$dir/log2"
+  # The summary is the whole campaign's: 300 cases, each passed once.
+  grep '^cases:\|^verdicts:\|this run' "$dir/summary2"
+  grep -o '"complete": [a-z]*' "$dir/out/summary.json"
+  grep -o '"cases": [0-9]*' "$dir/out/summary.json" | head -1
   ;;
 reduce)
   # A hang (every test that reproduces it waits out its 2 s limit): slow to

@@ -43,9 +43,13 @@ grep "resuming run 1 at case $next" "$dir/log2" > /dev/null ||
 first=$(sed -n 's/^finding: case \([0-9]*\).*/\1/p' "$dir/log2" | head -1)
 [ -z "$first" ] || [ "$first" -ge "$next" ] ||
   { echo "FAIL: the resumed run redid case $first"; exit 1; }
-cases=$(sed -n 's/^cases: \([0-9]*\) in.*/\1/p' "$dir/summary2")
+cases=$(sed -n 's/^  this run: \([0-9]*\) cases from case.*/\1/p' "$dir/summary2")
 [ "$cases" -eq $((300 - next)) ] ||
   { echo "FAIL: resumed run ran $cases cases, expected $((300 - next))"; exit 1; }
+# The summary counts the whole campaign, the killed run's cases too.
+total=$(sed -n 's/^cases: \([0-9]*\) in.*/\1/p' "$dir/summary2")
+[ "$total" -eq 300 ] ||
+  { echo "FAIL: the summary counts $total cases, not the campaign's 300"; exit 1; }
 resumed=$(sqlite3 "$out/findings.db" 'select resumed_by from progress where run = 1')
 echo "resumed by run $resumed with $cases cases (exit $status)"
 # A second --resume finds nothing left to resume.

@@ -20,7 +20,7 @@
 #include "oracles/Compare.h"
 #include "oracles/Verdict.h"
 #include "runtime/Device.h"
-#include "runtime/support/Npy.h"
+#include "support/Npy.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

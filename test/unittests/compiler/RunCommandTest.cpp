@@ -15,7 +15,7 @@
 
 #include "harness/Commands.h"
 #include "runtime/Artifact.h"
-#include "runtime/support/Npy.h"
+#include "support/Npy.h"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 #include "generators/ProgramModel.h"
 #include "oracles/FloatBits.h"
 #include "oracles/Reference.h"
-#include "runtime/support/HostTensor.h"
+#include "support/HostTensor.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 
 #include "runtime/Artifact.h"
 
-#include "runtime/support/Npy.h"
+#include "support/Npy.h"
 #include "test/unittests/runtime/RuntimeTestUtil.h"
 
 #include <gtest/gtest.h>

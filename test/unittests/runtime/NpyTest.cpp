@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/support/Npy.h"
+#include "support/Npy.h"
 
 #include "test/unittests/runtime/RuntimeTestUtil.h"
 

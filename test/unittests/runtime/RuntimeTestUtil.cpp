@@ -6,7 +6,7 @@
 
 #include "test/unittests/runtime/RuntimeTestUtil.h"
 
-#include "runtime/support/FileIO.h"
+#include "support/FileIO.h"
 
 #include <cmath>
 #include <cstdlib>

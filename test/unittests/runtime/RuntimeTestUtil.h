@@ -9,7 +9,7 @@
 #pragma once
 
 #include "runtime/Artifact.h"
-#include "runtime/support/HostTensor.h"
+#include "support/HostTensor.h"
 
 #include <cstdint>
 #include <optional>

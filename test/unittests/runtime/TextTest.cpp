@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/support/Text.h"
+#include "support/Text.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-//===- runtime/support/Text.h - Line-protocol text helpers ----*- C++ -*-===//
+//===- support/Text.h - Line-protocol text helpers ----*- C++ -*-===//
 //
 // The worker protocols (sift-run's workers, the harness's isolated cases)
 // send one record per line with tab-separated fields.

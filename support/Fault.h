@@ -1,4 +1,4 @@
-//===- runtime/support/Fault.h - Injectable faults --------------*- C++ -*-===//
+//===- support/Fault.h - Injectable faults --------------*- C++ -*-===//
 //
 // Named switches that re-create a known bug class in the compiler or the
 // runtime (`--inject=NAME`), so the harness can prove it would catch it.

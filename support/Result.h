@@ -1,4 +1,4 @@
-//===- runtime/support/Result.h - Explicit errors for the runtime --------===//
+//===- support/Result.h - Explicit errors for the runtime --------===//
 //
 // The runtime reports failures as values, never by exiting or throwing: a
 // `Status` is success or an `Error` with a message, and `Result<T>` holds either

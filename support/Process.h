@@ -1,4 +1,4 @@
-//===- runtime/support/Process.h - Child-process helpers -------*- C++ -*-===//
+//===- support/Process.h - Child-process helpers -------*- C++ -*-===//
 //
 // What the harness's isolated cases and sift-run's workers share about the
 // processes they fork.

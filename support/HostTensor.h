@@ -1,4 +1,4 @@
-//===- runtime/support/HostTensor.h - A dense tensor in host memory -------===//
+//===- support/HostTensor.h - A dense tensor in host memory -------===//
 //
 // The plain value that moves between generators (input data), the reference,
 // the runtime (buffers up and down) and `.npy` files: an element type, a
@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "runtime/support/ElementType.h"
-#include "runtime/support/Shape.h"
+#include "support/ElementType.h"
+#include "support/Shape.h"
 
 #include <cstdint>
 #include <cstring>

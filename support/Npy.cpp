@@ -1,4 +1,4 @@
-//===- runtime/support/Npy.cpp - NumPy .npy files for host tensors --------===//
+//===- support/Npy.cpp - NumPy .npy files for host tensors --------===//
 //
 // The `.npy` reader and writer. The header is a Python dict literal; the
 // reader parses the subset NumPy writes ('descr', 'fortran_order', 'shape',
@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/support/Npy.h"
+#include "support/Npy.h"
 
-#include "runtime/support/FileIO.h"
+#include "support/FileIO.h"
 
 #include <cstring>
 #include <limits>

@@ -1,6 +1,6 @@
-//===- runtime/support/Process.cpp - Child-process helpers ----------------===//
+//===- support/Process.cpp - Child-process helpers ----------------===//
 
-#include "runtime/support/Process.h"
+#include "support/Process.h"
 
 #include <csignal>
 #include <cstdio>

@@ -1,4 +1,4 @@
-//===- runtime/support/Shape.h - Counting with shapes ----------*- C++ -*-===//
+//===- support/Shape.h - Counting with shapes ----------*- C++ -*-===//
 //
 // Small facts about tensor shapes and sizes that the runtime, the
 // generators and the compiler's faults all need.

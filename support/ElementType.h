@@ -1,4 +1,4 @@
-//===- runtime/support/ElementType.h - Element types shared by all layers -===//
+//===- support/ElementType.h - Element types shared by all layers -===//
 //
 // The element types sift programs, tensors, artifacts and `.npy` files use.
 // One enum with one function to and from the stable names ("f32", ...) that

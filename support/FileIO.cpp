@@ -1,4 +1,4 @@
-//===- runtime/support/FileIO.cpp - Whole-file reads and atomic writes ----===//
+//===- support/FileIO.cpp - Whole-file reads and atomic writes ----===//
 //
 // POSIX implementations of readFileBytes and writeFileAtomic. Every system call
 // is checked, EINTR is retried, and a failed atomic write removes its
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/support/FileIO.h"
+#include "support/FileIO.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,4 +1,4 @@
-//===- runtime/support/FileIO.h - Whole-file reads and atomic writes ------===//
+//===- support/FileIO.h - Whole-file reads and atomic writes ------===//
 //
 // The two file operations the runtime needs: read a whole file into memory and
 // replace a file atomically (write `path.tmp.<pid>`, then rename), so that a
@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "runtime/support/Result.h"
+#include "support/Result.h"
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-//===- runtime/support/Npy.h - NumPy .npy files for host tensors ----------===//
+//===- support/Npy.h - NumPy .npy files for host tensors ----------===//
 //
 // Reads and writes NumPy `.npy` files, the format inputs, expected outputs and
 // run results take on disk and inside artifacts. Reads format versions 1.0 and
@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "runtime/support/HostTensor.h"
-#include "runtime/support/Result.h"
+#include "support/HostTensor.h"
+#include "support/Result.h"
 
 #include <cstdint>
 #include <optional>

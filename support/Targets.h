@@ -1,0 +1,71 @@
+//===- support/Targets.h - Pipelines, targets, chips and limits -*- C++ -*-===//
+//
+// The vocabulary every part of sift shares, typed: the pipelines sift
+// compiles with, the targets it compiles for, and one table of the GPU chips
+// it accepts with their limits (workgroup memory). The compiler, the
+// oracles, the harness and the LLVM-free runtime tools all read them here;
+// names are for flags and files only.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "support/Result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sift {
+
+/// The pipelines sift compiles with.
+enum class PipelineKind { Cpu, TileAndFuse, Distribute };
+
+/// Every pipeline kind, in enum order.
+inline constexpr PipelineKind kAllPipelineKinds[] = {
+    PipelineKind::Cpu, PipelineKind::TileAndFuse, PipelineKind::Distribute};
+
+/// Stable names: "cpu", "tileandfuse", "distribute".
+std::string_view toString(PipelineKind kind);
+std::optional<PipelineKind> parsePipelineKind(std::string_view name);
+
+/// What the device code is compiled for.
+enum class TargetKind { Host, Nvptx, Amdgpu };
+
+/// Every target kind, in enum order.
+inline constexpr TargetKind kAllTargetKinds[] = {
+    TargetKind::Host, TargetKind::Nvptx, TargetKind::Amdgpu};
+
+/// Stable names: "host", "nvptx", "amdgpu".
+std::string_view toString(TargetKind kind);
+std::optional<TargetKind> parseTargetKind(std::string_view name);
+
+/// The default chip of a target: sm_90 (nvptx), gfx942 (amdgpu), x86-64.
+std::string_view defaultChip(TargetKind kind);
+
+/// A GPU chip sift compiles for, and its limits.
+struct ChipInfo {
+  std::string_view name;
+  TargetKind target;
+  /// Static workgroup (shared / LDS) memory one workgroup may use.
+  int64_t workgroupMemoryBytes;
+};
+
+/// Every chip sift accepts (the ones its LLVM compiles for and its
+/// runtime can load), with their limits.
+extern const ChipInfo kChips[];
+extern const size_t kChipCount;
+
+/// The entry of `chip` for `target`; an empty chip is the target's
+/// default. The error says what is wrong and lists the valid chips.
+Result<ChipInfo> findChip(TargetKind target, std::string_view chip);
+
+/// "sm_60, sm_70, ...": the chips of `target`.
+std::string chipList(TargetKind target);
+
+/// The workgroup memory budget of a target or chip name ("nvptx",
+/// "sm_90", "amdgpu", "gfx950"); an unknown chip gets its target's default
+/// chip's budget (48 KiB when not even the target is known).
+int64_t workgroupMemoryBudget(std::string_view targetOrChip);
+
+} // namespace sift
