@@ -47,4 +47,4 @@ echo "bootstrap: configuring $BUILD_DIR"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release ${SIFT_CMAKE_ARGS:-} >/dev/null
 echo "bootstrap: building with $JOBS jobs"
 cmake --build "$BUILD_DIR" -j "$JOBS"
-echo "bootstrap: done; tools are in $BUILD_DIR/harness (harness, sift-opt)"
+echo "bootstrap: done; tools are in $BUILD_DIR/harness (harness) and $BUILD_DIR/tools (sift-opt, sift-reduce, sift-run)"

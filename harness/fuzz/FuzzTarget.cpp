@@ -14,9 +14,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "harness/CaseRunner.h"
-#include "harness/FuzzInput.h"
-#include "harness/Session.h"
+#include "harness/case/CaseRunner.h"
+#include "harness/case/FuzzInput.h"
+#include "harness/case/Session.h"
 
 #include "oracles/Verdict.h"
 #include "pipelines/Target/Compile.h"

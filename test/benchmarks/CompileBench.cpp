@@ -33,8 +33,8 @@
 
 #include "BenchCases.h"
 
-#include "harness/CaseRunner.h"
-#include "harness/Session.h"
+#include "harness/case/CaseRunner.h"
+#include "harness/case/Session.h"
 #include "oracles/Verdict.h"
 #include "oracles/ir/IrChecks.h"
 #include "oracles/ir/StageChecks.h"

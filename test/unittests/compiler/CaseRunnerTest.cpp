@@ -12,9 +12,9 @@
 #include "CompilerTestUtil.h"
 
 #include "generators/ProgramModel.h"
-#include "harness/CaseRunner.h"
-#include "harness/FindingStore.h"
-#include "harness/ProgramJson.h"
+#include "harness/case/CaseRunner.h"
+#include "harness/store/FindingStore.h"
+#include "harness/case/ProgramJson.h"
 #include "generators/MlirEmitter.h"
 #include "generators/ProgramGenerator.h"
 #include "oracles/Compare.h"

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "generators/MlirEmitter.h"
-#include "harness/FuzzInput.h"
+#include "harness/case/FuzzInput.h"
 #include "oracles/Reference.h"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "harness/CaseRunner.h"
+#include "harness/case/CaseRunner.h"
 #include "oracles/Verdict.h"
 #include "runtime/Device.h"
 

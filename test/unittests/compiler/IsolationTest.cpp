@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "harness/Isolation.h"
+#include "harness/case/Isolation.h"
 
 #include <gtest/gtest.h>
 

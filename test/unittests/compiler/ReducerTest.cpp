@@ -16,7 +16,7 @@
 #include "generators/ProgramGenerator.h"
 #include "generators/Rng.h"
 #include "generators/ShapeGenerator.h"
-#include "harness/Reducer.h"
+#include "harness/reduce/Reducer.h"
 #include "oracles/Reference.h"
 
 #include <gtest/gtest.h>

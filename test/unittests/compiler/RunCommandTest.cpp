@@ -13,7 +13,7 @@
 
 #include "CompilerTestUtil.h"
 
-#include "harness/Commands.h"
+#include "harness/commands/Commands.h"
 #include "runtime/Artifact.h"
 #include "support/Npy.h"
 

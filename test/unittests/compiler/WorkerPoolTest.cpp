@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "harness/CaseWire.h"
-#include "harness/WorkerPool.h"
+#include "harness/case/CaseWire.h"
+#include "harness/case/WorkerPool.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,160 @@
+//===- harness/CampaignParts.cpp - Progress, repro commands, export -------===//
+//
+// The parts of a campaign that are not its scheduling: the progress line,
+// the command that re-runs one case, the exported artifact of a case and
+// the case of a worker that could not report.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/campaign/FuzzCampaign.h"
+
+#include "generators/InputGenerator.h"
+#include "generators/ProgramGenerator.h"
+#include "oracles/Compare.h"
+#include "runtime/ExportedCase.h"
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace sift::harness {
+
+namespace {
+
+/// A duration for the progress line: "42s", "3m05s", "2h07m30s".
+std::string clockText(double seconds) {
+  int64_t total = static_cast<int64_t>(seconds);
+  int64_t h = total / 3600, m = total / 60 % 60, sec = total % 60;
+  char text[48];
+  if (h > 0)
+    std::snprintf(text, sizeof text, "%lldh%02lldm%02llds",
+                  static_cast<long long>(h), static_cast<long long>(m),
+                  static_cast<long long>(sec));
+  else if (m > 0)
+    std::snprintf(text, sizeof text, "%lldm%02llds",
+                  static_cast<long long>(m), static_cast<long long>(sec));
+  else
+    std::snprintf(text, sizeof text, "%llds", static_cast<long long>(sec));
+  return text;
+}
+
+/// "sort,topk,nms": the campaign's families as --family takes them.
+std::string familyList(const FuzzOptions &options) {
+  std::string families;
+  for (gen::Family family : options.families)
+    families +=
+        (families.empty() ? "" : ",") + std::string(gen::toString(family));
+  return families;
+}
+
+} // namespace
+
+ProgressLine::ProgressLine(std::optional<double> intervalSeconds,
+                           std::optional<double> budgetSeconds,
+                           std::optional<uint64_t> count)
+    : tty_(isatty(STDERR_FILENO)),
+      interval_(intervalSeconds ? *intervalSeconds : (tty_ ? 1.0 : 10.0)),
+      budget_(budgetSeconds), count_(count),
+      last_(std::chrono::steady_clock::now()) {}
+
+void ProgressLine::tick(const CampaignTally &tally, double seconds) {
+  auto now = std::chrono::steady_clock::now();
+  if (interval_ <= 0 ||
+      std::chrono::duration<double>(now - last_).count() < interval_)
+    return;
+  print(tally, seconds, /*final=*/false);
+  last_ = now;
+}
+
+void ProgressLine::finish(const CampaignTally &tally, double seconds) {
+  if (interval_ > 0)
+    print(tally, seconds, /*final=*/true);
+}
+
+void ProgressLine::print(const CampaignTally &tally, double seconds,
+                         bool final) {
+  std::string line = "[" + clockText(seconds);
+  if (budget_)
+    line += " of " + clockText(*budget_);
+  line += "] " + std::to_string(tally.cases) + " cases";
+  if (count_)
+    line += "/" + std::to_string(*count_);
+  char rate[64];
+  std::snprintf(rate, sizeof(rate), ", %.1f cases/s, ",
+                seconds > 0 ? tally.cases / seconds : 0.0);
+  line += rate + std::to_string(tally.findings) + " findings";
+  if (tty_)
+    std::fprintf(stderr, "\r%s\033[K%s", line.c_str(), final ? "\n" : "");
+  else
+    std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
+                         uint64_t index) {
+  std::string target;
+  if (run.target != TargetKind::Host)
+    target = " --target=" + std::string(toString(run.target)) +
+             (run.chip.empty() ? "" : " --chip=" + run.chip);
+  return "harness fuzz --pipeline=" + std::string(toString(run.pipeline)) +
+         target + " --seed=" + std::to_string(options.seed) +
+         (options.randomConfig ? " --random-config" : "") +
+         (options.injectText.empty() ? "" : " --inject=" + options.injectText) +
+         (options.exactKeys ? " --exact-keys" : "") +
+         " --skip=" + std::to_string(index) +
+         " --count=1 --family=" + familyList(options) +
+         " --inputs=" + std::string(gen::toString(options.inputs));
+}
+
+/// Runs with a static finding are exported too: a GPU shows what the
+/// finding does to results.
+Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
+                  const CaseResult &result) {
+  rt::Artifact artifact = result.artifact;
+  artifact.inputs = result.inputs;
+  artifact.expected = result.expected;
+  rt::ExportedCase info;
+  info.seed = result.seed;
+  info.pipeline = std::string(toString(run.pipeline));
+  info.target = std::string(toString(run.target));
+  info.chip = run.chip.empty() ? std::string(defaultChip(run.target)) : run.chip;
+  info.inputs = std::string(gen::toString(options.inputs));
+  info.faults = options.injectText;
+  info.tolerances = oracle::outputTolerances(result.program);
+  rt::setExportedCase(artifact, info);
+  artifact.meta["case.static-verdict"] =
+      std::string(oracle::toString(result.verdict));
+  // What regenerates the program from the seed (harness import).
+  artifact.meta["case.families"] = familyList(options);
+  artifact.meta["case.exact-keys"] = options.exactKeys ? "1" : "0";
+  std::string path = options.exportDir + "/" + info.name() + ".siftart";
+  if (Status s = rt::writeArtifact(path, artifact); !s)
+    return makeError(path + ": " + s.message());
+  return Status::success();
+}
+
+/// Program, inputs and reference from the seed, and what the worker said;
+/// no compile here.
+CaseResult unreportedCase(const CaseOptions &options, uint64_t seed,
+                          const IsolatedOutcome &outcome) {
+  gen::Program program = gen::generateProgram(options.policy, seed);
+  std::vector<HostTensor> inputs =
+      gen::generateInputs(program, options.inputs, seed);
+  CaseResult result = uncompiledCase(options, seed, std::move(program),
+                                     std::move(inputs));
+  result.reproducer = outcome.reproducer;
+  result.log = outcome.stderrTail;
+  if (outcome.reported) {
+    result.verdict = outcome.verdict;
+    result.stage = outcome.stage;
+    result.detail = outcome.detail;
+    result.compileSeconds = outcome.compileSeconds;
+    return result;
+  }
+  describeUnreported(outcome, result.verdict, result.stage, result.detail);
+  return result;
+}
+
+int runFuzzCommand(const FuzzOptions &options) {
+  return FuzzCampaign(options).run();
+}
+
+} // namespace sift::harness

@@ -1,0 +1,429 @@
+//===- harness/FuzzCampaign.cpp - Scheduling a campaign's cases -----------===//
+//
+// Case i of a campaign with seed S uses the per-case seed caseSeed(S, i), so
+// any case can be re-run alone. Progress goes to stderr; the summary to
+// stdout and to OUT/summary.json; findings to OUT/findings.db and
+// OUT/cases/.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/campaign/FuzzCampaign.h"
+
+#include "generators/Rng.h"
+#include "harness/Version.h"
+#include "support/FileIO.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <unistd.h>
+
+namespace sift::harness {
+
+namespace {
+
+/// "sort,topk,nms".
+std::string familyText(const FuzzOptions &options) {
+  std::string families;
+  for (gen::Family family : options.families)
+    families +=
+        (families.empty() ? "" : ",") + std::string(gen::toString(family));
+  return families;
+}
+
+/// Everything that decides which cases a campaign runs and how: a resumed
+/// campaign must match it.
+std::string resumeKey(const FuzzOptions &options, const std::string &runs) {
+  return "seed=" + std::to_string(options.seed) + " runs=" + runs +
+         " inputs=" + std::string(gen::toString(options.inputs)) +
+         " family=" + familyText(options) + " inject=" + options.injectText +
+         (options.randomConfig ? " random-config" : "") +
+         (options.exactKeys ? " exact-keys" : "") + " shard=" +
+         std::to_string(options.shardIndex) + "/" +
+         std::to_string(options.shardCount);
+}
+
+} // namespace
+
+std::string runName(const PipelineTarget &run) {
+  return std::string(toString(run.pipeline)) + "/" +
+         std::string(toString(run.target));
+}
+
+FuzzCampaign::FuzzCampaign(const FuzzOptions &options) : options_(options) {
+  for (const PipelineTarget &run : options.runs)
+    runsText_ += (runsText_.empty() ? "" : ",") + runName(run);
+  caseOptions_.inputs = options.inputs;
+  caseOptions_.randomConfig = options.randomConfig;
+  caseOptions_.faults = options.faults;
+  // Runs on a GPU compare with a host reference: no inexact op (sigmoid's
+  // exp, an ulp apart between libdevice and the host) may decide an order.
+  caseOptions_.policy.allowInexactKeys = !options.exactKeys;
+  caseOptions_.policy.familyWeights = {};
+  for (gen::Family family : options.families)
+    caseOptions_.policy.familyWeights[static_cast<size_t>(family)] = 1;
+  limits_.timeoutSeconds = options.caseTimeoutSeconds;
+  limits_.memoryBytes = options.memoryLimitBytes;
+}
+
+int FuzzCampaign::run() {
+  if (std::optional<int> code = open())
+    return *code;
+  if (std::optional<int> code = begin())
+    return *code;
+  // SIGINT/SIGTERM: the cases in flight finish and are stored, then the
+  // summary, instead of dying mid-campaign.
+  stop_.emplace();
+  progress_.emplace(options_.progressSeconds, options_.seconds, options_.count);
+  start_ = std::chrono::steady_clock::now();
+  runCases();
+  return finish();
+}
+
+std::optional<int> FuzzCampaign::open() {
+  auto usage = [](const std::string &message) {
+    std::fprintf(stderr, "harness: %s\n", message.c_str());
+    return kExitUsage;
+  };
+  if (options_.runs.empty())
+    return usage("--pipeline and --target select nothing to run (a GPU "
+                 "pipeline needs a GPU target)");
+  auto store = FindingStore::open(options_.outDir);
+  if (!store.ok())
+    return usage(store.message());
+  store_ = std::move(*store);
+  auto device = rt::createDevice(rt::DeviceKind::Cpu);
+  if (!device.ok())
+    return usage(device.message());
+  cpu_ = std::move(*device);
+  // GPU runs go to --device when it is a GPU; cpu runs always to the cpu.
+  if (options_.device != rt::DeviceKind::Cpu) {
+    auto created = rt::createDevice(options_.device);
+    if (!created.ok())
+      return usage("--device=" + std::string(rt::toString(options_.device)) +
+                   ": " + created.message());
+    gpu_ = std::move(*created);
+  }
+  if (!options_.exportDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.exportDir, ec);
+    if (ec)
+      return usage("--export-artifacts: cannot create " + options_.exportDir +
+                   ": " + ec.message());
+  }
+  // Cases run in child processes unless a GPU device is in this process.
+  isolated_ = options_.isolate && !gpu_;
+  return std::nullopt;
+}
+
+std::optional<int> FuzzCampaign::begin() {
+  RunInfo info;
+  info.command = options_.commandLine;
+  info.pipeline = runsText_;
+  info.inputs = std::string(gen::toString(options_.inputs));
+  info.seed = options_.seed;
+  info.resumeKey = resumeKey(options_, runsText_);
+  // --resume: go on after the last case an unfinished (stopped or killed)
+  // campaign with the same key finished; --count stays the campaign's total.
+  firstCase_ = options_.skip;
+  std::optional<ResumePoint> resumed;
+  auto usage = [](const std::string &message) {
+    std::fprintf(stderr, "harness: %s\n", message.c_str());
+    return kExitUsage;
+  };
+  if (options_.resume) {
+    auto point = store_->findResumePoint(info.resumeKey);
+    if (!point.ok())
+      return usage(point.message());
+    resumed = *point;
+    if (resumed) {
+      firstCase_ = std::max(firstCase_, resumed->nextCase);
+      if (!resumed->tally.empty()) {
+        auto earlier = CampaignTally::fromJson(resumed->tally);
+        if (!earlier.ok())
+          return usage(store_->databasePath() + ": run " +
+                       std::to_string(resumed->run) + ": " +
+                       earlier.message());
+        tally_ = *earlier;
+        earlierSeconds_ = tally_.seconds;
+      }
+      std::fprintf(stderr, "harness: resuming run %lld at case %llu\n",
+                   static_cast<long long>(resumed->run),
+                   static_cast<unsigned long long>(firstCase_));
+    } else {
+      std::fprintf(stderr,
+                   "harness: no unfinished campaign like this one in %s: "
+                   "starting at case %llu\n",
+                   store_->databasePath().c_str(),
+                   static_cast<unsigned long long>(firstCase_));
+    }
+  }
+  info.firstCase = firstCase_;
+  nextCase_ = firstCase_;
+  auto runId = store_->beginRun(info);
+  if (!runId.ok())
+    return usage(runId.message());
+  runId_ = *runId;
+  if (resumed)
+    if (Status s = store_->markResumed(resumed->run, runId_); !s)
+      return usage(s.message());
+  return std::nullopt;
+}
+
+void FuzzCampaign::runCases() {
+  // Isolated cases: up to --jobs workers at once, delivered in case order.
+  if (isolated_)
+    pool_ = std::make_unique<WorkerPool>(
+        options_.jobs,
+        [this](const std::string &request,
+               const std::function<void(const char *)> &phase) {
+          return workerCase(request, phase);
+        },
+        nullptr, limits_);
+  uint64_t limit = options_.count.value_or(UINT64_MAX);
+  uint64_t done = firstCase_ - options_.skip; // cases earlier runs did
+  limit = limit > done ? limit - done : 0;
+  for (uint64_t n = 0; n < limit && !failed_; ++n) {
+    if (stop_->requested() || (options_.seconds && elapsed() >= *options_.seconds))
+      break;
+    uint64_t i = firstCase_ + n;
+    if (i % options_.shardCount != options_.shardIndex)
+      continue; // Another shard's case.
+    ++thisRunCases_;
+    for (size_t r = 0; r < options_.runs.size() && !failed_; ++r) {
+      bool last = r + 1 == options_.runs.size();
+      if (pool_)
+        submitOne(i, r, last);
+      else
+        runOne(i, r, last);
+    }
+  }
+  // After a failure the workers in flight are killed, not waited for.
+  if (pool_ && !failed_)
+    pool_->drain();
+  pool_.reset();
+}
+
+CaseOptions FuzzCampaign::optionsFor(size_t r) const {
+  const PipelineTarget &run = options_.runs[r];
+  CaseOptions o = caseOptions_;
+  o.pipeline = run.pipeline;
+  o.target = run.target;
+  o.chip = run.chip;
+  return o;
+}
+
+rt::Device &FuzzCampaign::deviceFor(const PipelineTarget &run) {
+  return gpu_ && deviceRunsTarget(*gpu_, run.target) ? *gpu_ : *cpu_;
+}
+
+void FuzzCampaign::runOne(uint64_t i, size_t r, bool last) {
+  const PipelineTarget &run = options_.runs[r];
+  CaseResult result =
+      runGeneratedCase(session_, deviceFor(run), optionsFor(r),
+                       gen::caseSeed(options_.seed, i));
+  if (!options_.exportDir.empty() && result.compiled) {
+    if (Status s = exportCase(options_, run, result); !s)
+      return fail("--export-artifacts: " + s.message());
+    ++exported_;
+  }
+  record(i, r, result);
+  if (last && !failed_)
+    caseDone(i);
+}
+
+void FuzzCampaign::submitOne(uint64_t i, size_t r, bool last) {
+  pool_->submit(std::to_string(i) + " " + std::to_string(r),
+                !options_.saveCasesDir.empty(),
+                [this, i, r, last](const IsolatedOutcome &outcome) {
+                  if (failed_)
+                    return;
+                  CaseResult result = fromOutcome(i, r, outcome);
+                  if (failed_)
+                    return;
+                  record(i, r, result);
+                  if (last && !failed_)
+                    caseDone(i);
+                });
+}
+
+/// A worker's request is "CASE RUN" (the case index and the index of its
+/// (pipeline, target) run); the worker derives the rest as this process
+/// would, and exports its artifact where it was compiled.
+CaseResult
+FuzzCampaign::workerCase(const std::string &request,
+                         const std::function<void(const char *)> &phase) {
+  unsigned long long i = 0;
+  size_t r = 0;
+  std::sscanf(request.c_str(), "%llu %zu", &i, &r);
+  const PipelineTarget &run = options_.runs[r];
+  CaseOptions inWorker = optionsFor(r);
+  inWorker.onPhase = phase;
+  CaseResult done = runGeneratedCase(session_, deviceFor(run), inWorker,
+                                     gen::caseSeed(options_.seed, i));
+  if (!options_.exportDir.empty() && done.compiled)
+    if (Status s = exportCase(options_, run, done); !s) {
+      std::fprintf(stderr, "harness: --export-artifacts: %s\n",
+                   s.message().c_str());
+      std::fflush(stderr);
+      _exit(3);
+    }
+  return done;
+}
+
+/// The result of one isolated run, from what its worker reported.
+CaseResult FuzzCampaign::fromOutcome(uint64_t i, size_t r,
+                                     const IsolatedOutcome &outcome) {
+  if (!outcome.startError.empty()) {
+    fail("cannot start an isolated case: " + outcome.startError);
+    return {};
+  }
+  if (!outcome.reported && !outcome.timedOut && outcome.signal == 0 &&
+      !options_.exportDir.empty()) {
+    fail(outcome.stderrTail); // the worker could not export (exit 3)
+    return {};
+  }
+  if (outcome.reported && outcome.compiled && !options_.exportDir.empty())
+    ++exported_;
+  // A reporting worker sent the case (whole for a finding): nothing to
+  // compute again.
+  if (outcome.result)
+    return *outcome.result;
+  return unreportedCase(optionsFor(r), gen::caseSeed(options_.seed, i),
+                        outcome);
+}
+
+void FuzzCampaign::record(uint64_t i, size_t r, const CaseResult &result) {
+  const PipelineTarget &run = options_.runs[r];
+  CaseOptions o = optionsFor(r);
+  if (!options_.saveCasesDir.empty())
+    if (auto saved = writeCaseFolder(options_.saveCasesDir, result, o,
+                                     reproCommand(options_, run, i));
+        !saved.ok())
+      return fail("--save-cases: " + saved.message());
+  tally_.add(runName(run), result);
+  if (!oracle::isFinding(result.verdict))
+    return;
+  auto dir =
+      store_->recordFinding(runId_, result, o, reproCommand(options_, run, i));
+  std::fprintf(stderr,
+               "%sfinding: case %llu (seed 0x%016llx) %s: %s at %s: %s\n",
+               progress_->clear(), static_cast<unsigned long long>(i),
+               static_cast<unsigned long long>(result.seed),
+               runName(run).c_str(),
+               std::string(oracle::toString(result.verdict)).c_str(),
+               result.stage.c_str(),
+               result.detail.substr(0, result.detail.find('\n')).c_str());
+  if (!dir.ok())
+    fail("could not store the finding: " + dir.message());
+}
+
+/// After the last run of case i: every case up to it is stored (results
+/// arrive in case order), so a stopped or killed campaign resumes at i + 1
+/// with the tally up to here.
+void FuzzCampaign::caseDone(uint64_t i) {
+  ++tally_.cases;
+  nextCase_ = i + 1;
+  tally_.seconds = earlierSeconds_ + elapsed();
+  if (Status s = store_->recordProgress(runId_, nextCase_, thisRunCases_,
+                                        tally_.toJson().dump());
+      !s)
+    fail(s.message());
+  progress_->tick(tally_, tally_.seconds);
+}
+
+void FuzzCampaign::fail(const std::string &message) {
+  std::fprintf(stderr, "harness: %s\n", message.c_str());
+  if (!failed_)
+    failed_ = kExitUsage;
+}
+
+double FuzzCampaign::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start_)
+      .count();
+}
+
+int FuzzCampaign::finish() {
+  if (failed_)
+    return *failed_;
+  int signal = stop_->signalNumber();
+  int stopCode = stop_->exitCode();
+  stoppedBy_ = stop_->signalName();
+  stop_.reset(); // a second Ctrl-C ends the process again
+  tally_.seconds = earlierSeconds_ + elapsed();
+  progress_->finish(tally_, tally_.seconds);
+  if (signal)
+    std::fprintf(stderr,
+                 "harness: stopped by %s after case %llu; the campaign is "
+                 "resumable: run the same command with --resume\n",
+                 stoppedBy_.c_str(), static_cast<unsigned long long>(nextCase_ - 1));
+  (void)store_->endRun(runId_, thisRunCases_, tally_.findings, elapsed(),
+                       /*finished=*/signal == 0);
+  double rate = tally_.seconds > 0 ? tally_.cases / tally_.seconds : 0.0;
+  printSummary(rate);
+  writeSummary(rate);
+  if (signal)
+    return stopCode;
+  return tally_.findings ? kExitFindings : kExitOk;
+}
+
+void FuzzCampaign::printSummary(double rate) {
+  std::printf("sift fuzz: runs=%s seed=%llu inputs=%s%s\n", runsText_.c_str(),
+              static_cast<unsigned long long>(options_.seed),
+              std::string(gen::toString(options_.inputs)).c_str(),
+              options_.shardCount > 1
+                  ? (" shard=" + std::to_string(options_.shardIndex) + "/" +
+                     std::to_string(options_.shardCount))
+                        .c_str()
+                  : "");
+  std::printf("cases: %lld in %.2f s (%.1f cases/s; compile %.2f s, run "
+              "%.2f s)\n",
+              static_cast<long long>(tally_.cases), tally_.seconds, rate,
+              tally_.compileSeconds, tally_.runSeconds);
+  if (tally_.cases != thisRunCases_)
+    std::printf("  this run: %lld cases from case %llu\n",
+                static_cast<long long>(thisRunCases_),
+                static_cast<unsigned long long>(firstCase_));
+  std::printf("verdicts: %s\n", formatVerdictCounts(tally_.verdicts()).c_str());
+  if (options_.runs.size() > 1)
+    for (const auto &[name, counts] : tally_.byRun)
+      std::printf("  %s: %s\n", name.c_str(),
+                  formatVerdictCounts(counts).c_str());
+  std::printf("findings: %lld (database %s)\n",
+              static_cast<long long>(tally_.findings),
+              store_->databasePath().c_str());
+  if (!options_.exportDir.empty())
+    std::printf("exported: %lld artifacts to %s (run them with sift-run %s "
+                "--device=cuda)\n",
+                static_cast<long long>(exported_), options_.exportDir.c_str(),
+                options_.exportDir.c_str());
+}
+
+/// OUT/summary.json: the whole campaign (every process of it), and whether
+/// it is complete or was stopped (and is resumable at `next_case`).
+void FuzzCampaign::writeSummary(double rate) {
+  nlohmann::json summary = tally_.toJson();
+  summary["runs"] = runsText_;
+  summary["sift_version"] = siftVersion();
+  summary["seed"] = options_.seed;
+  summary["inputs"] = std::string(gen::toString(options_.inputs));
+  summary["cases_per_second"] = rate;
+  summary["next_case"] = nextCase_;
+  summary["this_run"] = {{"first_case", firstCase_},
+                         {"cases", thisRunCases_},
+                         {"seconds", elapsed()}};
+  // A campaign stopped by a signal is not complete: --resume goes on.
+  summary["complete"] = stoppedBy_.empty();
+  if (!stoppedBy_.empty())
+    summary["stopped_by"] = stoppedBy_;
+  for (auto [verdict, count] : tally_.verdicts())
+    summary["verdicts"][std::string(oracle::toString(verdict))] = count;
+  std::string text = summary.dump(2) + "\n";
+  (void)writeFileAtomic(options_.outDir + "/summary.json",
+                        reinterpret_cast<const uint8_t *>(text.data()),
+                        text.size());
+}
+
+} // namespace sift::harness

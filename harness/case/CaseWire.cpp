@@ -1,0 +1,187 @@
+//===- CaseWire.cpp - A case result through a pipe ------------------------===//
+
+#include "harness/case/CaseWire.h"
+
+#include "harness/case/ProgramJson.h"
+#include "runtime/Artifact.h"
+#include "support/Npy.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+namespace sift::harness {
+
+namespace {
+
+void put(std::string &out, const std::string &name, std::string_view bytes) {
+  out += name;
+  out += ' ';
+  out += std::to_string(bytes.size());
+  out += '\n';
+  out.append(bytes.data(), bytes.size());
+}
+
+void putBytes(std::string &out, const std::string &name,
+              const std::vector<uint8_t> &bytes) {
+  put(out, name,
+      std::string_view(reinterpret_cast<const char *>(bytes.data()),
+                       bytes.size()));
+}
+
+void putTensors(std::string &out, const std::string &name,
+                const std::vector<HostTensor> &tensors) {
+  put(out, name + ".count", std::to_string(tensors.size()));
+  for (const HostTensor &tensor : tensors)
+    putBytes(out, name, encodeNpy(tensor));
+}
+
+std::string number(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+
+/// The fields of an encoding, in order (tensor lists repeat a name).
+using Fields = std::multimap<std::string, std::string>;
+
+Result<std::vector<HostTensor>> takeTensors(const Fields &fields,
+                                            const std::string &name) {
+  std::vector<HostTensor> tensors;
+  auto [begin, end] = fields.equal_range(name);
+  size_t index = 0;
+  for (auto it = begin; it != end; ++it, ++index) {
+    const std::string &bytes = it->second;
+    auto tensor = parseNpy(reinterpret_cast<const uint8_t *>(bytes.data()),
+                           bytes.size(),
+                           name + " #" + std::to_string(index));
+    if (!tensor)
+      return tensor.error();
+    tensors.push_back(std::move(*tensor));
+  }
+  auto count = fields.find(name + ".count");
+  if (count == fields.end() ||
+      std::to_string(tensors.size()) != count->second)
+    return makeError("case result: " + name + " has " +
+                     std::to_string(tensors.size()) +
+                     " tensors, not the count it announced");
+  return tensors;
+}
+
+} // namespace
+
+std::string encodeCaseResult(const CaseResult &result, bool full) {
+  std::string out;
+  put(out, "full", full ? "1" : "0");
+  put(out, "seed", std::to_string(result.seed));
+  put(out, "pipeline", toString(result.pipeline));
+  put(out, "target", toString(result.target));
+  put(out, "verdict", oracle::toString(result.verdict));
+  put(out, "stage", result.stage);
+  put(out, "detail", result.detail);
+  put(out, "compile_seconds", number(result.compileSeconds));
+  put(out, "run_seconds", number(result.runSeconds));
+  put(out, "ran", result.ran ? "1" : "0");
+  put(out, "compiled", result.compiled ? "1" : "0");
+  put(out, "reproducer", result.reproducer);
+  if (!full)
+    return out;
+  put(out, "program", programToJson(result.program).dump());
+  put(out, "mlir", result.mlir);
+  put(out, "log", result.log);
+  putTensors(out, "inputs", result.inputs);
+  putTensors(out, "expected", result.expected);
+  putTensors(out, "actual", result.actual);
+  if (result.compiled)
+    putBytes(out, "artifact", rt::encodeArtifact(result.artifact));
+  return out;
+}
+
+Result<CaseResult> decodeCaseResult(const std::string &bytes, bool &full) {
+  Fields fields;
+  size_t at = 0;
+  while (at < bytes.size()) {
+    size_t space = bytes.find(' ', at);
+    size_t newline = bytes.find('\n', at);
+    if (space == std::string::npos || newline == std::string::npos ||
+        space > newline)
+      return makeError("case result: a field header at byte " +
+                       std::to_string(at) + " is malformed");
+    std::string name = bytes.substr(at, space - at);
+    char *end = nullptr;
+    std::string lengthText = bytes.substr(space + 1, newline - space - 1);
+    unsigned long long length = std::strtoull(lengthText.c_str(), &end, 10);
+    if (lengthText.empty() || *end != '\0' ||
+        length > bytes.size() - (newline + 1))
+      return makeError("case result: field '" + name + "' is cut short");
+    fields.emplace(name, bytes.substr(newline + 1, length));
+    at = newline + 1 + length;
+  }
+  auto text = [&](const char *name) -> const std::string * {
+    auto it = fields.find(name);
+    return it == fields.end() ? nullptr : &it->second;
+  };
+  for (const char *required :
+       {"full", "seed", "pipeline", "target", "verdict", "stage", "detail",
+        "compile_seconds", "run_seconds", "ran", "compiled", "reproducer"})
+    if (!text(required))
+      return makeError(std::string("case result: missing field '") +
+                       required + "'");
+  CaseResult result;
+  full = *text("full") == "1";
+  result.seed = std::strtoull(text("seed")->c_str(), nullptr, 10);
+  auto pipeline = parsePipelineKind(*text("pipeline"));
+  auto target = parseTargetKind(*text("target"));
+  auto verdict = oracle::parseVerdict(*text("verdict"));
+  if (!pipeline || !target || !verdict)
+    return makeError("case result: unknown pipeline, target or verdict");
+  result.pipeline = *pipeline;
+  result.target = *target;
+  result.verdict = *verdict;
+  result.stage = *text("stage");
+  result.detail = *text("detail");
+  result.compileSeconds = std::atof(text("compile_seconds")->c_str());
+  result.runSeconds = std::atof(text("run_seconds")->c_str());
+  result.ran = *text("ran") == "1";
+  result.compiled = *text("compiled") == "1";
+  result.reproducer = *text("reproducer");
+  if (!full)
+    return result;
+  for (const char *required : {"program", "mlir", "log"})
+    if (!text(required))
+      return makeError(std::string("case result: missing field '") +
+                       required + "'");
+  try {
+    auto program = programFromJson(nlohmann::json::parse(*text("program")),
+                                   /*check=*/false);
+    if (!program)
+      return makeError("case result: program: " + program.message());
+    result.program = std::move(*program);
+  } catch (const nlohmann::json::exception &error) {
+    return makeError("case result: program: " + jsonProblem(error));
+  }
+  result.mlir = *text("mlir");
+  result.log = *text("log");
+  for (auto [name, tensors] :
+       {std::pair{"inputs", &result.inputs}, {"expected", &result.expected},
+        {"actual", &result.actual}}) {
+    auto decoded = takeTensors(fields, name);
+    if (!decoded)
+      return decoded.error();
+    *tensors = std::move(*decoded);
+  }
+  if (result.compiled) {
+    const std::string *artifact = text("artifact");
+    if (!artifact)
+      return makeError("case result: missing field 'artifact'");
+    auto parsed = rt::parseArtifact(
+        reinterpret_cast<const uint8_t *>(artifact->data()), artifact->size(),
+        "case result artifact");
+    if (!parsed)
+      return parsed.error();
+    result.artifact = std::move(*parsed);
+  }
+  return result;
+}
+
+} // namespace sift::harness

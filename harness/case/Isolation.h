@@ -1,0 +1,174 @@
+//===- Isolation.h - One case in a child process --------------*- C++ -*-===//
+//
+// A compiler that aborts, hangs or eats memory must cost one finding, never
+// the campaign. runIsolated forks a child that runs the case (with a memory
+// limit, its stderr captured) and reports the verdict over a pipe, with the
+// phase it is in; the parent kills it at the time limit. A child that dies
+// by a signal is `compile-crash` (or `runtime-error` when it died running
+// the program), one that overruns `compile-timeout` or `run-timeout`, with
+// the captured diagnostic as the detail. The parent keeps nothing of the
+// child but its report.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "harness/case/CaseRunner.h"
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "support/Process.h"
+
+#include <poll.h>
+#include <sys/types.h>
+
+namespace sift::harness {
+
+/// Limits of one isolated case.
+struct IsolationLimits {
+  double timeoutSeconds = 60; ///< compile and run together
+  /// Memory of the child: its address space (RLIMIT_AS), or, in a build
+  /// with a sanitizer (which maps terabytes of shadow memory), its resident
+  /// memory, which the parent checks while it waits. 0: no limit.
+  uint64_t memoryBytes = uint64_t(4) << 30;
+};
+
+/// Whether this build limits a child's resident memory (sanitizer builds)
+/// rather than its address space.
+bool memoryLimitIsResident();
+
+/// In a child just forked to run cases: SIGINT and SIGTERM ignored (the
+/// parent decides when to stop), stderr to `errorFd`, and the memory limit
+/// (address space, unless the limit is resident: then the parent checks).
+void setUpIsolatedChild(int errorFd, const IsolationLimits &limits);
+
+/// The resident bytes of process `pid` (Linux's /proc), or 0 when unknown.
+uint64_t residentBytes(pid_t pid);
+
+/// Writes all of `text` to `fd` (retrying short writes and EINTR).
+void writeAll(int fd, const std::string &text);
+
+/// The longest a parent waits before it looks at its children again.
+double serviceMillis();
+
+/// A byte count for messages: "512M", "4G", "1536K", "100 bytes".
+std::string bytesText(uint64_t bytes);
+
+/// What the child reported, or how it ended.
+struct IsolatedOutcome {
+  /// True when the child finished the case and reported it.
+  bool reported = false;
+  oracle::Verdict verdict = oracle::Verdict::Pass;
+  std::string stage, detail;
+  /// A failed compile's crash reproducer (CaseResult::reproducer).
+  std::string reproducer;
+  double compileSeconds = 0, runSeconds = 0;
+  bool ran = false, compiled = false;
+  /// Why no child could be started (pipe, fork), if none was: a problem
+  /// of the harness, not of the case.
+  std::string startError;
+  /// For a child that did not report: the phase it was in ("compile",
+  /// "compile:<pass>" or "run"), whether it ran out of time, the signal that ended it (0: it
+  /// exited), and the end of its stderr.
+  std::string phase;
+  bool timedOut = false;
+  /// Killed by the parent for passing the resident memory limit.
+  bool outOfMemory = false;
+  uint64_t memoryLimit = 0;
+  int signal = 0;
+  std::string stderrTail;
+  /// The case's whole result, when a WorkerPool's worker sent it (a finding,
+  /// or asked for): nothing needs computing again.
+  std::shared_ptr<const CaseResult> result;
+};
+
+
+/// The work of one case in a child: it receives a callback to announce its
+/// phase ("compile", "compile:<pass>", "run").
+using CaseWork = std::function<CaseResult(
+    const std::function<void(const char *)> &phase)>;
+
+/// Runs `work` in a child process under `limits`. In the child only,
+/// `afterwards` sees the case's full result (to export its artifact).
+IsolatedOutcome runIsolated(
+    const CaseWork &work,
+    const std::function<void(const CaseResult &)> &afterwards,
+    const IsolationLimits &limits);
+
+/// One child process running a case: forked by the constructor, read by
+/// service() without blocking, killed at its deadline, reaped by finish().
+/// A child object destroyed before it finished is killed.
+class IsolatedChild {
+public:
+  IsolatedChild(const CaseWork &work,
+                const std::function<void(const CaseResult &)> &afterwards,
+                const IsolationLimits &limits);
+  ~IsolatedChild();
+  IsolatedChild(const IsolatedChild &) = delete;
+  IsolatedChild &operator=(const IsolatedChild &) = delete;
+
+  /// Adds the pipes still open, to wait on several children with poll().
+  void pollFds(std::vector<pollfd> &fds) const;
+  /// Seconds until the deadline.
+  double secondsLeft() const;
+  /// Reads what the child wrote; kills it at its deadline. True once the
+  /// child is done and reaped.
+  bool service();
+  /// Waits for the child to exit and parses its report.
+  void finish();
+  bool finished() const { return finished_; }
+  const IsolatedOutcome &outcome() const { return outcome_; }
+
+private:
+  pid_t pid_ = -1;
+  /// The resident memory limit the parent checks (sanitizer builds), or 0.
+  uint64_t memoryLimit_ = 0;
+  int reportFd_ = -1, errorFd_ = -1;
+  std::chrono::steady_clock::time_point deadline_;
+  std::string reportText_, errorText_;
+  IsolatedOutcome outcome_;
+  bool finished_ = false;
+};
+
+/// Up to `jobs` isolated children at once (`--jobs`). Outcomes are handed
+/// to each submission's `deliver` in submission order, so a caller sees
+/// cases in order however they finish.
+class IsolatedPool {
+public:
+  using Deliver = std::function<void(const IsolatedOutcome &)>;
+  explicit IsolatedPool(size_t jobs);
+  ~IsolatedPool();
+
+  /// Starts `work` in a child as soon as fewer than `jobs` run (delivering
+  /// finished ones meanwhile). The child is forked here: `work` may use
+  /// anything valid now.
+  void submit(const CaseWork &work,
+              const std::function<void(const CaseResult &)> &afterwards,
+              const IsolationLimits &limits, Deliver deliver);
+  /// Waits for every child and delivers the rest.
+  void drain();
+
+private:
+  struct Entry {
+    std::unique_ptr<IsolatedChild> child;
+    Deliver deliver;
+  };
+  size_t running() const;
+  void step();
+  void deliverReady();
+
+  size_t jobs_;
+  std::deque<Entry> entries_;
+};
+
+/// The verdict, stage and detail of an outcome whose child did not report:
+/// crash or timeout, by phase, with the first diagnostic line of its stderr.
+void describeUnreported(const IsolatedOutcome &outcome, oracle::Verdict &verdict,
+                        std::string &stage, std::string &detail);
+
+} // namespace sift::harness

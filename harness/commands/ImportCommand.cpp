@@ -1,0 +1,248 @@
+//===- ImportCommand.cpp - `harness import`: GPU verdicts into findings ---===//
+//
+// The last step of a split campaign: the CSVs sift-run wrote on a GPU host
+// (one row per artifact) come back here. Every row counts in a run of its
+// own in the findings database; every row that is not `pass` becomes a
+// finding, with the artifact's inputs and reference outputs in its case
+// folder when the artifact is found (the CSV's path, or --artifacts/NAME).
+// The CSV is read with fast-cpp-csv-parser; a malformed file is an error
+// naming the file and line, and nothing of it is stored.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/commands/Commands.h"
+
+#include "harness/case/CaseRunner.h"
+#include "generators/MlirEmitter.h"
+#include "generators/ProgramGenerator.h"
+#include "harness/store/FindingStore.h"
+#include "oracles/Verdict.h"
+#include "runtime/Artifact.h"
+#include "runtime/ExportedCase.h"
+#include "support/FileIO.h"
+#include "support/Text.h"
+
+// csv.h copies file names with strncpy into a fixed buffer, which GCC
+// warns about; the truncation is the library's intent.
+#pragma GCC diagnostic push
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wstringop-truncation"
+#endif
+#include <libfccp/csv.h>
+#pragma GCC diagnostic pop
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+namespace sift::harness {
+
+namespace {
+
+/// One row of a sift-run CSV.
+struct ImportedRow {
+  std::string name, pipeline, target, device, verdict, file, detail;
+  double kernelMs = 0, loadMs = 0;
+  int line = 0;
+};
+
+Result<std::vector<ImportedRow>> readResults(const std::string &path) {
+  std::vector<ImportedRow> rows;
+  Result<std::vector<uint8_t>> bytes = readFileBytes(path);
+  if (!bytes.ok())
+    return makeError(bytes.message());
+  std::string text(bytes->begin(), bytes->end());
+  // A sift-run that was stopped leaves FILE.csv.partial, whose last row
+  // may be torn: the complete rows before it are still results.
+  if (!text.empty() && text.back() != '\n') {
+    size_t end = text.rfind('\n');
+    std::fprintf(stderr,
+                 "harness import: %s: the last line is incomplete (a sift-run "
+                 "that was stopped?); it is left out\n",
+                 path.c_str());
+    text.erase(end == std::string::npos ? 0 : end + 1);
+  }
+  try {
+    io::CSVReader<9, io::trim_chars<>, io::double_quote_escape<',', '"'>>
+        reader(path, text.data(), text.data() + text.size());
+    reader.read_header(io::ignore_extra_column, "case", "pipeline", "target",
+                       "device", "verdict", "kernel_ms", "module_load_ms",
+                       "file", "detail");
+    ImportedRow row;
+    while (reader.read_row(row.name, row.pipeline, row.target, row.device,
+                           row.verdict, row.kernelMs, row.loadMs, row.file,
+                           row.detail)) {
+      row.line = static_cast<int>(reader.get_file_line());
+      rows.push_back(row);
+    }
+  } catch (const io::error::base &e) {
+    return makeError(e.what());
+  }
+  return rows;
+}
+
+/// The seed of a case name "<seed>-<pipeline>-<target>".
+std::optional<uint64_t> seedOf(const std::string &name) {
+  size_t dash = name.find('-');
+  std::string digits = name.substr(0, dash);
+  if (digits.empty() || digits.size() > 20 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stoull(digits);
+}
+
+/// The program of an exported case, regenerated from its seed with the
+/// policy the export recorded (families, exact keys), for the case folder.
+void regenerateProgram(const rt::Artifact &artifact, CaseResult &result) {
+  auto families = artifact.meta.find("case.families");
+  auto exact = artifact.meta.find("case.exact-keys");
+  if (families == artifact.meta.end() || exact == artifact.meta.end())
+    return;
+  gen::Policy policy;
+  policy.allowInexactKeys = exact->second != "1";
+  policy.familyWeights = {};
+  for (const std::string &name : splitFields(families->second, ','))
+    for (gen::Family family : gen::kAllFamilies)
+      if (gen::toString(family) == name)
+        policy.familyWeights[static_cast<size_t>(family)] = 1;
+  gen::Program program = gen::generateProgram(policy, result.seed);
+  // Only a program whose inputs are the artifact's is the exported one.
+  if (program.inputs.size() != artifact.inputs.size())
+    return;
+  for (size_t i = 0; i < program.inputs.size(); ++i) {
+    const gen::TensorType &type = program.values[program.inputs[i]];
+    if (type.elementType != artifact.inputs[i].type ||
+        type.shape != artifact.inputs[i].shape)
+      return;
+  }
+  result.program = std::move(program);
+  result.mlir = gen::emitMlir(result.program);
+}
+
+} // namespace
+
+int runImportCommand(const ImportOptions &options) {
+  // Read and check every file before storing anything.
+  std::vector<std::pair<std::string, std::vector<ImportedRow>>> files;
+  for (const std::string &path : options.csvFiles) {
+    Result<std::vector<ImportedRow>> rows = readResults(path);
+    if (!rows.ok()) {
+      std::fprintf(stderr, "harness import: %s\n", rows.message().c_str());
+      return kExitUsage;
+    }
+    for (const ImportedRow &row : *rows) {
+      std::string where = path + ":" + std::to_string(row.line) + ": ";
+      std::optional<PipelineKind> pipeline = parsePipelineKind(row.pipeline);
+      std::optional<TargetKind> target = parseTargetKind(row.target);
+      if (!oracle::parseVerdict(row.verdict) && row.verdict != "unreadable") {
+        std::fprintf(stderr, "harness import: %sunknown verdict '%s'\n",
+                     where.c_str(), row.verdict.c_str());
+        return kExitUsage;
+      }
+      if (row.verdict != "unreadable" &&
+          (!pipeline || !target || !seedOf(row.name))) {
+        std::fprintf(stderr,
+                     "harness import: %scase '%s' (pipeline '%s', target "
+                     "'%s') is not a sift-run row\n",
+                     where.c_str(), row.name.c_str(), row.pipeline.c_str(),
+                     row.target.c_str());
+        return kExitUsage;
+      }
+    }
+    files.emplace_back(path, std::move(*rows));
+  }
+
+  auto store = FindingStore::open(options.outDir);
+  if (!store.ok()) {
+    std::fprintf(stderr, "harness import: %s\n", store.message().c_str());
+    return kExitUsage;
+  }
+  int64_t rowsTotal = 0, findings = 0, unreadable = 0;
+  std::map<std::string, int64_t> counts;
+  double kernelMs = 0, loadMs = 0;
+  for (const auto &[path, rows] : files) {
+    RunInfo info;
+    info.command = options.commandLine;
+    info.pipeline = "import " + path;
+    auto runId = (*store)->beginRun(info);
+    if (!runId.ok()) {
+      std::fprintf(stderr, "harness import: %s\n", runId.message().c_str());
+      return kExitUsage;
+    }
+    int64_t runFindings = 0;
+    for (const ImportedRow &row : rows) {
+      ++rowsTotal;
+      ++counts[row.verdict];
+      kernelMs += row.kernelMs;
+      loadMs += row.loadMs;
+      if (row.verdict == "unreadable") {
+        ++unreadable;
+        continue;
+      }
+      oracle::Verdict verdict = *oracle::parseVerdict(row.verdict);
+      if (!oracle::isFinding(verdict))
+        continue;
+      CaseResult result;
+      result.seed = *seedOf(row.name);
+      result.pipeline = *parsePipelineKind(row.pipeline);
+      result.target = *parseTargetKind(row.target);
+      result.verdict = verdict;
+      result.stage = "run:" + row.device;
+      result.detail = row.detail;
+      result.ran = true;
+      // The artifact, for the case folder's inputs and expected outputs.
+      std::string artifactPath = row.file;
+      if (!options.artifactsDir.empty())
+        artifactPath = options.artifactsDir + "/" + row.name + ".siftart";
+      CaseOptions caseOptions;
+      caseOptions.pipeline = result.pipeline;
+      caseOptions.target = result.target;
+      if (std::filesystem::exists(artifactPath)) {
+        Result<rt::Artifact> artifact = rt::readArtifact(artifactPath);
+        if (artifact.ok()) {
+          result.inputs = artifact->inputs;
+          result.expected = artifact->expected;
+          result.artifact = *artifact;
+          if (auto exported = rt::getExportedCase(*artifact); exported.ok())
+            if (auto mode = gen::parseInputMode(exported->inputs))
+              caseOptions.inputs = *mode;
+          regenerateProgram(*artifact, result);
+        } else {
+          result.detail += " (artifact unreadable: " + artifact.message() + ")";
+        }
+      }
+      std::string repro = "sift-run " + artifactPath + " --device=" +
+                          row.device;
+      auto dir = (*store)->recordFinding(*runId, result, caseOptions, repro);
+      if (!dir.ok()) {
+        std::fprintf(stderr, "harness import: could not store the finding: "
+                             "%s\n",
+                     dir.message().c_str());
+        return kExitUsage;
+      }
+      ++findings;
+      ++runFindings;
+      std::printf("finding: %s on %s: %s: %s\n", row.name.c_str(),
+                  row.device.c_str(), row.verdict.c_str(),
+                  row.detail.c_str());
+    }
+    (void)(*store)->endRun(*runId, static_cast<int64_t>(rows.size()),
+                           runFindings, 0);
+  }
+  std::string verdicts;
+  for (const auto &[verdict, count] : counts)
+    verdicts += (verdicts.empty() ? "" : " ") + verdict + "=" +
+                std::to_string(count);
+  std::printf("imported: %lld rows from %zu files: %s; kernel time %.3f ms, "
+              "module load %.3f ms (totals)\n",
+              static_cast<long long>(rowsTotal), files.size(),
+              verdicts.empty() ? "none" : verdicts.c_str(), kernelMs, loadMs);
+  std::printf("findings: %lld (database %s)\n",
+              static_cast<long long>(findings),
+              (*store)->databasePath().c_str());
+  if (unreadable > 0)
+    return kExitUsage;
+  return findings > 0 ? kExitFindings : kExitOk;
+}
+
+} // namespace sift::harness

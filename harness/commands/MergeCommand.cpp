@@ -1,0 +1,165 @@
+//===- MergeCommand.cpp - `harness merge`: shards into one database -------===//
+//
+// Each shard of a campaign keeps its own findings.db. Merging copies every
+// run, unions the signatures by their text (first seen the earliest, last
+// seen the latest) and copies each finding once: the same case (seed,
+// pipeline, target) with the same signature found by two databases (a
+// shard run twice, a database merged again) is one finding. Signature
+// counts are recounted from the merged findings. The output is written to
+// a temporary file and renamed, so a failed merge leaves nothing behind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/commands/Commands.h"
+
+#include "harness/store/FindingStore.h"
+
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace sift::harness {
+
+namespace {
+
+Status exec(sqlite3 *db, const std::string &sql, const std::string &what) {
+  char *message = nullptr;
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    std::string text = message ? message : "unknown error";
+    sqlite3_free(message);
+    return makeError(what + ": " + text);
+  }
+  return Status::success();
+}
+
+std::string quoted(const std::string &text) {
+  std::string out = "'";
+  for (char c : text)
+    out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+} // namespace
+
+int runMergeCommand(const MergeOptions &options) {
+  for (const std::string &input : options.inputs) {
+    std::error_code ec;
+    if (!fs::is_regular_file(input, ec)) {
+      std::fprintf(stderr, "harness merge: %s: no such database\n",
+                   input.c_str());
+      return kExitUsage;
+    }
+  }
+  // The output's schema is the findings store's: create it in a temporary
+  // folder, merge into it, then move the file into place.
+  fs::path temporary = options.output + ".merging";
+  std::error_code ec;
+  fs::remove_all(temporary, ec);
+  {
+    auto store = FindingStore::open(temporary.string());
+    if (!store.ok()) {
+      std::fprintf(stderr, "harness merge: %s\n", store.message().c_str());
+      return kExitUsage;
+    }
+  }
+  std::string dbPath = (temporary / "findings.db").string();
+  sqlite3 *db = nullptr;
+  if (sqlite3_open(dbPath.c_str(), &db) != SQLITE_OK) {
+    std::fprintf(stderr, "harness merge: %s: %s\n", dbPath.c_str(),
+                 db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return kExitUsage;
+  }
+  auto fail = [&](const Status &status) {
+    std::fprintf(stderr, "harness merge: %s\n", status.message().c_str());
+    sqlite3_close(db);
+    fs::remove_all(temporary, ec);
+    return kExitUsage;
+  };
+  if (Status s = exec(db, "PRAGMA journal_mode=DELETE", "journal"); !s)
+    return fail(s);
+  int64_t before = 0;
+  for (const std::string &input : options.inputs) {
+    std::string attach = "ATTACH DATABASE " + quoted(input) + " AS src";
+    if (Status s = exec(db, attach, input); !s)
+      return fail(s);
+    // Runs get new ids; findings follow their run through the offset.
+    std::string sql = R"sql(
+      BEGIN;
+      CREATE TEMP TABLE run_map AS
+        SELECT id AS old, id + (SELECT COALESCE(MAX(id), 0) FROM main.runs)
+          AS new FROM src.runs;
+      INSERT INTO main.runs(id, started, finished, command, pipeline, inputs,
+                            seed, cases, findings, seconds)
+        SELECT m.new, r.started, r.finished, r.command, r.pipeline, r.inputs,
+               r.seed, r.cases, r.findings, r.seconds
+        FROM src.runs r JOIN run_map m ON m.old = r.id;
+      INSERT INTO main.signatures(text, verdict, count, first_seen, last_seen)
+        SELECT text, verdict, 0, first_seen, last_seen FROM src.signatures
+        WHERE true
+        ON CONFLICT(text) DO UPDATE SET
+          first_seen = MIN(first_seen, excluded.first_seen),
+          last_seen = MAX(last_seen, excluded.last_seen);
+      INSERT INTO main.findings(run, seed, pipeline, target, verdict, stage,
+                                signature, detail, case_dir, found)
+        SELECT m.new, f.seed, f.pipeline, f.target, f.verdict, f.stage,
+               (SELECT id FROM main.signatures WHERE text = s.text),
+               f.detail, f.case_dir, f.found
+        FROM src.findings f JOIN run_map m ON m.old = f.run
+        JOIN src.signatures s ON s.id = f.signature
+        WHERE NOT EXISTS (
+          SELECT 1 FROM main.findings g JOIN main.signatures t
+            ON t.id = g.signature
+          WHERE g.seed = f.seed AND g.pipeline = f.pipeline AND
+                g.target = f.target AND t.text = s.text);
+      DROP TABLE run_map;
+      COMMIT;
+    )sql";
+    if (Status s = exec(db, sql, input); !s) {
+      (void)exec(db, "ROLLBACK", "rollback");
+      return fail(makeError(input + ": " + s.message() +
+                            " (not a sift findings database?)"));
+    }
+    if (Status s = exec(db, "DETACH DATABASE src", input); !s)
+      return fail(s);
+  }
+  if (Status s = exec(db,
+                      "UPDATE signatures SET count = (SELECT COUNT(*) FROM "
+                      "findings WHERE findings.signature = signatures.id)",
+                      "recounting the signatures");
+      !s)
+    return fail(s);
+  sqlite3_stmt *stmt = nullptr;
+  int64_t findings = 0, signatures = 0, runs = 0;
+  for (auto [sql, slot] :
+       {std::pair<const char *, int64_t *>{"SELECT COUNT(*) FROM findings",
+                                           &findings},
+        {"SELECT COUNT(*) FROM signatures", &signatures},
+        {"SELECT COUNT(*) FROM runs", &runs}}) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW)
+      *slot = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+  }
+  (void)before;
+  sqlite3_close(db);
+  fs::rename(dbPath, options.output, ec);
+  if (ec) {
+    std::fprintf(stderr, "harness merge: %s: %s\n", options.output.c_str(),
+                 ec.message().c_str());
+    fs::remove_all(temporary, ec);
+    return kExitUsage;
+  }
+  fs::remove_all(temporary, ec);
+  std::printf("merged %zu databases into %s: %lld runs, %lld findings, %lld "
+              "signatures\n",
+              options.inputs.size(), options.output.c_str(),
+              static_cast<long long>(runs), static_cast<long long>(findings),
+              static_cast<long long>(signatures));
+  return kExitOk;
+}
+
+} // namespace sift::harness
