@@ -153,8 +153,4 @@ CaseResult unreportedCase(const CaseOptions &options, uint64_t seed,
   return result;
 }
 
-int runFuzzCommand(const FuzzOptions &options) {
-  return FuzzCampaign(options).run();
-}
-
 } // namespace sift::harness

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/commands/Commands.h"
+#include "harness/commands/Cli.h"
 
 #include "harness/case/CaseRunner.h"
 #include "generators/MlirEmitter.h"
@@ -28,6 +29,7 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wstringop-truncation"
 #endif
+#include <memory>
 #include <libfccp/csv.h>
 #pragma GCC diagnostic pop
 
@@ -119,6 +121,32 @@ void regenerateProgram(const rt::Artifact &artifact, CaseResult &result) {
   result.mlir = gen::emitMlir(result.program);
 }
 
+/// Fills `result` (program, inputs, expected outputs, artifact) and the
+/// input mode from the exported artifact at `path`. Returns "" when the
+/// case is complete, else why it is not.
+std::string completeFromArtifact(const std::string &path, CaseResult &result,
+                                 CaseOptions &caseOptions) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return "its artifact " + path + " is missing";
+  Result<rt::Artifact> artifact = rt::readArtifact(path);
+  if (!artifact.ok()) {
+    result.detail += " (artifact unreadable: " + artifact.message() + ")";
+    return "its artifact is unreadable: " + artifact.message();
+  }
+  result.inputs = artifact->inputs;
+  result.expected = artifact->expected;
+  result.artifact = *artifact;
+  if (auto exported = rt::getExportedCase(*artifact); exported.ok())
+    if (auto mode = gen::parseInputMode(exported->inputs))
+      caseOptions.inputs = *mode;
+  regenerateProgram(*artifact, result);
+  if (result.mlir.empty())
+    return "its program could not be regenerated from " + path +
+           " (not exported by harness fuzz --export-artifacts?)";
+  return "";
+}
+
 } // namespace
 
 int runImportCommand(const ImportOptions &options) {
@@ -177,6 +205,11 @@ int runImportCommand(const ImportOptions &options) {
       loadMs += row.loadMs;
       if (row.verdict == "unreadable") {
         ++unreadable;
+        std::fprintf(stderr,
+                     "harness import: %s:%d: case %s: sift-run could not read "
+                     "its artifact: %s\n",
+                     path.c_str(), row.line, row.name.c_str(),
+                     row.detail.c_str());
         continue;
       }
       oracle::Verdict verdict = *oracle::parseVerdict(row.verdict);
@@ -190,27 +223,23 @@ int runImportCommand(const ImportOptions &options) {
       result.stage = "run:" + row.device;
       result.detail = row.detail;
       result.ran = true;
-      // The artifact, for the case folder's inputs and expected outputs.
-      std::string artifactPath = row.file;
-      if (!options.artifactsDir.empty())
-        artifactPath = options.artifactsDir + "/" + row.name + ".siftart";
       CaseOptions caseOptions;
       caseOptions.pipeline = result.pipeline;
       caseOptions.target = result.target;
-      if (std::filesystem::exists(artifactPath)) {
-        Result<rt::Artifact> artifact = rt::readArtifact(artifactPath);
-        if (artifact.ok()) {
-          result.inputs = artifact->inputs;
-          result.expected = artifact->expected;
-          result.artifact = *artifact;
-          if (auto exported = rt::getExportedCase(*artifact); exported.ok())
-            if (auto mode = gen::parseInputMode(exported->inputs))
-              caseOptions.inputs = *mode;
-          regenerateProgram(*artifact, result);
-        } else {
-          result.detail += " (artifact unreadable: " + artifact.message() + ")";
-        }
-      }
+      // The artifact, for the case folder's program, inputs and expected
+      // outputs.
+      std::string artifactPath = row.file;
+      if (!options.artifactsDir.empty())
+        artifactPath = options.artifactsDir + "/" + row.name + ".siftart";
+      if (std::string missing = completeFromArtifact(artifactPath, result,
+                                                     caseOptions);
+          !missing.empty())
+        std::fprintf(stderr,
+                     "harness import: %s:%d: case %s: %s; the finding is "
+                     "stored without a case folder (--artifacts=DIR names "
+                     "the folder of the exported artifacts)\n",
+                     path.c_str(), row.line, row.name.c_str(),
+                     missing.c_str());
       std::string repro = "sift-run " + artifactPath + " --device=" +
                           row.device;
       auto dir = (*store)->recordFinding(*runId, result, caseOptions, repro);
@@ -240,9 +269,34 @@ int runImportCommand(const ImportOptions &options) {
   std::printf("findings: %lld (database %s)\n",
               static_cast<long long>(findings),
               (*store)->databasePath().c_str());
-  if (unreadable > 0)
+  if (unreadable > 0) {
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "harness import: %lld rows are unreadable (sift-run could "
+                 "not read their artifacts; listed above): exit 2\n",
+                 static_cast<long long>(unreadable));
     return kExitUsage;
+  }
   return findings > 0 ? kExitFindings : kExitOk;
+}
+
+CommandEntry addImportCommand(CLI::App &app, const std::string &commandLine) {
+  auto options = std::make_shared<ImportOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "import", "Bring the verdicts of sift-run CSVs (a GPU host's half of a "
+                "campaign) into the findings database");
+  cmd->add_option("results", options->csvFiles, "sift-run CSV files")
+      ->required();
+  cmd->add_option("--out", options->outDir,
+                  "Output folder (findings.db, cases/)")
+      ->capture_default_str();
+  cmd->add_option("--artifacts", options->artifactsDir,
+                  "Folder of the exported artifacts (default: the CSV's file "
+                  "column)");
+  return {cmd, [options, commandLine] {
+            options->commandLine = commandLine;
+            return runImportCommand(*options);
+          }};
 }
 
 } // namespace sift::harness

@@ -11,9 +11,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/commands/Commands.h"
+#include "harness/commands/Cli.h"
 
 #include "harness/store/FindingStore.h"
 
+#include <memory>
 #include <sqlite3.h>
 
 #include <cstdio>
@@ -42,16 +44,43 @@ std::string quoted(const std::string &text) {
   return out + "'";
 }
 
+/// The inputs, each file once (the same file named twice, through a link
+/// or another path, is merged once, with a warning); an error when one is
+/// missing or is the output, which the merge would overwrite.
+Result<std::vector<std::string>> distinctInputs(const MergeOptions &options) {
+  std::vector<std::string> inputs;
+  std::vector<fs::path> seen;
+  std::error_code ec;
+  for (const std::string &input : options.inputs) {
+    if (!fs::is_regular_file(input, ec))
+      return makeError(input + ": no such database");
+    if (fs::exists(options.output, ec) &&
+        fs::equivalent(input, options.output, ec))
+      return makeError("-o " + options.output + " is the input " + input +
+                       ": the merge would overwrite it; write the merged "
+                       "database to a new file");
+    bool duplicate = false;
+    for (const fs::path &earlier : seen)
+      duplicate |= fs::equivalent(earlier, input, ec);
+    if (duplicate) {
+      std::fprintf(stderr,
+                   "harness merge: %s is given more than once: merged once\n",
+                   input.c_str());
+      continue;
+    }
+    seen.push_back(input);
+    inputs.push_back(input);
+  }
+  return inputs;
+}
+
 } // namespace
 
 int runMergeCommand(const MergeOptions &options) {
-  for (const std::string &input : options.inputs) {
-    std::error_code ec;
-    if (!fs::is_regular_file(input, ec)) {
-      std::fprintf(stderr, "harness merge: %s: no such database\n",
-                   input.c_str());
-      return kExitUsage;
-    }
+  Result<std::vector<std::string>> inputs = distinctInputs(options);
+  if (!inputs.ok()) {
+    std::fprintf(stderr, "harness merge: %s\n", inputs.message().c_str());
+    return kExitUsage;
   }
   // The output's schema is the findings store's: create it in a temporary
   // folder, merge into it, then move the file into place.
@@ -81,22 +110,30 @@ int runMergeCommand(const MergeOptions &options) {
   };
   if (Status s = exec(db, "PRAGMA journal_mode=DELETE", "journal"); !s)
     return fail(s);
-  int64_t before = 0;
-  for (const std::string &input : options.inputs) {
+  for (const std::string &input : *inputs) {
     std::string attach = "ATTACH DATABASE " + quoted(input) + " AS src";
     if (Status s = exec(db, attach, input); !s)
       return fail(s);
-    // Runs get new ids; findings follow their run through the offset.
+    // Runs get new ids, unless the same run (started at the same time
+    // with the same command) is there already, from a database merged
+    // before; findings follow their run.
     std::string sql = R"sql(
       BEGIN;
       CREATE TEMP TABLE run_map AS
-        SELECT id AS old, id + (SELECT COALESCE(MAX(id), 0) FROM main.runs)
-          AS new FROM src.runs;
+        SELECT r.id AS old,
+          COALESCE((SELECT m.id FROM main.runs m WHERE m.started IS r.started
+                      AND m.command IS r.command AND m.pipeline IS r.pipeline
+                      AND m.seed IS r.seed LIMIT 1),
+                   r.id + (SELECT COALESCE(MAX(id), 0) FROM main.runs)) AS new,
+          NOT EXISTS (SELECT 1 FROM main.runs m WHERE m.started IS r.started
+                      AND m.command IS r.command AND m.pipeline IS r.pipeline
+                      AND m.seed IS r.seed) AS fresh
+        FROM src.runs r;
       INSERT INTO main.runs(id, started, finished, command, pipeline, inputs,
                             seed, cases, findings, seconds)
         SELECT m.new, r.started, r.finished, r.command, r.pipeline, r.inputs,
                r.seed, r.cases, r.findings, r.seconds
-        FROM src.runs r JOIN run_map m ON m.old = r.id;
+        FROM src.runs r JOIN run_map m ON m.old = r.id WHERE m.fresh;
       INSERT INTO main.signatures(text, verdict, count, first_seen, last_seen)
         SELECT text, verdict, 0, first_seen, last_seen FROM src.signatures
         WHERE true
@@ -144,7 +181,6 @@ int runMergeCommand(const MergeOptions &options) {
       *slot = sqlite3_column_int64(stmt, 0);
     sqlite3_finalize(stmt);
   }
-  (void)before;
   sqlite3_close(db);
   fs::rename(dbPath, options.output, ec);
   if (ec) {
@@ -156,10 +192,22 @@ int runMergeCommand(const MergeOptions &options) {
   fs::remove_all(temporary, ec);
   std::printf("merged %zu databases into %s: %lld runs, %lld findings, %lld "
               "signatures\n",
-              options.inputs.size(), options.output.c_str(),
+              inputs->size(), options.output.c_str(),
               static_cast<long long>(runs), static_cast<long long>(findings),
               static_cast<long long>(signatures));
   return kExitOk;
+}
+
+CommandEntry addMergeCommand(CLI::App &app) {
+  auto options = std::make_shared<MergeOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "merge", "Join the findings databases of a campaign's shards into one, "
+               "without duplicates");
+  cmd->add_option("databases", options->inputs, "findings.db files")
+      ->required();
+  cmd->add_option("-o,--output", options->output, "The merged database")
+      ->required();
+  return {cmd, [options] { return runMergeCommand(*options); }};
 }
 
 } // namespace sift::harness

@@ -9,6 +9,7 @@
 
 #include "support/Text.h"
 
+#include <memory>
 #include <cmath>
 #include <cstdlib>
 

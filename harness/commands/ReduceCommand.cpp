@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/commands/Commands.h"
+#include "harness/commands/Cli.h"
 
 #include "harness/case/CaseFolder.h"
 #include "harness/store/FindingStore.h"
@@ -23,6 +24,7 @@
 #include "generators/MlirEmitter.h"
 #include "oracles/Reference.h"
 
+#include <memory>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -494,6 +496,48 @@ int runReduceCommand(const ReduceOptions &options) {
   if (options.reduceIr && compileStage)
     reduceIr(session, *written, result.mlir, limits);
   return kExitOk;
+}
+
+CommandEntry addReduceCommand(CLI::App &app) {
+  auto options = std::make_shared<ReduceOptions>();
+  auto timeout = std::make_shared<std::string>("20");
+  auto memory = std::make_shared<std::string>("4G");
+  CLI::App *cmd = app.add_subcommand(
+      "reduce", "Shrink a finding's case folder while its signature stays "
+                "the same");
+  cmd->add_option("case", options->folder, "A case folder (case.json)")
+      ->required();
+  cmd->add_option("-o,--output", options->output,
+                  "The reduced case folder (default: CASE-reduced)");
+  cmd->add_option("--case-timeout", *timeout,
+                  "Time limit of one test (a case's own timeout_seconds wins "
+                  "when shorter): 20, 20s, 1m")
+      ->capture_default_str();
+  cmd->add_option("--memory-limit", *memory,
+                  "Memory limit of one test: 512M, 4G, or none")
+      ->capture_default_str();
+  cmd->add_flag("!--no-ir", options->reduceIr,
+                "Stop after the model: skip the IR phase (sift-reduce)");
+  return {cmd, [options, timeout, memory] {
+            options->caseTimeoutSeconds =
+                durationFlag("--case-timeout", *timeout);
+            options->memoryLimitBytes = memoryFlag(*memory);
+            return runReduceCommand(*options);
+          }};
+}
+
+CommandEntry addCheckCommand(CLI::App &app) {
+  auto options = std::make_shared<CheckOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "check", "Compile a program given as MLIR with a case folder's options "
+               "and static oracles; exit 1 when it shows the case's "
+               "signature (the test harness reduce gives mlir-reduce)");
+  cmd->add_option("program", options->program, "The program (.mlir)")
+      ->required();
+  cmd->add_option("--like", options->like,
+                  "The case folder (case.json) to compare with")
+      ->required();
+  return {cmd, [options] { return runCheckCommand(*options); }};
 }
 
 } // namespace sift::harness

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/commands/Commands.h"
+#include "harness/commands/Cli.h"
 
 #include "harness/case/CaseFolder.h"
 #include "harness/case/CaseRunner.h"
@@ -20,6 +21,7 @@
 #include "support/FileIO.h"
 #include "oracles/Reference.h"
 
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -265,6 +267,34 @@ int runReplayCommand(const ReplayOptions &options) {
   if (unreadable > 0 || !errors.empty())
     return kExitUsage;
   return changed > 0 && !options.rewrite ? kExitFindings : kExitOk;
+}
+
+CommandEntry addReplayCommand(CLI::App &app) {
+  auto options = std::make_shared<ReplayOptions>();
+  auto timeout = std::make_shared<std::string>("20");
+  CLI::App *cmd = app.add_subcommand(
+      "replay", "Run stored cases again (corpus/, a campaign's cases/) and "
+                "fail when a verdict changed");
+  cmd->add_option("folders", options->folders,
+                  "Case folders or folders of them")
+      ->required();
+  cmd->add_flag("--rewrite", options->rewrite,
+                "Write each case folder again with the verdict observed: "
+                "program.mlir, expected and actual outputs, case.json "
+                "(accepts a changed verdict; completes a hand-made case.json "
+                "and inputs)");
+  cmd->add_option("--junit", options->junit,
+                  "Also write a JUnit XML report here: one test case per "
+                  "case folder, a changed verdict as a failure, an "
+                  "unreadable case as an error");
+  cmd->add_option("--case-timeout", *timeout,
+                  "Time limit of one case: 20, 20s, 1m")
+      ->capture_default_str();
+  return {cmd, [options, timeout] {
+            options->caseTimeoutSeconds =
+                durationFlag("--case-timeout", *timeout);
+            return runReplayCommand(*options);
+          }};
 }
 
 } // namespace sift::harness

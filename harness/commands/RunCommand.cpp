@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/commands/Commands.h"
+#include "harness/commands/Cli.h"
 
 #include "harness/case/CaseRunner.h"
 #include "harness/case/ModelImporter.h"
@@ -34,6 +35,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <cstdio>
 #include <filesystem>
 #include <unistd.h>
@@ -442,6 +444,103 @@ int runRunCommand(const RunOptions &options) {
     std::printf("%s %s\n", path.c_str(), describe((*results)[i]).c_str());
   }
   return kExitOk;
+}
+
+CommandEntry addRunCommand(CLI::App &app) {
+  struct Flags {
+    RunOptions options;
+    std::string pipeline = "cpu", device = "cpu", inject;
+  };
+  auto f = std::make_shared<Flags>();
+  CLI::App *cmd = app.add_subcommand(
+      "run", "Compile one program, run it on .npy inputs, write .npy outputs");
+  cmd->add_option("program", f->options.program, "Program (.mlir)")
+      ->required();
+  cmd->add_option("--pipeline", f->pipeline, "Pipeline")->capture_default_str();
+  cmd->add_option("--device", f->device,
+                  "Device: cpu (cpu pipeline), cuda (GPU pipelines, nvptx) "
+                  "or hip (GPU pipelines, amdgpu)")
+      ->capture_default_str();
+  cmd->add_option("--chip", f->options.chip,
+                  "GPU chip (default sm_90 for cuda, gfx942 for hip)");
+  cmd->add_option("--input", f->options.inputs,
+                  "Input .npy, once per function argument, in order");
+  cmd->add_option("--output-dir", f->options.outputDir,
+                  "Folder for result0.npy, result1.npy, ...")
+      ->capture_default_str();
+  cmd->add_option("--inject", f->inject,
+                  "Faults to inject, comma-separated (the README lists them)");
+  cmd->add_option("--crash-reproducer", f->options.crashReproducer,
+                  "Keep MLIR's crash reproducer here when the compiler "
+                  "crashes (replay it with sift-opt --run-reproducer)");
+  return {cmd, [f] {
+            f->options.pipeline = pipelineFlag(f->pipeline);
+            f->options.device = deviceFlag(f->device);
+            f->options.faults = faultsFlag(f->inject);
+            if (f->options.device != rt::DeviceKind::Cpu)
+              chipFlag(f->options.device == rt::DeviceKind::Hip
+                           ? TargetKind::Amdgpu
+                           : TargetKind::Nvptx,
+                       f->options.chip);
+            return runRunCommand(f->options);
+          }};
+}
+
+CommandEntry addCompileCommand(CLI::App &app) {
+  struct Flags {
+    CompileCommandOptions options;
+    std::string pipeline = "cpu", emit = "artifact", target, inject;
+  };
+  auto f = std::make_shared<Flags>();
+  CLI::App *cmd =
+      app.add_subcommand("compile", "Compile one program and stop at a stage");
+  cmd->add_option("program", f->options.program, "Program (.mlir)")
+      ->required();
+  cmd->add_option("--pipeline", f->pipeline, "Pipeline")->capture_default_str();
+  cmd->add_option("--emit", f->emit,
+                  "Stage: mlir (after the pipeline), llvm (host LLVM IR), "
+                  "ptx (nvptx kernels), artifact")
+      ->capture_default_str();
+  cmd->add_option("--target", f->target,
+                  "Target: host (cpu pipeline), nvptx or amdgpu (GPU "
+                  "pipelines; default nvptx)");
+  cmd->add_option("--inject", f->inject,
+                  "Faults to inject, comma-separated (the README lists them)");
+  cmd->add_option("--crash-reproducer", f->options.crashReproducer,
+                  "Keep MLIR's crash reproducer here when the compiler "
+                  "crashes (replay it with sift-opt --run-reproducer)");
+  cmd->add_option("--chip", f->options.chip,
+                  "GPU chip (default sm_90 for nvptx, gfx942 for amdgpu)");
+  cmd->add_option("--input", f->options.inputs,
+                  "Input .npy for --emit=artifact, once per function "
+                  "argument, in order: the artifact carries them and the "
+                  "reference's outputs (sift-run runs it)");
+  cmd->add_option("-o,--output", f->options.output,
+                  "Output path ('-': stdout, text stages only)")
+      ->capture_default_str();
+  return {cmd, [f] {
+            CompileCommandOptions &o = f->options;
+            o.pipeline = pipelineFlag(f->pipeline);
+            o.faults = faultsFlag(f->inject);
+            std::optional<EmitStage> emit = parseEmitStage(f->emit);
+            if (!emit)
+              throw UsageError{"unknown stage '" + f->emit +
+                               "' for --emit; valid stages: mlir, llvm, ptx, "
+                               "artifact"};
+            o.emit = *emit;
+            o.target = !f->target.empty() ? targetFlag(f->target)
+                       : o.pipeline == PipelineKind::Cpu ? TargetKind::Host
+                                                         : TargetKind::Nvptx;
+            if (o.emit == EmitStage::Ptx && o.target != TargetKind::Nvptx)
+              throw UsageError{"--emit=ptx needs the nvptx target (this "
+                               "compile targets " +
+                               std::string(toString(o.target)) + ")"};
+            if (o.target != TargetKind::Host)
+              chipFlag(o.target, o.chip);
+            else if (!o.chip.empty())
+              throw UsageError{"--chip: the host target takes no GPU chip"};
+            return runCompileCommand(o);
+          }};
 }
 
 } // namespace sift::harness

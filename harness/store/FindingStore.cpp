@@ -548,7 +548,9 @@ FindingStore::recordFinding(int64_t runId, const CaseResult &result,
         stored = sqlite3_column_int64(count.get(), 0);
     }
   }
-  bool keepFolder = stored < kReprosPerSignature;
+  // A finding without its program (an imported row whose artifact is
+  // gone) is a row only: a folder without a program could not be replayed.
+  bool keepFolder = stored < kReprosPerSignature && !result.mlir.empty();
   fs::path finalDir;
   if (keepFolder) {
     Result<std::string> written =

@@ -92,8 +92,10 @@ public:
 
   /// Starts a run; returns its id.
   Result<int64_t> beginRun(const RunInfo &info);
-  /// Stores a finding of run `runId`: its case folder first, then its row
-  /// (committed before returning). Returns the case folder.
+  /// Stores a finding of run `runId`: its case folder first (for the first
+  /// kReprosPerSignature of a signature, and only when the result has its
+  /// program), then its row (committed before returning). Returns the case
+  /// folder, or "" when none was written.
   Result<std::string> recordFinding(int64_t runId, const CaseResult &result,
                                     const CaseOptions &options,
                                     const std::string &reproCommand);

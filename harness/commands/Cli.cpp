@@ -1,0 +1,133 @@
+//===- harness/commands/Cli.cpp - Flag values shared by commands ----------===//
+
+#include "harness/commands/Cli.h"
+
+#include <memory>
+#include <charconv>
+
+namespace sift::harness {
+
+namespace {
+
+/// "a, b, c" from a list of names.
+template <typename Range, typename ToName>
+std::string joinNames(const Range &values, ToName toName) {
+  std::string text;
+  for (const auto &value : values)
+    text += (text.empty() ? "" : ", ") + std::string(toName(value));
+  return text;
+}
+
+} // namespace
+
+PipelineKind pipelineFlag(const std::string &name) {
+  if (auto kind = parsePipelineKind(name))
+    return *kind;
+  throw UsageError{
+      "unknown pipeline '" + name + "'; valid pipelines: " +
+      joinNames(kAllPipelineKinds, [](PipelineKind k) { return toString(k); })};
+}
+
+TargetKind targetFlag(const std::string &name) {
+  if (auto kind = parseTargetKind(name))
+    return *kind;
+  throw UsageError{
+      "unknown target '" + name + "'; valid targets: " +
+      joinNames(kAllTargetKinds, [](TargetKind k) { return toString(k); })};
+}
+
+rt::DeviceKind deviceFlag(const std::string &name) {
+  for (rt::DeviceKind kind :
+       {rt::DeviceKind::Cpu, rt::DeviceKind::Cuda, rt::DeviceKind::Hip})
+    if (rt::toString(kind) == name)
+      return kind;
+  throw UsageError{"unknown device '" + name +
+                   "'; valid devices: cpu, cuda, hip"};
+}
+
+gen::InputMode inputModeFlag(const std::string &name) {
+  if (auto mode = gen::parseInputMode(name))
+    return *mode;
+  throw UsageError{"unknown input mode '" + name +
+                   "'; valid modes: mixed, uniform, ties, special, sorted, "
+                   "reversed"};
+}
+
+std::string chipFlag(TargetKind target, const std::string &chip) {
+  if (chip.empty())
+    return chip;
+  Result<ChipInfo> info = findChip(target, chip);
+  if (!info.ok())
+    throw UsageError{"--chip: " + info.message()};
+  return chip;
+}
+
+std::vector<std::string> listFlag(const std::string &list,
+                                  const std::string &flag) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (true) {
+    size_t end = list.find(',', start);
+    std::string item = list.substr(start, end - start);
+    if (item.empty())
+      throw UsageError{flag + ": empty item in '" + list + "'"};
+    items.push_back(item);
+    if (end == std::string::npos)
+      return items;
+    start = end + 1;
+  }
+}
+
+double durationFlag(const std::string &flag, const std::string &text) {
+  std::optional<double> seconds = parseDuration(text);
+  if (!seconds)
+    throw UsageError{flag + ": '" + text +
+                     "' is not a positive duration (90, 90s, 5m, 2h)"};
+  return *seconds;
+}
+
+uint64_t memoryFlag(const std::string &text) {
+  if (text == "none")
+    return 0;
+  std::optional<uint64_t> bytes = parseByteSize(text);
+  if (!bytes)
+    throw UsageError{"--memory-limit: '" + text +
+                     "' is not a size (512M, 4G) or none"};
+  return *bytes;
+}
+
+FaultSet faultsFlag(const std::string &text) {
+  std::string error;
+  std::optional<FaultSet> faults = parseFaults(text, /*forFuzz=*/false, error);
+  if (!faults)
+    throw UsageError{"--inject: " + error};
+  return *faults;
+}
+
+CLI::Validator wholeNumber() {
+  return CLI::Validator(
+      [](std::string &text) -> std::string {
+        if (text.empty() ||
+            text.find_first_not_of("0123456789") != std::string::npos)
+          return "'" + text + "' is not a whole number (0, 1, 2, ...)";
+        uint64_t value = 0;
+        auto [end, ec] =
+            std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc() || end != text.data() + text.size())
+          return "'" + text + "' is larger than 2^64 - 1";
+        return "";
+      },
+      "N");
+}
+
+void checkNoEmptyValues(const std::vector<std::string> &args) {
+  for (const std::string &arg : args) {
+    if (arg == "--")
+      return;
+    if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=')
+      throw UsageError{arg + " has no value: write " + arg +
+                       "VALUE (or leave the flag out for its default)"};
+  }
+}
+
+} // namespace sift::harness

@@ -1,0 +1,66 @@
+//===- harness/commands/Cli.h - The harness's command line ------*- C++ -*-===//
+//
+// Every command registers its own subcommand, options and checks
+// (`addFuzzCommand(app)`, ...); main only dispatches to the one parsed. A
+// bad value is a UsageError with a message naming the flag and the valid
+// values, which main turns into exit code 2.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "harness/commands/Commands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sift::harness {
+
+/// A bad flag or value: printed as "harness: MESSAGE", exit 2.
+struct UsageError {
+  std::string message;
+};
+
+/// A registered command: its subcommand, and what runs it once the command
+/// line is parsed (checks that span several flags included).
+struct CommandEntry {
+  CLI::App *app = nullptr;
+  std::function<int()> run;
+};
+
+CommandEntry addFuzzCommand(CLI::App &app, const std::string &commandLine);
+CommandEntry addReplayCommand(CLI::App &app);
+CommandEntry addReduceCommand(CLI::App &app);
+CommandEntry addCheckCommand(CLI::App &app);
+CommandEntry addMergeCommand(CLI::App &app);
+CommandEntry addImportCommand(CLI::App &app, const std::string &commandLine);
+CommandEntry addRunCommand(CLI::App &app);
+CommandEntry addCompileCommand(CLI::App &app);
+
+// Flag values shared by several commands; each throws a UsageError.
+
+PipelineKind pipelineFlag(const std::string &name);
+TargetKind targetFlag(const std::string &name);
+rt::DeviceKind deviceFlag(const std::string &name);
+gen::InputMode inputModeFlag(const std::string &name);
+/// A chip of the chip table for `target` ("" stays "": the default).
+std::string chipFlag(TargetKind target, const std::string &chip);
+/// "a,b,c"; an empty item is an error naming `flag`.
+std::vector<std::string> listFlag(const std::string &list,
+                                  const std::string &flag);
+/// The seconds of a duration (`90`, `90s`, `5m`, `2h`).
+double durationFlag(const std::string &flag, const std::string &text);
+/// --memory-limit: a size (512M, 4G), or "none" (0: no limit).
+uint64_t memoryFlag(const std::string &text);
+/// The faults of a by-hand command's --inject.
+FaultSet faultsFlag(const std::string &text);
+/// A CLI11 check for unsigned options (CLI11 would wrap "-5" around).
+CLI::Validator wholeNumber();
+
+/// A usage error when some `--name=` has an empty value: CLI11 would take
+/// the next argument as its value instead (`--pipeline= --count=1`).
+void checkNoEmptyValues(const std::vector<std::string> &args);
+
+} // namespace sift::harness

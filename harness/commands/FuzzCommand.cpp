@@ -1,0 +1,240 @@
+//===- harness/commands/FuzzCommand.cpp - `harness fuzz` ------------------===//
+//
+// The flags of a campaign, their checks, and the campaign (FuzzCampaign).
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/campaign/FuzzCampaign.h"
+#include "harness/commands/Cli.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace sift::harness {
+
+namespace {
+
+/// The fuzz flags as given, checked and turned into FuzzOptions by
+/// `toOptions`.
+struct FuzzFlags {
+  FuzzOptions options;
+  std::string pipelines = "cpu", families = "sort,topk,nms", inputs = "mixed",
+              time, targets = "nvptx,amdgpu", chips, device = "cpu",
+              caseTimeout = "60", memoryLimit = "4G", shard;
+  uint64_t count = 0;
+  bool noIsolate = false;
+  double progressSeconds = -1;
+  CLI::Option *countOption = nullptr, *timeOption = nullptr,
+              *progressOption = nullptr;
+};
+
+/// --pipeline, --target, --chip: the (pipeline, target) runs. Every chip
+/// must be in the chip table, for a selected target.
+std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags) {
+  std::vector<PipelineKind> pipelines;
+  for (const std::string &name : listFlag(flags.pipelines, "--pipeline")) {
+    std::vector<PipelineKind> named;
+    if (name == "all")
+      named.assign(std::begin(kAllPipelineKinds), std::end(kAllPipelineKinds));
+    else
+      named = {pipelineFlag(name)};
+    for (PipelineKind kind : named)
+      if (std::find(pipelines.begin(), pipelines.end(), kind) ==
+          pipelines.end())
+        pipelines.push_back(kind);
+  }
+  std::vector<TargetKind> targets;
+  for (const std::string &name : listFlag(flags.targets, "--target")) {
+    auto kind = parseTargetKind(name);
+    if (!kind || *kind == TargetKind::Host)
+      throw UsageError{"unknown GPU target '" + name +
+                       "'; valid GPU targets: nvptx, amdgpu"};
+    targets.push_back(*kind);
+  }
+  std::vector<std::string> chips;
+  if (!flags.chips.empty())
+    for (const std::string &chip : listFlag(flags.chips, "--chip")) {
+      bool selected = false;
+      for (TargetKind target : targets)
+        selected |= findChip(target, chip).ok();
+      if (!selected)
+        throw UsageError{
+            "--chip: '" + chip + "' is no chip of the selected targets; " +
+            "nvptx chips: " + chipList(TargetKind::Nvptx) +
+            "; amdgpu chips: " + chipList(TargetKind::Amdgpu)};
+      chips.push_back(chip);
+    }
+  return selectPipelineTargets(pipelines, targets, chips);
+}
+
+void addSelectionFlags(CLI::App *cmd, FuzzFlags &f) {
+  cmd->add_option("--pipeline", f.pipelines,
+                  "Pipelines: cpu, tileandfuse, distribute or all, or a "
+                  "comma-separated list")
+      ->capture_default_str();
+  cmd->add_option("--target", f.targets,
+                  "GPU targets of the GPU pipelines: nvptx,amdgpu")
+      ->capture_default_str();
+  cmd->add_option("--chip", f.chips,
+                  "GPU chips, per target: sm_XX for nvptx (default sm_90), "
+                  "gfxNNN for amdgpu (default gfx942)");
+  f.countOption = cmd->add_option("--count", f.count,
+                                  "Number of cases (default 100 without "
+                                  "--time)")
+                      ->check(wholeNumber());
+  f.timeOption = cmd->add_option("--time", f.time,
+                                 "Time budget: 90, 90s, 5m, 2h (with --count: "
+                                 "whichever ends first)");
+  cmd->add_option("--seed", f.options.seed, "Campaign seed")
+      ->check(wholeNumber())
+      ->capture_default_str();
+  cmd->add_option("--skip", f.options.skip,
+                  "Index of the first case (re-run case N alone)")
+      ->check(wholeNumber())
+      ->capture_default_str();
+  cmd->add_option("--family", f.families, "Op families: sort,topk,nms")
+      ->capture_default_str();
+  cmd->add_option("--inputs", f.inputs,
+                  "Input data: mixed, uniform, ties, special, sorted, "
+                  "reversed")
+      ->capture_default_str();
+  cmd->add_option("--inject", f.options.injectText,
+                  "Faults to inject, comma-separated (the README lists the "
+                  "catalogue)");
+  cmd->add_flag("--random-config", f.options.randomConfig,
+                "GPU pipelines: draw a random valid lowering config per op "
+                "from each case's seed");
+  cmd->add_flag("--exact-keys", f.options.exactKeys,
+                "No inexact op (sigmoid) before a sort or top-k, so the "
+                "order is bit-exact on every device (implied by a GPU "
+                "--device and by --export-artifacts)");
+}
+
+void addExecutionFlags(CLI::App *cmd, FuzzFlags &f) {
+  cmd->add_option("--device", f.device,
+                  "Where GPU runs execute: cpu (GPU pipelines get static "
+                  "verdicts only), cuda (nvptx runs on the GPU) or hip "
+                  "(amdgpu runs on the GPU)")
+      ->capture_default_str();
+  cmd->add_option("--shard", f.shard,
+                  "Run shard I of N (--shard=I/N): cases i with i % N == I. "
+                  "Without it, Slurm array and Kubernetes indexed-job "
+                  "variables choose the shard when set");
+  cmd->add_flag("--resume", f.options.resume,
+                "Continue the last unfinished (stopped or killed) campaign "
+                "with the same seed, pipelines, data, families, faults and "
+                "configs in --out's database after its last finished case; "
+                "--count stays the campaign's total");
+  cmd->add_flag("--no-isolate", f.noIsolate,
+                "Run cases in this process instead of a child process each "
+                "(a hang then ends the campaign)");
+  cmd->add_option("--jobs,-j", f.options.jobs,
+                  "Isolated cases run at once, each in its own child "
+                  "process; results are handled in case order")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  cmd->add_option("--case-timeout", f.caseTimeout,
+                  "Time limit of one isolated case (compile and run): 90, "
+                  "90s, 5m; over it: compile-timeout or run-timeout")
+      ->capture_default_str();
+  cmd->add_option("--memory-limit", f.memoryLimit,
+                  "Memory limit of one isolated case: 512M, 4G, or none "
+                  "(address space; resident memory in sanitizer builds)")
+      ->capture_default_str();
+}
+
+void addOutputFlags(CLI::App *cmd, FuzzFlags &f) {
+  cmd->add_option("--out", f.options.outDir,
+                  "Output folder (findings.db, cases/, summary.json)")
+      ->capture_default_str();
+  cmd->add_option("--save-cases", f.options.saveCasesDir,
+                  "Also write every case's folder (any verdict, corpus "
+                  "format) to this folder");
+  cmd->add_option("--export-artifacts", f.options.exportDir,
+                  "Also write every compiled run as an artifact with its "
+                  "inputs and reference outputs to this folder, for sift-run "
+                  "on a GPU host");
+  f.progressOption = cmd->add_option(
+      "--progress", f.progressSeconds,
+      "Seconds between progress lines (0: none; default 1 on a terminal, "
+      "10 otherwise)");
+}
+
+/// Where and how cases run: device, isolation, jobs, shard, limits, faults.
+void checkExecution(FuzzFlags &f) {
+  FuzzOptions &o = f.options;
+  o.device = deviceFlag(f.device);
+  o.isolate = !f.noIsolate;
+  if (o.jobs > 1 && (!o.isolate || o.device != rt::DeviceKind::Cpu))
+    throw UsageError{"--jobs=" + std::to_string(o.jobs) +
+                     " runs isolated cases in parallel: it cannot be "
+                     "combined with --no-isolate or a GPU --device (which "
+                     "runs cases in this process)"};
+  Result<std::pair<uint64_t, uint64_t>> shard = shardFrom(f.shard);
+  if (!shard.ok())
+    throw UsageError{shard.message()};
+  o.shardIndex = shard->first;
+  o.shardCount = shard->second;
+  o.caseTimeoutSeconds = durationFlag("--case-timeout", f.caseTimeout);
+  o.memoryLimitBytes = memoryFlag(f.memoryLimit);
+  std::string faultError;
+  std::optional<FaultSet> faults = parseFaults(
+      o.injectText, /*forFuzz=*/true, faultError,
+      /*isolated=*/o.isolate && o.device == rt::DeviceKind::Cpu);
+  if (!faults)
+    throw UsageError{"--inject: " + faultError};
+  o.faults = *faults;
+}
+
+FuzzOptions toOptions(FuzzFlags &f, const std::string &commandLine) {
+  FuzzOptions &o = f.options;
+  o.runs = runsFrom(f);
+  checkExecution(f);
+  o.families.clear();
+  for (const std::string &name : listFlag(f.families, "--family")) {
+    auto family = gen::parseFamily(name);
+    if (!family)
+      throw UsageError{"unknown family '" + name +
+                       "'; valid families: sort, topk, nms"};
+    o.families.push_back(*family);
+  }
+  if (o.device != rt::DeviceKind::Cpu || !o.exportDir.empty())
+    o.exactKeys = true;
+  o.inputs = inputModeFlag(f.inputs);
+  o.commandLine = commandLine;
+  if (o.outDir.empty())
+    throw UsageError{"--out needs a folder name"};
+  if (*f.countOption)
+    o.count = f.count;
+  if (*f.timeOption)
+    o.seconds = durationFlag("--time", f.time);
+  if (!o.count && !o.seconds)
+    o.count = 100;
+  if (*f.progressOption) {
+    if (f.progressSeconds < 0)
+      throw UsageError{"--progress must be >= 0"};
+    o.progressSeconds = f.progressSeconds;
+  }
+  return o;
+}
+
+} // namespace
+
+CommandEntry addFuzzCommand(CLI::App &app, const std::string &commandLine) {
+  auto flags = std::make_shared<FuzzFlags>();
+  CLI::App *cmd =
+      app.add_subcommand("fuzz", "Generate, compile, run and check random "
+                                 "programs (the default command)");
+  addSelectionFlags(cmd, *flags);
+  addExecutionFlags(cmd, *flags);
+  addOutputFlags(cmd, *flags);
+  return {cmd, [flags, commandLine] {
+            return runFuzzCommand(toOptions(*flags, commandLine));
+          }};
+}
+
+int runFuzzCommand(const FuzzOptions &options) {
+  return FuzzCampaign(options).run();
+}
+
+} // namespace sift::harness
