@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/case/CaseRunner.h"
+#include "harness/case/Isolation.h"
 
 #include "generators/InputGenerator.h"
 #include "generators/MlirEmitter.h"
@@ -36,18 +37,46 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 /// owns and destroys its instrumentations; the findings must outlive it).
 class ForwardInstrumentation final : public mlir::PassInstrumentation {
 public:
-  explicit ForwardInstrumentation(oracle::StageCheckInstrumentation &target)
-      : target_(target) {}
+  /// `announce` is told the first finding as soon as a pass makes it.
+  ForwardInstrumentation(oracle::StageCheckInstrumentation &target,
+                         std::function<void(const oracle::StageFinding &)>
+                             announce)
+      : target_(target), announce_(std::move(announce)) {}
   void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override {
     target_.runBeforePass(pass, op);
   }
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
     target_.runAfterPass(pass, op);
+    if (announced_ || !announce_)
+      return;
+    std::vector<oracle::StageFinding> findings = target_.findings();
+    if (findings.empty())
+      return;
+    announced_ = true;
+    announce_(findings.front());
   }
 
 private:
   oracle::StageCheckInstrumentation &target_;
+  std::function<void(const oracle::StageFinding &)> announce_;
+  bool announced_ = false;
 };
+
+/// The verdict, stage and detail of the IR findings: the first decides;
+/// the others follow in the detail.
+EarlyFinding describeIrFindings(
+    const std::vector<oracle::StageFinding> &findings) {
+  const oracle::StageFinding &first = findings.front();
+  // The first line is stable across cases (signatures use it); kernel names
+  // and the other findings follow.
+  std::string detail = first.finding.message + " (introduced by " +
+                       first.pass + ")\nkernel " + first.finding.kernel;
+  for (size_t i = 1; i < findings.size(); ++i)
+    detail += "\nalso: " + findings[i].finding.message + " (" +
+              findings[i].pass + ", kernel " + findings[i].finding.kernel +
+              ")";
+  return {first.finding.verdict, "static:" + first.pass, detail};
+}
 
 /// Tells `onPhase` each pass the compile enters ("compile:<pass>").
 class PhaseInstrumentation final : public mlir::PassInstrumentation {
@@ -118,9 +147,16 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
   oracle::StageCheckInstrumentation stageChecks(
       oracle::workgroupMemoryBudget(chip));
   compileOptions.instrument = [&](mlir::PassManager &pm) {
+    // An isolated worker announces the first finding at once: if a later
+    // pass kills it, that finding still decides the verdict.
+    auto announce = [&](const oracle::StageFinding &finding) {
+      if (options.onPhase)
+        options.onPhase(
+            earlyFindingPhase(describeIrFindings({finding})).c_str());
+    };
     if (gpu)
       pm.addInstrumentation(
-          std::make_unique<ForwardInstrumentation>(stageChecks));
+          std::make_unique<ForwardInstrumentation>(stageChecks, announce));
     if (options.onPhase)
       pm.addInstrumentation(
           std::make_unique<PhaseInstrumentation>(options.onPhase));
@@ -136,10 +172,22 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
     result.reproducer = session.lastReproducer();
     std::string pass = reproducerPass(result.reproducer);
     std::string stage = pass.empty() ? "compile" : "compile:" + pass;
-    if (session.lastCrash())
-      return failedWith(result, oracle::Verdict::CompileCrash, stage,
-                  *session.lastCrash() + "\n" + error);
-    return failedWith(result, oracle::Verdict::CompileError, stage, error);
+    oracle::Verdict verdict = session.lastCrash()
+                                  ? oracle::Verdict::CompileCrash
+                                  : oracle::Verdict::CompileError;
+    std::string detail =
+        session.lastCrash() ? *session.lastCrash() + "\n" + error : error;
+    // A static finding an earlier pass made comes first: it decides, and
+    // the failure it may have caused follows in the detail.
+    if (std::vector<oracle::StageFinding> ir = stageChecks.findings();
+        gpu && !ir.empty()) {
+      EarlyFinding first = describeIrFindings(ir);
+      return failedWith(result, first.verdict, first.stage,
+                        first.detail + "\nthen the compile failed: " +
+                            std::string(oracle::toString(verdict)) + " at " +
+                            stage + ": " + detail);
+    }
+    return failedWith(result, verdict, stage, detail);
   }
   result.compiled = true;
   result.artifact = output.artifact;
@@ -148,17 +196,8 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
     // IR findings first (they name their pass), then the binaries'.
     std::vector<oracle::StageFinding> irFindings = stageChecks.findings();
     if (!irFindings.empty()) {
-      const oracle::StageFinding &first = irFindings.front();
-      // The first line is stable across cases (signatures use it); kernel
-      // names and the other findings follow.
-      std::string detail = first.finding.message + " (introduced by " +
-                           first.pass + ")\nkernel " + first.finding.kernel;
-      for (size_t i = 1; i < irFindings.size(); ++i)
-        detail += "\nalso: " + irFindings[i].finding.message + " (" +
-                  irFindings[i].pass + ", kernel " +
-                  irFindings[i].finding.kernel + ")";
-      return failedWith(result, first.finding.verdict, "static:" + first.pass,
-                  detail);
+      EarlyFinding first = describeIrFindings(irFindings);
+      return failedWith(result, first.verdict, first.stage, first.detail);
     }
     // Static oracles on every GPU binary; the first finding decides.
     for (const rt::Executable &executable : output.artifact.executables) {

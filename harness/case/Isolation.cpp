@@ -256,8 +256,14 @@ void IsolatedChild::finish() {
     std::vector<std::string> f =
         splitFields(reportText_.substr(start, end - start));
     start = end + 1;
-    if (f.size() == 2 && f[0] == "phase")
-      outcome_.phase = f[1];
+    if (f.size() == 2 && f[0] == "phase") {
+      if (std::optional<EarlyFinding> early = parseEarlyFinding(f[1])) {
+        if (!outcome_.earlyFinding)
+          outcome_.earlyFinding = std::move(early);
+      } else {
+        outcome_.phase = f[1];
+      }
+    }
     if (f.size() == 8 && f[0] == "result") {
       std::optional<oracle::Verdict> verdict = oracle::parseVerdict(f[1]);
       if (!verdict)
@@ -346,9 +352,87 @@ void IsolatedPool::deliverReady() {
   }
 }
 
+namespace {
+
+/// How a child that did not report ended, as a verdict, stage and detail.
+void describeEnd(const IsolatedOutcome &outcome, oracle::Verdict &verdict,
+                 std::string &stage, std::string &detail);
+
+/// Newlines, tabs and backslashes as \n, \t, \\.
+std::string escapeLine(const std::string &text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c == '\\')
+      out += "\\\\";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string unescapeLine(const std::string &text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\' || i + 1 == text.size()) {
+      out += text[i];
+      continue;
+    }
+    char next = text[++i];
+    out += next == 'n' ? '\n' : next == 't' ? '\t' : next;
+  }
+  return out;
+}
+
+} // namespace
+
+std::string earlyFindingPhase(const EarlyFinding &finding) {
+  // Fields are separated by a space-free marker that escaping never makes.
+  return "finding:" + std::string(oracle::toString(finding.verdict)) + " " +
+         escapeLine(finding.stage) + " " + escapeLine(finding.detail);
+}
+
+std::optional<EarlyFinding> parseEarlyFinding(const std::string &phase) {
+  if (phase.rfind("finding:", 0) != 0)
+    return std::nullopt;
+  size_t verdictEnd = phase.find(' ', 8);
+  size_t stageEnd = verdictEnd == std::string::npos
+                        ? std::string::npos
+                        : phase.find(' ', verdictEnd + 1);
+  if (stageEnd == std::string::npos)
+    return std::nullopt;
+  std::optional<oracle::Verdict> verdict =
+      oracle::parseVerdict(phase.substr(8, verdictEnd - 8));
+  if (!verdict)
+    return std::nullopt;
+  return EarlyFinding{
+      *verdict,
+      unescapeLine(phase.substr(verdictEnd + 1, stageEnd - verdictEnd - 1)),
+      unescapeLine(phase.substr(stageEnd + 1))};
+}
+
 void describeUnreported(const IsolatedOutcome &outcome,
                         oracle::Verdict &verdict, std::string &stage,
                         std::string &detail) {
+  describeEnd(outcome, verdict, stage, detail);
+  // A finding announced before the end decides (the first finding wins);
+  // how the worker then ended follows it.
+  if (const std::optional<EarlyFinding> &early = outcome.earlyFinding) {
+    detail = early->detail + "\nthen the worker ended: " +
+             std::string(oracle::toString(verdict)) + " at " + stage + ": " +
+             detail;
+    verdict = early->verdict;
+    stage = early->stage;
+  }
+}
+
+namespace {
+
+void describeEnd(const IsolatedOutcome &outcome, oracle::Verdict &verdict,
+                 std::string &stage, std::string &detail) {
   bool running = outcome.phase == "run";
   // "compile:<pass>": the pass it was in.
   std::string compileStage =
@@ -404,6 +488,8 @@ void describeUnreported(const IsolatedOutcome &outcome,
   if (!message.empty())
     detail = message + " (" + detail + ")";
 }
+
+} // namespace
 
 bool memoryLimitIsResident() { return kShadowMemory; }
 

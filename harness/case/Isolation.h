@@ -59,6 +59,21 @@ double serviceMillis();
 /// A byte count for messages: "512M", "4G", "1536K", "100 bytes".
 std::string bytesText(uint64_t bytes);
 
+/// A finding a child made and announced before its case ended (a static
+/// finding after an early pass): if the child then dies, the first one
+/// still decides the verdict.
+struct EarlyFinding {
+  oracle::Verdict verdict = oracle::Verdict::Pass;
+  std::string stage, detail;
+};
+
+/// The phase text that announces `finding` ("finding\t..." with newlines
+/// and tabs escaped, so it travels as one phase line).
+std::string earlyFindingPhase(const EarlyFinding &finding);
+/// The finding of a phase text made by earlyFindingPhase; nullopt for any
+/// other phase.
+std::optional<EarlyFinding> parseEarlyFinding(const std::string &phase);
+
 /// What the child reported, or how it ended.
 struct IsolatedOutcome {
   /// True when the child finished the case and reported it.
@@ -82,6 +97,8 @@ struct IsolatedOutcome {
   uint64_t memoryLimit = 0;
   int signal = 0;
   std::string stderrTail;
+  /// The first finding the child announced while its case went on.
+  std::optional<EarlyFinding> earlyFinding;
   /// The case's whole result, when a WorkerPool's worker sent it (a finding,
   /// or asked for): nothing needs computing again.
   std::shared_ptr<const CaseResult> result;

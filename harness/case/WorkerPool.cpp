@@ -228,7 +228,12 @@ void WorkerPool::readReports(Worker &worker) {
   std::string kind, bytes;
   while (takeFrame(worker.reportText, kind, bytes)) {
     if (kind == "phase") {
-      worker.phase = bytes;
+      if (std::optional<EarlyFinding> early = parseEarlyFinding(bytes)) {
+        if (worker.current && !worker.current->outcome.earlyFinding)
+          worker.current->outcome.earlyFinding = std::move(early);
+      } else {
+        worker.phase = bytes;
+      }
       continue;
     }
     if (kind != "result" || !worker.current)

@@ -42,6 +42,17 @@ CaseResult handle(const std::string &request, const Phase &phase) {
   result.seed = std::strtoull(request.c_str() + request.find(' ') + 1,
                               nullptr, 10);
   result.detail = std::to_string(getpid());
+  if (request.rfind("late-crash", 0) == 0) {
+    // A static finding after an early pass, then a crash in a later one.
+    phase("compile:sift-workgroup-rows");
+    phase(earlyFindingPhase({oracle::Verdict::SmemOverflow,
+                             "static:sift-workgroup-rows",
+                             "workgroup memory over the budget\nkernel k\t1"})
+              .c_str());
+    phase("compile:gpu-module-to-binary");
+    std::signal(SIGSEGV, SIG_DFL);
+    std::raise(SIGSEGV);
+  }
   if (request.rfind("crash", 0) == 0) {
     phase("compile:sift-lower-to-loops");
     std::fprintf(stderr, "error: the pass broke\n");
@@ -165,4 +176,49 @@ TEST(CaseWire, CutShortOrUnknownIsAnError) {
   std::string unknown = bytes;
   unknown.replace(unknown.find("compile-error"), 13, "compile-erro?");
   EXPECT_FALSE(decodeCaseResult(unknown, full).ok());
+}
+
+// A finding the worker announced before it died decides the verdict (the
+// first finding wins); how it died follows in the detail. Through a pool
+// worker and through a one-case child alike.
+TEST(WorkerPool, AnnouncedFindingSurvivesALaterCrash) {
+  auto check = [](const IsolatedOutcome &outcome) {
+    EXPECT_FALSE(outcome.reported);
+    ASSERT_TRUE(outcome.earlyFinding.has_value());
+    oracle::Verdict verdict;
+    std::string stage, detail;
+    describeUnreported(outcome, verdict, stage, detail);
+    EXPECT_EQ(verdict, oracle::Verdict::SmemOverflow);
+    EXPECT_EQ(stage, "static:sift-workgroup-rows");
+    EXPECT_EQ(detail.substr(0, detail.find("\nthen")),
+              "workgroup memory over the budget\nkernel k\t1");
+    EXPECT_NE(detail.find("then the worker ended: compile-crash at "
+                          "compile:gpu-module-to-binary"),
+              std::string::npos)
+        << detail;
+  };
+  WorkerPool pool(1, handle, nullptr, quick(30));
+  bool delivered = false;
+  pool.submit("late-crash 1", false, [&](const IsolatedOutcome &outcome) {
+    delivered = true;
+    check(outcome);
+  });
+  pool.drain();
+  EXPECT_TRUE(delivered);
+  check(runIsolated([](const Phase &phase) { return handle("late-crash 2", phase); },
+                    nullptr, quick(30)));
+}
+
+TEST(WorkerPool, EarlyFindingPhaseRoundTrips) {
+  EarlyFinding finding{oracle::Verdict::MallocInKernel, "static:a-pass",
+                       "line one\nline\ttwo \\n not a newline"};
+  std::optional<EarlyFinding> back =
+      parseEarlyFinding(earlyFindingPhase(finding));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->verdict, finding.verdict);
+  EXPECT_EQ(back->stage, finding.stage);
+  EXPECT_EQ(back->detail, finding.detail);
+  EXPECT_EQ(earlyFindingPhase(finding).find('\n'), std::string::npos);
+  EXPECT_FALSE(parseEarlyFinding("compile:sift-lower-to-loops").has_value());
+  EXPECT_FALSE(parseEarlyFinding("finding:not-a-verdict x y").has_value());
 }
