@@ -60,6 +60,12 @@ void rt::setExportedCase(Artifact &artifact, const ExportedCase &info) {
   for (size_t i = 0; i < info.tolerances.size(); ++i)
     tolerances += (i ? "," : "") + std::to_string(info.tolerances[i]);
   artifact.meta["case.tolerances"] = tolerances;
+  if (!info.families.empty()) {
+    artifact.meta["case.families"] = info.families;
+    artifact.meta["case.exact-keys"] = info.exactKeys ? "1" : "0";
+  }
+  if (!info.staticVerdict.empty())
+    artifact.meta["case.static-verdict"] = info.staticVerdict;
 }
 
 Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
@@ -95,6 +101,13 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
   if (auto note = artifact.meta.find("case.expected-note");
       note != artifact.meta.end())
     info.noReferenceNote = note->second;
+  auto optional = [&](const char *key) {
+    auto it = artifact.meta.find(key);
+    return it == artifact.meta.end() ? std::string() : it->second;
+  };
+  info.families = optional("case.families");
+  info.exactKeys = optional("case.exact-keys") == "1";
+  info.staticVerdict = optional("case.static-verdict");
   for (auto [key, slot] :
        {std::pair<const char *, std::string *>{"case.pipeline", &info.pipeline},
         {"case.target", &info.target},

@@ -15,6 +15,13 @@
 //   case.faults      comma-separated injected faults, may be empty
 //   case.tolerances  comma-separated ulps per output (0 = exact bits)
 //
+// and, optional, what regenerates the case's program from its seed for a
+// case folder (harness import) and what the static oracles said:
+//
+//   case.families       the campaign's families (sort,topk,nms)
+//   case.exact-keys     1 when no inexact op fed a sort key or top-k input
+//   case.static-verdict the verdict of the compile and static oracles
+//
 // `harness compile --emit=artifact --input=...` writes the same keys for a
 // hand-written program, with two more and no case.seed:
 //
@@ -49,6 +56,10 @@ struct ExportedCase {
   bool hasReference = true;
   /// Without a reference: why (case.expected-note).
   std::string noReferenceNote;
+  /// A fuzz export's generator policy (case.families, case.exact-keys) and
+  /// static verdict (case.static-verdict); empty when not recorded.
+  std::string families, staticVerdict;
+  bool exactKeys = false;
 
   /// "<seed>-<pipeline>-<target>", or for a hand-written program
   /// "<program stem>-<pipeline>-<target>": the CSV's case key (and an

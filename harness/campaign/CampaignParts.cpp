@@ -119,12 +119,11 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
   info.inputs = std::string(gen::toString(options.inputs));
   info.faults = options.injectText;
   info.tolerances = oracle::outputTolerances(result.program);
-  rt::setExportedCase(artifact, info);
-  artifact.meta["case.static-verdict"] =
-      std::string(oracle::toString(result.verdict));
+  info.staticVerdict = std::string(oracle::toString(result.verdict));
   // What regenerates the program from the seed (harness import).
-  artifact.meta["case.families"] = familyList(options);
-  artifact.meta["case.exact-keys"] = options.exactKeys ? "1" : "0";
+  info.families = familyList(options);
+  info.exactKeys = options.exactKeys;
+  rt::setExportedCase(artifact, info);
   std::string path = options.exportDir + "/" + info.name() + ".siftart";
   if (Status s = rt::writeArtifact(path, artifact); !s)
     return makeError(path + ": " + s.message());

@@ -1,14 +1,18 @@
-//===- CaseFolder.h - Reading stored case folders --------------*- C++ -*-===//
+//===- CaseFolder.h - Case folders: case.json and signatures ---*- C++ -*-===//
 //
-// A case folder (corpus/FORMAT.md) is read the same way by every command
-// that reruns one: `harness replay` compares its verdict, `harness reduce`
-// shrinks it. Reading checks every field and names the one that is wrong.
+// The one owner of the case folder format (corpus/FORMAT.md): the campaign
+// and the store write folders here, `harness replay`, `reduce` and `check`
+// read them here, and a finding's signature is computed here. Reading
+// checks every field and names the one that is wrong; writing goes through
+// a temporary folder renamed into place, so no folder is ever half-written.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "harness/case/CaseRunner.h"
 #include "support/Result.h"
+
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <optional>
@@ -30,6 +34,11 @@ struct StoredCase {
   std::string repro;
   /// The case's own time limit ("timeout_seconds"), if it has one.
   std::optional<double> timeoutSeconds;
+  /// The signature it records ("signature"; "" for a hand-made case).
+  std::string signature;
+  /// Fields of case.json beyond the ones a folder writer makes (a time
+  /// limit, where a reduced case came from, a note): a rewrite keeps them.
+  nlohmann::json keptFields = nlohmann::json::object();
 };
 
 /// Reads `folder`/case.json and its input<i>.npy files.
@@ -41,5 +50,32 @@ Result<StoredCase> loadCaseFolder(const std::filesystem::path &folder);
 std::vector<std::filesystem::path>
 findCaseFolders(const std::vector<std::string> &roots,
                 std::vector<std::string> &errors);
+
+/// The signature of a finding: verdict, the step (or pass) that failed, the
+/// first line of its detail with numbers, SSA names and paths normalized
+/// away, and the kind of the case's sift op (its first sort or top-k, from
+/// the model, or from `mlir` for a case given as text).
+std::string findingSignature(const CaseResult &result);
+
+/// Writes the case folder of `result` under `parent` (created if needed):
+/// `<verdict>-<pipeline>-<target>-<seed>/` with program.mlir, the .npy
+/// tensors and case.json (corpus/FORMAT.md), under a temporary name renamed
+/// into place. Returns the folder.
+Result<std::string> writeCaseFolder(const std::string &parent,
+                                    const CaseResult &result,
+                                    const CaseOptions &options,
+                                    const std::string &reproCommand);
+
+/// Writes the case folder of `result` as `folder`, with `extra`'s fields
+/// added to case.json. A case folder already there is replaced (swapped,
+/// so a failure leaves the old or the new one whole; with
+/// `keepOtherFiles`, files it holds that this writer does not make are
+/// carried over); anything else there is an error, never deleted.
+Result<std::string> writeCaseFolderAt(const std::string &folder,
+                                      const CaseResult &result,
+                                      const CaseOptions &options,
+                                      const std::string &reproCommand,
+                                      const nlohmann::json &extra,
+                                      bool keepOtherFiles = false);
 
 } // namespace sift::harness

@@ -96,14 +96,13 @@ std::optional<uint64_t> seedOf(const std::string &name) {
 /// The program of an exported case, regenerated from its seed with the
 /// policy the export recorded (families, exact keys), for the case folder.
 void regenerateProgram(const rt::Artifact &artifact, CaseResult &result) {
-  auto families = artifact.meta.find("case.families");
-  auto exact = artifact.meta.find("case.exact-keys");
-  if (families == artifact.meta.end() || exact == artifact.meta.end())
+  Result<rt::ExportedCase> exported = rt::getExportedCase(artifact);
+  if (!exported.ok() || exported->families.empty())
     return;
   gen::Policy policy;
-  policy.allowInexactKeys = exact->second != "1";
+  policy.allowInexactKeys = !exported->exactKeys;
   policy.familyWeights = {};
-  for (const std::string &name : splitFields(families->second, ','))
+  for (const std::string &name : splitFields(exported->families, ','))
     for (gen::Family family : gen::kAllFamilies)
       if (gen::toString(family) == name)
         policy.familyWeights[static_cast<size_t>(family)] = 1;

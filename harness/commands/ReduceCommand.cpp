@@ -257,13 +257,7 @@ int runCheckCommand(const CheckOptions &options) {
                  options.like.c_str(), stored.message().c_str());
     return kExitUsage;
   }
-  std::string expected;
-  {
-    std::ifstream in(fs::path(options.like) / "case.json");
-    nlohmann::json info = nlohmann::json::parse(in, nullptr, false);
-    if (info.is_object())
-      expected = info.value("signature", std::string());
-  }
+  const std::string &expected = stored->signature;
   std::ifstream in(options.program);
   if (!in) {
     std::fprintf(stderr, "harness check: %s: cannot read the program\n",

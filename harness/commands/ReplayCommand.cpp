@@ -64,22 +64,9 @@ Status rewriteCase(Session &session, rt::Device &device,
   result.verdict = seen.verdict;
   result.stage = seen.stage;
   result.detail = seen.detail;
-  nlohmann::json extra = nlohmann::json::object();
-  std::ifstream in(fs::path(stored.folder) / "case.json");
-  nlohmann::json old = nlohmann::json::parse(in, nullptr, false);
-  static const char *written[] = {
-      "seed",   "pipeline",       "target", "inputs",    "verdict",
-      "stage",  "signature",      "detail", "repro",     "program_weight",
-      "format", "random_config",  "chip",   "program",   "faults",
-      "generator_version", "reproducer"};
-  if (old.is_object())
-    for (const auto &[field, value] : old.items())
-      if (std::find(std::begin(written), std::end(written), field) ==
-          std::end(written))
-        extra[field] = value;
   Result<std::string> done =
       writeCaseFolderAt(stored.folder, result, stored.options,
-                        "harness replay " + stored.folder, extra,
+                        "harness replay " + stored.folder, stored.keptFields,
                         /*keepOtherFiles=*/true);
   return done.ok() ? Status::success() : Status(done.error());
 }

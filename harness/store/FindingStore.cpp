@@ -1,8 +1,9 @@
-//===- FindingStore.cpp - Findings on disk: case folders and SQLite -------===//
+//===- FindingStore.cpp - The findings database (SQLite) ------------------===//
 //
 // The schema (one statement per table, created if missing):
 //   runs(id, started, finished, command, pipeline, inputs, seed, cases,
-//        findings, seconds)
+//        findings, seconds)    finished is NULL while a run can be resumed
+//   progress(run, resume_key, first_case, next_case, resumed_by, tally)
 //   signatures(id, text UNIQUE, verdict, count, first_seen, last_seen)
 //   findings(id, run, seed, pipeline, target, verdict, stage, signature,
 //            detail, case_dir, found)
@@ -12,25 +13,16 @@
 
 #include "harness/store/FindingStore.h"
 
-#include "harness/case/ProgramJson.h"
 
-#include "generators/Policy.h"
-#include "generators/ProgramGenerator.h"
-#include "support/FileIO.h"
-#include "support/Npy.h"
 
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
-#include <algorithm>
-#include <cctype>
-#include <chrono>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <regex>
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -75,255 +67,7 @@ Error sqliteError(sqlite3 *db, const std::string &what) {
   return makeError("findings database: " + what + ": " + sqlite3_errmsg(db));
 }
 
-Status writeTensors(const fs::path &dir, const std::string &prefix,
-                    const std::vector<HostTensor> &tensors) {
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    std::string path = (dir / (prefix + std::to_string(i) + ".npy")).string();
-    if (Status status = writeNpy(path, tensors[i]); !status.ok())
-      return status;
-  }
-  return Status::success();
-}
-
 } // namespace
-
-namespace {
-
-/// Replaces numbers (decimal, hex, floats, signs) with N, except digits that
-/// belong to an identifier (f32, i64, sm_90, %v12 is handled by the SSA rule)
-/// so type names survive; the "x" between shape dimensions is a separator.
-std::string normalizeNumbers(const std::string &text) {
-  std::string out;
-  size_t i = 0, n = text.size();
-  auto isIdent = [](char c) {
-    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
-  };
-  auto isDigit = [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c)) != 0;
-  };
-  while (i < n) {
-    char c = text[i];
-    bool shapeSeparator = i >= 2 && text[i - 1] == 'x' && isDigit(text[i - 2]);
-    bool inIdentifier = i > 0 && (isIdent(text[i - 1]) || isDigit(text[i - 1]));
-    if (isDigit(c) && (!inIdentifier || shapeSeparator)) {
-      // A number: digits, hex digits after 0x, a fraction, an exponent.
-      if (c == '0' && i + 1 < n && (text[i + 1] == 'x' || text[i + 1] == 'X') &&
-          i + 2 < n && std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-        i += 2;
-        while (i < n && std::isxdigit(static_cast<unsigned char>(text[i])))
-          ++i;
-      } else {
-        while (i < n && (isDigit(text[i]) || text[i] == '.'))
-          ++i;
-        if (i + 1 < n && (text[i] == 'e' || text[i] == 'E') &&
-            (isDigit(text[i + 1]) || text[i + 1] == '-' ||
-             text[i + 1] == '+')) {
-          i += 2;
-          while (i < n && isDigit(text[i]))
-            ++i;
-        }
-      }
-      if (!out.empty() && out.back() == '-')
-        out.pop_back();
-      out += 'N';
-      continue;
-    }
-    out += c;
-    ++i;
-  }
-  return out;
-}
-
-} // namespace
-
-std::string findingSignature(const CaseResult &result) {
-  std::string first = result.detail.substr(0, result.detail.find('\n'));
-  // Drop a leading "file:line:col: " or loc("file":line:col) location.
-  static const std::regex location(R"(^[^ :]+:\d+:\d+: |^loc\([^)]*\): )");
-  first = std::regex_replace(first, location, "");
-  static const std::regex ssa(R"(%[A-Za-z0-9_#]+)");
-  static const std::regex path(R"((/[^ /:'"]+)+)");
-  first = std::regex_replace(first, ssa, "%V");
-  first = std::regex_replace(first, path, "PATH");
-  first = normalizeNumbers(first);
-  // The op the case is about (its first sort, top-k or NMS; from the text
-  // when there is no model).
-  std::string op = "-";
-  for (const gen::Op &candidate : result.program.ops)
-    if (candidate.kind == gen::OpKind::Sort ||
-        candidate.kind == gen::OpKind::TopK ||
-        candidate.kind == gen::OpKind::Nms) {
-      op = std::string(gen::toString(candidate.kind));
-      break;
-    }
-  if (result.program.ops.empty()) {
-    size_t sort = result.mlir.find("sift.sort"),
-           topk = result.mlir.find("sift.topk"),
-           nms = result.mlir.find("sift.nms");
-    size_t first = std::min({sort, topk, nms});
-    if (first != std::string::npos)
-      op = first == sort ? "sort" : first == topk ? "topk" : "nms";
-  }
-  return std::string(oracle::toString(result.verdict)) + "|" + result.stage +
-         "|" + first + "|" + op;
-}
-
-Result<std::string> writeCaseFolder(const std::string &parent,
-                                    const CaseResult &result,
-                                    const CaseOptions &options,
-                                    const std::string &reproCommand) {
-  char name[128];
-  std::snprintf(name, sizeof(name), "%s-%s-%s-%016llx",
-                std::string(oracle::toString(result.verdict)).c_str(),
-                std::string(toString(result.pipeline)).c_str(),
-                std::string(toString(result.target)).c_str(),
-                static_cast<unsigned long long>(result.seed));
-  return writeCaseFolderAt((fs::path(parent) / name).string(), result,
-                           options, reproCommand, nlohmann::json::object(),
-                           /*keepOtherFiles=*/false);
-}
-
-namespace {
-
-/// Writes the files of a case folder into `dir` (which exists).
-Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
-                      const CaseOptions &options,
-                      const std::string &reproCommand,
-                      const nlohmann::json &extra) {
-  // The texts: the program always, a crash's stderr and reproducer when
-  // there are any.
-  for (auto [name, text] : {std::pair{"program.mlir", &result.mlir},
-                            {"stderr.txt", &result.log},
-                            {"reproducer.mlir", &result.reproducer}}) {
-    if (text->empty() && std::string(name) != "program.mlir")
-      continue;
-    if (Status s = writeFileAtomic(
-            (dir / name).string(),
-            reinterpret_cast<const uint8_t *>(text->data()), text->size());
-        !s.ok())
-      return s.error();
-  }
-  for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
-                                 {"expected", &result.expected},
-                                 {"actual", &result.actual}})
-    if (Status s = writeTensors(dir, prefix, *tensors); !s.ok())
-      return s.error();
-  nlohmann::json info = {
-      {"seed", result.seed},
-      {"pipeline", std::string(toString(result.pipeline))},
-      {"target", std::string(toString(result.target))},
-      {"inputs", std::string(gen::toString(options.inputs))},
-      {"verdict", std::string(oracle::toString(result.verdict))},
-      {"stage", result.stage},
-      {"signature", findingSignature(result)},
-      {"detail", result.detail},
-      {"repro", reproCommand},
-      {"program_weight", result.program.weight()},
-      // What `harness replay` needs (corpus/FORMAT.md).
-      {"format", 1},
-      {"generator_version", gen::kGeneratorVersion},
-      {"chip", options.chip},
-      {"random_config", options.randomConfig},
-      {"program", programToJson(result.program)},
-  };
-  json faults = json::array();
-  for (Fault fault : kAllFaults)
-    if (options.faults.contains(fault))
-      faults.push_back(std::string(toString(fault)));
-  info["faults"] = faults;
-  if (!result.reproducer.empty())
-    info["reproducer"] = "sift-opt --run-reproducer reproducer.mlir";
-  for (const auto &[field, value] : extra.items())
-    info[field] = value;
-  std::string text = info.dump(2) + "\n";
-  if (Status s = writeFileAtomic((dir / "case.json").string(),
-                                 reinterpret_cast<const uint8_t *>(text.data()),
-                                 text.size());
-      !s.ok())
-    return s.error();
-  return Status::success();
-}
-
-/// Removes a temporary folder when its writer gives up.
-struct RemoveOnFailure {
-  fs::path dir;
-  bool keep = false;
-  ~RemoveOnFailure() {
-    std::error_code ec;
-    if (!keep)
-      fs::remove_all(dir, ec);
-  }
-};
-
-} // namespace
-
-Result<std::string> writeCaseFolderAt(const std::string &folder,
-                                      const CaseResult &result,
-                                      const CaseOptions &options,
-                                      const std::string &reproCommand,
-                                      const nlohmann::json &extra,
-                                      bool keepOtherFiles) {
-  fs::path finalDir = fs::path(folder).lexically_normal();
-  if (finalDir.filename().empty())
-    finalDir = finalDir.parent_path();
-  std::error_code ec;
-  // Only a case folder is ever replaced.
-  if (fs::exists(finalDir, ec) && !fs::exists(finalDir / "case.json", ec))
-    return makeError(finalDir.string() +
-                     ": exists and is not a case folder (no case.json); "
-                     "refusing to replace it");
-  fs::path parent = finalDir.parent_path();
-  if (parent.empty())
-    parent = ".";
-  std::string suffix = finalDir.filename().string() + "-" +
-                       std::to_string(::getpid());
-  fs::path tempDir = parent / (".tmp-" + suffix);
-  fs::path oldDir = parent / (".old-" + suffix);
-  fs::create_directories(parent, ec);
-  fs::remove_all(tempDir, ec);
-  fs::create_directories(tempDir, ec);
-  if (ec)
-    return makeError(tempDir.string() + ": " + ec.message());
-  RemoveOnFailure cleanup{tempDir};
-  if (Status s = fillCaseFolder(tempDir, result, options, reproCommand, extra);
-      !s.ok())
-    return s.error();
-  // Files of the old folder this writer does not make (a reduced.mlir, a
-  // note), when asked to keep them.
-  if (keepOtherFiles && fs::is_directory(finalDir, ec))
-    for (const fs::directory_entry &entry :
-         fs::directory_iterator(finalDir, ec))
-      if (entry.is_regular_file() &&
-          !fs::exists(tempDir / entry.path().filename(), ec)) {
-        std::string name = entry.path().filename().string();
-        bool generated = name.rfind("input", 0) == 0 ||
-                         name.rfind("expected", 0) == 0 ||
-                         name.rfind("actual", 0) == 0 ||
-                         name == "reproducer.mlir" || name == "stderr.txt";
-        if (!generated)
-          fs::copy_file(entry.path(), tempDir / name, ec);
-      }
-  // Swap: the old folder aside, the new one in, then the old one away, so
-  // a failure leaves one of them whole.
-  bool hadOld = fs::exists(finalDir, ec);
-  if (hadOld) {
-    fs::remove_all(oldDir, ec);
-    fs::rename(finalDir, oldDir, ec);
-    if (ec)
-      return makeError(finalDir.string() + ": " + ec.message());
-  }
-  fs::rename(tempDir, finalDir, ec);
-  if (ec) {
-    std::string message = finalDir.string() + ": " + ec.message();
-    if (hadOld)
-      fs::rename(oldDir, finalDir, ec);
-    return makeError(message);
-  }
-  cleanup.keep = true;
-  if (hadOld)
-    fs::remove_all(oldDir, ec);
-  return finalDir.string();
-}
 
 std::string FindingStore::databasePath() const {
   return (fs::path(outDir_) / "findings.db").string();

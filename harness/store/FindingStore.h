@@ -1,17 +1,16 @@
-//===- FindingStore.h - Findings on disk: case folders and SQLite -*- C++
-//-*-===//
+//===- FindingStore.h - The findings database -------------------*- C++ -*-===//
 //
 // Where a campaign keeps what it finds, under one output folder (default
-// `sift-out/`): `findings.db`, an SQLite database of runs, signatures and
-// findings, committed finding by finding so a killed harness loses nothing
-// it reported; and `cases/<verdict>-<pipeline>-<seed>/`, one folder per
-// finding with the program, its inputs, the expected and actual outputs and
-// `case.json` with the repro command. Folders are written under a temporary
-// name and renamed, so none is ever half-written.
+// `sift-out/`, locked while a harness uses it): `findings.db`, an SQLite
+// database of runs, their progress, signatures and findings, committed
+// finding by finding so a killed harness loses nothing it reported; and
+// `cases/<verdict>-<pipeline>-<target>-<seed>/`, the first folders of each
+// signature, written by CaseFolder (the format's one owner).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "harness/case/CaseFolder.h"
 #include "harness/case/CaseRunner.h"
 #include "support/Result.h"
 
@@ -52,33 +51,6 @@ struct ResumePoint {
 /// Stored case folders per signature; later findings of a signature are
 /// counted and listed without a folder.
 inline constexpr int64_t kReprosPerSignature = 3;
-
-/// The signature of a finding: verdict, the step (or pass) that failed, the
-/// first line of its detail with numbers, SSA names and paths normalized
-/// away, and the kind of the case's sift op (its first sort or top-k, from
-/// the model, or from `mlir` for a case given as text).
-std::string findingSignature(const CaseResult &result);
-
-/// Writes the case folder of `result` under `parent` (created if needed):
-/// `<verdict>-<pipeline>-<target>-<seed>/` with program.mlir, the .npy
-/// tensors and case.json (corpus/FORMAT.md), under a temporary name renamed
-/// into place. Returns the folder.
-Result<std::string> writeCaseFolder(const std::string &parent,
-                                    const CaseResult &result,
-                                    const CaseOptions &options,
-                                    const std::string &reproCommand);
-
-/// Writes the case folder of `result` as `folder`, with `extra`'s fields
-/// added to case.json. A case folder already there is replaced (swapped,
-/// so a failure leaves the old or the new one whole; with
-/// `keepOtherFiles`, files it holds that this writer does not make are
-/// carried over); anything else there is an error, never deleted.
-Result<std::string> writeCaseFolderAt(const std::string &folder,
-                                      const CaseResult &result,
-                                      const CaseOptions &options,
-                                      const std::string &reproCommand,
-                                      const nlohmann::json &extra,
-                                      bool keepOtherFiles = false);
 
 /// The findings database and case folders of one output folder.
 class FindingStore {
