@@ -99,9 +99,12 @@ struct IsolatedOutcome {
   std::string stderrTail;
   /// The first finding the child announced while its case went on.
   std::optional<EarlyFinding> earlyFinding;
-  /// The case's whole result, when a WorkerPool's worker sent it (a finding,
-  /// or asked for): nothing needs computing again.
+  /// The case's result, when a WorkerPool's worker sent it: whole (a
+  /// finding, or asked for: `resultIsFull`), else its summary (verdict,
+  /// stage, detail, times, whether it compiled and ran). Nothing needs
+  /// computing again.
   std::shared_ptr<const CaseResult> result;
+  bool resultIsFull = false;
 };
 
 

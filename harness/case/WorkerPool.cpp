@@ -261,12 +261,11 @@ void WorkerPool::readReports(Worker &worker) {
     outcome.ran = result->ran;
     outcome.compiled = result->compiled;
     outcome.stderrTail = worker.errorText;
-    if (full) {
-      // What the case wrote to stderr (a recovered crash's stack) is its log.
-      if (result->log.empty())
-        result->log = worker.errorText;
-      outcome.result = std::make_shared<const CaseResult>(std::move(*result));
-    }
+    // What the case wrote to stderr (a recovered crash's stack) is its log.
+    if (full && result->log.empty())
+      result->log = worker.errorText;
+    outcome.result = std::make_shared<const CaseResult>(std::move(*result));
+    outcome.resultIsFull = full;
   }
 }
 

@@ -82,10 +82,14 @@ TEST(WorkerPool, ReusesWorkersAndKeepsOrder) {
   std::set<std::string> pids;
   for (int i = 0; i < 20; ++i)
     pool.submit("ok " + std::to_string(i), false,
-                [&](const IsolatedOutcome &outcome) {
+                [&, i](const IsolatedOutcome &outcome) {
                   ASSERT_TRUE(outcome.reported);
                   EXPECT_EQ(outcome.verdict, oracle::Verdict::Pass);
-                  EXPECT_EQ(outcome.result, nullptr); // a pass: summary only
+                  // A pass comes back as its summary only.
+                  ASSERT_NE(outcome.result, nullptr);
+                  EXPECT_FALSE(outcome.resultIsFull);
+                  EXPECT_EQ(outcome.result->seed, static_cast<uint64_t>(i));
+                  EXPECT_TRUE(outcome.result->mlir.empty());
                   pids.insert(outcome.detail);
                   seeds.push_back(seeds.size());
                 });
@@ -150,6 +154,7 @@ TEST(WorkerPool, FindingsComeBackWhole) {
   EXPECT_EQ(found->actual[0].data, std::vector<uint8_t>(8, 7));
   ASSERT_NE(asked, nullptr);
   EXPECT_EQ(asked->seed, 6u);
+  EXPECT_FALSE(asked->detail.empty());
 }
 
 TEST(WorkerPool, WorkersAreReplacedAfterTheirShare) {
