@@ -215,13 +215,13 @@ CaseOptions FuzzCampaign::optionsFor(size_t r) const {
 }
 
 rt::Device &FuzzCampaign::deviceFor(const PipelineTarget &run) {
-  return gpu_ && deviceRunsTarget(*gpu_, run.target) ? *gpu_ : *cpu_;
+  return gpu_ && system_.runsOn(*gpu_, run.target) ? *gpu_ : *cpu_;
 }
 
 void FuzzCampaign::runOne(uint64_t i, size_t r, bool last) {
   const PipelineTarget &run = options_.runs[r];
   CaseResult result =
-      runGeneratedCase(session_, deviceFor(run), optionsFor(r),
+      runGeneratedCase(system_, deviceFor(run), optionsFor(r),
                        gen::caseSeed(options_.seed, i));
   if (!options_.exportDir.empty() && result.compiled) {
     if (Status s = exportCase(options_, run, result); !s)
@@ -260,7 +260,7 @@ FuzzCampaign::workerCase(const std::string &request,
   const PipelineTarget &run = options_.runs[r];
   CaseOptions inWorker = optionsFor(r);
   inWorker.onPhase = phase;
-  CaseResult done = runGeneratedCase(session_, deviceFor(run), inWorker,
+  CaseResult done = runGeneratedCase(system_, deviceFor(run), inWorker,
                                      gen::caseSeed(options_.seed, i));
   if (!options_.exportDir.empty() && done.compiled)
     if (Status s = exportCase(options_, run, done); !s) {

@@ -18,7 +18,7 @@
 #include "harness/store/FindingStore.h"
 #include "harness/case/Isolation.h"
 #include "harness/reduce/Reducer.h"
-#include "harness/case/Session.h"
+#include "harness/sut/sift/SiftCompiler.h"
 #include "harness/campaign/StopSignals.h"
 
 #include "generators/MlirEmitter.h"
@@ -266,14 +266,15 @@ int runCheckCommand(const CheckOptions &options) {
   }
   std::string text((std::istreambuf_iterator<char>(in)),
                    std::istreambuf_iterator<char>());
-  Session session;
+  SiftCompiler sift;
+  Session &session = sift.session();
   IsolationLimits limits;
   limits.timeoutSeconds = stored->timeoutSeconds.value_or(20);
   IsolatedOutcome outcome = runIsolated(
       [&](const std::function<void(const char *)> &phase) {
         CaseOptions caseOptions = stored->options;
         caseOptions.onPhase = phase;
-        return runMlirCase(session, caseOptions, text, options.program,
+        return sift.compileText(caseOptions, text, options.program,
                            stored->seed);
       },
       nullptr, limits);
@@ -334,7 +335,8 @@ int runReduceCommand(const ReduceOptions &options) {
     std::fprintf(stderr, "harness reduce: %s\n", device.message().c_str());
     return kExitUsage;
   }
-  Session session;
+  SiftCompiler sift;
+  Session &session = sift.session();
   IsolationLimits limits;
   limits.timeoutSeconds = stored->timeoutSeconds
                               ? std::min(*stored->timeoutSeconds,
@@ -350,7 +352,7 @@ int runReduceCommand(const ReduceOptions &options) {
         [&](const std::function<void(const char *)> &phase) {
           CaseOptions caseOptions = stored->options;
           caseOptions.onPhase = phase;
-          return runProgramCase(session, **device, caseOptions, c.program,
+          return runProgramCase(sift, **device, caseOptions, c.program,
                                 c.inputs, stored->seed);
         },
         nullptr, limits);

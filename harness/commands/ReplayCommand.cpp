@@ -15,7 +15,7 @@
 #include "harness/case/CaseRunner.h"
 #include "harness/case/Isolation.h"
 #include "harness/store/FindingStore.h"
-#include "harness/case/Session.h"
+#include "harness/sut/sift/SiftCompiler.h"
 
 #include "generators/MlirEmitter.h"
 #include "support/FileIO.h"
@@ -47,13 +47,13 @@ struct Observed {
 /// and case.json's verdict, stage, detail and signature. Fields case.json
 /// has beyond the ones the folder writer sets (a time limit, where a
 /// reduced case came from) are kept.
-Status rewriteCase(Session &session, rt::Device &device,
+Status rewriteCase(SystemUnderTest &system, rt::Device &device,
                    const StoredCase &stored, const IsolatedOutcome &outcome,
                    const Observed &seen) {
   CaseResult result;
   if (outcome.reported && seen.verdict != oracle::Verdict::CompileCrash) {
     // It finished in the child: run it here for the outputs.
-    result = runProgramCase(session, device, stored.options, stored.program,
+    result = runProgramCase(system, device, stored.options, stored.program,
                             stored.inputs, stored.seed);
   } else {
     result = uncompiledCase(stored.options, stored.seed, stored.program,
@@ -158,7 +158,7 @@ int runReplayCommand(const ReplayOptions &options) {
     std::fprintf(stderr, "harness replay: %s\n", device.message().c_str());
     return kExitUsage;
   }
-  Session session;
+  SiftCompiler system;
   IsolationLimits limits;
   limits.timeoutSeconds = options.caseTimeoutSeconds;
   int unchanged = 0, changed = 0, unreadable = 0;
@@ -184,7 +184,7 @@ int runReplayCommand(const ReplayOptions &options) {
         [&](const std::function<void(const char *)> &phase) {
           CaseOptions caseOptions = stored->options;
           caseOptions.onPhase = phase;
-          return runProgramCase(session, **device, caseOptions,
+          return runProgramCase(system, **device, caseOptions,
                                 stored->program, stored->inputs,
                                 stored->seed);
         },
@@ -213,7 +213,7 @@ int runReplayCommand(const ReplayOptions &options) {
       record.body = detail;
     }
     if (options.rewrite) {
-      if (Status s = rewriteCase(session, **device, *stored, outcome,
+      if (Status s = rewriteCase(system, **device, *stored, outcome,
                                  {verdict, stage, detail});
           !s.ok()) {
         std::fprintf(stderr, "harness replay: %s: --rewrite: %s\n",

@@ -17,7 +17,7 @@
 
 #include "harness/case/CaseRunner.h"
 #include "harness/case/ModelImporter.h"
-#include "harness/case/Session.h"
+#include "harness/sut/sift/SiftCompiler.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

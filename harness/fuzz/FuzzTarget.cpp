@@ -16,7 +16,7 @@
 
 #include "harness/case/CaseRunner.h"
 #include "harness/case/FuzzInput.h"
-#include "harness/case/Session.h"
+#include "harness/sut/sift/SiftCompiler.h"
 
 #include "oracles/Verdict.h"
 #include "pipelines/Target/Compile.h"
@@ -33,7 +33,7 @@ using namespace sift::harness;
 namespace {
 
 struct FuzzState {
-  Session session;
+  SiftCompiler session;
   std::unique_ptr<rt::Device> device;
   std::vector<CaseOptions> runs;
 };

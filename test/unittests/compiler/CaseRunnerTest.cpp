@@ -13,6 +13,7 @@
 
 #include "generators/ProgramModel.h"
 #include "harness/case/CaseRunner.h"
+#include "harness/sut/sift/SiftCompiler.h"
 #include "harness/store/FindingStore.h"
 #include "harness/case/ProgramJson.h"
 #include "generators/MlirEmitter.h"
@@ -82,7 +83,7 @@ protected:
     device = std::move(*created);
   }
 
-  Session session;
+  SiftCompiler session;
   std::unique_ptr<rt::Device> device;
   CaseOptions options;
 };

@@ -11,7 +11,7 @@
 #include "generators/MlirEmitter.h"
 #include "generators/Policy.h"
 #include "generators/ProgramGenerator.h"
-#include "harness/case/Session.h"
+#include "harness/sut/sift/Session.h"
 
 #include <gtest/gtest.h>
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/case/CaseRunner.h"
+#include "harness/sut/sift/SiftCompiler.h"
 #include "oracles/Verdict.h"
 #include "runtime/Device.h"
 
@@ -25,7 +26,7 @@ constexpr uint64_t kSeeds = 30;
 class GpuPipelinesTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    session_ = new Session();
+    session_ = new SiftCompiler();
     auto device = rt::createDevice(rt::DeviceKind::Cpu);
     ASSERT_TRUE(device.ok()) << device.message();
     device_ = device->release();
@@ -55,11 +56,11 @@ protected:
     return hits;
   }
 
-  static Session *session_;
+  static SiftCompiler *session_;
   static rt::Device *device_;
 };
 
-Session *GpuPipelinesTest::session_ = nullptr;
+SiftCompiler *GpuPipelinesTest::session_ = nullptr;
 rt::Device *GpuPipelinesTest::device_ = nullptr;
 
 TEST_F(GpuPipelinesTest, CleanCompilerHasNoStaticFindings) {

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "harness/case/Session.h"
+#include "harness/sut/sift/Session.h"
 
 #include "pipelines/Dialect/SiftDialect.h"
 #include "pipelines/Target/RocdlTarget.h"

@@ -1,0 +1,109 @@
+//===- CaseResult.h - What a case is and what it produced ------*- C++ -*-===//
+//
+// The options every case of a campaign shares and everything one case
+// produced: the data that flows between the case runner, the systems under
+// test, isolated workers (CaseWire), case folders and the findings store.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "generators/Policy.h"
+#include "generators/ProgramModel.h"
+#include "oracles/Verdict.h"
+#include "runtime/Artifact.h"
+#include "support/Fault.h"
+#include "support/HostTensor.h"
+#include "support/Targets.h"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sift::harness {
+
+/// What every case of a campaign shares.
+struct CaseOptions {
+  PipelineKind pipeline = PipelineKind::Cpu;
+  /// Host for cpu; nvptx or amdgpu for the GPU pipelines.
+  TargetKind target = TargetKind::Host;
+  /// The GPU chip; empty: the target's default.
+  std::string chip;
+  /// Draw a random valid lowering config per op from the case's seed
+  /// (--random-config) instead of the default strategy.
+  bool randomConfig = false;
+  /// Injected compiler faults.
+  FaultSet faults;
+  gen::Policy policy;
+  gen::InputMode inputs = gen::InputMode::Mixed;
+  /// Told "compile", "compile:<pass>" before each pass, and "run" as the
+  /// case enters those steps (isolated workers report it, so a hang or a
+  /// crash is blamed on the right step and pass).
+  std::function<void(const char *)> onPhase;
+};
+
+/// Everything a case produced, kept for reports and findings.
+struct CaseResult {
+  uint64_t seed = 0;
+  PipelineKind pipeline = PipelineKind::Cpu;
+  TargetKind target = TargetKind::Host;
+  oracle::Verdict verdict = oracle::Verdict::Pass;
+  /// The step that decided a non-pass verdict: generate, parse, compile,
+  /// reference, static (an oracle on the GPU binaries), run, compare.
+  std::string stage;
+  /// What went wrong, with the diagnostics or the first differing element.
+  std::string detail;
+  gen::Program program;
+  std::string mlir;
+  std::vector<HostTensor> inputs, expected, actual;
+  double compileSeconds = 0, runSeconds = 0;
+  /// False when the case was only checked statically (GPU pipelines without
+  /// a device of their target).
+  bool ran = false;
+  /// When the compile failed in a pass: MLIR's local crash reproducer, the
+  /// IR that pass ran on with the pass and its options, which
+  /// `sift-opt --run-reproducer` replays.
+  std::string reproducer;
+  /// What the isolated child wrote to stderr, when it crashed or hung (the
+  /// fatal error and its stack): kept as the case folder's stderr.txt.
+  std::string log;
+  /// The compiled artifact (empty when the compile failed), for export.
+  rt::Artifact artifact;
+  bool compiled = false;
+};
+
+/// A result for `seed` under `options`, nothing in it yet.
+inline CaseResult blankCase(const CaseOptions &options, uint64_t seed) {
+  CaseResult result;
+  result.seed = seed;
+  result.pipeline = options.pipeline;
+  result.target = options.target;
+  return result;
+}
+
+/// Records the verdict that decides `result`, the step (stage) that made
+/// it and what went wrong.
+inline CaseResult &decide(CaseResult &result, oracle::Verdict verdict,
+                          std::string stage, std::string detail) {
+  result.verdict = verdict;
+  result.stage = std::move(stage);
+  result.detail = std::move(detail);
+  return result;
+}
+
+/// decide(), for steps that return whether the case goes on: false.
+inline bool failWith(CaseResult &result, oracle::Verdict verdict,
+                     std::string stage, std::string detail) {
+  decide(result, verdict, std::move(stage), std::move(detail));
+  return false;
+}
+
+/// Seconds since `start` (steady clock).
+inline double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
+
+} // namespace sift::harness

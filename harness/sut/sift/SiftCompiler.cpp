@@ -1,0 +1,258 @@
+//===- harness/sut/sift/SiftCompiler.cpp - sift's compiler under test -----===//
+//
+// Compile: parse the program's sift MLIR, run the pipeline under MLIR's
+// crash reproducer with the IR oracles after every pass (GPU targets; the
+// first finding is announced at once, so a later crash cannot lose it),
+// then the binary oracles on every GPU binary. Run: the artifact on
+// sift's runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/sut/sift/SiftCompiler.h"
+
+#include "harness/case/Isolation.h"
+#include "oracles/ir/StageChecks.h"
+#include "oracles/static/BinaryChecks.h"
+#include "runtime/Runner.h"
+
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+
+#include <chrono>
+
+namespace sift::harness {
+
+namespace {
+
+/// Forwards to a StageCheckInstrumentation the caller owns (the pass manager
+/// owns and destroys its instrumentations; the findings must outlive it).
+class ForwardInstrumentation final : public mlir::PassInstrumentation {
+public:
+  /// `announce` is told the first finding as soon as a pass makes it.
+  ForwardInstrumentation(oracle::StageCheckInstrumentation &target,
+                         std::function<void(const oracle::StageFinding &)>
+                             announce)
+      : target_(target), announce_(std::move(announce)) {}
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override {
+    target_.runBeforePass(pass, op);
+  }
+  void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
+    target_.runAfterPass(pass, op);
+    if (announced_ || !announce_)
+      return;
+    std::vector<oracle::StageFinding> findings = target_.findings();
+    if (findings.empty())
+      return;
+    announced_ = true;
+    announce_(findings.front());
+  }
+
+private:
+  oracle::StageCheckInstrumentation &target_;
+  std::function<void(const oracle::StageFinding &)> announce_;
+  bool announced_ = false;
+};
+
+/// The verdict, stage and detail of the IR findings: the first decides;
+/// the others follow in the detail.
+EarlyFinding describeIrFindings(
+    const std::vector<oracle::StageFinding> &findings) {
+  const oracle::StageFinding &first = findings.front();
+  // The first line is stable across cases (signatures use it); kernel names
+  // and the other findings follow.
+  std::string detail = first.finding.message + " (introduced by " +
+                       first.pass + ")\nkernel " + first.finding.kernel;
+  for (size_t i = 1; i < findings.size(); ++i)
+    detail += "\nalso: " + findings[i].finding.message + " (" +
+              findings[i].pass + ", kernel " + findings[i].finding.kernel +
+              ")";
+  return {first.finding.verdict, "static:" + first.pass, detail};
+}
+
+/// Tells `onPhase` each pass the compile enters ("compile:<pass>").
+class PhaseInstrumentation final : public mlir::PassInstrumentation {
+public:
+  explicit PhaseInstrumentation(std::function<void(const char *)> onPhase)
+      : onPhase_(std::move(onPhase)) {}
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *) override {
+    llvm::StringRef argument = pass->getArgument();
+    if (argument.empty())
+      return; // pass-manager adaptors
+    std::string phase = "compile:" + argument.str();
+    onPhase_(phase.c_str());
+  }
+
+private:
+  std::function<void(const char *)> onPhase_;
+};
+
+/// Compiles `module` for `options` and, on GPU targets, puts it through
+/// the static oracles (after every pass, then on the binaries). False when
+/// that decided `result`'s verdict (a compile error or crash, a static
+/// finding); true when the case compiled clean (`output` holds it).
+bool compileAndCheck(Session &session, mlir::ModuleOp module,
+                     const CaseOptions &options, uint64_t seed,
+                     CaseResult &result, CompileOutput &output) {
+  std::string error;
+  if (options.onPhase)
+    options.onPhase("compile");
+  auto start = std::chrono::steady_clock::now();
+  CompileOptions compileOptions;
+  compileOptions.pipeline.kind = options.pipeline;
+  compileOptions.pipeline.target = options.target;
+  compileOptions.pipeline.chip = options.chip;
+  compileOptions.pipeline.faults = options.faults;
+  if (options.randomConfig)
+    compileOptions.pipeline.randomConfigSeed =
+        static_cast<int64_t>(seed & 0x7fffffffffffffffULL);
+  // GPU pipelines: the IR-level oracles run after every pass, so a finding
+  // names the pass that introduced it.
+  bool gpu = options.target != TargetKind::Host;
+  std::string chip = options.chip.empty()
+                         ? std::string(defaultChip(options.target))
+                         : options.chip;
+  oracle::StageCheckInstrumentation stageChecks(
+      oracle::workgroupMemoryBudget(chip));
+  compileOptions.instrument = [&](mlir::PassManager &pm) {
+    // An isolated worker announces the first finding at once: if a later
+    // pass kills it, that finding still decides the verdict.
+    auto announce = [&](const oracle::StageFinding &finding) {
+      if (options.onPhase)
+        options.onPhase(
+            earlyFindingPhase(describeIrFindings({finding})).c_str());
+    };
+    if (gpu)
+      pm.addInstrumentation(
+          std::make_unique<ForwardInstrumentation>(stageChecks, announce));
+    if (options.onPhase)
+      pm.addInstrumentation(
+          std::make_unique<PhaseInstrumentation>(options.onPhase));
+  };
+  bool compiled = session.compile(module, compileOptions, EmitStage::Artifact,
+                                  output, error);
+  result.compileSeconds = secondsSince(start);
+  // Out of the passes: what follows (the oracles on the binaries) is not
+  // the last pass's doing.
+  if (options.onPhase)
+    options.onPhase("compile");
+  if (!compiled) {
+    result.reproducer = session.lastReproducer();
+    std::string pass = reproducerPass(result.reproducer);
+    std::string stage = pass.empty() ? "compile" : "compile:" + pass;
+    oracle::Verdict verdict = session.lastCrash()
+                                  ? oracle::Verdict::CompileCrash
+                                  : oracle::Verdict::CompileError;
+    std::string detail =
+        session.lastCrash() ? *session.lastCrash() + "\n" + error : error;
+    // A static finding an earlier pass made comes first: it decides, and
+    // the failure it may have caused follows in the detail.
+    if (std::vector<oracle::StageFinding> ir = stageChecks.findings();
+        gpu && !ir.empty()) {
+      EarlyFinding first = describeIrFindings(ir);
+      return failWith(result, first.verdict, first.stage,
+                        first.detail + "\nthen the compile failed: " +
+                            std::string(oracle::toString(verdict)) + " at " +
+                            stage + ": " + detail);
+    }
+    return failWith(result, verdict, stage, detail);
+  }
+  result.compiled = true;
+  result.artifact = output.artifact;
+
+  if (gpu) {
+    // IR findings first (they name their pass), then the binaries'.
+    std::vector<oracle::StageFinding> irFindings = stageChecks.findings();
+    if (!irFindings.empty()) {
+      EarlyFinding first = describeIrFindings(irFindings);
+      return failWith(result, first.verdict, first.stage, first.detail);
+    }
+    // Static oracles on every GPU binary; the first finding decides.
+    for (const rt::Executable &executable : output.artifact.executables) {
+      std::string unreadable;
+      std::vector<oracle::StaticFinding> findings =
+          oracle::checkExecutable(executable, unreadable);
+      if (!unreadable.empty())
+        return failWith(result, oracle::Verdict::CompileError, "serialize",
+                    executable.target + " binary is unreadable: " + unreadable);
+      if (!findings.empty()) {
+        std::string detail = findings.front().message;
+        if (findings.size() > 1)
+          detail += " (and " + std::to_string(findings.size() - 1) + " more)";
+        return failWith(result, findings.front().verdict, "static", detail);
+      }
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+std::string reproducerPass(const std::string &reproducer) {
+  const std::string key = "pipeline: \"";
+  size_t start = reproducer.find(key);
+  if (start == std::string::npos)
+    return "";
+  // The pipeline string, with its escapes undone and the passes' options
+  // ({...}, which may hold parentheses and quotes) left out.
+  std::string pipeline;
+  int braces = 0;
+  for (size_t i = start + key.size(); i < reproducer.size(); ++i) {
+    char c = reproducer[i];
+    if (c == '\\' && i + 1 < reproducer.size()) {
+      if (braces == 0)
+        pipeline += reproducer[i + 1];
+      ++i;
+      continue;
+    }
+    if (c == '"' && braces == 0)
+      break;
+    if (c == '{')
+      ++braces;
+    else if (c == '}')
+      braces = braces > 0 ? braces - 1 : 0;
+    else if (braces == 0)
+      pipeline += c;
+  }
+  // The innermost element: after the last '(', before the closing ones.
+  size_t open = pipeline.rfind('(');
+  std::string pass =
+      open == std::string::npos ? pipeline : pipeline.substr(open + 1);
+  return pass.substr(0, pass.find_first_of("),"));
+}
+
+SiftCompiler::SiftCompiler() = default;
+SiftCompiler::~SiftCompiler() = default;
+
+bool SiftCompiler::compile(const CaseOptions &options, CaseResult &result) {
+  std::string error;
+  auto module = session_.parse(
+      result.mlir, "case-" + std::to_string(result.seed) + ".mlir", error);
+  if (!module)
+    return failWith(result, oracle::Verdict::GenInvalid, "parse", error);
+  CompileOutput output;
+  return compileAndCheck(session_, *module, options, result.seed, result,
+                         output);
+}
+
+Result<std::vector<HostTensor>> SiftCompiler::run(const CaseResult &compiled,
+                                                  rt::Device &device,
+                                                  int repetition) {
+  return rt::runPlan({&device}, compiled.artifact, compiled.inputs,
+                     rt::repeatedRunOptions(repetition));
+}
+
+CaseResult SiftCompiler::compileText(const CaseOptions &options,
+                                     const std::string &text,
+                                     const std::string &name, uint64_t seed) {
+  CaseResult result = blankCase(options, seed);
+  result.mlir = text;
+  std::string error;
+  auto module = session_.parse(text, name, error);
+  if (!module)
+    return decide(result, oracle::Verdict::GenInvalid, "parse", error);
+  CompileOutput output;
+  compileAndCheck(session_, *module, options, seed, result, output);
+  return result;
+}
+
+} // namespace sift::harness

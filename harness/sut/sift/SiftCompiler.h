@@ -1,0 +1,48 @@
+//===- harness/sut/sift/SiftCompiler.h - sift's compiler under test -*- C++ -*-===//
+//
+// sift's own MLIR pipelines (cpu, tileandfuse, distribute) as a system
+// under test: the programs are compiled from their sift-dialect text, the
+// static oracles run after every pass and on the binaries, and artifacts
+// run on sift's runtime.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "harness/sut/SystemUnderTest.h"
+#include "harness/sut/sift/Session.h"
+
+#include <string>
+
+namespace sift::harness {
+
+class SiftCompiler final : public SystemUnderTest {
+public:
+  SiftCompiler();
+  ~SiftCompiler() override;
+
+  std::string_view name() const override { return "sift"; }
+  bool compile(const CaseOptions &options, CaseResult &result) override;
+  Result<std::vector<HostTensor>> run(const CaseResult &compiled,
+                                      rt::Device &device,
+                                      int repetition) override;
+
+  /// Compiles a program given as MLIR text (`name` in diagnostics) and puts
+  /// it through the static oracles, without running it (no model, so no
+  /// reference): what the IR half of `harness reduce` tests. A text that
+  /// does not parse is `gen-invalid` at `parse`.
+  CaseResult compileText(const CaseOptions &options, const std::string &text,
+                         const std::string &name, uint64_t seed);
+
+  /// The MLIR context and compile entry point (harness run and compile).
+  Session &session() { return session_; }
+
+private:
+  Session session_;
+};
+
+/// The pass a local crash reproducer names ("sift-lower-to-loops" from
+/// `pipeline: "builtin.module(func.func(sift-lower-to-loops{...}))"`), or
+/// "" when it names none.
+std::string reproducerPass(const std::string &reproducer);
+
+} // namespace sift::harness
