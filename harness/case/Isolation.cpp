@@ -358,41 +358,12 @@ namespace {
 void describeEnd(const IsolatedOutcome &outcome, oracle::Verdict &verdict,
                  std::string &stage, std::string &detail);
 
-/// Newlines, tabs and backslashes as \n, \t, \\.
-std::string escapeLine(const std::string &text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\t')
-      out += "\\t";
-    else if (c == '\\')
-      out += "\\\\";
-    else
-      out += c;
-  }
-  return out;
-}
-
-std::string unescapeLine(const std::string &text) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '\\' || i + 1 == text.size()) {
-      out += text[i];
-      continue;
-    }
-    char next = text[++i];
-    out += next == 'n' ? '\n' : next == 't' ? '\t' : next;
-  }
-  return out;
-}
-
 } // namespace
 
 std::string earlyFindingPhase(const EarlyFinding &finding) {
   // Fields are separated by a space-free marker that escaping never makes.
   return "finding:" + std::string(oracle::toString(finding.verdict)) + " " +
-         escapeLine(finding.stage) + " " + escapeLine(finding.detail);
+         escapeField(finding.stage) + " " + escapeField(finding.detail);
 }
 
 std::optional<EarlyFinding> parseEarlyFinding(const std::string &phase) {
@@ -410,8 +381,8 @@ std::optional<EarlyFinding> parseEarlyFinding(const std::string &phase) {
     return std::nullopt;
   return EarlyFinding{
       *verdict,
-      unescapeLine(phase.substr(verdictEnd + 1, stageEnd - verdictEnd - 1)),
-      unescapeLine(phase.substr(stageEnd + 1))};
+      unescapeField(phase.substr(verdictEnd + 1, stageEnd - verdictEnd - 1)),
+      unescapeField(phase.substr(stageEnd + 1))};
 }
 
 void describeUnreported(const IsolatedOutcome &outcome,

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CompilerTestUtil.h"
+#include "test/unittests/compiler/CompilerTestUtil.h"
 
 #include "harness/commands/Commands.h"
 #include "runtime/Artifact.h"

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CompilerTestUtil.h"
+#include "test/unittests/compiler/CompilerTestUtil.h"
 
 #include "generators/ProgramModel.h"
 #include "harness/case/CaseRunner.h"
