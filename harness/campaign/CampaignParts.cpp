@@ -8,8 +8,6 @@
 
 #include "harness/campaign/FuzzCampaign.h"
 
-#include "generators/InputGenerator.h"
-#include "generators/ProgramGenerator.h"
 #include "oracles/Compare.h"
 #include "runtime/ExportedCase.h"
 
@@ -128,28 +126,6 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
   if (Status s = rt::writeArtifact(path, artifact); !s)
     return makeError(path + ": " + s.message());
   return Status::success();
-}
-
-/// Program, inputs and reference from the seed, and what the worker said;
-/// no compile here.
-CaseResult unreportedCase(const CaseOptions &options, uint64_t seed,
-                          const IsolatedOutcome &outcome) {
-  gen::Program program = gen::generateProgram(options.policy, seed);
-  std::vector<HostTensor> inputs =
-      gen::generateInputs(program, options.inputs, seed);
-  CaseResult result = uncompiledCase(options, seed, std::move(program),
-                                     std::move(inputs));
-  result.reproducer = outcome.reproducer;
-  result.log = outcome.stderrTail;
-  if (outcome.reported) {
-    result.verdict = outcome.verdict;
-    result.stage = outcome.stage;
-    result.detail = outcome.detail;
-    result.compileSeconds = outcome.compileSeconds;
-    return result;
-  }
-  describeUnreported(outcome, result.verdict, result.stage, result.detail);
-  return result;
 }
 
 } // namespace sift::harness

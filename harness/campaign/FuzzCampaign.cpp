@@ -11,6 +11,7 @@
 
 #include "generators/Rng.h"
 #include "harness/Version.h"
+#include "harness/case/IsolatedCase.h"
 #include "support/FileIO.h"
 
 #include <nlohmann/json.hpp>
@@ -287,11 +288,11 @@ CaseResult FuzzCampaign::fromOutcome(uint64_t i, size_t r,
   if (outcome.reported && outcome.compiled && !options_.exportDir.empty())
     ++exported_;
   // A reporting worker sent the case (whole for a finding): nothing to
-  // compute again.
+  // compute again; one that died gets its case rebuilt from the seed.
   if (outcome.result)
-    return *outcome.result;
-  return unreportedCase(optionsFor(r), gen::caseSeed(options_.seed, i),
-                        outcome);
+    return resultFromOutcome(outcome, CaseSpec());
+  return resultFromOutcome(
+      outcome, generatedSpec(optionsFor(r), gen::caseSeed(options_.seed, i)));
 }
 
 void FuzzCampaign::record(uint64_t i, size_t r, const CaseResult &result) {

@@ -63,11 +63,6 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
 Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
                   const CaseResult &result);
 
-/// The result of a worker that did not report (crashed, timed out, out of
-/// memory): the case rebuilt from its seed, with what the worker said.
-CaseResult unreportedCase(const CaseOptions &options, uint64_t seed,
-                          const IsolatedOutcome &outcome);
-
 /// One campaign, from its options to its exit code.
 class FuzzCampaign {
 public:

@@ -113,78 +113,14 @@ struct IsolatedOutcome {
 using CaseWork = std::function<CaseResult(
     const std::function<void(const char *)> &phase)>;
 
-/// Runs `work` in a child process under `limits`. In the child only,
-/// `afterwards` sees the case's full result (to export its artifact).
+/// Runs `work` in a child process under `limits` (a WorkerPool of one
+/// worker, forked here, so `work` may use anything valid now) and returns
+/// its outcome with the whole result. In the child only, `afterwards` sees
+/// the case's full result (to export its artifact).
 IsolatedOutcome runIsolated(
     const CaseWork &work,
     const std::function<void(const CaseResult &)> &afterwards,
     const IsolationLimits &limits);
-
-/// One child process running a case: forked by the constructor, read by
-/// service() without blocking, killed at its deadline, reaped by finish().
-/// A child object destroyed before it finished is killed.
-class IsolatedChild {
-public:
-  IsolatedChild(const CaseWork &work,
-                const std::function<void(const CaseResult &)> &afterwards,
-                const IsolationLimits &limits);
-  ~IsolatedChild();
-  IsolatedChild(const IsolatedChild &) = delete;
-  IsolatedChild &operator=(const IsolatedChild &) = delete;
-
-  /// Adds the pipes still open, to wait on several children with poll().
-  void pollFds(std::vector<pollfd> &fds) const;
-  /// Seconds until the deadline.
-  double secondsLeft() const;
-  /// Reads what the child wrote; kills it at its deadline. True once the
-  /// child is done and reaped.
-  bool service();
-  /// Waits for the child to exit and parses its report.
-  void finish();
-  bool finished() const { return finished_; }
-  const IsolatedOutcome &outcome() const { return outcome_; }
-
-private:
-  pid_t pid_ = -1;
-  /// The resident memory limit the parent checks (sanitizer builds), or 0.
-  uint64_t memoryLimit_ = 0;
-  int reportFd_ = -1, errorFd_ = -1;
-  std::chrono::steady_clock::time_point deadline_;
-  std::string reportText_, errorText_;
-  IsolatedOutcome outcome_;
-  bool finished_ = false;
-};
-
-/// Up to `jobs` isolated children at once (`--jobs`). Outcomes are handed
-/// to each submission's `deliver` in submission order, so a caller sees
-/// cases in order however they finish.
-class IsolatedPool {
-public:
-  using Deliver = std::function<void(const IsolatedOutcome &)>;
-  explicit IsolatedPool(size_t jobs);
-  ~IsolatedPool();
-
-  /// Starts `work` in a child as soon as fewer than `jobs` run (delivering
-  /// finished ones meanwhile). The child is forked here: `work` may use
-  /// anything valid now.
-  void submit(const CaseWork &work,
-              const std::function<void(const CaseResult &)> &afterwards,
-              const IsolationLimits &limits, Deliver deliver);
-  /// Waits for every child and delivers the rest.
-  void drain();
-
-private:
-  struct Entry {
-    std::unique_ptr<IsolatedChild> child;
-    Deliver deliver;
-  };
-  size_t running() const;
-  void step();
-  void deliverReady();
-
-  size_t jobs_;
-  std::deque<Entry> entries_;
-};
 
 /// The verdict, stage and detail of an outcome whose child did not report:
 /// crash or timeout, by phase, with the first diagnostic line of its stderr.

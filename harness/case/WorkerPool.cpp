@@ -386,4 +386,21 @@ void WorkerPool::drain() {
     step();
 }
 
+IsolatedOutcome runIsolated(
+    const CaseWork &work,
+    const std::function<void(const CaseResult &)> &afterwards,
+    const IsolationLimits &limits) {
+  WorkerPool pool(
+      1,
+      [&](const std::string &, const std::function<void(const char *)> &phase) {
+        return work(phase);
+      },
+      afterwards, limits);
+  IsolatedOutcome outcome;
+  pool.submit("case", /*wantFull=*/true,
+              [&](const IsolatedOutcome &done) { outcome = done; });
+  pool.drain();
+  return outcome;
+}
+
 } // namespace sift::harness

@@ -6,8 +6,9 @@
 // workers once and hands each many cases, as requests (bytes the worker's
 // handler understands, e.g. "case 17, run 2"), one at a time. A worker that
 // crashes, hangs past the case's deadline or passes the memory limit is
-// killed and costs exactly the case it was on (the same verdicts as
-// IsolatedChild); the next case gets a fresh worker. Workers are replaced
+// killed and costs exactly the case it was on; the next case gets a fresh
+// worker. runIsolated (one case in one child: replay, reduce, check) is a
+// pool of one. Workers are replaced
 // after `casesPerWorker` cases, so what a long-lived MLIR context gathers
 // never adds up. Results arrive in submission order, whole (CaseWire) for a
 // finding or when asked, else as a summary.

@@ -13,7 +13,7 @@
 
 #include "harness/case/CaseFolder.h"
 #include "harness/case/CaseRunner.h"
-#include "harness/case/Isolation.h"
+#include "harness/case/IsolatedCase.h"
 #include "harness/store/FindingStore.h"
 #include "harness/sut/sift/SiftCompiler.h"
 
@@ -36,34 +36,12 @@ namespace sift::harness {
 
 namespace {
 
-/// A verdict with the step that decided it and what went wrong.
-struct Observed {
-  oracle::Verdict verdict;
-  std::string stage, detail;
-};
-
-/// Writes `stored`'s folder again from its model and inputs, with what the
-/// replay observed: program.mlir, the reference's and the device's outputs,
-/// and case.json's verdict, stage, detail and signature. Fields case.json
-/// has beyond the ones the folder writer sets (a time limit, where a
-/// reduced case came from) are kept.
-Status rewriteCase(SystemUnderTest &system, rt::Device &device,
-                   const StoredCase &stored, const IsolatedOutcome &outcome,
-                   const Observed &seen) {
-  CaseResult result;
-  if (outcome.reported && seen.verdict != oracle::Verdict::CompileCrash) {
-    // It finished in the child: run it here for the outputs.
-    result = runProgramCase(system, device, stored.options, stored.program,
-                            stored.inputs, stored.seed);
-  } else {
-    result = uncompiledCase(stored.options, stored.seed, stored.program,
-                            stored.inputs);
-    result.reproducer = outcome.reproducer;
-    result.log = outcome.stderrTail;
-  }
-  result.verdict = seen.verdict;
-  result.stage = seen.stage;
-  result.detail = seen.detail;
+/// Writes `stored`'s folder again with what the replay observed (the
+/// worker's whole result: program.mlir, the reference's and the device's
+/// outputs, case.json's verdict, stage, detail and signature). Fields
+/// case.json has beyond the ones the folder writer sets (a time limit,
+/// where a reduced case came from) are kept.
+Status rewriteCase(const StoredCase &stored, const CaseResult &result) {
   Result<std::string> done =
       writeCaseFolderAt(stored.folder, result, stored.options,
                         "harness replay " + stored.folder, stored.keptFields,
@@ -144,6 +122,67 @@ Status writeJUnit(const std::string &path,
                          xml.size());
 }
 
+
+/// Counts of a replay.
+struct ReplayTotals {
+  int unchanged = 0, changed = 0, unreadable = 0;
+};
+
+/// The line replay prints for a case, and its record's failure.
+void reportCase(const fs::path &folder, const StoredCase &stored,
+                const CaseResult &seen, ReplayRecord &record,
+                ReplayTotals &totals) {
+  bool same = seen.verdict == stored.expected;
+  (same ? totals.unchanged : totals.changed)++;
+  std::string recorded(oracle::toString(stored.expected));
+  std::string observed(oracle::toString(seen.verdict));
+  if (!same) {
+    record.failure = "verdict changed: recorded " + recorded + ", observed " +
+                     observed + (seen.stage.empty() ? "" : " at " + seen.stage);
+    record.body = seen.detail;
+  }
+  std::string why =
+      same ? ""
+           : " (recorded " + recorded + ")" +
+                 (seen.detail.empty()
+                      ? std::string()
+                      : ": " + seen.detail.substr(0, seen.detail.find('\n')));
+  std::printf("%s %s: %s%s\n", same ? "unchanged" : "CHANGED",
+              folder.filename().c_str(), observed.c_str(), why.c_str());
+}
+
+/// Replays one case folder into `record`.
+void replayOne(SystemUnderTest &system, rt::Device &device,
+               const fs::path &folder, const ReplayOptions &options,
+               ReplayRecord &record, ReplayTotals &totals) {
+  auto start = std::chrono::steady_clock::now();
+  record.name = folder.filename().string();
+  auto problem = [&](const std::string &what) {
+    ++totals.unreadable;
+    record.error = what;
+    std::fprintf(stderr, "harness replay: %s: %s\n", folder.c_str(),
+                 what.c_str());
+  };
+  Result<StoredCase> stored = loadCaseFolder(folder);
+  if (!stored.ok())
+    return problem(stored.message());
+  IsolationLimits limits;
+  limits.timeoutSeconds = std::min(
+      options.caseTimeoutSeconds,
+      stored->timeoutSeconds.value_or(options.caseTimeoutSeconds));
+  CaseSpec spec{stored->options, stored->seed, stored->program,
+                stored->inputs, std::nullopt, ""};
+  std::string startError;
+  CaseResult seen = runCaseIsolated(system, device, spec, limits, startError);
+  record.seconds = secondsSince(start);
+  if (!startError.empty())
+    return problem("cannot start a worker: " + startError);
+  reportCase(folder, *stored, seen, record, totals);
+  if (options.rewrite)
+    if (Status s = rewriteCase(*stored, seen); !s.ok())
+      problem("--rewrite: " + s.message());
+}
+
 } // namespace
 
 int runReplayCommand(const ReplayOptions &options) {
@@ -159,87 +198,16 @@ int runReplayCommand(const ReplayOptions &options) {
     return kExitUsage;
   }
   SiftCompiler system;
-  IsolationLimits limits;
-  limits.timeoutSeconds = options.caseTimeoutSeconds;
-  int unchanged = 0, changed = 0, unreadable = 0;
-  std::vector<ReplayRecord> records;
+  ReplayTotals totals;
+  std::vector<ReplayRecord> records(folders.size());
   auto start = std::chrono::steady_clock::now();
-  for (const fs::path &folder : folders) {
-    auto caseStart = std::chrono::steady_clock::now();
-    ReplayRecord &record = records.emplace_back();
-    record.name = folder.filename().string();
-    Result<StoredCase> stored = loadCaseFolder(folder);
-    if (!stored.ok()) {
-      ++unreadable;
-      record.error = stored.message();
-      std::fprintf(stderr, "harness replay: %s: %s\n", folder.c_str(),
-                   stored.message().c_str());
-      continue;
-    }
-    IsolationLimits caseLimits = limits;
-    if (stored->timeoutSeconds)
-      caseLimits.timeoutSeconds =
-          std::min(caseLimits.timeoutSeconds, *stored->timeoutSeconds);
-    IsolatedOutcome outcome = runIsolated(
-        [&](const std::function<void(const char *)> &phase) {
-          CaseOptions caseOptions = stored->options;
-          caseOptions.onPhase = phase;
-          return runProgramCase(system, **device, caseOptions,
-                                stored->program, stored->inputs,
-                                stored->seed);
-        },
-        nullptr, caseLimits);
-    record.seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - caseStart)
-                         .count();
-    if (!outcome.startError.empty()) {
-      ++unreadable;
-      record.error = "cannot start a worker: " + outcome.startError;
-      std::fprintf(stderr, "harness replay: %s: cannot start a worker: %s\n",
-                   folder.c_str(), outcome.startError.c_str());
-      continue;
-    }
-    oracle::Verdict verdict = outcome.verdict;
-    std::string stage = outcome.stage, detail = outcome.detail;
-    if (!outcome.reported)
-      describeUnreported(outcome, verdict, stage, detail);
-    bool same = verdict == stored->expected;
-    (same ? unchanged : changed)++;
-    if (!same) {
-      record.failure = "verdict changed: recorded " +
-                       std::string(oracle::toString(stored->expected)) +
-                       ", observed " + std::string(oracle::toString(verdict)) +
-                       (stage.empty() ? "" : " at " + stage);
-      record.body = detail;
-    }
-    if (options.rewrite) {
-      if (Status s = rewriteCase(system, **device, *stored, outcome,
-                                 {verdict, stage, detail});
-          !s.ok()) {
-        std::fprintf(stderr, "harness replay: %s: --rewrite: %s\n",
-                     folder.c_str(), s.message().c_str());
-        ++unreadable;
-        record.error = "--rewrite: " + s.message();
-      }
-    }
-    std::printf("%s %s: %s%s\n", same ? "unchanged" : "CHANGED",
-                folder.filename().c_str(),
-                std::string(oracle::toString(verdict)).c_str(),
-                same ? ""
-                     : (" (recorded " +
-                        std::string(oracle::toString(stored->expected)) +
-                        ")" +
-                        (detail.empty()
-                             ? std::string()
-                             : ": " + detail.substr(0, detail.find('\n'))))
-                           .c_str());
-  }
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  for (size_t i = 0; i < folders.size(); ++i)
+    replayOne(system, **device, folders[i], options, records[i], totals);
+  double seconds = secondsSince(start);
   std::printf("replayed %zu cases in %.1f s: %d unchanged, %d changed, %d "
               "unreadable\n",
-              folders.size(), seconds, unchanged, changed, unreadable);
+              folders.size(), seconds, totals.unchanged, totals.changed,
+              totals.unreadable);
   if (!options.junit.empty()) {
     std::error_code ec;
     if (fs::path parent = fs::path(options.junit).parent_path();
@@ -251,9 +219,9 @@ int runReplayCommand(const ReplayOptions &options) {
       return kExitUsage;
     }
   }
-  if (unreadable > 0 || !errors.empty())
+  if (totals.unreadable > 0 || !errors.empty())
     return kExitUsage;
-  return changed > 0 && !options.rewrite ? kExitFindings : kExitOk;
+  return totals.changed > 0 && !options.rewrite ? kExitFindings : kExitOk;
 }
 
 CommandEntry addReplayCommand(CLI::App &app) {

@@ -37,6 +37,14 @@ public:
   /// and, with a reproducer, `result.reproducer`.
   virtual bool compile(const CaseOptions &options, CaseResult &result) = 0;
 
+  /// Compiles a program given as text in the system's input language
+  /// (`name` in diagnostics) and checks it statically, without running it
+  /// (no model, so no reference): what the IR half of `harness reduce`
+  /// tests. A text the system cannot read is `gen-invalid` at `parse`.
+  virtual CaseResult compileText(const CaseOptions &options,
+                                 const std::string &text,
+                                 const std::string &name, uint64_t seed) = 0;
+
   /// Runs `compiled.artifact` on `device` with `compiled.inputs`: the
   /// outputs of run `repetition` (0: in order; 1: queue-ordered buffers
   /// with every output exported, which a race or a wrong memory type shows

@@ -26,12 +26,9 @@ public:
                                       rt::Device &device,
                                       int repetition) override;
 
-  /// Compiles a program given as MLIR text (`name` in diagnostics) and puts
-  /// it through the static oracles, without running it (no model, so no
-  /// reference): what the IR half of `harness reduce` tests. A text that
-  /// does not parse is `gen-invalid` at `parse`.
+  /// The text is sift-dialect MLIR.
   CaseResult compileText(const CaseOptions &options, const std::string &text,
-                         const std::string &name, uint64_t seed);
+                         const std::string &name, uint64_t seed) override;
 
   /// The MLIR context and compile entry point (harness run and compile).
   Session &session() { return session_; }
