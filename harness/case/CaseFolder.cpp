@@ -89,6 +89,97 @@ bool isWrittenField(const std::string &name) {
   return false;
 }
 
+/// The fields of case.json that say what the case is: format, seed,
+/// verdict, pipeline, target, chip, configs, signature, kept fields. An
+/// error (or a FieldError) names what is wrong.
+Status readCaseFacts(const json &info, StoredCase &stored) {
+  if (!info.is_object() || !info.contains("format"))
+    return makeError("case.json has no \"format\": 1 (a case folder "
+                     "written before the corpus format?)");
+  if (int format = field<int>(info, "format"); format != 1)
+    return makeError("case.json has \"format\": " + std::to_string(format) +
+                     "; this harness reads format 1 (corpus/FORMAT.md; "
+                     "a folder written by another version of sift?)");
+  stored.seed = field<uint64_t>(info, "seed");
+  std::string verdict = field<std::string>(info, "verdict");
+  std::optional<oracle::Verdict> parsed = oracle::parseVerdict(verdict);
+  if (!parsed)
+    return makeError("unknown verdict '" + verdict + "'");
+  stored.expected = *parsed;
+  std::string pipeline = field<std::string>(info, "pipeline");
+  std::string target = field<std::string>(info, "target");
+  std::optional<PipelineKind> kind = parsePipelineKind(pipeline);
+  std::optional<TargetKind> targetKind = parseTargetKind(target);
+  if (!kind || !targetKind)
+    return makeError("unknown pipeline '" + pipeline + "' or target '" +
+                     target + "'");
+  stored.options.pipeline = *kind;
+  stored.options.target = *targetKind;
+  stored.options.chip = fieldOr<std::string>(info, "chip", "");
+  if (*targetKind != TargetKind::Host)
+    if (Result<ChipInfo> chip = findChip(*targetKind, stored.options.chip);
+        !chip.ok())
+      return makeError("case.json: field 'chip': " + chip.message());
+  stored.options.randomConfig = fieldOr<bool>(info, "random_config", false);
+  stored.repro = fieldOr<std::string>(info, "repro", "");
+  stored.signature = fieldOr<std::string>(info, "signature", "");
+  for (const auto &[name, value] : info.items())
+    if (!isWrittenField(name))
+      stored.keptFields[name] = value;
+  if (info.contains("timeout_seconds")) {
+    stored.timeoutSeconds = field<double>(info, "timeout_seconds");
+    if (!(*stored.timeoutSeconds > 0) || *stored.timeoutSeconds > 86400)
+      throw FieldError{"field 'timeout_seconds' is " +
+                       info["timeout_seconds"].dump() +
+                       ", not a number of seconds from 0 to 86400 "
+                       "(exclusive of 0)"};
+  }
+  return Status::success();
+}
+
+/// The fields of case.json that say how it was made and what it is: the
+/// input mode, the faults and the program model.
+Status readCaseProgram(const json &info, StoredCase &stored) {
+  std::optional<gen::InputMode> mode =
+      gen::parseInputMode(fieldOr<std::string>(info, "inputs", "mixed"));
+  stored.options.inputs = mode.value_or(gen::InputMode::Mixed);
+  json faults = fieldOr<json>(info, "faults", json::array());
+  if (!faults.is_array())
+    throw FieldError{"field 'faults' is " + faults.dump() +
+                     ", not an array of fault names"};
+  for (const json &name : faults) {
+    std::optional<Fault> fault =
+        parseFault(fieldAs<std::string>(name, "faults"));
+    if (!fault)
+      return makeError("unknown fault " + name.dump());
+    stored.options.faults.insert(*fault);
+  }
+  Result<gen::Program> program = programFromJson(field<json>(info, "program"));
+  if (!program.ok())
+    return makeError("case.json: " + program.message());
+  stored.program = std::move(*program);
+  return Status::success();
+}
+
+/// The input<i>.npy files of `folder`, checked against the program.
+Status readCaseInputs(const fs::path &folder, StoredCase &stored) {
+  for (size_t i = 0; i < stored.program.inputs.size(); ++i) {
+    fs::path file = folder / ("input" + std::to_string(i) + ".npy");
+    Result<HostTensor> tensor = readNpy(file.string());
+    if (!tensor.ok())
+      return tensor.error();
+    const gen::TensorType &type =
+        stored.program.values[static_cast<size_t>(stored.program.inputs[i])];
+    if (tensor->type != type.elementType || tensor->shape != type.shape)
+      return makeError(file.filename().string() + " holds " +
+                       describe(*tensor) + ", but input " + std::to_string(i) +
+                       " of the program is " +
+                       describe(type.elementType, type.shape));
+    stored.inputs.push_back(std::move(*tensor));
+  }
+  return Status::success();
+}
+
 } // namespace
 
 Result<StoredCase> loadCaseFolder(const fs::path &folder) {
@@ -103,87 +194,19 @@ Result<StoredCase> loadCaseFolder(const fs::path &folder) {
     return makeError(fs::exists(folder / "case.json", ec)
                          ? "cannot read case.json"
                          : "no case.json in it: not a case folder");
-  json info;
   try {
-    info = json::parse(in);
-    if (!info.is_object() || !info.contains("format"))
-      return makeError("case.json has no \"format\": 1 (a case folder "
-                       "written before the corpus format?)");
-    if (int format = field<int>(info, "format"); format != 1)
-      return makeError("case.json has \"format\": " + std::to_string(format) +
-                       "; this harness reads format 1 (corpus/FORMAT.md; "
-                       "a folder written by another version of sift?)");
-    stored.seed = field<uint64_t>(info, "seed");
-    std::string verdict = field<std::string>(info, "verdict");
-    std::optional<oracle::Verdict> parsed = oracle::parseVerdict(verdict);
-    if (!parsed)
-      return makeError("unknown verdict '" + verdict + "'");
-    stored.expected = *parsed;
-    std::string pipeline = field<std::string>(info, "pipeline");
-    std::string target = field<std::string>(info, "target");
-    std::optional<PipelineKind> kind = parsePipelineKind(pipeline);
-    std::optional<TargetKind> targetKind = parseTargetKind(target);
-    if (!kind || !targetKind)
-      return makeError("unknown pipeline '" + pipeline + "' or target '" +
-                       target + "'");
-    stored.options.pipeline = *kind;
-    stored.options.target = *targetKind;
-    stored.options.chip = fieldOr<std::string>(info, "chip", "");
-    if (*targetKind != TargetKind::Host)
-      if (Result<ChipInfo> chip = findChip(*targetKind, stored.options.chip);
-          !chip.ok())
-        return makeError("case.json: field 'chip': " + chip.message());
-    stored.options.randomConfig = fieldOr<bool>(info, "random_config", false);
-    stored.repro = fieldOr<std::string>(info, "repro", "");
-    stored.signature = fieldOr<std::string>(info, "signature", "");
-    for (const auto &[name, value] : info.items())
-      if (!isWrittenField(name))
-        stored.keptFields[name] = value;
-    if (info.contains("timeout_seconds")) {
-      stored.timeoutSeconds = field<double>(info, "timeout_seconds");
-      if (!(*stored.timeoutSeconds > 0) || *stored.timeoutSeconds > 86400)
-        throw FieldError{"field 'timeout_seconds' is " +
-                         info["timeout_seconds"].dump() +
-                         ", not a number of seconds from 0 to 86400 "
-                         "(exclusive of 0)"};
-    }
-    std::optional<gen::InputMode> mode =
-        gen::parseInputMode(fieldOr<std::string>(info, "inputs", "mixed"));
-    stored.options.inputs = mode.value_or(gen::InputMode::Mixed);
-    json faults = fieldOr<json>(info, "faults", json::array());
-    if (!faults.is_array())
-      throw FieldError{"field 'faults' is " + faults.dump() +
-                       ", not an array of fault names"};
-    for (const json &name : faults) {
-      std::optional<Fault> fault =
-          parseFault(fieldAs<std::string>(name, "faults"));
-      if (!fault)
-        return makeError("unknown fault " + name.dump());
-      stored.options.faults.insert(*fault);
-    }
-    Result<gen::Program> program = programFromJson(field<json>(info, "program"));
-    if (!program.ok())
-      return makeError("case.json: " + program.message());
-    stored.program = std::move(*program);
+    json info = json::parse(in);
+    if (Status s = readCaseFacts(info, stored); !s.ok())
+      return s.error();
+    if (Status s = readCaseProgram(info, stored); !s.ok())
+      return s.error();
   } catch (const json::exception &e) {
     return makeError("case.json: " + jsonProblem(e));
   } catch (const FieldError &e) {
     return makeError("case.json: " + e.message);
   }
-  for (size_t i = 0; i < stored.program.inputs.size(); ++i) {
-    fs::path file = folder / ("input" + std::to_string(i) + ".npy");
-    Result<HostTensor> tensor = readNpy(file.string());
-    if (!tensor.ok())
-      return makeError(tensor.message());
-    const gen::TensorType &type =
-        stored.program.values[static_cast<size_t>(stored.program.inputs[i])];
-    if (tensor->type != type.elementType || tensor->shape != type.shape)
-      return makeError(file.filename().string() + " holds " +
-                       describe(*tensor) + ", but input " + std::to_string(i) +
-                       " of the program is " +
-                       describe(type.elementType, type.shape));
-    stored.inputs.push_back(std::move(*tensor));
-  }
+  if (Status s = readCaseInputs(folder, stored); !s.ok())
+    return s.error();
   return stored;
 }
 

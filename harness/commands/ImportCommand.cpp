@@ -146,137 +146,158 @@ std::string completeFromArtifact(const std::string &path, CaseResult &result,
   return "";
 }
 
+/// Every file's rows, each checked (a verdict sift knows, a case name of a
+/// sift-run row) before anything is stored; an error names file and line.
+Result<std::vector<std::pair<std::string, std::vector<ImportedRow>>>>
+readAllResults(const std::vector<std::string> &paths) {
+  std::vector<std::pair<std::string, std::vector<ImportedRow>>> files;
+  for (const std::string &path : paths) {
+    Result<std::vector<ImportedRow>> rows = readResults(path);
+    if (!rows.ok())
+      return rows.error();
+    for (const ImportedRow &row : *rows) {
+      std::string where = path + ":" + std::to_string(row.line) + ": ";
+      if (row.verdict == "unreadable")
+        continue;
+      if (!oracle::parseVerdict(row.verdict))
+        return makeError(where + "unknown verdict '" + row.verdict + "'");
+      if (!parsePipelineKind(row.pipeline) || !parseTargetKind(row.target) ||
+          !seedOf(row.name))
+        return makeError(where + "case '" + row.name + "' (pipeline '" +
+                         row.pipeline + "', target '" + row.target +
+                         "') is not a sift-run row");
+    }
+    files.emplace_back(path, std::move(*rows));
+  }
+  return files;
+}
+
+/// What an import counted.
+struct ImportTotals {
+  int64_t rows = 0, findings = 0, unreadable = 0;
+  std::map<std::string, int64_t> verdicts;
+  double kernelMs = 0, loadMs = 0;
+};
+
+/// The finding of a non-pass row, completed from its artifact where it is.
+CaseResult findingOfRow(const ImportedRow &row, const std::string &path,
+                        const std::string &artifactPath,
+                        CaseOptions &caseOptions) {
+  CaseResult result;
+  result.seed = *seedOf(row.name);
+  result.pipeline = *parsePipelineKind(row.pipeline);
+  result.target = *parseTargetKind(row.target);
+  result.verdict = *oracle::parseVerdict(row.verdict);
+  result.stage = "run:" + row.device;
+  result.detail = row.detail;
+  result.ran = true;
+  caseOptions.pipeline = result.pipeline;
+  caseOptions.target = result.target;
+  if (std::string missing =
+          completeFromArtifact(artifactPath, result, caseOptions);
+      !missing.empty())
+    std::fprintf(stderr,
+                 "harness import: %s:%d: case %s: %s; the finding is stored "
+                 "without a case folder (--artifacts=DIR names the folder "
+                 "of the exported artifacts)\n",
+                 path.c_str(), row.line, row.name.c_str(), missing.c_str());
+  return result;
+}
+
+/// Stores one CSV's rows as a run of their own; false when the store
+/// failed (printed).
+bool importFile(FindingStore &store, const ImportOptions &options,
+                const std::string &path, const std::vector<ImportedRow> &rows,
+                ImportTotals &totals) {
+  RunInfo info;
+  info.command = options.commandLine;
+  info.pipeline = "import " + path;
+  auto runId = store.beginRun(info);
+  if (!runId.ok()) {
+    std::fprintf(stderr, "harness import: %s\n", runId.message().c_str());
+    return false;
+  }
+  int64_t runFindings = 0;
+  for (const ImportedRow &row : rows) {
+    ++totals.rows;
+    ++totals.verdicts[row.verdict];
+    totals.kernelMs += row.kernelMs;
+    totals.loadMs += row.loadMs;
+    if (row.verdict == "unreadable") {
+      ++totals.unreadable;
+      std::fprintf(stderr,
+                   "harness import: %s:%d: case %s: sift-run could not read "
+                   "its artifact: %s\n",
+                   path.c_str(), row.line, row.name.c_str(),
+                   row.detail.c_str());
+      continue;
+    }
+    if (!oracle::isFinding(*oracle::parseVerdict(row.verdict)))
+      continue;
+    std::string artifactPath =
+        options.artifactsDir.empty()
+            ? row.file
+            : options.artifactsDir + "/" + row.name + ".siftart";
+    CaseOptions caseOptions;
+    CaseResult result = findingOfRow(row, path, artifactPath, caseOptions);
+    auto dir = store.recordFinding(*runId, result, caseOptions,
+                                   "sift-run " + artifactPath +
+                                       " --device=" + row.device);
+    if (!dir.ok()) {
+      std::fprintf(stderr, "harness import: could not store the finding: "
+                           "%s\n",
+                   dir.message().c_str());
+      return false;
+    }
+    ++totals.findings;
+    ++runFindings;
+    std::printf("finding: %s on %s: %s: %s\n", row.name.c_str(),
+                row.device.c_str(), row.verdict.c_str(), row.detail.c_str());
+  }
+  (void)store.endRun(*runId, static_cast<int64_t>(rows.size()), runFindings,
+                     0);
+  return true;
+}
+
 } // namespace
 
 int runImportCommand(const ImportOptions &options) {
   // Read and check every file before storing anything.
-  std::vector<std::pair<std::string, std::vector<ImportedRow>>> files;
-  for (const std::string &path : options.csvFiles) {
-    Result<std::vector<ImportedRow>> rows = readResults(path);
-    if (!rows.ok()) {
-      std::fprintf(stderr, "harness import: %s\n", rows.message().c_str());
-      return kExitUsage;
-    }
-    for (const ImportedRow &row : *rows) {
-      std::string where = path + ":" + std::to_string(row.line) + ": ";
-      std::optional<PipelineKind> pipeline = parsePipelineKind(row.pipeline);
-      std::optional<TargetKind> target = parseTargetKind(row.target);
-      if (!oracle::parseVerdict(row.verdict) && row.verdict != "unreadable") {
-        std::fprintf(stderr, "harness import: %sunknown verdict '%s'\n",
-                     where.c_str(), row.verdict.c_str());
-        return kExitUsage;
-      }
-      if (row.verdict != "unreadable" &&
-          (!pipeline || !target || !seedOf(row.name))) {
-        std::fprintf(stderr,
-                     "harness import: %scase '%s' (pipeline '%s', target "
-                     "'%s') is not a sift-run row\n",
-                     where.c_str(), row.name.c_str(), row.pipeline.c_str(),
-                     row.target.c_str());
-        return kExitUsage;
-      }
-    }
-    files.emplace_back(path, std::move(*rows));
+  auto files = readAllResults(options.csvFiles);
+  if (!files.ok()) {
+    std::fprintf(stderr, "harness import: %s\n", files.message().c_str());
+    return kExitUsage;
   }
-
   auto store = FindingStore::open(options.outDir);
   if (!store.ok()) {
     std::fprintf(stderr, "harness import: %s\n", store.message().c_str());
     return kExitUsage;
   }
-  int64_t rowsTotal = 0, findings = 0, unreadable = 0;
-  std::map<std::string, int64_t> counts;
-  double kernelMs = 0, loadMs = 0;
-  for (const auto &[path, rows] : files) {
-    RunInfo info;
-    info.command = options.commandLine;
-    info.pipeline = "import " + path;
-    auto runId = (*store)->beginRun(info);
-    if (!runId.ok()) {
-      std::fprintf(stderr, "harness import: %s\n", runId.message().c_str());
+  ImportTotals totals;
+  for (const auto &[path, rows] : *files)
+    if (!importFile(**store, options, path, rows, totals))
       return kExitUsage;
-    }
-    int64_t runFindings = 0;
-    for (const ImportedRow &row : rows) {
-      ++rowsTotal;
-      ++counts[row.verdict];
-      kernelMs += row.kernelMs;
-      loadMs += row.loadMs;
-      if (row.verdict == "unreadable") {
-        ++unreadable;
-        std::fprintf(stderr,
-                     "harness import: %s:%d: case %s: sift-run could not read "
-                     "its artifact: %s\n",
-                     path.c_str(), row.line, row.name.c_str(),
-                     row.detail.c_str());
-        continue;
-      }
-      oracle::Verdict verdict = *oracle::parseVerdict(row.verdict);
-      if (!oracle::isFinding(verdict))
-        continue;
-      CaseResult result;
-      result.seed = *seedOf(row.name);
-      result.pipeline = *parsePipelineKind(row.pipeline);
-      result.target = *parseTargetKind(row.target);
-      result.verdict = verdict;
-      result.stage = "run:" + row.device;
-      result.detail = row.detail;
-      result.ran = true;
-      CaseOptions caseOptions;
-      caseOptions.pipeline = result.pipeline;
-      caseOptions.target = result.target;
-      // The artifact, for the case folder's program, inputs and expected
-      // outputs.
-      std::string artifactPath = row.file;
-      if (!options.artifactsDir.empty())
-        artifactPath = options.artifactsDir + "/" + row.name + ".siftart";
-      if (std::string missing = completeFromArtifact(artifactPath, result,
-                                                     caseOptions);
-          !missing.empty())
-        std::fprintf(stderr,
-                     "harness import: %s:%d: case %s: %s; the finding is "
-                     "stored without a case folder (--artifacts=DIR names "
-                     "the folder of the exported artifacts)\n",
-                     path.c_str(), row.line, row.name.c_str(),
-                     missing.c_str());
-      std::string repro = "sift-run " + artifactPath + " --device=" +
-                          row.device;
-      auto dir = (*store)->recordFinding(*runId, result, caseOptions, repro);
-      if (!dir.ok()) {
-        std::fprintf(stderr, "harness import: could not store the finding: "
-                             "%s\n",
-                     dir.message().c_str());
-        return kExitUsage;
-      }
-      ++findings;
-      ++runFindings;
-      std::printf("finding: %s on %s: %s: %s\n", row.name.c_str(),
-                  row.device.c_str(), row.verdict.c_str(),
-                  row.detail.c_str());
-    }
-    (void)(*store)->endRun(*runId, static_cast<int64_t>(rows.size()),
-                           runFindings, 0);
-  }
   std::string verdicts;
-  for (const auto &[verdict, count] : counts)
+  for (const auto &[verdict, count] : totals.verdicts)
     verdicts += (verdicts.empty() ? "" : " ") + verdict + "=" +
                 std::to_string(count);
   std::printf("imported: %lld rows from %zu files: %s; kernel time %.3f ms, "
               "module load %.3f ms (totals)\n",
-              static_cast<long long>(rowsTotal), files.size(),
-              verdicts.empty() ? "none" : verdicts.c_str(), kernelMs, loadMs);
+              static_cast<long long>(totals.rows), files->size(),
+              verdicts.empty() ? "none" : verdicts.c_str(), totals.kernelMs,
+              totals.loadMs);
   std::printf("findings: %lld (database %s)\n",
-              static_cast<long long>(findings),
+              static_cast<long long>(totals.findings),
               (*store)->databasePath().c_str());
-  if (unreadable > 0) {
+  if (totals.unreadable > 0) {
     std::fflush(stdout);
     std::fprintf(stderr,
                  "harness import: %lld rows are unreadable (sift-run could "
                  "not read their artifacts; listed above): exit 2\n",
-                 static_cast<long long>(unreadable));
+                 static_cast<long long>(totals.unreadable));
     return kExitUsage;
   }
-  return findings > 0 ? kExitFindings : kExitOk;
+  return totals.findings > 0 ? kExitFindings : kExitOk;
 }
 
 CommandEntry addImportCommand(CLI::App &app, const std::string &commandLine) {

@@ -74,50 +74,12 @@ Result<std::vector<std::string>> distinctInputs(const MergeOptions &options) {
   return inputs;
 }
 
-} // namespace
-
-int runMergeCommand(const MergeOptions &options) {
-  Result<std::vector<std::string>> inputs = distinctInputs(options);
-  if (!inputs.ok()) {
-    std::fprintf(stderr, "harness merge: %s\n", inputs.message().c_str());
-    return kExitUsage;
-  }
-  // The output's schema is the findings store's: create it in a temporary
-  // folder, merge into it, then move the file into place.
-  fs::path temporary = options.output + ".merging";
-  std::error_code ec;
-  fs::remove_all(temporary, ec);
-  {
-    auto store = FindingStore::open(temporary.string());
-    if (!store.ok()) {
-      std::fprintf(stderr, "harness merge: %s\n", store.message().c_str());
-      return kExitUsage;
-    }
-  }
-  std::string dbPath = (temporary / "findings.db").string();
-  sqlite3 *db = nullptr;
-  if (sqlite3_open(dbPath.c_str(), &db) != SQLITE_OK) {
-    std::fprintf(stderr, "harness merge: %s: %s\n", dbPath.c_str(),
-                 db ? sqlite3_errmsg(db) : "out of memory");
-    sqlite3_close(db);
-    return kExitUsage;
-  }
-  auto fail = [&](const Status &status) {
-    std::fprintf(stderr, "harness merge: %s\n", status.message().c_str());
-    sqlite3_close(db);
-    fs::remove_all(temporary, ec);
-    return kExitUsage;
-  };
-  if (Status s = exec(db, "PRAGMA journal_mode=DELETE", "journal"); !s)
-    return fail(s);
-  for (const std::string &input : *inputs) {
-    std::string attach = "ATTACH DATABASE " + quoted(input) + " AS src";
-    if (Status s = exec(db, attach, input); !s)
-      return fail(s);
-    // Runs get new ids, unless the same run (started at the same time
-    // with the same command) is there already, from a database merged
-    // before; findings follow their run.
-    std::string sql = R"sql(
+/// The SQL of one input.
+/// Merges the attached database `src` into `main` in one transaction.
+/// Runs get new ids, unless the same run (started at the same time with the
+/// same command) is there already, from a database merged before;
+/// findings follow their run and are copied once per case and signature.
+constexpr const char *kMergeAttached = R"sql(
       BEGIN;
       CREATE TEMP TABLE run_map AS
         SELECT r.id AS old,
@@ -155,34 +117,89 @@ int runMergeCommand(const MergeOptions &options) {
       DROP TABLE run_map;
       COMMIT;
     )sql";
-    if (Status s = exec(db, sql, input); !s) {
+
+/// Opens the temporary merge target `dbPath` (its schema made by
+/// FindingStore); null with a message on failure.
+sqlite3 *openTarget(const fs::path &temporary) {
+  {
+    auto store = FindingStore::open(temporary.string());
+    if (!store.ok()) {
+      std::fprintf(stderr, "harness merge: %s\n", store.message().c_str());
+      return nullptr;
+    }
+  }
+  std::string dbPath = (temporary / "findings.db").string();
+  sqlite3 *db = nullptr;
+  if (sqlite3_open(dbPath.c_str(), &db) != SQLITE_OK) {
+    std::fprintf(stderr, "harness merge: %s: %s\n", dbPath.c_str(),
+                 db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return nullptr;
+  }
+  return db;
+}
+
+/// Merges every input into `db` and recounts the signatures.
+Status mergeAll(sqlite3 *db, const std::vector<std::string> &inputs) {
+  if (Status s = exec(db, "PRAGMA journal_mode=DELETE", "journal"); !s)
+    return s;
+  for (const std::string &input : inputs) {
+    if (Status s = exec(db, "ATTACH DATABASE " + quoted(input) + " AS src",
+                        input);
+        !s)
+      return s;
+    if (Status s = exec(db, kMergeAttached, input); !s) {
       (void)exec(db, "ROLLBACK", "rollback");
-      return fail(makeError(input + ": " + s.message() +
-                            " (not a sift findings database?)"));
+      return makeError(input + ": " + s.message() +
+                       " (not a sift findings database?)");
     }
     if (Status s = exec(db, "DETACH DATABASE src", input); !s)
-      return fail(s);
+      return s;
   }
-  if (Status s = exec(db,
-                      "UPDATE signatures SET count = (SELECT COUNT(*) FROM "
-                      "findings WHERE findings.signature = signatures.id)",
-                      "recounting the signatures");
-      !s)
-    return fail(s);
+  return exec(db,
+              "UPDATE signatures SET count = (SELECT COUNT(*) FROM findings "
+              "WHERE findings.signature = signatures.id)",
+              "recounting the signatures");
+}
+
+/// COUNT(*) of `table`.
+int64_t countRows(sqlite3 *db, const char *table) {
   sqlite3_stmt *stmt = nullptr;
-  int64_t findings = 0, signatures = 0, runs = 0;
-  for (auto [sql, slot] :
-       {std::pair<const char *, int64_t *>{"SELECT COUNT(*) FROM findings",
-                                           &findings},
-        {"SELECT COUNT(*) FROM signatures", &signatures},
-        {"SELECT COUNT(*) FROM runs", &runs}}) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK &&
-        sqlite3_step(stmt) == SQLITE_ROW)
-      *slot = sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
+  int64_t count = 0;
+  std::string sql = std::string("SELECT COUNT(*) FROM ") + table;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
+      sqlite3_step(stmt) == SQLITE_ROW)
+    count = sqlite3_column_int64(stmt, 0);
+  sqlite3_finalize(stmt);
+  return count;
+}
+
+} // namespace
+
+int runMergeCommand(const MergeOptions &options) {
+  Result<std::vector<std::string>> inputs = distinctInputs(options);
+  if (!inputs.ok()) {
+    std::fprintf(stderr, "harness merge: %s\n", inputs.message().c_str());
+    return kExitUsage;
   }
+  // The output's schema is the findings store's: create it in a temporary
+  // folder, merge into it, then move the file into place.
+  fs::path temporary = options.output + ".merging";
+  std::error_code ec;
+  fs::remove_all(temporary, ec);
+  sqlite3 *db = openTarget(temporary);
+  if (!db)
+    return kExitUsage;
+  if (Status s = mergeAll(db, *inputs); !s) {
+    std::fprintf(stderr, "harness merge: %s\n", s.message().c_str());
+    sqlite3_close(db);
+    fs::remove_all(temporary, ec);
+    return kExitUsage;
+  }
+  int64_t runs = countRows(db, "runs"), findings = countRows(db, "findings"),
+          signatures = countRows(db, "signatures");
   sqlite3_close(db);
-  fs::rename(dbPath, options.output, ec);
+  fs::rename(temporary / "findings.db", options.output, ec);
   if (ec) {
     std::fprintf(stderr, "harness merge: %s: %s\n", options.output.c_str(),
                  ec.message().c_str());

@@ -234,104 +234,79 @@ std::string faultList(const FaultSet &faults) {
   return list;
 }
 
-} // namespace
-
-int runCompileCommand(const CompileCommandOptions &options) {
-  if (options.emit == EmitStage::Artifact && options.output == "-") {
-    std::fprintf(stderr, "harness compile: --emit=artifact needs -o PATH\n");
-    return kExitUsage;
+/// What an artifact of a hand-written program carries beside its code: the
+/// case facts and, where the reference reaches the program, the expected
+/// outputs (from the model read back from the IR before the pipeline
+/// changes it). False when the inputs do not fit @main (printed).
+bool describeCarried(const CompileCommandOptions &options,
+                     mlir::func::FuncOp main,
+                     const std::vector<HostTensor> &inputs,
+                     rt::ExportedCase &info,
+                     std::vector<HostTensor> &expected) {
+  if (!checkInputs("harness compile", options.program, main, options.inputs,
+                   inputs))
+    return false;
+  info.program = fs::path(options.program).filename().string();
+  info.pipeline = std::string(toString(options.pipeline));
+  info.target = std::string(toString(options.target));
+  info.chip = options.chip.empty() ? std::string(defaultChip(options.target))
+                                   : options.chip;
+  info.inputs = "given";
+  info.faults = faultList(options.faults);
+  Result<gen::Program> model = importModel(main);
+  Result<std::vector<HostTensor>> reference =
+      model.ok() ? oracle::evaluate(*model, inputs)
+                 : Result<std::vector<HostTensor>>(model.error());
+  if (reference.ok()) {
+    expected = std::move(*reference);
+    info.tolerances = oracle::outputTolerances(*model);
+  } else {
+    info.hasReference = false;
+    info.noReferenceNote = oneLine(reference.message());
   }
-  if (!options.inputs.empty() && options.emit != EmitStage::Artifact) {
-    std::fprintf(stderr, "harness compile: --input needs --emit=artifact (the "
-                         "artifact carries the inputs)\n");
-    return kExitUsage;
-  }
-  Session session;
-  CompileOutput output;
-  PipelineOptions pipeline;
-  pipeline.kind = options.pipeline;
-  pipeline.target = options.target;
-  pipeline.chip = options.chip;
-  pipeline.faults = options.faults;
-  if (!checkPipelineTarget(pipeline))
-    return kExitUsage;
-  std::vector<HostTensor> inputs;
-  if (!readInputFiles("harness compile", options.inputs, inputs))
-    return kExitUsage;
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      loadProgram(session, options.program);
-  if (!module)
-    return kExitUsage;
-  auto main = module->lookupSymbol<mlir::func::FuncOp>("main");
+  return true;
+}
 
-  // An artifact that runs as it is: with inputs, or for a program that
-  // takes none. Its expected outputs come from the reference, evaluated on
-  // the model read back from the IR before the pipeline changes it.
-  bool runnable = options.emit == EmitStage::Artifact &&
-                  (!options.inputs.empty() || main.getNumArguments() == 0);
-  rt::ExportedCase info;
-  std::vector<HostTensor> expected;
+/// Writes a compiled artifact (with what it carries, when runnable).
+int writeArtifactOutput(const CompileCommandOptions &options,
+                        rt::Artifact &artifact, bool runnable,
+                        std::vector<HostTensor> inputs,
+                        std::vector<HostTensor> expected,
+                        const rt::ExportedCase &info) {
   if (runnable) {
-    if (!checkInputs("harness compile", options.program, main, options.inputs,
-                     inputs))
-      return kExitUsage;
-    info.program = fs::path(options.program).filename().string();
-    info.pipeline = std::string(toString(options.pipeline));
-    info.target = std::string(toString(options.target));
-    info.chip = options.chip.empty() ? std::string(defaultChip(options.target))
-                                     : options.chip;
-    info.inputs = "given";
-    info.faults = faultList(options.faults);
-    Result<gen::Program> model = importModel(main);
-    Result<std::vector<HostTensor>> reference =
-        model.ok() ? oracle::evaluate(*model, inputs)
-                   : Result<std::vector<HostTensor>>(model.error());
-    if (reference.ok()) {
-      expected = std::move(*reference);
-      info.tolerances = oracle::outputTolerances(*model);
-    } else {
-      info.hasReference = false;
-      info.noReferenceNote = oneLine(reference.message());
-    }
+    artifact.inputs = std::move(inputs);
+    artifact.expected = std::move(expected);
+    rt::setExportedCase(artifact, info);
   }
+  // writeArtifact verifies first (inputs and expected outputs against the
+  // plan) and writes atomically: a failure leaves no file.
+  if (Status s = rt::writeArtifact(options.output, artifact); !s.ok()) {
+    std::fprintf(stderr, "harness compile: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+  if (runnable) {
+    std::string carries =
+        info.hasReference
+            ? "the reference's " +
+                  counted(artifact.expected.size(), "expected output")
+            : "no reference outputs (" + info.noReferenceNote +
+                  "): sift-run runs it without comparing";
+    std::printf("%s: case %s, %s, %s\n", options.output.c_str(),
+                info.name().c_str(),
+                counted(artifact.inputs.size(), "input").c_str(),
+                carries.c_str());
+  }
+  return kExitOk;
+}
 
-  if (std::optional<int> failed =
-          compileProgram(session, *module, options.program, pipeline,
-                         options.emit, output, options.crashReproducer))
-    return *failed;
-  if (options.emit == EmitStage::Artifact) {
-    rt::Artifact &artifact = output.artifact;
-    if (runnable) {
-      artifact.inputs = std::move(inputs);
-      artifact.expected = std::move(expected);
-      rt::setExportedCase(artifact, info);
-    }
-    // writeArtifact verifies first (inputs and expected outputs against
-    // the plan) and writes atomically: a failure leaves no file.
-    if (Status s = rt::writeArtifact(options.output, artifact); !s.ok()) {
-      std::fprintf(stderr, "harness compile: %s\n", s.message().c_str());
-      return kExitUsage;
-    }
-    if (runnable) {
-      std::string carries =
-          info.hasReference
-              ? "the reference's " +
-                    counted(artifact.expected.size(), "expected output")
-              : "no reference outputs (" + info.noReferenceNote +
-                    "): sift-run runs it without comparing";
-      std::printf(
-          "%s: case %s, %s, %s\n", options.output.c_str(), info.name().c_str(),
-          counted(artifact.inputs.size(), "input").c_str(), carries.c_str());
-    }
-    return kExitOk;
-  }
-  if (options.output == "-") {
-    std::fwrite(output.text.data(), 1, output.text.size(), stdout);
+/// Writes a text stage to -o (stdout for "-").
+int writeTextOutput(const std::string &output, const std::string &text) {
+  if (output == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
     return kExitOk;
   }
   if (Status s = writeFileAtomic(
-          options.output, reinterpret_cast<const uint8_t *>(output.text.data()),
-          output.text.size());
+          output, reinterpret_cast<const uint8_t *>(text.data()), text.size());
       !s.ok()) {
     std::fprintf(stderr, "harness compile: %s\n", s.message().c_str());
     return kExitUsage;
@@ -339,7 +314,9 @@ int runCompileCommand(const CompileCommandOptions &options) {
   return kExitOk;
 }
 
-int runRunCommand(const RunOptions &options) {
+/// The pipeline and device of `harness run` fit each other (printed when
+/// not, with what to do instead).
+bool runDeviceFits(const RunOptions &options) {
   std::string pipelineName(toString(options.pipeline));
   bool gpuPipeline = options.pipeline != PipelineKind::Cpu;
   if (!gpuPipeline && options.device != rt::DeviceKind::Cpu) {
@@ -348,7 +325,7 @@ int runRunCommand(const RunOptions &options) {
                  "it with --device=cpu, or pick a GPU pipeline "
                  "(--pipeline=tileandfuse or distribute) for --device=%s\n",
                  std::string(rt::toString(options.device)).c_str());
-    return kExitUsage;
+    return false;
   }
   if (gpuPipeline && options.device == rt::DeviceKind::Cpu) {
     std::string inputs;
@@ -366,19 +343,92 @@ int runRunCommand(const RunOptions &options) {
                  pipelineName.c_str(),
                  inputs.empty() ? " --input=..." : inputs.c_str(),
                  options.outputDir.c_str());
+    return false;
+  }
+  std::error_code ec;
+  if (fs::exists(options.outputDir, ec) &&
+      !fs::is_directory(options.outputDir, ec)) {
+    std::fprintf(stderr,
+                 "harness run: --output-dir=%s: exists and is not a folder\n",
+                 options.outputDir.c_str());
+    return false;
+  }
+  return true;
+}
+
+/// Writes result<i>.npy files into --output-dir.
+int writeResults(const std::string &outputDir,
+                 const std::vector<HostTensor> &results) {
+  std::error_code ec;
+  fs::create_directories(outputDir, ec);
+  if (ec) {
+    std::fprintf(stderr, "harness run: %s: %s\n", outputDir.c_str(),
+                 ec.message().c_str());
     return kExitUsage;
   }
-  {
-    std::error_code ec;
-    if (fs::exists(options.outputDir, ec) &&
-        !fs::is_directory(options.outputDir, ec)) {
-      std::fprintf(stderr,
-                   "harness run: --output-dir=%s: exists and is not a "
-                   "folder\n",
-                   options.outputDir.c_str());
+  for (size_t i = 0; i < results.size(); ++i) {
+    std::string path =
+        (fs::path(outputDir) / ("result" + std::to_string(i) + ".npy"))
+            .string();
+    if (Status s = writeNpy(path, results[i]); !s.ok()) {
+      std::fprintf(stderr, "harness run: %s\n", s.message().c_str());
       return kExitUsage;
     }
+    std::printf("%s %s\n", path.c_str(), describe(results[i]).c_str());
   }
+  return kExitOk;
+}
+
+} // namespace
+
+int runCompileCommand(const CompileCommandOptions &options) {
+  if (options.emit == EmitStage::Artifact && options.output == "-") {
+    std::fprintf(stderr, "harness compile: --emit=artifact needs -o PATH\n");
+    return kExitUsage;
+  }
+  if (!options.inputs.empty() && options.emit != EmitStage::Artifact) {
+    std::fprintf(stderr, "harness compile: --input needs --emit=artifact (the "
+                         "artifact carries the inputs)\n");
+    return kExitUsage;
+  }
+  Session session;
+  PipelineOptions pipeline;
+  pipeline.kind = options.pipeline;
+  pipeline.target = options.target;
+  pipeline.chip = options.chip;
+  pipeline.faults = options.faults;
+  if (!checkPipelineTarget(pipeline))
+    return kExitUsage;
+  std::vector<HostTensor> inputs;
+  if (!readInputFiles("harness compile", options.inputs, inputs))
+    return kExitUsage;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      loadProgram(session, options.program);
+  if (!module)
+    return kExitUsage;
+  auto main = module->lookupSymbol<mlir::func::FuncOp>("main");
+  // An artifact that runs as it is: with inputs, or for a program that
+  // takes none.
+  bool runnable = options.emit == EmitStage::Artifact &&
+                  (!options.inputs.empty() || main.getNumArguments() == 0);
+  rt::ExportedCase info;
+  std::vector<HostTensor> expected;
+  if (runnable && !describeCarried(options, main, inputs, info, expected))
+    return kExitUsage;
+  CompileOutput output;
+  if (std::optional<int> failed =
+          compileProgram(session, *module, options.program, pipeline,
+                         options.emit, output, options.crashReproducer))
+    return *failed;
+  if (options.emit == EmitStage::Artifact)
+    return writeArtifactOutput(options, output.artifact, runnable,
+                               std::move(inputs), std::move(expected), info);
+  return writeTextOutput(options.output, output.text);
+}
+
+int runRunCommand(const RunOptions &options) {
+  if (!runDeviceFits(options))
+    return kExitUsage;
   std::vector<HostTensor> inputs;
   if (!readInputFiles("harness run", options.inputs, inputs))
     return kExitUsage;
@@ -391,7 +441,6 @@ int runRunCommand(const RunOptions &options) {
                    module->lookupSymbol<mlir::func::FuncOp>("main"),
                    options.inputs, inputs))
     return kExitUsage;
-
   // The device before the compile: a host without one learns it at once.
   auto device = rt::createDevice(options.device);
   if (!device.ok()) {
@@ -402,7 +451,6 @@ int runRunCommand(const RunOptions &options) {
                  device.message().c_str());
     return kExitUsage;
   }
-  CompileOutput output;
   PipelineOptions pipeline;
   pipeline.kind = options.pipeline;
   pipeline.target = options.device == rt::DeviceKind::Cuda  ? TargetKind::Nvptx
@@ -410,6 +458,7 @@ int runRunCommand(const RunOptions &options) {
                                                             : TargetKind::Host;
   pipeline.chip = options.chip;
   pipeline.faults = options.faults;
+  CompileOutput output;
   if (std::optional<int> failed =
           compileProgram(session, *module, options.program, pipeline,
                          EmitStage::Artifact, output, options.crashReproducer))
@@ -422,28 +471,12 @@ int runRunCommand(const RunOptions &options) {
   }
   auto results = rt::runPlan(**device, output.artifact, inputs);
   if (!results.ok()) {
-    std::fprintf(stderr, "harness run: %s on %s: %s\n", options.program.c_str(),
-                 (*device)->name().c_str(), results.message().c_str());
+    std::fprintf(stderr, "harness run: %s on %s: %s\n",
+                 options.program.c_str(), (*device)->name().c_str(),
+                 results.message().c_str());
     return kExitFindings;
   }
-  std::error_code ec;
-  fs::create_directories(options.outputDir, ec);
-  if (ec) {
-    std::fprintf(stderr, "harness run: %s: %s\n", options.outputDir.c_str(),
-                 ec.message().c_str());
-    return kExitUsage;
-  }
-  for (size_t i = 0; i < results->size(); ++i) {
-    std::string path =
-        (fs::path(options.outputDir) / ("result" + std::to_string(i) + ".npy"))
-            .string();
-    if (Status s = writeNpy(path, (*results)[i]); !s.ok()) {
-      std::fprintf(stderr, "harness run: %s\n", s.message().c_str());
-      return kExitUsage;
-    }
-    std::printf("%s %s\n", path.c_str(), describe((*results)[i]).c_str());
-  }
-  return kExitOk;
+  return writeResults(options.outputDir, *results);
 }
 
 CommandEntry addRunCommand(CLI::App &app) {

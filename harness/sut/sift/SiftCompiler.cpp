@@ -86,17 +86,8 @@ private:
   std::function<void(const char *)> onPhase_;
 };
 
-/// Compiles `module` for `options` and, on GPU targets, puts it through
-/// the static oracles (after every pass, then on the binaries). False when
-/// that decided `result`'s verdict (a compile error or crash, a static
-/// finding); true when the case compiled clean (`output` holds it).
-bool compileAndCheck(Session &session, mlir::ModuleOp module,
-                     const CaseOptions &options, uint64_t seed,
-                     CaseResult &result, CompileOutput &output) {
-  std::string error;
-  if (options.onPhase)
-    options.onPhase("compile");
-  auto start = std::chrono::steady_clock::now();
+/// The pipeline options of a case.
+CompileOptions compileOptionsFor(const CaseOptions &options, uint64_t seed) {
   CompileOptions compileOptions;
   compileOptions.pipeline.kind = options.pipeline;
   compileOptions.pipeline.target = options.target;
@@ -105,14 +96,74 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
   if (options.randomConfig)
     compileOptions.pipeline.randomConfigSeed =
         static_cast<int64_t>(seed & 0x7fffffffffffffffULL);
+  return compileOptions;
+}
+
+/// A failed compile's verdict: a compile crash or error at the pass that
+/// failed, unless an earlier pass made a static finding, which decides (the
+/// failure follows in the detail).
+bool compileFailed(Session &session, const std::string &error,
+                   const std::vector<oracle::StageFinding> &ir,
+                   CaseResult &result) {
+  result.reproducer = session.lastReproducer();
+  std::string pass = reproducerPass(result.reproducer);
+  std::string stage = pass.empty() ? "compile" : "compile:" + pass;
+  oracle::Verdict verdict = session.lastCrash() ? oracle::Verdict::CompileCrash
+                                                : oracle::Verdict::CompileError;
+  std::string detail =
+      session.lastCrash() ? *session.lastCrash() + "\n" + error : error;
+  if (ir.empty())
+    return failWith(result, verdict, stage, detail);
+  EarlyFinding first = describeIrFindings(ir);
+  return failWith(result, first.verdict, first.stage,
+                  first.detail + "\nthen the compile failed: " +
+                      std::string(oracle::toString(verdict)) + " at " + stage +
+                      ": " + detail);
+}
+
+/// The static oracles of a compiled GPU case: the IR findings first (they
+/// name their pass), then each binary's; the first finding decides.
+bool checkStatically(const std::vector<oracle::StageFinding> &ir,
+                     const rt::Artifact &artifact, CaseResult &result) {
+  if (!ir.empty()) {
+    EarlyFinding first = describeIrFindings(ir);
+    return failWith(result, first.verdict, first.stage, first.detail);
+  }
+  for (const rt::Executable &executable : artifact.executables) {
+    std::string unreadable;
+    std::vector<oracle::StaticFinding> findings =
+        oracle::checkExecutable(executable, unreadable);
+    if (!unreadable.empty())
+      return failWith(result, oracle::Verdict::CompileError, "serialize",
+                      executable.target + " binary is unreadable: " +
+                          unreadable);
+    if (!findings.empty()) {
+      std::string detail = findings.front().message;
+      if (findings.size() > 1)
+        detail += " (and " + std::to_string(findings.size() - 1) + " more)";
+      return failWith(result, findings.front().verdict, "static", detail);
+    }
+  }
+  return true;
+}
+
+/// Compiles `module` for `options` and, on GPU targets, puts it through
+/// the static oracles (after every pass, then on the binaries). False when
+/// that decided `result`'s verdict (a compile error or crash, a static
+/// finding); true when the case compiled clean (`output` holds it).
+bool compileAndCheck(Session &session, mlir::ModuleOp module,
+                     const CaseOptions &options, uint64_t seed,
+                     CaseResult &result, CompileOutput &output) {
+  if (options.onPhase)
+    options.onPhase("compile");
+  auto start = std::chrono::steady_clock::now();
+  CompileOptions compileOptions = compileOptionsFor(options, seed);
   // GPU pipelines: the IR-level oracles run after every pass, so a finding
   // names the pass that introduced it.
   bool gpu = options.target != TargetKind::Host;
-  std::string chip = options.chip.empty()
-                         ? std::string(defaultChip(options.target))
-                         : options.chip;
-  oracle::StageCheckInstrumentation stageChecks(
-      oracle::workgroupMemoryBudget(chip));
+  oracle::StageCheckInstrumentation stageChecks(oracle::workgroupMemoryBudget(
+      options.chip.empty() ? defaultChip(options.target)
+                           : std::string_view(options.chip)));
   compileOptions.instrument = [&](mlir::PassManager &pm) {
     // An isolated worker announces the first finding at once: if a later
     // pass kills it, that finding still decides the verdict.
@@ -128,6 +179,7 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
       pm.addInstrumentation(
           std::make_unique<PhaseInstrumentation>(options.onPhase));
   };
+  std::string error;
   bool compiled = session.compile(module, compileOptions, EmitStage::Artifact,
                                   output, error);
   result.compileSeconds = secondsSince(start);
@@ -135,54 +187,13 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
   // the last pass's doing.
   if (options.onPhase)
     options.onPhase("compile");
-  if (!compiled) {
-    result.reproducer = session.lastReproducer();
-    std::string pass = reproducerPass(result.reproducer);
-    std::string stage = pass.empty() ? "compile" : "compile:" + pass;
-    oracle::Verdict verdict = session.lastCrash()
-                                  ? oracle::Verdict::CompileCrash
-                                  : oracle::Verdict::CompileError;
-    std::string detail =
-        session.lastCrash() ? *session.lastCrash() + "\n" + error : error;
-    // A static finding an earlier pass made comes first: it decides, and
-    // the failure it may have caused follows in the detail.
-    if (std::vector<oracle::StageFinding> ir = stageChecks.findings();
-        gpu && !ir.empty()) {
-      EarlyFinding first = describeIrFindings(ir);
-      return failWith(result, first.verdict, first.stage,
-                        first.detail + "\nthen the compile failed: " +
-                            std::string(oracle::toString(verdict)) + " at " +
-                            stage + ": " + detail);
-    }
-    return failWith(result, verdict, stage, detail);
-  }
+  std::vector<oracle::StageFinding> ir =
+      gpu ? stageChecks.findings() : std::vector<oracle::StageFinding>();
+  if (!compiled)
+    return compileFailed(session, error, ir, result);
   result.compiled = true;
   result.artifact = output.artifact;
-
-  if (gpu) {
-    // IR findings first (they name their pass), then the binaries'.
-    std::vector<oracle::StageFinding> irFindings = stageChecks.findings();
-    if (!irFindings.empty()) {
-      EarlyFinding first = describeIrFindings(irFindings);
-      return failWith(result, first.verdict, first.stage, first.detail);
-    }
-    // Static oracles on every GPU binary; the first finding decides.
-    for (const rt::Executable &executable : output.artifact.executables) {
-      std::string unreadable;
-      std::vector<oracle::StaticFinding> findings =
-          oracle::checkExecutable(executable, unreadable);
-      if (!unreadable.empty())
-        return failWith(result, oracle::Verdict::CompileError, "serialize",
-                    executable.target + " binary is unreadable: " + unreadable);
-      if (!findings.empty()) {
-        std::string detail = findings.front().message;
-        if (findings.size() > 1)
-          detail += " (and " + std::to_string(findings.size() - 1) + " more)";
-        return failWith(result, findings.front().verdict, "static", detail);
-      }
-    }
-  }
-  return true;
+  return !gpu || checkStatically(ir, output.artifact, result);
 }
 
 } // namespace
