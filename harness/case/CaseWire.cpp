@@ -97,7 +97,10 @@ std::string encodeCaseResult(const CaseResult &result, bool full) {
   return out;
 }
 
-Result<CaseResult> decodeCaseResult(const std::string &bytes, bool &full) {
+namespace {
+
+/// The `NAME LENGTH\n` + bytes fields of an encoding.
+Result<Fields> splitFieldsOf(const std::string &bytes) {
   Fields fields;
   size_t at = 0;
   while (at < bytes.size()) {
@@ -117,51 +120,60 @@ Result<CaseResult> decodeCaseResult(const std::string &bytes, bool &full) {
     fields.emplace(name, bytes.substr(newline + 1, length));
     at = newline + 1 + length;
   }
-  auto text = [&](const char *name) -> const std::string * {
-    auto it = fields.find(name);
-    return it == fields.end() ? nullptr : &it->second;
-  };
+  return fields;
+}
+
+/// The field `name`, or null.
+const std::string *fieldText(const Fields &fields, const char *name) {
+  auto it = fields.find(name);
+  return it == fields.end() ? nullptr : &it->second;
+}
+
+/// The summary every encoding carries.
+Status decodeSummary(const Fields &fields, CaseResult &result) {
   for (const char *required :
        {"full", "seed", "pipeline", "target", "verdict", "stage", "detail",
         "compile_seconds", "run_seconds", "ran", "compiled", "reproducer"})
-    if (!text(required))
+    if (!fieldText(fields, required))
       return makeError(std::string("case result: missing field '") +
                        required + "'");
-  CaseResult result;
-  full = *text("full") == "1";
-  result.seed = std::strtoull(text("seed")->c_str(), nullptr, 10);
-  auto pipeline = parsePipelineKind(*text("pipeline"));
-  auto target = parseTargetKind(*text("target"));
-  auto verdict = oracle::parseVerdict(*text("verdict"));
+  auto text = [&](const char *name) { return *fieldText(fields, name); };
+  result.seed = std::strtoull(text("seed").c_str(), nullptr, 10);
+  auto pipeline = parsePipelineKind(text("pipeline"));
+  auto target = parseTargetKind(text("target"));
+  auto verdict = oracle::parseVerdict(text("verdict"));
   if (!pipeline || !target || !verdict)
     return makeError("case result: unknown pipeline, target or verdict");
   result.pipeline = *pipeline;
   result.target = *target;
   result.verdict = *verdict;
-  result.stage = *text("stage");
-  result.detail = *text("detail");
-  result.compileSeconds = std::atof(text("compile_seconds")->c_str());
-  result.runSeconds = std::atof(text("run_seconds")->c_str());
-  result.ran = *text("ran") == "1";
-  result.compiled = *text("compiled") == "1";
-  result.reproducer = *text("reproducer");
-  if (!full)
-    return result;
+  result.stage = text("stage");
+  result.detail = text("detail");
+  result.compileSeconds = std::atof(text("compile_seconds").c_str());
+  result.runSeconds = std::atof(text("run_seconds").c_str());
+  result.ran = text("ran") == "1";
+  result.compiled = text("compiled") == "1";
+  result.reproducer = text("reproducer");
+  return Status::success();
+}
+
+/// What a full encoding adds: program, text, log, tensors, artifact.
+Status decodeWhole(const Fields &fields, CaseResult &result) {
   for (const char *required : {"program", "mlir", "log"})
-    if (!text(required))
+    if (!fieldText(fields, required))
       return makeError(std::string("case result: missing field '") +
                        required + "'");
   try {
-    auto program = programFromJson(nlohmann::json::parse(*text("program")),
-                                   /*check=*/false);
+    auto program = programFromJson(
+        nlohmann::json::parse(*fieldText(fields, "program")), /*check=*/false);
     if (!program)
       return makeError("case result: program: " + program.message());
     result.program = std::move(*program);
   } catch (const nlohmann::json::exception &error) {
     return makeError("case result: program: " + jsonProblem(error));
   }
-  result.mlir = *text("mlir");
-  result.log = *text("log");
+  result.mlir = *fieldText(fields, "mlir");
+  result.log = *fieldText(fields, "log");
   for (auto [name, tensors] :
        {std::pair{"inputs", &result.inputs}, {"expected", &result.expected},
         {"actual", &result.actual}}) {
@@ -170,17 +182,33 @@ Result<CaseResult> decodeCaseResult(const std::string &bytes, bool &full) {
       return decoded.error();
     *tensors = std::move(*decoded);
   }
-  if (result.compiled) {
-    const std::string *artifact = text("artifact");
-    if (!artifact)
-      return makeError("case result: missing field 'artifact'");
-    auto parsed = rt::parseArtifact(
-        reinterpret_cast<const uint8_t *>(artifact->data()), artifact->size(),
-        "case result artifact");
-    if (!parsed)
-      return parsed.error();
-    result.artifact = std::move(*parsed);
-  }
+  if (!result.compiled)
+    return Status::success();
+  const std::string *artifact = fieldText(fields, "artifact");
+  if (!artifact)
+    return makeError("case result: missing field 'artifact'");
+  auto parsed = rt::parseArtifact(
+      reinterpret_cast<const uint8_t *>(artifact->data()), artifact->size(),
+      "case result artifact");
+  if (!parsed)
+    return parsed.error();
+  result.artifact = std::move(*parsed);
+  return Status::success();
+}
+
+} // namespace
+
+Result<CaseResult> decodeCaseResult(const std::string &bytes, bool &full) {
+  Result<Fields> fields = splitFieldsOf(bytes);
+  if (!fields.ok())
+    return fields.error();
+  CaseResult result;
+  if (Status s = decodeSummary(*fields, result); !s.ok())
+    return s.error();
+  full = *fieldText(*fields, "full") == "1";
+  if (full)
+    if (Status s = decodeWhole(*fields, result); !s.ok())
+      return s.error();
   return result;
 }
 

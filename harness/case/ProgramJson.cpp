@@ -92,6 +92,64 @@ json programToJson(const gen::Program &program) {
           {"outputs", program.outputs}};
 }
 
+namespace {
+
+/// The fields of op `o` of its kind (already read) into `op`; "" or what
+/// is wrong. Throws json::exception for a missing or mistyped field.
+std::string opFieldsFromJson(const json &o, gen::Op &op) {
+  switch (op.kind) {
+  case gen::OpKind::Elementwise: {
+    std::string ew = o.at("ew").get<std::string>();
+    std::optional<gen::EwKind> parsed = parseEnum(ew, kEwKinds);
+    if (!parsed)
+      return "unknown elementwise op '" + ew + "'";
+    op.ew = *parsed;
+    op.constant = o.at("constant").get<double>();
+    op.intConstant = o.at("int_constant").get<int64_t>();
+    return "";
+  }
+  case gen::OpKind::Iota: op.dimension = o.at("dimension").get<int64_t>(); return "";
+  case gen::OpKind::Sort: {
+    op.dimension = o.at("dimension").get<int64_t>();
+    std::string order = o.at("order").get<std::string>();
+    std::string comparator = o.at("comparator").get<std::string>();
+    std::optional<gen::SortOrder> parsedOrder = parseEnum(order, kOrders);
+    std::optional<gen::ComparatorKind> parsedComparator =
+        parseEnum(comparator, kComparators);
+    if (!parsedOrder || !parsedComparator)
+      return "unknown sort order '" + order + "' or comparator '" + comparator +
+             "'";
+    op.order = *parsedOrder;
+    op.comparator = *parsedComparator;
+    return "";
+  }
+  case gen::OpKind::TopK:
+    op.dimension = o.at("dimension").get<int64_t>();
+    op.k = o.at("k").get<int64_t>();
+    op.largest = o.at("largest").get<bool>();
+    return "";
+  case gen::OpKind::Slice:
+    op.offsets = o.at("offsets").get<std::vector<int64_t>>();
+    op.sizes = o.at("sizes").get<std::vector<int64_t>>();
+    op.strides = o.at("strides").get<std::vector<int64_t>>();
+    return "";
+  case gen::OpKind::Nms: {
+    op.maxOutputBoxesPerClass =
+        o.at("max_output_boxes_per_class").get<int64_t>();
+    op.iouThreshold = static_cast<float>(o.at("iou_threshold").get<double>());
+    const json &threshold = o.at("score_threshold");
+    if (!threshold.is_null())
+      op.scoreThreshold = static_cast<float>(threshold.get<double>());
+    op.centerPointBox = o.at("center_point_box").get<bool>();
+    return "";
+  }
+  case gen::OpKind::Gather: op.axis = o.at("axis").get<int64_t>(); return "";
+  }
+  return "unknown op kind";
+}
+
+} // namespace
+
 Result<gen::Program> programFromJson(const json &j, bool check) {
   try {
     gen::Program program;
@@ -115,59 +173,8 @@ Result<gen::Program> programFromJson(const json &j, bool check) {
       op.kind = *parsedKind;
       op.operands = o.at("operands").get<std::vector<int>>();
       op.results = o.at("results").get<std::vector<int>>();
-      switch (op.kind) {
-      case gen::OpKind::Elementwise: {
-        std::string ew = o.at("ew").get<std::string>();
-        std::optional<gen::EwKind> parsed = parseEnum(ew, kEwKinds);
-        if (!parsed)
-          return makeError("program: unknown elementwise op '" + ew + "'");
-        op.ew = *parsed;
-        op.constant = o.at("constant").get<double>();
-        op.intConstant = o.at("int_constant").get<int64_t>();
-        break;
-      }
-      case gen::OpKind::Iota:
-        op.dimension = o.at("dimension").get<int64_t>();
-        break;
-      case gen::OpKind::Sort: {
-        op.dimension = o.at("dimension").get<int64_t>();
-        std::string order = o.at("order").get<std::string>();
-        std::string comparator = o.at("comparator").get<std::string>();
-        std::optional<gen::SortOrder> parsedOrder = parseEnum(order, kOrders);
-        std::optional<gen::ComparatorKind> parsedComparator =
-            parseEnum(comparator, kComparators);
-        if (!parsedOrder || !parsedComparator)
-          return makeError("program: unknown sort order '" + order +
-                           "' or comparator '" + comparator + "'");
-        op.order = *parsedOrder;
-        op.comparator = *parsedComparator;
-        break;
-      }
-      case gen::OpKind::TopK:
-        op.dimension = o.at("dimension").get<int64_t>();
-        op.k = o.at("k").get<int64_t>();
-        op.largest = o.at("largest").get<bool>();
-        break;
-      case gen::OpKind::Slice:
-        op.offsets = o.at("offsets").get<std::vector<int64_t>>();
-        op.sizes = o.at("sizes").get<std::vector<int64_t>>();
-        op.strides = o.at("strides").get<std::vector<int64_t>>();
-        break;
-      case gen::OpKind::Nms: {
-        op.maxOutputBoxesPerClass =
-            o.at("max_output_boxes_per_class").get<int64_t>();
-        op.iouThreshold =
-            static_cast<float>(o.at("iou_threshold").get<double>());
-        const json &threshold = o.at("score_threshold");
-        if (!threshold.is_null())
-          op.scoreThreshold = static_cast<float>(threshold.get<double>());
-        op.centerPointBox = o.at("center_point_box").get<bool>();
-        break;
-      }
-      case gen::OpKind::Gather:
-        op.axis = o.at("axis").get<int64_t>();
-        break;
-      }
+      if (std::string problem = opFieldsFromJson(o, op); !problem.empty())
+        return makeError("program: " + problem);
       program.ops.push_back(std::move(op));
     }
     if (std::string problem = gen::validate(program);

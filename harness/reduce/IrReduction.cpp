@@ -137,6 +137,30 @@ bool sameSignatureAsCase(const fs::path &harness, const fs::path &file,
   return code == kExitFindings;
 }
 
+/// Writes the program to reduce into `work` (emptied first) and checks
+/// that its text alone shows the case's signature (printed when not).
+bool startIrWork(const fs::path &harness, const fs::path &work,
+                 const fs::path &input, const std::string &mlir,
+                 const std::string &caseFolder) {
+  std::error_code ec;
+  fs::remove_all(work, ec);
+  fs::create_directories(work, ec);
+  std::ofstream out(input);
+  out << mlir;
+  out.close();
+  if (!out) {
+    std::printf("IR phase skipped: cannot write %s\n", input.c_str());
+    return false;
+  }
+  if (!sameSignatureAsCase(harness, input, caseFolder)) {
+    std::printf("IR phase skipped: the program's text alone does not show "
+                "the signature\n");
+    fs::remove_all(work, ec);
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 /// mlir-reduce (as sift-reduce, which knows the sift dialect) over the
@@ -161,25 +185,10 @@ void reduceIr(Session &session, const std::string &folder,
     return;
   }
   fs::path work = fs::path(where) / ".ir-reduce";
-  fs::remove_all(work, ec);
-  fs::create_directories(work, ec);
   fs::path input = work / "input.mlir", output = work / "reduced.mlir",
            log = work / "sift-reduce.log";
-  {
-    std::ofstream out(input);
-    out << mlir;
-    out.close();
-    if (!out) {
-      std::printf("IR phase skipped: cannot write %s\n", input.c_str());
-      return;
-    }
-  }
-  if (!sameSignatureAsCase(harness, input, where)) {
-    std::printf("IR phase skipped: the program's text alone does not show "
-                "the signature\n");
-    fs::remove_all(work, ec);
+  if (!startIrWork(harness, work, input, mlir, where))
     return;
-  }
   auto start = std::chrono::steady_clock::now();
   std::string test = "test=" + harness.string() +
                      " test-arg=check,--like=" + where;

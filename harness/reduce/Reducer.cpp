@@ -75,100 +75,120 @@ std::optional<ReductionCase> checked(ReductionCase c) {
   return c;
 }
 
-/// Re-derives every value type after the leaves, op by op; clamps k and
-/// slices to their operands. False when an op cannot be typed.
-bool rederive(Program &p) {
+/// The types of a top-k's results (k clamped to the extent).
+bool typeTopK(Program &p, Op &op) {
+  if (op.operands.size() != 1 || op.results.size() != 2)
+    return false;
+  TensorType values = p.values[static_cast<size_t>(op.operands[0])];
+  if (op.dimension < 0 || op.dimension >= values.rank())
+    return false;
+  int64_t &n = values.shape[static_cast<size_t>(op.dimension)];
+  op.k = std::min(op.k, n);
+  n = op.k;
+  p.values[static_cast<size_t>(op.results[1])] =
+      TensorType{ElementType::I64, values.shape};
+  p.values[static_cast<size_t>(op.results[0])] = values;
+  return true;
+}
+
+/// The types of an NMS's results: selected indices and their count.
+bool typeNms(Program &p, const Op &op) {
+  if (op.operands.size() != 2 || op.results.size() != 2)
+    return false;
+  const TensorType &scores = p.values[static_cast<size_t>(op.operands[1])];
+  if (scores.rank() != 3)
+    return false;
+  int64_t rows = scores.shape[0] * scores.shape[1] *
+                 std::max<int64_t>(op.maxOutputBoxesPerClass, 0);
+  p.values[static_cast<size_t>(op.results[0])] =
+      TensorType{ElementType::I64, {rows, 3}};
+  p.values[static_cast<size_t>(op.results[1])] =
+      TensorType{ElementType::I64, {1}};
+  return true;
+}
+
+/// The type of a slice's result, its offsets and sizes clamped to fit.
+bool typeSlice(Program &p, Op &op) {
+  if (op.operands.size() != 1 || op.results.size() != 1)
+    return false;
+  const TensorType &src = p.values[static_cast<size_t>(op.operands[0])];
+  if (op.offsets.size() != src.shape.size() ||
+      op.sizes.size() != src.shape.size() ||
+      op.strides.size() != src.shape.size())
+    return false;
+  for (size_t d = 0; d < src.shape.size(); ++d) {
+    int64_t dim = src.shape[d];
+    if (op.offsets[d] >= dim)
+      op.offsets[d] = 0;
+    if (op.strides[d] < 1)
+      return false;
+    int64_t fit =
+        dim > op.offsets[d] ? (dim - 1 - op.offsets[d]) / op.strides[d] + 1 : 0;
+    op.sizes[d] = std::min(op.sizes[d], fit);
+  }
+  p.values[static_cast<size_t>(op.results[0])] =
+      TensorType{src.elementType, op.sizes};
+  return true;
+}
+
+/// The type of a gather's result: the source's with the axis resized to
+/// the indices' K; an operand that no longer fits drops the candidate
+/// (indices outside the source are left to the reference, which rejects
+/// them).
+bool typeGather(Program &p, const Op &op) {
+  if (op.operands.size() != 2 || op.results.size() != 1)
+    return false;
+  TensorType result = p.values[static_cast<size_t>(op.operands[0])];
+  const TensorType &indices = p.values[static_cast<size_t>(op.operands[1])];
+  if (indices.elementType != ElementType::I64 || indices.rank() != 2 ||
+      result.rank() < 2 || result.shape[0] != indices.shape[0] ||
+      op.axis < 1 || op.axis >= result.rank())
+    return false;
+  result.shape[static_cast<size_t>(op.axis)] = indices.shape[1];
+  p.values[static_cast<size_t>(op.results[0])] = result;
+  return true;
+}
+
+/// The type of an elementwise op's result (a cast keeps its element type).
+bool typeElementwise(Program &p, const Op &op) {
   auto type = [&](int id) -> TensorType & {
     return p.values[static_cast<size_t>(id)];
   };
+  if (op.operands.empty() || op.results.size() != 1)
+    return false;
+  const TensorType &a = type(op.operands[0]);
+  if (isCast(op)) {
+    type(op.results[0]).shape = a.shape;
+    return true;
+  }
+  for (int id : op.operands)
+    if (type(id) != a)
+      return false;
+  type(op.results[0]) = a;
+  return true;
+}
+
+/// Re-derives every value type after the leaves, op by op; clamps k and
+/// slices to their operands. False when an op cannot be typed.
+bool rederive(Program &p) {
   for (Op &op : p.ops) {
+    bool typed = true;
     switch (op.kind) {
-    case OpKind::Elementwise: {
-      if (op.operands.empty() || op.results.size() != 1)
-        return false;
-      const TensorType &a = type(op.operands[0]);
-      if (isCast(op)) {
-        type(op.results[0]).shape = a.shape;
-        break;
-      }
-      for (int id : op.operands)
-        if (type(id) != a)
-          return false;
-      type(op.results[0]) = a;
-      break;
-    }
+    case OpKind::Elementwise: typed = typeElementwise(p, op); break;
     case OpKind::Iota: break;
     case OpKind::Sort:
-      if (op.operands.size() != op.results.size())
-        return false;
-      for (size_t i = 0; i < op.operands.size(); ++i)
-        type(op.results[i]) = type(op.operands[i]);
+      typed = op.operands.size() == op.results.size();
+      for (size_t i = 0; typed && i < op.operands.size(); ++i)
+        p.values[static_cast<size_t>(op.results[i])] =
+            p.values[static_cast<size_t>(op.operands[i])];
       break;
-    case OpKind::TopK: {
-      if (op.operands.size() != 1 || op.results.size() != 2)
-        return false;
-      TensorType values = type(op.operands[0]);
-      if (op.dimension < 0 || op.dimension >= values.rank())
-        return false;
-      int64_t &n = values.shape[static_cast<size_t>(op.dimension)];
-      op.k = std::min(op.k, n);
-      n = op.k;
-      TensorType indices{ElementType::I64, values.shape};
-      type(op.results[0]) = values;
-      type(op.results[1]) = indices;
-      break;
+    case OpKind::TopK: typed = typeTopK(p, op); break;
+    case OpKind::Nms: typed = typeNms(p, op); break;
+    case OpKind::Slice: typed = typeSlice(p, op); break;
+    case OpKind::Gather: typed = typeGather(p, op); break;
     }
-    case OpKind::Nms: {
-      if (op.operands.size() != 2 || op.results.size() != 2)
-        return false;
-      const TensorType &scores = type(op.operands[1]);
-      if (scores.rank() != 3)
-        return false;
-      int64_t rows = scores.shape[0] * scores.shape[1] *
-                     std::max<int64_t>(op.maxOutputBoxesPerClass, 0);
-      type(op.results[0]) = TensorType{ElementType::I64, {rows, 3}};
-      type(op.results[1]) = TensorType{ElementType::I64, {1}};
-      break;
-    }
-    case OpKind::Slice: {
-      if (op.operands.size() != 1 || op.results.size() != 1)
-        return false;
-      const TensorType &src = type(op.operands[0]);
-      if (op.offsets.size() != src.shape.size() ||
-          op.sizes.size() != src.shape.size() ||
-          op.strides.size() != src.shape.size())
-        return false;
-      for (size_t d = 0; d < src.shape.size(); ++d) {
-        int64_t dim = src.shape[d];
-        if (op.offsets[d] >= dim)
-          op.offsets[d] = 0;
-        if (op.strides[d] < 1)
-          return false;
-        int64_t fit =
-            dim > op.offsets[d] ? (dim - 1 - op.offsets[d]) / op.strides[d] + 1
-                                : 0;
-        op.sizes[d] = std::min(op.sizes[d], fit);
-      }
-      type(op.results[0]) = TensorType{src.elementType, op.sizes};
-      break;
-    }
-    case OpKind::Gather: {
-      // The source's type with the axis resized to the indices' K; an
-      // operand that no longer fits drops the candidate (indices outside
-      // the source are left to the reference, which rejects them).
-      if (op.operands.size() != 2 || op.results.size() != 1)
-        return false;
-      TensorType result = type(op.operands[0]);
-      const TensorType &indices = type(op.operands[1]);
-      if (indices.elementType != ElementType::I64 || indices.rank() != 2 ||
-          result.rank() < 2 || result.shape[0] != indices.shape[0] ||
-          op.axis < 1 || op.axis >= result.rank())
-        return false;
-      result.shape[static_cast<size_t>(op.axis)] = indices.shape[1];
-      type(op.results[0]) = result;
-      break;
-    }
-    }
+    if (!typed)
+      return false;
   }
   return true;
 }
@@ -479,181 +499,5 @@ std::optional<ReductionCase> zeroInput(const ReductionCase &c, size_t index) {
 //===----------------------------------------------------------------------===//
 // The driver
 //===----------------------------------------------------------------------===//
-
-namespace {
-
-/// A candidate edit, built lazily from the current case.
-struct Candidate {
-  std::string what;
-  std::function<std::optional<ReductionCase>(const ReductionCase &)> build;
-};
-
-/// Subsets to try removing from `n` items, delta-debugging style: halves,
-/// then quarters, ..., then single items.
-std::vector<std::vector<size_t>> chunks(size_t n) {
-  std::vector<std::vector<size_t>> out;
-  for (size_t size = std::max<size_t>(n / 2, 1);; size /= 2) {
-    for (size_t start = 0; start < n; start += size) {
-      std::vector<size_t> chunk;
-      for (size_t i = start; i < std::min(n, start + size); ++i)
-        chunk.push_back(i);
-      out.push_back(std::move(chunk));
-    }
-    if (size == 1)
-      break;
-  }
-  return out;
-}
-
-std::string plural(size_t n, const char *what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
-
-/// Every edit worth trying on `c`, coarse ones first.
-std::vector<Candidate> candidates(const ReductionCase &c) {
-  const Program &p = c.program;
-  std::vector<Candidate> out;
-  // Fewer outputs.
-  if (p.outputs.size() > 1)
-    for (const std::vector<size_t> &chunk : chunks(p.outputs.size())) {
-      std::vector<int> keep;
-      for (size_t i = 0; i < p.outputs.size(); ++i)
-        if (std::find(chunk.begin(), chunk.end(), i) == chunk.end())
-          keep.push_back(p.outputs[i]);
-      out.push_back({"drop " + plural(chunk.size(), "output"),
-                     [keep](const ReductionCase &c) {
-                       return keepOutputs(c, keep);
-                     }});
-    }
-  // An output returned one op earlier: the op's operand instead.
-  for (size_t i = 0; i < p.outputs.size(); ++i)
-    for (const Op &op : p.ops)
-      if (op.kind != OpKind::Sort && op.kind != OpKind::TopK &&
-          op.kind != OpKind::Nms && op.results[0] == p.outputs[i])
-        for (int operand : op.operands) {
-          std::vector<int> outputs = p.outputs;
-          outputs[i] = operand;
-          out.push_back({"return the operand of an output's " +
-                             std::string(gen::toString(op.kind)),
-                         [outputs](const ReductionCase &c) {
-                           return keepOutputs(c, outputs);
-                         }});
-        }
-  // Fewer ops: results replaced by inputs, producers first in each chunk.
-  std::vector<int> results;
-  for (const Op &op : p.ops)
-    if (op.kind == OpKind::Elementwise || op.kind == OpKind::Iota ||
-        op.kind == OpKind::Slice || op.kind == OpKind::Gather)
-      results.push_back(op.results[0]);
-  for (const std::vector<size_t> &chunk : chunks(results.size())) {
-    std::vector<int> cut;
-    for (size_t i : chunk)
-      cut.push_back(results[i]);
-    out.push_back({"cut " + plural(cut.size(), "value"),
-                   [cut](const ReductionCase &c) { return cutValues(c, cut); }});
-  }
-  for (const Op &op : p.ops)
-    if (op.kind == OpKind::Elementwise)
-      for (int operand : op.operands) {
-        int result = op.results[0];
-        out.push_back({"bypass an elementwise " +
-                           std::string(gen::toString(op.ew)),
-                       [result, operand](const ReductionCase &c) {
-                         return bypassValue(c, result, operand);
-                       }});
-      }
-  // Fewer sort operands.
-  for (size_t i = 0; i < p.ops.size(); ++i)
-    if (p.ops[i].kind == OpKind::Sort)
-      for (size_t j = p.ops[i].operands.size(); j-- > 1;)
-        out.push_back({"drop a sort operand", [i, j](const ReductionCase &c) {
-                         return dropSortOperand(c, i, j);
-                       }});
-  // Smaller shapes: each extent, largest first, to small sizes first.
-  std::set<int64_t> extents;
-  for (const TensorType &t : p.values)
-    for (int64_t d : t.shape)
-      if (d > 1)
-        extents.insert(d);
-  for (auto it = extents.rbegin(); it != extents.rend(); ++it) {
-    int64_t e = *it;
-    std::set<int64_t> targets = {1, 2, 3, 4, 5, 6, 7, 8,
-                                 e / 4, e / 2, e - 2, e - 1};
-    for (int64_t to : targets)
-      if (to >= 1 && to < e)
-        out.push_back({"shrink extent " + std::to_string(e) + " to " +
-                           std::to_string(to),
-                       [e, to](const ReductionCase &c) {
-                         return shrinkExtent(c, e, to);
-                       }});
-  }
-  // Smaller k.
-  for (size_t i = 0; i < p.ops.size(); ++i)
-    if (p.ops[i].kind == OpKind::TopK) {
-      int64_t k = p.ops[i].k;
-      for (int64_t to : std::set<int64_t>{0, 1, k / 2, k - 1})
-        if (to >= 0 && to < k)
-          out.push_back({"k " + std::to_string(k) + " to " + std::to_string(to),
-                         [i, to](const ReductionCase &c) {
-                           return setTopK(c, i, to);
-                         }});
-    }
-  // Plainer element types.
-  for (auto [from, to] : {std::pair{ElementType::F64, ElementType::F32},
-                          {ElementType::F16, ElementType::F32},
-                          {ElementType::I64, ElementType::I32}})
-    out.push_back({std::string(toString(from)) + " to " +
-                       std::string(toString(to)),
-                   [from, to](const ReductionCase &c) {
-                     return retype(c, from, to);
-                   }});
-  // Simpler data.
-  for (size_t i = 0; i < c.inputs.size(); ++i)
-    out.push_back({"zero input " + std::to_string(i),
-                   [i](const ReductionCase &c) { return zeroInput(c, i); }});
-  return out;
-}
-
-} // namespace
-
-ReductionCase reduce(ReductionCase start, const InterestingFn &interesting,
-                     const AcceptedFn &onAccepted, ReductionStats &stats) {
-  ReductionCase current = std::move(start);
-  // Candidates already tested and found dull (the same program text and
-  // data can come back in a later round).
-  std::set<std::string> dull;
-  auto key = [](const ReductionCase &c) {
-    std::string text = gen::emitMlir(c.program);
-    for (const HostTensor &t : c.inputs)
-      text.append(reinterpret_cast<const char *>(t.data.data()), t.data.size());
-    return text;
-  };
-  // Each accepted edit lowers caseSize, so this ends; each round rebuilds
-  // the candidates from the case the last edit left.
-  for (bool progress = true; progress;) {
-    progress = false;
-    CaseSize size = caseSize(current);
-    for (const Candidate &candidate : candidates(current)) {
-      std::optional<ReductionCase> next = candidate.build(current);
-      if (!next || !(caseSize(*next) < size))
-        continue;
-      std::string nextKey = key(*next);
-      if (dull.count(nextKey))
-        continue;
-      ++stats.tests;
-      if (!interesting(*next)) {
-        dull.insert(std::move(nextKey));
-        continue;
-      }
-      ++stats.accepted;
-      current = std::move(*next);
-      if (onAccepted)
-        onAccepted(candidate.what, current);
-      progress = true;
-      break;
-    }
-  }
-  return current;
-}
 
 } // namespace sift::harness
