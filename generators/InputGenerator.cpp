@@ -39,7 +39,7 @@ float toFloatRounded(double value) {
 
 void setFloat(HostTensor &t, int64_t i, double value) {
   switch (t.type) {
-  case ElementType::F16: t.set<uint16_t>(i, doubleToHalfBits(value)); return;
+  case ElementType::F16: t.set<uint16_t>(i, doubleToHalf(value)); return;
   case ElementType::F32: t.set<float>(i, toFloatRounded(value)); return;
   case ElementType::F64: t.set<double>(i, value); return;
   case ElementType::I32:
@@ -165,8 +165,8 @@ uint64_t nextDownBits(uint64_t bits, ElementType type) {
 uint64_t roundDownBits(double value, ElementType type) {
   switch (type) {
   case ElementType::F16: {
-    uint16_t bits = doubleToHalfBits(value);
-    return halfBitsToDouble(bits) > value ? nextDownBits(bits, type) : bits;
+    uint16_t bits = doubleToHalf(value);
+    return halfToDouble(bits) > value ? nextDownBits(bits, type) : bits;
   }
   case ElementType::F32: {
     uint32_t bits = floatBits(toFloatRounded(value));
@@ -363,7 +363,7 @@ void sortBoxes(HostTensor &t, bool descending) {
 
 double elementAsDouble(const HostTensor &tensor, int64_t index) {
   switch (tensor.type) {
-  case ElementType::F16: return halfBitsToDouble(tensor.get<uint16_t>(index));
+  case ElementType::F16: return halfToDouble(tensor.get<uint16_t>(index));
   case ElementType::F32: return tensor.get<float>(index);
   case ElementType::F64: return tensor.get<double>(index);
   case ElementType::I32: return tensor.get<int32_t>(index);

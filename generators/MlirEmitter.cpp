@@ -36,7 +36,7 @@ std::string floatBitsLiteral(double value, ElementType type) {
   switch (type) {
   case ElementType::F16:
     std::snprintf(buffer, sizeof(buffer), "0x%04X",
-                  static_cast<unsigned>(doubleToHalfBits(value)));
+                  static_cast<unsigned>(doubleToHalf(value)));
     break;
   case ElementType::F32: {
     float f = static_cast<float>(value);

@@ -170,7 +170,7 @@ std::optional<float> generateScoreThreshold(const NmsPolicy &policy, Rng &rng) {
   case 1: {
     double v = rng.uniformDouble() * 2.0 - 1.0;
     if (rng.chance(0.5))
-      v = halfBitsToDouble(doubleToHalfBits(v));
+      v = halfToDouble(doubleToHalf(v));
     return static_cast<float>(v);
   }
   default: {

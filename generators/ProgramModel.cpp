@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "generators/ProgramModel.h"
+#include "support/Shape.h"
 
 #include "generators/Half.h"
 #include "generators/MlirEmitter.h"
@@ -99,12 +100,6 @@ namespace {
 /// sizes far from overflow.
 constexpr int64_t kMaxValueElements = int64_t(1) << 40;
 
-std::string shapeString(const std::vector<int64_t> &v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
 
 bool isKnownElementType(ElementType type) {
   for (ElementType t : kAllElementTypes)

@@ -1,9 +1,7 @@
 //===- oracles/FloatBits.h - IEEE helpers for the reference ---------------===//
 //
-// Bit-exact helpers the reference and the comparators share: an own binary16
-// conversion (round to nearest even, exact NaN/inf/denormal handling; no
-// compiler `_Float16`, so the result never depends on the host compiler or
-// CPU), the float total order of SEMANTICS.md (`-inf < ... < -0.0 == +0.0 <
+// Bit-exact helpers the reference and the comparators share: binary16
+// conversion (support/Half.h), the float total order of SEMANTICS.md (`-inf < ... < -0.0 == +0.0 <
 // ... < +inf < NaN`, every NaN one class), and ulp distances. Elements are
 // handled as raw bits (zero-extended into a uint64_t) so one function covers
 // every element type.
@@ -12,44 +10,19 @@
 #pragma once
 
 #include "support/ElementType.h"
+#include "support/Half.h"
 
 #include <cstdint>
 #include <cstring>
 
 namespace sift::oracle {
 
-/// Reinterprets the bits of one trivially copyable value as another.
-template <typename To, typename From> To bitCast(const From &from) {
-  static_assert(sizeof(To) == sizeof(From), "bitCast needs equal sizes");
-  To to;
-  std::memcpy(&to, &from, sizeof(To));
-  return to;
-}
-
-//===----------------------------------------------------------------------===//
-// binary16
-//===----------------------------------------------------------------------===//
-
-/// The binary16 value with bits `bits` as a float (exact: every f16 is an f32).
-/// A NaN keeps its sign and payload (shifted into the top of the f32 payload).
-float halfToFloat(uint16_t bits);
-
-/// The same as a double (exact).
-double halfToDouble(uint16_t bits);
-
-/// Rounds `value` to binary16 once, to nearest with ties to even. Magnitudes
-/// from 65520 up become infinity; results below the normal range are denormals
-/// (or a signed zero). A NaN keeps its sign and the top 10 payload bits, with
-/// the quiet bit set (as F16C and LLVM's fptrunc do).
-uint16_t doubleToHalf(double value);
-
-/// Rounds a float to binary16 (one rounding: float -> double is exact).
-uint16_t floatToHalf(float value);
-
-/// True when `bits` is a binary16 NaN.
-inline bool isHalfNaN(uint16_t bits) {
-  return (bits & 0x7c00) == 0x7c00 && (bits & 0x03ff) != 0;
-}
+using ::sift::bitCast;
+using ::sift::doubleToHalf;
+using ::sift::floatToHalf;
+using ::sift::halfToDouble;
+using ::sift::halfToFloat;
+using ::sift::isHalfNaN;
 
 //===----------------------------------------------------------------------===//
 // Raw element bits

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "oracles/Reference.h"
+#include "support/Shape.h"
 
 #include "oracles/Elementwise.h"
 #include "oracles/FloatBits.h"
@@ -38,12 +39,6 @@ std::string typeName(const TensorType &type) {
   return describe(type.elementType, type.shape);
 }
 
-std::string shapeString(const std::vector<int64_t> &values) {
-  std::string s = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(values[i]);
-  return s + "]";
-}
 
 /// The strict weak order that sorts keys of one element type: a named order
 /// or one of the model's comparator regions, as `less(a, b)` over raw bits.

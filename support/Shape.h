@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace sift {
@@ -18,6 +19,14 @@ inline int64_t elementCount(const std::vector<int64_t> &shape) {
   for (int64_t d : shape)
     n *= d;
   return n;
+}
+
+/// "[3, 4]": a shape for messages ("[]" for rank 0).
+inline std::string shapeString(const std::vector<int64_t> &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
 }
 
 /// True when `n` is prime (trial division; meant for sizes).

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/commands/Commands.h"
+#include "support/Shape.h"
 #include "harness/commands/Cli.h"
 
 #include "harness/case/CaseRunner.h"
@@ -56,13 +57,6 @@ std::optional<std::string> readProgram(const std::string &path) {
   return std::string(bytes->begin(), bytes->end());
 }
 
-/// "[3,4]" for messages about .npy shapes.
-std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? "," : "") + std::to_string(shape[i]);
-  return text + "]";
-}
 
 /// `count` `noun`, with an "s" unless it is one.
 std::string counted(size_t count, const std::string &noun) {
@@ -154,7 +148,7 @@ bool checkInputs(const char *command, const std::string &program,
     }
     if (inputs[i].shape != type->shape) {
       std::fprintf(stderr, "%s: %s: shape %s does not match %s\n", command,
-                   which.c_str(), shapeText(inputs[i].shape).c_str(),
+                   which.c_str(), shapeString(inputs[i].shape).c_str(),
                    argumentText.c_str());
       return false;
     }

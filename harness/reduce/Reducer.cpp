@@ -228,7 +228,7 @@ HostTensor convert(const HostTensor &tensor, ElementType type) {
     if (isFloat(type)) {
       double v = gen::elementAsDouble(tensor, i);
       switch (type) {
-      case ElementType::F16: out.set<uint16_t>(i, gen::doubleToHalfBits(v)); break;
+      case ElementType::F16: out.set<uint16_t>(i, doubleToHalf(v)); break;
       case ElementType::F32: out.set<float>(i, static_cast<float>(v)); break;
       default: out.set<double>(i, v); break;
       }
