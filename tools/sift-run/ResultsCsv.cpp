@@ -170,7 +170,18 @@ Status ResultsCsv::append(const Row &row) {
       std::fwrite(text.data(), 1, text.size(), file_) != text.size() ||
       std::fflush(file_) != 0)
     return makeError(partial_ + ": write failed: " + std::strerror(errno));
+  ++appended_;
   return Status::success();
+}
+
+bool ResultsCsv::abandon() {
+  if (file_)
+    std::fclose(file_);
+  file_ = nullptr;
+  if (appended_ > 0 || !kept_.empty())
+    return false;
+  std::remove(partial_.c_str());
+  return true;
 }
 
 Status ResultsCsv::finish() {

@@ -59,6 +59,9 @@ public:
   Status append(const Row &row);
   /// Renames PATH.partial to PATH.
   Status finish();
+  /// Gives the run up (it could not start): PATH.partial is removed when
+  /// it holds no row (nothing to resume), else kept. True when removed.
+  bool abandon();
 
 private:
   ResultsCsv(std::string path, std::string device);
@@ -67,6 +70,7 @@ private:
   std::vector<Row> kept_;
   bool torn_ = false;
   bool resumed_ = false;
+  size_t appended_ = 0;
 };
 
 } // namespace sift::tools

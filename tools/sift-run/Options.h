@@ -1,0 +1,38 @@
+//===- tools/sift-run/Options.h - sift-run's command line -------*- C++ -*-===//
+//
+// sift-run parses its flags with CLI11, the option library of the harness:
+// `--flag=value` and `--flag value` alike, --help and --version, and every
+// value checked before any artifact runs (a usage error: exit 2).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/Device.h"
+#include "support/Fault.h"
+
+#include <string>
+#include <vector>
+
+namespace sift::tools {
+
+struct Options {
+  std::vector<std::string> paths;
+  rt::DeviceKind device = rt::DeviceKind::Cuda;
+  std::string out = "sift-run.csv";
+  /// Where outputs are written as .npy files; empty: nowhere.
+  std::string outputDir;
+  double timeoutSeconds = 30;
+  int repeat = 2;
+  FaultSet faults;
+  std::string leadAllocator;
+  std::string sanitize; ///< memcheck | racecheck; empty: none
+  /// Go on from the rows of OUT.partial that a stopped run left.
+  bool resume = false;
+};
+
+/// Parses the command line into `options`. Returns -1 to go on, or the
+/// exit code (0 after --help or --version, 2 after a usage error, which is
+/// printed).
+int parseOptions(int argc, char **argv, Options &options);
+
+} // namespace sift::tools

@@ -1,0 +1,352 @@
+//===- tools/sift-run/Runs.cpp - Artifacts through GPU workers ------------===//
+
+#include "tools/sift-run/Runs.h"
+
+#include "oracles/Compare.h"
+#include "runtime/ExportedCase.h"
+#include "runtime/Runner.h"
+#include "runtime/gpu/GpuDriver.h"
+#include "support/Npy.h"
+#include "support/Process.h"
+#include "support/Text.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace sift::tools {
+
+namespace {
+
+/// read(2), named apart from WorkerRead's members.
+ssize_t read_(int fd, char *buffer, size_t size) {
+  return ::read(fd, buffer, size);
+}
+
+/// Writes `outputs` as `dir`/result<i>.npy, each atomically.
+Status writeOutputs(const std::string &dir,
+                    const std::vector<HostTensor> &outputs) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return makeError(dir + ": cannot create the folder: " + ec.message());
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (Status s = writeNpy(
+            (fs::path(dir) / ("result" + std::to_string(i) + ".npy")).string(),
+            outputs[i]);
+        !s)
+      return s;
+  return Status::success();
+}
+
+/// Runs one artifact `repeat` times on `device` and decides its verdict.
+/// When `outputDir` is not empty the first run's outputs are written there
+/// (failing that, `writeError` says why).
+Row runOne(rt::Device &device, const std::string &file, const Options &options,
+           const std::string &outputDir, std::string &writeError) {
+  int repeat = options.repeat;
+  Row row;
+  row.file = file;
+  row.name = fs::path(file).stem().string();
+  Result<rt::Artifact> artifact = rt::readArtifact(file);
+  if (!artifact.ok()) {
+    row.unreadable = true;
+    row.verdict = "unreadable";
+    row.detail = artifact.message();
+    return row;
+  }
+  Result<rt::ExportedCase> info = rt::getExportedCase(*artifact);
+  if (!info.ok()) {
+    row.unreadable = true;
+    row.verdict = "unreadable";
+    row.detail = file + ": " + info.message();
+    return row;
+  }
+  row.name = info->name();
+  row.pipeline = info->pipeline;
+  row.target = info->target;
+  std::vector<std::vector<HostTensor>> runs;
+  for (int r = 0; r < repeat; ++r) {
+    rt::GpuTimes before = rt::gpuTimes(device);
+    // Even runs: queue-ordered buffers, every output exported as DLPack.
+    rt::PlanRunOptions runOptions = rt::repeatedRunOptions(r);
+    runOptions.faults = options.faults;
+    if (!options.leadAllocator.empty())
+      runOptions.allocatorPolicy =
+          rt::leadAllocatorPolicy(std::stoi(options.leadAllocator));
+    Result<std::vector<HostTensor>> outputs =
+        rt::runPlan({&device}, *artifact, artifact->inputs, runOptions);
+    rt::GpuTimes after = rt::gpuTimes(device);
+    if (r == 0) {
+      row.kernelMs = (after.kernels - before.kernels).count() / 1e6;
+      row.loadMs = (after.moduleLoad - before.moduleLoad).count() / 1e6;
+    }
+    if (!outputs.ok()) {
+      row.verdict = "runtime-error";
+      row.detail = outputs.message();
+      return row;
+    }
+    runs.push_back(std::move(*outputs));
+    if (r == 0 && !outputDir.empty())
+      if (Status s = writeOutputs(outputDir, runs[0]); !s)
+        writeError = s.message();
+  }
+  if (info->hasReference)
+    if (auto mismatch = oracle::compareOutputs(info->tolerances,
+                                               artifact->expected, runs[0])) {
+      row.verdict = "mismatch";
+      row.detail = mismatch->message;
+      return row;
+    }
+  for (size_t r = 1; r < runs.size(); ++r)
+    if (auto differ = oracle::compareOutputs(
+            std::vector<uint64_t>(runs[0].size(), 0), runs[0], runs[r])) {
+      row.verdict = "nondeterministic";
+      row.detail = "run " + std::to_string(r + 1) + " differs from run 1: " +
+                   differ->message;
+      return row;
+    }
+  row.verdict = "pass";
+  if (!info->hasReference)
+    row.detail =
+        std::string(kNoReferenceDetail) +
+        (info->noReferenceNote.empty() ? std::string()
+                                       : " (" + info->noReferenceNote + ")");
+  return row;
+}
+
+/// The worker: creates the device, runs files[first..] and writes one line
+/// per file to `fd`; exits after a runtime error.
+[[noreturn]] void worker(const Options &options,
+                         const std::vector<std::string> &files, size_t first,
+                         int fd) {
+  FILE *out = fdopen(fd, "w");
+  Result<std::unique_ptr<rt::Device>> device = rt::createDevice(options.device);
+  if (!device.ok()) {
+    std::fprintf(out, "device\t%s\n", oneLine(device.message()).c_str());
+    std::fflush(out);
+    _exit(3);
+  }
+  for (size_t i = first; i < files.size(); ++i) {
+    std::string writeError;
+    Row row = runOne(**device, files[i], options,
+                     outputDirFor(options, files, i), writeError);
+    if (!writeError.empty())
+      std::fprintf(out, "write\t%s\n", oneLine(writeError).c_str());
+    std::fprintf(out, "%zu\t%s\t%s\t%s\t%s\t%.6f\t%.6f\t%d\t%s\n", i,
+                 row.name.c_str(), row.pipeline.c_str(), row.target.c_str(),
+                 row.verdict.c_str(), row.kernelMs, row.loadMs,
+                 row.unreadable ? 1 : 0, oneLine(row.detail).c_str());
+    std::fflush(out);
+    if (row.verdict == "runtime-error")
+      _exit(0);
+  }
+  _exit(0);
+}
+
+/// What the parent read from one worker.
+struct WorkerRead {
+  bool timedOut = false, deviceFailed = false;
+  std::string deviceError;
+  Status sinkStatus = Status::success();
+};
+
+/// One line a worker wrote: a device failure, an output it could not
+/// write, or a row (stored, printed and handed to the sink). Advances
+/// `next` past a row's file.
+void takeWorkerLine(const std::string &line,
+                    const std::vector<std::string> &files,
+                    std::vector<Row> &rows, size_t &next, const RowSink &sink,
+                    std::vector<std::string> &writeErrors, WorkerRead &read) {
+  std::vector<std::string> f = splitFields(line);
+  if (f.size() == 2 && f[0] == "device") {
+    read.deviceFailed = true;
+    read.deviceError = f[1];
+    return;
+  }
+  if (f.size() == 2 && f[0] == "write") {
+    writeErrors.push_back(f[1]);
+    return;
+  }
+  if (f.size() != 9)
+    return;
+  size_t index = std::stoul(f[0]);
+  if (index >= rows.size())
+    return;
+  Row &row = rows[index];
+  row.file = files[index];
+  row.name = f[1];
+  row.pipeline = f[2];
+  row.target = f[3];
+  row.verdict = f[4];
+  row.kernelMs = std::stod(f[5]);
+  row.loadMs = std::stod(f[6]);
+  row.unreadable = f[7] == "1";
+  row.detail = f[8];
+  next = index + 1;
+  std::fprintf(stderr, "[%zu/%zu] %s: %s\n", next, files.size(),
+               row.name.c_str(), row.verdict.c_str());
+  read.sinkStatus = sink(row);
+}
+
+/// Reads a worker's lines until it ends, goes quiet past the timeout (per
+/// row), or the sink fails.
+WorkerRead readWorker(int fd, const Options &options,
+                      const std::vector<std::string> &files,
+                      std::vector<Row> &rows, size_t &next,
+                      const RowSink &sink,
+                      std::vector<std::string> &writeErrors) {
+  WorkerRead read;
+  std::string buffer;
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration<double>(options.timeoutSeconds);
+  while (read.sinkStatus.ok()) {
+    int waitMs = static_cast<int>(std::max<int64_t>(
+        0, std::chrono::duration_cast<std::chrono::milliseconds>(
+               deadline - std::chrono::steady_clock::now())
+               .count()));
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, waitMs) == 0) {
+      read.timedOut = true;
+      break;
+    }
+    char chunk[4096];
+    ssize_t n = read_(fd, chunk, sizeof(chunk));
+    if (n <= 0)
+      break; // the worker is gone
+    buffer.append(chunk, static_cast<size_t>(n));
+    size_t newline;
+    while ((newline = buffer.find('\n')) != std::string::npos &&
+           read.sinkStatus.ok()) {
+      size_t before = next;
+      takeWorkerLine(buffer.substr(0, newline), files, rows, next, sink,
+                     writeErrors, read);
+      buffer.erase(0, newline + 1);
+      if (next != before)
+        deadline = std::chrono::steady_clock::now() +
+                   std::chrono::duration<double>(options.timeoutSeconds);
+    }
+  }
+  return read;
+}
+
+/// The row of the file a worker stopped on without reporting it: it hung
+/// (killed at the timeout) or died.
+Row rowOfStoppedWorker(const std::string &file, const Options &options,
+                       bool timedOut, int status) {
+  Row row;
+  row.file = file;
+  row.name = fs::path(file).stem().string();
+  if (timedOut) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof(seconds), "%g", options.timeoutSeconds);
+    row.verdict = "run-timeout";
+    row.detail =
+        std::string("no result after ") + seconds + " s; the worker was killed";
+  } else {
+    row.verdict = "runtime-error";
+    row.detail = WIFSIGNALED(status)
+                     ? "the worker died with signal " +
+                           std::to_string(WTERMSIG(status))
+                     : "the worker exited with status " +
+                           std::to_string(WEXITSTATUS(status));
+  }
+  return row;
+}
+
+} // namespace
+
+Status runAll(const Options &options, const std::vector<std::string> &files,
+              std::vector<Row> &rows, const RowSink &sink,
+              std::vector<std::string> &writeErrors, bool &deviceFailed) {
+  rows.assign(files.size(), Row());
+  size_t next = 0;
+  while (next < files.size()) {
+    int fds[2];
+    if (pipe(fds) != 0)
+      return makeError(std::string("pipe: ") + std::strerror(errno));
+    pid_t pid = forkTiedChild();
+    if (pid < 0)
+      return makeError(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+      close(fds[0]);
+      worker(options, files, next, fds[1]);
+    }
+    close(fds[1]);
+    WorkerRead read =
+        readWorker(fds[0], options, files, rows, next, sink, writeErrors);
+    close(fds[0]);
+    if (read.timedOut || !read.sinkStatus.ok())
+      kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!read.sinkStatus.ok())
+      return read.sinkStatus;
+    if (read.deviceFailed) {
+      deviceFailed = true;
+      return makeError(read.deviceError);
+    }
+    if (next >= files.size())
+      break;
+    bool died = WIFSIGNALED(status) ||
+                (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+    if (!read.timedOut && !died)
+      continue; // It stopped after a runtime error: a fresh worker goes on.
+    rows[next] = rowOfStoppedWorker(files[next], options, read.timedOut, status);
+    std::fprintf(stderr, "[%zu/%zu] %s: %s\n", next + 1, files.size(),
+                 rows[next].name.c_str(), rows[next].verdict.c_str());
+    if (Status s = sink(rows[next]); !s)
+      return s;
+    ++next;
+  }
+  return Status::success();
+}
+
+/// The artifact files of `paths`: directories contribute their *.siftart
+/// files in name order.
+std::vector<std::string> collectArtifacts(const std::vector<std::string> &paths,
+                                          std::vector<std::string> &errors) {
+  std::vector<std::string> files;
+  for (const std::string &path : paths) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      std::vector<std::string> found;
+      for (const fs::directory_entry &entry : fs::directory_iterator(path, ec))
+        if (entry.path().extension() == ".siftart")
+          found.push_back(entry.path().string());
+      if (ec)
+        errors.push_back(path + ": cannot list the directory: " + ec.message());
+      std::sort(found.begin(), found.end());
+      if (found.empty() && !ec)
+        errors.push_back(path + ": no .siftart files in the directory");
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(path, ec)) {
+      files.push_back(path);
+    } else {
+      errors.push_back(path + ": no such file or directory");
+    }
+  }
+  return files;
+}
+
+/// Where artifact `index` of `files` writes its outputs: the --output-dir
+/// itself for a single artifact, else a folder named after the file.
+std::string outputDirFor(const Options &options,
+                         const std::vector<std::string> &files, size_t index) {
+  if (options.outputDir.empty())
+    return "";
+  if (files.size() == 1)
+    return options.outputDir;
+  return (fs::path(options.outputDir) / fs::path(files[index]).stem()).string();
+}
+
+} // namespace sift::tools
