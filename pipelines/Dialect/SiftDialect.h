@@ -21,6 +21,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
+#include "support/Targets.h"
+
 #include "pipelines/Dialect/SiftDialect.h.inc"
 #include "pipelines/Dialect/SiftEnums.h.inc"
 
@@ -31,6 +33,20 @@
 #include "pipelines/Dialect/SiftOps.h.inc"
 
 namespace sift {
+
+/// The #sift.pipeline kind of a pipeline: the attribute's cases are
+/// support/Targets.h's PipelineKind, in the same order, so the vocabulary
+/// has one source (names parse with parsePipelineKind).
+inline Pipeline toPipelineAttrKind(PipelineKind kind) {
+  static_assert(static_cast<int>(Pipeline::Cpu) ==
+                        static_cast<int>(PipelineKind::Cpu) &&
+                    static_cast<int>(Pipeline::TileAndFuse) ==
+                        static_cast<int>(PipelineKind::TileAndFuse) &&
+                    static_cast<int>(Pipeline::Distribute) ==
+                        static_cast<int>(PipelineKind::Distribute),
+                "#sift.pipeline and PipelineKind list the same pipelines");
+  return static_cast<Pipeline>(kind);
+}
 
 /// Registers the BufferizableOpInterface models of sift.sort and sift.topk.
 void registerBufferizableOpInterfaceExternalModels(

@@ -258,18 +258,14 @@ struct SelectLoweringStrategyPass final
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    sift::Pipeline kind;
-    if (pipeline == "cpu")
-      kind = sift::Pipeline::Cpu;
-    else if (pipeline == "tileandfuse")
-      kind = sift::Pipeline::TileAndFuse;
-    else if (pipeline == "distribute")
-      kind = sift::Pipeline::Distribute;
-    else {
+    std::optional<sift::PipelineKind> parsed =
+        sift::parsePipelineKind(pipeline);
+    if (!parsed) {
       getOperation().emitError("unknown pipeline '")
           << pipeline << "'; valid: cpu, tileandfuse, distribute";
       return signalPassFailure();
     }
+    sift::Pipeline kind = sift::toPipelineAttrKind(*parsed);
     auto pipelineAttr = sift::PipelineAttr::get(context, kind);
     ConfigRng rng{static_cast<uint64_t>(randomSeed)};
     OpBuilder b(context);
