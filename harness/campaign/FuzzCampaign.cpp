@@ -314,7 +314,7 @@ void FuzzCampaign::record(uint64_t i, size_t r, const CaseResult &result) {
                static_cast<unsigned long long>(result.seed),
                runName(run).c_str(),
                std::string(oracle::toString(result.verdict)).c_str(),
-               result.stage.c_str(),
+               result.stage.text().c_str(),
                result.detail.substr(0, result.detail.find('\n')).c_str());
   if (!dir.ok())
     fail("could not store the finding: " + dir.message());

@@ -329,7 +329,7 @@ std::string findingSignature(const CaseResult &result) {
     if (first != std::string::npos)
       op = first == sort ? "sort" : first == topk ? "topk" : "nms";
   }
-  return std::string(oracle::toString(result.verdict)) + "|" + result.stage +
+  return std::string(oracle::toString(result.verdict)) + "|" + result.stage.text() +
          "|" + first + "|" + op;
 }
 
@@ -379,7 +379,7 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
       {"target", std::string(toString(result.target))},
       {"inputs", std::string(gen::toString(options.inputs))},
       {"verdict", std::string(oracle::toString(result.verdict))},
-      {"stage", result.stage},
+      {"stage", result.stage.text()},
       {"signature", findingSignature(result)},
       {"detail", result.detail},
       {"repro", reproCommand},

@@ -13,6 +13,7 @@
 #include "runtime/Artifact.h"
 #include "support/Fault.h"
 #include "support/HostTensor.h"
+#include "support/Stage.h"
 #include "support/Targets.h"
 
 #include <chrono>
@@ -51,7 +52,7 @@ struct CaseResult {
   oracle::Verdict verdict = oracle::Verdict::Pass;
   /// The step that decided a non-pass verdict: generate, parse, compile,
   /// reference, static (an oracle on the GPU binaries), run, compare.
-  std::string stage;
+  Stage stage;
   /// What went wrong, with the diagnostics or the first differing element.
   std::string detail;
   gen::Program program;
@@ -85,7 +86,7 @@ inline CaseResult blankCase(const CaseOptions &options, uint64_t seed) {
 /// Records the verdict that decides `result`, the step (stage) that made
 /// it and what went wrong.
 inline CaseResult &decide(CaseResult &result, oracle::Verdict verdict,
-                          std::string stage, std::string detail) {
+                          Stage stage, std::string detail) {
   result.verdict = verdict;
   result.stage = std::move(stage);
   result.detail = std::move(detail);
@@ -94,7 +95,7 @@ inline CaseResult &decide(CaseResult &result, oracle::Verdict verdict,
 
 /// decide(), for steps that return whether the case goes on: false.
 inline bool failWith(CaseResult &result, oracle::Verdict verdict,
-                     std::string stage, std::string detail) {
+                     Stage stage, std::string detail) {
   decide(result, verdict, std::move(stage), std::move(detail));
   return false;
 }

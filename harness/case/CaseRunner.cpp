@@ -36,12 +36,12 @@ CaseResult runProgramCase(SystemUnderTest &system, rt::Device &device,
   result.program = std::move(program);
   result.inputs = std::move(inputs);
   if (std::string problem = gen::validate(result.program); !problem.empty())
-    return decide(result, oracle::Verdict::GenInvalid, "generate", problem);
+    return decide(result, oracle::Verdict::GenInvalid, Stage(Step::Generate), problem);
   result.mlir = gen::emitMlir(result.program);
 
   auto reference = oracle::evaluate(result.program, result.inputs);
   if (!reference.ok())
-    return decide(result, oracle::Verdict::GenInvalid, "reference",
+    return decide(result, oracle::Verdict::GenInvalid, Stage(Step::Reference),
                 reference.message());
   result.expected = std::move(reference.value());
 
@@ -64,7 +64,7 @@ CaseResult runProgramCase(SystemUnderTest &system, rt::Device &device,
     auto actual = system.run(result, device, r);
     if (!actual.ok()) {
       result.runSeconds = secondsSince(start);
-      return decide(result, oracle::Verdict::RuntimeError, "run",
+      return decide(result, oracle::Verdict::RuntimeError, Stage(Step::Run),
                   actual.message());
     }
     if (r == 0) {
@@ -72,7 +72,7 @@ CaseResult runProgramCase(SystemUnderTest &system, rt::Device &device,
       if (auto mismatch = oracle::compareOutputs(
               result.program, result.expected, result.actual)) {
         result.runSeconds = secondsSince(start);
-        return decide(result, oracle::Verdict::Mismatch, "compare",
+        return decide(result, oracle::Verdict::Mismatch, Stage(Step::Compare),
                     mismatch->message);
       }
       continue;
@@ -81,7 +81,7 @@ CaseResult runProgramCase(SystemUnderTest &system, rt::Device &device,
             std::vector<uint64_t>(result.actual.size(), 0), result.actual,
             *actual)) {
       result.runSeconds = secondsSince(start);
-      return decide(result, oracle::Verdict::Nondeterministic, "compare",
+      return decide(result, oracle::Verdict::Nondeterministic, Stage(Step::Compare),
                   "run " + std::to_string(r + 1) +
                       " differs from run 1: " + differ->message);
     }

@@ -77,7 +77,7 @@ std::string encodeCaseResult(const CaseResult &result, bool full) {
   put(out, "pipeline", toString(result.pipeline));
   put(out, "target", toString(result.target));
   put(out, "verdict", oracle::toString(result.verdict));
-  put(out, "stage", result.stage);
+  put(out, "stage", result.stage.text());
   put(out, "detail", result.detail);
   put(out, "compile_seconds", number(result.compileSeconds));
   put(out, "run_seconds", number(result.runSeconds));
@@ -147,7 +147,10 @@ Status decodeSummary(const Fields &fields, CaseResult &result) {
   result.pipeline = *pipeline;
   result.target = *target;
   result.verdict = *verdict;
-  result.stage = text("stage");
+  std::optional<Stage> stage = Stage::parse(text("stage"));
+  if (!stage)
+    return makeError("case result: unknown stage '" + text("stage") + "'");
+  result.stage = *stage;
   result.detail = text("detail");
   result.compileSeconds = std::atof(text("compile_seconds").c_str());
   result.runSeconds = std::atof(text("run_seconds").c_str());

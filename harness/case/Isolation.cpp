@@ -108,14 +108,14 @@ namespace {
 
 /// How a child that did not report ended, as a verdict, stage and detail.
 void describeEnd(const IsolatedOutcome &outcome, oracle::Verdict &verdict,
-                 std::string &stage, std::string &detail);
+                 Stage &stage, std::string &detail);
 
 } // namespace
 
 std::string earlyFindingPhase(const EarlyFinding &finding) {
   // Fields are separated by a space-free marker that escaping never makes.
   return "finding:" + std::string(oracle::toString(finding.verdict)) + " " +
-         escapeField(finding.stage) + " " + escapeField(finding.detail);
+         escapeField(finding.stage.text()) + " " + escapeField(finding.detail);
 }
 
 std::optional<EarlyFinding> parseEarlyFinding(const std::string &phase) {
@@ -131,21 +131,23 @@ std::optional<EarlyFinding> parseEarlyFinding(const std::string &phase) {
       oracle::parseVerdict(phase.substr(8, verdictEnd - 8));
   if (!verdict)
     return std::nullopt;
-  return EarlyFinding{
-      *verdict,
-      unescapeField(phase.substr(verdictEnd + 1, stageEnd - verdictEnd - 1)),
-      unescapeField(phase.substr(stageEnd + 1))};
+  std::optional<Stage> stage = Stage::parse(
+      unescapeField(phase.substr(verdictEnd + 1, stageEnd - verdictEnd - 1)));
+  if (!stage)
+    return std::nullopt;
+  return EarlyFinding{*verdict, *stage,
+                      unescapeField(phase.substr(stageEnd + 1))};
 }
 
 void describeUnreported(const IsolatedOutcome &outcome,
-                        oracle::Verdict &verdict, std::string &stage,
+                        oracle::Verdict &verdict, Stage &stage,
                         std::string &detail) {
   describeEnd(outcome, verdict, stage, detail);
   // A finding announced before the end decides (the first finding wins);
   // how the worker then ended follows it.
   if (const std::optional<EarlyFinding> &early = outcome.earlyFinding) {
     detail = early->detail + "\nthen the worker ended: " +
-             std::string(oracle::toString(verdict)) + " at " + stage + ": " +
+             std::string(oracle::toString(verdict)) + " at " + stage.text() + ": " +
              detail;
     verdict = early->verdict;
     stage = early->stage;
@@ -155,11 +157,13 @@ void describeUnreported(const IsolatedOutcome &outcome,
 namespace {
 
 void describeEnd(const IsolatedOutcome &outcome, oracle::Verdict &verdict,
-                 std::string &stage, std::string &detail) {
+                 Stage &stage, std::string &detail) {
   bool running = outcome.phase == "run";
-  // "compile:<pass>": the pass it was in.
-  std::string compileStage =
-      outcome.phase.rfind("compile:", 0) == 0 ? outcome.phase : "compile";
+  // The phase "compile:<pass>" names the pass it was in.
+  std::optional<Stage> phase = Stage::parse(outcome.phase);
+  Stage where = running ? Stage(Step::Run)
+                : phase && phase->step == Step::Compile ? *phase
+                                                        : Stage(Step::Compile);
   // The first line that reads like a diagnostic, else the last line.
   std::string first, last;
   size_t start = 0;
@@ -186,7 +190,7 @@ void describeEnd(const IsolatedOutcome &outcome, oracle::Verdict &verdict,
   if (outcome.outOfMemory) {
     verdict = running ? oracle::Verdict::RuntimeError
                       : oracle::Verdict::CompileCrash;
-    stage = running ? "run" : compileStage;
+    stage = where;
     detail = "out of memory: the case passed the memory limit of " +
              bytesText(outcome.memoryLimit) +
              " (resident); the worker was killed";
@@ -195,14 +199,14 @@ void describeEnd(const IsolatedOutcome &outcome, oracle::Verdict &verdict,
   if (outcome.timedOut) {
     verdict = running ? oracle::Verdict::RunTimeout
                       : oracle::Verdict::CompileTimeout;
-    stage = running ? "run" : compileStage;
+    stage = where;
     detail = std::string(running ? "the run" : "the compile") +
              " did not finish in time; the worker was killed";
     return;
   }
   verdict = running ? oracle::Verdict::RuntimeError
                     : oracle::Verdict::CompileCrash;
-  stage = running ? "run" : compileStage;
+  stage = where;
   if (outcome.signal)
     detail = "killed by signal " + std::to_string(outcome.signal) + " (" +
              strsignal(outcome.signal) + ")";

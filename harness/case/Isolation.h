@@ -64,7 +64,8 @@ std::string bytesText(uint64_t bytes);
 /// still decides the verdict.
 struct EarlyFinding {
   oracle::Verdict verdict = oracle::Verdict::Pass;
-  std::string stage, detail;
+  Stage stage;
+  std::string detail;
 };
 
 /// The phase text that announces `finding` ("finding\t..." with newlines
@@ -79,7 +80,8 @@ struct IsolatedOutcome {
   /// True when the child finished the case and reported it.
   bool reported = false;
   oracle::Verdict verdict = oracle::Verdict::Pass;
-  std::string stage, detail;
+  Stage stage;
+  std::string detail;
   /// A failed compile's crash reproducer (CaseResult::reproducer).
   std::string reproducer;
   double compileSeconds = 0, runSeconds = 0;
@@ -125,6 +127,6 @@ IsolatedOutcome runIsolated(
 /// The verdict, stage and detail of an outcome whose child did not report:
 /// crash or timeout, by phase, with the first diagnostic line of its stderr.
 void describeUnreported(const IsolatedOutcome &outcome, oracle::Verdict &verdict,
-                        std::string &stage, std::string &detail);
+                        Stage &stage, std::string &detail);
 
 } // namespace sift::harness

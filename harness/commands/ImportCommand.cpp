@@ -188,7 +188,7 @@ CaseResult findingOfRow(const ImportedRow &row, const std::string &path,
   result.pipeline = *parsePipelineKind(row.pipeline);
   result.target = *parseTargetKind(row.target);
   result.verdict = *oracle::parseVerdict(row.verdict);
-  result.stage = "run:" + row.device;
+  result.stage = Stage(Step::Run, row.device);
   result.detail = row.detail;
   result.ran = true;
   caseOptions.pipeline = result.pipeline;

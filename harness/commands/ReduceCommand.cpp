@@ -196,10 +196,7 @@ int Reduction::run() {
   }
   // The IR half: only a verdict the compile decides can be checked on IR
   // alone (no model, no reference).
-  const std::string &stage = last.result.stage;
-  bool compileStage = stage.rfind("compile", 0) == 0 ||
-                      stage.rfind("static", 0) == 0 || stage == "serialize";
-  if (options.reduceIr && compileStage)
+  if (options.reduceIr && last.result.stage.byCompile())
     reduceIr(sift.session(), *written, last.result.mlir, limits);
   return kExitOk;
 }
@@ -275,7 +272,7 @@ int runCheckCommand(const CheckOptions &options) {
   bool same = !stored->signature.empty() && signature == stored->signature;
   std::printf("%s at %s: %s\nsignature %s (%s the case's)\n",
               std::string(oracle::toString(result.verdict)).c_str(),
-              result.stage.c_str(),
+              result.stage.text().c_str(),
               result.detail.substr(0, result.detail.find('\n')).c_str(),
               signature.c_str(), same ? "same as" : "differs from");
   return same ? kExitFindings : kExitOk;

@@ -138,7 +138,8 @@ void reportCase(const fs::path &folder, const StoredCase &stored,
   std::string observed(oracle::toString(seen.verdict));
   if (!same) {
     record.failure = "verdict changed: recorded " + recorded + ", observed " +
-                     observed + (seen.stage.empty() ? "" : " at " + seen.stage);
+                     observed +
+                     (seen.stage.empty() ? "" : " at " + seen.stage.text());
     record.body = seen.detail;
   }
   std::string why =

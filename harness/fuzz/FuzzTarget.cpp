@@ -94,7 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                  std::string(oracle::toString(result.verdict)).c_str(),
                  std::string(toString(options.pipeline)).c_str(),
                  std::string(toString(options.target)).c_str(),
-                 result.stage.c_str(), result.detail.c_str(),
+                 result.stage.text().c_str(), result.detail.c_str(),
                  result.mlir.c_str());
     std::fflush(stderr);
     std::abort();

@@ -338,7 +338,7 @@ FindingStore::recordFinding(int64_t runId, const CaseResult &result,
   insert.bind(3, std::string(toString(result.pipeline)));
   insert.bind(4, std::string(toString(result.target)));
   insert.bind(5, std::string(oracle::toString(result.verdict)));
-  insert.bind(6, result.stage);
+  insert.bind(6, result.stage.text());
   insert.bind(7, signature);
   insert.bind(8, result.detail);
   insert.bind(9, keepFolder ? finalDir.string() : std::string());

@@ -66,7 +66,7 @@ EarlyFinding describeIrFindings(
     detail += "\nalso: " + findings[i].finding.message + " (" +
               findings[i].pass + ", kernel " + findings[i].finding.kernel +
               ")";
-  return {first.finding.verdict, "static:" + first.pass, detail};
+  return {first.finding.verdict, Stage(Step::Static, first.pass), detail};
 }
 
 /// Tells `onPhase` each pass the compile enters ("compile:<pass>").
@@ -107,7 +107,7 @@ bool compileFailed(Session &session, const std::string &error,
                    CaseResult &result) {
   result.reproducer = session.lastReproducer();
   std::string pass = reproducerPass(result.reproducer);
-  std::string stage = pass.empty() ? "compile" : "compile:" + pass;
+  Stage stage(Step::Compile, pass);
   oracle::Verdict verdict = session.lastCrash() ? oracle::Verdict::CompileCrash
                                                 : oracle::Verdict::CompileError;
   std::string detail =
@@ -117,7 +117,8 @@ bool compileFailed(Session &session, const std::string &error,
   EarlyFinding first = describeIrFindings(ir);
   return failWith(result, first.verdict, first.stage,
                   first.detail + "\nthen the compile failed: " +
-                      std::string(oracle::toString(verdict)) + " at " + stage +
+                      std::string(oracle::toString(verdict)) + " at " +
+                      stage.text() +
                       ": " + detail);
 }
 
@@ -134,14 +135,15 @@ bool checkStatically(const std::vector<oracle::StageFinding> &ir,
     std::vector<oracle::StaticFinding> findings =
         oracle::checkExecutable(executable, unreadable);
     if (!unreadable.empty())
-      return failWith(result, oracle::Verdict::CompileError, "serialize",
+      return failWith(result, oracle::Verdict::CompileError, Stage(Step::Serialize),
                       executable.target + " binary is unreadable: " +
                           unreadable);
     if (!findings.empty()) {
       std::string detail = findings.front().message;
       if (findings.size() > 1)
         detail += " (and " + std::to_string(findings.size() - 1) + " more)";
-      return failWith(result, findings.front().verdict, "static", detail);
+      return failWith(result, findings.front().verdict, Stage(Step::Static),
+                      detail);
     }
   }
   return true;
@@ -239,7 +241,7 @@ bool SiftCompiler::compile(const CaseOptions &options, CaseResult &result) {
   auto module = session_.parse(
       result.mlir, "case-" + std::to_string(result.seed) + ".mlir", error);
   if (!module)
-    return failWith(result, oracle::Verdict::GenInvalid, "parse", error);
+    return failWith(result, oracle::Verdict::GenInvalid, Stage(Step::Parse), error);
   CompileOutput output;
   return compileAndCheck(session_, *module, options, result.seed, result,
                          output);
@@ -260,7 +262,8 @@ CaseResult SiftCompiler::compileText(const CaseOptions &options,
   std::string error;
   auto module = session_.parse(text, name, error);
   if (!module)
-    return decide(result, oracle::Verdict::GenInvalid, "parse", error);
+    return decide(result, oracle::Verdict::GenInvalid, Stage(Step::Parse),
+                  error);
   CompileOutput output;
   compileAndCheck(session_, *module, options, seed, result, output);
   return result;

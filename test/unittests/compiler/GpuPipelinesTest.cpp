@@ -45,12 +45,12 @@ protected:
       CaseResult result = runGeneratedCase(*session_, *device_, options, seed);
       if (result.verdict == verdict) {
         if (hits++ == 0 && firstStage)
-          *firstStage = result.stage;
+          *firstStage = result.stage.text();
         continue;
       }
       EXPECT_EQ(result.verdict, oracle::Verdict::Pass)
           << "seed " << seed << " " << toString(options.pipeline) << "/"
-          << toString(options.target) << ": " << result.stage << ": "
+          << toString(options.target) << ": " << result.stage.text() << ": "
           << result.detail;
     }
     return hits;

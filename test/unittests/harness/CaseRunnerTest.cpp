@@ -93,7 +93,7 @@ TEST_F(CaseRunnerTest, GeneratedCasesPassOnTheCpuDevice) {
     CaseResult result = runGeneratedCase(session, *device, options, seed);
     EXPECT_EQ(result.verdict, oracle::Verdict::Pass)
         << "seed " << seed << ": " << oracle::toString(result.verdict) << " at "
-        << result.stage << ": " << result.detail << "\n--- module ---\n"
+        << result.stage.text() << ": " << result.detail << "\n--- module ---\n"
         << result.mlir;
     EXPECT_EQ(result.seed, seed);
     EXPECT_FALSE(result.mlir.empty());
@@ -108,7 +108,7 @@ TEST_F(CaseRunnerTest, HandMadeProgramPassesAndTheComparatorBites) {
   CaseResult result = runProgramCase(session, *device, options, sortProgram(),
                                      sortInputs(), /*seed=*/7);
   ASSERT_EQ(result.verdict, oracle::Verdict::Pass)
-      << result.stage << ": " << result.detail << "\n"
+      << result.stage.text() << ": " << result.detail << "\n"
       << result.mlir;
   EXPECT_NE(result.mlir.find("sift.sort dimension(1) ascending"),
             std::string::npos)
@@ -170,7 +170,7 @@ TEST_F(CaseRunnerTest, InvalidProgramIsGenInvalid) {
   CaseResult result = runProgramCase(session, *device, options, program,
                                      sortInputs(), /*seed=*/1);
   EXPECT_EQ(result.verdict, oracle::Verdict::GenInvalid);
-  EXPECT_EQ(result.stage, "generate");
+  EXPECT_EQ(result.stage.text(), "generate");
   EXPECT_FALSE(result.detail.empty());
 }
 
@@ -180,7 +180,7 @@ TEST_F(CaseRunnerTest, InputsThatDoNotFitAreGenInvalid) {
   CaseResult result = runProgramCase(session, *device, options, sortProgram(),
                                      inputs, /*seed=*/1);
   EXPECT_EQ(result.verdict, oracle::Verdict::GenInvalid);
-  EXPECT_EQ(result.stage, "reference");
+  EXPECT_EQ(result.stage.text(), "reference");
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,7 +192,7 @@ CaseResult fakeFinding(uint64_t seed, const std::string &detail) {
   CaseResult result;
   result.seed = seed;
   result.verdict = oracle::Verdict::Mismatch;
-  result.stage = "compare";
+  result.stage = Stage(Step::Compare);
   result.detail = detail;
   result.program = sortProgram();
   result.mlir = "module {\n}\n";
@@ -302,7 +302,7 @@ TEST(FindingStoreTest, SignatureNormalizesNumbers) {
   // Locations, SSA names and paths are normalized as well.
   CaseResult c = fakeFinding(3, "");
   c.verdict = oracle::Verdict::CompileError;
-  c.stage = "compile";
+  c.stage = Stage(Step::Compile);
   CaseResult d = c;
   c.detail = "case-12.mlir:4:9: error: failed to legalize %s0#1 in /tmp/a/b";
   d.detail = "case-99.mlir:40:19: error: failed to legalize %arg3 in /x/y";

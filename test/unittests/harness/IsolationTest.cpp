@@ -39,7 +39,7 @@ TEST(Isolation, ReportsTheChildsResult) {
         phase("compile");
         CaseResult result;
         result.verdict = oracle::Verdict::MallocInKernel;
-        result.stage = "static:some-pass";
+        result.stage = Stage(Step::Static, "some-pass");
         result.detail = "first line\n\tsecond line \\n";
         result.reproducer = "module {\n}\n";
         return result;
@@ -47,7 +47,7 @@ TEST(Isolation, ReportsTheChildsResult) {
       nullptr, quick(30));
   ASSERT_TRUE(outcome.reported);
   EXPECT_EQ(outcome.verdict, oracle::Verdict::MallocInKernel);
-  EXPECT_EQ(outcome.stage, "static:some-pass");
+  EXPECT_EQ(outcome.stage.text(), "static:some-pass");
   EXPECT_EQ(outcome.detail, "first line\n\tsecond line \\n");
   EXPECT_EQ(outcome.reproducer, "module {\n}\n");
 }
@@ -68,10 +68,11 @@ TEST(Isolation, ASignalInAPassIsACrashNamingIt) {
   EXPECT_FALSE(outcome.reported);
   EXPECT_EQ(outcome.signal, SIGSEGV);
   oracle::Verdict verdict;
-  std::string stage, detail;
+  Stage stage;
+  std::string detail;
   describeUnreported(outcome, verdict, stage, detail);
   EXPECT_EQ(verdict, oracle::Verdict::CompileCrash);
-  EXPECT_EQ(stage, "compile:sift-tile-and-fuse");
+  EXPECT_EQ(stage.text(), "compile:sift-tile-and-fuse");
   EXPECT_NE(detail.find("something went wrong: error in the pass"),
             std::string::npos)
       << detail;
@@ -103,10 +104,11 @@ TEST(Isolation, AMemoryBlowUpIsACrashNamingTheLimit) {
       nullptr, limits);
   EXPECT_FALSE(outcome.reported);
   oracle::Verdict verdict;
-  std::string stage, detail;
+  Stage stage;
+  std::string detail;
   describeUnreported(outcome, verdict, stage, detail);
   EXPECT_EQ(verdict, oracle::Verdict::CompileCrash);
-  EXPECT_EQ(stage, "compile:sift-greedy-pass");
+  EXPECT_EQ(stage.text(), "compile:sift-greedy-pass");
   EXPECT_NE(detail.find("out of memory: the case passed the memory limit of "
                         "1G"),
             std::string::npos)
@@ -132,11 +134,12 @@ TEST(Isolation, OverrunsAreTimeoutsByPhase) {
         nullptr, quick(0.5));
     EXPECT_TRUE(outcome.timedOut);
     oracle::Verdict verdict;
-    std::string stage, detail;
+    Stage stage;
+  std::string detail;
     describeUnreported(outcome, verdict, stage, detail);
     bool run = std::string(where) == "run";
     EXPECT_EQ(verdict, run ? oracle::Verdict::RunTimeout
                            : oracle::Verdict::CompileTimeout);
-    EXPECT_EQ(stage, where);
+    EXPECT_EQ(stage.text(), where);
   }
 }

@@ -303,7 +303,7 @@ TEST(RunCommandTest, InputOfTheWrongShape) {
   HostTensor key = f32Bits({2, 5}, std::vector<uint32_t>(10, kOne));
   RunFixture f(kSortProgram, {key, sortPayload()});
   EXPECT_EQ(f.runCapturingStderr(), kExitUsage);
-  EXPECT_NE(f.stderrText.find("input0.npy): shape [2,5] does not match "
+  EXPECT_NE(f.stderrText.find("input0.npy): shape [2, 5] does not match "
                               "argument 1 of @main, tensor<2x6xf32>"),
             std::string::npos)
       << f.stderrText;

@@ -46,7 +46,7 @@ CaseResult handle(const std::string &request, const Phase &phase) {
     // A static finding after an early pass, then a crash in a later one.
     phase("compile:sift-workgroup-rows");
     phase(earlyFindingPhase({oracle::Verdict::SmemOverflow,
-                             "static:sift-workgroup-rows",
+                             Stage(Step::Static, "sift-workgroup-rows"),
                              "workgroup memory over the budget\nkernel k\t1"})
               .c_str());
     phase("compile:gpu-module-to-binary");
@@ -65,7 +65,7 @@ CaseResult handle(const std::string &request, const Phase &phase) {
   }
   if (request.rfind("find", 0) == 0) {
     result.verdict = oracle::Verdict::Mismatch;
-    result.stage = "compare";
+    result.stage = Stage(Step::Compare);
     result.mlir = "module {\n}\n";
     HostTensor tensor(ElementType::I32, {2});
     tensor.data.assign(8, 7);
@@ -112,10 +112,11 @@ TEST(WorkerPool, ACrashCostsOneCaseAndAFreshWorker) {
   EXPECT_FALSE(outcomes[1].reported);
   EXPECT_EQ(outcomes[1].signal, SIGSEGV);
   oracle::Verdict verdict;
-  std::string stage, detail;
+  Stage stage;
+  std::string detail;
   describeUnreported(outcomes[1], verdict, stage, detail);
   EXPECT_EQ(verdict, oracle::Verdict::CompileCrash);
-  EXPECT_EQ(stage, "compile:sift-lower-to-loops");
+  EXPECT_EQ(stage.text(), "compile:sift-lower-to-loops");
   EXPECT_NE(detail.find("the pass broke"), std::string::npos) << detail;
   ASSERT_TRUE(outcomes[2].reported);
   EXPECT_NE(outcomes[0].detail, outcomes[2].detail); // another worker
@@ -191,10 +192,11 @@ TEST(WorkerPool, AnnouncedFindingSurvivesALaterCrash) {
     EXPECT_FALSE(outcome.reported);
     ASSERT_TRUE(outcome.earlyFinding.has_value());
     oracle::Verdict verdict;
-    std::string stage, detail;
+    Stage stage;
+  std::string detail;
     describeUnreported(outcome, verdict, stage, detail);
     EXPECT_EQ(verdict, oracle::Verdict::SmemOverflow);
-    EXPECT_EQ(stage, "static:sift-workgroup-rows");
+    EXPECT_EQ(stage.text(), "static:sift-workgroup-rows");
     EXPECT_EQ(detail.substr(0, detail.find("\nthen")),
               "workgroup memory over the budget\nkernel k\t1");
     EXPECT_NE(detail.find("then the worker ended: compile-crash at "
@@ -215,7 +217,8 @@ TEST(WorkerPool, AnnouncedFindingSurvivesALaterCrash) {
 }
 
 TEST(WorkerPool, EarlyFindingPhaseRoundTrips) {
-  EarlyFinding finding{oracle::Verdict::MallocInKernel, "static:a-pass",
+  EarlyFinding finding{oracle::Verdict::MallocInKernel,
+                       Stage(Step::Static, "a-pass"),
                        "line one\nline\ttwo \\n not a newline"};
   std::optional<EarlyFinding> back =
       parseEarlyFinding(earlyFindingPhase(finding));
