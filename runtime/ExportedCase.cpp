@@ -32,12 +32,14 @@ bool parseU64(const std::string &text, uint64_t &value) {
 
 std::string ExportedCase::name() const {
   if (program.empty())
-    return std::to_string(seed) + "-" + pipeline + "-" + target;
+    return std::to_string(seed) + "-" + std::string(toString(pipeline)) + "-" +
+           std::string(toString(target));
   // The file name without its folders and its last extension.
   std::string stem = program.substr(program.find_last_of('/') + 1);
   if (size_t dot = stem.rfind('.'); dot != std::string::npos && dot > 0)
     stem.erase(dot);
-  return stem + "-" + pipeline + "-" + target;
+  return stem + "-" + std::string(toString(pipeline)) + "-" +
+         std::string(toString(target));
 }
 
 void rt::setExportedCase(Artifact &artifact, const ExportedCase &info) {
@@ -51,8 +53,8 @@ void rt::setExportedCase(Artifact &artifact, const ExportedCase &info) {
     artifact.meta["case.expected"] = info.hasReference ? "reference" : "none";
   if (!info.hasReference && !info.noReferenceNote.empty())
     artifact.meta["case.expected-note"] = info.noReferenceNote;
-  artifact.meta["case.pipeline"] = info.pipeline;
-  artifact.meta["case.target"] = info.target;
+  artifact.meta["case.pipeline"] = std::string(toString(info.pipeline));
+  artifact.meta["case.target"] = std::string(toString(info.target));
   artifact.meta["case.chip"] = info.chip;
   artifact.meta["case.inputs"] = info.inputs;
   artifact.meta["case.faults"] = info.faults;
@@ -79,7 +81,7 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
     return Status::success();
   };
   ExportedCase info;
-  std::string seed, tolerances;
+  std::string seed, tolerances, pipeline, target;
   // A hand-written program has its file name instead of a seed.
   if (auto program = artifact.meta.find("case.program");
       program != artifact.meta.end()) {
@@ -109,14 +111,23 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
   info.exactKeys = optional("case.exact-keys") == "1";
   info.staticVerdict = optional("case.static-verdict");
   for (auto [key, slot] :
-       {std::pair<const char *, std::string *>{"case.pipeline", &info.pipeline},
-        {"case.target", &info.target},
+       {std::pair<const char *, std::string *>{"case.pipeline", &pipeline},
+        {"case.target", &target},
         {"case.chip", &info.chip},
         {"case.inputs", &info.inputs},
         {"case.faults", &info.faults},
         {"case.tolerances", &tolerances}})
     if (Status s = get(key, *slot); !s)
       return s.error();
+  std::optional<PipelineKind> pipelineKind = parsePipelineKind(pipeline);
+  std::optional<TargetKind> targetKind = parseTargetKind(target);
+  if (!pipelineKind)
+    return makeError("meta 'case.pipeline' names no pipeline: '" + pipeline +
+                     "'");
+  if (!targetKind)
+    return makeError("meta 'case.target' names no target: '" + target + "'");
+  info.pipeline = *pipelineKind;
+  info.target = *targetKind;
   if (!parseU64(seed, info.seed))
     return makeError("meta 'case.seed' is not a decimal seed: '" + seed + "'");
   if (!tolerances.empty())

@@ -37,6 +37,7 @@
 #pragma once
 
 #include "runtime/Artifact.h"
+#include "support/Targets.h"
 
 #include <cstdint>
 #include <string>
@@ -47,7 +48,9 @@ namespace sift::rt {
 struct ExportedCase {
   /// The fuzz case's seed; 0 and not stored for a hand-written program.
   uint64_t seed = 0;
-  std::string pipeline, target, chip, inputs, faults;
+  PipelineKind pipeline = PipelineKind::Cpu;
+  TargetKind target = TargetKind::Host;
+  std::string chip, inputs, faults;
   /// One per output when the artifact carries expected outputs, else none.
   std::vector<uint64_t> tolerances;
   /// A hand-written program's file name; empty for a fuzz export.

@@ -111,8 +111,8 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
   artifact.expected = result.expected;
   rt::ExportedCase info;
   info.seed = result.seed;
-  info.pipeline = std::string(toString(run.pipeline));
-  info.target = std::string(toString(run.target));
+  info.pipeline = run.pipeline;
+  info.target = run.target;
   info.chip = run.chip.empty() ? std::string(defaultChip(run.target)) : run.chip;
   info.inputs = std::string(gen::toString(options.inputs));
   info.faults = options.injectText;

@@ -241,8 +241,8 @@ bool describeCarried(const CompileCommandOptions &options,
                    inputs))
     return false;
   info.program = fs::path(options.program).filename().string();
-  info.pipeline = std::string(toString(options.pipeline));
-  info.target = std::string(toString(options.target));
+  info.pipeline = options.pipeline;
+  info.target = options.target;
   info.chip = options.chip.empty() ? std::string(defaultChip(options.target))
                                    : options.chip;
   info.inputs = "given";

@@ -72,8 +72,8 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
     return row;
   }
   row.name = info->name();
-  row.pipeline = info->pipeline;
-  row.target = info->target;
+  row.pipeline = std::string(toString(info->pipeline));
+  row.target = std::string(toString(info->target));
   std::vector<std::vector<HostTensor>> runs;
   for (int r = 0; r < repeat; ++r) {
     rt::GpuTimes before = rt::gpuTimes(device);

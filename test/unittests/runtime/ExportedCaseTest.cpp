@@ -24,8 +24,8 @@ namespace {
 ExportedCase fuzzCase() {
   ExportedCase info;
   info.seed = 42;
-  info.pipeline = "cpu";
-  info.target = "host";
+  info.pipeline = PipelineKind::Cpu;
+  info.target = TargetKind::Host;
   info.chip = "x86-64";
   info.inputs = "mixed";
   info.tolerances = {0};
@@ -43,6 +43,22 @@ TEST(ExportedCaseTest, FuzzExportsKeepTheirKeys) {
   EXPECT_EQ(read->name(), "42-cpu-host");
   EXPECT_TRUE(read->hasReference);
   EXPECT_TRUE(read->program.empty());
+}
+
+// The pipeline and target are typed: a name sift does not know is an error
+// naming the key, never a row with a made-up pipeline.
+TEST(ExportedCaseTest, UnknownPipelineOrTargetIsAnError) {
+  Artifact artifact = sampleArtifact();
+  setExportedCase(artifact, fuzzCase());
+  artifact.meta["case.pipeline"] = "gpu";
+  Result<ExportedCase> read = getExportedCase(artifact);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.message(), "meta 'case.pipeline' names no pipeline: 'gpu'");
+  artifact.meta["case.pipeline"] = "distribute";
+  artifact.meta["case.target"] = "spirv";
+  read = getExportedCase(artifact);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.message(), "meta 'case.target' names no target: 'spirv'");
 }
 
 TEST(ExportedCaseTest, HandWrittenProgramWithReference) {
