@@ -7,6 +7,9 @@
 #   SIFT_BUILD_DIR   build folder (default: build)
 #   SIFT_JOBS        parallel build jobs (default: nproc)
 #   SIFT_CMAKE_ARGS  extra CMake arguments, e.g. -DSIFT_BUILD_COMPILER=OFF
+#   SIFT_WITH_IREE   0: do not install IREE (the IREE pipelines are then
+#                    unavailable); otherwise the pinned IREE_PACKAGES go into
+#                    BUILD_DIR/venv from the Python package index
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -20,7 +23,12 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libsqlite3-dev sqlite3 libfccp-dev
   rocm-device-libs libamdhip64-dev libdlpack-dev
+  python3-venv
 )
+
+# IREE, the second system under test, and the ONNX importer's dependency:
+# pinned, so every machine tests the same IREE.
+IREE_PACKAGES=(iree-base-compiler==3.13.0 iree-base-runtime==3.13.0 onnx==1.17.0)
 
 missing=()
 for package in "${PACKAGES[@]}"; do
@@ -47,4 +55,16 @@ echo "bootstrap: configuring $BUILD_DIR"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release ${SIFT_CMAKE_ARGS:-} >/dev/null
 echo "bootstrap: building with $JOBS jobs"
 cmake --build "$BUILD_DIR" -j "$JOBS"
+if [[ "${SIFT_WITH_IREE:-1}" != 0 ]]; then
+  VENV="$BUILD_DIR/venv"
+  if "$VENV/bin/iree-compile" --version 2>/dev/null | grep -q "version 3.13.0" &&
+     "$VENV/bin/python" -c "import onnx" 2>/dev/null; then
+    echo "bootstrap: IREE 3.13.0 is in $VENV"
+  else
+    echo "bootstrap: installing ${IREE_PACKAGES[*]} into $VENV"
+    { [[ -x "$VENV/bin/pip" ]] || python3 -m venv "$VENV"; } &&
+      "$VENV/bin/pip" install -q --disable-pip-version-check "${IREE_PACKAGES[@]}" ||
+      echo "bootstrap: could not install IREE into $VENV; the IREE pipelines are unavailable (SIFT_WITH_IREE=0 skips this step)" >&2
+  fi
+fi
 echo "bootstrap: done; tools are in $BUILD_DIR/harness (harness) and $BUILD_DIR/tools (sift-opt, sift-reduce, sift-run)"

@@ -9,11 +9,13 @@
 
 #include "harness/Version.h"
 #include "harness/commands/Cli.h"
+#include "harness/sut/iree/IreeToolchain.h"
 
 #include "llvm/Support/Signals.h"
 
 #include <memory>
 #include <cstdio>
+#include <functional>
 
 using namespace sift::harness;
 
@@ -48,7 +50,13 @@ int main(int argc, char **argv) {
 
   CLI::App app{"sift: differential fuzzing of MLIR GPU lowering of sort, "
                "top-k and NMS"};
-  app.set_version_flag("--version", "sift " + siftVersion());
+  // The versions a bug report names: sift's, and the IREE it would test.
+  app.set_version_flag("--version", std::function<std::string()>([] {
+    sift::Result<IreeToolchain> iree = findIree();
+    return "sift " + siftVersion() + "\n" +
+           (iree.ok() ? "IREE " + iree->version + " (" + iree->compile + ")"
+                      : iree.message());
+  }));
   app.require_subcommand(1);
   std::vector<CommandEntry> commands = {
       addFuzzCommand(app, commandLine), addReplayCommand(app),
