@@ -22,9 +22,13 @@ std::vector<fs::path> candidateDirs() {
     dirs.push_back(fs::path(dir) / "bin");
     return dirs; // an explicit choice: nowhere else
   }
+  // The venv of the build folder this harness was built in (bootstrap puts
+  // it there), then one beside an installed or copied harness.
+#ifdef SIFT_BUILD_DIR
+  dirs.push_back(fs::path(SIFT_BUILD_DIR) / "venv" / "bin");
+#endif
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  // build/harness/harness or build/tools/... : build/venv/bin.
   if (!ec)
     dirs.push_back(self.parent_path().parent_path() / "venv" / "bin");
   if (const char *path = std::getenv("PATH"))
