@@ -38,6 +38,19 @@ func.func @nested(%a: memref<8xi32>, %b: memref<8xi32>, %n: index) {
   return
 }
 
+// The walk reaches nested symbol tables too (a kernel in a gpu.module), and
+// a copy between memory spaces keeps both types.
+// CHECK-LABEL: gpu.func @kernel
+// CHECK-NOT: memref.copy
+// CHECK: linalg.copy ins(%{{.+}} : memref<8xf32>) outs(%{{.+}} : memref<8xf32, #gpu.address_space<private>>)
+// CHECK-NEXT: gpu.return
+gpu.module @kernels {
+  gpu.func @kernel(%a: memref<8xf32>, %b: memref<8xf32, #gpu.address_space<private>>) kernel {
+    memref.copy %a, %b : memref<8xf32> to memref<8xf32, #gpu.address_space<private>>
+    gpu.return
+  }
+}
+
 // CHECK-LABEL: func.func @other
 // CHECK-NOT: linalg.copy
 // CHECK: memref.load

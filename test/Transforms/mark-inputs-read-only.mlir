@@ -13,6 +13,16 @@ func.func @main(%a: tensor<4xf32>, %b: tensor<2x3xi32>, %n: index) -> tensor<4xf
   return %a : tensor<4xf32>
 }
 
+// Every public function, not only @main, and every tensor type (dynamic,
+// unranked); a memref argument is a buffer already and is left alone.
+// CHECK-LABEL: func.func @second
+// CHECK-SAME: %{{.*}}: tensor<?xf32> {bufferization.writable = false}
+// CHECK-SAME: %{{.*}}: tensor<*xi64> {bufferization.writable = false}
+// CHECK-SAME: %{{[a-z0-9]+}}: memref<4xf32>)
+func.func @second(%a: tensor<?xf32>, %b: tensor<*xi64>, %m: memref<4xf32>) {
+  return
+}
+
 // CHECK-LABEL: func.func private @helper
 // CHECK-NOT: writable
 // CHECK: return

@@ -34,6 +34,7 @@ func.func @per_thread(%out: memref<64x8xf32>) {
 // CHECK: %[[N:.+]] = affine.min
 // CHECK: %[[P:.+]] = memref.alloca() : memref<4xf32, #gpu.address_space<private>>
 // CHECK: %[[V:.+]] = memref.subview %[[P]][0] [%[[N]]] [1]
+// CHECK-NOT: memref.alloc(
 // CHECK: memref.copy %{{.+}}, %[[V]]
 func.func @partial_tile(%out: memref<10xf32>) {
   scf.forall (%t) in (3) {
@@ -64,6 +65,38 @@ func.func @workgroup_and_global(%out: memref<64xf32>) {
 
 // -----
 
+// The thread loop need not be the direct parent: an allocation in a
+// sequential loop inside it, inside a loop over blocks, is still per thread.
+// Its alignment is kept, and a strided view of it is rebuilt on the private
+// buffer (its type gains the space).
+// CHECK-LABEL: func.func @nested
+// CHECK: scf.forall
+// CHECK: scf.forall
+// CHECK: scf.for
+// CHECK-NEXT: %[[P:.+]] = memref.alloca() {alignment = 16 : i64} : memref<8xf32, #gpu.address_space<private>>
+// CHECK-NOT: memref.alloc(
+// CHECK: %[[V:.+]] = memref.subview %[[P]][0] [4] [2] : memref<8xf32, #gpu.address_space<private>> to memref<4xf32, strided<[2]>, #gpu.address_space<private>>
+// CHECK: memref.copy %{{.+}}, %[[V]] : {{.*}} to memref<4xf32, strided<[2]>, #gpu.address_space<private>>
+// CHECK: mapping = [#gpu.thread<x>]
+// CHECK: mapping = [#gpu.block<x>]
+func.func @nested(%out: memref<4x64x8xf32>, %lb: index, %ub: index) {
+  %c1 = arith.constant 1 : index
+  scf.forall (%b) in (4) {
+    scf.forall (%t) in (64) {
+      scf.for %i = %lb to %ub step %c1 {
+        %tmp = memref.alloc() {alignment = 16 : i64} : memref<8xf32>
+        %row = memref.subview %out[%b, %t, 0] [1, 1, 8] [1, 1, 1] : memref<4x64x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+        %v = memref.subview %tmp[0] [4] [2] : memref<8xf32> to memref<4xf32, strided<[2]>>
+        %rv = memref.subview %row[0] [4] [2] : memref<8xf32, strided<[1], offset: ?>> to memref<4xf32, strided<[2], offset: ?>>
+        memref.copy %rv, %v : memref<4xf32, strided<[2], offset: ?>> to memref<4xf32, strided<[2]>>
+      }
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
 // Outside thread loops (on the host, or in a loop over blocks) an
 // allocation is not per thread: left alone.
 // CHECK-LABEL: func.func @outside_threads
@@ -87,6 +120,21 @@ func.func @outside_threads(%n: index) {
 func.func @unbounded(%out: memref<?xf32>, %n: index) {
   scf.forall (%t) in (4) {
     %tmp = memref.alloc(%n) : memref<?xf32>
+  } {mapping = [#gpu.thread<x>]}
+  return
+}
+
+// -----
+
+// A view the policy cannot rebuild on the private buffer (only subviews are
+// retargeted) is an error too, never a temporary silently left in global
+// memory.
+// ERR: error: 'memref.collapse_shape' op views a per-thread temporary in a way the memory-space policy cannot retarget
+func.func @reshaped(%out: memref<8xf32>) {
+  scf.forall (%t) in (4) {
+    %tmp = memref.alloc() : memref<2x4xf32>
+    %flat = memref.collapse_shape %tmp [[0, 1]] : memref<2x4xf32> into memref<8xf32>
+    memref.copy %flat, %out : memref<8xf32> to memref<8xf32>
   } {mapping = [#gpu.thread<x>]}
   return
 }
