@@ -65,8 +65,11 @@ std::string identityMap(int64_t rank) {
 
 class Emitter {
 public:
-  explicit Emitter(const Program &program)
-      : program(program), names(program.values.size()) {}
+  explicit Emitter(const Program &program, FrontEnd frontEnd = FrontEnd::Sift,
+                   std::vector<std::string> opAttributes = {})
+      : program(program), names(program.values.size()),
+        iree(frontEnd == FrontEnd::IreeLinalgExt),
+        opAttributes(std::move(opAttributes)) {}
 
   std::string emit() {
     out += "module {\n  func.func @main(";
@@ -312,7 +315,40 @@ private:
       break;
     }
     }
-    out += "      sift.yield " + result + " : i1\n";
+    out += std::string("      ") +
+           (iree ? "iree_linalg_ext.yield " : "sift.yield ") + result +
+           " : i1\n";
+  }
+
+  /// The named orders as a comparator (IREE's sort has no named order):
+  /// ascending is the NaN-aware less, descending the NaN-aware greater.
+  ComparatorKind namedOrderComparator(const Op &op) const {
+    return op.order == SortOrder::Descending ? ComparatorKind::Greater
+                                             : ComparatorKind::Less;
+  }
+
+  /// iree_linalg_ext.sort: a comparator region over every operand's pair
+  /// (only the key's decides).
+  void emitIreeSort(size_t index, const Op &op, const std::string &lhs,
+                    const std::string &operands,
+                    const std::string &resultTypes) {
+    const std::string idx = std::to_string(index);
+    out += "    " + lhs + " = iree_linalg_ext.sort" + attributesOf(index) +
+           " dimension(" +
+           std::to_string(op.dimension) + ") outs(" + operands + ") {\n";
+    out += "    ^bb0(";
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      std::string e = elem(op.operands[i]);
+      std::string a = i ? "%a" + idx + "_" + std::to_string(i) : "%lhs" + idx;
+      std::string b = i ? "%b" + idx + "_" + std::to_string(i) : "%rhs" + idx;
+      out += (i ? ", " : "") + a + ": " + e + ", " + b + ": " + e;
+    }
+    out += "):\n";
+    Op comparator = op;
+    if (op.order != SortOrder::Comparator)
+      comparator.comparator = namedOrderComparator(op);
+    emitComparator(index, comparator, elem(op.operands[0]));
+    out += "    } -> " + resultTypes + "\n";
   }
 
   void emitSort(size_t index, const Op &op) {
@@ -337,6 +373,9 @@ private:
     for (size_t i = 0; i < op.results.size(); ++i)
       resultTypes += (i ? ", " : "") + type(op.results[i]);
 
+    if (iree)
+      return emitIreeSort(index, op, lhs, operandList(ssa, types),
+                          resultTypes);
     out += "    " + lhs + " = sift.sort dimension(" +
            std::to_string(op.dimension) + ")";
     switch (op.order) {
@@ -355,7 +394,84 @@ private:
     out += " -> " + resultTypes + "\n";
   }
 
+  /// The fill of an iree_linalg_ext.topk's values: what every element
+  /// beats or ties (-inf / +inf, or the integer extremes).
+  static std::string topkFill(ElementType type, bool largest) {
+    switch (type) {
+    case ElementType::F16: return largest ? "0xFC00" : "0x7C00";
+    case ElementType::F32: return largest ? "0xFF800000" : "0x7F800000";
+    case ElementType::F64:
+      return largest ? "0xFFF0000000000000" : "0x7FF0000000000000";
+    case ElementType::I32: return largest ? "-2147483648" : "2147483647";
+    case ElementType::I64:
+      return largest ? "-9223372036854775808" : "9223372036854775807";
+    }
+    return "0";
+  }
+
+  /// iree_linalg_ext.topk merges its input into its initial outputs: the
+  /// values start as topkFill and the i32 indices as -1 (an element equal to
+  /// the fill need not displace it: the comparison policy accepts index -1
+  /// there); the input's indices are an explicit i32 iota along the
+  /// dimension. The comparator is the NaN-aware greater (largest) or less
+  /// (smallest); the i32 indices are widened to the model's i64.
+  void emitIreeTopK(size_t index, const Op &op) {
+    const std::string idx = std::to_string(index);
+    const int values = op.results[0], indices = op.results[1];
+    const std::string key = elem(op.operands[0]);
+    const TensorType &inType = tensor(op.operands[0]);
+    const int64_t rank = static_cast<int64_t>(inType.shape.size());
+    TensorType in32 = inType, out32 = tensor(indices);
+    in32.elementType = out32.elementType = ElementType::I32;
+    const std::string inI32 = toMlirType(in32), outI32 = toMlirType(out32);
+    const std::string iota = "%iota" + idx, raw = "%raw" + idx;
+    out += "    %ei" + idx + " = tensor.empty() : " + inI32 + "\n";
+    out += "    " + iota + " = " + genericHeader(rank, 0) + " outs(%ei" + idx +
+           " : " + inI32 + ") {\n    ^bb0(%o" + idx + ": i32):\n";
+    out += "      %x" + idx + " = linalg.index " +
+           std::to_string(op.dimension) + " : index\n";
+    out += "      %y" + idx + " = arith.index_cast %x" + idx +
+           " : index to i32\n      linalg.yield %y" + idx + " : i32\n";
+    out += "    } -> " + inI32 + "\n";
+    const std::string c0 = "%c" + idx + "_0", c1 = "%c" + idx + "_1";
+    out += "    " + c0 + " = arith.constant " +
+           topkFill(inType.elementType, op.largest) + " : " + key + "\n";
+    out += "    " + c1 + " = arith.constant -1 : i32\n";
+    const std::string e0 = "%e" + idx + "_0", e1 = "%e" + idx + "_1";
+    out += "    " + e0 + " = tensor.empty() : " + type(values) + "\n";
+    out += "    " + e1 + " = tensor.empty() : " + outI32 + "\n";
+    const std::string f0 = "%f" + idx + "_0", f1 = "%f" + idx + "_1";
+    out += "    " + f0 + " = linalg.fill ins(" + c0 + " : " + key + ") outs(" +
+           e0 + " : " + type(values) + ") -> " + type(values) + "\n";
+    out += "    " + f1 + " = linalg.fill ins(" + c1 + " : i32) outs(" + e1 +
+           " : " + outI32 + ") -> " + outI32 + "\n";
+    std::string v = defineValue(values);
+    out += "    " + v + ", " + raw + " = iree_linalg_ext.topk" +
+           attributesOf(index) + " dimension(" +
+           std::to_string(op.dimension) + ") ins(" +
+           operandList({name(op.operands[0]), iota}, {type(op.operands[0]), inI32}) +
+           ") outs(" + operandList({f0, f1}, {type(values), outI32}) + ") {\n";
+    out += "    ^bb0(%lhs" + idx + ": " + key + ", %rhs" + idx + ": " + key +
+           "):\n";
+    Op comparator = op;
+    comparator.comparator =
+        op.largest ? ComparatorKind::Greater : ComparatorKind::Less;
+    emitComparator(index, comparator, key);
+    out += "    } -> " + type(values) + ", " + outI32 + "\n";
+    std::string i = defineValue(indices);
+    const int64_t outRank = static_cast<int64_t>(out32.shape.size());
+    out += "    %ew" + idx + " = tensor.empty() : " + type(indices) + "\n";
+    out += "    " + i + " = " + genericHeader(outRank, 1) + " ins(" + raw +
+           " : " + outI32 + ") outs(%ew" + idx + " : " + type(indices) +
+           ") {\n    ^bb0(%n" + idx + ": i32, %w" + idx + ": i64):\n";
+    out += "      %z" + idx + " = arith.extsi %n" + idx +
+           " : i32 to i64\n      linalg.yield %z" + idx + " : i64\n";
+    out += "    } -> " + type(indices) + "\n";
+  }
+
   void emitTopK(size_t index, const Op &op) {
+    if (iree)
+      return emitIreeTopK(index, op);
     const std::string idx = std::to_string(index);
     const int values = op.results[0], indices = op.results[1];
     const std::string e0 = "%e" + idx + "_0", e1 = "%e" + idx + "_1";
@@ -461,10 +577,30 @@ private:
   const Program &program;
   std::vector<std::string> names;
   std::string out;
+  bool iree = false;
+  /// Per op: an attribute dictionary's contents for its linalg_ext form.
+  std::vector<std::string> opAttributes;
+
+  /// " {attrs}" for op `index`, or "".
+  std::string attributesOf(size_t index) const {
+    if (index >= opAttributes.size() || opAttributes[index].empty())
+      return "";
+    return " {" + opAttributes[index] + "}";
+  }
 };
 
 } // namespace
 
 std::string emitMlir(const Program &program) { return Emitter(program).emit(); }
+
+Result<std::string>
+emitIreeLinalgExt(const Program &program,
+                  const std::vector<std::string> &opAttributes) {
+  for (const Op &op : program.ops)
+    if (op.kind == OpKind::Nms)
+      return makeError("NMS has no iree_linalg_ext form: it reaches IREE "
+                       "through the ONNX front end");
+  return Emitter(program, FrontEnd::IreeLinalgExt, opAttributes).emit();
+}
 
 } // namespace sift::gen

@@ -13,13 +13,33 @@
 #pragma once
 
 #include "generators/ProgramModel.h"
+#include "support/Result.h"
 
 #include <string>
+#include <vector>
 
 namespace sift::gen {
 
+/// Which ops a program's sort and top-k become.
+enum class FrontEnd {
+  Sift,          ///< sift.sort, sift.topk, sift.nms (sift's compiler)
+  IreeLinalgExt, ///< iree_linalg_ext.sort and .topk (IREE's own input)
+};
+
 /// The module for `program`, which must pass validate().
 std::string emitMlir(const Program &program);
+
+/// The same program as IREE's input: the sift ops become
+/// iree_linalg_ext.sort (named orders as their NaN-aware comparators, a
+/// region argument pair per operand) and iree_linalg_ext.topk (outputs
+/// filled with what every element beats or ties, an explicit i32 iota as the
+/// input's indices and -1 as the initial index, widened to the model's i64);
+/// everything else is the same linalg and tensor text. `opAttributes[i]`,
+/// when present and not empty, goes into op i's attribute dictionary (a
+/// compilation_info that forces a pipeline). NMS has no such form: an error.
+Result<std::string>
+emitIreeLinalgExt(const Program &program,
+                  const std::vector<std::string> &opAttributes = {});
 
 /// The MLIR spelling of a tensor type, e.g. "tensor<4x8xf32>".
 std::string toMlirType(const TensorType &type);

@@ -15,6 +15,7 @@
 
 #include "oracles/Elementwise.h"
 #include "oracles/FloatBits.h"
+#include "oracles/KeyOrder.h"
 #include "oracles/ReferenceNms.h"
 #include "oracles/TensorIndex.h"
 
@@ -39,70 +40,6 @@ std::string typeName(const TensorType &type) {
   return describe(type.elementType, type.shape);
 }
 
-
-/// The strict weak order that sorts keys of one element type: a named order
-/// or one of the model's comparator regions, as `less(a, b)` over raw bits.
-class KeyOrder {
-public:
-  KeyOrder(ElementType type, SortOrder order, ComparatorKind comparator)
-      : type_(type), order_(order), comparator_(comparator) {}
-
-  /// "" when the comparator is defined for the key type, else why not.
-  std::string check() const {
-    if (order_ != SortOrder::Comparator)
-      return "";
-    bool needsFloat = comparator_ == ComparatorKind::LessAbs;
-    bool needsInt = comparator_ == ComparatorKind::LessLowByte;
-    if ((needsFloat && !isFloat(type_)) || (needsInt && isFloat(type_)))
-      return "comparator " + std::string(gen::toString(comparator_)) +
-             " is not defined for key type " + std::string(toString(type_));
-    return "";
-  }
-
-  bool operator()(uint64_t a, uint64_t b) const {
-    switch (order_) {
-    case SortOrder::Ascending:
-      return totalLess(type_, a, b);
-    case SortOrder::Descending:
-      return totalLess(type_, b, a);
-    case SortOrder::Comparator:
-      break;
-    }
-    // The comparator regions, exactly as the model's comments spell them.
-    if (isFloat(type_)) {
-      double x = floatValue(type_, a), y = floatValue(type_, b);
-      bool nanX = std::isnan(x), nanY = std::isnan(y);
-      switch (comparator_) {
-      case ComparatorKind::Less:
-        return (!nanX && nanY) || x < y;
-      case ComparatorKind::Greater:
-        return (nanX && !nanY) || x > y;
-      case ComparatorKind::LessAbs:
-        return (!nanX && nanY) || std::fabs(x) < std::fabs(y);
-      case ComparatorKind::LessLowByte:
-        return false; // Rejected by check().
-      }
-      return false;
-    }
-    int64_t x = signedValue(type_, a), y = signedValue(type_, b);
-    switch (comparator_) {
-    case ComparatorKind::Less:
-      return x < y;
-    case ComparatorKind::Greater:
-      return x > y;
-    case ComparatorKind::LessLowByte:
-      return (x & 255) < (y & 255);
-    case ComparatorKind::LessAbs:
-      return false; // Rejected by check().
-    }
-    return false;
-  }
-
-private:
-  ElementType type_;
-  SortOrder order_;
-  ComparatorKind comparator_;
-};
 
 /// Copies element `from` of `source` to element `to` of `dest` (same type).
 void copyElement(const HostTensor &source, int64_t from, HostTensor &dest,

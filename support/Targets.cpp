@@ -37,8 +37,35 @@ std::string_view toString(PipelineKind kind) {
   case PipelineKind::Cpu: return "cpu";
   case PipelineKind::TileAndFuse: return "tileandfuse";
   case PipelineKind::Distribute: return "distribute";
+  case PipelineKind::Iree: return "iree";
+  case PipelineKind::IreeTileAndFuse: return "iree-tileandfuse";
+  case PipelineKind::IreeDistribute: return "iree-distribute";
   }
   return "?";
+}
+
+SystemKind systemOf(PipelineKind kind) {
+  switch (kind) {
+  case PipelineKind::Cpu:
+  case PipelineKind::TileAndFuse:
+  case PipelineKind::Distribute: return SystemKind::Sift;
+  case PipelineKind::Iree:
+  case PipelineKind::IreeTileAndFuse:
+  case PipelineKind::IreeDistribute: return SystemKind::Iree;
+  }
+  return SystemKind::Sift;
+}
+
+std::string_view toString(SystemKind kind) {
+  return kind == SystemKind::Iree ? "iree" : "sift";
+}
+
+bool pipelineTargets(PipelineKind pipeline, TargetKind target) {
+  switch (pipeline) {
+  case PipelineKind::Cpu: return target == TargetKind::Host;
+  case PipelineKind::Iree: return true;
+  default: return target != TargetKind::Host;
+  }
 }
 
 std::optional<PipelineKind> parsePipelineKind(std::string_view name) {

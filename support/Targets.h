@@ -18,16 +18,43 @@
 
 namespace sift {
 
-/// The pipelines sift compiles with.
-enum class PipelineKind { Cpu, TileAndFuse, Distribute };
+/// The pipelines a case compiles with: sift's own three, then IREE's
+/// (its own choice, and TileAndFuse or Distribute forced on a GPU).
+enum class PipelineKind {
+  Cpu,
+  TileAndFuse,
+  Distribute,
+  Iree,
+  IreeTileAndFuse,
+  IreeDistribute,
+};
+
+/// The compilers sift tests.
+enum class SystemKind { Sift, Iree };
 
 /// Every pipeline kind, in enum order.
 inline constexpr PipelineKind kAllPipelineKinds[] = {
-    PipelineKind::Cpu, PipelineKind::TileAndFuse, PipelineKind::Distribute};
+    PipelineKind::Cpu,  PipelineKind::TileAndFuse,
+    PipelineKind::Distribute, PipelineKind::Iree,
+    PipelineKind::IreeTileAndFuse, PipelineKind::IreeDistribute};
 
-/// Stable names: "cpu", "tileandfuse", "distribute".
+/// sift's pipelines (`--pipeline=all`) and IREE's (`--pipeline=iree-all`).
+inline constexpr PipelineKind kSiftPipelineKinds[] = {
+    PipelineKind::Cpu, PipelineKind::TileAndFuse, PipelineKind::Distribute};
+inline constexpr PipelineKind kIreePipelineKinds[] = {
+    PipelineKind::Iree, PipelineKind::IreeTileAndFuse,
+    PipelineKind::IreeDistribute};
+
+/// Stable names: "cpu", "tileandfuse", "distribute", "iree",
+/// "iree-tileandfuse", "iree-distribute".
 std::string_view toString(PipelineKind kind);
 std::optional<PipelineKind> parsePipelineKind(std::string_view name);
+
+/// The compiler a pipeline belongs to.
+SystemKind systemOf(PipelineKind kind);
+/// "sift", "iree".
+std::string_view toString(SystemKind kind);
+
 
 /// What the device code is compiled for.
 enum class TargetKind { Host, Nvptx, Amdgpu };
@@ -39,6 +66,11 @@ inline constexpr TargetKind kAllTargetKinds[] = {
 /// Stable names: "host", "nvptx", "amdgpu".
 std::string_view toString(TargetKind kind);
 std::optional<TargetKind> parseTargetKind(std::string_view name);
+
+/// Whether `pipeline` compiles for `target`: cpu for the host alone, sift's
+/// GPU pipelines and IREE's forced ones for nvptx and amdgpu, `iree` for
+/// every target.
+bool pipelineTargets(PipelineKind pipeline, TargetKind target);
 
 /// The default chip of a target: sm_90 (nvptx), gfx942 (amdgpu), x86-64.
 std::string_view defaultChip(TargetKind kind);

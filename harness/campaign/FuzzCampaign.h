@@ -16,7 +16,7 @@
 #include "harness/commands/Commands.h"
 #include "harness/store/FindingStore.h"
 #include "harness/case/Isolation.h"
-#include "harness/sut/sift/SiftCompiler.h"
+#include "harness/sut/Systems.h"
 #include "harness/campaign/StopSignals.h"
 #include "harness/case/WorkerPool.h"
 
@@ -100,8 +100,9 @@ private:
   int64_t runId_ = 0;
   uint64_t firstCase_ = 0, nextCase_ = 0;
   CaseOptions caseOptions_;
-  /// The system under test.
-  SiftCompiler system_;
+  /// The systems under test: sift's compiler, and IREE when a run needs it.
+  SystemUnderTest &systemFor(const PipelineTarget &run);
+  Systems systems_;
   /// The whole campaign's counts (earlier processes' too, when resumed);
   /// `thisRun` counts this process's cases alone.
   CampaignTally tally_;

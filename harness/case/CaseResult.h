@@ -71,6 +71,8 @@ struct CaseResult {
   std::string log;
   /// The compiled artifact (empty when the compile failed), for export.
   rt::Artifact artifact;
+  /// IREE's compiled module (.vmfb bytes) in place of `artifact`.
+  std::vector<uint8_t> ireeModule;
   bool compiled = false;
 };
 

@@ -92,7 +92,9 @@ std::string encodeCaseResult(const CaseResult &result, bool full) {
   putTensors(out, "inputs", result.inputs);
   putTensors(out, "expected", result.expected);
   putTensors(out, "actual", result.actual);
-  if (result.compiled)
+  if (!result.ireeModule.empty())
+    putBytes(out, "iree_module", result.ireeModule);
+  else if (result.compiled)
     putBytes(out, "artifact", rt::encodeArtifact(result.artifact));
   return out;
 }
@@ -187,6 +189,10 @@ Status decodeWhole(const Fields &fields, CaseResult &result) {
   }
   if (!result.compiled)
     return Status::success();
+  if (const std::string *module = fieldText(fields, "iree_module")) {
+    result.ireeModule.assign(module->begin(), module->end());
+    return Status::success();
+  }
   const std::string *artifact = fieldText(fields, "artifact");
   if (!artifact)
     return makeError("case result: missing field 'artifact'");

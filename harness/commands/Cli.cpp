@@ -28,6 +28,16 @@ PipelineKind pipelineFlag(const std::string &name) {
       joinNames(kAllPipelineKinds, [](PipelineKind k) { return toString(k); })};
 }
 
+PipelineKind siftPipelineFlag(const std::string &name, const char *command) {
+  PipelineKind kind = pipelineFlag(name);
+  if (systemOf(kind) != SystemKind::Sift)
+    throw UsageError{"harness " + std::string(command) +
+                     " takes sift's pipelines (cpu, tileandfuse, "
+                     "distribute); IREE's " + name +
+                     " runs through harness fuzz --pipeline=" + name};
+  return kind;
+}
+
 TargetKind targetFlag(const std::string &name) {
   if (auto kind = parseTargetKind(name))
     return *kind;

@@ -42,6 +42,8 @@ CommandEntry addCompileCommand(CLI::App &app);
 // Flag values shared by several commands; each throws a UsageError.
 
 PipelineKind pipelineFlag(const std::string &name);
+/// pipelineFlag for a command that only drives sift's compiler.
+PipelineKind siftPipelineFlag(const std::string &name, const char *command);
 TargetKind targetFlag(const std::string &name);
 rt::DeviceKind deviceFlag(const std::string &name);
 gen::InputMode inputModeFlag(const std::string &name);

@@ -35,7 +35,11 @@ std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags) {
   for (const std::string &name : listFlag(flags.pipelines, "--pipeline")) {
     std::vector<PipelineKind> named;
     if (name == "all")
-      named.assign(std::begin(kAllPipelineKinds), std::end(kAllPipelineKinds));
+      named.assign(std::begin(kSiftPipelineKinds),
+                   std::end(kSiftPipelineKinds));
+    else if (name == "iree-all")
+      named.assign(std::begin(kIreePipelineKinds),
+                   std::end(kIreePipelineKinds));
     else
       named = {pipelineFlag(name)};
     for (PipelineKind kind : named)
@@ -46,9 +50,10 @@ std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags) {
   std::vector<TargetKind> targets;
   for (const std::string &name : listFlag(flags.targets, "--target")) {
     auto kind = parseTargetKind(name);
-    if (!kind || *kind == TargetKind::Host)
-      throw UsageError{"unknown GPU target '" + name +
-                       "'; valid GPU targets: nvptx, amdgpu"};
+    if (!kind)
+      throw UsageError{"unknown target '" + name +
+                       "'; valid targets: nvptx, amdgpu, host (the cpu "
+                       "and iree pipelines)"};
     targets.push_back(*kind);
   }
   std::vector<std::string> chips;
@@ -69,11 +74,13 @@ std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags) {
 
 void addSelectionFlags(CLI::App *cmd, FuzzFlags &f) {
   cmd->add_option("--pipeline", f.pipelines,
-                  "Pipelines: cpu, tileandfuse, distribute or all, or a "
-                  "comma-separated list")
+                  "Pipelines: sift's cpu, tileandfuse, distribute or all; "
+                  "IREE's iree, iree-tileandfuse, iree-distribute or "
+                  "iree-all; or a comma-separated list")
       ->capture_default_str();
   cmd->add_option("--target", f.targets,
-                  "GPU targets of the GPU pipelines: nvptx,amdgpu")
+                  "Targets of the pipelines that choose one: nvptx, "
+                  "amdgpu, host (iree only; cpu always runs on the host)")
       ->capture_default_str();
   cmd->add_option("--chip", f.chips,
                   "GPU chips, per target: sm_XX for nvptx (default sm_90), "

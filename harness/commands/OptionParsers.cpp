@@ -181,8 +181,9 @@ selectPipelineTargets(const std::vector<PipelineKind> &pipelines,
       continue;
     }
     for (TargetKind target : targets)
-      if (target != TargetKind::Host)
-        runs.push_back({pipeline, target, chipFor(target)});
+      if (pipelineTargets(pipeline, target))
+        runs.push_back({pipeline, target,
+                        target == TargetKind::Host ? "" : chipFor(target)});
   }
   return runs;
 }

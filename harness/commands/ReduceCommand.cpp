@@ -19,7 +19,7 @@
 #include "harness/case/IsolatedCase.h"
 #include "harness/reduce/IrReduction.h"
 #include "harness/reduce/Reducer.h"
-#include "harness/sut/sift/SiftCompiler.h"
+#include "harness/sut/Systems.h"
 #include "harness/campaign/StopSignals.h"
 
 #include "generators/MlirEmitter.h"
@@ -88,7 +88,9 @@ struct Reduction {
   StoredCase stored;
   std::string output;
   rt::Device &device;
-  SiftCompiler sift;
+  Systems systems;
+  /// The system of the case's pipeline.
+  SystemUnderTest *system = nullptr;
   IsolationLimits limits;
   /// Why a worker could not start: it ends the reduction with an error
   /// instead of reading as "not interesting".
@@ -99,7 +101,7 @@ struct Reduction {
     CaseSpec spec{stored.options, stored.seed, c.program, c.inputs,
                   std::nullopt, ""};
     std::string error;
-    Observed seen{runCaseIsolated(sift, device, spec, limits, error), ""};
+    Observed seen{runCaseIsolated(*system, device, spec, limits, error), ""};
     if (!error.empty())
       startError = error;
     seen.signature = findingSignature(seen.result);
@@ -196,8 +198,10 @@ int Reduction::run() {
   }
   // The IR half: only a verdict the compile decides can be checked on IR
   // alone (no model, no reference).
-  if (options.reduceIr && last.result.stage.byCompile())
-    reduceIr(sift.session(), *written, last.result.mlir, limits);
+  // sift's IR alone: IREE's input goes through the model reducer.
+  if (options.reduceIr && last.result.stage.byCompile() &&
+      system == &systems.sift())
+    reduceIr(systems.sift().session(), *written, last.result.mlir, limits);
   return kExitOk;
 }
 
@@ -255,12 +259,17 @@ int runCheckCommand(const CheckOptions &options) {
   }
   CaseSpec spec{stored->options, stored->seed, {}, {},
                 std::string(bytes->begin(), bytes->end()), options.program};
-  SiftCompiler sift;
+  Systems systems;
+  Result<SystemUnderTest *> system = systems.of(stored->options.pipeline);
+  if (!system.ok()) {
+    std::fprintf(stderr, "harness check: %s\n", system.message().c_str());
+    return kExitUsage;
+  }
   auto device = rt::createDevice(rt::DeviceKind::Cpu);
   IsolationLimits limits;
   limits.timeoutSeconds = stored->timeoutSeconds.value_or(20);
   std::string startError;
-  CaseResult result = device.ok() ? runCaseIsolated(sift, **device, spec,
+  CaseResult result = device.ok() ? runCaseIsolated(**system, **device, spec,
                                                     limits, startError)
                                   : CaseResult();
   if (!device.ok() || !startError.empty()) {
@@ -296,7 +305,16 @@ int runReduceCommand(const ReduceOptions &options) {
     std::fprintf(stderr, "harness reduce: %s\n", device.message().c_str());
     return kExitUsage;
   }
-  Reduction reduction{options, folder, *stored, *output, **device, {}, {}, ""};
+  Reduction reduction{options, folder, *stored, *output, **device,
+                      {},      nullptr, {},      ""};
+  Result<SystemUnderTest *> system =
+      reduction.systems.of(stored->options.pipeline);
+  if (!system.ok()) {
+    std::fprintf(stderr, "harness reduce: %s: %s\n", folder.c_str(),
+                 system.message().c_str());
+    return kExitUsage;
+  }
+  reduction.system = *system;
   reduction.limits.timeoutSeconds =
       std::min(options.caseTimeoutSeconds,
                stored->timeoutSeconds.value_or(options.caseTimeoutSeconds));

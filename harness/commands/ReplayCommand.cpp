@@ -15,7 +15,7 @@
 #include "harness/case/CaseRunner.h"
 #include "harness/case/IsolatedCase.h"
 #include "harness/store/FindingStore.h"
-#include "harness/sut/sift/SiftCompiler.h"
+#include "harness/sut/Systems.h"
 
 #include "generators/MlirEmitter.h"
 #include "support/FileIO.h"
@@ -153,7 +153,7 @@ void reportCase(const fs::path &folder, const StoredCase &stored,
 }
 
 /// Replays one case folder into `record`.
-void replayOne(SystemUnderTest &system, rt::Device &device,
+void replayOne(Systems &systems, rt::Device &device,
                const fs::path &folder, const ReplayOptions &options,
                ReplayRecord &record, ReplayTotals &totals) {
   auto start = std::chrono::steady_clock::now();
@@ -174,7 +174,10 @@ void replayOne(SystemUnderTest &system, rt::Device &device,
   CaseSpec spec{stored->options, stored->seed, stored->program,
                 stored->inputs, std::nullopt, ""};
   std::string startError;
-  CaseResult seen = runCaseIsolated(system, device, spec, limits, startError);
+  Result<SystemUnderTest *> system = systems.of(stored->options.pipeline);
+  if (!system.ok())
+    return problem(system.message());
+  CaseResult seen = runCaseIsolated(**system, device, spec, limits, startError);
   record.seconds = secondsSince(start);
   if (!startError.empty())
     return problem("cannot start a worker: " + startError);
@@ -198,12 +201,12 @@ int runReplayCommand(const ReplayOptions &options) {
     std::fprintf(stderr, "harness replay: %s\n", device.message().c_str());
     return kExitUsage;
   }
-  SiftCompiler system;
+  Systems systems;
   ReplayTotals totals;
   std::vector<ReplayRecord> records(folders.size());
   auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < folders.size(); ++i)
-    replayOne(system, **device, folders[i], options, records[i], totals);
+    replayOne(systems, **device, folders[i], options, records[i], totals);
   double seconds = secondsSince(start);
   std::printf("replayed %zu cases in %.1f s: %d unchanged, %d changed, %d "
               "unreadable\n",

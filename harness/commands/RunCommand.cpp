@@ -501,7 +501,7 @@ CommandEntry addRunCommand(CLI::App &app) {
                   "Keep MLIR's crash reproducer here when the compiler "
                   "crashes (replay it with sift-opt --run-reproducer)");
   return {cmd, [f] {
-            f->options.pipeline = pipelineFlag(f->pipeline);
+            f->options.pipeline = siftPipelineFlag(f->pipeline, "run");
             f->options.device = deviceFlag(f->device);
             f->options.faults = faultsFlag(f->inject);
             if (f->options.device != rt::DeviceKind::Cpu)
@@ -547,7 +547,7 @@ CommandEntry addCompileCommand(CLI::App &app) {
       ->capture_default_str();
   return {cmd, [f] {
             CompileCommandOptions &o = f->options;
-            o.pipeline = pipelineFlag(f->pipeline);
+            o.pipeline = siftPipelineFlag(f->pipeline, "compile");
             o.faults = faultsFlag(f->inject);
             std::optional<EmitStage> emit = parseEmitStage(f->emit);
             if (!emit)

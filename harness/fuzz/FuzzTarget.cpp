@@ -68,7 +68,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
                                            : "cpu,tileandfuse,distribute",
                    ',')) {
     std::optional<PipelineKind> kind = parsePipelineKind(name);
-    if (!kind)
+    if (!kind || systemOf(*kind) != SystemKind::Sift)
       fatal("SIFT_FUZZ_PIPELINES: unknown pipeline '" + name +
             "' (cpu, tileandfuse, distribute)");
     CaseOptions options;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "harness/case/CaseResult.h"
+#include "oracles/ComparisonPolicy.h"
 #include "runtime/Device.h"
 #include "support/Result.h"
 
@@ -55,6 +56,12 @@ public:
   /// Whether `device` runs what `target` compiles to (cpu: host, cuda:
   /// nvptx, hip: amdgpu).
   virtual bool runsOn(const rt::Device &device, TargetKind target) const;
+
+  /// What the system promises about tie order (oracles/ComparisonPolicy.h):
+  /// sift's compiler the reference's answer exactly.
+  virtual oracle::ComparisonPolicy comparisonPolicy() const {
+    return oracle::exactPolicy();
+  }
 };
 
 } // namespace sift::harness

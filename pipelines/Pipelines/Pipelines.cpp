@@ -285,6 +285,12 @@ LogicalResult sift::addPipeline(OpPassManager &pm,
     }
     addTileAndFusePipeline(pm, options);
     return success();
+  case PipelineKind::Iree:
+  case PipelineKind::IreeTileAndFuse:
+  case PipelineKind::IreeDistribute:
+    error = "the " + std::string(toString(options.kind)) +
+            " pipeline is IREE's, not sift's";
+    return failure();
   }
   error = "unknown pipeline";
   return failure();

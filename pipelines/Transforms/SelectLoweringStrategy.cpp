@@ -260,7 +260,7 @@ struct SelectLoweringStrategyPass final
     MLIRContext *context = &getContext();
     std::optional<sift::PipelineKind> parsed =
         sift::parsePipelineKind(pipeline);
-    if (!parsed) {
+    if (!parsed || sift::systemOf(*parsed) != sift::SystemKind::Sift) {
       getOperation().emitError("unknown pipeline '")
           << pipeline << "'; valid: cpu, tileandfuse, distribute";
       return signalPassFailure();

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -24,15 +25,19 @@ namespace sift::harness {
 std::vector<std::string> ireeTargetFlags(TargetKind target,
                                          const std::string &chip) {
   std::string name = chip.empty() ? std::string(defaultChip(target)) : chip;
+  // f64 stays f64 (IREE demotes it to f32 by default; the model means it).
+  const std::string keepF64 = "--iree-input-demote-f64-to-f32=false";
   switch (target) {
   case TargetKind::Host:
     return {"--iree-hal-target-device=local",
             "--iree-hal-local-target-device-backends=llvm-cpu",
-            "--iree-llvmcpu-target-cpu=generic"};
+            "--iree-llvmcpu-target-cpu=generic", keepF64};
   case TargetKind::Nvptx:
-    return {"--iree-hal-target-device=cuda", "--iree-cuda-target=" + name};
+    return {"--iree-hal-target-device=cuda", "--iree-cuda-target=" + name,
+            keepF64};
   case TargetKind::Amdgpu:
-    return {"--iree-hal-target-device=hip", "--iree-rocm-target=" + name};
+    return {"--iree-hal-target-device=hip", "--iree-rocm-target=" + name,
+            keepF64};
   }
   return {};
 }
@@ -75,6 +80,8 @@ ToolRun runTool(const std::vector<std::string> &args, double seconds) {
   unlink(log);
   if (pid > 0 && !run.timedOut && WIFEXITED(status))
     run.status = WEXITSTATUS(status);
+  if (pid > 0 && !run.timedOut && WIFSIGNALED(status))
+    run.signal = WTERMSIG(status);
   return run;
 }
 
@@ -95,6 +102,26 @@ ToolRun ireeCompile(const IreeToolchain &iree, const std::string &mlirFile,
   args.push_back("-o");
   args.push_back(module.vmfb);
   return runTool(args, seconds);
+}
+
+std::string runFailure(const ToolRun &run) {
+  // "c/runtime/src/...c:191: INVALID_ARGUMENT; input0 ..." -> the status
+  // and its message, the line a signature can use.
+  static const std::regex status(
+      R"((CANCELLED|UNKNOWN|INVALID_ARGUMENT|DEADLINE_EXCEEDED|NOT_FOUND|)"
+      R"(ALREADY_EXISTS|PERMISSION_DENIED|RESOURCE_EXHAUSTED|)"
+      R"(FAILED_PRECONDITION|ABORTED|OUT_OF_RANGE|UNIMPLEMENTED|INTERNAL|)"
+      R"(UNAVAILABLE|DATA_LOSS|UNAUTHENTICATED)\b.*)");
+  std::string first =
+      run.signal ? "iree-run-module was killed by signal " +
+                       std::to_string(run.signal)
+                 : "iree-run-module exited with status " +
+                       std::to_string(run.status);
+  std::smatch match;
+  if (std::regex_search(run.output, match, status))
+    first = "iree-run-module: " +
+            match[0].str().substr(0, match[0].str().find('\n'));
+  return first + "\n" + run.output;
 }
 
 Result<std::vector<HostTensor>>
@@ -119,7 +146,7 @@ ireeRunLocal(const IreeToolchain &iree, const IreeModule &module,
   ToolRun run = runTool(args, seconds);
   if (run.status != 0)
     return makeError(run.timedOut ? "iree-run-module did not finish in time"
-                                  : "iree-run-module failed: " + run.output);
+                                  : runFailure(run));
   std::vector<HostTensor> results;
   for (const std::string &file : outputs) {
     Result<HostTensor> tensor = readNpy(file);

@@ -36,12 +36,19 @@ struct IreeModule {
 struct ToolRun {
   int status = -1;
   bool timedOut = false;
+  /// The signal that killed the tool (a crash), 0 when none did.
+  int signal = 0;
   std::string output;
 };
 
 /// Runs `args` (args[0] the program) with stdout and stderr captured, for
 /// at most `seconds`.
 ToolRun runTool(const std::vector<std::string> &args, double seconds);
+
+/// What a failed iree-run-module said, its first line the status and
+/// message (e.g. "iree-run-module: INVALID_ARGUMENT; input0 element type
+/// mismatch; ..."), then everything it printed.
+std::string runFailure(const ToolRun &run);
 
 /// Compiles `mlirFile` for `target` into `workDir`/module.vmfb.
 ToolRun ireeCompile(const IreeToolchain &iree, const std::string &mlirFile,

@@ -88,7 +88,8 @@ func.func @main(%v: tensor<2x6xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
 TEST(IreeRun, TargetFlags) {
   EXPECT_EQ(ireeTargetFlags(TargetKind::Amdgpu, ""),
             (std::vector<std::string>{"--iree-hal-target-device=hip",
-                                      "--iree-rocm-target=gfx942"}));
+                                      "--iree-rocm-target=gfx942",
+                                      "--iree-input-demote-f64-to-f32=false"}));
   EXPECT_EQ(ireeTargetFlags(TargetKind::Nvptx, "sm_80")[1],
             "--iree-cuda-target=sm_80");
   EXPECT_EQ(ireeTargetFlags(TargetKind::Host, "")[1],

@@ -1,0 +1,28 @@
+//===- harness/sut/Systems.h - The systems a command may test ---*- C++ -*-===//
+//
+// sift's compiler always; IREE made when a pipeline of its is first asked
+// for, its tools found then (a missing IREE is one sentence, not a crash).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "harness/sut/iree/IreeCompiler.h"
+#include "harness/sut/sift/SiftCompiler.h"
+
+#include <memory>
+
+namespace sift::harness {
+
+class Systems {
+public:
+  /// The system `pipeline` belongs to; the error says why IREE is
+  /// unavailable.
+  Result<SystemUnderTest *> of(PipelineKind pipeline);
+  SiftCompiler &sift() { return sift_; }
+
+private:
+  SiftCompiler sift_;
+  std::unique_ptr<IreeCompiler> iree_;
+};
+
+} // namespace sift::harness

@@ -1,0 +1,259 @@
+//===- harness/sut/iree/IreeCompiler.cpp - IREE as a system under test ----===//
+//
+// Each compile works in a folder of its own under the temporary directory
+// (removed afterwards): program.mlir, module.vmfb and executables/ with
+// what --iree-hal-dump-executable-{binaries,intermediates}-to wrote. The
+// module's bytes travel in the case result, so a run needs no folder of
+// the compile's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/sut/iree/IreeCompiler.h"
+
+#include "generators/MlirEmitter.h"
+#include "harness/sut/iree/IreeConfigs.h"
+#include "oracles/ComparisonPolicy.h"
+#include "oracles/static/BinaryChecks.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace sift::harness {
+
+namespace {
+
+/// The time one iree-compile or iree-run-module may take.
+constexpr double kToolSeconds = 120;
+/// How much of a tool's output a finding's detail keeps.
+constexpr size_t kOutputBytes = 6000;
+
+/// A fresh folder under the temporary directory; removed with the object.
+class WorkDir {
+public:
+  WorkDir() {
+    std::string pattern =
+        (fs::temp_directory_path() / "sift-iree-XXXXXX").string();
+    if (mkdtemp(pattern.data()))
+      path_ = pattern;
+  }
+  ~WorkDir() {
+    std::error_code ec;
+    if (!path_.empty())
+      fs::remove_all(path_, ec);
+  }
+  bool ok() const { return !path_.empty(); }
+  std::string file(const std::string &name) const {
+    return (fs::path(path_) / name).string();
+  }
+  const std::string &path() const { return path_; }
+
+private:
+  std::string path_;
+};
+
+std::string readWhole(const fs::path &file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in),
+                     std::istreambuf_iterator<char>());
+}
+
+std::string clip(const std::string &text) {
+  return text.size() <= kOutputBytes
+             ? text
+             : text.substr(0, kOutputBytes) + "\n[... " +
+                   std::to_string(text.size() - kOutputBytes) +
+                   " more bytes]";
+}
+
+/// The static oracles over the dumped executables: PTX, HSACO, and the
+/// device LLVM IR after linking (vendor libraries resolved there).
+std::vector<oracle::StaticFinding> checkDumps(const std::string &dumpDir,
+                                              std::string &unreadable) {
+  std::vector<oracle::StaticFinding> findings;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto &entry : fs::directory_iterator(dumpDir, ec))
+    files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path &file : files) {
+    std::string name = file.filename().string();
+    std::vector<oracle::StaticFinding> found;
+    auto endsWith = [&](const std::string &suffix) {
+      return name.size() >= suffix.size() &&
+             name.compare(name.size() - suffix.size(), suffix.size(),
+                          suffix) == 0;
+    };
+    if (endsWith(".ptx")) {
+      found = oracle::checkPtx(readWhole(file));
+    } else if (endsWith(".hsaco")) {
+      std::string bytes = readWhole(file), error;
+      found = oracle::checkHsaco(
+          reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size(), error);
+      if (!error.empty())
+        unreadable = name + ": " + error;
+    } else if (endsWith(".optimized.ll")) {
+      found = oracle::checkLlvmIr(readWhole(file), /*libdeviceLinked=*/true,
+                                  /*rocmDeviceLibsLinked=*/true);
+    }
+    for (oracle::StaticFinding &f : found) {
+      f.message += " (" + name + ")";
+      findings.push_back(std::move(f));
+    }
+  }
+  return findings;
+}
+
+} // namespace
+
+std::string ireeDiagnostic(const std::string &output,
+                           const std::string &fallback) {
+  static const std::regex error(R"(error: (.*))");
+  static const std::regex fatal(
+      R"((Assertion .* failed\.?|LLVM ERROR: .*|UNREACHABLE executed.*))");
+  std::istringstream lines(output);
+  std::string line, firstFatal;
+  std::smatch match;
+  while (std::getline(lines, line)) {
+    if (std::regex_search(line, match, error))
+      return match[1].str();
+    if (firstFatal.empty() && std::regex_search(line, match, fatal))
+      firstFatal = match[1].str();
+  }
+  return firstFatal.empty() ? fallback : firstFatal;
+}
+
+std::vector<std::string> ireeExtraFlags(const CaseOptions &options) {
+  // A program without inputs is evaluated at compile time for the host;
+  // a GPU pipeline forced on its ops cannot build there, which says
+  // nothing about the GPU code: forced pipelines compile without it.
+  if (options.pipeline == PipelineKind::IreeTileAndFuse ||
+      options.pipeline == PipelineKind::IreeDistribute)
+    return {"--iree-opt-const-eval=false"};
+  return {};
+}
+
+std::string ireeCompileCommand(const CaseOptions &options,
+                               const std::string &file) {
+  std::string command = "iree-compile " + file;
+  for (const std::string &flag : ireeTargetFlags(options.target, options.chip))
+    command += " " + flag;
+  for (const std::string &flag : ireeExtraFlags(options))
+    command += " " + flag;
+  return command + " -o module.vmfb";
+}
+
+IreeCompiler::IreeCompiler(IreeToolchain toolchain)
+    : iree_(std::move(toolchain)) {}
+
+oracle::ComparisonPolicy IreeCompiler::comparisonPolicy() const {
+  return oracle::ireePolicy(/*linalgExtTopk=*/true);
+}
+
+bool IreeCompiler::runsOn(const rt::Device &device, TargetKind target) const {
+  return device.kind() == rt::DeviceKind::Cpu && target == TargetKind::Host;
+}
+
+bool IreeCompiler::compile(const CaseOptions &options, CaseResult &result) {
+  std::vector<std::string> attributes =
+      ireeOpAttributes(result.program, options.pipeline, options.target,
+                       options.randomConfig, result.seed);
+  Result<std::string> text = gen::emitIreeLinalgExt(result.program, attributes);
+  if (!text.ok())
+    return failWith(result, oracle::Verdict::GenInvalid, Stage(Step::Generate),
+                    "the iree_linalg_ext front end: " + text.message());
+  result.mlir = *text;
+  return compileIn(options, *text, result);
+}
+
+bool IreeCompiler::compileIn(const CaseOptions &options,
+                             const std::string &text, CaseResult &result) {
+  if (options.onPhase)
+    options.onPhase("compile");
+  auto start = std::chrono::steady_clock::now();
+  WorkDir dir;
+  if (!dir.ok())
+    return failWith(result, oracle::Verdict::GenInvalid, Stage(Step::Compile),
+                    "cannot make a work folder for iree-compile");
+  std::ofstream(dir.file("program.mlir"), std::ios::binary) << text;
+  IreeModule module;
+  ToolRun run = ireeCompile(iree_, dir.file("program.mlir"), options.target,
+                            options.chip, ireeExtraFlags(options), dir.path(),
+                            kToolSeconds, module);
+  result.compileSeconds = secondsSince(start);
+  std::string command = ireeCompileCommand(options, "program.mlir");
+  if (run.timedOut)
+    return failWith(result, oracle::Verdict::CompileTimeout,
+                    Stage(Step::Compile),
+                    "iree-compile ran past " +
+                        std::to_string(static_cast<int>(kToolSeconds)) +
+                        " s\n" + command + "\n" + clip(run.output));
+  if (run.signal != 0 || run.status != 0) {
+    bool crashed = run.signal != 0;
+    std::string fallback =
+        crashed ? "iree-compile was killed by signal " +
+                      std::to_string(run.signal)
+                : "iree-compile exited with status " +
+                      std::to_string(run.status);
+    return failWith(result,
+                    crashed ? oracle::Verdict::CompileCrash
+                            : oracle::Verdict::CompileError,
+                    Stage(Step::Compile),
+                    ireeDiagnostic(run.output, fallback) + "\n" + command +
+                        "\n" + clip(run.output));
+  }
+  std::string vmfb = readWhole(module.vmfb);
+  result.ireeModule.assign(vmfb.begin(), vmfb.end());
+  result.compiled = true;
+  if (options.target == TargetKind::Host)
+    return true;
+  std::string unreadable;
+  std::vector<oracle::StaticFinding> findings =
+      checkDumps(module.dumpDir, unreadable);
+  if (!unreadable.empty())
+    return failWith(result, oracle::Verdict::CompileError,
+                    Stage(Step::Serialize),
+                    "IREE's dumped binary is unreadable: " + unreadable);
+  if (findings.empty())
+    return true;
+  std::string detail = findings.front().message;
+  if (findings.size() > 1)
+    detail += " (and " + std::to_string(findings.size() - 1) + " more)";
+  return failWith(result, findings.front().verdict, Stage(Step::Static),
+                  detail + "\n" + command);
+}
+
+CaseResult IreeCompiler::compileText(const CaseOptions &options,
+                                     const std::string &text,
+                                     const std::string &, uint64_t seed) {
+  CaseResult result = blankCase(options, seed);
+  result.mlir = text;
+  compileIn(options, text, result);
+  return result;
+}
+
+Result<std::vector<HostTensor>> IreeCompiler::run(const CaseResult &compiled,
+                                                  rt::Device &device, int) {
+  if (!runsOn(device, compiled.target))
+    return makeError("IREE's " + std::string(toString(compiled.target)) +
+                     " modules do not run on this device here");
+  WorkDir dir;
+  if (!dir.ok())
+    return makeError("cannot make a work folder for iree-run-module");
+  IreeModule module;
+  module.vmfb = dir.file("module.vmfb");
+  std::ofstream(module.vmfb, std::ios::binary)
+      .write(reinterpret_cast<const char *>(compiled.ireeModule.data()),
+             static_cast<std::streamsize>(compiled.ireeModule.size()));
+  return ireeRunLocal(iree_, module, compiled.inputs,
+                      compiled.program.outputs.size(), dir.path(),
+                      kToolSeconds);
+}
+
+} // namespace sift::harness

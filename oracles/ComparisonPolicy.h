@@ -1,0 +1,62 @@
+//===- oracles/ComparisonPolicy.h - What each compiler promises -*- C++ -*-===//
+//
+// The reference computes one answer: stable sorts, top-k ties to the lower
+// index. A compiler may document less: IREE's sort is not stable and its
+// top-k leaves the order of equal values open, and iree_linalg_ext.topk
+// merges its input into initial outputs, so an element equal to the fill
+// value need not displace the fill's index. A policy lists such freedoms in
+// one place; the comparison then accepts exactly the answers they allow,
+// and everything else stays a mismatch.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "oracles/Compare.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sift::oracle {
+
+struct ComparisonPolicy {
+  /// Names the system in notes ("sift", "iree").
+  std::string system = "sift";
+  /// Sorts keep equal keys in input order.
+  bool stableSort = true;
+  /// Top-k puts the lower index first among equal values.
+  bool topkLowerIndexFirst = true;
+  /// Top-k may report index -1 (its initial index) for a value equal to its
+  /// fill (-inf for largest, +inf for smallest, the integer extremes).
+  bool topkFillIndex = false;
+};
+
+/// sift's own compiler: the reference's answer, exactly.
+ComparisonPolicy exactPolicy();
+/// IREE: unstable sort, open top-k tie order; `linalgExtTopk` when top-k
+/// reached IREE as iree_linalg_ext.topk with filled initial outputs.
+ComparisonPolicy ireePolicy(bool linalgExtTopk);
+
+/// What a comparison under a policy found.
+struct PolicyComparison {
+  std::optional<Mismatch> mismatch;
+  /// Outputs that the policy left unchecked: they are computed from a sort
+  /// or top-k result whose order the policy leaves open, through other
+  /// ops, on inputs with ties (one line each).
+  std::vector<std::string> unchecked;
+};
+
+/// Compares `actual` with `expected` (the reference's outputs of `program`
+/// on `inputs`) under `policy`. Where a sort or top-k has ties the policy
+/// leaves open, its results are compared without the order of the tied
+/// elements: each run of equal keys holds the same elements (within the
+/// output's tolerance), and each top-k index points at an input element
+/// equal to its value, distinct within its lane (or -1 at the fill value,
+/// where the policy allows).
+PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
+                                    const gen::Program &program,
+                                    const std::vector<HostTensor> &inputs,
+                                    const std::vector<HostTensor> &expected,
+                                    const std::vector<HostTensor> &actual);
+
+} // namespace sift::oracle

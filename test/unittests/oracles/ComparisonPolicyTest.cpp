@@ -1,0 +1,137 @@
+//===- ComparisonPolicyTest.cpp - Documented freedoms, and only those -----===//
+//
+// Each rule of the IREE policy accepts exactly the answers it allows: an
+// unstable sort may permute tied elements but not change them; a top-k may
+// break ties either way but each index must point at its value, once; the
+// linalg_ext fill index -1 only at the fill value; outputs computed from a
+// tie-open result are named unchecked; sift's exact policy accepts none.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OracleTestUtil.h"
+
+#include "generators/ProgramBuilder.h"
+#include "oracles/ComparisonPolicy.h"
+#include "oracles/Reference.h"
+
+#include <gtest/gtest.h>
+
+using namespace sift;
+using namespace sift::oracle;
+using namespace sift::oracle::test;
+
+namespace {
+
+gen::Policy policy;
+gen::Rng rng(7);
+
+struct Case {
+  gen::Program program;
+  std::vector<HostTensor> inputs, expected;
+};
+
+Case evaluated(gen::Program program, std::vector<HostTensor> inputs) {
+  Result<std::vector<HostTensor>> expected = evaluate(program, inputs);
+  EXPECT_TRUE(expected.ok()) << expected.message();
+  return {std::move(program), std::move(inputs), std::move(*expected)};
+}
+
+/// A sort of i32 keys [1, 0, 1] (a tie) moving an i32 payload.
+Case tiedSort(bool negatePayload = false) {
+  gen::ProgramBuilder b(policy, rng);
+  int k = b.addInput({ElementType::I32, {3}});
+  int p = b.addInput({ElementType::I32, {3}});
+  std::vector<int> sorted =
+      b.addSort({k, p}, 0, gen::SortOrder::Ascending, gen::ComparatorKind::Less);
+  b.addOutput(sorted[0]);
+  b.addOutput(negatePayload ? b.addElementwise(gen::EwKind::AddI,
+                                               {sorted[1], sorted[1]},
+                                               ElementType::I32)
+                            : sorted[1]);
+  return evaluated(b.take(), {i32({3}, {1, 0, 1}), i32({3}, {10, 11, 12})});
+}
+
+/// Top-k (largest, k = kk) of one f32 lane, both results returned.
+Case topk(std::vector<float> lane, int64_t kk) {
+  gen::ProgramBuilder b(policy, rng);
+  int x = b.addInput({ElementType::F32, {static_cast<int64_t>(lane.size())}});
+  auto [values, indices] = b.addTopK(x, 0, kk, true);
+  b.addOutput(values);
+  b.addOutput(indices);
+  return evaluated(b.take(),
+                   {f32({static_cast<int64_t>(lane.size())}, lane)});
+}
+
+PolicyComparison compare(const ComparisonPolicy &p, const Case &c,
+                         std::vector<HostTensor> actual) {
+  return compareUnderPolicy(p, c.program, c.inputs, c.expected, actual);
+}
+
+} // namespace
+
+TEST(ComparisonPolicy, UnstableSortMayPermuteTiedElementsOnly) {
+  Case c = tiedSort();
+  ASSERT_EQ(c.expected[1].get<int32_t>(1), 10); // stable: 10 before 12
+  std::vector<HostTensor> swapped = {c.expected[0], i32({3}, {11, 12, 10})};
+  EXPECT_FALSE(compare(ireePolicy(false), c, swapped).mismatch);
+  EXPECT_TRUE(compare(exactPolicy(), c, swapped).mismatch);
+  // A payload that is not a permutation of the tied run is wrong.
+  std::vector<HostTensor> wrong = {c.expected[0], i32({3}, {11, 12, 12})};
+  auto found = compare(ireePolicy(false), c, wrong).mismatch;
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->output, 1);
+  EXPECT_NE(found->message.find("tied elements"), std::string::npos)
+      << found->message;
+  // Moving an untied element is wrong too.
+  std::vector<HostTensor> moved = {c.expected[0], i32({3}, {10, 11, 12})};
+  EXPECT_TRUE(compare(ireePolicy(false), c, moved).mismatch);
+}
+
+TEST(ComparisonPolicy, TieOpenResultsThroughOtherOpsAreNamedUnchecked) {
+  Case c = tiedSort(/*negatePayload=*/true);
+  std::vector<HostTensor> swapped = {c.expected[0], i32({3}, {22, 24, 20})};
+  PolicyComparison result = compare(ireePolicy(false), c, swapped);
+  EXPECT_FALSE(result.mismatch);
+  ASSERT_EQ(result.unchecked.size(), 1u);
+  EXPECT_NE(result.unchecked[0].find("output 1"), std::string::npos);
+  // The keys themselves are still checked.
+  std::vector<HostTensor> badKeys = {i32({3}, {0, 1, 2}), swapped[1]};
+  EXPECT_TRUE(compare(ireePolicy(false), c, badKeys).mismatch);
+}
+
+TEST(ComparisonPolicy, TopKTiesMayGoEitherWayButIndicesMustPointAtValues) {
+  Case c = topk({5, 1, 5}, 1);
+  ASSERT_EQ(c.expected[1].get<int64_t>(0), 0);
+  EXPECT_FALSE(
+      compare(ireePolicy(false), c, {f32({1}, {5}), i64({1}, {2})}).mismatch);
+  EXPECT_TRUE(
+      compare(exactPolicy(), c, {f32({1}, {5}), i64({1}, {2})}).mismatch);
+  auto wrong = compare(ireePolicy(false), c, {f32({1}, {5}), i64({1}, {1})});
+  ASSERT_TRUE(wrong.mismatch);
+  EXPECT_NE(wrong.mismatch->message.find("points at an element"),
+            std::string::npos);
+  Case two = topk({5, 1, 5}, 2);
+  EXPECT_FALSE(compare(ireePolicy(false), two,
+                       {f32({2}, {5, 5}), i64({2}, {2, 0})})
+                   .mismatch);
+  auto twice = compare(ireePolicy(false), two,
+                       {f32({2}, {5, 5}), i64({2}, {0, 0})});
+  ASSERT_TRUE(twice.mismatch);
+  EXPECT_NE(twice.mismatch->message.find("appears twice"), std::string::npos);
+  // Without ties nothing is open: a wrong index is a mismatch.
+  Case distinct = topk({5, 1, 4}, 1);
+  EXPECT_TRUE(compare(ireePolicy(false), distinct,
+                      {f32({1}, {5}), i64({1}, {2})})
+                  .mismatch);
+}
+
+TEST(ComparisonPolicy, FillIndexOnlyAtTheFillValue) {
+  Case c = topk({3, -kInff}, 2);
+  std::vector<HostTensor> filled = {f32({2}, {3, -kInff}), i64({2}, {0, -1})};
+  EXPECT_FALSE(compare(ireePolicy(true), c, filled).mismatch);
+  EXPECT_TRUE(compare(ireePolicy(false), c, filled).mismatch);
+  Case finite = topk({3, 2}, 2);
+  EXPECT_TRUE(compare(ireePolicy(true), finite,
+                      {f32({2}, {3, 2}), i64({2}, {0, -1})})
+                  .mismatch);
+}
