@@ -29,12 +29,17 @@ struct ComparisonPolicy {
   /// Top-k may report index -1 (its initial index) for a value equal to its
   /// fill (-inf for largest, +inf for smallest, the integer extremes).
   bool topkFillIndex = false;
+  /// Float code flushes denormal results to zero and reads denormal
+  /// operands as zero (FTZ and DAZ): where a denormal takes part, outputs
+  /// are not compared (the reference keeps IEEE denormals).
+  bool flushesDenormals = false;
 };
 
 /// sift's own compiler: the reference's answer, exactly.
 ComparisonPolicy exactPolicy();
-/// IREE: unstable sort, open top-k tie order; `linalgExtTopk` when top-k
-/// reached IREE as iree_linalg_ext.topk with filled initial outputs.
+/// IREE: unstable sort, open top-k tie order, denormals flushed (its CPU
+/// code runs with FTZ and DAZ); `linalgExtTopk` when top-k reached IREE as
+/// iree_linalg_ext.topk with filled initial outputs.
 ComparisonPolicy ireePolicy(bool linalgExtTopk);
 
 /// What a comparison under a policy found.

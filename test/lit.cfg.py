@@ -23,3 +23,9 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 # sift-fuzz is built where libFuzzer's FuzzedDataProvider.h (clang-22) is.
 if config.sift_have_fuzz:
     config.available_features.add("sift-fuzz")
+
+# IREE's tools, as bootstrap installs them into the build's venv (or where
+# SIFT_IREE_DIR points): the IREE tests need them.
+if os.path.exists(os.path.join(os.environ.get("SIFT_IREE_DIR", ""), "bin", "iree-compile")) or \
+        os.path.exists(os.path.join(config.sift_obj_root, "venv", "bin", "iree-compile")):
+    config.available_features.add("iree")

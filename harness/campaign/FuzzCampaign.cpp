@@ -88,8 +88,9 @@ std::optional<int> FuzzCampaign::open() {
     return kExitUsage;
   };
   if (options_.runs.empty())
-    return usage("--pipeline and --target select nothing to run (a GPU "
-                 "pipeline needs a GPU target)");
+    return usage("--pipeline and --target select nothing to run (the GPU "
+                 "pipelines target nvptx or amdgpu; host takes cpu and "
+                 "iree)");
   auto store = FindingStore::open(options_.outDir);
   if (!store.ok())
     return usage(store.message());
@@ -441,6 +442,9 @@ void FuzzCampaign::writeSummary(double rate) {
   nlohmann::json summary = tally_.toJson();
   summary["runs"] = runsText_;
   summary["sift_version"] = siftVersion();
+  for (const PipelineTarget &run : options_.runs)
+    if (systemOf(run.pipeline) == SystemKind::Iree)
+      summary["iree_version"] = systemFor(run).version();
   summary["seed"] = options_.seed;
   summary["inputs"] = std::string(gen::toString(options_.inputs));
   summary["cases_per_second"] = rate;

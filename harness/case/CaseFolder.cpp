@@ -398,6 +398,9 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
   info["faults"] = faults;
   if (!result.reproducer.empty())
     info["reproducer"] = "sift-opt --run-reproducer reproducer.mlir";
+  if (!result.systemVersion.empty())
+    info[std::string(toString(systemOf(result.pipeline))) + "_version"] =
+        result.systemVersion;
   for (const auto &[field, value] : extra.items())
     info[field] = value;
   std::string text = info.dump(2) + "\n";

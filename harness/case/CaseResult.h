@@ -71,6 +71,9 @@ struct CaseResult {
   std::string log;
   /// The compiled artifact (empty when the compile failed), for export.
   rt::Artifact artifact;
+  /// The version of the system that compiled the case, when it is not
+  /// sift's own (IREE's "3.13.0rc20261016 @ 89ece87b...").
+  std::string systemVersion;
   /// IREE's compiled module (.vmfb bytes) in place of `artifact`.
   std::vector<uint8_t> ireeModule;
   bool compiled = false;

@@ -84,6 +84,7 @@ std::string encodeCaseResult(const CaseResult &result, bool full) {
   put(out, "ran", result.ran ? "1" : "0");
   put(out, "compiled", result.compiled ? "1" : "0");
   put(out, "reproducer", result.reproducer);
+  put(out, "system_version", result.systemVersion);
   if (!full)
     return out;
   put(out, "program", programToJson(result.program).dump());
@@ -159,6 +160,8 @@ Status decodeSummary(const Fields &fields, CaseResult &result) {
   result.ran = text("ran") == "1";
   result.compiled = text("compiled") == "1";
   result.reproducer = text("reproducer");
+  if (const std::string *version = fieldText(fields, "system_version"))
+    result.systemVersion = *version;
   return Status::success();
 }
 

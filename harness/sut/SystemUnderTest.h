@@ -29,6 +29,9 @@ public:
   /// "sift": names the system in findings, summaries and reports.
   virtual std::string_view name() const = 0;
 
+  /// The system's version, for summaries and findings.
+  virtual std::string version() const = 0;
+
   /// Compiles `result.program` (whose sift MLIR text is `result.mlir` and
   /// whose seed, `result.seed`, draws random configs) for `options`'
   /// pipeline and target into `result.artifact`, and checks it statically.

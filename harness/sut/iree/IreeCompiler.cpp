@@ -176,6 +176,7 @@ bool IreeCompiler::compileIn(const CaseOptions &options,
                              const std::string &text, CaseResult &result) {
   if (options.onPhase)
     options.onPhase("compile");
+  result.systemVersion = iree_.version;
   auto start = std::chrono::steady_clock::now();
   WorkDir dir;
   if (!dir.ok())

@@ -23,6 +23,7 @@ public:
   explicit IreeCompiler(IreeToolchain toolchain);
 
   std::string_view name() const override { return "iree"; }
+  std::string version() const override { return iree_.version; }
   /// `result.mlir` becomes the IREE input text that was compiled.
   bool compile(const CaseOptions &options, CaseResult &result) override;
   /// The text is IREE input (iree_linalg_ext, linalg, tensor, arith).

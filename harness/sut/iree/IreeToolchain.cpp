@@ -55,6 +55,32 @@ std::string outputOf(const std::string &command) {
   return output;
 }
 
+/// The native tool behind a Python package's console script: pip's
+/// `venv/bin/iree-compile` starts Python to start
+/// `site-packages/iree/compiler/_mlir_libs/iree-compile` (iree-run-module:
+/// `iree/_runtime_libs/`). Running the native one saves Python's start per
+/// call, a third of a small compile. `script` itself when it is native or
+/// the package's layout is not there.
+fs::path nativeTool(const fs::path &script, const char *packageDir) {
+  std::FILE *file = std::fopen(script.c_str(), "rb");
+  if (!file)
+    return script;
+  char head[64] = {};
+  size_t n = std::fread(head, 1, sizeof head - 1, file);
+  std::fclose(file);
+  if (n < 2 || std::string(head, n).find("python") == std::string::npos)
+    return script;
+  std::error_code ec;
+  fs::path lib = script.parent_path().parent_path() / "lib";
+  for (const auto &python : fs::directory_iterator(lib, ec)) {
+    fs::path native = python.path() / "site-packages" / "iree" / packageDir /
+                      script.filename();
+    if (executable(native))
+      return native;
+  }
+  return script;
+}
+
 } // namespace
 
 std::string parseIreeVersion(const std::string &output) {
@@ -74,8 +100,10 @@ Result<IreeToolchain> findIree() {
       continue;
     IreeToolchain iree;
     iree.binDir = dir.string();
-    iree.compile = (dir / "iree-compile").string();
-    iree.runModule = (dir / "iree-run-module").string();
+    iree.compile =
+        nativeTool(dir / "iree-compile", "compiler/_mlir_libs").string();
+    iree.runModule =
+        nativeTool(dir / "iree-run-module", "_runtime_libs").string();
     iree.importOnnx = (dir / "iree-import-onnx").string();
     if (!executable(iree.runModule))
       return makeError("IREE is unavailable: " + iree.binDir +

@@ -19,6 +19,8 @@ namespace sift::harness {
 /// The IREE tools found, and the compiler's version.
 struct IreeToolchain {
   std::string binDir;
+  /// The tools themselves (the native programs behind a venv's Python
+  /// console scripts).
   std::string compile;    ///< iree-compile
   std::string runModule;  ///< iree-run-module
   std::string importOnnx; ///< iree-import-onnx

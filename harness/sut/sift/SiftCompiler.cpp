@@ -10,6 +10,7 @@
 
 #include "harness/sut/sift/SiftCompiler.h"
 
+#include "harness/Version.h"
 #include "harness/case/Isolation.h"
 #include "oracles/ir/StageChecks.h"
 #include "oracles/static/BinaryChecks.h"
@@ -234,6 +235,8 @@ std::string reproducerPass(const std::string &reproducer) {
 }
 
 SiftCompiler::SiftCompiler() = default;
+
+std::string SiftCompiler::version() const { return siftVersion(); }
 SiftCompiler::~SiftCompiler() = default;
 
 bool SiftCompiler::compile(const CaseOptions &options, CaseResult &result) {

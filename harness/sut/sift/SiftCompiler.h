@@ -21,6 +21,7 @@ public:
   ~SiftCompiler() override;
 
   std::string_view name() const override { return "sift"; }
+  std::string version() const override;
   bool compile(const CaseOptions &options, CaseResult &result) override;
   Result<std::vector<HostTensor>> run(const CaseResult &compiled,
                                       rt::Device &device,

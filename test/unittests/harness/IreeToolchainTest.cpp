@@ -82,3 +82,28 @@ TEST(IreeToolchain, UnavailableInOneSentence) {
   EXPECT_EQ(none.message(), "IREE is unavailable: SIFT_IREE_DIR=/nonexistent-iree "
                             "has no bin/iree-compile");
 }
+
+TEST(IreeToolchain, RunsTheNativeToolsBehindAVenvsPythonScripts) {
+  FakeIree fake(/*withRuntime=*/true);
+  // pip's console script starts Python; the native tools live in the
+  // package. The version is asked of the native compiler.
+  fs::path site = fake.root / "lib" / "python3.11" / "site-packages" / "iree";
+  fs::create_directories(site / "compiler" / "_mlir_libs");
+  fs::create_directories(site / "_runtime_libs");
+  auto tool = [](const fs::path &file, const std::string &body) {
+    std::ofstream(file) << body;
+    fs::permissions(file, fs::perms::owner_all);
+  };
+  tool(fake.root / "bin" / "iree-compile",
+       "#!/usr/bin/python3\nraise SystemExit(1)\n");
+  tool(site / "compiler" / "_mlir_libs" / "iree-compile",
+       "#!/bin/sh\necho '  IREE compiler version 7.7.7 @ native'\n");
+  tool(site / "_runtime_libs" / "iree-run-module", "#!/bin/sh\nexit 0\n");
+  Result<IreeToolchain> iree = findIree();
+  ASSERT_TRUE(iree.ok()) << iree.message();
+  EXPECT_EQ(fs::path(iree->compile),
+            site / "compiler" / "_mlir_libs" / "iree-compile");
+  // bin/iree-run-module is a shell script here: it stays.
+  EXPECT_EQ(fs::path(iree->runModule), fake.root / "bin" / "iree-run-module");
+  EXPECT_EQ(iree->version, "7.7.7 @ native");
+}

@@ -135,3 +135,23 @@ TEST(ComparisonPolicy, FillIndexOnlyAtTheFillValue) {
                       {f32({2}, {3, 2}), i64({2}, {0, -1})})
                   .mismatch);
 }
+
+TEST(ComparisonPolicy, DenormalsFlushedOnlyWhereThePolicySaysSo) {
+  // A sort whose input holds a denormal: IREE's FTZ/DAZ float code may read
+  // it as zero, so its outputs are not compared, and say so.
+  gen::ProgramBuilder b(policy, rng);
+  int x = b.addInput({ElementType::F32, {3}});
+  std::vector<int> sorted =
+      b.addSort({x}, 0, gen::SortOrder::Ascending, gen::ComparatorKind::Less);
+  b.addOutput(sorted[0]);
+  Case c = evaluated(b.take(), {f32({3}, {2, 1e-40f, 1})});
+  std::vector<HostTensor> flushed = {f32({3}, {0, 1, 2})};
+  PolicyComparison iree = compare(ireePolicy(false), c, flushed);
+  EXPECT_FALSE(iree.mismatch);
+  ASSERT_EQ(iree.unchecked.size(), 1u);
+  EXPECT_NE(iree.unchecked[0].find("denormals"), std::string::npos);
+  EXPECT_TRUE(compare(exactPolicy(), c, flushed).mismatch);
+  // Without a denormal the same wrong answer is a mismatch under IREE's.
+  Case normal = evaluated(c.program, {f32({3}, {2, 0.5f, 1})});
+  EXPECT_TRUE(compare(ireePolicy(false), normal, {f32({3}, {0, 1, 2})}).mismatch);
+}

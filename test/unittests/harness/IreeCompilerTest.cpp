@@ -1,0 +1,169 @@
+//===- IreeCompilerTest.cpp - IREE behind the system-under-test seam ------===//
+//
+// What the harness asks of IREE, without a GPU: the forced configs'
+// attribute text (fixed, and drawn from the seed: tiles that divide their
+// dimension, never the sorted one, one thread for a 1-D op); the
+// diagnostic line a signature is made of; and generated cases through
+// IreeCompiler: compiled and run on the host, compiled with the static
+// oracles for nvptx and amdgpu, a program IREE rejects as a compile error
+// with its first diagnostic. Cases that need IREE skip, saying why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "generators/ProgramBuilder.h"
+#include "harness/case/CaseRunner.h"
+#include "harness/sut/iree/IreeCompiler.h"
+#include "harness/sut/iree/IreeConfigs.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+using namespace sift;
+using namespace sift::harness;
+
+namespace {
+
+gen::Policy policy;
+gen::Rng rng(3);
+
+gen::Program sortProgram(std::vector<int64_t> shape, int64_t dimension) {
+  gen::ProgramBuilder b(policy, rng);
+  int x = b.addInput({ElementType::F32, std::move(shape)});
+  std::vector<int> sorted = b.addSort({x}, dimension, gen::SortOrder::Ascending,
+                                      gen::ComparatorKind::Less);
+  b.addOutput(sorted[0]);
+  return b.take();
+}
+
+} // namespace
+
+TEST(IreeConfigs, FixedConfigsForceThePipelineOnSortAndTopK) {
+  gen::Program program = sortProgram({4, 96}, 1);
+  std::vector<std::string> tf = ireeOpAttributes(
+      program, PipelineKind::IreeTileAndFuse, TargetKind::Nvptx, false, 1);
+  ASSERT_EQ(tf.size(), 1u);
+  EXPECT_NE(tf[0].find("#iree_gpu.pipeline<TileAndFuse>"), std::string::npos);
+  EXPECT_NE(tf[0].find("workgroup = [1, 0], thread = [1, 0]"),
+            std::string::npos)
+      << tf[0];
+  EXPECT_NE(tf[0].find("subgroup_size = 32"), std::string::npos);
+  std::vector<std::string> dist = ireeOpAttributes(
+      program, PipelineKind::IreeDistribute, TargetKind::Amdgpu, false, 1);
+  EXPECT_NE(dist[0].find("#iree_gpu.pipeline<Distribute>"), std::string::npos);
+  EXPECT_NE(dist[0].find("tile_sizes = [[1, 0]]"), std::string::npos);
+  EXPECT_NE(dist[0].find("subgroup_size = 64"), std::string::npos);
+  // IREE's own choice: nothing forced.
+  EXPECT_EQ(ireeOpAttributes(program, PipelineKind::Iree, TargetKind::Nvptx,
+                             true, 1)[0],
+            "");
+  // A 1-D op has nothing to distribute: one thread.
+  std::vector<std::string> flat = ireeOpAttributes(
+      sortProgram({127}, 0), PipelineKind::IreeTileAndFuse, TargetKind::Nvptx,
+      true, 5);
+  EXPECT_NE(flat[0].find("workgroup_size = [1, 1, 1]"), std::string::npos)
+      << flat[0];
+}
+
+TEST(IreeConfigs, RandomConfigsDivideTheirDimensionsAndFollowTheSeed) {
+  gen::Program program = sortProgram({12, 8, 40}, 1);
+  static const std::regex lists(
+      R"(workgroup = \[(\d+), (\d+), (\d+)\], thread = \[(\d+), (\d+), (\d+)\])");
+  std::set<std::string> seen;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    std::string text = ireeOpAttributes(program, PipelineKind::IreeTileAndFuse,
+                                        TargetKind::Nvptx, true, seed)[0];
+    EXPECT_EQ(text, ireeOpAttributes(program, PipelineKind::IreeTileAndFuse,
+                                     TargetKind::Nvptx, true, seed)[0]);
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(text, m, lists)) << text;
+    int64_t wg[3], th[3], sizes[3] = {12, 8, 40};
+    for (int d = 0; d < 3; ++d) {
+      wg[d] = std::stoll(m[1 + d].str());
+      th[d] = std::stoll(m[4 + d].str());
+    }
+    EXPECT_EQ(wg[1], 0);
+    EXPECT_EQ(th[1], 0);
+    for (int d : {0, 2}) {
+      EXPECT_EQ(sizes[d] % wg[d], 0) << text;
+      EXPECT_EQ(wg[d] % th[d], 0) << text;
+    }
+    seen.insert(text);
+  }
+  EXPECT_GT(seen.size(), 5u);
+}
+
+TEST(IreeCompiler, DiagnosticLineWithoutItsLocation) {
+  EXPECT_EQ(ireeDiagnostic("/tmp/x/program.mlir:23:13: error: failed to "
+                           "bufferize op\n  %s = ...\nnote: see current",
+                           "fallback"),
+            "failed to bufferize op");
+  EXPECT_EQ(ireeDiagnostic("iree-compile: foo.cpp:12: void f(): Assertion "
+                           "`x && \"bad\"' failed.\nStack dump:",
+                           "fallback"),
+            "Assertion `x && \"bad\"' failed.");
+  EXPECT_EQ(ireeDiagnostic("nothing useful", "fallback"), "fallback");
+}
+
+TEST(IreeCompiler, GeneratedCasesOnEveryTarget) {
+  Result<IreeToolchain> toolchain = findIree();
+  if (!toolchain.ok())
+    GTEST_SKIP() << toolchain.message();
+  IreeCompiler iree(*toolchain);
+  auto cpu = rt::createDevice(rt::DeviceKind::Cpu);
+  ASSERT_TRUE(cpu.ok());
+  CaseOptions options;
+  options.pipeline = PipelineKind::Iree;
+  options.target = TargetKind::Host;
+  options.policy.familyWeights = {1, 1, 0};
+  options.policy.allowInexactKeys = false;
+  int ran = 0;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    CaseResult result = runGeneratedCase(iree, **cpu, options, seed);
+    EXPECT_EQ(result.systemVersion, toolchain->version);
+    EXPECT_NE(result.mlir.find("iree_linalg_ext."), std::string::npos);
+    if (result.verdict == oracle::Verdict::Pass) {
+      EXPECT_TRUE(result.ran);
+      EXPECT_FALSE(result.ireeModule.empty());
+      ++ran;
+    }
+  }
+  EXPECT_GT(ran, 0);
+  // GPU targets compile, pass the static oracles, and do not run here.
+  for (TargetKind target : {TargetKind::Nvptx, TargetKind::Amdgpu}) {
+    options.pipeline = PipelineKind::IreeDistribute;
+    options.target = target;
+    options.chip = target == TargetKind::Nvptx ? "sm_80" : "";
+    CaseResult result = runProgramCase(
+        iree, **cpu, options, sortProgram({4, 64}, 1),
+        {HostTensor(ElementType::F32, {4, 64})}, 7);
+    EXPECT_EQ(result.verdict, oracle::Verdict::Pass) << result.detail;
+    EXPECT_TRUE(result.compiled);
+    EXPECT_FALSE(result.ran);
+    EXPECT_NE(result.mlir.find("#iree_gpu.pipeline<Distribute>"),
+              std::string::npos);
+  }
+}
+
+TEST(IreeCompiler, ARejectedProgramIsACompileErrorWithItsDiagnostic) {
+  Result<IreeToolchain> toolchain = findIree();
+  if (!toolchain.ok())
+    GTEST_SKIP() << toolchain.message();
+  IreeCompiler iree(*toolchain);
+  CaseOptions options;
+  options.pipeline = PipelineKind::Iree;
+  options.target = TargetKind::Host;
+  CaseResult result = iree.compileText(
+      options, "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+               "  %0 = arith.addf %a, %a : tensor<4xi32>\n"
+               "  return %0 : tensor<4xf32>\n}\n",
+      "bad.mlir", 1);
+  EXPECT_EQ(result.verdict, oracle::Verdict::CompileError);
+  EXPECT_EQ(result.stage.text(), "compile");
+  std::string first = result.detail.substr(0, result.detail.find('\n'));
+  EXPECT_EQ(first.find("program.mlir"), std::string::npos) << first;
+  EXPECT_NE(result.detail.find("iree-compile program.mlir "
+                               "--iree-hal-target-device=local"),
+            std::string::npos)
+      << result.detail;
+}
