@@ -3,7 +3,7 @@
 #include "harness/case/CaseFolder.h"
 
 #include "generators/ProgramGenerator.h"
-#include "harness/case/ProgramJson.h"
+#include "generators/ProgramJson.h"
 #include "support/FileIO.h"
 #include "support/Npy.h"
 
@@ -154,7 +154,7 @@ Status readCaseProgram(const json &info, StoredCase &stored) {
       return makeError("unknown fault " + name.dump());
     stored.options.faults.insert(*fault);
   }
-  Result<gen::Program> program = programFromJson(field<json>(info, "program"));
+  Result<gen::Program> program = gen::programFromJson(field<json>(info, "program"));
   if (!program.ok())
     return makeError("case.json: " + program.message());
   stored.program = std::move(*program);
@@ -201,7 +201,7 @@ Result<StoredCase> loadCaseFolder(const fs::path &folder) {
     if (Status s = readCaseProgram(info, stored); !s.ok())
       return s.error();
   } catch (const json::exception &e) {
-    return makeError("case.json: " + jsonProblem(e));
+    return makeError("case.json: " + gen::jsonProblem(e));
   } catch (const FieldError &e) {
     return makeError("case.json: " + e.message);
   }
@@ -389,7 +389,7 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
       {"generator_version", gen::kGeneratorVersion},
       {"chip", options.chip},
       {"random_config", options.randomConfig},
-      {"program", programToJson(result.program)},
+      {"program", gen::programToJson(result.program)},
   };
   json faults = json::array();
   for (Fault fault : kAllFaults)

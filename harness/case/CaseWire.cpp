@@ -2,7 +2,7 @@
 
 #include "harness/case/CaseWire.h"
 
-#include "harness/case/ProgramJson.h"
+#include "generators/ProgramJson.h"
 #include "runtime/Artifact.h"
 #include "support/Npy.h"
 
@@ -87,7 +87,7 @@ std::string encodeCaseResult(const CaseResult &result, bool full) {
   put(out, "system_version", result.systemVersion);
   if (!full)
     return out;
-  put(out, "program", programToJson(result.program).dump());
+  put(out, "program", gen::programToJson(result.program).dump());
   put(out, "mlir", result.mlir);
   put(out, "log", result.log);
   putTensors(out, "inputs", result.inputs);
@@ -172,13 +172,13 @@ Status decodeWhole(const Fields &fields, CaseResult &result) {
       return makeError(std::string("case result: missing field '") +
                        required + "'");
   try {
-    auto program = programFromJson(
+    auto program = gen::programFromJson(
         nlohmann::json::parse(*fieldText(fields, "program")), /*check=*/false);
     if (!program)
       return makeError("case result: program: " + program.message());
     result.program = std::move(*program);
   } catch (const nlohmann::json::exception &error) {
-    return makeError("case result: program: " + jsonProblem(error));
+    return makeError("case result: program: " + gen::jsonProblem(error));
   }
   result.mlir = *fieldText(fields, "mlir");
   result.log = *fieldText(fields, "log");

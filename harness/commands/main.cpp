@@ -9,7 +9,7 @@
 
 #include "harness/Version.h"
 #include "harness/commands/Cli.h"
-#include "harness/sut/iree/IreeToolchain.h"
+#include "runtime/iree/IreeToolchain.h"
 
 #include "llvm/Support/Signals.h"
 
@@ -52,7 +52,7 @@ int main(int argc, char **argv) {
                "top-k and NMS"};
   // The versions a bug report names: sift's, and the IREE it would test.
   app.set_version_flag("--version", std::function<std::string()>([] {
-    sift::Result<IreeToolchain> iree = findIree();
+    sift::Result<sift::rt::IreeToolchain> iree = sift::rt::findIree();
     return "sift " + siftVersion() + "\n" +
            (iree.ok() ? "IREE " + iree->version + " (" + iree->compile + ")"
                       : iree.message());

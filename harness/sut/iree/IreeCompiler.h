@@ -11,12 +11,18 @@
 #pragma once
 
 #include "harness/sut/SystemUnderTest.h"
-#include "harness/sut/iree/IreeRun.h"
-#include "harness/sut/iree/IreeToolchain.h"
+#include "runtime/iree/IreeRun.h"
+#include "runtime/iree/IreeToolchain.h"
 
 #include <string>
 
 namespace sift::harness {
+
+using rt::findIree;
+using rt::IreeModule;
+using rt::IreeToolchain;
+using rt::ireeTargetFlags;
+using rt::ToolRun;
 
 class IreeCompiler final : public SystemUnderTest {
 public:

@@ -15,7 +15,7 @@
 #include "harness/case/CaseRunner.h"
 #include "harness/sut/sift/SiftCompiler.h"
 #include "harness/store/FindingStore.h"
-#include "harness/case/ProgramJson.h"
+#include "generators/ProgramJson.h"
 #include "generators/MlirEmitter.h"
 #include "generators/ProgramGenerator.h"
 #include "oracles/Compare.h"
@@ -367,9 +367,9 @@ TEST(ProgramJsonTest, RoundTripsGeneratedPrograms) {
   gen::Policy policy;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
     gen::Program program = gen::generateProgram(policy, seed);
-    nlohmann::json json = programToJson(program);
+    nlohmann::json json = gen::programToJson(program);
     Result<gen::Program> back =
-        programFromJson(nlohmann::json::parse(json.dump()));
+        gen::programFromJson(nlohmann::json::parse(json.dump()));
     ASSERT_TRUE(back.ok()) << seed << ": " << back.message();
     EXPECT_EQ(gen::emitMlir(*back), gen::emitMlir(program)) << seed;
     EXPECT_EQ(back->weight(), program.weight());
@@ -378,11 +378,11 @@ TEST(ProgramJsonTest, RoundTripsGeneratedPrograms) {
 
 TEST(ProgramJsonTest, MalformedProgramsAreErrors) {
   gen::Program program = gen::generateProgram(gen::Policy(), 7);
-  nlohmann::json good = programToJson(program);
+  nlohmann::json good = gen::programToJson(program);
   auto broken = [&](const std::function<void(nlohmann::json &)> &edit) {
     nlohmann::json j = good;
     edit(j);
-    Result<gen::Program> parsed = programFromJson(j);
+    Result<gen::Program> parsed = gen::programFromJson(j);
     EXPECT_FALSE(parsed.ok()) << j.dump();
     return parsed.ok() ? std::string() : parsed.message();
   };

@@ -12,7 +12,7 @@
 
 #include "generators/MlirEmitter.h"
 #include "generators/ProgramBuilder.h"
-#include "harness/sut/iree/IreeRun.h"
+#include "runtime/iree/IreeRun.h"
 #include "oracles/Compare.h"
 #include "oracles/Reference.h"
 
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 using namespace sift;
-using namespace sift::harness;
+using namespace sift::rt;
 namespace fs = std::filesystem;
 
 namespace {

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace sift::harness {
+namespace sift::gen {
 
 nlohmann::json programToJson(const gen::Program &program);
 
@@ -29,4 +29,4 @@ Result<gen::Program> programFromJson(const nlohmann::json &json,
 /// not there.
 std::string jsonProblem(const nlohmann::json::exception &error);
 
-} // namespace sift::harness
+} // namespace sift::gen

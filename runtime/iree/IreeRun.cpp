@@ -1,6 +1,6 @@
-//===- harness/sut/iree/IreeRun.cpp - iree-compile and iree-run-module ----===//
+//===- runtime/iree/IreeRun.cpp - iree-compile and iree-run-module ----===//
 
-#include "harness/sut/iree/IreeRun.h"
+#include "runtime/iree/IreeRun.h"
 
 #include "support/Npy.h"
 #include "support/Process.h"
@@ -20,7 +20,7 @@
 
 namespace fs = std::filesystem;
 
-namespace sift::harness {
+namespace sift::rt {
 
 std::vector<std::string> ireeTargetFlags(TargetKind target,
                                          const std::string &chip) {
@@ -157,4 +157,4 @@ ireeRunLocal(const IreeToolchain &iree, const IreeModule &module,
   return results;
 }
 
-} // namespace sift::harness
+} // namespace sift::rt

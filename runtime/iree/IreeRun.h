@@ -1,4 +1,4 @@
-//===- harness/sut/iree/IreeRun.h - iree-compile and iree-run-module -*- C++ -*-===//
+//===- runtime/iree/IreeRun.h - iree-compile and iree-run-module -*- C++ -*-===//
 //
 // One program through IREE's tools, each a child process with a time bound:
 // iree-compile for a target (llvm-cpu on the host, CUDA, ROCm), with the
@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "harness/sut/iree/IreeToolchain.h"
+#include "runtime/iree/IreeToolchain.h"
 #include "support/HostTensor.h"
 #include "support/Result.h"
 #include "support/Targets.h"
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace sift::harness {
+namespace sift::rt {
 
 /// iree-compile's flags for `target` and `chip` (empty: the target's
 /// default): host is llvm-cpu (generic CPU), nvptx CUDA, amdgpu ROCm.
@@ -65,4 +65,4 @@ ireeRunLocal(const IreeToolchain &iree, const IreeModule &module,
              const std::vector<HostTensor> &inputs, size_t outputCount,
              const std::string &workDir, double seconds);
 
-} // namespace sift::harness
+} // namespace sift::rt

@@ -1,6 +1,6 @@
-//===- harness/sut/iree/IreeToolchain.cpp - Where IREE's tools are --------===//
+//===- runtime/iree/IreeToolchain.cpp - Where IREE's tools are --------===//
 
-#include "harness/sut/iree/IreeToolchain.h"
+#include "runtime/iree/IreeToolchain.h"
 
 #include "support/Text.h"
 
@@ -11,7 +11,7 @@
 
 namespace fs = std::filesystem;
 
-namespace sift::harness {
+namespace sift::rt {
 
 namespace {
 
@@ -125,4 +125,4 @@ Result<IreeToolchain> findIree() {
                         "it unless SIFT_WITH_IREE=0)"));
 }
 
-} // namespace sift::harness
+} // namespace sift::rt

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "harness/sut/iree/IreeToolchain.h"
+#include "runtime/iree/IreeToolchain.h"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 using namespace sift;
-using namespace sift::harness;
+using namespace sift::rt;
 namespace fs = std::filesystem;
 
 namespace {

@@ -1,10 +1,10 @@
 //===- ProgramJson.cpp - gen::Program <-> JSON ----------------------------===//
 
-#include "harness/case/ProgramJson.h"
+#include "generators/ProgramJson.h"
 
 #include <functional>
 
-namespace sift::harness {
+namespace sift::gen {
 
 using nlohmann::json;
 
@@ -206,4 +206,4 @@ std::string jsonProblem(const nlohmann::json::exception &error) {
   return text;
 }
 
-} // namespace sift::harness
+} // namespace sift::gen

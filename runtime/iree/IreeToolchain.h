@@ -1,4 +1,4 @@
-//===- harness/sut/iree/IreeToolchain.h - Where IREE's tools are -*- C++ -*-===//
+//===- runtime/iree/IreeToolchain.h - Where IREE's tools are -*- C++ -*-===//
 //
 // IREE, the second system under test, is used through its command-line
 // tools from the pinned Python packages (iree-base-compiler and
@@ -14,7 +14,7 @@
 
 #include <string>
 
-namespace sift::harness {
+namespace sift::rt {
 
 /// The IREE tools found, and the compiler's version.
 struct IreeToolchain {
@@ -38,4 +38,4 @@ Result<IreeToolchain> findIree();
 /// The version in `iree-compile --version`'s output, or "" when it has none.
 std::string parseIreeVersion(const std::string &output);
 
-} // namespace sift::harness
+} // namespace sift::rt

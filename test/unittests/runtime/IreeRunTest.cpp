@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "harness/sut/iree/IreeRun.h"
+#include "runtime/iree/IreeRun.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 using namespace sift;
-using namespace sift::harness;
+using namespace sift::rt;
 namespace fs = std::filesystem;
 
 namespace {
