@@ -29,3 +29,7 @@ if config.sift_have_fuzz:
 if os.path.exists(os.path.join(os.environ.get("SIFT_IREE_DIR", ""), "bin", "iree-compile")) or \
         os.path.exists(os.path.join(config.sift_obj_root, "venv", "bin", "iree-compile")):
     config.available_features.add("iree")
+    iree_bin = os.path.join(os.environ["SIFT_IREE_DIR"], "bin") if os.environ.get("SIFT_IREE_DIR") \
+        else os.path.join(config.sift_obj_root, "venv", "bin")
+    config.substitutions.append(("%iree_compile", os.path.join(iree_bin, "iree-compile")))
+    config.substitutions.append(("%iree_run_module", os.path.join(iree_bin, "iree-run-module")))

@@ -9,7 +9,13 @@
 #include "harness/campaign/FuzzCampaign.h"
 
 #include "oracles/Compare.h"
+#include "generators/ProgramJson.h"
 #include "runtime/ExportedCase.h"
+#include "runtime/iree/IreeRun.h"
+#include "support/FileIO.h"
+#include "support/Npy.h"
+
+#include <filesystem>
 
 #include <cstdio>
 #include <unistd.h>
@@ -104,6 +110,69 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
 
 /// Runs with a static finding are exported too: a GPU shows what the
 /// finding does to results.
+namespace {
+
+/// An IREE case for sift-run: NAME.ireecase/ with module.vmfb, case.json
+/// (the case's facts and program model: sift-run judges the outputs under
+/// IREE's policy), input<i>.npy and expected<i>.npy; written under a
+/// temporary name and renamed into place.
+Status exportIreeCase(const FuzzOptions &options, const rt::ExportedCase &info,
+                      const CaseResult &result) {
+  namespace fs = std::filesystem;
+  fs::path final = fs::path(options.exportDir) /
+                   (info.name() + rt::kIreeCaseExtension);
+  fs::path temp = final.string() + ".tmp-" + std::to_string(getpid());
+  std::error_code ec;
+  fs::remove_all(temp, ec);
+  fs::create_directories(temp, ec);
+  if (ec)
+    return makeError(temp.string() + ": " + ec.message());
+  nlohmann::json facts = {
+      {"format", "sift-iree-case 1"},
+      {"name", info.name()},
+      {"seed", result.seed},
+      {"pipeline", std::string(toString(info.pipeline))},
+      {"target", std::string(toString(info.target))},
+      {"chip", info.chip},
+      {"inputs", info.inputs},
+      {"families", info.families},
+      {"iree_version", result.systemVersion},
+      {"static_verdict", info.staticVerdict},
+      {"program", gen::programToJson(result.program)}};
+  std::string text = facts.dump(1);
+  auto bytes = [](const std::string &s) {
+    return reinterpret_cast<const uint8_t *>(s.data());
+  };
+  if (Status s = writeFileAtomic((temp / "case.json").string(), bytes(text),
+                                 text.size());
+      !s)
+    return s;
+  if (Status s = writeFileAtomic((temp / "program.mlir").string(),
+                                 bytes(result.mlir), result.mlir.size());
+      !s)
+    return s;
+  if (Status s = writeFileAtomic((temp / "module.vmfb").string(),
+                                 result.ireeModule.data(),
+                                 result.ireeModule.size());
+      !s)
+    return s;
+  for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
+                                 {"expected", &result.expected}})
+    for (size_t i = 0; i < tensors->size(); ++i)
+      if (Status s = writeNpy(
+              (temp / (prefix + std::to_string(i) + ".npy")).string(),
+              (*tensors)[i]);
+          !s)
+        return s;
+  fs::remove_all(final, ec);
+  fs::rename(temp, final, ec);
+  if (ec)
+    return makeError(final.string() + ": " + ec.message());
+  return Status::success();
+}
+
+} // namespace
+
 Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
                   const CaseResult &result) {
   rt::Artifact artifact = result.artifact;
@@ -121,6 +190,8 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
   // What regenerates the program from the seed (harness import).
   info.families = familyList(options);
   info.exactKeys = options.exactKeys;
+  if (systemOf(run.pipeline) == SystemKind::Iree)
+    return exportIreeCase(options, info, result);
   rt::setExportedCase(artifact, info);
   std::string path = options.exportDir + "/" + info.name() + ".siftart";
   if (Status s = rt::writeArtifact(path, artifact); !s)

@@ -123,9 +123,6 @@ std::optional<int> FuzzCampaign::open() {
       return usage("IREE's pipelines take sort and top-k programs (NMS "
                    "reaches IREE through the ONNX front end, not built yet): "
                    "add --family=sort or topk");
-    if (!options_.exportDir.empty())
-      return usage("--export-artifacts takes sift's pipelines only: IREE's "
-                   "modules are not exported yet");
   }
   if (!options_.exportDir.empty()) {
     std::error_code ec;

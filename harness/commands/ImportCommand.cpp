@@ -21,7 +21,13 @@
 #include "runtime/Artifact.h"
 #include "runtime/ExportedCase.h"
 #include "support/FileIO.h"
+#include "support/Npy.h"
 #include "support/Text.h"
+#include "generators/ProgramJson.h"
+#include "runtime/iree/IreeRun.h"
+
+#include <fstream>
+#include <iterator>
 
 // csv.h copies file names with strncpy into a fixed buffer, which GCC
 // warns about; the truncation is the library's intent.
@@ -123,11 +129,47 @@ void regenerateProgram(const rt::Artifact &artifact, CaseResult &result) {
 /// Fills `result` (program, inputs, expected outputs, artifact) and the
 /// input mode from the exported artifact at `path`. Returns "" when the
 /// case is complete, else why it is not.
+std::string completeFromIreeCase(const std::string &dir, CaseResult &result,
+                                 CaseOptions &caseOptions) {
+  namespace fs = std::filesystem;
+  std::ifstream in(fs::path(dir) / "case.json", std::ios::binary);
+  std::ifstream text(fs::path(dir) / "program.mlir", std::ios::binary);
+  if (!in || !text)
+    return "its IREE case " + dir + " lacks case.json or program.mlir";
+  try {
+    nlohmann::json facts = nlohmann::json::parse(
+        std::string(std::istreambuf_iterator<char>(in), {}));
+    Result<gen::Program> program = gen::programFromJson(facts.at("program"));
+    if (!program.ok())
+      return "its IREE case's program: " + program.message();
+    result.program = std::move(*program);
+    result.systemVersion = facts.value("iree_version", "");
+    if (auto mode = gen::parseInputMode(facts.value("inputs", "")))
+      caseOptions.inputs = *mode;
+  } catch (const nlohmann::json::exception &error) {
+    return dir + "/case.json: " + gen::jsonProblem(error);
+  }
+  result.mlir.assign(std::istreambuf_iterator<char>(text), {});
+  for (auto [prefix, count, tensors] :
+       {std::tuple{"input", result.program.inputs.size(), &result.inputs},
+        {"expected", result.program.outputs.size(), &result.expected}})
+    for (size_t i = 0; i < count; ++i) {
+      Result<HostTensor> t = readNpy(
+          (fs::path(dir) / (prefix + std::to_string(i) + ".npy")).string());
+      if (!t.ok())
+        return "its IREE case: " + t.message();
+      tensors->push_back(std::move(*t));
+    }
+  return "";
+}
+
 std::string completeFromArtifact(const std::string &path, CaseResult &result,
                                  CaseOptions &caseOptions) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     return "its artifact " + path + " is missing";
+  if (std::filesystem::path(path).extension() == rt::kIreeCaseExtension)
+    return completeFromIreeCase(path, result, caseOptions);
   Result<rt::Artifact> artifact = rt::readArtifact(path);
   if (!artifact.ok()) {
     result.detail += " (artifact unreadable: " + artifact.message() + ")";
@@ -234,10 +276,13 @@ bool importFile(FindingStore &store, const ImportOptions &options,
     }
     if (!oracle::isFinding(*oracle::parseVerdict(row.verdict)))
       continue;
+    bool iree = parsePipelineKind(row.pipeline) &&
+                systemOf(*parsePipelineKind(row.pipeline)) == SystemKind::Iree;
     std::string artifactPath =
         options.artifactsDir.empty()
             ? row.file
-            : options.artifactsDir + "/" + row.name + ".siftart";
+            : options.artifactsDir + "/" + row.name +
+                  (iree ? rt::kIreeCaseExtension : ".siftart");
     CaseOptions caseOptions;
     CaseResult result = findingOfRow(row, path, artifactPath, caseOptions);
     auto dir = store.recordFinding(*runId, result, caseOptions,

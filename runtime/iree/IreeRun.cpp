@@ -128,8 +128,16 @@ Result<std::vector<HostTensor>>
 ireeRunLocal(const IreeToolchain &iree, const IreeModule &module,
              const std::vector<HostTensor> &inputs, size_t outputCount,
              const std::string &workDir, double seconds) {
-  std::vector<std::string> args = {iree.runModule, "--module=" + module.vmfb,
-                                   "--device=local-task", "--function=main"};
+  return ireeRunModule(iree.runModule, "local-task", module.vmfb, inputs,
+                       outputCount, workDir, seconds);
+}
+
+Result<std::vector<HostTensor>>
+ireeRunModule(const std::string &runModule, const std::string &device,
+              const std::string &vmfb, const std::vector<HostTensor> &inputs,
+              size_t outputCount, const std::string &workDir, double seconds) {
+  std::vector<std::string> args = {runModule, "--module=" + vmfb,
+                                   "--device=" + device, "--function=main"};
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::string file =
         (fs::path(workDir) / ("input" + std::to_string(i) + ".npy")).string();

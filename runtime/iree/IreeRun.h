@@ -65,4 +65,16 @@ ireeRunLocal(const IreeToolchain &iree, const IreeModule &module,
              const std::vector<HostTensor> &inputs, size_t outputCount,
              const std::string &workDir, double seconds);
 
+/// ireeRunLocal with the iree-run-module at `runModule` on `device`
+/// ("local-task", "cuda", "hip"), for the module file `vmfb`.
+Result<std::vector<HostTensor>>
+ireeRunModule(const std::string &runModule, const std::string &device,
+              const std::string &vmfb, const std::vector<HostTensor> &inputs,
+              size_t outputCount, const std::string &workDir, double seconds);
+
+/// Where an exported IREE case is: a folder NAME.ireecase holding
+/// module.vmfb, case.json (the case's facts and its program model),
+/// input<i>.npy and expected<i>.npy.
+inline constexpr const char *kIreeCaseExtension = ".ireecase";
+
 } // namespace sift::rt

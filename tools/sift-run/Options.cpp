@@ -43,7 +43,9 @@ struct UsageError {
 
 void addFlags(CLI::App &app, Options &o, std::string &device,
               std::string &inject) {
-  app.add_option("paths", o.paths, "Artifacts (.siftart) or folders of them")
+  app.add_option("paths", o.paths,
+                 "Artifacts (.siftart), IREE cases (.ireecase folders) or "
+                 "folders of them")
       ->required();
   app.add_option("--device", device, "cuda, hip or cpu")->capture_default_str();
   app.add_option("--out", o.out, "The results CSV")->capture_default_str();
@@ -64,6 +66,9 @@ void addFlags(CLI::App &app, Options &o, std::string &device,
   app.add_option("--sanitize", o.sanitize,
                  "Run each artifact once under compute-sanitizer: memcheck "
                  "or racecheck (raise --timeout: 10-100x slower)");
+  app.add_option("--iree-run-module", o.ireeRunModule,
+                 "IREE's iree-run-module for .ireecase folders (default: "
+                 "the first on PATH)");
   app.add_flag("--resume", o.resume,
                "Keep the rows of OUT.partial a stopped run left and run only "
                "the artifacts it had not finished");

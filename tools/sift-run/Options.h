@@ -28,6 +28,8 @@ struct Options {
   std::string sanitize; ///< memcheck | racecheck; empty: none
   /// Go on from the rows of OUT.partial that a stopped run left.
   bool resume = false;
+  /// IREE's iree-run-module, for .ireecase folders; empty: from PATH.
+  std::string ireeRunModule;
 };
 
 /// Parses the command line into `options`. Returns -1 to go on, or the

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tools/sift-run/IreeCases.h"
 #include "tools/sift-run/Options.h"
 #include "tools/sift-run/ResultsCsv.h"
 #include "tools/sift-run/Runs.h"
@@ -93,12 +94,22 @@ int summarize(const Options &options, const std::vector<Row> &rows,
 }
 
 /// Runs `files` (under the sanitizer with --sanitize) into `csv`.
-Status runFiles(const Options &options, const std::vector<std::string> &files,
+Status runFiles(const Options &options, std::vector<std::string> files,
                 ResultsCsv &csv, std::vector<Row> &rows,
                 std::vector<std::string> &writeErrors, bool &deviceFailed) {
   if (files.empty())
     return Status::success();
   auto sink = [&](const Row &row) { return csv.append(row); };
+  // IREE cases run through IREE's iree-run-module, sift's artifacts on
+  // sift's runtime.
+  std::vector<std::string> iree, sift;
+  for (const std::string &file : files)
+    (isIreeCase(file) ? iree : sift).push_back(file);
+  if (Status s = runIreeCases(options, iree, rows, sink, writeErrors); !s)
+    return s;
+  files = sift;
+  if (files.empty())
+    return Status::success();
   char self[4096] = {};
   ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
   if (options.sanitize.empty() || length <= 0)

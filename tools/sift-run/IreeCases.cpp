@@ -1,0 +1,223 @@
+//===- tools/sift-run/IreeCases.cpp - IREE's modules on a GPU host --------===//
+
+#include "tools/sift-run/IreeCases.h"
+
+#include "generators/ProgramJson.h"
+#include "oracles/ComparisonPolicy.h"
+#include "runtime/iree/IreeRun.h"
+#include "support/Npy.h"
+#include "support/Text.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace sift::tools {
+
+namespace {
+
+/// What a case folder holds, read and checked.
+struct IreeCase {
+  gen::Program program;
+  std::string pipeline, target, name;
+  std::vector<HostTensor> inputs, expected;
+};
+
+Result<IreeCase> readIreeCase(const std::string &dir) {
+  std::ifstream in(fs::path(dir) / "case.json", std::ios::binary);
+  if (!in)
+    return makeError(dir + ": no case.json");
+  IreeCase c;
+  try {
+    nlohmann::json facts = nlohmann::json::parse(
+        std::string(std::istreambuf_iterator<char>(in), {}));
+    if (facts.value("format", "") != "sift-iree-case 1")
+      return makeError(dir + "/case.json: not a sift IREE case (format '" +
+                       facts.value("format", "") + "')");
+    c.pipeline = facts.at("pipeline").get<std::string>();
+    c.target = facts.at("target").get<std::string>();
+    c.name = facts.at("name").get<std::string>();
+    Result<gen::Program> program = gen::programFromJson(facts.at("program"));
+    if (!program.ok())
+      return makeError(dir + "/case.json: program: " + program.message());
+    c.program = std::move(*program);
+  } catch (const nlohmann::json::exception &error) {
+    return makeError(dir + "/case.json: " + gen::jsonProblem(error));
+  }
+  for (auto [prefix, count, tensors] :
+       {std::tuple{"input", c.program.inputs.size(), &c.inputs},
+        {"expected", c.program.outputs.size(), &c.expected}})
+    for (size_t i = 0; i < count; ++i) {
+      Result<HostTensor> t = readNpy(
+          (fs::path(dir) / (prefix + std::to_string(i) + ".npy")).string());
+      if (!t.ok())
+        return makeError(dir + ": " + t.message());
+      tensors->push_back(std::move(*t));
+    }
+  return c;
+}
+
+/// iree-run-module's device for sift-run's, and the target it runs.
+std::pair<std::string, std::string> ireeDevice(rt::DeviceKind device) {
+  switch (device) {
+  case rt::DeviceKind::Cuda: return {"cuda", "nvptx"};
+  case rt::DeviceKind::Hip: return {"hip", "amdgpu"};
+  case rt::DeviceKind::Cpu: return {"local-task", "host"};
+  }
+  return {"", ""};
+}
+
+/// A fresh folder for one run's .npy files; removed with the object.
+struct RunDir {
+  std::string path;
+  RunDir() {
+    std::string pattern =
+        (fs::temp_directory_path() / "sift-run-iree-XXXXXX").string();
+    if (mkdtemp(pattern.data()))
+      path = pattern;
+  }
+  ~RunDir() {
+    std::error_code ec;
+    if (!path.empty())
+      fs::remove_all(path, ec);
+  }
+};
+
+Row unreadableRow(const std::string &dir, const std::string &detail) {
+  Row row;
+  row.file = dir;
+  row.name = fs::path(dir).stem().string();
+  row.unreadable = true;
+  row.verdict = "unreadable";
+  row.detail = detail;
+  return row;
+}
+
+} // namespace
+
+bool isIreeCase(const std::string &path) {
+  std::error_code ec;
+  return fs::path(path).extension() == rt::kIreeCaseExtension &&
+         fs::is_directory(path, ec);
+}
+
+Result<std::string> findIreeRunModule(const Options &options) {
+  if (!options.ireeRunModule.empty()) {
+    if (access(options.ireeRunModule.c_str(), X_OK) != 0)
+      return makeError("--iree-run-module=" + options.ireeRunModule +
+                       ": not an executable file");
+    return options.ireeRunModule;
+  }
+  if (const char *path = std::getenv("PATH"))
+    for (const std::string &dir : splitFields(path, ':'))
+      if (!dir.empty() &&
+          access((fs::path(dir) / "iree-run-module").c_str(), X_OK) == 0)
+        return (fs::path(dir) / "iree-run-module").string();
+  return makeError("IREE cases need iree-run-module (from the "
+                   "iree-base-runtime package): none on PATH; give "
+                   "--iree-run-module=PATH");
+}
+
+Row runIreeCase(const Options &options, const std::string &runModule,
+                const std::string &dir, const std::string &outputDir,
+                std::string &writeError) {
+  Result<IreeCase> c = readIreeCase(dir);
+  if (!c.ok())
+    return unreadableRow(dir, c.message());
+  Row row;
+  row.file = dir;
+  row.name = c->name;
+  row.pipeline = c->pipeline;
+  row.target = c->target;
+  auto [device, target] = ireeDevice(options.device);
+  if (c->target != target)
+    return unreadableRow(dir, dir + ": a case compiled for " + c->target +
+                                   " does not run on --device=" +
+                                   std::string(rt::toString(options.device)));
+  std::string vmfb = (fs::path(dir) / "module.vmfb").string();
+  std::vector<HostTensor> first;
+  for (int r = 0; r < std::max(1, options.repeat); ++r) {
+    RunDir work;
+    if (work.path.empty())
+      return unreadableRow(dir, "cannot make a temporary folder");
+    auto start = std::chrono::steady_clock::now();
+    Result<std::vector<HostTensor>> outputs =
+        rt::ireeRunModule(runModule, device, vmfb, c->inputs,
+                          c->program.outputs.size(), work.path,
+                          options.timeoutSeconds);
+    if (r == 0)
+      row.loadMs = std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+    if (!outputs.ok()) {
+      bool late = outputs.message().find("did not finish in time") !=
+                  std::string::npos;
+      row.verdict = late ? "run-timeout" : "runtime-error";
+      row.detail = outputs.message();
+      return row;
+    }
+    if (r > 0) {
+      if (auto differ = oracle::compareOutputs(
+              std::vector<uint64_t>(first.size(), 0), first, *outputs)) {
+        row.verdict = "nondeterministic";
+        row.detail = "run " + std::to_string(r + 1) +
+                     " differs from run 1: " + differ->message;
+        return row;
+      }
+      continue;
+    }
+    first = std::move(*outputs);
+    if (!outputDir.empty()) {
+      std::error_code ec;
+      fs::create_directories(outputDir, ec);
+      for (size_t i = 0; i < first.size() && writeError.empty(); ++i)
+        if (Status s = writeNpy((fs::path(outputDir) /
+                                 ("result" + std::to_string(i) + ".npy"))
+                                    .string(),
+                                first[i]);
+            !s)
+          writeError = s.message();
+    }
+    oracle::PolicyComparison judged = oracle::compareUnderPolicy(
+        oracle::ireePolicy(/*linalgExtTopk=*/true), c->program, c->inputs,
+        c->expected, first);
+    if (judged.mismatch) {
+      row.verdict = "mismatch";
+      row.detail = judged.mismatch->message;
+      return row;
+    }
+    for (const std::string &line : judged.unchecked)
+      row.detail += (row.detail.empty() ? "" : "; ") + line;
+  }
+  row.verdict = "pass";
+  return row;
+}
+
+Status runIreeCases(const Options &options,
+                    const std::vector<std::string> &dirs,
+                    std::vector<Row> &rows, const RowSink &sink,
+                    std::vector<std::string> &writeErrors) {
+  if (dirs.empty())
+    return Status::success();
+  Result<std::string> runModule = findIreeRunModule(options);
+  if (!runModule.ok())
+    return runModule.error();
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    std::string writeError;
+    Row row = runIreeCase(options, *runModule, dirs[i],
+                          outputDirFor(options, dirs, i), writeError);
+    if (!writeError.empty())
+      writeErrors.push_back(dirs[i] + ": " + writeError);
+    rows.push_back(row);
+    if (Status s = sink(row); !s)
+      return s;
+  }
+  return Status::success();
+}
+
+} // namespace sift::tools
