@@ -395,13 +395,15 @@ private:
   }
 
   /// The fill of an iree_linalg_ext.topk's values: what every element
-  /// beats or ties (-inf / +inf, or the integer extremes).
+  /// beats or ties under the NaN-aware order: -inf for largest (NaN is the
+  /// largest), NaN for smallest (every number is less than NaN, +inf too),
+  /// the integer extremes.
   static std::string topkFill(ElementType type, bool largest) {
     switch (type) {
-    case ElementType::F16: return largest ? "0xFC00" : "0x7C00";
-    case ElementType::F32: return largest ? "0xFF800000" : "0x7F800000";
+    case ElementType::F16: return largest ? "0xFC00" : "0x7E00";
+    case ElementType::F32: return largest ? "0xFF800000" : "0x7FC00000";
     case ElementType::F64:
-      return largest ? "0xFFF0000000000000" : "0x7FF0000000000000";
+      return largest ? "0xFFF0000000000000" : "0x7FF8000000000000";
     case ElementType::I32: return largest ? "-2147483648" : "2147483647";
     case ElementType::I64:
       return largest ? "-9223372036854775808" : "9223372036854775807";

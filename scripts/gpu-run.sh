@@ -4,20 +4,28 @@
 # the runtime tests), run the runtime tests on the GPU, then sift-run over
 # every artifact folder given. CSVs and logs go to $OUT (default ./gpu-out).
 #
-#   scripts/gpu-run.sh [--device=cuda] DIR...
+#   scripts/gpu-run.sh [--device=cuda] [--jobs=N] DIR...
 #
-# sift-run's command line needs CLI11's headers (Debian's libcli11-dev). A
-# GPU host without them and without network takes a copy carried in the
-# repository's git-ignored .deps/: on a machine that has the package,
-#   mkdir -p .deps/cli11 && cp -r /usr/include/CLI .deps/cli11/
-# and carry .deps with the tree.
+# --jobs=N runs up to N folders at once (one sift-run each, one GPU).
+# sift-run needs CLI11's and nlohmann-json's headers (Debian's libcli11-dev,
+# nlohmann-json3-dev). A GPU host without them and without network takes
+# copies carried in the repository's git-ignored .deps/: on a machine that
+# has the packages,
+#   mkdir -p .deps/cli11 .deps/nlohmann
+#   cp -r /usr/include/CLI .deps/cli11/ && cp -r /usr/include/nlohmann .deps/nlohmann/
+# and carry .deps with the tree. IREE cases (.ireecase folders) run with
+# IREE's iree-run-module: $SIFT_IREE_RUN_MODULE, else .deps/iree/iree-run-module
+# (the native program of the iree-base-runtime wheel,
+# site-packages/iree/_runtime_libs/iree-run-module), else PATH's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 device=cuda
+jobs=1
 dirs=()
 for arg in "$@"; do
   case "$arg" in
     --device=*) device="${arg#--device=}" ;;
+    --jobs=*) jobs="${arg#--jobs=}" ;;
     *) dirs+=("$arg") ;;
   esac
 done
@@ -31,6 +39,14 @@ if [ ! -f /usr/include/CLI/CLI.hpp ] && [ ! -f .deps/cli11/CLI/CLI.hpp ]; then
     "a copy in .deps/cli11/CLI (see this script's header)" >&2
   exit 2
 fi
+if [ ! -f /usr/include/nlohmann/json.hpp ] && [ ! -f .deps/nlohmann/nlohmann/json.hpp ]; then
+  echo "gpu-run: sift-run needs nlohmann-json's header: install nlohmann-json3-dev," \
+    "or carry a copy in .deps/nlohmann/nlohmann (see this script's header)" >&2
+  exit 2
+fi
+iree=()
+runner="${SIFT_IREE_RUN_MODULE:-.deps/iree/iree-run-module}"
+if [ -x "$runner" ]; then iree=(--iree-run-module="$runner"); fi
 cmake -S . -B "$build" -DSIFT_BUILD_COMPILER=OFF -DSIFT_BUILD_TESTS="$tests" \
   -DSIFT_BUILD_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 \
   || { tail -20 "$out/configure.log"; exit 1; }
@@ -44,10 +60,18 @@ else
   echo "runtime tests: not built (no GoogleTest on this host)"
 fi
 status=0
+pids=()
 for dir in "${dirs[@]}"; do
   name=$(basename "$dir")
   # --resume: run again after a preemption, it goes on where it stopped.
   "$build/tools/sift-run" "$dir" --device="$device" --out="$out/$name.csv" --resume \
-    2> "$out/$name.log" || status=$?
+    ${iree[@]+"${iree[@]}"} > "$out/$name.summary" 2> "$out/$name.log" &
+  pids+=($!)
+  if [ "${#pids[@]}" -ge "$jobs" ]; then
+    wait "${pids[0]}" || status=$?
+    pids=("${pids[@]:1}")
+  fi
 done
+for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
+cat "$out"/*.summary 2>/dev/null || true
 exit $status

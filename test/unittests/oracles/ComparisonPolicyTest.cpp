@@ -155,3 +155,37 @@ TEST(ComparisonPolicy, DenormalsFlushedOnlyWhereThePolicySaysSo) {
   Case normal = evaluated(c.program, {f32({3}, {2, 0.5f, 1})});
   EXPECT_TRUE(compare(ireePolicy(false), normal, {f32({3}, {0, 1, 2})}).mismatch);
 }
+
+TEST(ComparisonPolicy, SmallestFillIsNaNTheWorstElement) {
+  // k = n with a NaN: the NaN is the worst for smallest, the fill (NaN)
+  // ties it, so linalg_ext.topk may keep index -1 there.
+  gen::ProgramBuilder b(policy, rng);
+  int x = b.addInput({ElementType::F32, {3}});
+  auto [values, indices] = b.addTopK(x, 0, 3, /*largest=*/false);
+  b.addOutput(values);
+  b.addOutput(indices);
+  Case c = evaluated(b.take(), {f32({3}, {2, kNaNf, 1})});
+  std::vector<HostTensor> filled = {f32({3}, {1, 2, kNaNf}),
+                                    i64({3}, {2, 0, -1})};
+  EXPECT_FALSE(compare(ireePolicy(true), c, filled).mismatch);
+  EXPECT_TRUE(compare(ireePolicy(false), c, filled).mismatch);
+}
+
+TEST(ComparisonPolicy, InexactOutputsOffByMoreThanTheirToleranceAreNamed) {
+  // sigmoid then a subtraction that cancels: a few ulps of the sigmoid are
+  // many of the difference.
+  gen::ProgramBuilder b(policy, rng);
+  int x = b.addInput({ElementType::F32, {1}});
+  int one = b.addInput({ElementType::F32, {1}});
+  int s = b.addElementwise(gen::EwKind::Sigmoid, {x}, ElementType::F32);
+  b.addOutput(b.addElementwise(gen::EwKind::SubF, {one, s}, ElementType::F32));
+  Case c = evaluated(b.take(), {f32({1}, {2.5824587f}), f32({1}, {1})});
+  float expected = c.expected[0].get<float>(0);
+  uint32_t bits = bitCast<uint32_t>(expected) - 16;
+  std::vector<HostTensor> off = {f32({1}, {bitCast<float>(bits)})};
+  PolicyComparison iree = compare(ireePolicy(false), c, off);
+  EXPECT_FALSE(iree.mismatch);
+  ASSERT_EQ(iree.unchecked.size(), 1u);
+  EXPECT_NE(iree.unchecked[0].find("inexact op"), std::string::npos);
+  EXPECT_TRUE(compare(exactPolicy(), c, off).mismatch);
+}
