@@ -117,16 +117,23 @@ std::string ireeDiagnostic(const std::string &output,
   static const std::regex error(R"(error: (.*))");
   static const std::regex fatal(
       R"((Assertion .* failed\.?|LLVM ERROR: .*|UNREACHABLE executed.*))");
+  // IREE names dispatches after their shapes
+  // ("main_dispatch_0_topk_17x2039xf32_dispatch_tensor_store"): one name
+  // for all, so that a signature does not split by shape.
+  static const std::regex dispatch(R"([A-Za-z0-9_$]*dispatch_\d+[A-Za-z0-9_]*)");
+  auto named = [](const std::string &text) {
+    return std::regex_replace(text, dispatch, "DISPATCH");
+  };
   std::istringstream lines(output);
   std::string line, firstFatal;
   std::smatch match;
   while (std::getline(lines, line)) {
     if (std::regex_search(line, match, error))
-      return match[1].str();
+      return named(match[1].str());
     if (firstFatal.empty() && std::regex_search(line, match, fatal))
       firstFatal = match[1].str();
   }
-  return firstFatal.empty() ? fallback : firstFatal;
+  return firstFatal.empty() ? fallback : named(firstFatal);
 }
 
 std::vector<std::string> ireeExtraFlags(const CaseOptions &options) {

@@ -16,8 +16,11 @@ std::string list(const std::vector<int64_t> &values) {
 }
 
 /// A tile for a dimension of `size`: a power of two that divides it (1
-/// always does), drawn from the seed.
+/// always does), drawn from the seed; 0 (untiled) for an empty dimension
+/// or an untiled workgroup.
 int64_t drawTile(gen::Rng &rng, int64_t size) {
+  if (size <= 0)
+    return 0;
   std::vector<int64_t> tiles;
   for (int64_t t = 1; t <= size && t <= 64; t *= 2)
     if (size % t == 0)

@@ -91,6 +91,16 @@ TEST(IreeConfigs, RandomConfigsDivideTheirDimensionsAndFollowTheSeed) {
     seen.insert(text);
   }
   EXPECT_GT(seen.size(), 5u);
+  // An empty dimension (legal in sift's programs) is left untiled.
+  gen::Program empty = sortProgram({0, 8, 4}, 1);
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    std::string text = ireeOpAttributes(empty, PipelineKind::IreeTileAndFuse,
+                                        TargetKind::Nvptx, true, seed)[0];
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(text, m, lists)) << text;
+    EXPECT_EQ(m[1].str(), "0") << text;
+    EXPECT_EQ(m[4].str(), "0") << text;
+  }
 }
 
 TEST(IreeCompiler, DiagnosticLineWithoutItsLocation) {
@@ -103,6 +113,12 @@ TEST(IreeCompiler, DiagnosticLineWithoutItsLocation) {
                            "fallback"),
             "Assertion `x && \"bad\"' failed.");
   EXPECT_EQ(ireeDiagnostic("nothing useful", "fallback"), "fallback");
+  // Dispatch names carry shapes: one name for all.
+  EXPECT_EQ(ireeDiagnostic("x.mlir:1:2: error: function "
+                           "'main_dispatch_0_topk_17x2039xf32_dispatch_tensor_"
+                           "store' uses 70000 bytes of shared memory",
+                           "fallback"),
+            "function 'DISPATCH' uses 70000 bytes of shared memory");
 }
 
 TEST(IreeCompiler, GeneratedCasesOnEveryTarget) {
