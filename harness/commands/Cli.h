@@ -38,6 +38,7 @@ CommandEntry addMergeCommand(CLI::App &app);
 CommandEntry addImportCommand(CLI::App &app, const std::string &commandLine);
 CommandEntry addRunCommand(CLI::App &app);
 CommandEntry addCompileCommand(CLI::App &app);
+CommandEntry addUpstreamCommand(CLI::App &app);
 
 // Flag values shared by several commands; each throws a UsageError.
 

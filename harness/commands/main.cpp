@@ -24,8 +24,9 @@ namespace {
 /// The arguments with `fuzz` inserted when no command is named.
 std::vector<std::string> withDefaultCommand(int argc, char **argv) {
   std::vector<std::string> args(argv, argv + argc);
-  static const char *commands[] = {"fuzz",  "run",    "compile", "import",
-                                   "merge", "replay", "reduce",  "check"};
+  static const char *commands[] = {"fuzz",   "run",    "compile",
+                                   "import", "merge",  "replay",
+                                   "reduce", "check",  "upstream"};
   bool named = false;
   if (args.size() > 1)
     for (const char *command : commands)
@@ -62,7 +63,8 @@ int main(int argc, char **argv) {
       addFuzzCommand(app, commandLine), addReplayCommand(app),
       addReduceCommand(app),            addCheckCommand(app),
       addMergeCommand(app),             addImportCommand(app, commandLine),
-      addRunCommand(app),               addCompileCommand(app)};
+      addRunCommand(app),               addCompileCommand(app),
+      addUpstreamCommand(app)};
 
   std::vector<const char *> cargs;
   for (const std::string &arg : args)

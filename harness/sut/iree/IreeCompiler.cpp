@@ -147,13 +147,14 @@ std::vector<std::string> ireeExtraFlags(const CaseOptions &options) {
 }
 
 std::string ireeCompileCommand(const CaseOptions &options,
-                               const std::string &file) {
+                               const std::string &file,
+                               const std::string &output) {
   std::string command = "iree-compile " + file;
   for (const std::string &flag : ireeTargetFlags(options.target, options.chip))
     command += " " + flag;
   for (const std::string &flag : ireeExtraFlags(options))
     command += " " + flag;
-  return command + " -o module.vmfb";
+  return command + " -o " + output;
 }
 
 IreeCompiler::IreeCompiler(IreeToolchain toolchain)

@@ -65,6 +65,7 @@ std::vector<std::string> ireeExtraFlags(const CaseOptions &options);
 /// The iree-compile command line of `options` for `file`, as a user would
 /// type it (for details and upstream reports).
 std::string ireeCompileCommand(const CaseOptions &options,
-                               const std::string &file);
+                               const std::string &file,
+                               const std::string &output = "module.vmfb");
 
 } // namespace sift::harness

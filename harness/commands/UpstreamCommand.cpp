@@ -1,0 +1,215 @@
+//===- UpstreamCommand.cpp - harness upstream: an issue for IREE ----------===//
+//
+// `harness upstream CASE -o DIR` turns an IREE case folder (a finding,
+// best reduced first) into what an IREE developer can act on: the case is
+// run again through IREE (isolated, like replay), and DIR gets report.md
+// (the verdict, the IREE version, pipeline and target, the input program,
+// the exact iree-compile and iree-run-module commands, the inputs, expected
+// and actual outputs, and IREE's diagnostics), repro.mlir and the inputs as
+// .npy files the commands read. A case that passes now, or one of sift's
+// own pipelines, is refused with a reason.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/case/CaseFolder.h"
+#include "harness/case/IsolatedCase.h"
+#include "harness/commands/Cli.h"
+#include "harness/commands/Commands.h"
+#include "harness/sut/Systems.h"
+#include "oracles/Compare.h"
+#include "support/FileIO.h"
+#include "support/Npy.h"
+#include "support/Shape.h"
+
+#include <filesystem>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace sift::harness {
+
+namespace {
+
+struct UpstreamOptions {
+  std::string folder, output;
+  double caseTimeoutSeconds = 120;
+};
+
+/// Up to 64 elements of `t`, formatted (more: the count and the file).
+std::string valuesOf(const HostTensor &t) {
+  std::string text = describe(t.type, t.shape) + " =";
+  int64_t shown = std::min<int64_t>(t.numElements(), 64);
+  size_t width = byteWidth(t.type);
+  for (int64_t i = 0; i < shown; ++i) {
+    std::string value = oracle::formatValue(
+        t.type, t.data.data() + static_cast<size_t>(i) * width);
+    text += " " + value.substr(0, value.find(" ("));
+  }
+  if (shown < t.numElements())
+    text += " ... (" + std::to_string(t.numElements()) + " elements)";
+  return text;
+}
+
+std::string fenced(const std::string &language, const std::string &body) {
+  return "```" + language + "\n" + body +
+         (body.empty() || body.back() == '\n' ? "" : "\n") + "```\n";
+}
+
+/// The iree-run-module command for the case's inputs (input<i>.npy).
+std::string runCommand(const CaseResult &result) {
+  std::string device = result.target == TargetKind::Host ? "local-task"
+                       : result.target == TargetKind::Nvptx ? "cuda"
+                                                            : "hip";
+  std::string command =
+      "iree-run-module --module=repro.vmfb --device=" + device +
+      " --function=main";
+  for (size_t i = 0; i < result.inputs.size(); ++i)
+    command += " --input=@input" + std::to_string(i) + ".npy";
+  return command;
+}
+
+std::string reportText(const CaseResult &result, const CaseOptions &options,
+                       const std::string &folder) {
+  std::string first = result.detail.substr(0, result.detail.find('\n'));
+  std::ostringstream md;
+  md << "# " << oracle::toString(result.verdict) << " in IREE ("
+     << toString(result.pipeline) << ", " << toString(result.target)
+     << "): " << first << "\n\n";
+  md << "- IREE: " << result.systemVersion << "\n";
+  md << "- target: " << toString(result.target)
+     << (options.chip.empty() ? "" : " (" + options.chip + ")") << "\n";
+  md << "- pipeline: "
+     << (result.pipeline == PipelineKind::Iree
+             ? std::string("IREE's own choice")
+             : std::string("forced with the compilation_info in the "
+                           "program"))
+     << "\n";
+  md << "- found by sift (case " << folder << ", seed " << result.seed
+     << ")\n\n";
+  md << "## Program (`repro.mlir`)\n\n" << fenced("mlir", result.mlir);
+  md << "\n## Reproduce\n\n";
+  std::string commands =
+      ireeCompileCommand(options, "repro.mlir", "repro.vmfb");
+  if (result.compiled)
+    commands += "\n" + runCommand(result);
+  md << fenced("sh", commands);
+  md << "\n## Inputs\n\n";
+  std::string inputs;
+  for (size_t i = 0; i < result.inputs.size(); ++i)
+    inputs += "input" + std::to_string(i) + ": " + valuesOf(result.inputs[i]) +
+              "\n";
+  md << fenced("", inputs);
+  if (result.verdict == oracle::Verdict::Mismatch) {
+    md << "\n## Expected and actual outputs\n\nExpected per the ops' "
+          "tensor semantics (a sort orders each lane by the comparator, "
+          "top-k keeps the k best); the outputs IREE's policy leaves open "
+          "(order of equal keys) are not counted as differences.\n\n";
+    std::string outputs;
+    for (size_t i = 0; i < result.expected.size(); ++i) {
+      outputs += "expected " + std::to_string(i) + ": " +
+                 valuesOf(result.expected[i]) + "\n";
+      if (i < result.actual.size())
+        outputs += "actual   " + std::to_string(i) + ": " +
+                   valuesOf(result.actual[i]) + "\n";
+    }
+    md << fenced("", outputs);
+  }
+  md << "\n## What sift saw\n\n" << fenced("", result.detail);
+  return md.str();
+}
+
+Status writeText(const fs::path &file, const std::string &text) {
+  return writeFileAtomic(file.string(),
+                         reinterpret_cast<const uint8_t *>(text.data()),
+                         text.size());
+}
+
+int runUpstreamCommand(const UpstreamOptions &options) {
+  Result<StoredCase> stored = loadCaseFolder(options.folder);
+  if (!stored.ok()) {
+    std::fprintf(stderr, "harness upstream: %s: %s\n", options.folder.c_str(),
+                 stored.message().c_str());
+    return kExitUsage;
+  }
+  if (systemOf(stored->options.pipeline) != SystemKind::Iree) {
+    std::fprintf(stderr,
+                 "harness upstream: %s: a case of sift's own %s pipeline: "
+                 "upstream reports are for IREE's cases\n",
+                 options.folder.c_str(),
+                 std::string(toString(stored->options.pipeline)).c_str());
+    return kExitUsage;
+  }
+  Systems systems;
+  Result<SystemUnderTest *> system = systems.of(stored->options.pipeline);
+  auto device = rt::createDevice(rt::DeviceKind::Cpu);
+  if (!system.ok() || !device.ok()) {
+    std::fprintf(stderr, "harness upstream: %s\n",
+                 system.ok() ? device.message().c_str()
+                             : system.message().c_str());
+    return kExitUsage;
+  }
+  IsolationLimits limits;
+  limits.timeoutSeconds = options.caseTimeoutSeconds;
+  std::string startError;
+  CaseSpec spec{stored->options, stored->seed, stored->program,
+                stored->inputs, std::nullopt, ""};
+  CaseResult result =
+      runCaseIsolated(**system, **device, spec, limits, startError);
+  if (!startError.empty()) {
+    std::fprintf(stderr, "harness upstream: cannot start a worker: %s\n",
+                 startError.c_str());
+    return kExitUsage;
+  }
+  if (!oracle::isFinding(result.verdict)) {
+    std::fprintf(stderr,
+                 "harness upstream: %s: the case %s now (IREE %s): nothing "
+                 "to report\n",
+                 options.folder.c_str(),
+                 std::string(oracle::toString(result.verdict)).c_str(),
+                 result.systemVersion.c_str());
+    return kExitFindings;
+  }
+  fs::path out = options.output;
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) {
+    std::fprintf(stderr, "harness upstream: -o %s: %s\n", out.c_str(),
+                 ec.message().c_str());
+    return kExitUsage;
+  }
+  Status written = writeText(out / "repro.mlir", result.mlir);
+  for (size_t i = 0; i < result.inputs.size() && written.ok(); ++i)
+    written = writeNpy((out / ("input" + std::to_string(i) + ".npy")).string(),
+                       result.inputs[i]);
+  if (written.ok())
+    written = writeText(out / "report.md",
+                        reportText(result, stored->options, options.folder));
+  if (!written.ok()) {
+    std::fprintf(stderr, "harness upstream: %s\n", written.message().c_str());
+    return kExitUsage;
+  }
+  std::printf("wrote %s (report.md, repro.mlir, %zu inputs): %s at %s\n",
+              out.c_str(), result.inputs.size(),
+              std::string(oracle::toString(result.verdict)).c_str(),
+              result.stage.text().c_str());
+  return kExitOk;
+}
+
+} // namespace
+
+CommandEntry addUpstreamCommand(CLI::App &app) {
+  auto options = std::make_shared<UpstreamOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "upstream", "Write an issue an IREE developer can act on from an IREE "
+                  "case folder (reduce it first)");
+  cmd->add_option("case", options->folder, "The case folder")->required();
+  cmd->add_option("-o,--output", options->output,
+                  "Folder for report.md, repro.mlir and the inputs")
+      ->required();
+  cmd->add_option("--case-timeout", options->caseTimeoutSeconds,
+                  "Seconds the case may take")
+      ->capture_default_str();
+  return {cmd, [options] { return runUpstreamCommand(*options); }};
+}
+
+} // namespace sift::harness
