@@ -138,6 +138,9 @@ Status exportIreeCase(const FuzzOptions &options, const rt::ExportedCase &info,
       {"families", info.families},
       {"iree_version", result.systemVersion},
       {"static_verdict", info.staticVerdict},
+      // Its inputs are generateInputs(program, inputs, seed): a GPU host
+      // may get the case without its .npy files (sift-run regenerates).
+      {"regenerable", true},
       {"program", gen::programToJson(result.program)}};
   std::string text = facts.dump(1);
   auto bytes = [](const std::string &s) {

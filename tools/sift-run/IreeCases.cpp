@@ -2,8 +2,10 @@
 
 #include "tools/sift-run/IreeCases.h"
 
+#include "generators/InputGenerator.h"
 #include "generators/ProgramJson.h"
 #include "oracles/ComparisonPolicy.h"
+#include "oracles/Reference.h"
 #include "runtime/iree/IreeRun.h"
 #include "support/Npy.h"
 #include "support/Text.h"
@@ -13,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -26,7 +29,34 @@ struct IreeCase {
   gen::Program program;
   std::string pipeline, target, name;
   std::vector<HostTensor> inputs, expected;
+  uint64_t seed = 0;
+  std::optional<gen::InputMode> inputMode;
 };
+
+/// The case's tensors named `prefix`<i>.npy; when the folder has none of
+/// them and the case is regenerable, `regenerate()` instead.
+template <typename Regenerate>
+Status readTensors(const std::string &dir, const char *prefix, size_t count,
+                   std::vector<HostTensor> &tensors, bool regenerable,
+                   Regenerate regenerate) {
+  std::error_code ec;
+  bool none = !fs::exists(fs::path(dir) / (prefix + std::string("0.npy")), ec);
+  if (none && count > 0 && regenerable) {
+    Result<std::vector<HostTensor>> made = regenerate();
+    if (!made.ok())
+      return made.error();
+    tensors = std::move(*made);
+    return Status::success();
+  }
+  for (size_t i = 0; i < count; ++i) {
+    Result<HostTensor> t = readNpy(
+        (fs::path(dir) / (prefix + std::to_string(i) + ".npy")).string());
+    if (!t.ok())
+      return makeError(dir + ": " + t.message());
+    tensors.push_back(std::move(*t));
+  }
+  return Status::success();
+}
 
 Result<IreeCase> readIreeCase(const std::string &dir) {
   std::ifstream in(fs::path(dir) / "case.json", std::ios::binary);
@@ -46,19 +76,30 @@ Result<IreeCase> readIreeCase(const std::string &dir) {
     if (!program.ok())
       return makeError(dir + "/case.json: program: " + program.message());
     c.program = std::move(*program);
+    c.seed = facts.value("seed", uint64_t(0));
+    if (facts.value("regenerable", false))
+      c.inputMode = gen::parseInputMode(facts.value("inputs", ""));
   } catch (const nlohmann::json::exception &error) {
     return makeError(dir + "/case.json: " + gen::jsonProblem(error));
   }
-  for (auto [prefix, count, tensors] :
-       {std::tuple{"input", c.program.inputs.size(), &c.inputs},
-        {"expected", c.program.outputs.size(), &c.expected}})
-    for (size_t i = 0; i < count; ++i) {
-      Result<HostTensor> t = readNpy(
-          (fs::path(dir) / (prefix + std::to_string(i) + ".npy")).string());
-      if (!t.ok())
-        return makeError(dir + ": " + t.message());
-      tensors->push_back(std::move(*t));
-    }
+  // A case harness fuzz exported may travel without its .npy files: its
+  // inputs come again from its seed and the reference computes the
+  // expected outputs (the same code, so the same bytes).
+  bool regenerable = c.inputMode.has_value();
+  if (Status s = readTensors(dir, "input", c.program.inputs.size(), c.inputs,
+                             regenerable,
+                             [&]() -> Result<std::vector<HostTensor>> {
+                               return gen::generateInputs(c.program,
+                                                          *c.inputMode, c.seed);
+                             });
+      !s)
+    return s.error();
+  if (Status s = readTensors(dir, "expected", c.program.outputs.size(),
+                             c.expected, regenerable, [&] {
+                               return oracle::evaluate(c.program, c.inputs);
+                             });
+      !s)
+    return s.error();
   return c;
 }
 
