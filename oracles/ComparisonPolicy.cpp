@@ -298,6 +298,36 @@ std::optional<Mismatch> compareOpen(const ComparisonPolicy &policy,
                       actual[o], policy.topkFillIndex);
 }
 
+/// Outputs after an inexact op that miss their tolerance: named in
+/// `unchecked` and settled to the expected value.
+void settleInexact(const ComparisonPolicy &policy,
+                   const std::vector<uint64_t> &tolerances,
+                   const std::vector<HostTensor> &expected,
+                   std::vector<HostTensor> &settled,
+                   std::vector<std::string> &unchecked) {
+  for (size_t o = 0; o < settled.size(); ++o) {
+    if (tolerances[o] == 0)
+      continue;
+    if (auto off = compareOutputs(std::vector<uint64_t>{tolerances[o]},
+                                  {expected[o]}, {settled[o]})) {
+      unchecked.push_back(
+          "output " + std::to_string(o) + " follows an inexact op and is " +
+          "off by more than its " + std::to_string(tolerances[o]) + " ulp (" +
+          off->message + "): " + policy.system +
+          "'s math is not the reference's, and the tolerance does not "
+          "follow cancellation in later adds");
+      settled[o] = expected[o];
+    }
+  }
+}
+
+/// Whether any float value the program computes or reads is denormal.
+bool anyDenormal(const std::vector<HostTensor> &inputs,
+                 const std::vector<HostTensor> &values) {
+  return std::any_of(inputs.begin(), inputs.end(), holdsDenormal) ||
+         std::any_of(values.begin(), values.end(), holdsDenormal);
+}
+
 } // namespace
 
 PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
@@ -319,9 +349,7 @@ PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
   Result<std::vector<HostTensor>> values = evaluate(all, inputs);
   if (!values.ok())
     return result;
-  if (policy.flushesDenormals &&
-      (std::any_of(inputs.begin(), inputs.end(), holdsDenormal) ||
-       std::any_of(values->begin(), values->end(), holdsDenormal))) {
+  if (policy.flushesDenormals && anyDenormal(inputs, *values)) {
     result.unchecked.push_back(
         "the outputs: denormals take part, which " + policy.system +
         " flushes to zero (FTZ, DAZ) and the reference keeps");
@@ -349,20 +377,7 @@ PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
   std::vector<uint64_t> tolerances = outputTolerances(program);
   std::vector<HostTensor> settled = actual;
   if (policy.inexactUnchecked)
-    for (size_t o = 0; o < program.outputs.size(); ++o) {
-      if (tolerances[o] == 0)
-        continue;
-      if (auto off = compareOutputs(std::vector<uint64_t>{tolerances[o]},
-                                    {expected[o]}, {actual[o]})) {
-        result.unchecked.push_back(
-            "output " + std::to_string(o) + " follows an inexact op and is " +
-            "off by more than its " + std::to_string(tolerances[o]) +
-            " ulp (" + off->message + "): " + policy.system +
-            "'s math is not the reference's, and the tolerance does not "
-            "follow cancellation in later adds");
-        settled[o] = expected[o];
-      }
-    }
+    settleInexact(policy, tolerances, expected, settled, result.unchecked);
   for (size_t o = 0; o < program.outputs.size(); ++o) {
     int value = program.outputs[o];
     if (!tainted[value])
