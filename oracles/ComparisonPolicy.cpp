@@ -165,22 +165,46 @@ Mismatch runMismatch(int output, const HostTensor &expected, int64_t flat,
 
 /// `actual` holds, in each run of tied elements of each lane (runs of
 /// `runKeys`, equal under `tied`), the elements `expected` holds there.
+/// With `selectedFrom` (a top-k's input), the last run of a lane may be a
+/// choice among more tied input elements than it has slots: its elements
+/// need only be tied to its key (which -0.0 or NaN payload is chosen is the
+/// open tie order).
 template <typename Tied>
 std::optional<Mismatch> sameRuns(int output, const HostTensor &expected,
                                  const HostTensor &actual,
                                  const HostTensor &runKeys, int64_t dimension,
-                                 uint64_t ulps, const Tied &tied) {
+                                 uint64_t ulps, const Tied &tied,
+                                 const HostTensor *selectedFrom = nullptr) {
   std::optional<Mismatch> found;
   int64_t length = expected.shape[dimension];
   TopKOrder byValue{expected.type, false};
-  forEachLane(expected.shape, dimension, length,
-              [&](int64_t base, int64_t, int64_t stride) {
+  const HostTensor &lanes = selectedFrom ? *selectedFrom : expected;
+  int64_t inLength = lanes.shape[dimension];
+  forEachLane(lanes.shape, dimension, length,
+              [&](int64_t inBase, int64_t base, int64_t stride) {
+    if (!selectedFrom)
+      base = inBase;
     for (int64_t start = 0; start < length && !found;) {
       int64_t end = start + 1;
       while (end < length &&
              tied(bitsAt(runKeys, base + start * stride),
                   bitsAt(runKeys, base + end * stride)))
         ++end;
+      uint64_t key = bitsAt(runKeys, base + start * stride);
+      if (selectedFrom && end == length) {
+        int64_t candidates = 0;
+        for (int64_t j = 0; j < inLength; ++j)
+          candidates += tied(bitsAt(*selectedFrom, inBase + j * stride), key);
+        if (candidates > end - start) {
+          for (int64_t j = start; j < end && !found; ++j)
+            if (!tied(bitsAt(actual, base + j * stride), key))
+              found = runMismatch(output, expected, base + j * stride, 1,
+                                  "expected a value tied to " +
+                                      formatValue(expected.type, reinterpret_cast<const uint8_t *>(&key)));
+          start = end;
+          continue;
+        }
+      }
       std::vector<uint64_t> want, got;
       for (int64_t j = start; j < end; ++j) {
         want.push_back(bitsAt(expected, base + j * stride));
@@ -287,7 +311,8 @@ std::optional<Mismatch> compareOpen(const ComparisonPolicy &policy,
   const HostTensor &best = values[op.results[0]];
   if (value == op.results[0])
     return sameRuns(o, expected, actual[o], best, op.dimension, ulps,
-                    [&](uint64_t a, uint64_t b) { return equivalent(order, a, b); });
+                    [&](uint64_t a, uint64_t b) { return equivalent(order, a, b); },
+                    &values[op.operands[0]]);
   // The indices: against the device's values when they are an output too.
   auto valuesOut = std::find(program.outputs.begin(), program.outputs.end(),
                              op.results[0]);

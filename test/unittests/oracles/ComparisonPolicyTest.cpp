@@ -189,3 +189,20 @@ TEST(ComparisonPolicy, InexactOutputsOffByMoreThanTheirToleranceAreNamed) {
   EXPECT_NE(iree.unchecked[0].find("inexact op"), std::string::npos);
   EXPECT_TRUE(compare(exactPolicy(), c, off).mismatch);
 }
+
+TEST(ComparisonPolicy, TopKMayChooseWhichTiedZeroFillsTheLastSlots) {
+  // k = 2 of [5, -0.0, +0.0, -0.0]: the second slot is one of three tied
+  // zeros; the reference takes -0.0 (the lower index), IREE may take +0.0.
+  Case c = topk({5, -0.0f, 0.0f, -0.0f}, 2);
+  std::vector<HostTensor> plus = {f32({2}, {5, 0.0f}), i64({2}, {0, 2})};
+  EXPECT_FALSE(compare(ireePolicy(false), c, plus).mismatch);
+  EXPECT_TRUE(compare(exactPolicy(), c, plus).mismatch);
+  // A value not tied to the key is still wrong.
+  std::vector<HostTensor> wrong = {f32({2}, {5, 1.0f}), i64({2}, {0, 2})};
+  EXPECT_TRUE(compare(ireePolicy(false), c, wrong).mismatch);
+  // With every zero selected (k = 4) the multiset is determined.
+  Case all = topk({5, -0.0f, 0.0f, -0.0f}, 4);
+  std::vector<HostTensor> lost = {f32({4}, {5, 0.0f, 0.0f, -0.0f}),
+                                  i64({4}, {0, 2, 2, 3})};
+  EXPECT_TRUE(compare(ireePolicy(false), all, lost).mismatch);
+}
