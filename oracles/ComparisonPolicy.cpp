@@ -30,15 +30,54 @@ using gen::Program;
 
 ComparisonPolicy exactPolicy() { return ComparisonPolicy{}; }
 
-ComparisonPolicy ireePolicy(bool linalgExtTopk) {
+ComparisonPolicy ireePolicy(gen::FrontEnd frontEnd) {
   ComparisonPolicy policy;
   policy.system = "iree";
   policy.stableSort = false;
   policy.topkLowerIndexFirst = false;
-  policy.topkFillIndex = linalgExtTopk;
+  policy.topkFillIndex = frontEnd == gen::FrontEnd::LinalgExt;
   policy.flushesDenormals = true;
   policy.inexactUnchecked = true;
+  if (frontEnd == gen::FrontEnd::Onnx) {
+    policy.nanOrderOpen = true;
+    policy.nmsTieOrderOpen = true;
+    policy.nmsOneBatchOneClass = true;
+    // torch-mlir's onnx.NonMaxSuppression lowering (TorchOnnxToTorch):
+    // "TODO: Support multiple batches and classes" (a squeeze checked at
+    // run time) and score_threshold "unimplemented" above min(scores).
+    policy.documentedLimits = {
+        {"squeeze operation possible for dim only when input_shape[dim] == 1",
+         "IREE's ONNX NonMaxSuppression takes one batch and one class"},
+        {"score_threshold should be <= min(scores)",
+         "IREE's ONNX NonMaxSuppression does not implement a score_threshold "
+         "above the smallest score"}};
+  }
   return policy;
+}
+
+std::string documentedUnsupported(const ComparisonPolicy &policy,
+                                  const gen::Program &program) {
+  if (!policy.nmsOneBatchOneClass)
+    return "";
+  for (const Op &op : program.ops) {
+    if (op.kind != OpKind::Nms)
+      continue;
+    const std::vector<int64_t> &scores = program.values[op.operands[1]].shape;
+    if (scores.size() == 3 && (scores[0] != 1 || scores[1] != 1))
+      return policy.system + "'s ONNX NonMaxSuppression takes one batch and "
+             "one class (torch-mlir: \"TODO: Support multiple batches and "
+             "classes\"); this one has " + std::to_string(scores[0]) +
+             " and " + std::to_string(scores[1]);
+  }
+  return "";
+}
+
+const DocumentedLimit *documentedLimitIn(const ComparisonPolicy &policy,
+                                         const std::string &message) {
+  for (const DocumentedLimit &limit : policy.documentedLimits)
+    if (message.find(limit.marker) != std::string::npos)
+      return &limit;
+  return nullptr;
 }
 
 namespace {
@@ -273,6 +312,49 @@ std::optional<Mismatch> validIndices(int output, const Op &op,
   return std::nullopt;
 }
 
+/// Whether `t` holds a NaN.
+bool holdsNaN(const HostTensor &t) {
+  if (!isFloat(t.type))
+    return false;
+  for (int64_t i = 0; i < t.numElements(); ++i)
+    if (isNaNBits(t.type, bitsAt(t, i)))
+      return true;
+  return false;
+}
+
+/// Whether an NMS's scores [B, C, N] hold a NaN or two equal scores in one
+/// (batch, class).
+bool nmsScoresTie(const HostTensor &scores) {
+  if (holdsNaN(scores))
+    return true;
+  int64_t n = scores.shape.size() == 3 ? scores.shape[2] : 0;
+  for (int64_t row = 0; n > 0 && row < scores.numElements() / n; ++row) {
+    std::vector<double> seen;
+    for (int64_t j = 0; j < n; ++j)
+      seen.push_back(floatValue(scores.type, bitsAt(scores, row * n + j)));
+    std::sort(seen.begin(), seen.end());
+    if (std::adjacent_find(seen.begin(), seen.end()) != seen.end())
+      return true;
+  }
+  return false;
+}
+
+/// Why op `op` is not compared at all on these inputs under `policy`
+/// (nor anything computed from it), or "".
+std::string opaqueWhy(const ComparisonPolicy &policy, const Op &op,
+                      const std::vector<HostTensor> &values) {
+  if (policy.nanOrderOpen &&
+      (op.kind == OpKind::Sort || op.kind == OpKind::TopK) &&
+      holdsNaN(values[op.operands[0]]))
+    return "its input holds a NaN, whose place the front end's op leaves "
+           "open";
+  if (policy.nmsTieOrderOpen && op.kind == OpKind::Nms &&
+      nmsScoresTie(values[op.operands[1]]))
+    return "its scores hold a NaN or equal scores, whose order the front "
+           "end's NMS leaves open";
+  return "";
+}
+
 /// Which ops leave an order open on these inputs, from the intermediate
 /// values.
 std::vector<bool> openOps(const ComparisonPolicy &policy, const Program &program,
@@ -364,7 +446,8 @@ PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
   result.mismatch = compareOutputs(program, expected, actual);
   bool strict = policy.stableSort && policy.topkLowerIndexFirst &&
                 !policy.topkFillIndex && !policy.flushesDenormals &&
-                !policy.inexactUnchecked;
+                !policy.inexactUnchecked && !policy.nanOrderOpen &&
+                !policy.nmsTieOrderOpen;
   if (!result.mismatch || strict || result.mismatch->flatIndex < 0)
     return result;
   // Every value of the program, from the reference.
@@ -385,18 +468,27 @@ PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
   // A value is tainted when an open op produced it or it was computed from
   // a tainted one; a direct result of an open op from untainted operands is
   // comparable without order.
+  // An opaque op (opaqueWhy) taints what it produces without a direct
+  // comparison; the reason follows its results.
   std::vector<int> producer(program.values.size(), -1);
   std::vector<bool> tainted(program.values.size(), false);
   std::vector<bool> direct(program.values.size(), false);
+  std::vector<std::string> why(program.values.size());
   for (size_t i = 0; i < program.ops.size(); ++i) {
     const Op &op = program.ops[i];
     bool fromTainted = false;
-    for (int operand : op.operands)
+    std::string reason = opaqueWhy(policy, op, *values);
+    for (int operand : op.operands) {
       fromTainted |= tainted[operand];
+      if (reason.empty())
+        reason = why[operand];
+    }
+    bool opaque = !opaqueWhy(policy, op, *values).empty();
     for (int r : op.results) {
       producer[r] = static_cast<int>(i);
-      tainted[r] = fromTainted || open[i];
-      direct[r] = open[i] && !fromTainted;
+      tainted[r] = fromTainted || open[i] || opaque;
+      direct[r] = open[i] && !fromTainted && !opaque;
+      why[r] = reason;
     }
   }
   std::vector<uint64_t> tolerances = outputTolerances(program);
@@ -407,7 +499,11 @@ PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
     int value = program.outputs[o];
     if (!tainted[value])
       continue;
-    if (!direct[value]) {
+    if (!direct[value] && !why[value].empty()) {
+      result.unchecked.push_back(
+          "output " + std::to_string(o) + " is computed from an op that is "
+          "not compared: " + why[value]);
+    } else if (!direct[value]) {
       result.unchecked.push_back(
           "output " + std::to_string(o) +
           " is computed, through other ops, from a sort or top-k with ties "

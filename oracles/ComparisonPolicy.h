@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "generators/FrontEnd.h"
 #include "oracles/Compare.h"
 
 #include <optional>
@@ -18,6 +19,14 @@
 #include <vector>
 
 namespace sift::oracle {
+
+/// A limit a system documents (an error it raises on purpose for what it
+/// does not implement): a run failing with `marker` in its message is not
+/// a finding.
+struct DocumentedLimit {
+  std::string marker;
+  std::string why;
+};
 
 struct ComparisonPolicy {
   /// Names the system in notes ("sift", "iree").
@@ -38,14 +47,42 @@ struct ComparisonPolicy {
   /// transcendental math differs from the reference's by a few ulps, which
   /// a later subtraction can magnify beyond any fixed tolerance.
   bool inexactUnchecked = false;
+  /// Where NaN is the order's concern is left open (ONNX does not say
+  /// where TopK puts NaN): a sort or top-k whose input holds a NaN is not
+  /// compared, nor anything computed from it.
+  bool nanOrderOpen = false;
+  /// NMS may visit equal scores in any order (ONNX does not say), and NaN
+  /// scores anywhere: an NMS whose scores hold a NaN or two equal scores in
+  /// one (batch, class) is not compared, nor anything computed from it.
+  bool nmsTieOrderOpen = false;
+  /// Runtime errors the system raises on purpose for what it does not
+  /// implement.
+  std::vector<DocumentedLimit> documentedLimits;
+  /// NMS is implemented for one batch and one class only (boxes [1, N, 4],
+  /// scores [1, 1, N]): other NMS programs are outside what the system
+  /// documents and are not compiled.
+  bool nmsOneBatchOneClass = false;
 };
+
+/// Why `program` is outside what the system documents it implements, or
+/// "" (then any failure of it is a finding).
+std::string documentedUnsupported(const ComparisonPolicy &policy,
+                                  const gen::Program &program);
+
+/// The documented limit `message` (a failed run's) shows, or null.
+const DocumentedLimit *documentedLimitIn(const ComparisonPolicy &policy,
+                                         const std::string &message);
 
 /// sift's own compiler: the reference's answer, exactly.
 ComparisonPolicy exactPolicy();
 /// IREE: unstable sort, open top-k tie order, denormals flushed (its CPU
-/// code runs with FTZ and DAZ); `linalgExtTopk` when top-k reached IREE as
-/// iree_linalg_ext.topk with filled initial outputs.
-ComparisonPolicy ireePolicy(bool linalgExtTopk);
+/// code runs with FTZ and DAZ), for a program spelled in `frontEnd`:
+/// linalg_ext: top-k is iree_linalg_ext.topk with filled initial outputs
+/// (the fill index); onnx: the NaN order and NMS's order among equal
+/// scores are ONNX's to leave open, and IREE's ONNX NonMaxSuppression
+/// documents two limits (one batch and one class; no score_threshold above
+/// the smallest score), which it checks at run time.
+ComparisonPolicy ireePolicy(gen::FrontEnd frontEnd);
 
 /// What a comparison under a policy found.
 struct PolicyComparison {

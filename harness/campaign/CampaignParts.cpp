@@ -101,6 +101,9 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
   return "harness fuzz --pipeline=" + std::string(toString(run.pipeline)) +
          target + " --seed=" + std::to_string(options.seed) +
          (options.randomConfig ? " --random-config" : "") +
+         (options.frontEnd ? " --frontend=" +
+                                 std::string(gen::toString(*options.frontEnd))
+                           : "") +
          (options.injectText.empty() ? "" : " --inject=" + options.injectText) +
          (options.exactKeys ? " --exact-keys" : "") +
          " --skip=" + std::to_string(index) +
@@ -137,6 +140,7 @@ Status exportIreeCase(const FuzzOptions &options, const rt::ExportedCase &info,
       {"inputs", info.inputs},
       {"families", info.families},
       {"iree_version", result.systemVersion},
+      {"frontend", std::string(gen::toString(result.frontEnd))},
       {"static_verdict", info.staticVerdict},
       // Its inputs are generateInputs(program, inputs, seed): a GPU host
       // may get the case without its .npy files (sift-run regenerates).

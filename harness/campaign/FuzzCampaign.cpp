@@ -40,12 +40,35 @@ std::string resumeKey(const FuzzOptions &options, const std::string &runs) {
          " inputs=" + std::string(gen::toString(options.inputs)) +
          " family=" + familyText(options) + " inject=" + options.injectText +
          (options.randomConfig ? " random-config" : "") +
+         (options.frontEnd ? " frontend=" +
+                                 std::string(gen::toString(*options.frontEnd))
+                           : "") +
          (options.exactKeys ? " exact-keys" : "") + " shard=" +
          std::to_string(options.shardIndex) + "/" +
          std::to_string(options.shardCount);
 }
 
 } // namespace
+
+std::optional<std::string> FuzzCampaign::ireeFamilyProblem() const {
+  if (caseOptions_.policy.familyWeights[static_cast<size_t>(
+          gen::Family::Nms)] == 0)
+    return std::nullopt;
+  std::optional<gen::FrontEnd> frontEnd = options_.frontEnd;
+  if (frontEnd && *frontEnd != gen::FrontEnd::Onnx)
+    return "NMS reaches IREE only through the ONNX front end: "
+           "--frontend=" + std::string(gen::toString(*frontEnd)) +
+           " takes --family=sort,topk";
+  for (const PipelineTarget &run : options_.runs)
+    if (systemOf(run.pipeline) == SystemKind::Iree &&
+        run.pipeline != PipelineKind::Iree)
+      return "--pipeline=" + std::string(toString(run.pipeline)) +
+             " forces its pipeline with a compilation_info on iree_linalg_ext "
+             "ops, and NMS reaches IREE only through ONNX: run --family=nms "
+             "with --pipeline=iree, the forced pipelines with "
+             "--family=sort,topk";
+  return std::nullopt;
+}
 
 std::string runName(const PipelineTarget &run) {
   return std::string(toString(run.pipeline)) + "/" +
@@ -57,6 +80,7 @@ FuzzCampaign::FuzzCampaign(const FuzzOptions &options) : options_(options) {
     runsText_ += (runsText_.empty() ? "" : ",") + runName(run);
   caseOptions_.inputs = options.inputs;
   caseOptions_.randomConfig = options.randomConfig;
+  caseOptions_.frontEnd = options.frontEnd;
   caseOptions_.faults = options.faults;
   // Runs on a GPU compare with a host reference: no inexact op (sigmoid's
   // exp, an ulp apart between libdevice and the host) may decide an order.
@@ -115,14 +139,8 @@ std::optional<int> FuzzCampaign::open() {
       if (Result<SystemUnderTest *> system = systems_.of(run.pipeline);
           !system.ok())
         return usage(system.message());
-    if (caseOptions_.policy.familyWeights[static_cast<size_t>(
-            gen::Family::Sort)] +
-            caseOptions_.policy
-                .familyWeights[static_cast<size_t>(gen::Family::TopK)] ==
-        0)
-      return usage("IREE's pipelines take sort and top-k programs (NMS "
-                   "reaches IREE through the ONNX front end, not built yet): "
-                   "add --family=sort or topk");
+    if (std::optional<std::string> why = ireeFamilyProblem())
+      return usage(*why);
   }
   if (!options_.exportDir.empty()) {
     std::error_code ec;
@@ -230,12 +248,15 @@ CaseOptions FuzzCampaign::optionsFor(size_t r) const {
   o.pipeline = run.pipeline;
   o.target = run.target;
   o.chip = run.chip;
-  // NMS reaches IREE only through the ONNX front end, which is not built
-  // yet: IREE's cases draw sort and top-k programs.
+  // NMS reaches IREE only through the ONNX front end, which the forced
+  // pipelines do not take (open() refuses NMS-only campaigns there).
   // IREE's math library is not the host's: no inexact op (sigmoid) may
   // decide an order there either.
   if (systemOf(run.pipeline) == SystemKind::Iree) {
-    o.policy.familyWeights[static_cast<size_t>(gen::Family::Nms)] = 0;
+    bool onnx = run.pipeline == PipelineKind::Iree &&
+                (!o.frontEnd || *o.frontEnd == gen::FrontEnd::Onnx);
+    if (!onnx)
+      o.policy.familyWeights[static_cast<size_t>(gen::Family::Nms)] = 0;
     o.policy.allowInexactKeys = false;
   }
   return o;

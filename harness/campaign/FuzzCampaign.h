@@ -73,6 +73,9 @@ private:
   /// Opens the store, the devices and the export folder; nullopt when
   /// ready, else the exit code.
   std::optional<int> open();
+  /// Why the selected families cannot reach the selected IREE runs (NMS
+  /// only through the ONNX front end of the iree pipeline), or nullopt.
+  std::optional<std::string> ireeFamilyProblem() const;
   /// Starts this process's run in the store, resuming an unfinished one.
   std::optional<int> begin();
   void runCases();

@@ -80,7 +80,7 @@ const char *const kWrittenFields[] = {
     "seed",   "pipeline",          "target",     "inputs",  "verdict",
     "stage",  "signature",         "detail",     "repro",   "program_weight",
     "format", "generator_version", "chip",       "random_config",
-    "program", "faults",           "reproducer"};
+    "program", "faults",           "reproducer", "frontend"};
 
 bool isWrittenField(const std::string &name) {
   for (const char *field : kWrittenFields)
@@ -121,6 +121,13 @@ Status readCaseFacts(const json &info, StoredCase &stored) {
         !chip.ok())
       return makeError("case.json: field 'chip': " + chip.message());
   stored.options.randomConfig = fieldOr<bool>(info, "random_config", false);
+  if (info.contains("frontend")) {
+    std::string frontEnd = field<std::string>(info, "frontend");
+    stored.options.frontEnd = gen::parseFrontEnd(frontEnd);
+    if (!stored.options.frontEnd)
+      return makeError("case.json: field 'frontend' is '" + frontEnd +
+                       "', not linalg_ext, torch or onnx");
+  }
   stored.repro = fieldOr<std::string>(info, "repro", "");
   stored.signature = fieldOr<std::string>(info, "signature", "");
   for (const auto &[name, value] : info.items())
@@ -398,6 +405,8 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
   info["faults"] = faults;
   if (!result.reproducer.empty())
     info["reproducer"] = "sift-opt --run-reproducer reproducer.mlir";
+  if (result.frontEnd != gen::FrontEnd::Sift)
+    info["frontend"] = std::string(gen::toString(result.frontEnd));
   if (!result.systemVersion.empty())
     info[std::string(toString(systemOf(result.pipeline))) + "_version"] =
         result.systemVersion;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "generators/FrontEnd.h"
 #include "generators/Policy.h"
 #include "generators/ProgramModel.h"
 #include "oracles/Verdict.h"
@@ -19,6 +20,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,9 @@ struct CaseOptions {
   /// Draw a random valid lowering config per op from the case's seed
   /// (--random-config) instead of the default strategy.
   bool randomConfig = false;
+  /// IREE's pipelines: the front end every case is spelled in; none: one
+  /// drawn per case from its seed among those that can spell it (--frontend).
+  std::optional<gen::FrontEnd> frontEnd;
   /// Injected compiler faults.
   FaultSet faults;
   gen::Policy policy;
@@ -56,6 +61,9 @@ struct CaseResult {
   /// What went wrong, with the diagnostics or the first differing element.
   std::string detail;
   gen::Program program;
+  /// The input form `mlir` is in (sift's ops for sift's compiler; IREE's
+  /// drawn or chosen front end).
+  gen::FrontEnd frontEnd = gen::FrontEnd::Sift;
   std::string mlir;
   std::vector<HostTensor> inputs, expected, actual;
   double compileSeconds = 0, runSeconds = 0;

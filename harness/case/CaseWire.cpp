@@ -85,6 +85,7 @@ std::string encodeCaseResult(const CaseResult &result, bool full) {
   put(out, "compiled", result.compiled ? "1" : "0");
   put(out, "reproducer", result.reproducer);
   put(out, "system_version", result.systemVersion);
+  put(out, "frontend", gen::toString(result.frontEnd));
   if (!full)
     return out;
   put(out, "program", gen::programToJson(result.program).dump());
@@ -162,6 +163,12 @@ Status decodeSummary(const Fields &fields, CaseResult &result) {
   result.reproducer = text("reproducer");
   if (const std::string *version = fieldText(fields, "system_version"))
     result.systemVersion = *version;
+  if (const std::string *frontEnd = fieldText(fields, "frontend")) {
+    std::optional<gen::FrontEnd> parsed = gen::parseFrontEnd(*frontEnd);
+    if (!parsed)
+      return makeError("case result: unknown front end '" + *frontEnd + "'");
+    result.frontEnd = *parsed;
+  }
   return Status::success();
 }
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "generators/FrontEnd.h"
 #include "generators/Policy.h"
 #include "pipelines/Pipelines/Pipelines.h"
 #include "pipelines/Target/Compile.h"
@@ -56,6 +57,8 @@ struct FuzzOptions {
   gen::InputMode inputs = gen::InputMode::Mixed;
   /// Random valid lowering configs, drawn from each case's seed.
   bool randomConfig = false;
+  /// IREE's front end (--frontend); none: drawn per case.
+  std::optional<gen::FrontEnd> frontEnd;
   /// Injected faults (--inject) and the list as given, for repro commands.
   FaultSet faults;
   std::string injectText;

@@ -20,7 +20,8 @@ struct FuzzFlags {
   FuzzOptions options;
   std::string pipelines = "cpu", families = "sort,topk,nms", inputs = "mixed",
               time, targets = "nvptx,amdgpu", chips, device = "cpu",
-              caseTimeout = "60", memoryLimit = "4G", shard;
+              caseTimeout = "60", memoryLimit = "4G", shard,
+              frontEnd = "random";
   uint64_t count = 0;
   bool noIsolate = false;
   double progressSeconds = -1;
@@ -111,6 +112,13 @@ void addSelectionFlags(CLI::App *cmd, FuzzFlags &f) {
   cmd->add_flag("--random-config", f.options.randomConfig,
                 "GPU pipelines: draw a random valid lowering config per op "
                 "from each case's seed");
+  cmd->add_option("--frontend", f.frontEnd,
+                  "IREE's pipelines: the input form of every case: "
+                  "linalg_ext (iree_linalg_ext ops), torch (torch.aten ops), "
+                  "onnx (ONNX operators; the only one with NMS), or random "
+                  "(one per case from its seed, among those that can spell "
+                  "its program)")
+      ->capture_default_str();
   cmd->add_flag("--exact-keys", f.options.exactKeys,
                 "No inexact op (sigmoid) before a sort or top-k, so the "
                 "order is bit-exact on every device (implied by a GPU "
@@ -193,6 +201,31 @@ void checkExecution(FuzzFlags &f) {
   o.faults = *faults;
 }
 
+/// --frontend: random (none) or one of IREE's, which only IREE's
+/// pipelines take; the forced pipelines take only linalg_ext (their
+/// compilation_info sits on iree_linalg_ext ops).
+std::optional<gen::FrontEnd>
+frontEndFlag(const std::string &name, const std::vector<PipelineTarget> &runs) {
+  if (name == "random")
+    return std::nullopt;
+  std::optional<gen::FrontEnd> frontEnd = gen::parseFrontEnd(name);
+  if (!frontEnd || *frontEnd == gen::FrontEnd::Sift)
+    throw UsageError{"--frontend=" + name +
+                     ": valid front ends: random, linalg_ext, torch, onnx"};
+  for (const PipelineTarget &run : runs) {
+    if (systemOf(run.pipeline) != SystemKind::Iree)
+      throw UsageError{"--frontend=" + name + " applies to IREE's pipelines, "
+                       "not " + std::string(toString(run.pipeline))};
+    if (run.pipeline != PipelineKind::Iree &&
+        *frontEnd != gen::FrontEnd::LinalgExt)
+      throw UsageError{"--frontend=" + name + " cannot force " +
+                       std::string(toString(run.pipeline)) +
+                       ": its compilation_info goes on iree_linalg_ext ops, "
+                       "so the forced pipelines take --frontend=linalg_ext"};
+  }
+  return frontEnd;
+}
+
 FuzzOptions toOptions(FuzzFlags &f, const std::string &commandLine) {
   FuzzOptions &o = f.options;
   o.runs = runsFrom(f);
@@ -208,6 +241,7 @@ FuzzOptions toOptions(FuzzFlags &f, const std::string &commandLine) {
   if (o.device != rt::DeviceKind::Cpu || !o.exportDir.empty())
     o.exactKeys = true;
   o.inputs = inputModeFlag(f.inputs);
+  o.frontEnd = frontEndFlag(f.frontEnd, o.runs);
   o.commandLine = commandLine;
   if (o.outDir.empty())
     throw UsageError{"--out needs a folder name"};

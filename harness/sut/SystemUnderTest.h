@@ -60,9 +60,12 @@ public:
   /// nvptx, hip: amdgpu).
   virtual bool runsOn(const rt::Device &device, TargetKind target) const;
 
-  /// What the system promises about tie order (oracles/ComparisonPolicy.h):
-  /// sift's compiler the reference's answer exactly.
-  virtual oracle::ComparisonPolicy comparisonPolicy() const {
+  /// What the system promises about tie order, NaN order and its
+  /// documented limits for a case in `result`'s front end
+  /// (oracles/ComparisonPolicy.h): sift's compiler the reference's answer
+  /// exactly.
+  virtual oracle::ComparisonPolicy
+  comparisonPolicy(const CaseResult & /*result*/) const {
     return oracle::exactPolicy();
   }
 };

@@ -160,8 +160,9 @@ std::string ireeCompileCommand(const CaseOptions &options,
 IreeCompiler::IreeCompiler(IreeToolchain toolchain)
     : iree_(std::move(toolchain)) {}
 
-oracle::ComparisonPolicy IreeCompiler::comparisonPolicy() const {
-  return oracle::ireePolicy(/*linalgExtTopk=*/true);
+oracle::ComparisonPolicy
+IreeCompiler::comparisonPolicy(const CaseResult &result) const {
+  return oracle::ireePolicy(result.frontEnd);
 }
 
 bool IreeCompiler::runsOn(const rt::Device &device, TargetKind target) const {
@@ -172,10 +173,22 @@ bool IreeCompiler::compile(const CaseOptions &options, CaseResult &result) {
   std::vector<std::string> attributes =
       ireeOpAttributes(result.program, options.pipeline, options.target,
                        options.randomConfig, result.seed);
-  Result<std::string> text = gen::emitIreeLinalgExt(result.program, attributes);
+  gen::IreeSpelling spelling;
+  spelling.frontEnd = ireeFrontEnd(result.program, options.pipeline,
+                                   options.frontEnd, result.seed);
+  spelling.opAttributes = std::move(attributes);
+  spelling.dynamicDims = ireeDynamicDims(result.program, result.seed);
+  result.frontEnd = spelling.frontEnd;
+  if (std::string why = oracle::documentedUnsupported(
+          comparisonPolicy(result), result.program);
+      !why.empty())
+    return failWith(result, oracle::Verdict::Pass, Stage(Step::Generate),
+                    "not compiled: " + why + " (a documented limit)");
+  Result<std::string> text = gen::emitForIree(result.program, spelling);
   if (!text.ok())
     return failWith(result, oracle::Verdict::GenInvalid, Stage(Step::Generate),
-                    "the iree_linalg_ext front end: " + text.message());
+                    "the " + std::string(gen::toString(spelling.frontEnd)) +
+                        " front end: " + text.message());
   result.mlir = *text;
   return compileIn(options, *text, result);
 }

@@ -40,7 +40,8 @@ public:
                                       int repetition) override;
   /// llvm-cpu modules on the cpu device; GPU modules run through sift-run.
   bool runsOn(const rt::Device &device, TargetKind target) const override;
-  oracle::ComparisonPolicy comparisonPolicy() const override;
+  oracle::ComparisonPolicy
+  comparisonPolicy(const CaseResult &result) const override;
 
   const IreeToolchain &toolchain() const { return iree_; }
 

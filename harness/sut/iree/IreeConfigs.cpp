@@ -89,4 +89,29 @@ std::vector<std::string> ireeOpAttributes(const gen::Program &program,
   return attributes;
 }
 
+gen::FrontEnd ireeFrontEnd(const gen::Program &program, PipelineKind pipeline,
+                           std::optional<gen::FrontEnd> chosen, uint64_t seed) {
+  if (chosen)
+    return *chosen;
+  if (pipeline != PipelineKind::Iree)
+    return gen::FrontEnd::LinalgExt;
+  std::vector<gen::FrontEnd> able = gen::ireeFrontEndsFor(program);
+  gen::Rng rng(seed ^ 0xf207e7dULL);
+  return rng.pick(able);
+}
+
+gen::DynamicDims ireeDynamicDims(const gen::Program &program, uint64_t seed) {
+  gen::Rng rng(seed ^ 0xd1a3d1aULL);
+  gen::DynamicDims dims;
+  if (!rng.chance(0.5))
+    return dims;
+  for (int input : program.inputs) {
+    std::vector<bool> d;
+    for (size_t j = 0; j < program.values[static_cast<size_t>(input)].shape.size(); ++j)
+      d.push_back(rng.chance(0.5));
+    dims.push_back(std::move(d));
+  }
+  return dims;
+}
+
 } // namespace sift::harness

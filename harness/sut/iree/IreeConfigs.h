@@ -11,10 +11,12 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "generators/FrontEnd.h"
 #include "generators/ProgramModel.h"
 #include "support/Targets.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +29,16 @@ std::vector<std::string> ireeOpAttributes(const gen::Program &program,
                                           PipelineKind pipeline,
                                           TargetKind target, bool randomConfig,
                                           uint64_t seed);
+
+/// The front end a case is spelled in: `chosen` when given, else one drawn
+/// from `seed` among those that can spell `program` (the forced pipelines:
+/// linalg_ext, whose ops carry their compilation_info).
+gen::FrontEnd ireeFrontEnd(const gen::Program &program, PipelineKind pipeline,
+                           std::optional<gen::FrontEnd> chosen, uint64_t seed);
+
+/// Which argument dimensions a case marks dynamic, drawn from `seed`: in
+/// half the cases none; in the others each dimension of each argument with
+/// chance 1/2 (models reach IREE with dynamic batch and sequence sizes).
+gen::DynamicDims ireeDynamicDims(const gen::Program &program, uint64_t seed);
 
 } // namespace sift::harness

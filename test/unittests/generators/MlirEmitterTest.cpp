@@ -345,3 +345,70 @@ TEST(MlirEmitter, Gather) {
   EXPECT_TRUE(contains(text, "tensor.extract %arg0[%t0_0, %t0_1, %t0_a]"))
       << text;
 }
+
+// The torch and ONNX front ends: !torch.vtensor at the boundary, the ops
+// under test as torch.aten or ONNX operators, payloads moved by gather.
+TEST(MlirEmitter, TorchAndOnnxFrontEnds) {
+  Program p = argsortProgram(SortOrder::Descending, ComparatorKind::Less);
+  IreeSpelling torch;
+  torch.frontEnd = FrontEnd::Torch;
+  Result<std::string> t = emitForIree(p, torch);
+  ASSERT_TRUE(t.ok()) << t.message();
+  EXPECT_TRUE(contains(*t, "func.func @main(%arg0: !torch.vtensor<[4,8],f32>)"));
+  EXPECT_TRUE(contains(*t, "= torch.aten.sort %to1_0, %dim1, %desc1 : "
+                           "!torch.vtensor<[4,8],f32>, !torch.int, "
+                           "!torch.bool -> !torch.vtensor<[4,8],f32>, "
+                           "!torch.vtensor<[4,8],si64>"));
+  EXPECT_TRUE(contains(*t, "%desc1 = torch.constant.bool true"));
+  EXPECT_TRUE(contains(*t, "torch.aten.gather %to1_1, %dim1, %si1"));
+  EXPECT_FALSE(contains(*t, "torch.onnx_meta"));
+  IreeSpelling onnx;
+  onnx.frontEnd = FrontEnd::Onnx;
+  Result<std::string> o = emitForIree(p, onnx);
+  ASSERT_TRUE(o.ok()) << o.message();
+  EXPECT_TRUE(contains(*o, "torch.onnx_meta.opset_version = 21 : si64"));
+  EXPECT_TRUE(contains(*o, "{torch.onnx.value = dense<8> : tensor<1xsi64>}"));
+  EXPECT_TRUE(contains(*o, "torch.operator \"onnx.TopK\"(%to1_0, %k1) "
+                           "{torch.onnx.axis = 1 : si64, torch.onnx.largest "
+                           "= 1 : si64, torch.onnx.sorted = 1 : si64}"));
+  EXPECT_TRUE(contains(*o, "torch.operator \"onnx.GatherElements\"(%to1_1, "
+                           "%top1#1) {torch.onnx.axis = 1 : si64}"));
+  // The sift front end is not IREE's.
+  IreeSpelling sift;
+  sift.frontEnd = FrontEnd::Sift;
+  EXPECT_FALSE(emitForIree(p, sift).ok());
+}
+
+// A dynamic argument dimension stays dynamic through what is computed
+// from it; tensor.empty takes its size from tensor.dim; a sort's static
+// operand is cast to the joined type; ONNX's k for a dynamic sorted
+// dimension is read with onnx.Shape.
+TEST(MlirEmitter, DynamicDimensions) {
+  Program p = argsortProgram(SortOrder::Ascending, ComparatorKind::Less);
+  IreeSpelling spelling;
+  spelling.dynamicDims = {{true, true}};
+  Result<std::string> text = emitForIree(p, spelling);
+  ASSERT_TRUE(text.ok()) << text.message();
+  EXPECT_TRUE(contains(*text, "func.func @main(%arg0: tensor<?x?xf32>) -> "
+                              "(tensor<?x?xf32>, tensor<?x?xi64>)"));
+  // The iota is static (no operand); the sort casts it.
+  EXPECT_TRUE(contains(*text, "tensor.cast %v1 : tensor<4x8xi64> to "
+                              "tensor<?x?xi64>"));
+  spelling.frontEnd = FrontEnd::Onnx;
+  text = emitForIree(p, spelling);
+  ASSERT_TRUE(text.ok()) << text.message();
+  EXPECT_TRUE(contains(*text, "%arg0: !torch.vtensor<[?,?],f32>"));
+  EXPECT_TRUE(contains(*text, "torch.operator \"onnx.Shape\"(%to1_0) "
+                              "{torch.onnx.end = 2 : si64, torch.onnx.start "
+                              "= 1 : si64}"));
+  EXPECT_EQ(toString(spelling.dynamicDims, p), "0:?x?");
+  EXPECT_TRUE(anyDynamic(spelling.dynamicDims));
+  EXPECT_FALSE(anyDynamic({{false, false}}));
+}
+
+TEST(MlirEmitter, FrontEndNames) {
+  for (FrontEnd f : {FrontEnd::Sift, FrontEnd::LinalgExt, FrontEnd::Torch,
+                     FrontEnd::Onnx})
+    EXPECT_EQ(parseFrontEnd(toString(f)), f);
+  EXPECT_FALSE(parseFrontEnd("tosa"));
+}

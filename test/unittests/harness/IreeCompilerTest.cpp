@@ -137,10 +137,17 @@ TEST(IreeCompiler, GeneratedCasesOnEveryTarget) {
   options.policy.familyWeights = {1, 1, 0};
   options.policy.allowInexactKeys = false;
   int ran = 0;
-  for (uint64_t seed = 1; seed <= 4; ++seed) {
+  const std::pair<gen::FrontEnd, const char *> frontEnds[] = {
+      {gen::FrontEnd::LinalgExt, "iree_linalg_ext."},
+      {gen::FrontEnd::Torch, "torch.aten."},
+      {gen::FrontEnd::Onnx, "torch.operator \"onnx."}};
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    auto [frontEnd, marker] = frontEnds[seed % 3];
+    options.frontEnd = frontEnd;
     CaseResult result = runGeneratedCase(iree, **cpu, options, seed);
     EXPECT_EQ(result.systemVersion, toolchain->version);
-    EXPECT_NE(result.mlir.find("iree_linalg_ext."), std::string::npos);
+    EXPECT_EQ(result.frontEnd, frontEnd);
+    EXPECT_NE(result.mlir.find(marker), std::string::npos) << marker;
     if (result.verdict == oracle::Verdict::Pass) {
       EXPECT_TRUE(result.ran);
       EXPECT_FALSE(result.ireeModule.empty());
@@ -149,6 +156,7 @@ TEST(IreeCompiler, GeneratedCasesOnEveryTarget) {
   }
   EXPECT_GT(ran, 0);
   // GPU targets compile, pass the static oracles, and do not run here.
+  options.frontEnd = gen::FrontEnd::LinalgExt;
   for (TargetKind target : {TargetKind::Nvptx, TargetKind::Amdgpu}) {
     options.pipeline = PipelineKind::IreeDistribute;
     options.target = target;

@@ -16,6 +16,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <tuple>
+
 using namespace sift;
 using namespace sift::oracle;
 using namespace sift::oracle::test;
@@ -73,54 +76,54 @@ TEST(ComparisonPolicy, UnstableSortMayPermuteTiedElementsOnly) {
   Case c = tiedSort();
   ASSERT_EQ(c.expected[1].get<int32_t>(1), 10); // stable: 10 before 12
   std::vector<HostTensor> swapped = {c.expected[0], i32({3}, {11, 12, 10})};
-  EXPECT_FALSE(compare(ireePolicy(false), c, swapped).mismatch);
+  EXPECT_FALSE(compare(ireePolicy(gen::FrontEnd::Torch), c, swapped).mismatch);
   EXPECT_TRUE(compare(exactPolicy(), c, swapped).mismatch);
   // A payload that is not a permutation of the tied run is wrong.
   std::vector<HostTensor> wrong = {c.expected[0], i32({3}, {11, 12, 12})};
-  auto found = compare(ireePolicy(false), c, wrong).mismatch;
+  auto found = compare(ireePolicy(gen::FrontEnd::Torch), c, wrong).mismatch;
   ASSERT_TRUE(found);
   EXPECT_EQ(found->output, 1);
   EXPECT_NE(found->message.find("tied elements"), std::string::npos)
       << found->message;
   // Moving an untied element is wrong too.
   std::vector<HostTensor> moved = {c.expected[0], i32({3}, {10, 11, 12})};
-  EXPECT_TRUE(compare(ireePolicy(false), c, moved).mismatch);
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), c, moved).mismatch);
 }
 
 TEST(ComparisonPolicy, TieOpenResultsThroughOtherOpsAreNamedUnchecked) {
   Case c = tiedSort(/*negatePayload=*/true);
   std::vector<HostTensor> swapped = {c.expected[0], i32({3}, {22, 24, 20})};
-  PolicyComparison result = compare(ireePolicy(false), c, swapped);
+  PolicyComparison result = compare(ireePolicy(gen::FrontEnd::Torch), c, swapped);
   EXPECT_FALSE(result.mismatch);
   ASSERT_EQ(result.unchecked.size(), 1u);
   EXPECT_NE(result.unchecked[0].find("output 1"), std::string::npos);
   // The keys themselves are still checked.
   std::vector<HostTensor> badKeys = {i32({3}, {0, 1, 2}), swapped[1]};
-  EXPECT_TRUE(compare(ireePolicy(false), c, badKeys).mismatch);
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), c, badKeys).mismatch);
 }
 
 TEST(ComparisonPolicy, TopKTiesMayGoEitherWayButIndicesMustPointAtValues) {
   Case c = topk({5, 1, 5}, 1);
   ASSERT_EQ(c.expected[1].get<int64_t>(0), 0);
   EXPECT_FALSE(
-      compare(ireePolicy(false), c, {f32({1}, {5}), i64({1}, {2})}).mismatch);
+      compare(ireePolicy(gen::FrontEnd::Torch), c, {f32({1}, {5}), i64({1}, {2})}).mismatch);
   EXPECT_TRUE(
       compare(exactPolicy(), c, {f32({1}, {5}), i64({1}, {2})}).mismatch);
-  auto wrong = compare(ireePolicy(false), c, {f32({1}, {5}), i64({1}, {1})});
+  auto wrong = compare(ireePolicy(gen::FrontEnd::Torch), c, {f32({1}, {5}), i64({1}, {1})});
   ASSERT_TRUE(wrong.mismatch);
   EXPECT_NE(wrong.mismatch->message.find("points at an element"),
             std::string::npos);
   Case two = topk({5, 1, 5}, 2);
-  EXPECT_FALSE(compare(ireePolicy(false), two,
+  EXPECT_FALSE(compare(ireePolicy(gen::FrontEnd::Torch), two,
                        {f32({2}, {5, 5}), i64({2}, {2, 0})})
                    .mismatch);
-  auto twice = compare(ireePolicy(false), two,
+  auto twice = compare(ireePolicy(gen::FrontEnd::Torch), two,
                        {f32({2}, {5, 5}), i64({2}, {0, 0})});
   ASSERT_TRUE(twice.mismatch);
   EXPECT_NE(twice.mismatch->message.find("appears twice"), std::string::npos);
   // Without ties nothing is open: a wrong index is a mismatch.
   Case distinct = topk({5, 1, 4}, 1);
-  EXPECT_TRUE(compare(ireePolicy(false), distinct,
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), distinct,
                       {f32({1}, {5}), i64({1}, {2})})
                   .mismatch);
 }
@@ -128,10 +131,10 @@ TEST(ComparisonPolicy, TopKTiesMayGoEitherWayButIndicesMustPointAtValues) {
 TEST(ComparisonPolicy, FillIndexOnlyAtTheFillValue) {
   Case c = topk({3, -kInff}, 2);
   std::vector<HostTensor> filled = {f32({2}, {3, -kInff}), i64({2}, {0, -1})};
-  EXPECT_FALSE(compare(ireePolicy(true), c, filled).mismatch);
-  EXPECT_TRUE(compare(ireePolicy(false), c, filled).mismatch);
+  EXPECT_FALSE(compare(ireePolicy(gen::FrontEnd::LinalgExt), c, filled).mismatch);
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), c, filled).mismatch);
   Case finite = topk({3, 2}, 2);
-  EXPECT_TRUE(compare(ireePolicy(true), finite,
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::LinalgExt), finite,
                       {f32({2}, {3, 2}), i64({2}, {0, -1})})
                   .mismatch);
 }
@@ -146,14 +149,14 @@ TEST(ComparisonPolicy, DenormalsFlushedOnlyWhereThePolicySaysSo) {
   b.addOutput(sorted[0]);
   Case c = evaluated(b.take(), {f32({3}, {2, 1e-40f, 1})});
   std::vector<HostTensor> flushed = {f32({3}, {0, 1, 2})};
-  PolicyComparison iree = compare(ireePolicy(false), c, flushed);
+  PolicyComparison iree = compare(ireePolicy(gen::FrontEnd::Torch), c, flushed);
   EXPECT_FALSE(iree.mismatch);
   ASSERT_EQ(iree.unchecked.size(), 1u);
   EXPECT_NE(iree.unchecked[0].find("denormals"), std::string::npos);
   EXPECT_TRUE(compare(exactPolicy(), c, flushed).mismatch);
   // Without a denormal the same wrong answer is a mismatch under IREE's.
   Case normal = evaluated(c.program, {f32({3}, {2, 0.5f, 1})});
-  EXPECT_TRUE(compare(ireePolicy(false), normal, {f32({3}, {0, 1, 2})}).mismatch);
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), normal, {f32({3}, {0, 1, 2})}).mismatch);
 }
 
 TEST(ComparisonPolicy, SmallestFillIsNaNTheWorstElement) {
@@ -167,8 +170,8 @@ TEST(ComparisonPolicy, SmallestFillIsNaNTheWorstElement) {
   Case c = evaluated(b.take(), {f32({3}, {2, kNaNf, 1})});
   std::vector<HostTensor> filled = {f32({3}, {1, 2, kNaNf}),
                                     i64({3}, {2, 0, -1})};
-  EXPECT_FALSE(compare(ireePolicy(true), c, filled).mismatch);
-  EXPECT_TRUE(compare(ireePolicy(false), c, filled).mismatch);
+  EXPECT_FALSE(compare(ireePolicy(gen::FrontEnd::LinalgExt), c, filled).mismatch);
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), c, filled).mismatch);
 }
 
 TEST(ComparisonPolicy, InexactOutputsOffByMoreThanTheirToleranceAreNamed) {
@@ -183,7 +186,7 @@ TEST(ComparisonPolicy, InexactOutputsOffByMoreThanTheirToleranceAreNamed) {
   float expected = c.expected[0].get<float>(0);
   uint32_t bits = bitCast<uint32_t>(expected) - 16;
   std::vector<HostTensor> off = {f32({1}, {bitCast<float>(bits)})};
-  PolicyComparison iree = compare(ireePolicy(false), c, off);
+  PolicyComparison iree = compare(ireePolicy(gen::FrontEnd::Torch), c, off);
   EXPECT_FALSE(iree.mismatch);
   ASSERT_EQ(iree.unchecked.size(), 1u);
   EXPECT_NE(iree.unchecked[0].find("inexact op"), std::string::npos);
@@ -195,14 +198,102 @@ TEST(ComparisonPolicy, TopKMayChooseWhichTiedZeroFillsTheLastSlots) {
   // zeros; the reference takes -0.0 (the lower index), IREE may take +0.0.
   Case c = topk({5, -0.0f, 0.0f, -0.0f}, 2);
   std::vector<HostTensor> plus = {f32({2}, {5, 0.0f}), i64({2}, {0, 2})};
-  EXPECT_FALSE(compare(ireePolicy(false), c, plus).mismatch);
+  EXPECT_FALSE(compare(ireePolicy(gen::FrontEnd::Torch), c, plus).mismatch);
   EXPECT_TRUE(compare(exactPolicy(), c, plus).mismatch);
   // A value not tied to the key is still wrong.
   std::vector<HostTensor> wrong = {f32({2}, {5, 1.0f}), i64({2}, {0, 2})};
-  EXPECT_TRUE(compare(ireePolicy(false), c, wrong).mismatch);
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), c, wrong).mismatch);
   // With every zero selected (k = 4) the multiset is determined.
   Case all = topk({5, -0.0f, 0.0f, -0.0f}, 4);
   std::vector<HostTensor> lost = {f32({4}, {5, 0.0f, 0.0f, -0.0f}),
                                   i64({4}, {0, 2, 2, 3})};
-  EXPECT_TRUE(compare(ireePolicy(false), all, lost).mismatch);
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), all, lost).mismatch);
+}
+
+// ONNX leaves NaN's place in TopK open: under the onnx front end a sort
+// whose input holds a NaN is not compared (named unchecked); the torch and
+// linalg_ext front ends (PyTorch's NaN-largest rule) still compare it.
+TEST(ComparisonPolicy, OnnxLeavesTheNaNOrderOpen) {
+  const float nan = std::nanf("");
+  gen::ProgramBuilder b(policy, rng);
+  int x = b.addInput({ElementType::F32, {3}});
+  std::vector<int> sorted =
+      b.addSort({x}, 0, gen::SortOrder::Ascending, gen::ComparatorKind::Less);
+  b.addOutput(sorted[0]);
+  Case c = evaluated(b.take(), {f32({3}, {nan, 1, 2})});
+  std::vector<HostTensor> nanFirst = {f32({3}, {nan, 1, 2})};
+  PolicyComparison onnx = compare(ireePolicy(gen::FrontEnd::Onnx), c, nanFirst);
+  EXPECT_FALSE(onnx.mismatch);
+  ASSERT_EQ(onnx.unchecked.size(), 1u);
+  EXPECT_NE(onnx.unchecked[0].find("NaN"), std::string::npos);
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), c, nanFirst).mismatch);
+  EXPECT_TRUE(
+      compare(ireePolicy(gen::FrontEnd::LinalgExt), c, nanFirst).mismatch);
+  // Without a NaN the onnx policy compares as before.
+  Case plain = evaluated(c.program, {f32({3}, {3, 1, 2})});
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Onnx), plain,
+                      {f32({3}, {3, 1, 2})})
+                  .mismatch);
+}
+
+/// NMS over 2 boxes far apart with scores `s0`, `s1` (one batch and class).
+Case twoBoxNms(float s0, float s1) {
+  gen::ProgramBuilder b(policy, rng);
+  int boxes = b.addInput({ElementType::F32, {1, 2, 4}});
+  int scores = b.addInput({ElementType::F32, {1, 1, 2}});
+  auto [selected, count] = b.addNms(boxes, scores, 2, 0.5f, std::nullopt, false);
+  b.addOutput(selected);
+  b.addOutput(count);
+  return evaluated(b.take(), {f32({1, 2, 4}, {0, 0, 1, 1, 5, 5, 6, 6}),
+                              f32({1, 1, 2}, {s0, s1})});
+}
+
+// ONNX does not order equal scores: NMS rows in the other order are
+// accepted (unchecked) under onnx when scores tie, and a mismatch when they
+// do not; sift's exact policy never accepts them.
+TEST(ComparisonPolicy, OnnxNmsOrderAmongEqualScoresIsOpen) {
+  std::vector<HostTensor> swapped = {i64({2, 3}, {0, 0, 1, 0, 0, 0}),
+                                     i64({1}, {2})};
+  Case tied = twoBoxNms(0.5f, 0.5f);
+  PolicyComparison onnx = compare(ireePolicy(gen::FrontEnd::Onnx), tied, swapped);
+  EXPECT_FALSE(onnx.mismatch);
+  EXPECT_FALSE(onnx.unchecked.empty());
+  EXPECT_TRUE(compare(exactPolicy(), tied, swapped).mismatch);
+  Case distinct = twoBoxNms(0.5f, 0.25f);
+  EXPECT_TRUE(
+      compare(ireePolicy(gen::FrontEnd::Onnx), distinct, swapped).mismatch);
+}
+
+TEST(ComparisonPolicy, DocumentedLimitsAreNamedOnlyWhereDocumented) {
+  std::string assertText =
+      "INVALID_ARGUMENT; unimplemented: score_threshold should be <= "
+      "min(scores)";
+  const DocumentedLimit *limit =
+      documentedLimitIn(ireePolicy(gen::FrontEnd::Onnx), assertText);
+  ASSERT_NE(limit, nullptr);
+  EXPECT_NE(limit->why.find("score_threshold"), std::string::npos);
+  EXPECT_EQ(documentedLimitIn(ireePolicy(gen::FrontEnd::Torch), assertText),
+            nullptr);
+  EXPECT_EQ(documentedLimitIn(exactPolicy(), assertText), nullptr);
+  EXPECT_EQ(documentedLimitIn(ireePolicy(gen::FrontEnd::Onnx),
+                              "INTERNAL; out of memory"),
+            nullptr);
+}
+
+TEST(ComparisonPolicy, OnnxNmsTakesOneBatchAndOneClass) {
+  for (auto [batches, classes, unsupported] :
+       {std::tuple{1, 1, false}, {2, 1, true}, {1, 3, true}}) {
+    gen::ProgramBuilder b(policy, rng);
+    int boxes = b.addInput({ElementType::F32, {batches, 3, 4}});
+    int scores = b.addInput({ElementType::F32, {batches, classes, 3}});
+    auto [selected, count] = b.addNms(boxes, scores, 2, 0.5f, std::nullopt, false);
+    b.addOutput(selected);
+    b.addOutput(count);
+    gen::Program program = b.take();
+    EXPECT_EQ(!documentedUnsupported(ireePolicy(gen::FrontEnd::Onnx), program)
+                   .empty(),
+              unsupported)
+        << batches << "x" << classes;
+    EXPECT_TRUE(documentedUnsupported(exactPolicy(), program).empty());
+  }
 }

@@ -1,0 +1,355 @@
+//===- generators/TorchEmitter.cpp - The torch and ONNX front ends --------===//
+//
+// A program as PyTorch and ONNX models reach IREE: @main takes and returns
+// !torch.vtensor values; sort, top-k and NMS are torch.aten ops (torch) or
+// ONNX operators in the torch dialect, `torch.operator "onnx.TopK"` and
+// friends, as iree-import-onnx writes them (onnx, with the module's
+// torch.onnx_meta attributes, which make iree-compile take the ONNX input
+// path). Everything else stays the linalg and tensor text of the other
+// front ends, reached through torch_c.to_builtin_tensor and
+// torch_c.from_builtin_tensor, so the three front ends differ exactly in
+// how the ops under test are spelled.
+//
+// Spellings of the model's ops:
+// - sort: the key itself (named orders, Less, Greater), its absolute value
+//   (LessAbs) or its low byte (LessLowByte) is sorted ascending or
+//   descending: torch.aten.sort, or onnx.TopK with k the size of the
+//   dimension (onnx.Shape when it is dynamic); the indices then move the
+//   key (when it was transformed) and every payload with torch.aten.gather
+//   or onnx.GatherElements.
+// - top-k: torch.aten.topk (sorted), onnx.TopK (sorted).
+// - NMS (ONNX only): onnx.NonMaxSuppression on f32 boxes and scores (f16
+//   ones go through onnx.Cast, exact), the maximum clamped at 0; its
+//   [selected, 3] rows are padded with -1 to the model's fixed capacity
+//   (tensor.pad) and counted (tensor.dim): the model's two results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "generators/Emitter.h"
+
+#include <algorithm>
+
+namespace sift::gen::detail {
+
+namespace {
+
+/// The torch dialect's name of an element type.
+std::string torchElement(ElementType type) {
+  switch (type) {
+  case ElementType::I32: return "si32";
+  case ElementType::I64: return "si64";
+  default: return std::string(toString(type));
+  }
+}
+
+/// ONNX's TensorProto data type number of an element type (onnx.Cast).
+int onnxDataType(ElementType type) {
+  switch (type) {
+  case ElementType::F32: return 1;
+  case ElementType::I32: return 6;
+  case ElementType::I64: return 7;
+  case ElementType::F16: return 10;
+  case ElementType::F64: return 11;
+  }
+  return 0;
+}
+
+/// A float as its f32 bit pattern (dense<0x...> parses it exactly).
+std::string f32Bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08X", bits);
+  return text;
+}
+
+} // namespace
+
+std::string Emitter::vtensorTypeWith(const TensorType &t,
+                                     const std::vector<bool> &d) const {
+  std::string s = "!torch.vtensor<[";
+  for (size_t i = 0; i < t.shape.size(); ++i)
+    s += (i ? "," : "") +
+         (d[i] ? std::string("?") : std::to_string(t.shape[i]));
+  return s + "]," + torchElement(t.elementType) + ">";
+}
+
+std::string Emitter::vtensorType(int id) const {
+  return vtensorTypeWith(tensor(id), dyn[static_cast<size_t>(id)]);
+}
+
+std::string Emitter::toTorch(int id, const std::string &tag) {
+  out += "    " + tag + " = torch_c.from_builtin_tensor " + name(id) + " : " +
+         type(id) + " -> " + vtensorType(id) + "\n";
+  return tag;
+}
+
+std::string Emitter::sortOperand(const Op &op, size_t i,
+                                 const std::string &prefix) {
+  const int id = op.operands[i];
+  const std::vector<bool> &joined = dyn[static_cast<size_t>(op.results[0])];
+  const std::string tag = prefix + "_" + std::to_string(i);
+  std::string builtin = castTo(name(id), id, joined, "%cast" + tag.substr(1));
+  out += "    " + tag + " = torch_c.from_builtin_tensor " + builtin + " : " +
+         typeWith(tensor(id), joined) + " -> " +
+         vtensorTypeWith(tensor(id), joined) + "\n";
+  return tag;
+}
+
+void Emitter::fromTorch(int id, const std::string &torchValue) {
+  out += "    " + defineValue(id) + " = torch_c.to_builtin_tensor " +
+         torchValue + " : " + vtensorType(id) + " -> " + type(id) + "\n";
+}
+
+std::string Emitter::onnxConstant(const std::string &ssa,
+                                  const std::string &value,
+                                  const std::string &element) {
+  std::string ty = "!torch.vtensor<[1]," + element + ">";
+  out += "    " + ssa + " = torch.operator \"onnx.Constant\"() "
+         "{torch.onnx.value = dense<" + value + "> : tensor<1x" + element +
+         ">} : () -> " + ty + "\n";
+  return ty;
+}
+
+std::string Emitter::emitTorchModule() {
+  std::string signature, results;
+  for (size_t i = 0; i < program.inputs.size(); ++i)
+    signature += (i ? ", " : "") + std::string("%arg") + std::to_string(i) +
+                 ": " + vtensorType(program.inputs[i]);
+  for (size_t i = 0; i < program.outputs.size(); ++i)
+    results += (i ? ", " : "") + vtensorType(program.outputs[i]);
+  out += "module {\n  func.func @main(" + signature + ") -> (" + results + ")";
+  if (frontEnd == FrontEnd::Onnx)
+    out += " attributes {torch.onnx_meta.ir_version = 10 : si64, "
+           "torch.onnx_meta.opset_version = 21 : si64, "
+           "torch.onnx_meta.producer_name = \"sift\", "
+           "torch.onnx_meta.producer_version = \"\"}";
+  out += " {\n";
+  for (size_t i = 0; i < program.inputs.size(); ++i) {
+    int id = program.inputs[i];
+    out += "    %in" + std::to_string(i) + " = torch_c.to_builtin_tensor %arg" +
+           std::to_string(i) + " : " + vtensorType(id) + " -> " + type(id) +
+           "\n";
+    names[static_cast<size_t>(id)] = "%in" + std::to_string(i);
+  }
+  emitBody();
+  std::string returned;
+  for (size_t i = 0; i < program.outputs.size(); ++i) {
+    std::string r = "%ret" + std::to_string(i);
+    toTorch(program.outputs[i], r);
+    returned += (i ? ", " : "") + r;
+  }
+  out += "    return " + returned + " : " + results + "\n  }\n}\n";
+  return std::move(out);
+}
+
+void Emitter::emitTorchSort(size_t index, const Op &op) {
+  const std::string idx = std::to_string(index);
+  const int key = op.operands[0];
+  const std::string keyType = vtensorType(op.results[0]);
+  // Every operand as the results' type (dynamic where any operand is).
+  std::vector<std::string> torchOperands;
+  for (size_t i = 0; i < op.operands.size(); ++i)
+    torchOperands.push_back(sortOperand(op, i, "%to" + idx));
+  bool descending = op.order == SortOrder::Descending ||
+                    (op.order == SortOrder::Comparator &&
+                     op.comparator == ComparatorKind::Greater);
+  bool transformed = op.order == SortOrder::Comparator &&
+                     (op.comparator == ComparatorKind::LessAbs ||
+                      op.comparator == ComparatorKind::LessLowByte);
+  std::string sorted = torchOperands[0];
+  if (transformed && op.comparator == ComparatorKind::LessAbs) {
+    sorted = "%abs" + idx;
+    out += "    " + sorted + " = torch.aten.abs " + torchOperands[0] + " : " +
+           keyType + " -> " + keyType + "\n";
+  } else if (transformed) {
+    sorted = "%low" + idx;
+    out += "    %mask" + idx + " = torch.constant.int 255\n";
+    out += "    " + sorted + " = torch.aten.bitwise_and.Scalar " +
+           torchOperands[0] + ", %mask" + idx + " : " + keyType +
+           ", !torch.int -> " + keyType + "\n";
+  }
+  const std::string dim = "%dim" + idx, desc = "%desc" + idx;
+  out += "    " + dim + " = torch.constant.int " +
+         std::to_string(op.dimension) + "\n";
+  out += "    " + desc + " = torch.constant.bool " +
+         (descending ? "true" : "false") + "\n";
+  TensorType indexType = tensor(key);
+  indexType.elementType = ElementType::I64;
+  const std::string indices =
+      vtensorTypeWith(indexType, dyn[static_cast<size_t>(op.results[0])]);
+  const std::string values = "%sv" + idx, order = "%si" + idx;
+  out += "    " + values + ", " + order + " = torch.aten.sort " + sorted +
+         ", " + dim + ", " + desc + " : " + keyType +
+         ", !torch.int, !torch.bool -> " + keyType + ", " + indices + "\n";
+  out += "    %sparse" + idx + " = torch.constant.bool false\n";
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    std::string moved = values;
+    if (i > 0 || transformed) {
+      moved = "%sg" + idx + "_" + std::to_string(i);
+      std::string ty = vtensorType(op.results[i]);
+      out += "    " + moved + " = torch.aten.gather " + torchOperands[i] +
+             ", " + dim + ", " + order + ", %sparse" + idx + " : " + ty +
+             ", !torch.int, " + indices + ", !torch.bool -> " + ty + "\n";
+    }
+    fromTorch(op.results[i], moved);
+  }
+}
+
+void Emitter::emitOnnxSort(size_t index, const Op &op) {
+  const std::string idx = std::to_string(index);
+  const int key = op.operands[0];
+  const std::string keyType = vtensorType(op.results[0]);
+  // Every operand as the results' type (dynamic where any operand is).
+  std::vector<std::string> torchOperands;
+  for (size_t i = 0; i < op.operands.size(); ++i)
+    torchOperands.push_back(sortOperand(op, i, "%to" + idx));
+  bool descending = op.order == SortOrder::Descending ||
+                    (op.order == SortOrder::Comparator &&
+                     op.comparator == ComparatorKind::Greater);
+  bool transformed = op.order == SortOrder::Comparator &&
+                     (op.comparator == ComparatorKind::LessAbs ||
+                      op.comparator == ComparatorKind::LessLowByte);
+  std::string sorted = torchOperands[0];
+  if (transformed && op.comparator == ComparatorKind::LessAbs) {
+    sorted = "%abs" + idx;
+    out += "    " + sorted + " = torch.operator \"onnx.Abs\"(" +
+           torchOperands[0] + ") : (" + keyType + ") -> " + keyType + "\n";
+  } else if (transformed) {
+    sorted = "%low" + idx;
+    std::string element = torchElement(tensor(key).elementType);
+    std::string maskType = onnxConstant("%mask" + idx, "255", element);
+    out += "    " + sorted + " = torch.operator \"onnx.BitwiseAnd\"(" +
+           torchOperands[0] + ", %mask" + idx + ") : (" + keyType + ", " +
+           maskType + ") -> " + keyType + "\n";
+  }
+  // k: the size of the sorted dimension.
+  const std::string k = "%k" + idx;
+  const std::string kType = "!torch.vtensor<[1],si64>";
+  if (isDynamic(op.results[0], static_cast<size_t>(op.dimension)))
+    out += "    " + k + " = torch.operator \"onnx.Shape\"(" + torchOperands[0] +
+           ") {torch.onnx.end = " + std::to_string(op.dimension + 1) +
+           " : si64, torch.onnx.start = " + std::to_string(op.dimension) +
+           " : si64} : (" + keyType + ") -> " + kType + "\n";
+  else
+    onnxConstant(k, std::to_string(tensor(key).shape[op.dimension]), "si64");
+  TensorType indexType = tensor(key);
+  indexType.elementType = ElementType::I64;
+  const std::string indices =
+      vtensorTypeWith(indexType, dyn[static_cast<size_t>(op.results[0])]);
+  const std::string topk = "%top" + idx;
+  out += "    " + topk + ":2 = torch.operator \"onnx.TopK\"(" + sorted + ", " +
+         k + ") {torch.onnx.axis = " + std::to_string(op.dimension) +
+         " : si64, torch.onnx.largest = " + (descending ? "1" : "0") +
+         " : si64, torch.onnx.sorted = 1 : si64} : (" + keyType + ", " +
+         kType + ") -> (" + keyType + ", " + indices + ")\n";
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    std::string moved = topk + "#0";
+    if (i > 0 || transformed) {
+      moved = "%sg" + idx + "_" + std::to_string(i);
+      std::string ty = vtensorType(op.results[i]);
+      out += "    " + moved + " = torch.operator \"onnx.GatherElements\"(" +
+             torchOperands[i] + ", " + topk + "#1) {torch.onnx.axis = " +
+             std::to_string(op.dimension) + " : si64} : (" + ty + ", " +
+             indices + ") -> " + ty + "\n";
+    }
+    fromTorch(op.results[i], moved);
+  }
+}
+
+void Emitter::emitTorchTopK(size_t index, const Op &op) {
+  const std::string idx = std::to_string(index);
+  const int input = op.operands[0], values = op.results[0],
+            indices = op.results[1];
+  std::string in = toTorch(input, "%to" + idx + "_0");
+  out += "    %k" + idx + " = torch.constant.int " + std::to_string(op.k) +
+         "\n";
+  out += "    %dim" + idx + " = torch.constant.int " +
+         std::to_string(op.dimension) + "\n";
+  out += "    %largest" + idx + " = torch.constant.bool " +
+         (op.largest ? "true" : "false") + "\n";
+  out += "    %sorted" + idx + " = torch.constant.bool true\n";
+  out += "    %tv" + idx + ", %ti" + idx + " = torch.aten.topk " + in + ", %k" +
+         idx + ", %dim" + idx + ", %largest" + idx + ", %sorted" + idx +
+         " : " + vtensorType(input) +
+         ", !torch.int, !torch.int, !torch.bool, !torch.bool -> " +
+         vtensorType(values) + ", " + vtensorType(indices) + "\n";
+  fromTorch(values, "%tv" + idx);
+  fromTorch(indices, "%ti" + idx);
+}
+
+void Emitter::emitOnnxTopK(size_t index, const Op &op) {
+  const std::string idx = std::to_string(index);
+  const int input = op.operands[0], values = op.results[0],
+            indices = op.results[1];
+  std::string in = toTorch(input, "%to" + idx + "_0");
+  std::string kType = onnxConstant("%k" + idx, std::to_string(op.k), "si64");
+  out += "    %top" + idx + ":2 = torch.operator \"onnx.TopK\"(" + in + ", %k" +
+         idx + ") {torch.onnx.axis = " + std::to_string(op.dimension) +
+         " : si64, torch.onnx.largest = " + (op.largest ? "1" : "0") +
+         " : si64, torch.onnx.sorted = 1 : si64} : (" + vtensorType(input) +
+         ", " + kType + ") -> (" + vtensorType(values) + ", " +
+         vtensorType(indices) + ")\n";
+  fromTorch(values, "%top" + idx + "#0");
+  fromTorch(indices, "%top" + idx + "#1");
+}
+
+void Emitter::emitOnnxNms(size_t index, const Op &op) {
+  const std::string idx = std::to_string(index);
+  const int selected = op.results[0], count = op.results[1];
+  std::string boxes = toTorch(op.operands[0], "%to" + idx + "_0");
+  std::string scores = toTorch(op.operands[1], "%to" + idx + "_1");
+  std::string boxesType = vtensorType(op.operands[0]),
+              scoresType = vtensorType(op.operands[1]);
+  // ONNX's NonMaxSuppression takes f32 only: f16 widens exactly.
+  auto widen = [&](std::string &value, std::string &ty, int id,
+                   const std::string &tag) {
+    if (tensor(id).elementType != ElementType::F16)
+      return;
+    TensorType wide = tensor(id);
+    wide.elementType = ElementType::F32;
+    std::string wideType = vtensorTypeWith(wide, dyn[static_cast<size_t>(id)]);
+    out += "    " + tag + " = torch.operator \"onnx.Cast\"(" + value +
+           ") {torch.onnx.to = " + std::to_string(onnxDataType(ElementType::F32)) +
+           " : si64} : (" + ty + ") -> " + wideType + "\n";
+    value = tag;
+    ty = wideType;
+  };
+  widen(boxes, boxesType, op.operands[0], "%wb" + idx);
+  widen(scores, scoresType, op.operands[1], "%ws" + idx);
+  const int64_t maxOut = std::max<int64_t>(op.maxOutputBoxesPerClass, 0);
+  std::string operands = boxes + ", " + scores + ", %mo" + idx + ", %iou" + idx;
+  std::string types = boxesType + ", " + scoresType + ", " +
+                      onnxConstant("%mo" + idx, std::to_string(maxOut), "si64") +
+                      ", " + onnxConstant("%iou" + idx, f32Bits(op.iouThreshold), "f32");
+  if (op.scoreThreshold) {
+    types += ", " + onnxConstant("%st" + idx, f32Bits(*op.scoreThreshold), "f32");
+    operands += ", %st" + idx;
+  }
+  out += "    %nms" + idx + " = torch.operator \"onnx.NonMaxSuppression\"(" +
+         operands + ") {torch.onnx.center_point_box = " +
+         (op.centerPointBox ? "1" : "0") + " : si64} : (" + types +
+         ") -> !torch.vtensor<[?,3],si64>\n";
+  // The selected rows, padded with -1 to the model's capacity, and counted.
+  const std::string rows = "%rows" + idx, n = "%n" + idx;
+  out += "    " + rows + " = torch_c.to_builtin_tensor %nms" + idx +
+         " : !torch.vtensor<[?,3],si64> -> tensor<?x3xi64>\n";
+  out += "    %zero" + idx + " = arith.constant 0 : index\n";
+  out += "    " + n + " = tensor.dim " + rows + ", %zero" + idx +
+         " : tensor<?x3xi64>\n";
+  out += "    %cap" + idx + " = arith.constant " +
+         std::to_string(tensor(selected).shape[0]) + " : index\n";
+  out += "    %high" + idx + " = arith.subi %cap" + idx + ", " + n + " : index\n";
+  out += "    %fill" + idx + " = arith.constant -1 : i64\n";
+  out += "    %pad" + idx + " = tensor.pad " + rows + " low[0, 0] high[%high" +
+         idx + ", 0] {\n    ^bb0(%pi" + idx + ": index, %pj" + idx +
+         ": index):\n      tensor.yield %fill" + idx +
+         " : i64\n    } : tensor<?x3xi64> to tensor<?x3xi64>\n";
+  out += "    " + defineValue(selected) + " = tensor.cast %pad" + idx +
+         " : tensor<?x3xi64> to " + type(selected) + "\n";
+  out += "    %n64" + idx + " = arith.index_cast " + n + " : index to i64\n";
+  out += "    " + defineValue(count) + " = tensor.from_elements %n64" + idx +
+         " : " + type(count) + "\n";
+}
+
+} // namespace sift::gen::detail
