@@ -437,39 +437,21 @@ bool anyDenormal(const std::vector<HostTensor> &inputs,
 
 } // namespace
 
-PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
-                                    const Program &program,
-                                    const std::vector<HostTensor> &inputs,
-                                    const std::vector<HostTensor> &expected,
-                                    const std::vector<HostTensor> &actual) {
+namespace {
+
+/// The comparison under `policy` once the exact one failed: `values` are
+/// every value of the program as the reference computes it, `expected`
+/// its outputs.
+PolicyComparison judge(const ComparisonPolicy &policy, const Program &program,
+                       const std::vector<HostTensor> &values,
+                       const std::vector<HostTensor> &expected,
+                       const std::vector<HostTensor> &actual) {
   PolicyComparison result;
-  result.mismatch = compareOutputs(program, expected, actual);
-  bool strict = policy.stableSort && policy.topkLowerIndexFirst &&
-                !policy.topkFillIndex && !policy.flushesDenormals &&
-                !policy.inexactUnchecked && !policy.nanOrderOpen &&
-                !policy.nmsTieOrderOpen;
-  if (!result.mismatch || strict || result.mismatch->flatIndex < 0)
-    return result;
-  // Every value of the program, from the reference.
-  Program all = program;
-  all.outputs.resize(program.values.size());
-  std::iota(all.outputs.begin(), all.outputs.end(), 0);
-  Result<std::vector<HostTensor>> values = evaluate(all, inputs);
-  if (!values.ok())
-    return result;
-  if (policy.flushesDenormals && anyDenormal(inputs, *values)) {
-    result.unchecked.push_back(
-        "the outputs: denormals take part, which " + policy.system +
-        " flushes to zero (FTZ, DAZ) and the reference keeps");
-    result.mismatch.reset();
-    return result;
-  }
-  std::vector<bool> open = openOps(policy, program, *values);
+  std::vector<bool> open = openOps(policy, program, values);
   // A value is tainted when an open op produced it or it was computed from
   // a tainted one; a direct result of an open op from untainted operands is
-  // comparable without order.
-  // An opaque op (opaqueWhy) taints what it produces without a direct
-  // comparison; the reason follows its results.
+  // comparable without order. An opaque op (opaqueWhy) taints what it
+  // produces without a direct comparison; the reason follows its results.
   std::vector<int> producer(program.values.size(), -1);
   std::vector<bool> tainted(program.values.size(), false);
   std::vector<bool> direct(program.values.size(), false);
@@ -477,17 +459,16 @@ PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
   for (size_t i = 0; i < program.ops.size(); ++i) {
     const Op &op = program.ops[i];
     bool fromTainted = false;
-    std::string reason = opaqueWhy(policy, op, *values);
+    std::string own = opaqueWhy(policy, op, values), reason = own;
     for (int operand : op.operands) {
       fromTainted |= tainted[operand];
       if (reason.empty())
         reason = why[operand];
     }
-    bool opaque = !opaqueWhy(policy, op, *values).empty();
     for (int r : op.results) {
       producer[r] = static_cast<int>(i);
-      tainted[r] = fromTainted || open[i] || opaque;
-      direct[r] = open[i] && !fromTainted && !opaque;
+      tainted[r] = fromTainted || open[i] || !own.empty();
+      direct[r] = open[i] && !fromTainted && own.empty();
       why[r] = reason;
     }
   }
@@ -510,7 +491,7 @@ PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
           "whose order " + policy.system + " leaves open");
     } else if (auto m = compareOpen(policy, program,
                                     program.ops[producer[value]],
-                                    static_cast<int>(o), tolerances[o], *values,
+                                    static_cast<int>(o), tolerances[o], values,
                                     expected, actual)) {
       result.mismatch = m;
       return result;
@@ -519,6 +500,57 @@ PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
   }
   result.mismatch = compareOutputs(program, expected, settled);
   return result;
+}
+
+} // namespace
+
+PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
+                                    const Program &program,
+                                    const std::vector<HostTensor> &inputs,
+                                    const std::vector<HostTensor> &expected,
+                                    const std::vector<HostTensor> &actual) {
+  PolicyComparison result;
+  result.mismatch = compareOutputs(program, expected, actual);
+  bool strict = policy.stableSort && policy.topkLowerIndexFirst &&
+                !policy.topkFillIndex && !policy.flushesDenormals &&
+                !policy.inexactUnchecked && !policy.nanOrderOpen &&
+                !policy.nmsTieOrderOpen;
+  if (!result.mismatch || strict || result.mismatch->flatIndex < 0)
+    return result;
+  // Every value of the program, from the reference.
+  Program all = program;
+  all.outputs.resize(program.values.size());
+  std::iota(all.outputs.begin(), all.outputs.end(), 0);
+  Result<std::vector<HostTensor>> values = evaluate(all, inputs);
+  if (!values.ok())
+    return result;
+  PolicyComparison ieee = judge(policy, program, *values, expected, actual);
+  if (!ieee.mismatch || !policy.flushesDenormals ||
+      !anyDenormal(inputs, *values))
+    return ieee;
+  // A system that flushes denormals computes the reference's program with
+  // denormals read and written as zero: its answer must be that one.
+  Result<std::vector<HostTensor>> flushed =
+      evaluateFlushingDenormals(all, inputs);
+  if (!flushed.ok())
+    return ieee;
+  std::vector<HostTensor> flushedExpected;
+  for (int id : program.outputs)
+    flushedExpected.push_back((*flushed)[static_cast<size_t>(id)]);
+  // The actual outputs up to denormals too: a sort moves a denormal's bits
+  // while ordering it as zero.
+  std::vector<HostTensor> flushedActual = actual;
+  for (HostTensor &t : flushedActual)
+    flushDenormals(t);
+  PolicyComparison ftz =
+      judge(policy, program, *flushed, flushedExpected, flushedActual);
+  if (ftz.mismatch)
+    return ieee;
+  ftz.unchecked.insert(
+      ftz.unchecked.begin(),
+      "the outputs match, up to denormals, the reference with denormals "
+      "flushed to zero (FTZ, DAZ), as " + policy.system + " computes");
+  return ftz;
 }
 
 } // namespace sift::oracle

@@ -58,6 +58,12 @@ public:
   Status bindInputs(const std::vector<HostTensor> &inputs);
   Status evaluateOp(size_t index);
   Result<std::vector<HostTensor>> collectOutputs() const;
+  /// Flushes the denormal float results of op `index` (FTZ).
+  void flushResults(size_t index) {
+    for (int r : program_.ops[index].results)
+      if (r >= 0 && static_cast<size_t>(r) < values_.size() && values_[r])
+        flushDenormals(*values_[r]);
+  }
 
 private:
   Status elementwise(const Op &op);
@@ -482,6 +488,44 @@ Result<std::vector<HostTensor>> Evaluator::collectOutputs() const {
 }
 
 } // namespace
+
+bool flushDenormals(HostTensor &t) {
+  if (!isFloat(t.type))
+    return false;
+  const int fraction = mantissaBits(t.type);
+  const int width = static_cast<int>(byteWidth(t.type)) * 8;
+  const uint64_t fractionMask = (uint64_t(1) << fraction) - 1;
+  const uint64_t exponentMask =
+      ((uint64_t(1) << (width - 1 - fraction)) - 1) << fraction;
+  const uint64_t signMask = uint64_t(1) << (width - 1);
+  bool any = false;
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    uint8_t *element = t.data.data() + i * byteWidth(t.type);
+    uint64_t bits = loadBits(t.type, element);
+    if ((bits & exponentMask) == 0 && (bits & fractionMask) != 0) {
+      storeBits(t.type, element, bits & signMask);
+      any = true;
+    }
+  }
+  return any;
+}
+
+Result<std::vector<HostTensor>>
+evaluateFlushingDenormals(const Program &program,
+                          const std::vector<HostTensor> &inputs) {
+  std::vector<HostTensor> flushed = inputs;
+  for (HostTensor &t : flushed)
+    flushDenormals(t);
+  Evaluator evaluator(program);
+  if (Status s = evaluator.bindInputs(flushed); !s)
+    return s;
+  for (size_t i = 0; i < program.ops.size(); ++i) {
+    if (Status s = evaluator.evaluateOp(i); !s)
+      return s;
+    evaluator.flushResults(i);
+  }
+  return evaluator.collectOutputs();
+}
 
 Result<std::vector<HostTensor>>
 evaluate(const Program &program, const std::vector<HostTensor> &inputs) {

@@ -31,4 +31,16 @@ namespace sift::oracle {
 Result<std::vector<HostTensor>> evaluate(const gen::Program &program,
                                          const std::vector<HostTensor> &inputs);
 
+/// evaluate() as code built to flush denormals computes it (FTZ and DAZ,
+/// IREE's CPU code): denormal inputs are read as zero of their sign, and
+/// every op's denormal float results are flushed to zero of their sign.
+/// (Denormal steps inside one op, such as a sigmoid's, are not modelled.)
+Result<std::vector<HostTensor>>
+evaluateFlushingDenormals(const gen::Program &program,
+                          const std::vector<HostTensor> &inputs);
+
+/// Replaces every denormal float element of `t` by zero of its sign;
+/// whether any was.
+bool flushDenormals(HostTensor &t);
+
 } // namespace sift::oracle

@@ -140,8 +140,9 @@ TEST(ComparisonPolicy, FillIndexOnlyAtTheFillValue) {
 }
 
 TEST(ComparisonPolicy, DenormalsFlushedOnlyWhereThePolicySaysSo) {
-  // A sort whose input holds a denormal: IREE's FTZ/DAZ float code may read
-  // it as zero, so its outputs are not compared, and say so.
+  // A sort whose input holds a denormal: IREE's FTZ/DAZ float code reads
+  // it as zero, so its outputs are compared with the reference computed
+  // that way (up to denormals), and say so.
   gen::ProgramBuilder b(policy, rng);
   int x = b.addInput({ElementType::F32, {3}});
   std::vector<int> sorted =
@@ -154,6 +155,15 @@ TEST(ComparisonPolicy, DenormalsFlushedOnlyWhereThePolicySaysSo) {
   ASSERT_EQ(iree.unchecked.size(), 1u);
   EXPECT_NE(iree.unchecked[0].find("denormals"), std::string::npos);
   EXPECT_TRUE(compare(exactPolicy(), c, flushed).mismatch);
+  // The denormal's bits moved (ordered as zero) match too.
+  EXPECT_FALSE(compare(ireePolicy(gen::FrontEnd::Torch), c,
+                       {f32({3}, {1e-40f, 1, 2})})
+                   .mismatch);
+  // A denormal taking part excuses only what flushing explains: an
+  // unsorted answer is still a mismatch.
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), c,
+                      {f32({3}, {2, 0, 1})})
+                  .mismatch);
   // Without a denormal the same wrong answer is a mismatch under IREE's.
   Case normal = evaluated(c.program, {f32({3}, {2, 0.5f, 1})});
   EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), normal, {f32({3}, {0, 1, 2})}).mismatch);

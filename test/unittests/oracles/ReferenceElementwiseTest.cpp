@@ -350,3 +350,34 @@ TEST(ReferenceElementwiseTest, InvalidProgramsAreErrors) {
 
 } // namespace
 } // namespace sift::oracle
+
+TEST(ReferenceFlushingDenormals, ReadsAndWritesDenormalsAsZero) {
+  // x * 0.5 of a denormal, and of the smallest normal (a denormal result).
+  sift::gen::Program p;
+  int x = p.addValue({sift::ElementType::F32, {3}});
+  p.inputs = {x};
+  sift::gen::Op op;
+  op.kind = sift::gen::OpKind::Elementwise;
+  op.ew = sift::gen::EwKind::MulConstF;
+  op.constant = 0.5;
+  op.operands = {x};
+  op.results = {p.addValue({sift::ElementType::F32, {3}})};
+  p.ops = {op};
+  p.outputs = {op.results[0]};
+  sift::HostTensor in(sift::ElementType::F32, {3});
+  in.set<float>(0, -1e-40f);
+  in.set<float>(1, 1.17549435e-38f);
+  in.set<float>(2, 4.0f);
+  auto ieee = sift::oracle::evaluate(p, {in});
+  auto ftz = sift::oracle::evaluateFlushingDenormals(p, {in});
+  ASSERT_TRUE(ieee.ok() && ftz.ok());
+  EXPECT_NE((*ieee)[0].get<float>(0), 0.0f);
+  EXPECT_EQ((*ftz)[0].get<float>(0), 0.0f);
+  EXPECT_TRUE(std::signbit((*ftz)[0].get<float>(0)));
+  EXPECT_NE((*ieee)[0].get<float>(1), 0.0f);
+  EXPECT_EQ((*ftz)[0].get<float>(1), 0.0f);
+  EXPECT_EQ((*ftz)[0].get<float>(2), 2.0f);
+  sift::HostTensor copy = in;
+  EXPECT_TRUE(sift::oracle::flushDenormals(copy));
+  EXPECT_FALSE(sift::oracle::flushDenormals(copy));
+}
