@@ -137,15 +137,8 @@ private:
   bool isDynamic(int id, size_t dim) const {
     return dyn[static_cast<size_t>(id)][dim];
   }
-  bool anyDynamicDim(int id) const {
-    for (bool d : dyn[static_cast<size_t>(id)])
-      if (d)
-        return true;
-    return false;
-  }
 
-  /// The type of value `id` with the dynamic dimensions of `like` (a value
-  /// of the same shape; default: its own).
+  /// The tensor type of `t` with '?' where `d` says a dimension is dynamic.
   std::string typeWith(const TensorType &t, const std::vector<bool> &d) const {
     std::string s = "tensor<";
     for (size_t i = 0; i < t.shape.size(); ++i)
@@ -208,8 +201,8 @@ private:
   void fromTorch(int id, const std::string &torchValue);
   std::string onnxConstant(const std::string &ssa, const std::string &value,
                            const std::string &element);
-  void emitTorchSort(size_t index, const Op &op);
-  void emitOnnxSort(size_t index, const Op &op);
+  /// A sort as torch.aten.sort (torch) or onnx.TopK with k = n (onnx).
+  void emitTorchLikeSort(size_t index, const Op &op);
   void emitTorchTopK(size_t index, const Op &op);
   void emitOnnxTopK(size_t index, const Op &op);
   void emitOnnxNms(size_t index, const Op &op);
@@ -472,10 +465,8 @@ private:
   }
 
   void emitSort(size_t index, const Op &op) {
-    if (frontEnd == FrontEnd::Torch)
-      return emitTorchSort(index, op);
-    if (frontEnd == FrontEnd::Onnx)
-      return emitOnnxSort(index, op);
+    if (torchLike)
+      return emitTorchLikeSort(index, op);
     const std::string idx = std::to_string(index);
     // Every operand as the results' type (dynamic where any operand is).
     const std::vector<bool> &joined = dyn[static_cast<size_t>(op.results[0])];

@@ -2,7 +2,6 @@
 
 #include "generators/FrontEnd.h"
 
-#include <string>
 
 namespace sift::gen {
 
@@ -39,33 +38,6 @@ std::vector<FrontEnd> ireeFrontEndsFor(const Program &program) {
     if (canExpress(f, program))
       result.push_back(f);
   return result;
-}
-
-bool anyDynamic(const DynamicDims &dims) {
-  for (const std::vector<bool> &input : dims)
-    for (bool d : input)
-      if (d)
-        return true;
-  return false;
-}
-
-std::string toString(const DynamicDims &dims, const Program &program) {
-  std::string text;
-  for (size_t i = 0; i < dims.size() && i < program.inputs.size(); ++i) {
-    const TensorType &type =
-        program.values[static_cast<size_t>(program.inputs[i])];
-    bool dynamic = false;
-    std::string shape;
-    for (size_t d = 0; d < type.shape.size(); ++d) {
-      bool isDynamic = d < dims[i].size() && dims[i][d];
-      dynamic |= isDynamic;
-      shape += (d ? "x" : "") +
-               (isDynamic ? std::string("?") : std::to_string(type.shape[d]));
-    }
-    if (dynamic)
-      text += (text.empty() ? "" : " ") + std::to_string(i) + ":" + shape;
-  }
-  return text;
 }
 
 } // namespace sift::gen

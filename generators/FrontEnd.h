@@ -46,11 +46,4 @@ std::vector<FrontEnd> ireeFrontEndsFor(const Program &program);
 /// time). Empty, or shorter than the inputs: the rest are static.
 using DynamicDims = std::vector<std::vector<bool>>;
 
-/// Whether any dimension of `dims` is dynamic.
-bool anyDynamic(const DynamicDims &dims);
-
-/// "0:?x4 2:8x?" (the inputs with a dynamic dimension), or "" when none:
-/// for case folders and messages.
-std::string toString(const DynamicDims &dims, const Program &program);
-
 } // namespace sift::gen

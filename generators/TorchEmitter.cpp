@@ -54,15 +54,6 @@ int onnxDataType(ElementType type) {
   return 0;
 }
 
-/// A float as its f32 bit pattern (dense<0x...> parses it exactly).
-std::string f32Bits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%08X", bits);
-  return text;
-}
-
 } // namespace
 
 std::string Emitter::vtensorTypeWith(const TensorType &t,
@@ -143,7 +134,8 @@ std::string Emitter::emitTorchModule() {
   return std::move(out);
 }
 
-void Emitter::emitTorchSort(size_t index, const Op &op) {
+void Emitter::emitTorchLikeSort(size_t index, const Op &op) {
+  const bool onnx = frontEnd == FrontEnd::Onnx;
   const std::string idx = std::to_string(index);
   const int key = op.operands[0];
   const std::string keyType = vtensorType(op.results[0]);
@@ -151,107 +143,89 @@ void Emitter::emitTorchSort(size_t index, const Op &op) {
   std::vector<std::string> torchOperands;
   for (size_t i = 0; i < op.operands.size(); ++i)
     torchOperands.push_back(sortOperand(op, i, "%to" + idx));
+  const std::string &torchKey = torchOperands[0];
   bool descending = op.order == SortOrder::Descending ||
                     (op.order == SortOrder::Comparator &&
                      op.comparator == ComparatorKind::Greater);
   bool transformed = op.order == SortOrder::Comparator &&
                      (op.comparator == ComparatorKind::LessAbs ||
                       op.comparator == ComparatorKind::LessLowByte);
-  std::string sorted = torchOperands[0];
+  // The key sorted: itself, |key| or its low byte.
+  std::string sorted = torchKey;
   if (transformed && op.comparator == ComparatorKind::LessAbs) {
     sorted = "%abs" + idx;
-    out += "    " + sorted + " = torch.aten.abs " + torchOperands[0] + " : " +
-           keyType + " -> " + keyType + "\n";
+    out += "    " + sorted +
+           (onnx ? " = torch.operator \"onnx.Abs\"(" + torchKey + ") : (" +
+                       keyType + ")"
+                 : " = torch.aten.abs " + torchKey + " : " + keyType) +
+           " -> " + keyType + "\n";
   } else if (transformed) {
     sorted = "%low" + idx;
-    out += "    %mask" + idx + " = torch.constant.int 255\n";
-    out += "    " + sorted + " = torch.aten.bitwise_and.Scalar " +
-           torchOperands[0] + ", %mask" + idx + " : " + keyType +
-           ", !torch.int -> " + keyType + "\n";
+    const std::string mask = "%mask" + idx;
+    if (onnx) {
+      std::string maskType = onnxConstant(
+          mask, "255", torchElement(tensor(key).elementType));
+      out += "    " + sorted + " = torch.operator \"onnx.BitwiseAnd\"(" +
+             torchKey + ", " + mask + ") : (" + keyType + ", " + maskType +
+             ") -> " + keyType + "\n";
+    } else {
+      out += "    " + mask + " = torch.constant.int 255\n";
+      out += "    " + sorted + " = torch.aten.bitwise_and.Scalar " + torchKey +
+             ", " + mask + " : " + keyType + ", !torch.int -> " + keyType +
+             "\n";
+    }
   }
-  const std::string dim = "%dim" + idx, desc = "%desc" + idx;
-  out += "    " + dim + " = torch.constant.int " +
-         std::to_string(op.dimension) + "\n";
-  out += "    " + desc + " = torch.constant.bool " +
-         (descending ? "true" : "false") + "\n";
   TensorType indexType = tensor(key);
   indexType.elementType = ElementType::I64;
   const std::string indices =
       vtensorTypeWith(indexType, dyn[static_cast<size_t>(op.results[0])]);
-  const std::string values = "%sv" + idx, order = "%si" + idx;
-  out += "    " + values + ", " + order + " = torch.aten.sort " + sorted +
-         ", " + dim + ", " + desc + " : " + keyType +
-         ", !torch.int, !torch.bool -> " + keyType + ", " + indices + "\n";
-  out += "    %sparse" + idx + " = torch.constant.bool false\n";
+  const std::string dimText = std::to_string(op.dimension);
+  // The sort: values and the order (i64 indices) that moves the operands.
+  std::string values, order;
+  if (onnx) {
+    // k: the size of the sorted dimension.
+    const std::string k = "%k" + idx;
+    const std::string kType = "!torch.vtensor<[1],si64>";
+    if (isDynamic(op.results[0], static_cast<size_t>(op.dimension)))
+      out += "    " + k + " = torch.operator \"onnx.Shape\"(" + torchKey +
+             ") {torch.onnx.end = " + std::to_string(op.dimension + 1) +
+             " : si64, torch.onnx.start = " + dimText + " : si64} : (" +
+             keyType + ") -> " + kType + "\n";
+    else
+      onnxConstant(k, std::to_string(tensor(key).shape[op.dimension]), "si64");
+    values = "%top" + idx + "#0";
+    order = "%top" + idx + "#1";
+    out += "    %top" + idx + ":2 = torch.operator \"onnx.TopK\"(" + sorted +
+           ", " + k + ") {torch.onnx.axis = " + dimText +
+           " : si64, torch.onnx.largest = " + (descending ? "1" : "0") +
+           " : si64, torch.onnx.sorted = 1 : si64} : (" + keyType + ", " +
+           kType + ") -> (" + keyType + ", " + indices + ")\n";
+  } else {
+    values = "%sv" + idx;
+    order = "%si" + idx;
+    out += "    %dim" + idx + " = torch.constant.int " + dimText + "\n";
+    out += "    %desc" + idx + " = torch.constant.bool " +
+           (descending ? "true" : "false") + "\n";
+    out += "    " + values + ", " + order + " = torch.aten.sort " + sorted +
+           ", %dim" + idx + ", %desc" + idx + " : " + keyType +
+           ", !torch.int, !torch.bool -> " + keyType + ", " + indices + "\n";
+    out += "    %sparse" + idx + " = torch.constant.bool false\n";
+  }
+  // The payloads, and a transformed key, moved by the order.
   for (size_t i = 0; i < op.results.size(); ++i) {
     std::string moved = values;
     if (i > 0 || transformed) {
       moved = "%sg" + idx + "_" + std::to_string(i);
       std::string ty = vtensorType(op.results[i]);
-      out += "    " + moved + " = torch.aten.gather " + torchOperands[i] +
-             ", " + dim + ", " + order + ", %sparse" + idx + " : " + ty +
-             ", !torch.int, " + indices + ", !torch.bool -> " + ty + "\n";
-    }
-    fromTorch(op.results[i], moved);
-  }
-}
-
-void Emitter::emitOnnxSort(size_t index, const Op &op) {
-  const std::string idx = std::to_string(index);
-  const int key = op.operands[0];
-  const std::string keyType = vtensorType(op.results[0]);
-  // Every operand as the results' type (dynamic where any operand is).
-  std::vector<std::string> torchOperands;
-  for (size_t i = 0; i < op.operands.size(); ++i)
-    torchOperands.push_back(sortOperand(op, i, "%to" + idx));
-  bool descending = op.order == SortOrder::Descending ||
-                    (op.order == SortOrder::Comparator &&
-                     op.comparator == ComparatorKind::Greater);
-  bool transformed = op.order == SortOrder::Comparator &&
-                     (op.comparator == ComparatorKind::LessAbs ||
-                      op.comparator == ComparatorKind::LessLowByte);
-  std::string sorted = torchOperands[0];
-  if (transformed && op.comparator == ComparatorKind::LessAbs) {
-    sorted = "%abs" + idx;
-    out += "    " + sorted + " = torch.operator \"onnx.Abs\"(" +
-           torchOperands[0] + ") : (" + keyType + ") -> " + keyType + "\n";
-  } else if (transformed) {
-    sorted = "%low" + idx;
-    std::string element = torchElement(tensor(key).elementType);
-    std::string maskType = onnxConstant("%mask" + idx, "255", element);
-    out += "    " + sorted + " = torch.operator \"onnx.BitwiseAnd\"(" +
-           torchOperands[0] + ", %mask" + idx + ") : (" + keyType + ", " +
-           maskType + ") -> " + keyType + "\n";
-  }
-  // k: the size of the sorted dimension.
-  const std::string k = "%k" + idx;
-  const std::string kType = "!torch.vtensor<[1],si64>";
-  if (isDynamic(op.results[0], static_cast<size_t>(op.dimension)))
-    out += "    " + k + " = torch.operator \"onnx.Shape\"(" + torchOperands[0] +
-           ") {torch.onnx.end = " + std::to_string(op.dimension + 1) +
-           " : si64, torch.onnx.start = " + std::to_string(op.dimension) +
-           " : si64} : (" + keyType + ") -> " + kType + "\n";
-  else
-    onnxConstant(k, std::to_string(tensor(key).shape[op.dimension]), "si64");
-  TensorType indexType = tensor(key);
-  indexType.elementType = ElementType::I64;
-  const std::string indices =
-      vtensorTypeWith(indexType, dyn[static_cast<size_t>(op.results[0])]);
-  const std::string topk = "%top" + idx;
-  out += "    " + topk + ":2 = torch.operator \"onnx.TopK\"(" + sorted + ", " +
-         k + ") {torch.onnx.axis = " + std::to_string(op.dimension) +
-         " : si64, torch.onnx.largest = " + (descending ? "1" : "0") +
-         " : si64, torch.onnx.sorted = 1 : si64} : (" + keyType + ", " +
-         kType + ") -> (" + keyType + ", " + indices + ")\n";
-  for (size_t i = 0; i < op.results.size(); ++i) {
-    std::string moved = topk + "#0";
-    if (i > 0 || transformed) {
-      moved = "%sg" + idx + "_" + std::to_string(i);
-      std::string ty = vtensorType(op.results[i]);
-      out += "    " + moved + " = torch.operator \"onnx.GatherElements\"(" +
-             torchOperands[i] + ", " + topk + "#1) {torch.onnx.axis = " +
-             std::to_string(op.dimension) + " : si64} : (" + ty + ", " +
-             indices + ") -> " + ty + "\n";
+      out += "    " + moved +
+             (onnx ? " = torch.operator \"onnx.GatherElements\"(" +
+                         torchOperands[i] + ", " + order +
+                         ") {torch.onnx.axis = " + dimText + " : si64} : (" +
+                         ty + ", " + indices + ")"
+                   : " = torch.aten.gather " + torchOperands[i] + ", %dim" +
+                         idx + ", " + order + ", %sparse" + idx + " : " + ty +
+                         ", !torch.int, " + indices + ", !torch.bool") +
+             " -> " + ty + "\n";
     }
     fromTorch(op.results[i], moved);
   }
@@ -321,9 +295,9 @@ void Emitter::emitOnnxNms(size_t index, const Op &op) {
   std::string operands = boxes + ", " + scores + ", %mo" + idx + ", %iou" + idx;
   std::string types = boxesType + ", " + scoresType + ", " +
                       onnxConstant("%mo" + idx, std::to_string(maxOut), "si64") +
-                      ", " + onnxConstant("%iou" + idx, f32Bits(op.iouThreshold), "f32");
+                      ", " + onnxConstant("%iou" + idx, f32Hex(op.iouThreshold), "f32");
   if (op.scoreThreshold) {
-    types += ", " + onnxConstant("%st" + idx, f32Bits(*op.scoreThreshold), "f32");
+    types += ", " + onnxConstant("%st" + idx, f32Hex(*op.scoreThreshold), "f32");
     operands += ", %st" + idx;
   }
   out += "    %nms" + idx + " = torch.operator \"onnx.NonMaxSuppression\"(" +
