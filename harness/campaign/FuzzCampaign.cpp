@@ -59,14 +59,6 @@ std::optional<std::string> FuzzCampaign::ireeFamilyProblem() const {
     return "NMS reaches IREE only through the ONNX front end: "
            "--frontend=" + std::string(gen::toString(*frontEnd)) +
            " takes --family=sort,topk";
-  for (const PipelineTarget &run : options_.runs)
-    if (systemOf(run.pipeline) == SystemKind::Iree &&
-        run.pipeline != PipelineKind::Iree)
-      return "--pipeline=" + std::string(toString(run.pipeline)) +
-             " forces its pipeline with a compilation_info on iree_linalg_ext "
-             "ops, and NMS reaches IREE only through ONNX: run --family=nms "
-             "with --pipeline=iree, the forced pipelines with "
-             "--family=sort,topk";
   return std::nullopt;
 }
 
@@ -248,15 +240,17 @@ CaseOptions FuzzCampaign::optionsFor(size_t r) const {
   o.pipeline = run.pipeline;
   o.target = run.target;
   o.chip = run.chip;
-  // NMS reaches IREE only through the ONNX front end, which the forced
-  // pipelines do not take (open() refuses NMS-only campaigns there).
-  // IREE's math library is not the host's: no inexact op (sigmoid) may
+  // NMS reaches IREE only through the ONNX front end (open() refuses
+  // NMS-only campaigns with another front end). IREE's math library is not the host's: no inexact op (sigmoid) may
   // decide an order there either.
   if (systemOf(run.pipeline) == SystemKind::Iree) {
-    bool onnx = run.pipeline == PipelineKind::Iree &&
-                (!o.frontEnd || *o.frontEnd == gen::FrontEnd::Onnx);
+    bool onnx = !o.frontEnd || *o.frontEnd == gen::FrontEnd::Onnx;
     if (!onnx)
       o.policy.familyWeights[static_cast<size_t>(gen::Family::Nms)] = 0;
+    // IREE's ONNX NonMaxSuppression documents one batch and one class:
+    // programs beyond that would only be set aside uncompiled.
+    o.policy.nms.maxBatches = 1;
+    o.policy.nms.maxClasses = 1;
     o.policy.allowInexactKeys = false;
   }
   return o;

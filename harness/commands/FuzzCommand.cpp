@@ -202,8 +202,7 @@ void checkExecution(FuzzFlags &f) {
 }
 
 /// --frontend: random (none) or one of IREE's, which only IREE's
-/// pipelines take; the forced pipelines take only linalg_ext (their
-/// compilation_info sits on iree_linalg_ext ops).
+/// pipelines take.
 std::optional<gen::FrontEnd>
 frontEndFlag(const std::string &name, const std::vector<PipelineTarget> &runs) {
   if (name == "random")
@@ -216,12 +215,6 @@ frontEndFlag(const std::string &name, const std::vector<PipelineTarget> &runs) {
     if (systemOf(run.pipeline) != SystemKind::Iree)
       throw UsageError{"--frontend=" + name + " applies to IREE's pipelines, "
                        "not " + std::string(toString(run.pipeline))};
-    if (run.pipeline != PipelineKind::Iree &&
-        *frontEnd != gen::FrontEnd::LinalgExt)
-      throw UsageError{"--frontend=" + name + " cannot force " +
-                       std::string(toString(run.pipeline)) +
-                       ": its compilation_info goes on iree_linalg_ext ops, "
-                       "so the forced pipelines take --frontend=linalg_ext"};
   }
   return frontEnd;
 }

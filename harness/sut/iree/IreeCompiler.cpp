@@ -34,16 +34,18 @@ constexpr double kToolSeconds = 120;
 /// How much of a tool's output a finding's detail keeps.
 constexpr size_t kOutputBytes = 6000;
 
+} // namespace
+
 /// A fresh folder under the temporary directory; removed with the object.
-class WorkDir {
+class WorkFolder {
 public:
-  WorkDir() {
+  WorkFolder() {
     std::string pattern =
         (fs::temp_directory_path() / "sift-iree-XXXXXX").string();
     if (mkdtemp(pattern.data()))
       path_ = pattern;
   }
-  ~WorkDir() {
+  ~WorkFolder() {
     std::error_code ec;
     if (!path_.empty())
       fs::remove_all(path_, ec);
@@ -57,6 +59,8 @@ public:
 private:
   std::string path_;
 };
+
+namespace {
 
 std::string readWhole(const fs::path &file) {
   std::ifstream in(file, std::ios::binary);
@@ -193,16 +197,105 @@ bool IreeCompiler::compile(const CaseOptions &options, CaseResult &result) {
   return compileIn(options, *text, result);
 }
 
+namespace {
+
+bool forcedPipeline(PipelineKind pipeline) {
+  return pipeline == PipelineKind::IreeTileAndFuse ||
+         pipeline == PipelineKind::IreeDistribute;
+}
+
+/// Decides `result` from a failed or timed-out iree-compile `run` (false),
+/// or returns true when it succeeded.
+bool judgeCompile(const ToolRun &run, const std::string &command,
+                  CaseResult &result) {
+  if (run.timedOut)
+    return failWith(result, oracle::Verdict::CompileTimeout,
+                    Stage(Step::Compile),
+                    "iree-compile ran past " +
+                        std::to_string(static_cast<int>(kToolSeconds)) +
+                        " s\n" + command + "\n" + clip(run.output));
+  if (run.signal == 0 && run.status == 0)
+    return true;
+  bool crashed = run.signal != 0;
+  std::string fallback =
+      crashed ? "iree-compile was killed by signal " +
+                    std::to_string(run.signal)
+              : "iree-compile exited with status " + std::to_string(run.status);
+  return failWith(result,
+                  crashed ? oracle::Verdict::CompileCrash
+                          : oracle::Verdict::CompileError,
+                  Stage(Step::Compile),
+                  ireeDiagnostic(run.output, fallback) + "\n" + command +
+                      "\n" + clip(run.output));
+}
+
+} // namespace
+
+std::optional<std::string>
+IreeCompiler::forcedInput(const CaseOptions &options, const std::string &text,
+                          const WorkFolder &dir, CaseResult &result) {
+  std::string input = text;
+  if (text.find("!torch.vtensor") != std::string::npos) {
+    // Torch and ONNX programs: IREE's input phase writes their sorts and
+    // top-ks as iree_linalg_ext ops, which are then forced like the
+    // linalg_ext front end's.
+    std::string in = dir.file("program.mlir"), lowered = dir.file("input.mlir");
+    std::ofstream(in, std::ios::binary) << text;
+    std::vector<std::string> args = {iree_.compile, in, "--compile-to=input"};
+    for (const std::string &flag : ireeTargetFlags(options.target, options.chip))
+      args.push_back(flag);
+    args.insert(args.end(), {"-o", lowered});
+    std::string command = "iree-compile program.mlir --compile-to=input";
+    for (size_t i = 3; i + 2 < args.size(); ++i)
+      command += " " + args[i];
+    command += " -o input.mlir";
+    if (!judgeCompile(runTool(args, kToolSeconds), command, result))
+      return std::nullopt;
+    input = readWhole(lowered);
+  }
+  int forced = 0;
+  Result<std::string> annotated =
+      forceLinalgExtOps(input, options.pipeline, options.target,
+                        options.randomConfig, result.seed, forced);
+  if (!annotated.ok()) {
+    failWith(result, oracle::Verdict::GenInvalid, Stage(Step::Generate),
+             "forcing " + std::string(toString(options.pipeline)) + ": " +
+                 annotated.message());
+    return std::nullopt;
+  }
+  if (forced == 0 && input.find("compilation_info") == std::string::npos) {
+    // Nothing to force: the pipeline would be IREE's own choice, which
+    // the iree pipeline already tests.
+    failWith(result, oracle::Verdict::Pass, Stage(Step::Generate),
+             "not compiled: IREE's input phase left no iree_linalg_ext sort "
+             "or top-k to force " +
+                 std::string(toString(options.pipeline)) + " on");
+    return std::nullopt;
+  }
+  return *annotated;
+}
+
 bool IreeCompiler::compileIn(const CaseOptions &options,
-                             const std::string &text, CaseResult &result) {
+                             const std::string &source, CaseResult &result) {
   if (options.onPhase)
     options.onPhase("compile");
   result.systemVersion = iree_.version;
   auto start = std::chrono::steady_clock::now();
-  WorkDir dir;
+  WorkFolder dir;
   if (!dir.ok())
     return failWith(result, oracle::Verdict::GenInvalid, Stage(Step::Compile),
                     "cannot make a work folder for iree-compile");
+  std::string text = source;
+  if (forcedPipeline(options.pipeline)) {
+    std::optional<std::string> input = forcedInput(options, source, dir, result);
+    result.compileSeconds = secondsSince(start);
+    if (!input)
+      return false;
+    // What is compiled, and what a replay or an upstream report starts
+    // from: IREE input with every forced op's compilation_info.
+    text = *input;
+    result.mlir = text;
+  }
   std::ofstream(dir.file("program.mlir"), std::ios::binary) << text;
   IreeModule module;
   ToolRun run = ireeCompile(iree_, dir.file("program.mlir"), options.target,
@@ -210,26 +303,8 @@ bool IreeCompiler::compileIn(const CaseOptions &options,
                             kToolSeconds, module);
   result.compileSeconds = secondsSince(start);
   std::string command = ireeCompileCommand(options, "program.mlir");
-  if (run.timedOut)
-    return failWith(result, oracle::Verdict::CompileTimeout,
-                    Stage(Step::Compile),
-                    "iree-compile ran past " +
-                        std::to_string(static_cast<int>(kToolSeconds)) +
-                        " s\n" + command + "\n" + clip(run.output));
-  if (run.signal != 0 || run.status != 0) {
-    bool crashed = run.signal != 0;
-    std::string fallback =
-        crashed ? "iree-compile was killed by signal " +
-                      std::to_string(run.signal)
-                : "iree-compile exited with status " +
-                      std::to_string(run.status);
-    return failWith(result,
-                    crashed ? oracle::Verdict::CompileCrash
-                            : oracle::Verdict::CompileError,
-                    Stage(Step::Compile),
-                    ireeDiagnostic(run.output, fallback) + "\n" + command +
-                        "\n" + clip(run.output));
-  }
+  if (!judgeCompile(run, command, result))
+    return false;
   std::string vmfb = readWhole(module.vmfb);
   result.ireeModule.assign(vmfb.begin(), vmfb.end());
   result.compiled = true;
@@ -265,7 +340,7 @@ Result<std::vector<HostTensor>> IreeCompiler::run(const CaseResult &compiled,
   if (!runsOn(device, compiled.target))
     return makeError("IREE's " + std::string(toString(compiled.target)) +
                      " modules do not run on this device here");
-  WorkDir dir;
+  WorkFolder dir;
   if (!dir.ok())
     return makeError("cannot make a work folder for iree-run-module");
   IreeModule module;

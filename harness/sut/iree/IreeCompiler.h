@@ -14,15 +14,19 @@
 #include "runtime/iree/IreeRun.h"
 #include "runtime/iree/IreeToolchain.h"
 
+#include <optional>
 #include <string>
 
 namespace sift::harness {
+
+class WorkFolder;
 
 using rt::findIree;
 using rt::IreeModule;
 using rt::IreeToolchain;
 using rt::ireeTargetFlags;
 using rt::ToolRun;
+using rt::runTool;
 
 class IreeCompiler final : public SystemUnderTest {
 public:
@@ -50,6 +54,14 @@ private:
   /// dumped executables; false when that decided `result`.
   bool compileIn(const CaseOptions &options, const std::string &text,
                  CaseResult &result);
+
+  /// The forced pipelines' input: `text` (a torch or ONNX program first
+  /// through IREE's input phase in `dir`) with a compilation_info on every
+  /// sort and top-k; nullopt when that decided `result`.
+  std::optional<std::string> forcedInput(const CaseOptions &options,
+                                         const std::string &text,
+                                         const WorkFolder &dir,
+                                         CaseResult &result);
 
   IreeToolchain iree_;
 };

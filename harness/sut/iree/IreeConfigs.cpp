@@ -4,6 +4,8 @@
 
 #include "generators/Rng.h"
 
+#include <regex>
+
 namespace sift::harness {
 
 namespace {
@@ -28,8 +30,16 @@ int64_t drawTile(gen::Rng &rng, int64_t size) {
   return tiles[static_cast<size_t>(rng.uniform(0, tiles.size() - 1))];
 }
 
-/// The attribute for one op iterating over `shape`, sorting or selecting
-/// along `dimension`.
+/// A tile for a dimension of unknown size (dynamic): a power of two up to 8
+/// (IREE cannot know whether it divides the size, so it must handle the
+/// partial tile).
+int64_t drawDynamicTile(gen::Rng &rng) {
+  static const int64_t kTiles[] = {1, 2, 4, 8};
+  return kTiles[rng.uniform(0, 3)];
+}
+
+/// The attribute for one op iterating over `shape` (-1: dynamic), sorting
+/// or selecting along `dimension`.
 std::string forcedConfig(PipelineKind pipeline, TargetKind target,
                          const std::vector<int64_t> &shape, int64_t dimension,
                          gen::Rng *rng) {
@@ -39,7 +49,8 @@ std::string forcedConfig(PipelineKind pipeline, TargetKind target,
     static const int64_t kSizes[] = {32, 64, 128, 256};
     threads = kSizes[rng->uniform(0, 3)];
     for (size_t d = 0; d < shape.size(); ++d) {
-      workgroup[d] = drawTile(*rng, shape[d]);
+      workgroup[d] =
+          shape[d] < 0 ? drawDynamicTile(*rng) : drawTile(*rng, shape[d]);
       thread[d] = drawTile(*rng, workgroup[d]);
     }
   }
@@ -89,12 +100,95 @@ std::vector<std::string> ireeOpAttributes(const gen::Program &program,
   return attributes;
 }
 
+namespace {
+
+/// The iteration shape of the op whose custom form starts `header` (after
+/// the op's name, up to the end of its line): its `ins` operand's type for
+/// a top-k, its first `outs` operand's for a sort.
+std::optional<std::vector<int64_t>> iterationShape(const std::string &header,
+                                                   bool topk) {
+  size_t at = header.find(topk ? " ins(" : " outs(");
+  if (at == std::string::npos)
+    return std::nullopt;
+  size_t colon = header.find(" : ", at);
+  size_t open = header.find("tensor<", colon == std::string::npos ? at : colon);
+  if (colon == std::string::npos || open == std::string::npos)
+    return std::nullopt;
+  size_t close = header.find('>', open);
+  if (close == std::string::npos)
+    return std::nullopt;
+  std::string body = header.substr(open + 7, close - open - 7);
+  std::vector<int64_t> shape;
+  size_t start = 0;
+  for (size_t x; (x = body.find('x', start)) != std::string::npos;
+       start = x + 1) {
+    std::string dim = body.substr(start, x - start);
+    if (dim == "?")
+      shape.push_back(-1);
+    else if (!dim.empty() &&
+             dim.find_first_not_of("0123456789") == std::string::npos)
+      shape.push_back(std::stoll(dim));
+    else
+      break; // the element type (a vector<...> element would say "x")
+  }
+  return shape;
+}
+
+} // namespace
+
+Result<std::string> forceLinalgExtOps(const std::string &text,
+                                      PipelineKind pipeline, TargetKind target,
+                                      bool randomConfig, uint64_t seed,
+                                      int &forced) {
+  forced = 0;
+  static const std::regex op(
+      R"(iree_linalg_ext\.(sort|topk)( \{[^\n]*compilation_info)?)");
+  static const std::regex dimension(R"(dimension\((\d+)\))");
+  gen::Rng rng(seed ^ 0x1ee5eedULL);
+  std::string out;
+  size_t from = 0;
+  std::smatch match;
+  std::string::const_iterator cursor = text.begin();
+  while (std::regex_search(cursor, text.end(), match, op)) {
+    size_t at = static_cast<size_t>(match.position(0)) +
+                static_cast<size_t>(cursor - text.begin());
+    size_t nameEnd = at + std::string("iree_linalg_ext.").size() +
+                     match[1].str().size();
+    cursor = text.begin() + static_cast<std::ptrdiff_t>(nameEnd);
+    if (match[2].matched)
+      continue; // forced already (the linalg_ext front end's own ops)
+    size_t lineEnd = text.find('\n', nameEnd);
+    std::string header = text.substr(nameEnd, lineEnd - nameEnd);
+    std::smatch dim;
+    std::optional<std::vector<int64_t>> shape =
+        iterationShape(header, match[1] == "topk");
+    if (!std::regex_search(header, dim, dimension) || !shape ||
+        shape->empty())
+      return makeError("cannot read the iteration shape and dimension of "
+                       "iree_linalg_ext." + match[1].str() + " in `" +
+                       header + "`");
+    int64_t d = std::stoll(dim[1].str());
+    if (d >= static_cast<int64_t>(shape->size()))
+      return makeError("iree_linalg_ext." + match[1].str() + " sorts along " +
+                       "dimension " + std::to_string(d) + " of a rank " +
+                       std::to_string(shape->size()) + " shape");
+    out += text.substr(from, nameEnd - from);
+    out += " {" +
+           forcedConfig(pipeline, target, *shape, d,
+                        randomConfig ? &rng : nullptr) +
+           "}";
+    from = nameEnd;
+    ++forced;
+  }
+  out += text.substr(from);
+  return out;
+}
+
 gen::FrontEnd ireeFrontEnd(const gen::Program &program, PipelineKind pipeline,
                            std::optional<gen::FrontEnd> chosen, uint64_t seed) {
+  (void)pipeline;
   if (chosen)
     return *chosen;
-  if (pipeline != PipelineKind::Iree)
-    return gen::FrontEnd::LinalgExt;
   std::vector<gen::FrontEnd> able = gen::ireeFrontEndsFor(program);
   gen::Rng rng(seed ^ 0xf207e7dULL);
   return rng.pick(able);

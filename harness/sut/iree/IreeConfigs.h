@@ -13,6 +13,7 @@
 
 #include "generators/FrontEnd.h"
 #include "generators/ProgramModel.h"
+#include "support/Result.h"
 #include "support/Targets.h"
 
 #include <cstdint>
@@ -30,9 +31,21 @@ std::vector<std::string> ireeOpAttributes(const gen::Program &program,
                                           TargetKind target, bool randomConfig,
                                           uint64_t seed);
 
+/// `text` (IREE input after its input phase: iree_linalg_ext ops in their
+/// custom form) with a compilation_info forcing `pipeline` on every
+/// iree_linalg_ext.sort and .topk that has none, from the op's own
+/// iteration shape (`?` for a dynamic size: a tile drawn without knowing
+/// the size, 1 by default) and dimension. This is how the forced pipelines
+/// reach programs the torch and ONNX front ends spell: IREE's input phase
+/// writes their sorts and top-ks, then they are annotated. `forced` counts
+/// the ops annotated; an op the function cannot read is an error naming it.
+Result<std::string> forceLinalgExtOps(const std::string &text,
+                                      PipelineKind pipeline, TargetKind target,
+                                      bool randomConfig, uint64_t seed,
+                                      int &forced);
+
 /// The front end a case is spelled in: `chosen` when given, else one drawn
-/// from `seed` among those that can spell `program` (the forced pipelines:
-/// linalg_ext, whose ops carry their compilation_info).
+/// from `seed` among those that can spell `program`.
 gen::FrontEnd ireeFrontEnd(const gen::Program &program, PipelineKind pipeline,
                            std::optional<gen::FrontEnd> chosen, uint64_t seed);
 

@@ -106,6 +106,69 @@ TEST(IreeConfigs, RandomConfigsDivideTheirDimensionsAndFollowTheSeed) {
   }
 }
 
+TEST(IreeConfigs, InputPhaseOpsAreForcedFromTheirOwnShapes) {
+  // What IREE's input phase writes for torch.aten.topk (a sort) and for a
+  // top-k: the custom forms the annotation reads.
+  const std::string text =
+      "    %4:2 = iree_linalg_ext.sort dimension(1) outs(%1, %3 : "
+      "tensor<?x6xf32>, tensor<?x6xi64>) {\n"
+      "    ^bb0(%a: f32, %b: f32, %c: i64, %d: i64):\n"
+      "    } -> tensor<?x6xf32>, tensor<?x6xi64>\n"
+      "    %5:2 = iree_linalg_ext.topk dimension(0) ins(%x, %i : "
+      "tensor<12x3xf32>, tensor<12x3xi32>) outs(%v, %j : tensor<2x3xf32>, "
+      "tensor<2x3xi32>) {\n";
+  int forced = -1;
+  Result<std::string> fixed =
+      forceLinalgExtOps(text, PipelineKind::IreeTileAndFuse,
+                        TargetKind::Nvptx, false, 1, forced);
+  ASSERT_TRUE(fixed.ok()) << fixed.message();
+  EXPECT_EQ(forced, 2);
+  // The sort iterates over [?, 6] along 1, the top-k over its input
+  // [12, 3] along 0.
+  EXPECT_NE(fixed->find("iree_linalg_ext.sort {compilation_info = "
+                        "#iree_codegen.compilation_info<lowering_config = "
+                        "#iree_gpu.lowering_config<{workgroup = [1, 0], "
+                        "thread = [1, 0]}>"),
+            std::string::npos)
+      << *fixed;
+  EXPECT_NE(fixed->find("iree_linalg_ext.topk {compilation_info = "
+                        "#iree_codegen.compilation_info<lowering_config = "
+                        "#iree_gpu.lowering_config<{workgroup = [0, 1], "
+                        "thread = [0, 1]}>"),
+            std::string::npos)
+      << *fixed;
+  // Forced ops are left alone: annotating twice changes nothing.
+  int again = -1;
+  Result<std::string> twice =
+      forceLinalgExtOps(*fixed, PipelineKind::IreeTileAndFuse,
+                        TargetKind::Nvptx, false, 1, again);
+  ASSERT_TRUE(twice.ok());
+  EXPECT_EQ(again, 0);
+  EXPECT_EQ(*twice, *fixed);
+  // Random configs: a dynamic size gets a tile of 1 to 8; a static one a
+  // divisor.
+  static const std::regex lists(
+      R"(topk \{[^\n]*workgroup = \[0, (\d+)\], thread = \[0, (\d+)\])");
+  std::set<std::string> seen;
+  for (uint64_t seed = 0; seed < 30; ++seed) {
+    Result<std::string> drawn =
+        forceLinalgExtOps(text, PipelineKind::IreeTileAndFuse,
+                          TargetKind::Amdgpu, true, seed, forced);
+    ASSERT_TRUE(drawn.ok());
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(*drawn, m, lists)) << *drawn;
+    EXPECT_EQ(3 % std::stoll(m[1].str()), 0) << m[0];
+    seen.insert(drawn->substr(0, drawn->find('\n')));
+  }
+  EXPECT_GT(seen.size(), 2u);
+  // An op it cannot read is an error naming it.
+  Result<std::string> bad = forceLinalgExtOps(
+      "%4:2 = iree_linalg_ext.sort outs(%1 : tensor<6xf32>) {\n",
+      PipelineKind::IreeDistribute, TargetKind::Nvptx, false, 1, forced);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("iree_linalg_ext.sort"), std::string::npos);
+}
+
 TEST(IreeCompiler, DiagnosticLineWithoutItsLocation) {
   EXPECT_EQ(ireeDiagnostic("/tmp/x/program.mlir:23:13: error: failed to "
                            "bufferize op\n  %s = ...\nnote: see current",
@@ -169,6 +232,25 @@ TEST(IreeCompiler, GeneratedCasesOnEveryTarget) {
     EXPECT_FALSE(result.ran);
     EXPECT_NE(result.mlir.find("#iree_gpu.pipeline<Distribute>"),
               std::string::npos);
+  }
+  // Torch and ONNX programs are forced after IREE's input phase: the text
+  // compiled (and kept) is IREE input with the compilation_info on its
+  // sorts.
+  options.target = TargetKind::Nvptx;
+  options.chip = "sm_80";
+  for (gen::FrontEnd frontEnd : {gen::FrontEnd::Torch, gen::FrontEnd::Onnx}) {
+    options.frontEnd = frontEnd;
+    options.pipeline = PipelineKind::IreeTileAndFuse;
+    CaseResult result = runProgramCase(
+        iree, **cpu, options, sortProgram({4, 64}, 1),
+        {HostTensor(ElementType::F32, {4, 64})}, 7);
+    EXPECT_EQ(result.verdict, oracle::Verdict::Pass) << result.detail;
+    EXPECT_TRUE(result.compiled);
+    EXPECT_EQ(result.frontEnd, frontEnd);
+    EXPECT_NE(result.mlir.find("iree_linalg_ext.sort {compilation_info = "),
+              std::string::npos)
+        << result.mlir;
+    EXPECT_EQ(result.mlir.find("torch.vtensor"), std::string::npos);
   }
 }
 
