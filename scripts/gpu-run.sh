@@ -7,6 +7,7 @@
 #   scripts/gpu-run.sh [--device=cuda] [--jobs=N] DIR...
 #
 # --jobs=N runs up to N folders at once (one sift-run each, one GPU).
+# $SIFT_RUN_FLAGS goes to every sift-run (e.g. "--repeat=1 --timeout=60").
 # sift-run needs CLI11's and nlohmann-json's headers (Debian's libcli11-dev,
 # nlohmann-json3-dev). A GPU host without them and without network takes
 # copies carried in the repository's git-ignored .deps/: on a machine that
@@ -65,7 +66,7 @@ for dir in "${dirs[@]}"; do
   name=$(basename "$dir")
   # --resume: run again after a preemption, it goes on where it stopped.
   "$build/tools/sift-run" "$dir" --device="$device" --out="$out/$name.csv" --resume \
-    ${iree[@]+"${iree[@]}"} > "$out/$name.summary" 2> "$out/$name.log" &
+    ${iree[@]+"${iree[@]}"} ${SIFT_RUN_FLAGS:-} > "$out/$name.summary" 2> "$out/$name.log" &
   pids+=($!)
   if [ "${#pids[@]}" -ge "$jobs" ]; then
     wait "${pids[0]}" || status=$?
