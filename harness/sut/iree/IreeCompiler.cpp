@@ -303,8 +303,18 @@ bool IreeCompiler::compileIn(const CaseOptions &options,
                             kToolSeconds, module);
   result.compileSeconds = secondsSince(start);
   std::string command = ireeCompileCommand(options, "program.mlir");
-  if (!judgeCompile(run, command, result))
+  if (!judgeCompile(run, command, result)) {
+    std::string first = result.detail.substr(0, result.detail.find('\n'));
+    std::string why = forcedPipeline(options.pipeline) &&
+                              result.verdict == oracle::Verdict::CompileError
+                          ? forcedConfigRejection(first)
+                          : "";
+    if (!why.empty())
+      return failWith(result, oracle::Verdict::Pass, Stage(Step::Compile),
+                      "not a finding: IREE rejects the forced config (" + why +
+                          "): " + first);
     return false;
+  }
   std::string vmfb = readWhole(module.vmfb);
   result.ireeModule.assign(vmfb.begin(), vmfb.end());
   result.compiled = true;

@@ -184,6 +184,20 @@ Result<std::string> forceLinalgExtOps(const std::string &text,
   return out;
 }
 
+std::string forcedConfigRejection(const std::string &line) {
+  // Only a size a config can ask for: a sort along a dynamic dimension
+  // makes IREE report sizes near 2^55 (an unbounded allocation it sized
+  // from the dynamic marker), which IREE's own pipeline choice reaches
+  // too (as a stack frame on ROCm): that stays a finding.
+  static const std::regex sharedMemory(
+      R"(uses (\d+) bytes of shared memory; exceeded the limit of \d+ bytes)");
+  std::smatch match;
+  if (!std::regex_search(line, match, sharedMemory) ||
+      match[1].str().size() > 10 || std::stoull(match[1].str()) > (1ULL << 32))
+    return "";
+  return "the forced config needs more workgroup memory than the chip has";
+}
+
 gen::FrontEnd ireeFrontEnd(const gen::Program &program, PipelineKind pipeline,
                            std::optional<gen::FrontEnd> chosen, uint64_t seed) {
   (void)pipeline;

@@ -44,6 +44,14 @@ Result<std::string> forceLinalgExtOps(const std::string &text,
                                       bool randomConfig, uint64_t seed,
                                       int &forced);
 
+/// Why IREE's diagnostic `line` rejects a forced config rather than
+/// failing on a valid one, or "": a config that needs more workgroup
+/// memory than the chip has is the config's fault (the forced pipelines
+/// choose it, IREE only refuses it); the same diagnostic under IREE's own
+/// choice (the iree pipeline) is a finding, and so is a size no config
+/// asks for (2^55 bytes: an allocation sized from a dynamic dimension).
+std::string forcedConfigRejection(const std::string &line);
+
 /// The front end a case is spelled in: `chosen` when given, else one drawn
 /// from `seed` among those that can spell `program`.
 gen::FrontEnd ireeFrontEnd(const gen::Program &program, PipelineKind pipeline,

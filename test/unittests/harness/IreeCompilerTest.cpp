@@ -169,6 +169,22 @@ TEST(IreeConfigs, InputPhaseOpsAreForcedFromTheirOwnShapes) {
   EXPECT_NE(bad.message().find("iree_linalg_ext.sort"), std::string::npos);
 }
 
+TEST(IreeConfigs, AForcedConfigOverTheChipsMemoryIsRejectedNotABug) {
+  EXPECT_NE(forcedConfigRejection("function 'DISPATCH' uses 70000 bytes of "
+                                  "shared memory; exceeded the limit of "
+                                  "65536 bytes"),
+            "");
+  EXPECT_EQ(forcedConfigRejection("failed to bufferize op"), "");
+  // The size of an allocation along a dynamic dimension is IREE's bug.
+  EXPECT_EQ(forcedConfigRejection("function 'DISPATCH' uses "
+                                  "36028797018963964 bytes of shared memory; "
+                                  "exceeded the limit of 101376 bytes"),
+            "");
+  EXPECT_EQ(forcedConfigRejection("stack frame size (N) exceeds limit (N) in "
+                                  "function 'DISPATCH'"),
+            "");
+}
+
 TEST(IreeCompiler, DiagnosticLineWithoutItsLocation) {
   EXPECT_EQ(ireeDiagnostic("/tmp/x/program.mlir:23:13: error: failed to "
                            "bufferize op\n  %s = ...\nnote: see current",
