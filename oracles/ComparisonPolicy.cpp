@@ -41,6 +41,7 @@ ComparisonPolicy ireePolicy(gen::FrontEnd frontEnd) {
   if (frontEnd == gen::FrontEnd::Onnx) {
     policy.nanOrderOpen = true;
     policy.nmsTieOrderOpen = true;
+    policy.nmsOddBoxesOpen = true;
     policy.nmsOneBatchOneClass = true;
     // torch-mlir's onnx.NonMaxSuppression lowering (TorchOnnxToTorch):
     // "TODO: Support multiple batches and classes" (a squeeze checked at
@@ -72,12 +73,12 @@ std::string documentedUnsupported(const ComparisonPolicy &policy,
   return "";
 }
 
-const DocumentedLimit *documentedLimitIn(const ComparisonPolicy &policy,
-                                         const std::string &message) {
+std::optional<DocumentedLimit>
+documentedLimitIn(const ComparisonPolicy &policy, const std::string &message) {
   for (const DocumentedLimit &limit : policy.documentedLimits)
     if (message.find(limit.marker) != std::string::npos)
-      return &limit;
-  return nullptr;
+      return limit;
+  return std::nullopt;
 }
 
 namespace {
@@ -339,6 +340,22 @@ bool nmsScoresTie(const HostTensor &scores) {
   return false;
 }
 
+/// Whether NMS `op`'s boxes hold one ONNX gives no meaning: a non-finite
+/// coordinate, or (center format) a negative width or height.
+bool nmsOddBoxes(const Op &op, const HostTensor &boxes) {
+  for (int64_t b = 0; b + 4 <= boxes.numElements(); b += 4) {
+    double v[4];
+    for (int k = 0; k < 4; ++k) {
+      v[k] = floatValue(boxes.type, bitsAt(boxes, b + k));
+      if (!std::isfinite(v[k]))
+        return true;
+    }
+    if (op.centerPointBox && (v[2] < 0 || v[3] < 0))
+      return true;
+  }
+  return false;
+}
+
 /// Why op `op` is not compared at all on these inputs under `policy`
 /// (nor anything computed from it), or "".
 std::string opaqueWhy(const ComparisonPolicy &policy, const Op &op,
@@ -352,6 +369,10 @@ std::string opaqueWhy(const ComparisonPolicy &policy, const Op &op,
       nmsScoresTie(values[op.operands[1]]))
     return "its scores hold a NaN or equal scores, whose order the front "
            "end's NMS leaves open";
+  if (policy.nmsOddBoxesOpen && op.kind == OpKind::Nms &&
+      nmsOddBoxes(op, values[op.operands[0]]))
+    return "its boxes hold a NaN or infinite coordinate or a negative "
+           "center-format size, which the front end's NMS gives no meaning";
   return "";
 }
 

@@ -55,6 +55,12 @@ struct ComparisonPolicy {
   /// scores anywhere: an NMS whose scores hold a NaN or two equal scores in
   /// one (batch, class) is not compared, nor anything computed from it.
   bool nmsTieOrderOpen = false;
+  /// Boxes the front end's NMS gives no meaning are left open: a NaN or
+  /// infinite coordinate, or a negative width or height in center format
+  /// (ONNX defines a box by two opposite corners or by its center and
+  /// size, and says nothing of either): such an NMS is not compared, nor
+  /// anything computed from it.
+  bool nmsOddBoxesOpen = false;
   /// Runtime errors the system raises on purpose for what it does not
   /// implement.
   std::vector<DocumentedLimit> documentedLimits;
@@ -69,9 +75,11 @@ struct ComparisonPolicy {
 std::string documentedUnsupported(const ComparisonPolicy &policy,
                                   const gen::Program &program);
 
-/// The documented limit `message` (a failed run's) shows, or null.
-const DocumentedLimit *documentedLimitIn(const ComparisonPolicy &policy,
-                                         const std::string &message);
+/// The documented limit `message` (a failed run's) shows, or none. A copy:
+/// policies are often temporaries (`ireePolicy(frontEnd)`), and a pointer
+/// into one dangled (sift-run's rows showed freed bytes).
+std::optional<DocumentedLimit>
+documentedLimitIn(const ComparisonPolicy &policy, const std::string &message);
 
 /// sift's own compiler: the reference's answer, exactly.
 ComparisonPolicy exactPolicy();

@@ -67,7 +67,7 @@ CaseResult runProgramCase(SystemUnderTest &system, rt::Device &device,
       result.runSeconds = secondsSince(start);
       // A limit the system documents and checks on purpose is no finding.
       oracle::ComparisonPolicy policy = system.comparisonPolicy(result);
-      if (const oracle::DocumentedLimit *limit =
+      if (std::optional<oracle::DocumentedLimit> limit =
               oracle::documentedLimitIn(policy, actual.message())) {
         result.detail = "not compared: " + limit->why +
                         " (a documented limit, checked at run time)";

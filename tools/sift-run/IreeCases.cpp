@@ -205,8 +205,9 @@ Row runIreeCase(const Options &options, const std::string &runModule,
                        std::chrono::steady_clock::now() - start)
                        .count();
     if (!outputs.ok()) {
-      if (const oracle::DocumentedLimit *limit = oracle::documentedLimitIn(
-              oracle::ireePolicy(c->frontEnd), outputs.message())) {
+      if (std::optional<oracle::DocumentedLimit> limit =
+              oracle::documentedLimitIn(oracle::ireePolicy(c->frontEnd),
+                                        outputs.message())) {
         row.verdict = "pass";
         row.detail = "not compared: " + limit->why + " (a documented limit)";
         return row;
