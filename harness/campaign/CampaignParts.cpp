@@ -141,6 +141,7 @@ Status exportIreeCase(const FuzzOptions &options, const rt::ExportedCase &info,
       {"families", info.families},
       {"iree_version", result.systemVersion},
       {"frontend", std::string(gen::toString(result.frontEnd))},
+      {"random_config", options.randomConfig},
       {"static_verdict", info.staticVerdict},
       // Its inputs are generateInputs(program, inputs, seed): a GPU host
       // may get the case without its .npy files (sift-run regenerates).

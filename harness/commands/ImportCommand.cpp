@@ -146,6 +146,18 @@ std::string completeFromIreeCase(const std::string &dir, CaseResult &result,
     result.systemVersion = facts.value("iree_version", "");
     if (auto mode = gen::parseInputMode(facts.value("inputs", "")))
       caseOptions.inputs = *mode;
+    // What the case was compiled with: a replay or reduction of the
+    // finding spells and configures it the same way.
+    caseOptions.chip = facts.value("chip", "");
+    caseOptions.randomConfig = facts.value("random_config", false);
+    std::string frontEnd = facts.value("frontend", "");
+    if (!frontEnd.empty()) {
+      std::optional<gen::FrontEnd> parsed = gen::parseFrontEnd(frontEnd);
+      if (!parsed)
+        return dir + "/case.json: unknown frontend '" + frontEnd + "'";
+      result.frontEnd = *parsed;
+      caseOptions.frontEnd = *parsed;
+    }
   } catch (const nlohmann::json::exception &error) {
     return dir + "/case.json: " + gen::jsonProblem(error);
   }
