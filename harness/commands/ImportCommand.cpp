@@ -243,7 +243,9 @@ CaseResult findingOfRow(const ImportedRow &row, const std::string &path,
   result.target = *parseTargetKind(row.target);
   result.verdict = *oracle::parseVerdict(row.verdict);
   result.stage = Stage(Step::Run, row.device);
-  result.detail = row.detail;
+  // sift-run keeps a row on one line: the detail's line breaks (IREE's
+  // multi-line runtime errors) are escaped there.
+  result.detail = unescapeField(row.detail);
   result.ran = true;
   caseOptions.pipeline = result.pipeline;
   caseOptions.target = result.target;

@@ -6,6 +6,8 @@
 
 #include "tools/sift-run/ResultsCsv.h"
 
+#include "support/Text.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -27,7 +29,7 @@ std::string rowText(const Row &row, const std::string &device) {
   return csvField(row.name) + ',' + csvField(row.pipeline) + ',' +
          csvField(row.target) + ',' + csvField(device) + ',' +
          csvField(row.verdict) + ',' + numbers + csvField(row.file) + ',' +
-         csvField(row.detail) + '\n';
+         csvField(escapeField(row.detail)) + '\n';
 }
 
 } // namespace
@@ -137,7 +139,7 @@ ResultsCsv::open(const std::string &path, const std::string &device,
                                    "numbers, got '" + f[5] + "' and '" +
                            f[6] + "'");
         row.file = f[7];
-        row.detail = f[8];
+        row.detail = unescapeField(f[8]);
         row.unreadable = row.verdict == "unreadable";
         text += rowText(row, device);
         csv->kept_.push_back(std::move(row));
