@@ -2,6 +2,7 @@
 """Reduces one case per distinct signature of a campaign's findings database.
 
     scripts/reduce-signatures.py OUT/findings.db REDUCED_DIR [--harness=PATH]
+        [--skip=VERDICT,...]
 
 For every signature in the database it picks the stored case with the
 smallest program (case.json's program_weight), runs `harness reduce` on it
@@ -11,7 +12,9 @@ seen on, the front ends, the reduced case's size (ops x elements, the
 reducer's measure) and ops, and the signature's text. A signature whose case
 folder is gone or whose reduction fails keeps its row, with the reason in the
 size column. Runs again skip signatures already reduced (a stopped run goes
-on where it stopped).
+on where it stopped). --skip leaves signatures of those verdicts unreduced
+(timeouts: every test of their reduction takes the whole time limit); their
+rows say "skipped".
 """
 import argparse
 import json
@@ -37,7 +40,10 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser.add_argument(
         "--harness", default=os.path.join(here, "..", "build", "harness", "harness"))
+    parser.add_argument("--skip", default="",
+                        help="verdicts not to reduce, e.g. run-timeout,compile-timeout")
     args = parser.parse_args()
+    skipped = {v for v in args.skip.split(",") if v}
     if not os.path.isfile(args.db):
         sys.exit(f"reduce-signatures: {args.db}: no such database")
     os.makedirs(args.out, exist_ok=True)
@@ -60,7 +66,9 @@ def main():
                     frontends.add(frontend)
         reduced = os.path.join(args.out, f"sig-{sig}")
         size, ops = "", ""
-        if not candidates:
+        if text.split("|")[0] in skipped:
+            size = "skipped"
+        elif not candidates:
             size = "no case folder"
         else:
             if not os.path.isfile(os.path.join(reduced, "case.json")):
