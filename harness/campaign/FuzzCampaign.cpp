@@ -241,8 +241,9 @@ CaseOptions FuzzCampaign::optionsFor(size_t r) const {
   o.target = run.target;
   o.chip = run.chip;
   // NMS reaches IREE only through the ONNX front end (open() refuses
-  // NMS-only campaigns with another front end). IREE's math library is not the host's: no inexact op (sigmoid) may
-  // decide an order there either.
+  // NMS-only campaigns with another front end). IREE's math library is
+  // not the host's: no inexact op (sigmoid) may decide an order there
+  // either.
   if (systemOf(run.pipeline) == SystemKind::Iree) {
     bool onnx = !o.frontEnd || *o.frontEnd == gen::FrontEnd::Onnx;
     if (!onnx)

@@ -34,8 +34,6 @@ constexpr double kToolSeconds = 120;
 /// How much of a tool's output a finding's detail keeps.
 constexpr size_t kOutputBytes = 6000;
 
-} // namespace
-
 /// A fresh folder under the temporary directory; removed with the object.
 class WorkFolder {
 public:
@@ -59,8 +57,6 @@ public:
 private:
   std::string path_;
 };
-
-namespace {
 
 std::string readWhole(const fs::path &file) {
   std::ifstream in(file, std::ios::binary);
@@ -178,8 +174,8 @@ bool IreeCompiler::compile(const CaseOptions &options, CaseResult &result) {
       ireeOpAttributes(result.program, options.pipeline, options.target,
                        options.randomConfig, result.seed);
   gen::IreeSpelling spelling;
-  spelling.frontEnd = ireeFrontEnd(result.program, options.pipeline,
-                                   options.frontEnd, result.seed);
+  spelling.frontEnd =
+      ireeFrontEnd(result.program, options.frontEnd, result.seed);
   spelling.opAttributes = std::move(attributes);
   spelling.dynamicDims = ireeDynamicDims(result.program, result.seed);
   result.frontEnd = spelling.frontEnd;
@@ -229,11 +225,14 @@ bool judgeCompile(const ToolRun &run, const std::string &command,
                       "\n" + clip(run.output));
 }
 
-} // namespace
-
-std::optional<std::string>
-IreeCompiler::forcedInput(const CaseOptions &options, const std::string &text,
-                          const WorkFolder &dir, CaseResult &result) {
+/// The forced pipelines' input: `text` (a torch or ONNX program first
+/// through IREE's input phase in `dir`) with a compilation_info on every
+/// sort and top-k; nullopt when that decided `result`.
+std::optional<std::string> forcedInput(const IreeToolchain &iree,
+                                       const CaseOptions &options,
+                                       const std::string &text,
+                                       const WorkFolder &dir,
+                                       CaseResult &result) {
   std::string input = text;
   if (text.find("!torch.vtensor") != std::string::npos) {
     // Torch and ONNX programs: IREE's input phase writes their sorts and
@@ -241,13 +240,14 @@ IreeCompiler::forcedInput(const CaseOptions &options, const std::string &text,
     // linalg_ext front end's.
     std::string in = dir.file("program.mlir"), lowered = dir.file("input.mlir");
     std::ofstream(in, std::ios::binary) << text;
-    std::vector<std::string> args = {iree_.compile, in, "--compile-to=input"};
-    for (const std::string &flag : ireeTargetFlags(options.target, options.chip))
-      args.push_back(flag);
-    args.insert(args.end(), {"-o", lowered});
+    std::vector<std::string> args = {iree.compile, in, "--compile-to=input"};
     std::string command = "iree-compile program.mlir --compile-to=input";
-    for (size_t i = 3; i + 2 < args.size(); ++i)
-      command += " " + args[i];
+    for (const std::string &flag :
+         ireeTargetFlags(options.target, options.chip)) {
+      args.push_back(flag);
+      command += " " + flag;
+    }
+    args.insert(args.end(), {"-o", lowered});
     command += " -o input.mlir";
     if (!judgeCompile(runTool(args, kToolSeconds), command, result))
       return std::nullopt;
@@ -275,6 +275,8 @@ IreeCompiler::forcedInput(const CaseOptions &options, const std::string &text,
   return *annotated;
 }
 
+} // namespace
+
 bool IreeCompiler::compileIn(const CaseOptions &options,
                              const std::string &source, CaseResult &result) {
   if (options.onPhase)
@@ -287,7 +289,7 @@ bool IreeCompiler::compileIn(const CaseOptions &options,
                     "cannot make a work folder for iree-compile");
   std::string text = source;
   if (forcedPipeline(options.pipeline)) {
-    std::optional<std::string> input = forcedInput(options, source, dir, result);
+    std::optional<std::string> input = forcedInput(iree_, options, source, dir, result);
     result.compileSeconds = secondsSince(start);
     if (!input)
       return false;

@@ -14,12 +14,9 @@
 #include "runtime/iree/IreeRun.h"
 #include "runtime/iree/IreeToolchain.h"
 
-#include <optional>
 #include <string>
 
 namespace sift::harness {
-
-class WorkFolder;
 
 using rt::findIree;
 using rt::IreeModule;
@@ -54,14 +51,6 @@ private:
   /// dumped executables; false when that decided `result`.
   bool compileIn(const CaseOptions &options, const std::string &text,
                  CaseResult &result);
-
-  /// The forced pipelines' input: `text` (a torch or ONNX program first
-  /// through IREE's input phase in `dir`) with a compilation_info on every
-  /// sort and top-k; nullopt when that decided `result`.
-  std::optional<std::string> forcedInput(const CaseOptions &options,
-                                         const std::string &text,
-                                         const WorkFolder &dir,
-                                         CaseResult &result);
 
   IreeToolchain iree_;
 };

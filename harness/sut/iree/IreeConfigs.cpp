@@ -198,9 +198,8 @@ std::string forcedConfigRejection(const std::string &line) {
   return "the forced config needs more workgroup memory than the chip has";
 }
 
-gen::FrontEnd ireeFrontEnd(const gen::Program &program, PipelineKind pipeline,
+gen::FrontEnd ireeFrontEnd(const gen::Program &program,
                            std::optional<gen::FrontEnd> chosen, uint64_t seed) {
-  (void)pipeline;
   if (chosen)
     return *chosen;
   std::vector<gen::FrontEnd> able = gen::ireeFrontEndsFor(program);

@@ -54,7 +54,7 @@ std::string forcedConfigRejection(const std::string &line);
 
 /// The front end a case is spelled in: `chosen` when given, else one drawn
 /// from `seed` among those that can spell `program`.
-gen::FrontEnd ireeFrontEnd(const gen::Program &program, PipelineKind pipeline,
+gen::FrontEnd ireeFrontEnd(const gen::Program &program,
                            std::optional<gen::FrontEnd> chosen, uint64_t seed);
 
 /// Which argument dimensions a case marks dynamic, drawn from `seed`: in
