@@ -20,6 +20,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <set>
 
 namespace sift::oracle {
@@ -525,6 +526,43 @@ PolicyComparison judge(const ComparisonPolicy &policy, const Program &program,
 
 } // namespace
 
+namespace {
+
+/// The comparison of `actual` with the reference that flushes denormal
+/// results (and, with `readAsZero`, denormal inputs) to zero, where the
+/// outputs match it up to denormals; nullopt where they do not. `all` is
+/// `program` with every value an output.
+std::optional<PolicyComparison>
+judgeFlushed(const ComparisonPolicy &policy, const Program &all,
+             const Program &program, const std::vector<HostTensor> &inputs,
+             const std::vector<HostTensor> &actual, bool readAsZero) {
+  Result<std::vector<HostTensor>> flushed =
+      evaluateFlushingDenormals(all, inputs, readAsZero);
+  if (!flushed.ok())
+    return std::nullopt;
+  std::vector<HostTensor> flushedExpected;
+  for (int id : program.outputs)
+    flushedExpected.push_back((*flushed)[static_cast<size_t>(id)]);
+  // The actual outputs up to denormals too: a sort moves a denormal's bits
+  // while ordering it as zero.
+  std::vector<HostTensor> flushedActual = actual;
+  for (HostTensor &t : flushedActual)
+    flushDenormals(t);
+  PolicyComparison ftz =
+      judge(policy, program, *flushed, flushedExpected, flushedActual);
+  if (ftz.mismatch)
+    return std::nullopt;
+  ftz.unchecked.insert(
+      ftz.unchecked.begin(),
+      std::string("the outputs match, up to denormals, the reference with "
+                  "denormal results flushed to zero (FTZ") +
+          (readAsZero ? ", DAZ" : ", denormal inputs read exactly") +
+          "), as " + policy.system + " computes");
+  return ftz;
+}
+
+} // namespace
+
 PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
                                     const Program &program,
                                     const std::vector<HostTensor> &inputs,
@@ -550,28 +588,15 @@ PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
       !anyDenormal(inputs, *values))
     return ieee;
   // A system that flushes denormals computes the reference's program with
-  // denormals read and written as zero: its answer must be that one.
-  Result<std::vector<HostTensor>> flushed =
-      evaluateFlushingDenormals(all, inputs);
-  if (!flushed.ok())
-    return ieee;
-  std::vector<HostTensor> flushedExpected;
-  for (int id : program.outputs)
-    flushedExpected.push_back((*flushed)[static_cast<size_t>(id)]);
-  // The actual outputs up to denormals too: a sort moves a denormal's bits
-  // while ordering it as zero.
-  std::vector<HostTensor> flushedActual = actual;
-  for (HostTensor &t : flushedActual)
-    flushDenormals(t);
-  PolicyComparison ftz =
-      judge(policy, program, *flushed, flushedExpected, flushedActual);
-  if (ftz.mismatch)
-    return ieee;
-  ftz.unchecked.insert(
-      ftz.unchecked.begin(),
-      "the outputs match, up to denormals, the reference with denormals "
-      "flushed to zero (FTZ, DAZ), as " + policy.system + " computes");
-  return ftz;
+  // denormal results written as zero, and reads denormal inputs as zero
+  // too (DAZ) or exactly (an f16 widened to f32 before it is added): its
+  // answer must be one of the two.
+  for (bool readAsZero : {true, false}) {
+    if (auto ftz = judgeFlushed(policy, all, program, inputs, actual,
+                                readAsZero))
+      return *ftz;
+  }
+  return ieee;
 }
 
 } // namespace sift::oracle

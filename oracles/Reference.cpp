@@ -512,10 +512,12 @@ bool flushDenormals(HostTensor &t) {
 
 Result<std::vector<HostTensor>>
 evaluateFlushingDenormals(const Program &program,
-                          const std::vector<HostTensor> &inputs) {
+                          const std::vector<HostTensor> &inputs,
+                          bool readAsZero) {
   std::vector<HostTensor> flushed = inputs;
-  for (HostTensor &t : flushed)
-    flushDenormals(t);
+  if (readAsZero)
+    for (HostTensor &t : flushed)
+      flushDenormals(t);
   Evaluator evaluator(program);
   if (Status s = evaluator.bindInputs(flushed); !s)
     return s;

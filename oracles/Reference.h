@@ -31,13 +31,16 @@ namespace sift::oracle {
 Result<std::vector<HostTensor>> evaluate(const gen::Program &program,
                                          const std::vector<HostTensor> &inputs);
 
-/// evaluate() as code built to flush denormals computes it (FTZ and DAZ,
-/// IREE's CPU code): denormal inputs are read as zero of their sign, and
-/// every op's denormal float results are flushed to zero of their sign.
-/// (Denormal steps inside one op, such as a sigmoid's, are not modelled.)
+/// evaluate() as code built to flush denormals computes it (FTZ, IREE's CPU
+/// code): every op's denormal float results are flushed to zero of their
+/// sign, and with `readAsZero` (DAZ) denormal program inputs are read as
+/// zero of their sign too; without it they are read exactly, as code that
+/// widens an f16 to f32 before computing reads them. (Denormal steps inside
+/// one op, such as a sigmoid's, are not modelled.)
 Result<std::vector<HostTensor>>
 evaluateFlushingDenormals(const gen::Program &program,
-                          const std::vector<HostTensor> &inputs);
+                          const std::vector<HostTensor> &inputs,
+                          bool readAsZero = true);
 
 /// Replaces every denormal float element of `t` by zero of its sign;
 /// whether any was.

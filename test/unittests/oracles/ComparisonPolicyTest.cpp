@@ -169,6 +169,36 @@ TEST(ComparisonPolicy, DenormalsFlushedOnlyWhereThePolicySaysSo) {
   EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), normal, {f32({3}, {0, 1, 2})}).mismatch);
 }
 
+TEST(ComparisonPolicy, FlushedResultsOfExactlyReadDenormalsKeepTheirSign) {
+  // f16 a + b with a = -denormal, b = +0: IREE's CPU code widens both to
+  // f32 (exactly: an f16 denormal is a normal f32), adds, and flushes the
+  // denormal f16 result to -0. Reading the denormal as zero (DAZ) would
+  // give -0 + +0 = +0 instead; both readings are IREE's, nothing else is.
+  // (2026-11-26 campaign C, signature 28: a false positive before this.)
+  gen::ProgramBuilder b(policy, rng);
+  int x = b.addInput({ElementType::F16, {2}});
+  int y = b.addInput({ElementType::F16, {2}});
+  b.addOutput(b.addElementwise(gen::EwKind::AddF, {x, y}, ElementType::F16));
+  Case c = evaluated(b.take(), {fromBits(ElementType::F16, {2}, {0x8001, 0x03ff}),
+                                f16({2}, {0.0, 0.0})});
+  HostTensor signKept = fromBits(ElementType::F16, {2}, {0x8000, 0x0000});
+  PolicyComparison iree = compare(ireePolicy(gen::FrontEnd::LinalgExt), c, {signKept});
+  EXPECT_FALSE(iree.mismatch);
+  ASSERT_FALSE(iree.unchecked.empty());
+  EXPECT_NE(iree.unchecked[0].find("read exactly"), std::string::npos);
+  // The DAZ reading (+0 everywhere) passes as well, and says so.
+  PolicyComparison daz = compare(ireePolicy(gen::FrontEnd::LinalgExt), c,
+                                 {fromBits(ElementType::F16, {2}, {0, 0})});
+  EXPECT_FALSE(daz.mismatch);
+  ASSERT_FALSE(daz.unchecked.empty());
+  EXPECT_NE(daz.unchecked[0].find("DAZ"), std::string::npos);
+  // A value neither reading gives is still a mismatch.
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::LinalgExt), c,
+                      {fromBits(ElementType::F16, {2}, {0x8000, 0x3c00})})
+                  .mismatch);
+  EXPECT_TRUE(compare(exactPolicy(), c, {signKept}).mismatch);
+}
+
 TEST(ComparisonPolicy, SmallestFillIsNaNTheWorstElement) {
   // k = n with a NaN: the NaN is the worst for smallest, the fill (NaN)
   // ties it, so linalg_ext.topk may keep index -1 there.

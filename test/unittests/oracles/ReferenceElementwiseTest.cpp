@@ -377,6 +377,18 @@ TEST(ReferenceFlushingDenormals, ReadsAndWritesDenormalsAsZero) {
   EXPECT_NE((*ieee)[0].get<float>(1), 0.0f);
   EXPECT_EQ((*ftz)[0].get<float>(1), 0.0f);
   EXPECT_EQ((*ftz)[0].get<float>(2), 2.0f);
+  // Without DAZ a denormal input is read exactly; denormal results are
+  // still flushed (-1e-40 * 0.5 comes out -0).
+  auto exactRead = sift::oracle::evaluateFlushingDenormals(p, {in}, false);
+  ASSERT_TRUE(exactRead.ok());
+  EXPECT_EQ((*exactRead)[0].get<float>(0), 0.0f);
+  EXPECT_TRUE(std::signbit((*exactRead)[0].get<float>(0)));
+  p.ops[0].constant = 1e30;
+  auto scaledDaz = sift::oracle::evaluateFlushingDenormals(p, {in}, true);
+  auto scaledExact = sift::oracle::evaluateFlushingDenormals(p, {in}, false);
+  ASSERT_TRUE(scaledDaz.ok() && scaledExact.ok());
+  EXPECT_EQ((*scaledDaz)[0].get<float>(0), 0.0f);
+  EXPECT_LT((*scaledExact)[0].get<float>(0), -1e-11f);
   sift::HostTensor copy = in;
   EXPECT_TRUE(sift::oracle::flushDenormals(copy));
   EXPECT_FALSE(sift::oracle::flushDenormals(copy));
