@@ -169,6 +169,21 @@ TEST(ComparisonPolicy, DenormalsFlushedOnlyWhereThePolicySaysSo) {
   EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), normal, {f32({3}, {0, 1, 2})}).mismatch);
 }
 
+TEST(ComparisonPolicy, TiedValueAndIndexMustComeFromOneElement) {
+  // +0 and -0 are one key, but each output keeps the bits of the element
+  // its index names. IREE's top-k picks values and indices under different
+  // conditions and returns value -0 with the index of +0 (2026-11-26 R15):
+  // a mismatch under every policy, though the tie order is open.
+  Case c = topk({0.0f, -0.0f, 1.0f}, 2);
+  std::vector<HostTensor> mixed = {f32({2}, {1.0f, -0.0f}), i64({2}, {2, 0})};
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::LinalgExt), c, mixed).mismatch);
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Onnx), c, mixed).mismatch);
+  // The other tied element, with its own bits, is IREE's to choose.
+  EXPECT_FALSE(compare(ireePolicy(gen::FrontEnd::LinalgExt), c,
+                       {f32({2}, {1.0f, -0.0f}), i64({2}, {2, 1})})
+                   .mismatch);
+}
+
 TEST(ComparisonPolicy, FlushedResultsOfExactlyReadDenormalsKeepTheirSign) {
   // f16 a + b with a = -denormal, b = +0: IREE's CPU code widens both to
   // f32 (exactly: an f16 denormal is a normal f32), adds, and flushes the
