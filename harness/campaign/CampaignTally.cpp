@@ -8,8 +8,22 @@ void CampaignTally::add(const std::string &runName, const CaseResult &result) {
   ++byRun[runName][result.verdict];
   compileSeconds += result.compileSeconds;
   runSeconds += result.runSeconds;
+  if (result.compiled)
+    ++stages["compiled"];
+  if (result.ran)
+    ++stages["ran"];
+  // Compared: the outputs reached the comparison (a pass that ran, or a
+  // verdict the comparison made).
+  if (result.ran && (result.stage.step == Step::None ||
+                     result.stage.step == Step::Compare))
+    ++stages["compared"];
   if (oracle::isFinding(result.verdict))
     ++findings;
+}
+
+void CampaignTally::addCoverage(const std::vector<std::string> &tags) {
+  for (const std::string &tag : tags)
+    ++coverage[tag];
 }
 
 std::map<oracle::Verdict, int64_t> CampaignTally::verdicts() const {
@@ -26,7 +40,9 @@ nlohmann::json CampaignTally::toJson() const {
                          {"seconds", seconds},
                          {"compile_seconds", compileSeconds},
                          {"run_seconds", runSeconds},
-                         {"runs_verdicts", nlohmann::json::object()}};
+                         {"runs_verdicts", nlohmann::json::object()},
+                         {"stages", stages},
+                         {"coverage", coverage}};
   for (const auto &[name, counts] : byRun)
     for (auto [verdict, count] : counts)
       json["runs_verdicts"][name][std::string(oracle::toString(verdict))] =
@@ -57,6 +73,12 @@ Result<CampaignTally> CampaignTally::fromJson(const std::string &text) {
           return malformed("unknown verdict '" + verdictName + "'");
         tally.byRun[name][*verdict] = count.get<int64_t>();
       }
+    // Tallies stored before stages and coverage were counted have neither.
+    if (json.contains("stages"))
+      tally.stages = json.at("stages").get<std::map<std::string, int64_t>>();
+    if (json.contains("coverage"))
+      tally.coverage =
+          json.at("coverage").get<std::map<std::string, int64_t>>();
   } catch (const nlohmann::json::exception &e) {
     return malformed(e.what());
   }

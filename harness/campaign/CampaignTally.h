@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace sift::harness {
 
@@ -28,9 +29,18 @@ struct CampaignTally {
   double seconds = 0, compileSeconds = 0, runSeconds = 0;
   /// Verdicts per (pipeline, target) run, by name ("cpu/host").
   std::map<std::string, std::map<oracle::Verdict, int64_t>> byRun;
+  /// Runs that reached each step: "compiled", "ran", "compared" (cases are
+  /// the generated count).
+  std::map<std::string, int64_t> stages;
+  /// What the generator covered, once per run of a case: coverage tags
+  /// ("family=sort", "type=f32", ...) and the case's "config=random",
+  /// "inputs=mixed", "frontend=torch" (gen::coverageTags and the campaign).
+  std::map<std::string, int64_t> coverage;
 
   /// Counts one run of a case.
   void add(const std::string &runName, const CaseResult &result);
+  /// Counts one run's coverage tags.
+  void addCoverage(const std::vector<std::string> &tags);
   /// Verdicts over every run.
   std::map<oracle::Verdict, int64_t> verdicts() const;
 

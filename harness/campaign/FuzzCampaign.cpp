@@ -351,6 +351,13 @@ void FuzzCampaign::record(uint64_t i, size_t r, const CaseResult &result) {
         !saved.ok())
       return fail("--save-cases: " + saved.message());
   tally_.add(runName(run), result);
+  std::vector<std::string> tags = result.coverage;
+  tags.push_back(std::string("config=") +
+                 (options_.randomConfig ? "random" : "default"));
+  tags.push_back("inputs=" + std::string(gen::toString(options_.inputs)));
+  if (result.frontEnd != gen::FrontEnd::Sift)
+    tags.push_back("frontend=" + std::string(gen::toString(result.frontEnd)));
+  tally_.addCoverage(tags);
   if (!oracle::isFinding(result.verdict))
     return;
   auto dir =

@@ -61,6 +61,9 @@ struct CaseResult {
   /// What went wrong, with the diagnostics or the first differing element.
   std::string detail;
   gen::Program program;
+  /// The program's coverage tags (gen::coverageTags), kept in every result
+  /// (an isolated pass returns no program) for the campaign's coverage.
+  std::vector<std::string> coverage;
   /// The input form `mlir` is in (sift's ops for sift's compiler; IREE's
   /// drawn or chosen front end).
   gen::FrontEnd frontEnd = gen::FrontEnd::Sift;

@@ -10,6 +10,8 @@
 
 #include "harness/case/CaseRunner.h"
 
+#include "generators/CoverageTags.h"
+
 #include "generators/InputGenerator.h"
 #include "generators/MlirEmitter.h"
 #include "generators/ProgramGenerator.h"
@@ -35,6 +37,7 @@ CaseResult runProgramCase(SystemUnderTest &system, rt::Device &device,
                           std::vector<HostTensor> inputs, uint64_t seed) {
   CaseResult result = blankCase(options, seed);
   result.program = std::move(program);
+  result.coverage = gen::coverageTags(result.program);
   result.inputs = std::move(inputs);
   if (std::string problem = gen::validate(result.program); !problem.empty())
     return decide(result, oracle::Verdict::GenInvalid, Stage(Step::Generate), problem);
@@ -110,6 +113,7 @@ CaseResult uncompiledCase(const CaseOptions &options, uint64_t seed,
                           std::vector<HostTensor> inputs) {
   CaseResult result = blankCase(options, seed);
   result.program = std::move(program);
+  result.coverage = gen::coverageTags(result.program);
   result.inputs = std::move(inputs);
   result.mlir = gen::emitMlir(result.program);
   if (auto expected = oracle::evaluate(result.program, result.inputs);

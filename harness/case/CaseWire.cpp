@@ -86,6 +86,10 @@ std::string encodeCaseResult(const CaseResult &result, bool full) {
   put(out, "reproducer", result.reproducer);
   put(out, "system_version", result.systemVersion);
   put(out, "frontend", gen::toString(result.frontEnd));
+  std::string coverage;
+  for (const std::string &tag : result.coverage)
+    coverage += (coverage.empty() ? "" : ",") + tag;
+  put(out, "coverage", coverage);
   if (!full)
     return out;
   put(out, "program", gen::programToJson(result.program).dump());
@@ -168,6 +172,17 @@ Status decodeSummary(const Fields &fields, CaseResult &result) {
     if (!parsed)
       return makeError("case result: unknown front end '" + *frontEnd + "'");
     result.frontEnd = *parsed;
+  }
+  if (const std::string *coverage = fieldText(fields, "coverage")) {
+    result.coverage.clear();
+    size_t at = 0;
+    while (at < coverage->size()) {
+      size_t comma = coverage->find(',', at);
+      if (comma == std::string::npos)
+        comma = coverage->size();
+      result.coverage.push_back(coverage->substr(at, comma - at));
+      at = comma + 1;
+    }
   }
   return Status::success();
 }

@@ -9,6 +9,7 @@
 // coverage NmsGeneratorTest.cpp checks).
 //
 //===----------------------------------------------------------------------===//
+#include "generators/CoverageTags.h"
 #include "generators/OpDescriptors.h"
 #include "generators/ProgramGenerator.h"
 #include "generators/ShapeGenerator.h"
@@ -162,4 +163,36 @@ TEST(Coverage, DefaultPolicyReachesEverySpecCase) {
   EXPECT_GT(c.sigmoidBeforeTopk, 50);
   EXPECT_GT(c.reusedOperand, 20);
   EXPECT_GT(c.nms, 1000);
+}
+
+TEST(CoverageTags, OnePerOpAndAxisInBuckets) {
+  Program p;
+  int x = p.addValue({ElementType::F16, {4, 300}});
+  int v = p.addValue({ElementType::F16, {4, 9}});
+  int i = p.addValue({ElementType::I64, {4, 9}});
+  p.inputs = {x};
+  Op topk;
+  topk.kind = OpKind::TopK;
+  topk.operands = {x};
+  topk.results = {v, i};
+  topk.dimension = 1;
+  topk.k = 9;
+  Op negate;
+  negate.kind = OpKind::Elementwise;
+  negate.ew = EwKind::NegF;
+  negate.operands = {v};
+  negate.results = {p.addValue({ElementType::F16, {4, 9}})};
+  p.ops = {topk, negate};
+  p.outputs = {negate.results[0]};
+  EXPECT_EQ(coverageTags(p),
+            (std::vector<std::string>{"family=topk", "type=f16",
+                                      "size=257-4096", "k=9-64"}));
+  EXPECT_EQ(sizeBucket(0), "0");
+  EXPECT_EQ(sizeBucket(16), "1-16");
+  EXPECT_EQ(sizeBucket(17), "17-256");
+  EXPECT_EQ(sizeBucket(65536), "4097-65536");
+  EXPECT_EQ(sizeBucket(65537), ">65536");
+  EXPECT_EQ(kBucket(1), "1");
+  EXPECT_EQ(kBucket(8), "2-8");
+  EXPECT_EQ(kBucket(65), ">64");
 }

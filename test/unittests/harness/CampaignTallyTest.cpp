@@ -51,6 +51,40 @@ TEST(CampaignTally, CountsAndRoundTrips) {
   EXPECT_EQ(back->byRun, tally.byRun);
 }
 
+TEST(CampaignTally, StagesAndCoverageRoundTrip) {
+  CampaignTally tally;
+  CaseResult ran = resultWith(oracle::Verdict::Pass, 0.5, 0.25);
+  ran.compiled = ran.ran = true;
+  CaseResult mismatch = resultWith(oracle::Verdict::Mismatch, 0.5, 0.25);
+  mismatch.compiled = mismatch.ran = true;
+  mismatch.stage = Stage(Step::Compare);
+  CaseResult crashed = resultWith(oracle::Verdict::RuntimeError, 0.5, 0.25);
+  crashed.compiled = crashed.ran = true;
+  crashed.stage = Stage(Step::Run);
+  CaseResult staticOnly = resultWith(oracle::Verdict::Pass, 1, 0);
+  staticOnly.compiled = true;
+  for (const CaseResult &r : {ran, mismatch, crashed, staticOnly})
+    tally.add("cpu/host", r);
+  EXPECT_EQ(tally.stages["compiled"], 4);
+  EXPECT_EQ(tally.stages["ran"], 3);
+  EXPECT_EQ(tally.stages["compared"], 2);
+  tally.addCoverage({"family=sort", "type=f32"});
+  tally.addCoverage({"family=sort"});
+  EXPECT_EQ(tally.coverage["family=sort"], 2);
+  Result<CampaignTally> back = CampaignTally::fromJson(tally.toJson().dump());
+  ASSERT_TRUE(back.ok()) << back.message();
+  EXPECT_EQ(back->stages, tally.stages);
+  EXPECT_EQ(back->coverage, tally.coverage);
+  // A tally stored before stages and coverage were counted reads back
+  // without them.
+  nlohmann::json old = tally.toJson();
+  old.erase("stages");
+  old.erase("coverage");
+  Result<CampaignTally> older = CampaignTally::fromJson(old.dump());
+  ASSERT_TRUE(older.ok()) << older.message();
+  EXPECT_TRUE(older->stages.empty() && older->coverage.empty());
+}
+
 TEST(CampaignTally, MalformedTalliesAreErrors) {
   for (const char *text :
        {"", "[]", "{\"cases\": 1}", "{\"cases\": \"one\", \"findings\": 0, "
