@@ -14,6 +14,7 @@
 #include "pipelines/Pipelines/Pipelines.h"
 #include "pipelines/Target/Compile.h"
 #include "runtime/Device.h"
+#include "support/Result.h"
 
 #include <cstdint>
 #include <optional>
@@ -148,6 +149,27 @@ struct ReplayOptions {
   /// CI dashboards; "" writes none.
   std::string junit;
 };
+
+/// One case folder replayed (`harness replay`, the nightly's corpus).
+struct ReplayRecord {
+  std::string name, folder;
+  /// The verdicts recorded in case.json and seen now ("" when unreadable).
+  std::string recorded, observed;
+  double seconds = 0;
+  /// "" when the verdict held; else the failure's one-line message.
+  std::string failure;
+  /// "" when the case was read and run; else why not.
+  std::string error;
+  /// The detail behind a failure (the observed verdict's full text).
+  std::string body;
+};
+
+/// Replays each case folder (not a folder of them) in an isolated worker,
+/// printing one line per case as `harness replay` does; an error only when
+/// no device could be opened.
+Result<std::vector<ReplayRecord>>
+replayCaseFolders(const std::vector<std::string> &folders,
+                  const ReplayOptions &options);
 
 /// `harness reduce`.
 struct ReduceOptions {

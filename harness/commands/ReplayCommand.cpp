@@ -49,18 +49,6 @@ Status rewriteCase(const StoredCase &stored, const CaseResult &result) {
   return done.ok() ? Status::success() : Status(done.error());
 }
 
-/// One case folder's outcome, for the JUnit report.
-struct ReplayRecord {
-  std::string name;
-  double seconds = 0;
-  /// "" when the verdict held; else the failure's one-line message.
-  std::string failure;
-  /// "" when the case was read and run; else why not.
-  std::string error;
-  /// The detail behind a failure (the observed verdict's full text).
-  std::string body;
-};
-
 /// `text` with XML's five special characters escaped and the control
 /// characters XML 1.0 cannot hold replaced by '?'.
 std::string xmlEscaped(const std::string &text) {
@@ -136,6 +124,8 @@ void reportCase(const fs::path &folder, const StoredCase &stored,
   (same ? totals.unchanged : totals.changed)++;
   std::string recorded(oracle::toString(stored.expected));
   std::string observed(oracle::toString(seen.verdict));
+  record.recorded = recorded;
+  record.observed = observed;
   if (!same) {
     record.failure = "verdict changed: recorded " + recorded + ", observed " +
                      observed +
@@ -158,6 +148,7 @@ void replayOne(Systems &systems, rt::Device &device,
                ReplayRecord &record, ReplayTotals &totals) {
   auto start = std::chrono::steady_clock::now();
   record.name = folder.filename().string();
+  record.folder = folder.string();
   auto problem = [&](const std::string &what) {
     ++totals.unreadable;
     record.error = what;
@@ -189,6 +180,20 @@ void replayOne(Systems &systems, rt::Device &device,
 
 } // namespace
 
+Result<std::vector<ReplayRecord>>
+replayCaseFolders(const std::vector<std::string> &folders,
+                  const ReplayOptions &options) {
+  auto device = rt::createDevice(rt::DeviceKind::Cpu);
+  if (!device.ok())
+    return device.error();
+  Systems systems;
+  ReplayTotals totals;
+  std::vector<ReplayRecord> records(folders.size());
+  for (size_t i = 0; i < folders.size(); ++i)
+    replayOne(systems, **device, folders[i], options, records[i], totals);
+  return records;
+}
+
 int runReplayCommand(const ReplayOptions &options) {
   std::vector<std::string> errors;
   std::vector<fs::path> folders = findCaseFolders(options.folders, errors);
@@ -196,17 +201,19 @@ int runReplayCommand(const ReplayOptions &options) {
     std::fprintf(stderr, "harness replay: %s\n", error.c_str());
   if (folders.empty())
     return kExitUsage;
-  auto device = rt::createDevice(rt::DeviceKind::Cpu);
-  if (!device.ok()) {
-    std::fprintf(stderr, "harness replay: %s\n", device.message().c_str());
+  auto start = std::chrono::steady_clock::now();
+  Result<std::vector<ReplayRecord>> replayed = replayCaseFolders(
+      std::vector<std::string>(folders.begin(), folders.end()), options);
+  if (!replayed.ok()) {
+    std::fprintf(stderr, "harness replay: %s\n", replayed.message().c_str());
     return kExitUsage;
   }
-  Systems systems;
+  std::vector<ReplayRecord> &records = *replayed;
   ReplayTotals totals;
-  std::vector<ReplayRecord> records(folders.size());
-  auto start = std::chrono::steady_clock::now();
-  for (size_t i = 0; i < folders.size(); ++i)
-    replayOne(systems, **device, folders[i], options, records[i], totals);
+  for (const ReplayRecord &r : records)
+    (!r.error.empty() ? totals.unreadable
+     : r.failure.empty() ? totals.unchanged
+                         : totals.changed)++;
   double seconds = secondsSince(start);
   std::printf("replayed %zu cases in %.1f s: %d unchanged, %d changed, %d "
               "unreadable\n",
