@@ -35,6 +35,7 @@ CommandEntry addReplayCommand(CLI::App &app);
 CommandEntry addReduceCommand(CLI::App &app);
 CommandEntry addCheckCommand(CLI::App &app);
 CommandEntry addMergeCommand(CLI::App &app);
+CommandEntry addNightlyCommand(CLI::App &app, const std::string &commandLine);
 CommandEntry addImportCommand(CLI::App &app, const std::string &commandLine);
 CommandEntry addRunCommand(CLI::App &app);
 CommandEntry addCompileCommand(CLI::App &app);

@@ -11,6 +11,7 @@
 
 #include "generators/FrontEnd.h"
 #include "generators/Policy.h"
+#include "harness/nightly/NightlyPlan.h"
 #include "pipelines/Pipelines/Pipelines.h"
 #include "pipelines/Target/Compile.h"
 #include "runtime/Device.h"
@@ -27,6 +28,8 @@ namespace sift::harness {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFindings = 1;
 inline constexpr int kExitUsage = 2;
+/// `harness nightly`: a corpus case changed its verdict (a regression).
+inline constexpr int kExitRegression = 3;
 
 /// One pipeline and the target it compiles for.
 struct PipelineTarget {
@@ -148,6 +151,10 @@ struct ReplayOptions {
   /// Where to write a JUnit XML report (one test case per case folder), for
   /// CI dashboards; "" writes none.
   std::string junit;
+  /// Replay sift's cases with these faults instead of their recorded ones
+  /// (the nightly judges a previous night's case against tonight's
+  /// compiler, which is sift with tonight's --inject).
+  std::optional<FaultSet> faults;
 };
 
 /// One case folder replayed (`harness replay`, the nightly's corpus).
@@ -198,6 +205,36 @@ struct MergeOptions {
   std::string output;
 };
 
+/// `harness nightly`.
+struct NightlyOptions {
+  /// The night's budget (--time), corpus replay to the last comparison.
+  double seconds = 0;
+  /// The night's folder: findings.db, cases/, reduced/, nightly.json.
+  std::string outDir;
+  /// The previous night's findings.db ("" none: every signature is new).
+  std::string previous;
+  uint64_t shardIndex = 0, shardCount = 1;
+  /// Replayed first ("" replays nothing: --corpus=none).
+  std::string corpus = "corpus";
+  /// 0: the night's date (YYYYMMDD) when it started.
+  uint64_t seed = 0;
+  /// The cells a night draws (pipelines: sift's, and IREE's when its tools
+  /// are installed).
+  NightSelection selection;
+  bool pipelinesGiven = false;
+  /// Faults injected into sift's pipelines (IREE's take none).
+  FaultSet faults;
+  std::string injectText;
+  size_t jobs = 1;
+  double slotSeconds = 180;
+  /// Reduction of one new signature at most (and never past the budget).
+  double reduceSeconds = 60;
+  /// Replays of each signature's case for the flaky check.
+  int repeats = 2;
+  double caseTimeoutSeconds = 60;
+  std::string commandLine;
+};
+
 /// The shard of `--shard=I/N`, or when it is absent of the environment:
 /// Slurm arrays (SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN of
 /// SLURM_ARRAY_TASK_COUNT) or Kubernetes indexed jobs (JOB_COMPLETION_INDEX
@@ -207,6 +244,7 @@ Result<std::pair<uint64_t, uint64_t>> shardFrom(const std::string &flag);
 
 int runFuzzCommand(const FuzzOptions &options);
 int runMergeCommand(const MergeOptions &options);
+int runNightlyCommand(const NightlyOptions &options);
 int runReplayCommand(const ReplayOptions &options);
 int runReduceCommand(const ReduceOptions &options);
 int runCheckCommand(const CheckOptions &options);

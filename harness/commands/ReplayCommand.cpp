@@ -164,6 +164,8 @@ void replayOne(Systems &systems, rt::Device &device,
       stored->timeoutSeconds.value_or(options.caseTimeoutSeconds));
   CaseSpec spec{stored->options, stored->seed, stored->program,
                 stored->inputs, std::nullopt, ""};
+  if (options.faults && systemOf(stored->options.pipeline) == SystemKind::Sift)
+    spec.options.faults = *options.faults;
   std::string startError;
   Result<SystemUnderTest *> system = systems.of(stored->options.pipeline);
   if (!system.ok())

@@ -26,7 +26,8 @@ std::vector<std::string> withDefaultCommand(int argc, char **argv) {
   std::vector<std::string> args(argv, argv + argc);
   static const char *commands[] = {"fuzz",   "run",    "compile",
                                    "import", "merge",  "replay",
-                                   "reduce", "check",  "upstream"};
+                                   "reduce", "check",  "upstream",
+                                   "nightly"};
   bool named = false;
   if (args.size() > 1)
     for (const char *command : commands)
@@ -64,7 +65,7 @@ int main(int argc, char **argv) {
       addReduceCommand(app),            addCheckCommand(app),
       addMergeCommand(app),             addImportCommand(app, commandLine),
       addRunCommand(app),               addCompileCommand(app),
-      addUpstreamCommand(app)};
+      addUpstreamCommand(app),          addNightlyCommand(app, commandLine)};
 
   std::vector<const char *> cargs;
   for (const std::string &arg : args)

@@ -81,32 +81,26 @@ FindingStore::~FindingStore() {
   ::close(lockFd_); // releases the folder's lock
 }
 
-namespace {
-
-/// Takes `outDir/lock` (flock, released when the process ends however it
-/// ends) and writes this process's pid in it; the error names the holder.
-Result<int> lockOutputFolder(const std::string &outDir) {
-  std::string path = (fs::path(outDir) / "lock").string();
+Result<int> lockFolder(const std::string &outDir, const std::string &name,
+                       const std::string &holder, const std::string &why) {
+  std::string path = (fs::path(outDir) / name).string();
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
     return makeError(path + ": cannot open the output folder's lock: " +
                      std::strerror(errno));
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     int error = errno;
-    char holder[32] = {};
-    ssize_t n = ::pread(fd, holder, sizeof(holder) - 1, 0);
+    char text[32] = {};
+    ssize_t n = ::pread(fd, text, sizeof(text) - 1, 0);
     ::close(fd);
     if (error != EWOULDBLOCK)
       return makeError(path + ": cannot lock the output folder: " +
                        std::strerror(error));
-    std::string pid = n > 0 ? std::string(holder, static_cast<size_t>(n)) : "";
+    std::string pid = n > 0 ? std::string(text, static_cast<size_t>(n)) : "";
     while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' '))
       pid.pop_back();
-    return makeError(
-        outDir + " is in use by another harness" +
-        (pid.empty() ? "" : " (pid " + pid + ")") +
-        ": two jobs on one output folder would record the same findings "
-        "twice; wait for it to end, or give this one another --out");
+    return makeError(outDir + " is in use by " + holder +
+                     (pid.empty() ? "" : " (pid " + pid + ")") + ": " + why);
   }
   std::string pid = std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd, 0) != 0 ||
@@ -117,6 +111,8 @@ Result<int> lockOutputFolder(const std::string &outDir) {
   }
   return fd;
 }
+
+namespace {
 
 /// Adds `progress.tally` to a database made before it existed.
 Status addTallyColumn(sqlite3 *db) {
@@ -148,7 +144,10 @@ FindingStore::open(const std::string &outDir) {
   if (ec)
     return makeError(outDir +
                      ": cannot create the output folder: " + ec.message());
-  auto lock = lockOutputFolder(outDir);
+  auto lock = lockFolder(outDir, "lock", "another harness",
+                         "two jobs on one output folder would record the "
+                         "same findings twice; wait for it to end, or give "
+                         "this one another --out");
   if (!lock.ok())
     return lock.error();
   std::string dbPath = (fs::path(outDir) / "findings.db").string();

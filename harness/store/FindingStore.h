@@ -52,6 +52,12 @@ struct ResumePoint {
 /// counted and listed without a folder.
 inline constexpr int64_t kReprosPerSignature = 3;
 
+/// Takes `dir/name` (flock, released when the process ends however it
+/// ends) and writes this process's pid in it; returns the descriptor to
+/// close. The error names the holder ("in use by HOLDER (pid N): WHY").
+Result<int> lockFolder(const std::string &dir, const std::string &name,
+                       const std::string &holder, const std::string &why);
+
 /// The findings database and case folders of one output folder.
 class FindingStore {
 public:

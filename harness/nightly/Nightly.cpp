@@ -1,0 +1,696 @@
+//===- harness/nightly/Nightly.cpp - `harness nightly` --------------------===//
+//
+// One night in one folder: the corpus replayed first (a changed verdict is
+// a regression), then fuzz slots over the cells recent nights covered
+// least until 80% of the budget is spent, then each new signature reduced
+// in a child `harness reduce` within its time box, then every signature
+// compared with the previous night's: new, open, fixed (not seen, and its
+// stored case now passes), flaky (its case did not reproduce every time).
+// `nightly.json` records the phase and slot after each step, so a killed
+// night run again with the same command goes on where it stopped; a
+// second nightly on the folder is refused (`nightly.lock`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/nightly/Nightly.h"
+#include "harness/commands/Commands.h"
+
+#include "generators/Rng.h"
+#include "harness/campaign/StopSignals.h"
+#include "harness/case/CaseFolder.h"
+#include "harness/store/FindingStore.h"
+#include "harness/sut/Systems.h"
+#include "support/FileIO.h"
+#include "support/Process.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+#include <set>
+#include <thread>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace sift::harness {
+
+namespace {
+
+std::string utcNow() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+uint64_t todaySeed() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  return static_cast<uint64_t>((tm.tm_year + 1900) * 10000 +
+                               (tm.tm_mon + 1) * 100 + tm.tm_mday);
+}
+
+const char *kPhases[] = {"replay", "fuzz", "reduce", "compare", "done"};
+
+/// The chip a cell's run compiles for: IREE's CUDA runs sm_89 (the pinned
+/// IREE rejects sm_90, iree-org/iree#22147); the rest the target's default.
+std::string chipOf(const NightCell &cell) {
+  if (systemOf(cell.pipeline) == SystemKind::Iree &&
+      cell.target == TargetKind::Nvptx)
+    return "sm_89";
+  return "";
+}
+
+} // namespace
+
+Night::Night(const NightlyOptions &options)
+    : options_(options), start_(std::chrono::steady_clock::now()) {}
+
+Night::~Night() {
+  if (lockFd_ >= 0)
+    ::close(lockFd_);
+}
+
+double Night::spent() const { return state_.spent + secondsSince(start_); }
+
+std::string Night::statePath() const {
+  return (fs::path(options_.outDir) / "nightly.json").string();
+}
+
+/// What must match for a night to be resumed rather than refused.
+std::string Night::key() const {
+  return "seed=" + std::to_string(state_.seed) +
+         " time=" + std::to_string(static_cast<int64_t>(options_.seconds)) +
+         " shard=" + std::to_string(options_.shardIndex) + "/" +
+         std::to_string(options_.shardCount) +
+         " inject=" + options_.injectText;
+}
+
+Status Night::saveState() {
+  nlohmann::json json = {{"format", "sift-nightly 1"},
+                         {"key", key()},
+                         {"seed", state_.seed},
+                         {"started", state_.started},
+                         {"spent_seconds", spent()},
+                         {"phase", state_.phase},
+                         {"slot", state_.slot},
+                         {"command", options_.commandLine}};
+  std::string text = json.dump(2) + "\n";
+  return writeFileAtomic(statePath(),
+                         reinterpret_cast<const uint8_t *>(text.data()),
+                         text.size());
+}
+
+Status Night::loadState() {
+  std::error_code ec;
+  if (!fs::exists(statePath(), ec)) {
+    state_.seed = options_.seed ? options_.seed : todaySeed();
+    state_.started = utcNow();
+    return saveState();
+  }
+  auto bytes = readFileBytes(statePath());
+  if (!bytes.ok())
+    return bytes.error();
+  auto json = nlohmann::json::parse(bytes->begin(), bytes->end(), nullptr,
+                                    /*allow_exceptions=*/false);
+  try {
+    if (!json.is_object() || json.at("format") != "sift-nightly 1")
+      return makeError(statePath() + ": not a sift nightly state");
+    state_.seed = json.at("seed").get<uint64_t>();
+    state_.started = json.at("started").get<std::string>();
+    state_.spent = json.at("spent_seconds").get<double>();
+    state_.phase = json.at("phase").get<std::string>();
+    state_.slot = json.at("slot").get<uint64_t>();
+    if (json.at("key").get<std::string>() != key())
+      return makeError(
+          options_.outDir + " holds a night started with other options (" +
+          json.at("key").get<std::string>() + "; this one: " + key() +
+          "): give this night another --out, or the same options to go on");
+  } catch (const nlohmann::json::exception &e) {
+    return makeError(statePath() + ": malformed: " + e.what());
+  }
+  resumed_ = true;
+  return Status::success();
+}
+
+Status Night::prepare() {
+  std::error_code ec;
+  fs::create_directories(options_.outDir, ec);
+  if (ec)
+    return makeError(options_.outDir + ": cannot create the folder: " +
+                     ec.message());
+  auto lock = lockFolder(options_.outDir, "nightly.lock", "another nightly",
+                         "two nights in one folder would mix their "
+                         "findings; give this one another --out");
+  if (!lock.ok())
+    return lock.error();
+  lockFd_ = *lock;
+  if (Status s = loadState(); !s.ok())
+    return s;
+  std::string dbPath = (fs::path(options_.outDir) / "findings.db").string();
+  auto db = NightDb::open(dbPath, /*readOnly=*/false);
+  if (!db.ok())
+    return db.error();
+  db_ = std::move(*db);
+  if (Status s = db_->createTables(); !s.ok())
+    return s;
+  if (!options_.previous.empty()) {
+    auto previous = NightDb::open(options_.previous, /*readOnly=*/true);
+    if (!previous.ok())
+      return makeError("--previous: " + previous.message());
+    previous_ = std::move(*previous);
+  }
+  return db_->exec(
+      "INSERT OR IGNORE INTO nightly(id, started, seed, seconds, shard, "
+      "previous, command) VALUES(1, " + sqlQuoted(state_.started) + ", " +
+      std::to_string(static_cast<int64_t>(state_.seed)) + ", " +
+      std::to_string(options_.seconds) + ", " +
+      sqlQuoted(std::to_string(options_.shardIndex) + "/" +
+                std::to_string(options_.shardCount)) + ", " +
+      sqlQuoted(options_.previous) + ", " + sqlQuoted(options_.commandLine) +
+      ")");
+}
+
+std::vector<NightCell> Night::cells() {
+  NightSelection selection = options_.selection;
+  if (!options_.pipelinesGiven) {
+    selection.pipelines.assign(std::begin(kSiftPipelineKinds),
+                               std::end(kSiftPipelineKinds));
+    Systems systems;
+    auto iree = systems.of(PipelineKind::Iree);
+    if (iree.ok())
+      selection.pipelines.insert(selection.pipelines.end(),
+                                 std::begin(kIreePipelineKinds),
+                                 std::end(kIreePipelineKinds));
+    else
+      std::printf("nightly: IREE's cells are left out: %s\n",
+                  iree.message().c_str());
+  }
+  return nightCells(selection);
+}
+
+FuzzOptions Night::slotOptions(const NightCell &cell, uint64_t slot,
+                               double seconds) const {
+  FuzzOptions o;
+  o.runs = {PipelineTarget{cell.pipeline, cell.target, chipOf(cell)}};
+  o.seconds = seconds;
+  uint64_t state = state_.seed ^ (slot * 0x9e3779b97f4a7c15ull);
+  o.seed = gen::splitmix64(state);
+  o.families = {cell.family};
+  o.inputs = cell.inputs;
+  o.randomConfig = cell.randomConfig;
+  o.frontEnd = cell.frontEnd;
+  if (systemOf(cell.pipeline) == SystemKind::Sift) {
+    o.faults = options_.faults;
+    o.injectText = options_.injectText;
+  }
+  o.outDir = options_.outDir;
+  o.jobs = options_.jobs;
+  o.shardIndex = options_.shardIndex;
+  o.shardCount = options_.shardCount;
+  o.caseTimeoutSeconds = options_.caseTimeoutSeconds;
+  o.progressSeconds = 30;
+  std::string fuzz = "harness fuzz --pipeline=" +
+                     std::string(toString(cell.pipeline)) + " --target=" +
+                     std::string(toString(cell.target)) + " --seed=" +
+                     std::to_string(o.seed) + " --family=" +
+                     std::string(gen::toString(cell.family)) + " --inputs=" +
+                     std::string(gen::toString(cell.inputs));
+  if (cell.frontEnd)
+    fuzz += " --frontend=" + std::string(gen::toString(*cell.frontEnd));
+  if (cell.randomConfig)
+    fuzz += " --random-config";
+  if (!o.injectText.empty())
+    fuzz += " --inject=" + o.injectText;
+  o.commandLine = "nightly slot " + std::to_string(slot) + " cell " +
+                  cell.name() + ": " + fuzz;
+  return o;
+}
+
+Status Night::replayCorpus() {
+  if (options_.corpus.empty()) {
+    std::printf("nightly: no corpus to replay (--corpus=none)\n");
+    return Status::success();
+  }
+  std::vector<std::string> errors;
+  std::vector<fs::path> found = findCaseFolders({options_.corpus}, errors);
+  if (!errors.empty())
+    return makeError("--corpus: " + errors.front());
+  std::vector<std::string> mine;
+  for (size_t i = 0; i < found.size(); ++i)
+    if (i % options_.shardCount == options_.shardIndex)
+      mine.push_back(found[i].string());
+  std::printf("nightly: replaying %zu corpus cases of %s\n", mine.size(),
+              options_.corpus.c_str());
+  std::fflush(stdout);
+  ReplayOptions replay;
+  replay.caseTimeoutSeconds = std::min(options_.caseTimeoutSeconds, 20.0);
+  auto records = replayCaseFolders(mine, replay);
+  if (!records.ok())
+    return records.error();
+  for (const ReplayRecord &r : *records) {
+    bool changed = !r.failure.empty();
+    regressions_ += changed;
+    if (Status s = db_->exec(
+            "INSERT OR REPLACE INTO nightly_replay VALUES(" +
+            sqlQuoted(r.name) + ", " + sqlQuoted(r.folder) + ", " +
+            sqlQuoted(r.recorded) + ", " + sqlQuoted(r.observed) + ", " +
+            std::to_string(changed) + ", " + sqlQuoted(r.error) + ", " +
+            std::to_string(r.seconds) + ")");
+        !s.ok())
+      return s;
+  }
+  return Status::success();
+}
+
+/// The slots until the fuzz share of the budget is spent; the exit code
+/// of a slot stopped by a signal, else nullopt.
+Result<std::optional<int>> Night::fuzzSlots() {
+  std::vector<NightCell> all = cells();
+  if (all.empty())
+    return makeError("no cell to fuzz: the selected pipelines, targets and "
+                     "families leave none");
+  std::map<std::string, double> recent;
+  if (previous_) {
+    auto cells = previous_->recentCells();
+    if (!cells.ok())
+      return cells.error();
+    recent = *cells;
+  }
+  std::vector<size_t> order = slotOrder(all, recent, state_.seed);
+  double fuzzEnd = options_.seconds * 0.8;
+  bool resumingSlot = resumed_;
+  while (spent() + 5 < fuzzEnd) {
+    const NightCell &cell = all[order[state_.slot % order.size()]];
+    double seconds = std::min(options_.slotSeconds, fuzzEnd - spent());
+    FuzzOptions slot = slotOptions(cell, state_.slot, seconds);
+    slot.resume = resumingSlot;
+    resumingSlot = false;
+    std::printf("nightly: slot %llu, %s, %.0f s (%.0f of %.0f s spent)\n",
+                static_cast<unsigned long long>(state_.slot),
+                cell.name().c_str(), seconds, spent(), options_.seconds);
+    std::fflush(stdout);
+    int code = runFuzzCommand(slot);
+    if (code >= 128)
+      return std::optional<int>(code);
+    if (code == kExitUsage)
+      std::printf("nightly: slot %llu could not run (exit 2); going on\n",
+                  static_cast<unsigned long long>(state_.slot));
+    ++state_.slot;
+    if (Status s = saveState(); !s.ok())
+      return s.error();
+  }
+  return std::optional<int>();
+}
+
+/// Runs `harness reduce FOLDER --output=OUT` as a child for at most
+/// `seconds`, then asks it to stop (it writes the smallest case so far).
+int Night::reduceChild(const std::string &folder, const std::string &out,
+                       double seconds, StopSignals &stop) {
+  std::string log = out + ".log";
+  std::string self = fs::read_symlink("/proc/self/exe").string();
+  std::string timeout = "--case-timeout=" +
+                        std::to_string(static_cast<int>(
+                            std::min(options_.caseTimeoutSeconds, 20.0)));
+  std::string output = "--output=" + out;
+  pid_t pid = forkTiedChild();
+  if (pid < 0)
+    return -1;
+  if (pid == 0) {
+    FILE *f = std::freopen(log.c_str(), "w", stdout);
+    if (f)
+      ::dup2(::fileno(stdout), 2);
+    ::execl(self.c_str(), self.c_str(), "reduce", folder.c_str(),
+            output.c_str(), timeout.c_str(), static_cast<char *>(nullptr));
+    std::_Exit(127);
+  }
+  auto begin = std::chrono::steady_clock::now();
+  bool termed = false;
+  int status = 0;
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    double elapsed = secondsSince(begin);
+    if (!termed && (elapsed > seconds || stop.requested())) {
+      ::kill(pid, SIGTERM);
+      termed = true;
+    }
+    if (elapsed > seconds + options_.caseTimeoutSeconds + 30)
+      ::kill(pid, SIGKILL);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+namespace {
+
+/// The folder a signature's reduced case goes to: "sig-" and a hash.
+std::string reducedName(const std::string &signature) {
+  uint64_t hash = 1469598103934665603ull;
+  for (unsigned char c : signature)
+    hash = (hash ^ c) * 1099511628211ull;
+  char text[24];
+  std::snprintf(text, sizeof(text), "sig-%016llx",
+                static_cast<unsigned long long>(hash));
+  return text;
+}
+
+/// Seconds since the epoch of "YYYY-MM-DDTHH:MM:SSZ" (-1 if malformed).
+double epochOf(const std::string &utc) {
+  std::tm tm{};
+  if (!strptime(utc.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm))
+    return -1;
+  return static_cast<double>(timegm(&tm));
+}
+
+} // namespace
+
+Result<std::map<std::string, NightSignature>> Night::previousSignatures() {
+  std::map<std::string, NightSignature> out;
+  if (!previous_)
+    return out;
+  std::string base = fs::path(options_.previous).parent_path().string();
+  auto seen = previous_->campaignSignatures(base.empty() ? "." : base);
+  if (!seen.ok())
+    return seen.error();
+  for (NightSignature &s : *seen)
+    out[s.text] = s;
+  // Open ones the previous night carried without hitting them.
+  auto carried = previous_->nightSignatures();
+  if (!carried.ok())
+    return carried.error();
+  for (NightSignature &s : *carried)
+    if (s.status != "fixed" && !out.count(s.text))
+      out[s.text] = s;
+  return out;
+}
+
+Status Night::reduceNew(StopSignals &stop) {
+  auto tonight = db_->campaignSignatures(options_.outDir);
+  auto previous = previousSignatures();
+  if (!tonight.ok() || !previous.ok())
+    return tonight.ok() ? previous.error() : tonight.error();
+  fs::path reducedRoot = fs::path(options_.outDir) / "reduced";
+  std::error_code ec;
+  fs::create_directories(reducedRoot, ec);
+  for (const NightSignature &sig : *tonight) {
+    if (previous->count(sig.text) || sig.caseDir.empty())
+      continue;
+    fs::path out = reducedRoot / reducedName(sig.text);
+    if (fs::exists(out / "case.json", ec))
+      continue; // reduced before this night was stopped
+    double left = options_.seconds * 0.95 - spent();
+    if (left < 3 || stop.requested())
+      break;
+    std::printf("nightly: reducing %s (%.0f s at most)\n",
+                sig.text.substr(0, 100).c_str(),
+                std::min(options_.reduceSeconds, left));
+    std::fflush(stdout);
+    reduceChild(sig.caseDir, out.string(),
+                std::min(options_.reduceSeconds, left), stop);
+    if (Status s = saveState(); !s.ok())
+      return s;
+  }
+  return Status::success();
+}
+
+/// Replays `folder` `times` times; how many kept its recorded verdict, and
+/// the last verdict seen ("" when unreadable).
+std::pair<int, std::string> Night::replayTimes(const std::string &folder,
+                                               int times) {
+  ReplayOptions replay;
+  replay.caseTimeoutSeconds = std::min(options_.caseTimeoutSeconds, 20.0);
+  replay.faults = options_.faults; // tonight's compiler
+  auto records = replayCaseFolders(
+      std::vector<std::string>(static_cast<size_t>(times), folder), replay);
+  int kept = 0;
+  std::string last;
+  if (records.ok())
+    for (const ReplayRecord &r : *records) {
+      kept += r.error.empty() && r.failure.empty();
+      last = r.error.empty() ? r.observed : "";
+    }
+  return {kept, last};
+}
+
+/// Tonight's statuses: new or open, flaky when a replay did not reproduce.
+void Night::judgeTonight(std::vector<NightSignature> &tonight,
+                         const std::map<std::string, NightSignature> &before,
+                         StopSignals &stop) {
+  double started = epochOf(state_.started);
+  fs::path reducedRoot = fs::path(options_.outDir) / "reduced";
+  for (NightSignature &sig : tonight) {
+    sig.status = before.count(sig.text) ? "open" : "new";
+    double first = epochOf(sig.firstSeen);
+    if (started >= 0 && first >= 0)
+      sig.detectionSeconds = first - started;
+    fs::path reduced = reducedRoot / reducedName(sig.text);
+    if (auto bytes = readFileBytes((reduced / "case.json").string());
+        bytes.ok()) {
+      auto json = nlohmann::json::parse(bytes->begin(), bytes->end(), nullptr,
+                                        false);
+      sig.reducedDir = fs::absolute(reduced).string();
+      if (json.is_object() && json.contains("ops_times_elements"))
+        sig.reducedSize = json["ops_times_elements"].get<int64_t>();
+    }
+    if (sig.caseDir.empty() || options_.repeats <= 0)
+      continue;
+    if (spent() > options_.seconds || stop.requested()) {
+      sig.note = "not replayed: the night's budget ran out";
+      continue;
+    }
+    auto [kept, last] = replayTimes(sig.caseDir, options_.repeats);
+    if (kept < options_.repeats) {
+      sig.note = std::string(sig.status == "new" ? "new tonight; " : "") +
+                 "its case reproduced " + std::to_string(kept) + " of " +
+                 std::to_string(options_.repeats) + " replays" +
+                 (last.empty() ? "" : " (last: " + last + ")");
+      sig.status = "flaky";
+    }
+  }
+}
+
+/// The previous night's signatures not seen tonight: fixed when the stored
+/// case now passes, else still open.
+std::vector<NightSignature>
+Night::judgeMissing(const std::vector<NightSignature> &tonight,
+                    const std::map<std::string, NightSignature> &before,
+                    StopSignals &stop) {
+  std::set<std::string> seen;
+  for (const NightSignature &sig : tonight)
+    seen.insert(sig.text);
+  std::vector<NightSignature> out;
+  for (const auto &[text, old] : before) {
+    if (seen.count(text))
+      continue;
+    NightSignature sig = old;
+    sig.status = "open";
+    sig.detectionSeconds = -1;
+    std::error_code ec;
+    if (sig.caseDir.empty() || !fs::exists(sig.caseDir, ec)) {
+      sig.note = "not hit tonight; its case folder is gone";
+    } else if (spent() > options_.seconds * 1.05 || stop.requested()) {
+      sig.note = "not hit tonight; not replayed (the budget ran out)";
+    } else {
+      auto [kept, last] = replayTimes(sig.caseDir, 1);
+      if (last == "pass") {
+        sig.status = "fixed";
+        sig.note = "not hit tonight; its case passes now";
+      } else {
+        sig.note = "not hit tonight; its case " +
+                   (kept ? std::string("still fails")
+                         : "gives " + (last.empty() ? "no verdict" : last));
+      }
+    }
+    out.push_back(std::move(sig));
+  }
+  return out;
+}
+
+Status Night::compare(StopSignals &stop) {
+  auto tonight = db_->campaignSignatures(options_.outDir);
+  auto before = previousSignatures();
+  if (!tonight.ok() || !before.ok())
+    return tonight.ok() ? before.error() : tonight.error();
+  judgeTonight(*tonight, *before, stop);
+  std::vector<NightSignature> all = *tonight;
+  for (NightSignature &sig : judgeMissing(*tonight, *before, stop))
+    all.push_back(std::move(sig));
+  if (Status s = db_->exec("DELETE FROM nightly_signatures"); !s.ok())
+    return s;
+  for (const NightSignature &sig : all) {
+    statusCounts_[sig.status]++;
+    if (Status s = db_->exec(
+            "INSERT INTO nightly_signatures VALUES(" + sqlQuoted(sig.text) +
+            ", " + sqlQuoted(sig.verdict) + ", " + sqlQuoted(sig.status) +
+            ", " + std::to_string(sig.count) + ", " +
+            sqlQuoted(sig.firstSeen) + ", " + sqlQuoted(sig.lastSeen) + ", " +
+            sqlQuoted(sig.caseDir) + ", " + sqlQuoted(sig.reducedDir) + ", " +
+            std::to_string(sig.reducedSize) + ", " +
+            std::to_string(sig.detectionSeconds) + ", " +
+            sqlQuoted(sig.note) + ")");
+        !s.ok())
+      return s;
+  }
+  return Status::success();
+}
+
+/// Cases per cell tonight, and decayed over recent nights (half a night's
+/// weight per night back), for the next night's order.
+Status Night::recordCells() {
+  auto tonight = db_->casesPerCell();
+  if (!tonight.ok())
+    return tonight.error();
+  std::map<std::string, double> recent;
+  if (previous_) {
+    auto before = previous_->recentCells();
+    if (!before.ok())
+      return before.error();
+    for (const auto &[cell, cases] : *before)
+      recent[cell] = cases / 2;
+  }
+  std::map<std::string, int64_t> cases = *tonight;
+  for (const auto &[cell, count] : cases)
+    recent[cell] += static_cast<double>(count);
+  if (Status s = db_->exec("DELETE FROM nightly_cells"); !s.ok())
+    return s;
+  for (const auto &[cell, value] : recent)
+    if (Status s = db_->exec("INSERT INTO nightly_cells VALUES(" +
+                             sqlQuoted(cell) + ", " +
+                             std::to_string(cases[cell]) + ", " +
+                             std::to_string(value) + ")");
+        !s.ok())
+      return s;
+  return Status::success();
+}
+
+namespace {
+
+/// The count of `sql` (a SELECT count(*)), 0 on error.
+int64_t countOf(NightDb &db, const std::string &sql) {
+  auto found = db.rows(sql);
+  return found.ok() && !found->empty() ? std::atoll((*found)[0][0].c_str())
+                                       : 0;
+}
+
+} // namespace
+
+/// Prints what the night found, regressions first; returns the exit code.
+int Night::summarize() {
+  int64_t replayed = countOf(*db_, "SELECT count(*) FROM nightly_replay");
+  int64_t changed =
+      countOf(*db_, "SELECT count(*) FROM nightly_replay WHERE changed = 1");
+  std::printf("nightly: corpus: %lld replayed, %lld changed verdict%s\n",
+              static_cast<long long>(replayed),
+              static_cast<long long>(changed), changed == 1 ? "" : "s");
+  if (auto rows = db_->rows("SELECT name, recorded, observed FROM "
+                            "nightly_replay WHERE changed = 1");
+      rows.ok())
+    for (const auto &row : *rows)
+      std::printf("  REGRESSION %s: recorded %s, now %s\n", row[0].c_str(),
+                  row[1].c_str(), row[2].c_str());
+  std::string counts;
+  for (const char *status : {"new", "open", "fixed", "flaky"})
+    counts += std::string(counts.empty() ? "" : ", ") + status + " " +
+              std::to_string(countOf(
+                  *db_, "SELECT count(*) FROM nightly_signatures WHERE "
+                        "status = " + sqlQuoted(status)));
+  std::printf("nightly: signatures: %s\n", counts.c_str());
+  if (auto rows = db_->rows("SELECT status, signature, note FROM "
+                            "nightly_signatures WHERE status != 'open' "
+                            "ORDER BY status, first_seen");
+      rows.ok())
+    for (const auto &row : *rows)
+      std::printf("  %s %s%s\n", row[0].c_str(), row[1].substr(0, 200).c_str(),
+                  row[2].empty() ? "" : ("  (" + row[2] + ")").c_str());
+  int64_t fresh = countOf(*db_, "SELECT count(*) FROM nightly_signatures "
+                                "WHERE status = 'new' OR (status = 'flaky' "
+                                "AND note LIKE 'new tonight;%')");
+  std::printf("nightly: %s in %.0f s; report: harness report %s/findings.db "
+              "-o REPORT\n",
+              options_.outDir.c_str(), spent(), options_.outDir.c_str());
+  return changed > 0 ? kExitRegression : fresh > 0 ? kExitFindings : kExitOk;
+}
+
+int Night::run() {
+  if (Status s = prepare(); !s.ok()) {
+    std::fprintf(stderr, "harness nightly: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+  if (resumed_)
+    std::printf("nightly: going on with the night of %s in %s (phase %s, "
+                "slot %llu, %.0f s spent)\n",
+                state_.started.c_str(), options_.outDir.c_str(),
+                state_.phase.c_str(),
+                static_cast<unsigned long long>(state_.slot), state_.spent);
+  StopSignals stop;
+  auto fail = [&](const Status &s) {
+    std::fprintf(stderr, "harness nightly: %s\n", s.message().c_str());
+    (void)saveState();
+    return kExitUsage;
+  };
+  auto stopped = [&](int code) {
+    (void)saveState();
+    std::printf("nightly: stopped in phase %s; run the same command again "
+                "to go on\n", state_.phase.c_str());
+    return code;
+  };
+  auto advance = [&](const char *next) {
+    state_.phase = next;
+    return saveState();
+  };
+  if (state_.phase == kPhases[0]) {
+    if (Status s = replayCorpus(); !s.ok())
+      return fail(s);
+    if (stop.requested())
+      return stopped(stop.exitCode());
+    if (Status s = advance(kPhases[1]); !s.ok())
+      return fail(s);
+  }
+  if (state_.phase == kPhases[1]) {
+    auto code = fuzzSlots();
+    if (!code.ok())
+      return fail(code.error());
+    if (*code)
+      return stopped(**code);
+    if (Status s = advance(kPhases[2]); !s.ok())
+      return fail(s);
+  }
+  if (state_.phase == kPhases[2]) {
+    if (Status s = reduceNew(stop); !s.ok())
+      return fail(s);
+    if (stop.requested())
+      return stopped(stop.exitCode());
+    if (Status s = advance(kPhases[3]); !s.ok())
+      return fail(s);
+  }
+  if (state_.phase == kPhases[3]) {
+    if (Status s = compare(stop); !s.ok())
+      return fail(s);
+    if (Status s = recordCells(); !s.ok())
+      return fail(s);
+    if (stop.requested())
+      return stopped(stop.exitCode());
+    if (Status s = advance(kPhases[4]); !s.ok())
+      return fail(s);
+  }
+  int code = summarize();
+  (void)db_->exec("UPDATE nightly SET finished = " + sqlQuoted(utcNow()) +
+                  ", spent = " + std::to_string(spent()) +
+                  ", exit_code = " + std::to_string(code) + " WHERE id = 1");
+  return code;
+}
+
+int runNightlyCommand(const NightlyOptions &options) {
+  Night night(options);
+  return night.run();
+}
+
+} // namespace sift::harness

@@ -1,0 +1,84 @@
+//===- harness/nightly/Nightly.h - `harness nightly` ------------*- C++ -*-===//
+//
+// One night of fuzzing in one folder, resumable: the phases, their state
+// (nightly.json) and the comparison with the previous night. See
+// Nightly.cpp for the order of work and NightlyPlan.h for the schedule.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "harness/commands/Commands.h"
+#include "harness/nightly/NightlyDb.h"
+#include "harness/nightly/NightlyPlan.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sift::harness {
+
+class StopSignals;
+
+class Night {
+public:
+  explicit Night(const NightlyOptions &options);
+  ~Night();
+  /// The night from its phase in nightly.json (or the start) to its exit
+  /// code: 0 nothing new, 1 new signatures, 3 a corpus regression, 2 bad
+  /// usage, 128 + N when signal N stopped it (run it again to go on).
+  int run();
+
+private:
+  struct State {
+    uint64_t seed = 0;
+    std::string started;
+    /// Seconds spent by earlier processes of this night.
+    double spent = 0;
+    std::string phase = "replay";
+    /// The slot in progress (or next).
+    uint64_t slot = 0;
+  };
+
+  Status prepare();
+  Status loadState();
+  Status saveState();
+  std::string statePath() const;
+  std::string key() const;
+  double spent() const;
+
+  std::vector<NightCell> cells();
+  FuzzOptions slotOptions(const NightCell &cell, uint64_t slot,
+                          double seconds) const;
+  Status replayCorpus();
+  Result<std::optional<int>> fuzzSlots();
+  Status reduceNew(StopSignals &stop);
+  int reduceChild(const std::string &folder, const std::string &out,
+                  double seconds, StopSignals &stop);
+  Result<std::map<std::string, NightSignature>> previousSignatures();
+  std::pair<int, std::string> replayTimes(const std::string &folder,
+                                          int times);
+  void judgeTonight(std::vector<NightSignature> &tonight,
+                    const std::map<std::string, NightSignature> &before,
+                    StopSignals &stop);
+  std::vector<NightSignature>
+  judgeMissing(const std::vector<NightSignature> &tonight,
+               const std::map<std::string, NightSignature> &before,
+               StopSignals &stop);
+  Status compare(StopSignals &stop);
+  Status recordCells();
+  int summarize();
+
+  const NightlyOptions &options_;
+  State state_;
+  bool resumed_ = false;
+  int lockFd_ = -1;
+  std::unique_ptr<NightDb> db_, previous_;
+  std::map<std::string, int> statusCounts_;
+  int regressions_ = 0;
+  std::chrono::steady_clock::time_point start_;
+};
+
+} // namespace sift::harness

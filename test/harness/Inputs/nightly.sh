@@ -1,0 +1,53 @@
+#!/bin/sh
+# Two short nights and what a nightly promises around them:
+#   night 1 with a fault injected finds its signatures as new (exit 1) and
+#   reduces one; night 2 without the fault, given night 1's database, calls
+#   them fixed (their stored cases pass now; exit 0); a corpus case whose
+#   verdict changed is a regression (exit 3, reported first); a second
+#   nightly on a folder in use is refused; a night killed with SIGKILL goes
+#   on from its slot when its command is run again; other options on the
+#   same folder are refused.
+#   nightly.sh FOLDER CORPUS_CASE
+set -u
+dir=$1
+case=$2
+rm -rf "$dir" && mkdir -p "$dir"
+cells="--pipeline=tileandfuse --target=nvptx --family=sort --inputs=mixed --slot=5s --seed=7"
+harness nightly --time=30s --out="$dir/n1" $cells --reduce-time=5s --corpus=none \
+  --inject=crash-on-prime > "$dir/n1.log" 2>&1
+echo "night 1 exit=$?"
+grep '^nightly: signatures' "$dir/n1.log"
+sqlite3 "$dir/n1/findings.db" "select 'night 1 ' || status || ' ' || verdict from nightly_signatures group by status, verdict"
+ls "$dir/n1/reduced" | grep -c -v '\.log$' | sed 's/^/night 1 reduced: /'
+harness nightly --time=12s --out="$dir/n2" $cells --corpus=none \
+  --previous="$dir/n1/findings.db" > "$dir/n2.log" 2>&1
+echo "night 2 exit=$?"
+grep '^nightly: signatures' "$dir/n2.log"
+grep -m1 '^  fixed' "$dir/n2.log"
+# A corpus case recorded as a mismatch that passes now: a regression.
+mkdir -p "$dir/corpus" && cp -r "$case" "$dir/corpus/changed"
+sed -i 's/"verdict": "pass"/"verdict": "mismatch"/' "$dir/corpus/changed/case.json"
+harness nightly --time=8s --out="$dir/n3" $cells --corpus="$dir/corpus" > "$dir/n3.log" 2>&1
+echo "night 3 exit=$?"
+grep 'REGRESSION' "$dir/n3.log"
+# A second nightly on a folder in use; then SIGKILL and the same command.
+: > "$dir/n4.log"
+harness nightly --time=30s --out="$dir/n4" $cells --corpus=none >> "$dir/n4.log" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 600 ] && ! grep -q '^nightly: slot 0' "$dir/n4.log"; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+harness nightly --time=30s --out="$dir/n4" $cells --corpus=none > "$dir/n4b.log" 2>&1
+echo "second nightly exit=$?"
+sed "s/(pid $pid)/(pid PID)/" "$dir/n4b.log"
+kill -9 $pid
+wait $pid 2> /dev/null
+grep -o '"phase": "[a-z]*"' "$dir/n4/nightly.json"
+harness nightly --time=30s --out="$dir/n4" $cells --corpus=none > "$dir/n4c.log" 2>&1
+echo "resumed exit=$?"
+grep -o '^nightly: going on with the night of .* (phase fuzz, slot 0' "$dir/n4c.log"
+grep -o '"phase": "[a-z]*"' "$dir/n4/nightly.json"
+sqlite3 "$dir/n4/findings.db" "select 'slot 0 runs: ' || count(*) from runs where command like 'nightly slot 0 %'"
+harness nightly --time=40s --out="$dir/n4" $cells --corpus=none > "$dir/n4d.log" 2>&1
+echo "other options exit=$?"
+cat "$dir/n4d.log"
