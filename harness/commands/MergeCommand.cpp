@@ -13,6 +13,7 @@
 #include "harness/commands/Commands.h"
 #include "harness/commands/Cli.h"
 
+#include "harness/nightly/NightlyDb.h"
 #include "harness/store/FindingStore.h"
 
 #include <memory>
@@ -118,6 +119,60 @@ constexpr const char *kMergeAttached = R"sql(
       COMMIT;
     )sql";
 
+/// The attached `src`'s campaign progress (its tally: coverage, steps),
+/// copied with the runs merged fresh (run ids through `run_map`, kept by
+/// kMergeAttached until the merge of this input ends).
+constexpr const char *kMergeProgress = R"sql(
+      INSERT OR IGNORE INTO main.progress(run, resume_key, first_case,
+                                          next_case, resumed_by, tally)
+        SELECT m.new, p.resume_key, p.first_case, p.next_case,
+               (SELECT n.new FROM run_map n WHERE n.old = p.resumed_by),
+               p.tally
+        FROM src.progress p JOIN run_map m ON m.old = p.run WHERE m.fresh;
+    )sql";
+
+/// The nightly tables of the shards of one night: the night's span, the
+/// replay (each shard replays its part), cases per cell summed (the
+/// decayed history once), and per signature the status that says most:
+/// flaky, new, open and seen, open and missed, then fixed.
+constexpr const char *kMergeNightly = R"sql(
+      INSERT INTO main.nightly(id, started, finished, seed, seconds, shard,
+                               previous, spent, exit_code, command)
+        SELECT 1, started, finished, seed, seconds, shard, previous, spent,
+               exit_code, command FROM src.nightly WHERE true
+        ON CONFLICT(id) DO UPDATE SET
+          started = MIN(started, excluded.started),
+          finished = MAX(finished, excluded.finished),
+          spent = MAX(spent, excluded.spent),
+          exit_code = MAX(exit_code, excluded.exit_code), shard = 'merged';
+      INSERT OR IGNORE INTO main.nightly_replay SELECT * FROM src.nightly_replay;
+      INSERT INTO main.nightly_cells(cell, cases, recent)
+        SELECT cell, cases, recent FROM src.nightly_cells WHERE true
+        ON CONFLICT(cell) DO UPDATE SET
+          recent = MIN(recent - cases, excluded.recent - excluded.cases) +
+                   cases + excluded.cases,
+          cases = cases + excluded.cases;
+      INSERT INTO main.nightly_signatures
+        SELECT * FROM src.nightly_signatures WHERE true
+        ON CONFLICT(signature) DO UPDATE SET
+          status = excluded.status, note = excluded.note,
+          case_dir = COALESCE(NULLIF(case_dir, ''), excluded.case_dir),
+          reduced_dir = COALESCE(NULLIF(reduced_dir, ''), excluded.reduced_dir),
+          reduced_size = MAX(reduced_size, excluded.reduced_size),
+          first_seen = MIN(first_seen, excluded.first_seen),
+          last_seen = MAX(last_seen, excluded.last_seen),
+          count = MAX(count, excluded.count),
+          detection_seconds = CASE
+            WHEN detection_seconds < 0 THEN excluded.detection_seconds
+            WHEN excluded.detection_seconds < 0 THEN detection_seconds
+            ELSE MIN(detection_seconds, excluded.detection_seconds) END
+        WHERE (CASE excluded.status WHEN 'flaky' THEN 4 WHEN 'new' THEN 3
+                 WHEN 'open' THEN 1 + (excluded.detection_seconds >= 0)
+                 ELSE 0 END) >
+              (CASE status WHEN 'flaky' THEN 4 WHEN 'new' THEN 3
+                 WHEN 'open' THEN 1 + (detection_seconds >= 0) ELSE 0 END);
+    )sql";
+
 /// Opens the temporary merge target `dbPath` (its schema made by
 /// FindingStore); null with a message on failure.
 sqlite3 *openTarget(const fs::path &temporary) {
@@ -139,6 +194,38 @@ sqlite3 *openTarget(const fs::path &temporary) {
   return db;
 }
 
+/// Whether the attached `src` has `table`.
+bool srcHas(sqlite3 *db, const std::string &table) {
+  sqlite3_stmt *stmt = nullptr;
+  std::string sql = "SELECT 1 FROM src.sqlite_master WHERE type = 'table' "
+                    "AND name = " + quoted(table);
+  bool found = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) ==
+                   SQLITE_OK &&
+               sqlite3_step(stmt) == SQLITE_ROW;
+  sqlite3_finalize(stmt);
+  return found;
+}
+
+/// Merges the attached `src` (`input`) into `db` in one transaction.
+Status mergeOne(sqlite3 *db, const std::string &input) {
+  std::string sql = kMergeAttached;
+  // Progress and its tally: in every database of a campaign since the tally
+  // column was added (older ones: their runs merge without it).
+  bool tally = false;
+  sqlite3_stmt *stmt = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT tally FROM src.progress LIMIT 0", -1,
+                         &stmt, nullptr) == SQLITE_OK)
+    tally = true;
+  sqlite3_finalize(stmt);
+  std::string tail = "      DROP TABLE run_map;\n      COMMIT;\n";
+  size_t at = sql.rfind("      DROP TABLE run_map;");
+  sql = sql.substr(0, at) + (tally ? kMergeProgress : "") +
+        (srcHas(db, "nightly") ? std::string(nightlyTablesSql()) + kMergeNightly
+                               : std::string()) +
+        tail;
+  return exec(db, sql, input);
+}
+
 /// Merges every input into `db` and recounts the signatures.
 Status mergeAll(sqlite3 *db, const std::vector<std::string> &inputs) {
   if (Status s = exec(db, "PRAGMA journal_mode=DELETE", "journal"); !s)
@@ -148,7 +235,7 @@ Status mergeAll(sqlite3 *db, const std::vector<std::string> &inputs) {
                         input);
         !s)
       return s;
-    if (Status s = exec(db, kMergeAttached, input); !s) {
+    if (Status s = mergeOne(db, input); !s) {
       (void)exec(db, "ROLLBACK", "rollback");
       return makeError(input + ": " + s.message() +
                        " (not a sift findings database?)");

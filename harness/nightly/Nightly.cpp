@@ -156,6 +156,14 @@ Status Night::prepare() {
   lockFd_ = *lock;
   if (Status s = loadState(); !s.ok())
     return s;
+  {
+    // The campaign's tables exist from the start, slots or none (a night
+    // whose corpus replay takes its whole budget still has a database that
+    // reports and merges read).
+    auto store = FindingStore::open(options_.outDir);
+    if (!store.ok())
+      return store.error();
+  }
   std::string dbPath = (fs::path(options_.outDir) / "findings.db").string();
   auto db = NightDb::open(dbPath, /*readOnly=*/false);
   if (!db.ok())

@@ -77,8 +77,8 @@ bool NightDb::hasTable(const std::string &name) {
   return found.ok() && !found->empty();
 }
 
-Status NightDb::createTables() {
-  return exec(R"sql(
+const char *nightlyTablesSql() {
+  return R"sql(
     CREATE TABLE IF NOT EXISTS nightly(
       id INTEGER PRIMARY KEY, started TEXT, finished TEXT, seed INTEGER,
       seconds REAL, shard TEXT, previous TEXT, spent REAL, exit_code INTEGER,
@@ -92,8 +92,10 @@ Status NightDb::createTables() {
       signature TEXT PRIMARY KEY, verdict TEXT, status TEXT, count INTEGER,
       first_seen TEXT, last_seen TEXT, case_dir TEXT, reduced_dir TEXT,
       reduced_size INTEGER, detection_seconds REAL, note TEXT);
-  )sql");
+  )sql";
 }
+
+Status NightDb::createTables() { return exec(nightlyTablesSql()); }
 
 Result<std::vector<NightSignature>>
 NightDb::campaignSignatures(const std::string &baseDir) {

@@ -75,6 +75,9 @@ private:
   sqlite3 *db_;
 };
 
+/// The CREATE TABLE IF NOT EXISTS statements of the nightly tables.
+const char *nightlyTablesSql();
+
 /// `text` as an SQL string literal.
 std::string sqlQuoted(const std::string &text);
 

@@ -51,3 +51,17 @@ sqlite3 "$dir/n4/findings.db" "select 'slot 0 runs: ' || count(*) from runs wher
 harness nightly --time=40s --out="$dir/n4" $cells --corpus=none > "$dir/n4d.log" 2>&1
 echo "other options exit=$?"
 cat "$dir/n4d.log"
+# Two shards of one night, merged: one night row, the cells' cases summed,
+# each signature once.
+for i in 0 1; do
+  harness nightly --time=10s --out="$dir/s$i" --shard=$i/2 $cells --corpus=none \
+    --inject=crash-on-prime > "$dir/s$i.log" 2>&1
+  echo "shard $i exit=$?"
+done
+harness merge "$dir/s0/findings.db" "$dir/s1/findings.db" -o "$dir/merged.db" > /dev/null
+sqlite3 "$dir/merged.db" "select 'merged nights: ' || count(*) || ' ' || shard from nightly"
+cells0=$(sqlite3 "$dir/s0/findings.db" "select sum(cases) from nightly_cells")
+cells1=$(sqlite3 "$dir/s1/findings.db" "select sum(cases) from nightly_cells")
+merged=$(sqlite3 "$dir/merged.db" "select sum(cases) from nightly_cells")
+[ "$merged" -eq $((cells0 + cells1)) ] && echo "merged cases: the shards' sum"
+sqlite3 "$dir/merged.db" "select 'merged signatures: ' || count(*) || ' ' || group_concat(distinct status) from nightly_signatures"
