@@ -24,6 +24,7 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev libsqlite3-dev sqlite3 libfccp-dev
   rocm-device-libs libamdhip64-dev libdlpack-dev
   python3-venv
+  chromium
 )
 
 # IREE, the second system under test, and the ONNX importer's dependency:

@@ -1,5 +1,6 @@
 # lit configuration for sift's FileCheck tests. Every test runs without a GPU.
 import os
+import shutil
 
 import lit.formats
 
@@ -23,6 +24,10 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 # sift-fuzz is built where libFuzzer's FuzzedDataProvider.h (clang-22) is.
 if config.sift_have_fuzz:
     config.available_features.add("sift-fuzz")
+
+# Headless Chromium (Debian's chromium) opens harness report's page.
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
 
 # IREE's tools, as bootstrap installs them into the build's venv (or where
 # SIFT_IREE_DIR points): the IREE tests need them.

@@ -36,6 +36,7 @@ CommandEntry addReduceCommand(CLI::App &app);
 CommandEntry addCheckCommand(CLI::App &app);
 CommandEntry addMergeCommand(CLI::App &app);
 CommandEntry addNightlyCommand(CLI::App &app, const std::string &commandLine);
+CommandEntry addReportCommand(CLI::App &app);
 CommandEntry addImportCommand(CLI::App &app, const std::string &commandLine);
 CommandEntry addRunCommand(CLI::App &app);
 CommandEntry addCompileCommand(CLI::App &app);

@@ -205,6 +205,12 @@ struct MergeOptions {
   std::string output;
 };
 
+/// `harness report`.
+struct ReportOptions {
+  std::vector<std::string> databases;
+  std::string output;
+};
+
 /// `harness nightly`.
 struct NightlyOptions {
   /// The night's budget (--time), corpus replay to the last comparison.
@@ -245,6 +251,7 @@ Result<std::pair<uint64_t, uint64_t>> shardFrom(const std::string &flag);
 int runFuzzCommand(const FuzzOptions &options);
 int runMergeCommand(const MergeOptions &options);
 int runNightlyCommand(const NightlyOptions &options);
+int runReportCommand(const ReportOptions &options);
 int runReplayCommand(const ReplayOptions &options);
 int runReduceCommand(const ReduceOptions &options);
 int runCheckCommand(const CheckOptions &options);

@@ -27,7 +27,7 @@ std::vector<std::string> withDefaultCommand(int argc, char **argv) {
   static const char *commands[] = {"fuzz",   "run",    "compile",
                                    "import", "merge",  "replay",
                                    "reduce", "check",  "upstream",
-                                   "nightly"};
+                                   "nightly", "report"};
   bool named = false;
   if (args.size() > 1)
     for (const char *command : commands)
@@ -65,7 +65,8 @@ int main(int argc, char **argv) {
       addReduceCommand(app),            addCheckCommand(app),
       addMergeCommand(app),             addImportCommand(app, commandLine),
       addRunCommand(app),               addCompileCommand(app),
-      addUpstreamCommand(app),          addNightlyCommand(app, commandLine)};
+      addUpstreamCommand(app),          addNightlyCommand(app, commandLine),
+      addReportCommand(app)};
 
   std::vector<const char *> cargs;
   for (const std::string &arg : args)

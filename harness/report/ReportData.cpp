@@ -1,0 +1,250 @@
+//===- harness/report/ReportData.cpp - What a report shows ----------------===//
+
+#include "harness/report/ReportData.h"
+
+#include "harness/campaign/CampaignTally.h"
+#include "harness/nightly/NightlyDb.h"
+#include "support/FileIO.h"
+
+#include <ctime>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace sift::harness {
+
+std::vector<std::string> splitRunName(const std::string &run) {
+  size_t slash = run.find('/');
+  std::string pipeline = run.substr(0, slash);
+  std::string target = slash == std::string::npos ? "" : run.substr(slash + 1);
+  std::string system = pipeline.rfind("iree", 0) == 0 ? "iree" : "sift";
+  return {system, pipeline, target};
+}
+
+namespace {
+
+double epochOf(const std::string &utc) {
+  std::tm tm{};
+  if (!strptime(utc.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm))
+    return -1;
+  return static_cast<double>(timegm(&tm));
+}
+
+/// The tallies of the campaigns of `db` (the last process of each: a
+/// resumed campaign's tally covers the processes before it).
+Status readTallies(NightDb &db, ReportNight &night) {
+  auto rows = db.rows("SELECT p.tally FROM progress p WHERE p.resumed_by IS "
+                      "NULL AND p.tally IS NOT NULL AND p.tally != ''");
+  if (!rows.ok())
+    return rows.error();
+  for (const auto &row : *rows) {
+    auto tally = CampaignTally::fromJson(row[0]);
+    if (!tally.ok())
+      return makeError(db.path() + ": " + tally.message());
+    night.cases += tally->cases;
+    night.seconds += tally->seconds;
+    night.steps["generated"] += tally->cases;
+    for (const auto &[step, count] : tally->stages)
+      night.steps[step] += count;
+    for (const auto &[run, verdicts] : tally->byRun)
+      for (const auto &[verdict, count] : verdicts)
+        night.verdicts[run][std::string(oracle::toString(verdict))] += count;
+    for (const auto &[tag, count] : tally->coverage)
+      night.coverage[tag] += count;
+  }
+  return Status::success();
+}
+
+Status readReplay(NightDb &db, ReportNight &night) {
+  if (!db.hasTable("nightly_replay"))
+    return Status::success();
+  auto rows = db.rows("SELECT name, recorded, observed, changed, error FROM "
+                      "nightly_replay ORDER BY changed DESC, name");
+  if (!rows.ok())
+    return rows.error();
+  for (const auto &row : *rows)
+    night.replay.push_back({row[0], row[1], row[2], row[4], row[3] == "1"});
+  return Status::success();
+}
+
+/// The night's row of `db`: its label and start.
+Status readNight(NightDb &db, ReportNight &night) {
+  night.db = db.path();
+  night.nightly = db.hasTable("nightly");
+  auto rows = night.nightly
+                  ? db.rows("SELECT started FROM nightly WHERE id = 1")
+                  : db.rows("SELECT MIN(started) FROM runs");
+  if (!rows.ok())
+    return rows.error();
+  night.started = rows->empty() ? "" : (*rows)[0][0];
+  night.label = night.started.empty() ? fs::path(db.path()).parent_path()
+                                            .filename().string()
+                                      : night.started.substr(0, 16);
+  if (Status s = readTallies(db, night); !s.ok())
+    return s;
+  return readReplay(db, night);
+}
+
+/// The command of a case folder's case.json ("repro"), or "".
+std::string reproOf(const std::string &caseDir) {
+  if (caseDir.empty())
+    return "";
+  auto bytes = readFileBytes((fs::path(caseDir) / "case.json").string());
+  if (!bytes.ok())
+    return "";
+  auto json = nlohmann::json::parse(bytes->begin(), bytes->end(), nullptr,
+                                    false);
+  if (!json.is_object() || !json.contains("repro") ||
+      !json["repro"].is_string())
+    return "";
+  return json["repro"].get<std::string>();
+}
+
+/// Folds `db`'s signatures into `out` (by text; later databases update
+/// status and last seen).
+Status readSignatures(NightDb &db, const ReportNight &night,
+                      std::map<std::string, ReportSignature> &out) {
+  std::string base = fs::path(db.path()).parent_path().string();
+  auto seen = db.campaignSignatures(base.empty() ? "." : base);
+  if (!seen.ok())
+    return seen.error();
+  double started = epochOf(night.started);
+  for (const NightSignature &s : *seen) {
+    ReportSignature &r = out[s.text];
+    bool fresh = r.text.empty();
+    r.text = s.text;
+    r.verdict = s.verdict;
+    r.count += s.count;
+    if (fresh || s.firstSeen < r.firstSeen) {
+      r.firstSeen = s.firstSeen;
+      double first = epochOf(s.firstSeen);
+      r.detectionSeconds = started >= 0 && first >= 0 ? first - started : -1;
+    }
+    r.lastSeen = std::max(r.lastSeen, s.lastSeen);
+    r.status = "seen";
+    if (!s.caseDir.empty()) {
+      r.caseDir = s.caseDir;
+      r.repro = reproOf(s.caseDir);
+    }
+  }
+  auto runs = db.rows("SELECT s.text, group_concat(DISTINCT f.pipeline || "
+                      "'/' || f.target) FROM findings f JOIN signatures s ON "
+                      "s.id = f.signature GROUP BY s.text");
+  if (runs.ok())
+    for (const auto &row : *runs)
+      if (out.count(row[0]))
+        out[row[0]].runs = row[1];
+  return Status::success();
+}
+
+/// The statuses the latest nightly gave (fixed ones included).
+Status readStatuses(NightDb &db, std::map<std::string, ReportSignature> &out) {
+  auto judged = db.nightSignatures();
+  if (!judged.ok())
+    return judged.error();
+  auto sizes = db.hasTable("nightly_signatures")
+                   ? db.rows("SELECT signature, reduced_size, "
+                             "detection_seconds FROM nightly_signatures")
+                   : Result<std::vector<std::vector<std::string>>>(
+                         std::vector<std::vector<std::string>>{});
+  if (!sizes.ok())
+    return sizes.error();
+  std::map<std::string, std::pair<int64_t, double>> extra;
+  for (const auto &row : *sizes)
+    extra[row[0]] = {std::atoll(row[1].c_str()), std::atof(row[2].c_str())};
+  for (const NightSignature &s : *judged) {
+    ReportSignature &r = out[s.text];
+    if (r.text.empty()) {
+      r.text = s.text;
+      r.verdict = s.verdict;
+      r.firstSeen = s.firstSeen;
+      r.lastSeen = s.lastSeen;
+      r.caseDir = s.caseDir;
+      r.repro = reproOf(s.caseDir);
+    }
+    r.status = s.status;
+    r.note = s.note;
+    if (!s.reducedDir.empty())
+      r.reducedDir = s.reducedDir;
+    auto [size, detection] = extra[s.text];
+    if (size >= 0)
+      r.reducedSize = size;
+    if (detection >= 0)
+      r.detectionSeconds = detection;
+  }
+  return Status::success();
+}
+
+std::string utcNow() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+} // namespace
+
+Result<ReportData> readReportData(const std::vector<std::string> &databases) {
+  ReportData data;
+  data.generated = utcNow();
+  std::map<std::string, ReportSignature> signatures;
+  for (const std::string &path : databases) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+      return makeError(path + ": no such database");
+    auto db = NightDb::open(path, /*readOnly=*/true);
+    if (!db.ok())
+      return db.error();
+    if (!(*db)->hasTable("runs") || !(*db)->hasTable("signatures"))
+      return makeError(path + ": not a sift findings database (no runs or "
+                              "signatures table)");
+    ReportNight night;
+    if (Status s = readNight(**db, night); !s.ok())
+      return s.error();
+    if (Status s = readSignatures(**db, night, signatures); !s.ok())
+      return s.error();
+    if (Status s = readStatuses(**db, signatures); !s.ok())
+      return s.error();
+    data.nights.push_back(std::move(night));
+  }
+  for (auto &[text, s] : signatures)
+    data.signatures.push_back(std::move(s));
+  return data;
+}
+
+nlohmann::json ReportData::toJson() const {
+  nlohmann::json json = {{"format", "sift-report 1"},
+                         {"generated", generated},
+                         {"nights", nlohmann::json::array()},
+                         {"signatures", nlohmann::json::array()}};
+  for (const ReportNight &n : nights) {
+    nlohmann::json night = {{"label", n.label},     {"db", n.db},
+                            {"started", n.started}, {"seconds", n.seconds},
+                            {"cases", n.cases},     {"steps", n.steps},
+                            {"verdicts", n.verdicts},
+                            {"coverage", n.coverage},
+                            {"nightly", n.nightly},
+                            {"replay", nlohmann::json::array()}};
+    for (const ReportNight::Replay &r : n.replay)
+      night["replay"].push_back({{"case", r.name},
+                                 {"recorded", r.recorded},
+                                 {"observed", r.observed},
+                                 {"changed", r.changed},
+                                 {"error", r.error}});
+    json["nights"].push_back(std::move(night));
+  }
+  for (const ReportSignature &s : signatures)
+    json["signatures"].push_back(
+        {{"signature", s.text},       {"verdict", s.verdict},
+         {"status", s.status},        {"first_seen", s.firstSeen},
+         {"last_seen", s.lastSeen},   {"count", s.count},
+         {"runs", s.runs},            {"reduced_size", s.reducedSize},
+         {"reduced_dir", s.reducedDir}, {"case_dir", s.caseDir},
+         {"repro", s.repro},          {"note", s.note},
+         {"detection_seconds", s.detectionSeconds}});
+  return json;
+}
+
+} // namespace sift::harness

@@ -1,0 +1,76 @@
+//===- harness/report/ReportData.h - What a report shows --------*- C++ -*-===//
+//
+// The data of `harness report`, read from one or more findings databases
+// (each a night, or any campaign's database): verdicts per run over nights,
+// throughput per step, what the generator covered, the signatures with
+// their status, size, repro and detection time, and the corpus replay.
+// The HTML, CSV and JSON writers render this one model.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "support/Result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sift::harness {
+
+/// One database: a night, or a campaign's database.
+struct ReportNight {
+  std::string label;   ///< the night's date and time, or the database's
+  std::string db;      ///< the database's path
+  std::string started; ///< UTC
+  double seconds = 0;  ///< campaign time (sum over its campaigns)
+  int64_t cases = 0;
+  /// Runs that reached each step: generated, compiled, ran, compared.
+  std::map<std::string, int64_t> steps;
+  /// Verdict counts per run ("cpu/host", "iree-tileandfuse/nvptx").
+  std::map<std::string, std::map<std::string, int64_t>> verdicts;
+  /// Coverage tags ("family=sort") and their counts.
+  std::map<std::string, int64_t> coverage;
+  /// The corpus replay of a nightly: case, recorded, observed, changed.
+  struct Replay {
+    std::string name, recorded, observed, error;
+    bool changed = false;
+  };
+  std::vector<Replay> replay;
+  bool nightly = false;
+};
+
+/// One signature over every database given.
+struct ReportSignature {
+  std::string text, verdict;
+  /// new, open, fixed, flaky (the latest night that judged it), or "seen"
+  /// for a database without a nightly.
+  std::string status;
+  std::string firstSeen, lastSeen;
+  int64_t count = 0;
+  /// Pipeline/target runs it was found in.
+  std::string runs;
+  int64_t reducedSize = -1;
+  std::string reducedDir, caseDir, repro, note;
+  /// Seconds from its night's (campaign's) start to its first finding.
+  double detectionSeconds = -1;
+};
+
+struct ReportData {
+  std::string generated; ///< UTC, when the report was made
+  std::vector<ReportNight> nights;
+  std::vector<ReportSignature> signatures;
+
+  nlohmann::json toJson() const;
+};
+
+/// Reads every database in order (oldest night first as given); an error
+/// names the database that cannot be read.
+Result<ReportData> readReportData(const std::vector<std::string> &databases);
+
+/// "cpu/host" -> {"sift", "cpu", "host"}; IREE's pipelines are "iree".
+std::vector<std::string> splitRunName(const std::string &run);
+
+} // namespace sift::harness

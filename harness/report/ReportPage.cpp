@@ -1,0 +1,226 @@
+//===- harness/report/ReportPage.cpp - The sections of report.html --------===//
+
+#include "harness/report/ReportWriters.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace sift::harness {
+
+namespace {
+
+const char *kStyle = R"css(
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#222;max-width:1200px}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;font-size:0.85em;margin:8px 0}
+th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
+th{background:#f4f4f4;cursor:pointer;user-select:none}th.asc:after{content:" \25B2"}th.desc:after{content:" \25BC"}
+td.num{text-align:right}td.new{background:#fde2e1}td.fixed{background:#e1f5e1}td.flaky{background:#fff4d6}
+code{font-size:0.9em;word-break:break-all}.chart{margin:8px 12px 8px 0}.grid{stroke:#eee}
+.ax{font-size:10px;fill:#555}.ct{font-size:12px;font-weight:bold;fill:#222}
+.cards{display:flex;gap:12px;flex-wrap:wrap}.card{border:1px solid #ddd;border-radius:6px;padding:8px 14px}
+.card b{display:block;font-size:1.4em}.regression{color:#b00;font-weight:bold}
+)css";
+
+// Sorts a table by the clicked column (numbers as numbers, data-sort when
+// a cell has one); marks the page ready once set up.
+const char *kScript = R"js(
+document.querySelectorAll('table.sortable').forEach(function (table) {
+  table.querySelectorAll('th').forEach(function (th, column) {
+    th.addEventListener('click', function () {
+      var body = table.tBodies[0], rows = Array.from(body.rows);
+      var asc = !th.classList.contains('asc');
+      table.querySelectorAll('th').forEach(function (h) { h.classList.remove('asc', 'desc'); });
+      th.classList.add(asc ? 'asc' : 'desc');
+      function key(row) {
+        var cell = row.cells[column], text = cell.getAttribute('data-sort') || cell.textContent;
+        var n = parseFloat(text);
+        return isNaN(n) || String(n) !== text.trim() ? text : n;
+      }
+      rows.sort(function (a, b) {
+        var x = key(a), y = key(b);
+        var c = (typeof x === 'number' && typeof y === 'number') ? x - y : String(x).localeCompare(String(y));
+        return asc ? c : -c;
+      });
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+});
+document.body.setAttribute('data-ready', 'yes');
+)js";
+
+std::string num(double v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), v == static_cast<int64_t>(v) ? "%.0f" : "%.1f", v);
+  return text;
+}
+
+TableCell cell(const std::string &text) { return {text, "", "", ""}; }
+TableCell numCell(double v) { return {num(v), "", num(v), "num"}; }
+
+int64_t findingsOf(const std::map<std::string, int64_t> &verdicts) {
+  int64_t n = 0;
+  for (const auto &[verdict, count] : verdicts)
+    if (verdict != "pass")
+      n += count;
+  return n;
+}
+
+std::string summary(const ReportData &data) {
+  const ReportNight &last = data.nights.back();
+  std::map<std::string, int> statuses;
+  for (const ReportSignature &s : data.signatures)
+    statuses[s.status]++;
+  int64_t findings = 0;
+  for (const auto &[run, verdicts] : last.verdicts)
+    findings += findingsOf(verdicts);
+  int changed = 0;
+  for (const ReportNight::Replay &r : last.replay)
+    changed += r.changed;
+  std::string html = "<div class=\"cards\" id=\"summary\">";
+  auto card = [&](const std::string &label, const std::string &value) {
+    html += "<div class=\"card\"><b>" + htmlEscaped(value) + "</b>" +
+            htmlEscaped(label) + "</div>";
+  };
+  card("cases (latest)", num(static_cast<double>(last.cases)));
+  card("findings (latest)", num(static_cast<double>(findings)));
+  for (const char *status : {"new", "open", "fixed", "flaky"})
+    card(std::string(status) + " signatures", std::to_string(statuses[status]));
+  card("corpus cases replayed", std::to_string(last.replay.size()));
+  html += "</div>";
+  if (changed)
+    html += "<p class=\"regression\" id=\"regressions\">" +
+            std::to_string(changed) +
+            " corpus case(s) changed verdict: regressions, listed under "
+            "Corpus replay.</p>";
+  return html;
+}
+
+std::string verdictsSection(const ReportData &data) {
+  std::set<std::string> runs;
+  for (const ReportNight &n : data.nights)
+    for (const auto &[run, v] : n.verdicts)
+      runs.insert(run);
+  std::vector<std::string> labels;
+  for (const ReportNight &n : data.nights)
+    labels.push_back(n.label);
+  std::vector<ChartSeries> series;
+  std::vector<std::vector<TableCell>> rows;
+  for (const std::string &run : runs) {
+    ChartSeries s{run, {}};
+    for (const ReportNight &n : data.nights) {
+      auto it = n.verdicts.find(run);
+      if (it == n.verdicts.end()) {
+        s.values.push_back(0);
+        continue;
+      }
+      s.values.push_back(static_cast<double>(findingsOf(it->second)));
+      std::vector<std::string> parts = splitRunName(run);
+      for (const auto &[verdict, count] : it->second)
+        rows.push_back({cell(n.label), cell(parts[0]), cell(parts[1]),
+                        cell(parts[2]), cell(verdict),
+                        numCell(static_cast<double>(count))});
+    }
+    series.push_back(std::move(s));
+  }
+  return "<h2 id=\"verdicts\">Verdicts per system, pipeline and target</h2>" +
+         renderBarChart("chart-findings", "Findings per run, by night",
+                        labels, series, /*stacked=*/true) +
+         renderTable("table-verdicts",
+                     {"night", "system", "pipeline", "target", "verdict",
+                      "count"},
+                     rows);
+}
+
+std::string signaturesSection(const ReportData &data,
+                              const std::string &outDir) {
+  std::vector<std::vector<TableCell>> rows;
+  for (const ReportSignature &s : data.signatures) {
+    std::string link;
+    if (!s.caseDir.empty()) {
+      std::string rel = fs::path(s.caseDir).lexically_relative(
+                                fs::absolute(outDir)).string();
+      link = "<a href=\"" + htmlEscaped(rel.empty() ? s.caseDir : rel) +
+             "\">" + htmlEscaped(fs::path(s.caseDir).filename().string()) +
+             "</a>";
+    }
+    TableCell status = cell(s.status);
+    status.cls = s.status;
+    rows.push_back(
+        {status, cell(s.verdict), {"", "<code>" + htmlEscaped(s.text) + "</code>", "", ""},
+         cell(s.runs), cell(s.firstSeen), cell(s.lastSeen),
+         numCell(static_cast<double>(s.count)),
+         s.reducedSize >= 0 ? numCell(static_cast<double>(s.reducedSize))
+                            : TableCell{"-", "", "-1", "num"},
+         {"", "<code>" + htmlEscaped(s.repro) + "</code>", "", ""},
+         {s.caseDir, link, s.caseDir, ""}, cell(s.note)});
+  }
+  return "<h2 id=\"signatures\">Signatures</h2><p>Status against the "
+         "previous night: <b>new</b> (not seen before), <b>open</b> (seen "
+         "before), <b>fixed</b> (not seen, and its stored case passes now), "
+         "<b>flaky</b> (its case did not reproduce every time). Reduced "
+         "size: ops x elements of the reduced case.</p>" +
+         renderTable("table-signatures",
+                     {"status", "verdict", "signature", "runs", "first seen",
+                      "last seen", "count", "reduced size", "repro", "case",
+                      "note"},
+                     rows);
+}
+
+std::string throughputSection(const ReportData &data) {
+  std::vector<std::string> labels;
+  std::vector<ChartSeries> series;
+  std::vector<std::vector<TableCell>> rows;
+  const char *steps[] = {"generated", "compiled", "ran", "compared"};
+  for (const char *step : steps)
+    series.push_back({step, {}});
+  for (const ReportNight &n : data.nights) {
+    labels.push_back(n.label);
+    double hours = n.seconds / 3600;
+    for (size_t i = 0; i < 4; ++i) {
+      auto it = n.steps.find(steps[i]);
+      double count = it == n.steps.end() ? 0 : static_cast<double>(it->second);
+      double perHour = hours > 0 ? count / hours : 0;
+      series[i].values.push_back(perHour);
+      rows.push_back({cell(n.label), cell(steps[i]), numCell(count),
+                      numCell(n.seconds), numCell(std::round(perHour))});
+    }
+  }
+  return "<h2 id=\"throughput\">Throughput per step</h2>" +
+         renderBarChart("chart-throughput", "Runs per hour at each step",
+                        labels, series, /*stacked=*/false) +
+         renderTable("table-throughput",
+                     {"night", "step", "runs", "campaign seconds", "per hour"},
+                     rows);
+}
+
+} // namespace
+
+std::string coverageSection(const ReportData &data);
+std::string detectionSection(const ReportData &data);
+std::string replaySection(const ReportData &data);
+
+std::string renderReportHtml(const ReportData &data,
+                             const std::string &outDir) {
+  std::string html = "<!DOCTYPE html><html lang=\"en\"><head><meta "
+                     "charset=\"utf-8\"><title>sift report</title><style>" +
+                     std::string(kStyle) + "</style></head><body>";
+  html += "<h1>sift report</h1><p>Generated " + htmlEscaped(data.generated) +
+          " from " + std::to_string(data.nights.size()) +
+          " database(s): ";
+  for (size_t i = 0; i < data.nights.size(); ++i)
+    html += (i ? ", " : "") + htmlEscaped(data.nights[i].label) + " (<code>" +
+            htmlEscaped(data.nights[i].db) + "</code>)";
+  html += ". The same data: <a href=\"report.json\">report.json</a> and the "
+          "CSV files beside this page.</p>";
+  html += summary(data) + verdictsSection(data) +
+          signaturesSection(data, outDir) + throughputSection(data) +
+          coverageSection(data) + detectionSection(data) + replaySection(data);
+  return html + "<script>" + kScript + "</script></body></html>\n";
+}
+
+} // namespace sift::harness
