@@ -38,12 +38,6 @@ Status exec(sqlite3 *db, const std::string &sql, const std::string &what) {
   return Status::success();
 }
 
-std::string quoted(const std::string &text) {
-  std::string out = "'";
-  for (char c : text)
-    out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
 
 /// The inputs, each file once (the same file named twice, through a link
 /// or another path, is merged once, with a warning); an error when one is
@@ -198,7 +192,7 @@ sqlite3 *openTarget(const fs::path &temporary) {
 bool srcHas(sqlite3 *db, const std::string &table) {
   sqlite3_stmt *stmt = nullptr;
   std::string sql = "SELECT 1 FROM src.sqlite_master WHERE type = 'table' "
-                    "AND name = " + quoted(table);
+                    "AND name = " + sqlQuoted(table);
   bool found = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) ==
                    SQLITE_OK &&
                sqlite3_step(stmt) == SQLITE_ROW;
@@ -231,7 +225,7 @@ Status mergeAll(sqlite3 *db, const std::vector<std::string> &inputs) {
   if (Status s = exec(db, "PRAGMA journal_mode=DELETE", "journal"); !s)
     return s;
   for (const std::string &input : inputs) {
-    if (Status s = exec(db, "ATTACH DATABASE " + quoted(input) + " AS src",
+    if (Status s = exec(db, "ATTACH DATABASE " + sqlQuoted(input) + " AS src",
                         input);
         !s)
       return s;

@@ -42,15 +42,6 @@ namespace sift::harness {
 
 namespace {
 
-std::string utcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
-
 uint64_t todaySeed() {
   std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -114,7 +105,7 @@ Status Night::loadState() {
   std::error_code ec;
   if (!fs::exists(statePath(), ec)) {
     state_.seed = options_.seed ? options_.seed : todaySeed();
-    state_.started = utcNow();
+    state_.started = nowUtc();
     return saveState();
   }
   auto bytes = readFileBytes(statePath());
@@ -371,14 +362,6 @@ std::string reducedName(const std::string &signature) {
   return text;
 }
 
-/// Seconds since the epoch of "YYYY-MM-DDTHH:MM:SSZ" (-1 if malformed).
-double epochOf(const std::string &utc) {
-  std::tm tm{};
-  if (!strptime(utc.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm))
-    return -1;
-  return static_cast<double>(timegm(&tm));
-}
-
 } // namespace
 
 Result<std::map<std::string, NightSignature>> Night::previousSignatures() {
@@ -453,11 +436,11 @@ std::pair<int, std::string> Night::replayTimes(const std::string &folder,
 void Night::judgeTonight(std::vector<NightSignature> &tonight,
                          const std::map<std::string, NightSignature> &before,
                          StopSignals &stop) {
-  double started = epochOf(state_.started);
+  double started = epochOfUtc(state_.started);
   fs::path reducedRoot = fs::path(options_.outDir) / "reduced";
   for (NightSignature &sig : tonight) {
     sig.status = before.count(sig.text) ? "open" : "new";
-    double first = epochOf(sig.firstSeen);
+    double first = epochOfUtc(sig.firstSeen);
     if (started >= 0 && first >= 0)
       sig.detectionSeconds = first - started;
     fs::path reduced = reducedRoot / reducedName(sig.text);
@@ -691,7 +674,7 @@ int Night::run() {
       return fail(s);
   }
   int code = summarize();
-  (void)db_->exec("UPDATE nightly SET finished = " + sqlQuoted(utcNow()) +
+  (void)db_->exec("UPDATE nightly SET finished = " + sqlQuoted(nowUtc()) +
                   ", spent = " + std::to_string(spent()) +
                   ", exit_code = " + std::to_string(code) + " WHERE id = 1");
   return code;

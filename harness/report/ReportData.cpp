@@ -4,6 +4,7 @@
 
 #include "harness/campaign/CampaignTally.h"
 #include "harness/nightly/NightlyDb.h"
+#include "harness/store/FindingStore.h"
 #include "support/FileIO.h"
 
 #include <ctime>
@@ -22,13 +23,6 @@ std::vector<std::string> splitRunName(const std::string &run) {
 }
 
 namespace {
-
-double epochOf(const std::string &utc) {
-  std::tm tm{};
-  if (!strptime(utc.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm))
-    return -1;
-  return static_cast<double>(timegm(&tm));
-}
 
 /// The tallies of the campaigns of `db` (the last process of each: a
 /// resumed campaign's tally covers the processes before it).
@@ -108,7 +102,7 @@ Status readSignatures(NightDb &db, const ReportNight &night,
   auto seen = db.campaignSignatures(base.empty() ? "." : base);
   if (!seen.ok())
     return seen.error();
-  double started = epochOf(night.started);
+  double started = epochOfUtc(night.started);
   for (const NightSignature &s : *seen) {
     ReportSignature &r = out[s.text];
     bool fresh = r.text.empty();
@@ -117,7 +111,7 @@ Status readSignatures(NightDb &db, const ReportNight &night,
     r.count += s.count;
     if (fresh || s.firstSeen < r.firstSeen) {
       r.firstSeen = s.firstSeen;
-      double first = epochOf(s.firstSeen);
+      double first = epochOfUtc(s.firstSeen);
       r.detectionSeconds = started >= 0 && first >= 0 ? first - started : -1;
     }
     r.lastSeen = std::max(r.lastSeen, s.lastSeen);
@@ -175,20 +169,11 @@ Status readStatuses(NightDb &db, std::map<std::string, ReportSignature> &out) {
   return Status::success();
 }
 
-std::string utcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
-
 } // namespace
 
 Result<ReportData> readReportData(const std::vector<std::string> &databases) {
   ReportData data;
-  data.generated = utcNow();
+  data.generated = nowUtc();
   std::map<std::string, ReportSignature> signatures;
   for (const std::string &path : databases) {
     std::error_code ec;

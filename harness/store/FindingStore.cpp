@@ -32,8 +32,6 @@ using nlohmann::json;
 
 namespace sift::harness {
 
-namespace {
-
 std::string nowUtc() {
   std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -42,6 +40,15 @@ std::string nowUtc() {
   std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buffer;
 }
+
+double epochOfUtc(const std::string &utc) {
+  std::tm tm{};
+  if (!strptime(utc.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm))
+    return -1;
+  return static_cast<double>(timegm(&tm));
+}
+
+namespace {
 
 /// A prepared statement that finalizes itself.
 class Statement {

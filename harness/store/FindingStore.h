@@ -52,6 +52,11 @@ struct ResumePoint {
 /// counted and listed without a folder.
 inline constexpr int64_t kReprosPerSignature = 3;
 
+/// Now as the database stores times: "2026-11-26T06:36:07Z" (UTC).
+std::string nowUtc();
+/// Seconds since the epoch of such a time; -1 when it is malformed.
+double epochOfUtc(const std::string &utc);
+
 /// Takes `dir/name` (flock, released when the process ends however it
 /// ends) and writes this process's pid in it; returns the descriptor to
 /// close. The error names the holder ("in use by HOLDER (pid N): WHY").
