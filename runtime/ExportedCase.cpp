@@ -53,6 +53,8 @@ void rt::setExportedCase(Artifact &artifact, const ExportedCase &info) {
     artifact.meta["case.expected"] = info.hasReference ? "reference" : "none";
   if (!info.hasReference && !info.noReferenceNote.empty())
     artifact.meta["case.expected-note"] = info.noReferenceNote;
+  if (!info.bench.empty())
+    artifact.meta["case.bench"] = info.bench;
   artifact.meta["case.pipeline"] = std::string(toString(info.pipeline));
   artifact.meta["case.target"] = std::string(toString(info.target));
   artifact.meta["case.chip"] = info.chip;
@@ -110,6 +112,7 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
   info.families = optional("case.families");
   info.exactKeys = optional("case.exact-keys") == "1";
   info.staticVerdict = optional("case.static-verdict");
+  info.bench = optional("case.bench");
   for (auto [key, slot] :
        {std::pair<const char *, std::string *>{"case.pipeline", &pipeline},
         {"case.target", &target},
@@ -139,6 +142,17 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
       info.tolerances.push_back(ulps);
     }
   size_t outputs = artifact.plan.outputs().size();
+  if (!info.bench.empty()) {
+    // Inputs and expected outputs are made from the benchmark's program.
+    if (!artifact.inputs.empty() || !artifact.expected.empty())
+      return makeError("meta 'case.bench' names a benchmark but the artifact "
+                       "carries inputs or expected outputs");
+    if (info.tolerances.size() != outputs)
+      return makeError("meta 'case.tolerances' has " +
+                       std::to_string(info.tolerances.size()) +
+                       " entries for " + std::to_string(outputs) + " outputs");
+    return info;
+  }
   if (artifact.inputs.size() != artifact.plan.inputs().size())
     return makeError("the artifact does not carry its inputs");
   if (!info.hasReference) {

@@ -19,6 +19,9 @@
 // case folder (harness import) and what the static oracles said:
 //
 //   case.families       the campaign's families (sort,topk,nms)
+//   case.bench          a benchmark program's name (gen::benchPrograms):
+//                       the artifact carries no inputs or expected outputs,
+//                       sift-run --bench makes them from the program
 //   case.exact-keys     1 when no inexact op fed a sort key or top-k input
 //   case.static-verdict the verdict of the compile and static oracles
 //
@@ -63,6 +66,9 @@ struct ExportedCase {
   /// static verdict (case.static-verdict); empty when not recorded.
   std::string families, staticVerdict;
   bool exactKeys = false;
+  /// A benchmark program's name (case.bench): inputs and expected outputs
+  /// are not carried but made from it; empty for every other artifact.
+  std::string bench;
 
   /// "<seed>-<pipeline>-<target>", or for a hand-written program
   /// "<program stem>-<pipeline>-<target>": the CSV's case key (and an

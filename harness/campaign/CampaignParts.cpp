@@ -120,10 +120,9 @@ namespace {
 /// IREE's policy), input<i>.npy and expected<i>.npy; written under a
 /// temporary name and renamed into place.
 Status exportIreeCase(const FuzzOptions &options, const rt::ExportedCase &info,
-                      const CaseResult &result) {
+                      const CaseResult &result, const std::string &name) {
   namespace fs = std::filesystem;
-  fs::path final = fs::path(options.exportDir) /
-                   (info.name() + rt::kIreeCaseExtension);
+  fs::path final = fs::path(options.exportDir) / (name + rt::kIreeCaseExtension);
   fs::path temp = final.string() + ".tmp-" + std::to_string(getpid());
   std::error_code ec;
   fs::remove_all(temp, ec);
@@ -132,7 +131,7 @@ Status exportIreeCase(const FuzzOptions &options, const rt::ExportedCase &info,
     return makeError(temp.string() + ": " + ec.message());
   nlohmann::json facts = {
       {"format", "sift-iree-case 1"},
-      {"name", info.name()},
+      {"name", name},
       {"seed", result.seed},
       {"pipeline", std::string(toString(info.pipeline))},
       {"target", std::string(toString(info.target))},
@@ -147,6 +146,10 @@ Status exportIreeCase(const FuzzOptions &options, const rt::ExportedCase &info,
       // may get the case without its .npy files (sift-run regenerates).
       {"regenerable", true},
       {"program", gen::programToJson(result.program)}};
+  // A benchmark's inputs are too large to carry: sift-run --bench makes
+  // them (and the reference) from the program and seed.
+  if (!info.bench.empty())
+    facts["bench"] = info.bench;
   std::string text = facts.dump(1);
   auto bytes = [](const std::string &s) {
     return reinterpret_cast<const uint8_t *>(s.data());
@@ -181,6 +184,11 @@ Status exportIreeCase(const FuzzOptions &options, const rt::ExportedCase &info,
 
 } // namespace
 
+Status exportIreeBench(const FuzzOptions &options, const rt::ExportedCase &info,
+                       const CaseResult &result, const std::string &name) {
+  return exportIreeCase(options, info, result, name);
+}
+
 Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
                   const CaseResult &result) {
   rt::Artifact artifact = result.artifact;
@@ -199,7 +207,7 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
   info.families = familyList(options);
   info.exactKeys = options.exactKeys;
   if (systemOf(run.pipeline) == SystemKind::Iree)
-    return exportIreeCase(options, info, result);
+    return exportIreeCase(options, info, result, info.name());
   rt::setExportedCase(artifact, info);
   std::string path = options.exportDir + "/" + info.name() + ".siftart";
   if (Status s = rt::writeArtifact(path, artifact); !s)

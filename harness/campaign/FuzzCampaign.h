@@ -12,6 +12,7 @@
 #pragma once
 
 #include "harness/campaign/CampaignTally.h"
+#include "runtime/ExportedCase.h"
 #include "harness/case/CaseRunner.h"
 #include "harness/commands/Commands.h"
 #include "harness/store/FindingStore.h"
@@ -62,6 +63,11 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
 /// tolerances to --export-artifacts as <seed>-<pipeline>-<target>.siftart.
 Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
                   const CaseResult &result);
+
+/// An IREE benchmark run `name`.ireecase for sift-run --bench: the IREE
+/// case format with "bench" and without .npy files.
+Status exportIreeBench(const FuzzOptions &options, const rt::ExportedCase &info,
+                       const CaseResult &result, const std::string &name);
 
 /// One campaign, from its options to its exit code.
 class FuzzCampaign {

@@ -37,6 +37,7 @@ CommandEntry addCheckCommand(CLI::App &app);
 CommandEntry addMergeCommand(CLI::App &app);
 CommandEntry addNightlyCommand(CLI::App &app, const std::string &commandLine);
 CommandEntry addReportCommand(CLI::App &app);
+CommandEntry addBenchCommand(CLI::App &app);
 CommandEntry addImportCommand(CLI::App &app, const std::string &commandLine);
 CommandEntry addRunCommand(CLI::App &app);
 CommandEntry addCompileCommand(CLI::App &app);

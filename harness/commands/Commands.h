@@ -205,6 +205,14 @@ struct MergeOptions {
   std::string output;
 };
 
+/// `harness bench`.
+struct BenchOptions {
+  std::vector<PipelineTarget> runs;
+  /// Only these benchmarks (empty: every one).
+  std::vector<std::string> benches;
+  std::string exportDir;
+};
+
 /// `harness report`.
 struct ReportOptions {
   std::vector<std::string> databases;
@@ -252,6 +260,7 @@ int runFuzzCommand(const FuzzOptions &options);
 int runMergeCommand(const MergeOptions &options);
 int runNightlyCommand(const NightlyOptions &options);
 int runReportCommand(const ReportOptions &options);
+int runBenchCommand(const BenchOptions &options);
 int runReplayCommand(const ReplayOptions &options);
 int runReduceCommand(const ReduceOptions &options);
 int runCheckCommand(const CheckOptions &options);

@@ -27,7 +27,7 @@ std::vector<std::string> withDefaultCommand(int argc, char **argv) {
   static const char *commands[] = {"fuzz",   "run",    "compile",
                                    "import", "merge",  "replay",
                                    "reduce", "check",  "upstream",
-                                   "nightly", "report"};
+                                   "nightly", "report", "bench"};
   bool named = false;
   if (args.size() > 1)
     for (const char *command : commands)
@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
       addMergeCommand(app),             addImportCommand(app, commandLine),
       addRunCommand(app),               addCompileCommand(app),
       addUpstreamCommand(app),          addNightlyCommand(app, commandLine),
-      addReportCommand(app)};
+      addReportCommand(app),            addBenchCommand(app)};
 
   std::vector<const char *> cargs;
   for (const std::string &arg : args)

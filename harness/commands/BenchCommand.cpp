@@ -1,0 +1,225 @@
+//===- BenchCommand.cpp - `harness bench`: the benchmark programs compiled -===//
+//
+// The compile host's half of a benchmark: every program of
+// gen::benchPrograms() through every selected pipeline and GPU target,
+// with the static oracles, exported for the GPU host without its inputs
+// (sift-run --bench makes them, and the reference, from the program; the
+// largest would not travel). sift's runs become NAME.siftart with
+// `case.bench`; IREE's become NAME.ireecase folders with "bench". A run
+// that does not compile is a row of bench.json with its verdict, not an
+// error: a pipeline that cannot compile a model-sized program is a result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/campaign/FuzzCampaign.h"
+#include "harness/commands/Cli.h"
+#include "harness/commands/Commands.h"
+#include "harness/sut/Systems.h"
+
+#include "generators/BenchPrograms.h"
+#include "generators/MlirEmitter.h"
+#include "oracles/Compare.h"
+#include "support/FileIO.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+namespace fs = std::filesystem;
+
+namespace sift::harness {
+
+namespace {
+
+struct BenchFlags {
+  BenchOptions options;
+  std::string pipelines = "tileandfuse,distribute,iree-all",
+              targets = "nvptx", benches;
+};
+
+/// The front end IREE's runs spell a benchmark in: linalg_ext, but NMS
+/// reaches IREE only through ONNX.
+gen::FrontEnd ireeFrontEnd(const gen::BenchProgram &bench) {
+  return bench.family == gen::Family::Nms ? gen::FrontEnd::Onnx
+                                          : gen::FrontEnd::LinalgExt;
+}
+
+/// Compiles `bench` for `run`; the result holds the verdict of the compile
+/// and static oracles.
+CaseResult compileBench(Systems &systems, const gen::BenchProgram &bench,
+                        const PipelineTarget &run, std::string &error) {
+  CaseOptions o;
+  o.pipeline = run.pipeline;
+  o.target = run.target;
+  o.chip = run.chip;
+  o.inputs = bench.inputs;
+  bool iree = systemOf(run.pipeline) == SystemKind::Iree;
+  if (iree)
+    o.frontEnd = ireeFrontEnd(bench);
+  CaseResult result = blankCase(o, bench.seed);
+  result.program = bench.program;
+  result.mlir = gen::emitMlir(result.program);
+  Result<SystemUnderTest *> system = systems.of(run.pipeline);
+  if (!system.ok()) {
+    error = system.message();
+    return result;
+  }
+  auto start = std::chrono::steady_clock::now();
+  (*system)->compile(o, result);
+  result.compileSeconds = secondsSince(start);
+  return result;
+}
+
+/// Writes the compiled run for the GPU host; its file or folder name.
+Result<std::string> exportBench(const BenchOptions &options,
+                                const gen::BenchProgram &bench,
+                                const PipelineTarget &run, CaseResult &result) {
+  FuzzOptions fuzz;
+  fuzz.exportDir = options.exportDir;
+  fuzz.inputs = bench.inputs;
+  fuzz.families = {bench.family};
+  rt::ExportedCase info;
+  info.seed = bench.seed;
+  info.pipeline = run.pipeline;
+  info.target = run.target;
+  info.chip = run.chip.empty() ? std::string(defaultChip(run.target)) : run.chip;
+  info.inputs = std::string(gen::toString(bench.inputs));
+  info.tolerances = oracle::outputTolerances(result.program);
+  info.staticVerdict = std::string(oracle::toString(result.verdict));
+  info.bench = bench.name;
+  std::string name = bench.name + "-" + std::string(toString(run.pipeline)) +
+                     "-" + std::string(toString(run.target));
+  if (systemOf(run.pipeline) == SystemKind::Iree) {
+    if (Status s = exportIreeBench(fuzz, info, result, name); !s.ok())
+      return s.error();
+    return name + rt::kIreeCaseExtension;
+  }
+  rt::Artifact artifact = result.artifact;
+  artifact.inputs.clear();
+  artifact.expected.clear();
+  rt::setExportedCase(artifact, info);
+  std::string path = (fs::path(options.exportDir) / (name + ".siftart")).string();
+  if (Status s = rt::writeArtifact(path, artifact); !s)
+    return makeError(path + ": " + s.message());
+  return name + ".siftart";
+}
+
+} // namespace
+
+int runBenchCommand(const BenchOptions &options) {
+  std::error_code ec;
+  fs::create_directories(options.exportDir, ec);
+  if (ec) {
+    std::fprintf(stderr, "harness bench: %s: cannot create the folder: %s\n",
+                 options.exportDir.c_str(), ec.message().c_str());
+    return kExitUsage;
+  }
+  Systems systems;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const gen::BenchProgram &bench : gen::benchPrograms()) {
+    if (!options.benches.empty() &&
+        std::find(options.benches.begin(), options.benches.end(),
+                  bench.name) == options.benches.end())
+      continue;
+    for (const PipelineTarget &run : options.runs) {
+      std::string error;
+      CaseResult result = compileBench(systems, bench, run, error);
+      if (!error.empty()) {
+        std::fprintf(stderr, "harness bench: %s\n", error.c_str());
+        return kExitUsage;
+      }
+      std::string file;
+      if (result.compiled) {
+        Result<std::string> written = exportBench(options, bench, run, result);
+        if (!written.ok()) {
+          std::fprintf(stderr, "harness bench: %s\n",
+                       written.message().c_str());
+          return kExitUsage;
+        }
+        file = *written;
+      }
+      std::string verdict(oracle::toString(result.verdict));
+      std::string first = result.detail.substr(0, result.detail.find('\n'));
+      std::printf("%-22s %-24s %-18s %6.1f s %s\n", bench.name.c_str(),
+                  runName(run).c_str(), verdict.c_str(),
+                  result.compileSeconds, first.substr(0, 100).c_str());
+      std::fflush(stdout);
+      rows.push_back({{"bench", bench.name},
+                      {"pipeline", std::string(toString(run.pipeline))},
+                      {"target", std::string(toString(run.target))},
+                      {"verdict", verdict},
+                      {"detail", first},
+                      {"compile_seconds", result.compileSeconds},
+                      {"bytes_moved", bench.bytesMoved},
+                      {"file", file}});
+    }
+  }
+  std::string text = nlohmann::json{{"format", "sift-bench 1"},
+                                    {"runs", rows}}
+                         .dump(1) +
+                     "\n";
+  std::string path = (fs::path(options.exportDir) / "bench.json").string();
+  if (Status s = writeFileAtomic(
+          path, reinterpret_cast<const uint8_t *>(text.data()), text.size());
+      !s) {
+    std::fprintf(stderr, "harness bench: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+  std::printf("wrote %zu runs to %s (bench.json lists them); time them on "
+              "the GPU host with sift-run --bench\n",
+              rows.size(), options.exportDir.c_str());
+  return kExitOk;
+}
+
+CommandEntry addBenchCommand(CLI::App &app) {
+  auto f = std::make_shared<BenchFlags>();
+  CLI::App *cmd = app.add_subcommand(
+      "bench", "Compile the benchmark programs (model-sized top-k, sort and "
+               "NMS) through every selected pipeline and export them for "
+               "sift-run --bench on a GPU host");
+  cmd->add_option("--export", f->options.exportDir,
+                  "Folder for the exported runs and bench.json")
+      ->required();
+  cmd->add_option("--pipeline", f->pipelines, "Pipelines")
+      ->capture_default_str();
+  cmd->add_option("--target", f->targets, "GPU targets")->capture_default_str();
+  cmd->add_option("--bench", f->benches,
+                  "Only these benchmarks (comma-separated names)");
+  return {cmd, [f] {
+            std::vector<PipelineKind> pipelines;
+            for (const std::string &name : listFlag(f->pipelines, "--pipeline")) {
+              if (name == "all" || name == "iree-all") {
+                const PipelineKind *begin = name == "all"
+                                                ? std::begin(kSiftPipelineKinds)
+                                                : std::begin(kIreePipelineKinds);
+                pipelines.insert(pipelines.end(), begin, begin + 3);
+              } else {
+                pipelines.push_back(pipelineFlag(name));
+              }
+            }
+            std::vector<TargetKind> targets;
+            for (const std::string &name : listFlag(f->targets, "--target"))
+              targets.push_back(targetFlag(name));
+            f->options.runs = {};
+            for (const PipelineTarget &run :
+                 selectPipelineTargets(pipelines, targets, {})) {
+              PipelineTarget r = run;
+              // The pinned IREE rejects sm_90 (iree-org/iree#22147).
+              if (systemOf(r.pipeline) == SystemKind::Iree &&
+                  r.target == TargetKind::Nvptx && r.chip.empty())
+                r.chip = "sm_89";
+              f->options.runs.push_back(r);
+            }
+            if (!f->benches.empty())
+              f->options.benches = listFlag(f->benches, "--bench");
+            for (const std::string &name : f->options.benches)
+              if (!gen::findBenchProgram(name))
+                throw UsageError{"--bench: no benchmark '" + name + "'"};
+            return runBenchCommand(f->options);
+          }};
+}
+
+} // namespace sift::harness
