@@ -45,8 +45,7 @@ void addFlags(CLI::App &app, Options &o, std::string &device,
               std::string &inject) {
   app.add_option("paths", o.paths,
                  "Artifacts (.siftart), IREE cases (.ireecase folders) or "
-                 "folders of them")
-      ->required();
+                 "folders of them (required but with --write-bench-inputs)");
   app.add_option("--device", device, "cuda, hip or cpu")->capture_default_str();
   app.add_option("--out", o.out, "The results CSV")->capture_default_str();
   app.add_option("--output-dir", o.outputDir,
@@ -69,6 +68,16 @@ void addFlags(CLI::App &app, Options &o, std::string &device,
   app.add_option("--iree-run-module", o.ireeRunModule,
                  "IREE's iree-run-module for .ireecase folders (default: "
                  "the first on PATH)");
+  app.add_option("--bench", o.benchRuns,
+                 "Time benchmark runs (harness bench) N times each and write "
+                 "Google Benchmark JSON to --bench-out");
+  app.add_option("--warmup", o.warmup, "Untimed runs before --bench's")
+      ->capture_default_str();
+  app.add_option("--bench-out", o.benchOut, "--bench's JSON")
+      ->capture_default_str();
+  app.add_option("--write-bench-inputs", o.writeBenchInputs,
+                 "Write every benchmark program's inputs to DIR/<name>/"
+                 "input<i>.npy (for the vendor baselines) and exit");
   app.add_flag("--resume", o.resume,
                "Keep the rows of OUT.partial a stopped run left and run only "
                "the artifacts it had not finished");
@@ -145,6 +154,9 @@ int parseOptions(int argc, char **argv, Options &options) {
         throw UsageError{arg + " has no value: write " + arg + "VALUE"};
     }
     app.parse(argc, argv);
+    if (options.paths.empty() && options.writeBenchInputs.empty())
+      throw UsageError{"paths is required: artifacts, IREE cases or folders "
+                       "of them"};
     checkValues(options, device, inject);
     checkPaths(options);
   } catch (const CLI::CallForHelp &e) {

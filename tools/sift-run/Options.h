@@ -30,6 +30,14 @@ struct Options {
   bool resume = false;
   /// IREE's iree-run-module, for .ireecase folders; empty: from PATH.
   std::string ireeRunModule;
+  /// --bench=N: time benchmark runs N times each (after --warmup untimed
+  /// runs) into benchOut (Google Benchmark JSON) instead of the CSV.
+  int benchRuns = 0;
+  int warmup = 3;
+  std::string benchOut = "sift-bench.json";
+  /// --write-bench-inputs=DIR: write every benchmark program's inputs as
+  /// DIR/<name>/input<i>.npy (the vendor baselines read them) and exit.
+  std::string writeBenchInputs;
 };
 
 /// Parses the command line into `options`. Returns -1 to go on, or the

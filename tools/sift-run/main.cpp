@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tools/sift-run/Bench.h"
 #include "tools/sift-run/IreeCases.h"
 #include "tools/sift-run/Options.h"
 #include "tools/sift-run/ResultsCsv.h"
@@ -123,12 +124,16 @@ int main(int argc, char **argv) {
   Options options;
   if (int code = parseOptions(argc, argv, options); code >= 0)
     return code;
+  if (!options.writeBenchInputs.empty())
+    return writeBenchInputs(options.writeBenchInputs);
   std::vector<std::string> errors;
   std::vector<std::string> files = collectArtifacts(options.paths, errors);
   for (const std::string &error : errors)
     std::fprintf(stderr, "sift-run: %s\n", error.c_str());
   if (files.empty())
     return 2;
+  if (options.benchRuns > 0)
+    return runBench(options, files);
   auto results = ResultsCsv::open(
       options.out, std::string(rt::toString(options.device)), options.resume);
   if (!results.ok()) {

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The GPU host's half of `harness bench`: builds sift-run (runtime only, no
+# LLVM), writes every benchmark program's inputs, times the exported runs
+# (sift-run --bench: sift's artifacts with CUDA events, IREE's cases with
+# iree-benchmark-module), then the vendor baselines on the same inputs: CUB
+# (scripts/bench/cub_bench.cu, built with nvcc here) and PyTorch /
+# torchvision (scripts/bench/torch_bench.py) where installed. Google
+# Benchmark JSON files go to $OUT (default ./bench-out): sift.json,
+# iree.json, cub.json, torch.json.
+#
+#   scripts/bench-gpu.sh EXPORTS_DIR [RUNS] [WARMUP]
+#
+# sift-run needs CLI11's and nlohmann-json's headers (or copies in .deps/,
+# as for scripts/gpu-run.sh); IREE cases need .deps/iree/iree-run-module and
+# iree-benchmark-module (from the iree-base-runtime wheel), or
+# $SIFT_IREE_RUN_MODULE.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exports=$1
+runs=${2:-20}
+warmup=${3:-5}
+out="${OUT:-bench-out}"
+mkdir -p "$out"
+build=/tmp/sift-runtime-build
+cmake -S . -B "$build" -DSIFT_BUILD_COMPILER=OFF -DSIFT_BUILD_TESTS=OFF \
+  -DSIFT_BUILD_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 \
+  || { tail -20 "$out/configure.log"; exit 1; }
+cmake --build "$build" -j "$(nproc)" --target sift-run > "$out/build.log" 2>&1 \
+  || { tail -30 "$out/build.log"; exit 1; }
+inputs=/tmp/sift-bench-inputs
+"$build/tools/sift-run" --write-bench-inputs="$inputs" > "$out/inputs.log"
+iree=()
+runner="${SIFT_IREE_RUN_MODULE:-.deps/iree/iree-run-module}"
+if [ -x "$runner" ]; then iree=(--iree-run-module="$runner"); fi
+# sift's artifacts run in one process (a kernel that never ends would hold
+# it: SIFT_BENCH_LIMIT bounds the whole), IREE's cases each under --timeout.
+limit=${SIFT_BENCH_LIMIT:-1800}
+mapfile -t sift < <(find "$exports" -maxdepth 1 -name '*.siftart' | sort)
+mapfile -t ireecases < <(find "$exports" -maxdepth 1 -name '*.ireecase' | sort)
+if ((${#sift[@]})); then
+  timeout "$limit" "$build/tools/sift-run" "${sift[@]}" --device=cuda --bench="$runs" \
+    --warmup="$warmup" --bench-out="$out/sift.json" 2>&1 | tee "$out/sift.log" || true
+fi
+if ((${#ireecases[@]})); then
+  timeout "$limit" "$build/tools/sift-run" "${ireecases[@]}" --device=cuda --bench="$runs" \
+    --warmup="$warmup" --timeout="${SIFT_BENCH_TIMEOUT:-60}" --bench-out="$out/iree.json" \
+    "${iree[@]}" 2>&1 | tee "$out/iree.log" || true
+fi
+if command -v nvcc > /dev/null; then
+  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+  nvcc -O3 -std=c++17 -arch="sm_${arch:-90}" scripts/bench/cub_bench.cu -o /tmp/cub_bench \
+    > "$out/cub-build.log" 2>&1 && /tmp/cub_bench "$inputs" "$out/cub.json" "$runs" "$warmup" \
+    2>&1 | tee "$out/cub.log" || echo "bench-gpu: CUB baseline failed (see $out/cub*.log)"
+else
+  echo "bench-gpu: no nvcc: no CUB baseline"
+fi
+if python3 -c "import torch, torchvision" 2> /dev/null; then
+  python3 scripts/bench/torch_bench.py "$inputs" "$out/torch.json" --runs="$runs" \
+    --warmup="$warmup" 2>&1 | tee "$out/torch.log" || echo "bench-gpu: torch baseline failed"
+else
+  echo "bench-gpu: no torch/torchvision: no PyTorch baseline"
+fi
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/gpu.csv" || true

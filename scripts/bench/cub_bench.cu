@@ -1,0 +1,258 @@
+// CUB (CUDA's CCCL) on sift's benchmark inputs, for `harness bench`.
+//
+//   nvcc -O3 -std=c++17 -arch=sm_90 cub_bench.cu -o cub_bench
+//   cub_bench INPUTS_DIR OUT.json [RUNS] [WARMUP]
+//
+// INPUTS_DIR is what `sift-run --write-bench-inputs=DIR` wrote. Sorts use
+// cub::DeviceSegmentedSort::SortKeys (one segment per row, ascending);
+// top-k uses cub::DeviceSegmentedSort::SortPairsDescending over (value,
+// index) and copies each row's first k out (this CCCL has no top-k
+// primitive: a sort-based top-k, the copy timed too). NMS has no CUB
+// primitive (torchvision is its baseline). "copy-1GiB" times a
+// device-to-device copy, the bandwidth floor's denominator. Each op is timed
+// with CUDA events, WARMUP untimed runs first; the output is Google
+// Benchmark JSON named "<benchmark>/cub/cuda".
+#include <cub/device/device_segmented_sort.cuh>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    cudaError_t e = (call);                                                    \
+    if (e != cudaSuccess) {                                                    \
+      std::fprintf(stderr, "cub_bench: %s: %s\n", #call,                       \
+                   cudaGetErrorString(e));                                     \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+/// An f32 .npy (little-endian, C order): its shape and data; empty on error.
+bool readNpyF32(const std::string &path, std::vector<long> &shape,
+                std::vector<float> &data) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[8];
+  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
+    return false;
+  unsigned headerLength = 0;
+  if (magic[6] == 1) {
+    unsigned char l[2];
+    in.read(reinterpret_cast<char *>(l), 2);
+    headerLength = l[0] | (l[1] << 8);
+  } else {
+    unsigned char l[4];
+    in.read(reinterpret_cast<char *>(l), 4);
+    headerLength = l[0] | (l[1] << 8) | (l[2] << 16) | (l[3] << 24);
+  }
+  std::string header(headerLength, ' ');
+  in.read(&header[0], headerLength);
+  if (header.find("'<f4'") == std::string::npos ||
+      header.find("'fortran_order': False") == std::string::npos)
+    return false;
+  size_t open = header.find('(', header.find("'shape'"));
+  size_t close = header.find(')', open);
+  std::stringstream dims(header.substr(open + 1, close - open - 1));
+  std::string item;
+  long count = 1;
+  shape.clear();
+  while (std::getline(dims, item, ','))
+    if (item.find_first_not_of(' ') != std::string::npos) {
+      shape.push_back(std::atol(item.c_str()));
+      count *= shape.back();
+    }
+  data.resize(count);
+  return static_cast<bool>(
+      in.read(reinterpret_cast<char *>(data.data()), count * sizeof(float)));
+}
+
+__global__ void iotaRows(int *values, long rows, long cols) {
+  long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
+  if (i < rows * cols)
+    values[i] = static_cast<int>(i % cols);
+}
+
+std::vector<float> timed(const std::function<void()> &op, int runs,
+                         int warmup) {
+  for (int i = 0; i < warmup; ++i)
+    op();
+  CHECK(cudaDeviceSynchronize());
+  cudaEvent_t start, end;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&end));
+  std::vector<float> ms;
+  for (int i = 0; i < runs; ++i) {
+    CHECK(cudaEventRecord(start));
+    op();
+    CHECK(cudaEventRecord(end));
+    CHECK(cudaEventSynchronize(end));
+    float t = 0;
+    CHECK(cudaEventElapsedTime(&t, start, end));
+    ms.push_back(t);
+  }
+  return ms;
+}
+
+std::string entries(const std::string &name, std::vector<float> ms,
+                    double bytes) {
+  std::string out;
+  char line[512];
+  for (size_t i = 0; i < ms.size(); ++i) {
+    std::snprintf(line, sizeof(line),
+                  "{\"name\":\"%s\",\"run_name\":\"%s\",\"run_type\":"
+                  "\"iteration\",\"repetitions\":%zu,\"repetition_index\":%zu,"
+                  "\"threads\":1,\"iterations\":1,\"real_time\":%.6f,"
+                  "\"cpu_time\":%.6f,\"time_unit\":\"ms\",\"bytes_moved\":%.0f,"
+                  "\"label\":\"pass\"},\n",
+                  name.c_str(), name.c_str(), ms.size(), i, ms[i], ms[i],
+                  bytes);
+    out += line;
+  }
+  std::vector<float> sorted = ms;
+  std::sort(sorted.begin(), sorted.end());
+  size_t n = sorted.size();
+  float median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  const char *names[] = {"median", "spread"};
+  float values[] = {median, sorted.back() - sorted.front()};
+  for (int a = 0; a < 2; ++a) {
+    std::snprintf(line, sizeof(line),
+                  "{\"name\":\"%s_%s\",\"run_name\":\"%s\",\"run_type\":"
+                  "\"aggregate\",\"aggregate_name\":\"%s\",\"repetitions\":%zu,"
+                  "\"threads\":1,\"iterations\":1,\"real_time\":%.6f,"
+                  "\"cpu_time\":%.6f,\"time_unit\":\"ms\",\"bytes_moved\":%.0f,"
+                  "\"label\":\"pass\"},\n",
+                  name.c_str(), names[a], name.c_str(), names[a], n, values[a],
+                  values[a], bytes);
+    out += line;
+  }
+  std::printf("%s: median %.3f ms of %zu\n", name.c_str(), median, n);
+  return out;
+}
+
+/// Sort or top-k of one benchmark's input: its entries, "" when the
+/// folder is not a sort or top-k.
+std::string benchOne(const std::string &dir, const std::string &name,
+                     int runs, int warmup) {
+  long rows = 0, cols = 0, k = 0;
+  bool topk = std::sscanf(name.c_str(), "topk-%ldx%ld-k%ld", &rows, &cols,
+                          &k) == 3;
+  bool sort = !topk && std::sscanf(name.c_str(), "sort-%ldx%ld", &rows,
+                                   &cols) == 2;
+  if (!topk && !sort)
+    return "";
+  std::vector<long> shape;
+  std::vector<float> host;
+  if (!readNpyF32(dir + "/" + name + "/input0.npy", shape, host)) {
+    std::fprintf(stderr, "cub_bench: %s/%s/input0.npy: not an f32 .npy\n",
+                 dir.c_str(), name.c_str());
+    std::exit(2);
+  }
+  long n = rows * cols;
+  float *keys, *keysOut;
+  int *values, *valuesOut, *offsets;
+  CHECK(cudaMalloc(&keys, n * sizeof(float)));
+  CHECK(cudaMalloc(&keysOut, n * sizeof(float)));
+  CHECK(cudaMalloc(&values, n * sizeof(int)));
+  CHECK(cudaMalloc(&valuesOut, n * sizeof(int)));
+  CHECK(cudaMalloc(&offsets, (rows + 1) * sizeof(int)));
+  std::vector<int> hostOffsets(rows + 1);
+  for (long r = 0; r <= rows; ++r)
+    hostOffsets[r] = static_cast<int>(r * cols);
+  CHECK(cudaMemcpy(keys, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(offsets, hostOffsets.data(), (rows + 1) * sizeof(int),
+                   cudaMemcpyHostToDevice));
+  iotaRows<<<(n + 255) / 256, 256>>>(values, rows, cols);
+  float *topValues;
+  int *topIndices;
+  CHECK(cudaMalloc(&topValues, rows * std::max(k, 1L) * sizeof(float)));
+  CHECK(cudaMalloc(&topIndices, rows * std::max(k, 1L) * sizeof(int)));
+  size_t tempBytes = 0;
+  void *temp = nullptr;
+  auto run = [&]() {
+    if (sort)
+      cub::DeviceSegmentedSort::SortKeys(temp, tempBytes, keys, keysOut, n,
+                                         rows, offsets, offsets + 1);
+    else
+      cub::DeviceSegmentedSort::SortPairsDescending(
+          temp, tempBytes, keys, keysOut, values, valuesOut, n, rows, offsets,
+          offsets + 1);
+  };
+  run(); // sizes temp
+  CHECK(cudaMalloc(&temp, tempBytes));
+  auto op = [&]() {
+    run();
+    if (topk) {
+      CHECK(cudaMemcpy2DAsync(topValues, k * sizeof(float), keysOut,
+                              cols * sizeof(float), k * sizeof(float), rows,
+                              cudaMemcpyDeviceToDevice));
+      CHECK(cudaMemcpy2DAsync(topIndices, k * sizeof(int), valuesOut,
+                              cols * sizeof(int), k * sizeof(int), rows,
+                              cudaMemcpyDeviceToDevice));
+    }
+  };
+  double bytes = n * 4.0 + (topk ? rows * k * 12.0 : n * 4.0);
+  std::string out = entries(name + "/cub/cuda", timed(op, runs, warmup), bytes);
+  for (void *p : {(void *)keys, (void *)keysOut, (void *)values,
+                  (void *)valuesOut, (void *)offsets, (void *)topValues,
+                  (void *)topIndices, temp})
+    CHECK(cudaFree(p));
+  return out;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: cub_bench INPUTS_DIR OUT.json [RUNS] [WARMUP]\n");
+    return 2;
+  }
+  std::string dir = argv[1], outPath = argv[2];
+  int runs = argc > 3 ? std::atoi(argv[3]) : 20;
+  int warmup = argc > 4 ? std::atoi(argv[4]) : 5;
+  std::vector<std::string> names;
+  if (DIR *d = opendir(dir.c_str())) {
+    while (dirent *e = readdir(d))
+      if (e->d_name[0] != '.')
+        names.push_back(e->d_name);
+    closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  std::string body;
+  for (const std::string &name : names)
+    body += benchOne(dir, name, runs, warmup);
+  // The copy bandwidth: 1 GiB device to device (read and write).
+  size_t bytes = size_t(1) << 30;
+  void *a, *b;
+  CHECK(cudaMalloc(&a, bytes));
+  CHECK(cudaMalloc(&b, bytes));
+  CHECK(cudaMemset(a, 1, bytes));
+  body += entries("copy-1GiB/cub/cuda",
+                  timed([&] { CHECK(cudaMemcpyAsync(b, a, bytes,
+                                                    cudaMemcpyDeviceToDevice)); },
+                        runs, warmup),
+                  2.0 * bytes);
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  if (!body.empty())
+    body.erase(body.size() - 2); // the last ",\n"
+  std::string tmp = outPath + ".partial";
+  FILE *out = std::fopen(tmp.c_str(), "w");
+  if (!out)
+    return 2;
+  std::fprintf(out,
+               "{\"context\":{\"executable\":\"cub_bench\",\"device\":\"%s\","
+               "\"cuda_runtime\":%d,\"library_build_type\":\"release\"},\n"
+               "\"benchmarks\":[\n%s\n]}\n",
+               prop.name, CUDART_VERSION, body.c_str());
+  std::fclose(out);
+  return std::rename(tmp.c_str(), outPath.c_str()) == 0 ? 0 : 2;
+}

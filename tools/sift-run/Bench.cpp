@@ -1,0 +1,349 @@
+//===- tools/sift-run/Bench.cpp - `sift-run --bench`: timed runs ----------===//
+//
+// The GPU host's half of `harness bench`. Each exported run names its
+// benchmark program (gen::benchPrograms); its inputs come from the
+// program's seed and the reference computes what it must return. sift's
+// artifacts run in this process: --warmup untimed runs, then --bench timed
+// ones, each timed by the device's events from its first launch to its
+// synchronize; the first timed run's outputs are checked while timed. An
+// IREE case runs once through iree-run-module (checked under IREE's
+// policy), then through iree-benchmark-module --benchmark_repetitions. The
+// result is Google Benchmark JSON: one entry per repetition and the median
+// and spread aggregates, the verdict as the label, bytes moved as a
+// counter (the bandwidth floor's numerator).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/sift-run/Bench.h"
+
+#include "generators/BenchPrograms.h"
+#include "generators/InputGenerator.h"
+#include "oracles/Compare.h"
+#include "oracles/Reference.h"
+#include "runtime/ExportedCase.h"
+#include "runtime/Runner.h"
+#include "runtime/gpu/GpuDriver.h"
+#include "runtime/iree/IreeRun.h"
+#include "support/FileIO.h"
+#include "support/Npy.h"
+#include "tools/sift-run/IreeCases.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace sift::tools {
+
+namespace {
+
+/// Runs one sift artifact with a benchmark's inputs.
+BenchResult benchSift(rt::Device &device, const std::string &file,
+                      const Options &options) {
+  BenchResult r;
+  r.file = file;
+  Result<rt::Artifact> artifact = rt::readArtifact(file);
+  Result<rt::ExportedCase> info = artifact.ok()
+                                      ? rt::getExportedCase(*artifact)
+                                      : Result<rt::ExportedCase>(artifact.error());
+  if (!info.ok()) {
+    r.verdict = "unreadable";
+    r.detail = file + ": " + info.message();
+    return r;
+  }
+  r.pipeline = std::string(toString(info->pipeline));
+  r.target = std::string(toString(info->target));
+  std::optional<gen::BenchProgram> bench = gen::findBenchProgram(info->bench);
+  if (!bench) {
+    r.verdict = "unreadable";
+    r.detail = file + ": not a benchmark run (no known case.bench)";
+    return r;
+  }
+  r.bench = bench->name;
+  r.bytesMoved = bench->bytesMoved;
+  artifact->inputs =
+      gen::generateInputs(bench->program, bench->inputs, bench->seed);
+  auto expected = oracle::evaluate(bench->program, artifact->inputs);
+  if (!expected.ok()) {
+    r.verdict = "unreadable";
+    r.detail = "the reference failed: " + expected.message();
+    return r;
+  }
+  for (int i = 0; i < options.warmup + options.benchRuns; ++i) {
+    rt::GpuTimes before = rt::gpuTimes(device);
+    auto start = std::chrono::steady_clock::now();
+    auto outputs = rt::runPlan({&device}, *artifact, artifact->inputs, {});
+    double wallMs = std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+    rt::GpuTimes after = rt::gpuTimes(device);
+    if (!outputs.ok()) {
+      r.verdict = "runtime-error";
+      r.detail = outputs.message();
+      return r;
+    }
+    if (i < options.warmup)
+      continue;
+    // A GPU's events time its kernels; the cpu device has none: its wall
+    // time (uploads and downloads included).
+    double kernelMs = (after.kernels - before.kernels).count() / 1e6;
+    r.ms.push_back(device.kind() == rt::DeviceKind::Cpu ? wallMs : kernelMs);
+    if (i == options.warmup)
+      if (auto m = oracle::compareOutputs(info->tolerances, *expected,
+                                          *outputs)) {
+        r.verdict = "mismatch";
+        r.detail = m->message;
+      }
+  }
+  if (r.verdict.empty())
+    r.verdict = "pass";
+  return r;
+}
+
+/// Per-repetition times (ms) of iree-benchmark-module's JSON.
+Result<std::vector<double>> benchmarkTimes(const std::string &json) {
+  auto parsed = nlohmann::json::parse(json, nullptr, false);
+  if (!parsed.is_object() || !parsed.contains("benchmarks"))
+    return makeError("iree-benchmark-module printed no benchmark JSON");
+  std::vector<double> ms;
+  for (const auto &b : parsed["benchmarks"]) {
+    if (b.value("run_type", "") != "iteration")
+      continue;
+    double t = b.value("real_time", 0.0);
+    std::string unit = b.value("time_unit", "ns");
+    double scale = unit == "ns" ? 1e-6 : unit == "us" ? 1e-3
+                   : unit == "ms" ? 1.0 : 1e3;
+    ms.push_back(t * scale);
+  }
+  if (ms.empty())
+    return makeError("iree-benchmark-module's JSON holds no iteration");
+  return ms;
+}
+
+/// Times an IREE case that passed with iree-benchmark-module.
+BenchResult timeIree(const std::string &dir, const gen::BenchProgram &bench,
+                     const Options &options, const std::string &runModule,
+                     BenchResult r) {
+  char pattern[] = "/tmp/sift-bench-XXXXXX";
+  if (!mkdtemp(pattern)) {
+    r.verdict = "runtime-error";
+    r.detail = "cannot make a temporary folder";
+    return r;
+  }
+  std::vector<HostTensor> inputs =
+      gen::generateInputs(bench.program, bench.inputs, bench.seed);
+  std::vector<std::string> args = {
+      (fs::path(runModule).parent_path() / "iree-benchmark-module").string(),
+      "--module=" + (fs::path(dir) / "module.vmfb").string(),
+      "--device=cuda", "--function=main",
+      "--benchmark_repetitions=" + std::to_string(options.benchRuns),
+      "--benchmark_format=json"};
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string path = std::string(pattern) + "/input" + std::to_string(i) +
+                       ".npy";
+    (void)writeNpy(path, inputs[i]);
+    args.push_back("--input=@" + path);
+  }
+  rt::ToolRun run = rt::runTool(args, options.timeoutSeconds * 4);
+  std::error_code ec;
+  fs::remove_all(pattern, ec);
+  size_t brace = run.output.find('{');
+  auto times = run.status == 0 && brace != std::string::npos
+                   ? benchmarkTimes(run.output.substr(brace))
+                   : Result<std::vector<double>>(makeError(
+                         run.timedOut ? "iree-benchmark-module did not finish "
+                                        "in time"
+                                      : rt::runFailure(run)));
+  if (!times.ok()) {
+    r.verdict = run.timedOut ? "run-timeout" : "runtime-error";
+    r.detail = times.message();
+    return r;
+  }
+  r.ms = *times;
+  return r;
+}
+
+/// Runs one IREE benchmark case: checked once, then timed.
+BenchResult benchIree(const std::string &dir, const Options &options,
+                      const std::string &runModule) {
+  std::string writeError;
+  Row checked = runIreeCase(options, runModule, dir, "", writeError);
+  BenchResult r;
+  r.file = dir;
+  r.pipeline = checked.pipeline;
+  r.target = checked.target;
+  std::ifstream in(fs::path(dir) / "case.json");
+  auto facts = nlohmann::json::parse(in, nullptr, false);
+  std::optional<gen::BenchProgram> bench =
+      facts.is_object() ? gen::findBenchProgram(facts.value("bench", ""))
+                        : std::nullopt;
+  if (!bench || checked.unreadable) {
+    r.verdict = "unreadable";
+    r.detail = checked.unreadable ? checked.detail
+                                  : dir + ": not a benchmark case (no bench)";
+    return r;
+  }
+  r.bench = bench->name;
+  r.bytesMoved = bench->bytesMoved;
+  r.verdict = checked.verdict;
+  r.detail = checked.detail;
+  if (checked.verdict != "pass")
+    return r;
+  return timeIree(dir, *bench, options, runModule, r);
+}
+
+} // namespace
+
+namespace {
+
+double medianOf(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// Google Benchmark's entry for one time (or aggregate) of `r`.
+nlohmann::json entry(const BenchResult &r, const std::string &name,
+                     double ms, const char *aggregate, int index) {
+  nlohmann::json e = {{"name", name + (aggregate ? std::string("_") +
+                                                         aggregate
+                                                   : std::string())},
+                      {"run_name", name},
+                      {"run_type", aggregate ? "aggregate" : "iteration"},
+                      {"repetitions", r.ms.size()},
+                      {"threads", 1},
+                      {"iterations", 1},
+                      {"real_time", ms},
+                      {"cpu_time", ms},
+                      {"time_unit", "ms"},
+                      {"bytes_moved", r.bytesMoved},
+                      {"label", r.verdict + (r.detail.empty()
+                                                 ? std::string()
+                                                 : ": " + r.detail.substr(
+                                                              0, 200))}};
+  if (aggregate)
+    e["aggregate_name"] = aggregate;
+  else
+    e["repetition_index"] = index;
+  return e;
+}
+
+} // namespace
+
+nlohmann::json benchJson(const std::vector<BenchResult> &results,
+                         const std::string &device) {
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S+00:00",
+                std::gmtime(&now));
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  nlohmann::json json = {{"context",
+                          {{"date", date},
+                           {"host_name", host},
+                           {"executable", "sift-run --bench"},
+                           {"device", device},
+                           {"library_build_type", "release"}}},
+                         {"benchmarks", nlohmann::json::array()}};
+  for (const BenchResult &r : results) {
+    std::string name = r.bench + "/" + r.pipeline + "/" + r.target;
+    for (size_t i = 0; i < r.ms.size(); ++i)
+      json["benchmarks"].push_back(entry(r, name, r.ms[i], nullptr,
+                                         static_cast<int>(i)));
+    double median = medianOf(r.ms);
+    double spread = r.ms.empty() ? 0
+                                 : *std::max_element(r.ms.begin(), r.ms.end()) -
+                                       *std::min_element(r.ms.begin(), r.ms.end());
+    json["benchmarks"].push_back(entry(r, name, median, "median", 0));
+    json["benchmarks"].push_back(entry(r, name, spread, "spread", 0));
+  }
+  return json;
+}
+
+int writeBenchInputs(const std::string &dir) {
+  for (const gen::BenchProgram &bench : gen::benchPrograms()) {
+    std::vector<HostTensor> inputs =
+        gen::generateInputs(bench.program, bench.inputs, bench.seed);
+    fs::path folder = fs::path(dir) / bench.name;
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (Status s = writeNpy(
+              (folder / ("input" + std::to_string(i) + ".npy")).string(),
+              inputs[i]);
+          !s) {
+        std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
+        return 2;
+      }
+    std::printf("%s: %zu inputs, %llu bytes moved at least\n",
+                bench.name.c_str(), inputs.size(),
+                static_cast<unsigned long long>(bench.bytesMoved));
+  }
+  return 0;
+}
+
+int runBench(const Options &options, const std::vector<std::string> &files) {
+  std::vector<std::string> iree, sift;
+  for (const std::string &file : files)
+    (isIreeCase(file) ? iree : sift).push_back(file);
+  std::vector<BenchResult> results;
+  std::string deviceName = std::string(rt::toString(options.device));
+  if (!sift.empty()) {
+    auto device = rt::createDevice(options.device);
+    if (!device.ok()) {
+      std::fprintf(stderr, "sift-run: %s\n", device.message().c_str());
+      return 2;
+    }
+    deviceName = (*device)->name();
+    for (const std::string &file : sift) {
+      results.push_back(benchSift(**device, file, options));
+      const BenchResult &r = results.back();
+      std::printf("%-22s %-18s %-7s %-10s median %.3f ms of %zu\n",
+                  r.bench.c_str(), r.pipeline.c_str(), r.target.c_str(),
+                  r.verdict.c_str(), medianOf(r.ms), r.ms.size());
+      std::fflush(stdout);
+    }
+  }
+  if (!iree.empty()) {
+    Result<std::string> runModule = findIreeRunModule(options);
+    if (!runModule.ok()) {
+      std::fprintf(stderr, "sift-run: %s\n", runModule.message().c_str());
+      return 2;
+    }
+    for (const std::string &dir : iree) {
+      results.push_back(benchIree(dir, options, *runModule));
+      const BenchResult &r = results.back();
+      std::printf("%-22s %-18s %-7s %-10s median %.3f ms of %zu\n",
+                  r.bench.c_str(), r.pipeline.c_str(), r.target.c_str(),
+                  r.verdict.c_str(), medianOf(r.ms), r.ms.size());
+      std::fflush(stdout);
+    }
+  }
+  std::string text = benchJson(results, deviceName).dump(1) + "\n";
+  if (Status s = writeFileAtomic(
+          options.benchOut, reinterpret_cast<const uint8_t *>(text.data()),
+          text.size());
+      !s) {
+    std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
+    return 2;
+  }
+  int unreadable = 0;
+  for (const BenchResult &r : results)
+    unreadable += r.verdict == "unreadable";
+  std::printf("sift-run: %zu benchmark runs timed on %s; Google Benchmark "
+              "JSON in %s\n",
+              results.size(), deviceName.c_str(), options.benchOut.c_str());
+  return unreadable ? 2 : 0;
+}
+
+} // namespace sift::tools

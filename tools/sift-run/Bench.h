@@ -1,0 +1,41 @@
+//===- tools/sift-run/Bench.h - `sift-run --bench` --------------*- C++ -*-===//
+//
+// Times exported benchmark runs (`harness bench`): see Bench.cpp.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "tools/sift-run/Options.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sift::tools {
+
+/// One benchmark run on the device: its times and verdict.
+struct BenchResult {
+  std::string file, bench, pipeline, target;
+  /// pass, mismatch, runtime-error, run-timeout or unreadable.
+  std::string verdict, detail;
+  /// Milliseconds of each timed run.
+  std::vector<double> ms;
+  uint64_t bytesMoved = 0;
+};
+
+/// The results as Google Benchmark JSON: each repetition, then the median
+/// and the spread (max - min) as aggregates.
+nlohmann::json benchJson(const std::vector<BenchResult> &results,
+                         const std::string &device);
+
+/// Writes every benchmark program's inputs as DIR/<name>/input<i>.npy;
+/// the exit code.
+int writeBenchInputs(const std::string &dir);
+
+/// Times every file (sift artifacts and IREE cases of benchmarks) and
+/// writes options.benchOut; 0, or 2 when one could not be read or run.
+int runBench(const Options &options, const std::vector<std::string> &files);
+
+} // namespace sift::tools
