@@ -26,6 +26,7 @@
 #include "runtime/iree/IreeRun.h"
 #include "support/FileIO.h"
 #include "support/Npy.h"
+#include "support/Process.h"
 #include "tools/sift-run/IreeCases.h"
 
 #include <nlohmann/json.hpp>
@@ -37,6 +38,9 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -44,6 +48,12 @@ namespace fs = std::filesystem;
 namespace sift::tools {
 
 namespace {
+
+double elapsed(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       since)
+      .count();
+}
 
 /// Runs one sift artifact with a benchmark's inputs.
 BenchResult benchSift(rt::Device &device, const std::string &file,
@@ -77,7 +87,14 @@ BenchResult benchSift(rt::Device &device, const std::string &file,
     r.detail = "the reference failed: " + expected.message();
     return r;
   }
+  // The first run is timed too, so a kernel too slow to repeat within the
+  // budget still has a time; warm-ups and repetitions follow while the
+  // budget lasts.
+  auto begin = std::chrono::steady_clock::now();
   for (int i = 0; i < options.warmup + options.benchRuns; ++i) {
+    bool over = elapsed(begin) > options.benchBudgetSeconds;
+    if (over && !r.ms.empty())
+      break;
     rt::GpuTimes before = rt::gpuTimes(device);
     auto start = std::chrono::steady_clock::now();
     auto outputs = rt::runPlan({&device}, *artifact, artifact->inputs, {});
@@ -90,22 +107,116 @@ BenchResult benchSift(rt::Device &device, const std::string &file,
       r.detail = outputs.message();
       return r;
     }
-    if (i < options.warmup)
-      continue;
-    // A GPU's events time its kernels; the cpu device has none: its wall
-    // time (uploads and downloads included).
-    double kernelMs = (after.kernels - before.kernels).count() / 1e6;
-    r.ms.push_back(device.kind() == rt::DeviceKind::Cpu ? wallMs : kernelMs);
-    if (i == options.warmup)
+    bool first = i == 0;
+    if (first)
       if (auto m = oracle::compareOutputs(info->tolerances, *expected,
                                           *outputs)) {
         r.verdict = "mismatch";
         r.detail = m->message;
       }
+    // A GPU's events time its kernels; the cpu device has none: its wall
+    // time (uploads and downloads included).
+    double kernelMs = (after.kernels - before.kernels).count() / 1e6;
+    double ms = device.kind() == rt::DeviceKind::Cpu ? wallMs : kernelMs;
+    bool slow = elapsed(begin) > options.benchBudgetSeconds;
+    if (i >= options.warmup || (first && slow))
+      r.ms.push_back(ms);
   }
   if (r.verdict.empty())
     r.verdict = "pass";
   return r;
+}
+
+nlohmann::json resultToJson(const BenchResult &r) {
+  return {{"file", r.file},       {"bench", r.bench},
+          {"pipeline", r.pipeline}, {"target", r.target},
+          {"verdict", r.verdict}, {"detail", r.detail},
+          {"ms", r.ms},           {"bytes", r.bytesMoved}};
+}
+
+BenchResult resultFromJson(const nlohmann::json &j) {
+  BenchResult r;
+  r.file = j.value("file", "");
+  r.bench = j.value("bench", "");
+  r.pipeline = j.value("pipeline", "");
+  r.target = j.value("target", "");
+  r.verdict = j.value("verdict", "");
+  r.detail = j.value("detail", "");
+  r.ms = j.value("ms", std::vector<double>{});
+  r.bytesMoved = j.value("bytes", uint64_t(0));
+  return r;
+}
+
+/// benchSift on the cpu device, in this process.
+BenchResult benchSiftLocal(const std::string &file, const Options &options) {
+  auto device = rt::createDevice(options.device);
+  if (!device.ok()) {
+    BenchResult r;
+    r.file = file;
+    r.verdict = "runtime-error";
+    r.detail = device.message();
+    return r;
+  }
+  return benchSift(**device, file, options);
+}
+
+/// The worker's half of benchSiftIsolated: its result as JSON on `fd`.
+[[noreturn]] void benchWorker(const std::string &file, const Options &options,
+                              int fd) {
+  BenchResult r = benchSiftLocal(file, options);
+  std::string text = resultToJson(r).dump();
+  (void)!::write(fd, text.data(), text.size());
+  ::_exit(0);
+}
+
+/// benchSift in a child with its own device, so a kernel that never ends
+/// (or a fault) costs this benchmark only: past --timeout plus the budget
+/// it is killed and reported as a run-timeout.
+BenchResult benchSiftIsolated(const std::string &file, const Options &options) {
+  BenchResult failed;
+  failed.file = file;
+  int fds[2];
+  pid_t pid = ::pipe(fds) == 0 ? forkTiedChild() : -1;
+  if (pid == 0) {
+    ::close(fds[0]);
+    benchWorker(file, options, fds[1]);
+  }
+  if (pid < 0) {
+    failed.verdict = "runtime-error";
+    failed.detail = "cannot start a worker";
+    return failed;
+  }
+  ::close(fds[1]);
+  std::string text;
+  auto begin = std::chrono::steady_clock::now();
+  double limit = options.timeoutSeconds + options.benchBudgetSeconds + 30;
+  bool killed = false;
+  char buffer[4096];
+  for (;;) {
+    pollfd p{fds[0], POLLIN, 0};
+    if (::poll(&p, 1, 200) > 0) {
+      ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
+      if (n <= 0)
+        break;
+      text.append(buffer, static_cast<size_t>(n));
+    } else if (elapsed(begin) > limit) {
+      ::kill(pid, SIGKILL);
+      killed = true;
+      break;
+    }
+  }
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  auto json = nlohmann::json::parse(text, nullptr, false);
+  if (json.is_object())
+    return resultFromJson(json);
+  failed.verdict = killed ? "run-timeout" : "runtime-error";
+  failed.detail = killed ? "the benchmark did not finish in " +
+                               std::to_string(static_cast<int>(limit)) + " s"
+                         : "the benchmark's worker died (status " +
+                               std::to_string(status) + ")";
+  return failed;
 }
 
 /// Per-repetition times (ms) of iree-benchmark-module's JSON.
@@ -131,7 +242,7 @@ Result<std::vector<double>> benchmarkTimes(const std::string &json) {
 /// Times an IREE case that passed with iree-benchmark-module.
 BenchResult timeIree(const std::string &dir, const gen::BenchProgram &bench,
                      const Options &options, const std::string &runModule,
-                     BenchResult r) {
+                     BenchResult r, int repetitions) {
   char pattern[] = "/tmp/sift-bench-XXXXXX";
   if (!mkdtemp(pattern)) {
     r.verdict = "runtime-error";
@@ -143,16 +254,21 @@ BenchResult timeIree(const std::string &dir, const gen::BenchProgram &bench,
   std::vector<std::string> args = {
       (fs::path(runModule).parent_path() / "iree-benchmark-module").string(),
       "--module=" + (fs::path(dir) / "module.vmfb").string(),
-      "--device=cuda", "--function=main",
-      "--benchmark_repetitions=" + std::to_string(options.benchRuns),
-      "--benchmark_format=json"};
+      std::string("--device=") +
+          (options.device == rt::DeviceKind::Cuda  ? "cuda"
+           : options.device == rt::DeviceKind::Hip ? "hip"
+                                                   : "local-task"),
+      "--function=main",
+      "--benchmark_repetitions=" + std::to_string(repetitions),
+      "--benchmark_min_time=1x", "--benchmark_format=json"};
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::string path = std::string(pattern) + "/input" + std::to_string(i) +
                        ".npy";
     (void)writeNpy(path, inputs[i]);
     args.push_back("--input=@" + path);
   }
-  rt::ToolRun run = rt::runTool(args, options.timeoutSeconds * 4);
+  rt::ToolRun run = rt::runTool(
+      args, options.timeoutSeconds * (repetitions + 1) + 30);
   std::error_code ec;
   fs::remove_all(pattern, ec);
   size_t brace = run.output.find('{');
@@ -197,7 +313,13 @@ BenchResult benchIree(const std::string &dir, const Options &options,
   r.detail = checked.detail;
   if (checked.verdict != "pass")
     return r;
-  return timeIree(dir, *bench, options, runModule, r);
+  // As many repetitions as the budget holds, judged by the checked run
+  // (module load included, so an estimate from above); one at least.
+  double runMs = std::max(checked.loadMs, 1.0);
+  int repetitions = static_cast<int>(std::clamp(
+      options.benchBudgetSeconds * 1000 / runMs, 1.0,
+      static_cast<double>(options.benchRuns)));
+  return timeIree(dir, *bench, options, runModule, r, repetitions);
 }
 
 } // namespace
@@ -298,20 +420,35 @@ int runBench(const Options &options, const std::vector<std::string> &files) {
     (isIreeCase(file) ? iree : sift).push_back(file);
   std::vector<BenchResult> results;
   std::string deviceName = std::string(rt::toString(options.device));
-  if (!sift.empty()) {
+  if (!sift.empty() && options.device != rt::DeviceKind::Cpu) {
     auto device = rt::createDevice(options.device);
     if (!device.ok()) {
       std::fprintf(stderr, "sift-run: %s\n", device.message().c_str());
       return 2;
     }
     deviceName = (*device)->name();
-    for (const std::string &file : sift) {
-      results.push_back(benchSift(**device, file, options));
-      const BenchResult &r = results.back();
-      std::printf("%-22s %-18s %-7s %-10s median %.3f ms of %zu\n",
-                  r.bench.c_str(), r.pipeline.c_str(), r.target.c_str(),
-                  r.verdict.c_str(), medianOf(r.ms), r.ms.size());
-      std::fflush(stdout);
+  }
+  // After every benchmark the JSON is written again: a stopped or killed
+  // run keeps what it timed.
+  auto report = [&](const BenchResult &r) {
+    std::printf("%-22s %-18s %-7s %-10s median %.3f ms of %zu%s\n",
+                r.bench.c_str(), r.pipeline.c_str(), r.target.c_str(),
+                r.verdict.c_str(), medianOf(r.ms), r.ms.size(),
+                r.verdict == "pass" ? ""
+                                    : ("  " + r.detail.substr(0, 120)).c_str());
+    std::fflush(stdout);
+    std::string text = benchJson(results, deviceName).dump(1) + "\n";
+    return writeFileAtomic(options.benchOut,
+                           reinterpret_cast<const uint8_t *>(text.data()),
+                           text.size());
+  };
+  for (const std::string &file : sift) {
+    results.push_back(options.device == rt::DeviceKind::Cpu
+                          ? benchSiftLocal(file, options)
+                          : benchSiftIsolated(file, options));
+    if (Status s = report(results.back()); !s) {
+      std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
+      return 2;
     }
   }
   if (!iree.empty()) {
@@ -322,20 +459,11 @@ int runBench(const Options &options, const std::vector<std::string> &files) {
     }
     for (const std::string &dir : iree) {
       results.push_back(benchIree(dir, options, *runModule));
-      const BenchResult &r = results.back();
-      std::printf("%-22s %-18s %-7s %-10s median %.3f ms of %zu\n",
-                  r.bench.c_str(), r.pipeline.c_str(), r.target.c_str(),
-                  r.verdict.c_str(), medianOf(r.ms), r.ms.size());
-      std::fflush(stdout);
+      if (Status s = report(results.back()); !s) {
+        std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
+        return 2;
+      }
     }
-  }
-  std::string text = benchJson(results, deviceName).dump(1) + "\n";
-  if (Status s = writeFileAtomic(
-          options.benchOut, reinterpret_cast<const uint8_t *>(text.data()),
-          text.size());
-      !s) {
-    std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
-    return 2;
   }
   int unreadable = 0;
   for (const BenchResult &r : results)

@@ -73,6 +73,9 @@ void addFlags(CLI::App &app, Options &o, std::string &device,
                  "Google Benchmark JSON to --bench-out");
   app.add_option("--warmup", o.warmup, "Untimed runs before --bench's")
       ->capture_default_str();
+  app.add_option("--bench-budget", o.benchBudgetSeconds,
+                 "Seconds of repetitions per benchmark (one run at least)")
+      ->capture_default_str();
   app.add_option("--bench-out", o.benchOut, "--bench's JSON")
       ->capture_default_str();
   app.add_option("--write-bench-inputs", o.writeBenchInputs,

@@ -34,6 +34,9 @@ struct Options {
   /// runs) into benchOut (Google Benchmark JSON) instead of the CSV.
   int benchRuns = 0;
   int warmup = 3;
+  /// Seconds one benchmark may spend on its repetitions (at least one run is
+  /// timed, however long it takes, within --timeout).
+  double benchBudgetSeconds = 30;
   std::string benchOut = "sift-bench.json";
   /// --write-bench-inputs=DIR: write every benchmark program's inputs as
   /// DIR/<name>/input<i>.npy (the vendor baselines read them) and exit.
