@@ -39,11 +39,13 @@ mapfile -t sift < <(find "$exports" -maxdepth 1 -name '*.siftart' | sort)
 mapfile -t ireecases < <(find "$exports" -maxdepth 1 -name '*.ireecase' | sort)
 if ((${#sift[@]})); then
   timeout "$limit" "$build/tools/sift-run" "${sift[@]}" --device=cuda --bench="$runs" \
-    --warmup="$warmup" --bench-out="$out/sift.json" 2>&1 | tee "$out/sift.log" || true
+    --warmup="$warmup" --bench-budget="${SIFT_BENCH_BUDGET:-10}" \
+    --timeout="${SIFT_BENCH_TIMEOUT:-60}" --bench-out="$out/sift.json" 2>&1 | tee "$out/sift.log" || true
 fi
 if ((${#ireecases[@]})); then
   timeout "$limit" "$build/tools/sift-run" "${ireecases[@]}" --device=cuda --bench="$runs" \
-    --warmup="$warmup" --timeout="${SIFT_BENCH_TIMEOUT:-60}" --bench-out="$out/iree.json" \
+    --warmup="$warmup" --bench-budget="${SIFT_BENCH_BUDGET:-10}" \
+    --timeout="${SIFT_BENCH_TIMEOUT:-60}" --bench-out="$out/iree.json" \
     "${iree[@]}" 2>&1 | tee "$out/iree.log" || true
 fi
 if command -v nvcc > /dev/null; then
