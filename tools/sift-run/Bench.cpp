@@ -131,7 +131,8 @@ nlohmann::json resultToJson(const BenchResult &r) {
   return {{"file", r.file},       {"bench", r.bench},
           {"pipeline", r.pipeline}, {"target", r.target},
           {"verdict", r.verdict}, {"detail", r.detail},
-          {"ms", r.ms},           {"bytes", r.bytesMoved}};
+          {"ms", r.ms},           {"bytes", r.bytesMoved},
+          {"device", r.device}};
 }
 
 BenchResult resultFromJson(const nlohmann::json &j) {
@@ -144,6 +145,7 @@ BenchResult resultFromJson(const nlohmann::json &j) {
   r.detail = j.value("detail", "");
   r.ms = j.value("ms", std::vector<double>{});
   r.bytesMoved = j.value("bytes", uint64_t(0));
+  r.device = j.value("device", "");
   return r;
 }
 
@@ -157,7 +159,9 @@ BenchResult benchSiftLocal(const std::string &file, const Options &options) {
     r.detail = device.message();
     return r;
   }
-  return benchSift(**device, file, options);
+  BenchResult r = benchSift(**device, file, options);
+  r.device = (*device)->name();
+  return r;
 }
 
 /// The worker's half of benchSiftIsolated: its result as JSON on `fd`.
@@ -420,14 +424,9 @@ int runBench(const Options &options, const std::vector<std::string> &files) {
     (isIreeCase(file) ? iree : sift).push_back(file);
   std::vector<BenchResult> results;
   std::string deviceName = std::string(rt::toString(options.device));
-  if (!sift.empty() && options.device != rt::DeviceKind::Cpu) {
-    auto device = rt::createDevice(options.device);
-    if (!device.ok()) {
-      std::fprintf(stderr, "sift-run: %s\n", device.message().c_str());
-      return 2;
-    }
-    deviceName = (*device)->name();
-  }
+  // The device is opened by each worker only: CUDA does not survive a
+  // fork of a process that initialized it. Its name comes back with the
+  // results.
   // After every benchmark the JSON is written again: a stopped or killed
   // run keeps what it timed.
   auto report = [&](const BenchResult &r) {
@@ -446,6 +445,8 @@ int runBench(const Options &options, const std::vector<std::string> &files) {
     results.push_back(options.device == rt::DeviceKind::Cpu
                           ? benchSiftLocal(file, options)
                           : benchSiftIsolated(file, options));
+    if (!results.back().device.empty())
+      deviceName = results.back().device;
     if (Status s = report(results.back()); !s) {
       std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
       return 2;

@@ -23,6 +23,8 @@ struct BenchResult {
   /// Milliseconds of each timed run.
   std::vector<double> ms;
   uint64_t bytesMoved = 0;
+  /// The device that ran it ("cuda:0 (NVIDIA H100 80GB HBM3)").
+  std::string device;
 };
 
 /// The results as Google Benchmark JSON: each repetition, then the median
