@@ -179,6 +179,17 @@ BenchResult benchSiftLocal(const std::string &file, const Options &options) {
 BenchResult benchSiftIsolated(const std::string &file, const Options &options) {
   BenchResult failed;
   failed.file = file;
+  // Named before the worker starts, so a worker that never answers still
+  // leaves a row that says which benchmark it was.
+  if (auto artifact = rt::readArtifact(file); artifact.ok()) {
+    if (auto info = rt::getExportedCase(*artifact); info.ok()) {
+      failed.pipeline = std::string(toString(info->pipeline));
+      failed.target = std::string(toString(info->target));
+      failed.bench = info->bench;
+      if (auto bench = gen::findBenchProgram(info->bench))
+        failed.bytesMoved = bench->bytesMoved;
+    }
+  }
   int fds[2];
   pid_t pid = ::pipe(fds) == 0 ? forkTiedChild() : -1;
   if (pid == 0) {
