@@ -14,6 +14,7 @@
 #include "harness/campaign/FuzzCampaign.h"
 #include "harness/commands/Cli.h"
 #include "harness/commands/Commands.h"
+#include "harness/report/BenchReport.h"
 #include "harness/sut/Systems.h"
 
 #include "generators/BenchPrograms.h"
@@ -37,8 +38,31 @@ namespace {
 struct BenchFlags {
   BenchOptions options;
   std::string pipelines = "tileandfuse,distribute,iree-all",
-              targets = "nvptx", benches;
+              targets = "nvptx", benches, results, manifest, report;
+  double slowFactor = 20;
 };
+
+/// `harness bench --results=... -o DIR`: the GPU job's table.
+int runBenchReport(const BenchFlags &f) {
+  Result<BenchTable> table = readBenchTable(
+      listFlag(f.results, "--results"), f.manifest, f.slowFactor);
+  if (!table.ok()) {
+    std::fprintf(stderr, "harness bench: %s\n", table.message().c_str());
+    return kExitUsage;
+  }
+  if (Status s = writeBenchReport(*table, f.report); !s.ok()) {
+    std::fprintf(stderr, "harness bench: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+  std::printf("%s", benchMarkdown(*table).c_str());
+  int slow = 0;
+  for (const BenchRow &row : table->rows)
+    slow += row.slow;
+  std::printf("%d slow kernel(s) (over %.0fx the best vendor baseline); "
+              "%s/bench.md, bench.csv, bench.html\n",
+              slow, f.slowFactor, f.report.c_str());
+  return slow > 0 ? kExitFindings : kExitOk;
+}
 
 /// The front end IREE's runs spell a benchmark in: linalg_ext, but NMS
 /// reaches IREE only through ONNX.
@@ -181,14 +205,33 @@ CommandEntry addBenchCommand(CLI::App &app) {
                "NMS) through every selected pipeline and export them for "
                "sift-run --bench on a GPU host");
   cmd->add_option("--export", f->options.exportDir,
-                  "Folder for the exported runs and bench.json")
-      ->required();
+                  "Folder for the exported runs and bench.json");
+  cmd->add_option("--results", f->results,
+                  "Instead of compiling: Google Benchmark JSON files of one "
+                  "GPU job (sift-run --bench, the CUB and PyTorch "
+                  "baselines), comma-separated, into a table (-o)");
+  cmd->add_option("--manifest", f->manifest,
+                  "With --results: the compile host's bench.json (runs that "
+                  "did not compile)");
+  cmd->add_option("-o,--output", f->report, "With --results: the table's folder");
+  cmd->add_option("--slow-factor", f->slowFactor,
+                  "A run slower than this many times the best vendor "
+                  "baseline is a slow kernel")
+      ->capture_default_str();
   cmd->add_option("--pipeline", f->pipelines, "Pipelines")
       ->capture_default_str();
   cmd->add_option("--target", f->targets, "GPU targets")->capture_default_str();
   cmd->add_option("--bench", f->benches,
                   "Only these benchmarks (comma-separated names)");
   return {cmd, [f] {
+            if (!f->results.empty()) {
+              if (f->report.empty())
+                throw UsageError{"--results needs -o DIR"};
+              return runBenchReport(*f);
+            }
+            if (f->options.exportDir.empty())
+              throw UsageError{"bench needs --export=DIR (compile and export) "
+                               "or --results=FILES -o DIR (a GPU job's table)"};
             std::vector<PipelineKind> pipelines;
             for (const std::string &name : listFlag(f->pipelines, "--pipeline")) {
               if (name == "all" || name == "iree-all") {
