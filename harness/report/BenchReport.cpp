@@ -205,12 +205,18 @@ Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
     if (r.ratio > 0 && !isVendor(r.impl))
       bars.push_back({r.bench + " " + r.impl, std::log10(r.ratio)});
   }
-  std::string md = "# Kernels against the vendors' baselines\n\nDevice: ";
+  std::string devices;
   for (const std::string &d : t.devices)
-    md += d + "; ";
-  md += "copy bandwidth " + std::to_string(t.bytesPerMs / 1e6) +
-        " GB/s. Slow kernel: over " + std::to_string(t.slowFactor) +
-        "x the best vendor baseline.\n\n" + benchMarkdown(t);
+    if (d.find(' ') != std::string::npos) // a name, not a bare kind
+      devices += (devices.empty() ? "" : "; ") + d;
+  char facts[256];
+  std::snprintf(facts, sizeof(facts),
+                "; copy bandwidth %.0f GB/s. Slow kernel: over %.0fx the best "
+                "vendor baseline.",
+                t.bytesPerMs / 1e6, t.slowFactor);
+  std::string md = "# Kernels against the vendors' baselines\n\nDevice: " +
+                   (devices.empty() ? std::string("unknown") : devices) + facts +
+                   "\n\n" + benchMarkdown(t);
   std::string html =
       "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
       "sift bench</title><style>body{font-family:sans-serif;margin:24px}"
