@@ -43,6 +43,8 @@ std::string_view toString(Verdict verdict) {
     return "nondeterministic";
   case Verdict::MemcheckError:
     return "memcheck-error";
+  case Verdict::SlowKernel:
+    return "slow-kernel";
   }
   return "?";
 }
@@ -74,6 +76,7 @@ bool isFinding(Verdict verdict) {
   case Verdict::MisalignedAccess:
   case Verdict::OutOfBounds:
   case Verdict::MemcheckError:
+  case Verdict::SlowKernel:
     return true;
   }
   return true;

@@ -32,6 +32,7 @@ enum class Verdict {
   Mismatch,           ///< Outputs differ from the reference.
   Nondeterministic,   ///< Two runs of the same artifact differ.
   MemcheckError,      ///< compute-sanitizer reported an invalid access.
+  SlowKernel,         ///< Slower than a set multiple of the best vendor baseline.
 };
 
 /// Every verdict, in enum order.
@@ -53,6 +54,7 @@ inline constexpr Verdict kAllVerdicts[] = {
     Verdict::Mismatch,
     Verdict::Nondeterministic,
     Verdict::MemcheckError,
+    Verdict::SlowKernel,
 };
 
 /// The stable name: "pass", "gen-invalid", "compile-error", ...

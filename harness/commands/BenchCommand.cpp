@@ -15,6 +15,7 @@
 #include "harness/commands/Cli.h"
 #include "harness/commands/Commands.h"
 #include "harness/report/BenchReport.h"
+#include "harness/store/FindingStore.h"
 #include "harness/sut/Systems.h"
 
 #include "generators/BenchPrograms.h"
@@ -38,9 +39,93 @@ namespace {
 struct BenchFlags {
   BenchOptions options;
   std::string pipelines = "tileandfuse,distribute,iree-all",
-              targets = "nvptx", benches, results, manifest, report;
+              targets = "nvptx", benches, results, manifest, report,
+              findingsDir;
   double slowFactor = 20;
 };
+
+/// "topk-1024x1024-k8" as words a signature keeps apart by family only:
+/// "topk [1024, 1024] k = 8" (numbers become N in signatures; slashes
+/// and dashes would read as paths and signs).
+std::string benchWords(const gen::BenchProgram &bench) {
+  const gen::Program &p = bench.program;
+  const gen::TensorType &in = p.values[static_cast<size_t>(p.inputs[0])];
+  std::string shape;
+  for (size_t i = 0; i < in.shape.size(); ++i)
+    shape += (i ? ", " : "") + std::to_string(in.shape[i]);
+  std::string text = std::string(gen::toString(bench.family)) + " [" + shape +
+                     "]";
+  if (bench.family == gen::Family::TopK)
+    text += " k = " + std::to_string(p.ops[0].k);
+  return text;
+}
+
+/// The finding of a run of the table that is not a pass (a slow kernel, a
+/// wrong answer, a hang, a crash, a compile failure), or nullopt. Its
+/// detail names the benchmark, so a signature is a (family, pipeline,
+/// verdict) after numbers are normalized.
+std::optional<CaseResult> benchFinding(const BenchRow &row, double factor) {
+  std::optional<gen::BenchProgram> bench = gen::findBenchProgram(row.bench);
+  std::optional<PipelineKind> pipeline = parsePipelineKind(row.impl);
+  std::optional<TargetKind> target = parseTargetKind(row.target);
+  std::optional<oracle::Verdict> verdict =
+      row.slow ? oracle::Verdict::SlowKernel : oracle::parseVerdict(row.verdict);
+  if (!bench || !pipeline || !target || !verdict ||
+      !oracle::isFinding(*verdict))
+    return std::nullopt;
+  CaseResult result;
+  result.seed = bench->seed;
+  result.pipeline = *pipeline;
+  result.target = *target;
+  result.verdict = *verdict;
+  bool compile = *verdict == oracle::Verdict::CompileError ||
+                 *verdict == oracle::Verdict::CompileCrash;
+  result.stage = Stage(compile ? Step::Compile : Step::Run, "bench");
+  char text[256];
+  std::string what = benchWords(*bench) + " on " + row.impl + " for " +
+                     row.target;
+  if (row.slow)
+    std::snprintf(text, sizeof(text),
+                  "%s: median %.3f ms, %.0fx the best vendor baseline (over "
+                  "%.0fx is slow)",
+                  what.c_str(), row.medianMs, row.ratio, factor);
+  else
+    std::snprintf(text, sizeof(text), "%s: %s", what.c_str(),
+                  row.detail.c_str());
+  result.detail = text;
+  return result;
+}
+
+/// Stores the table's findings in `dir`'s findings database (one run).
+Status recordBenchFindings(const BenchTable &table, const BenchFlags &f) {
+  auto store = FindingStore::open(f.findingsDir);
+  if (!store.ok())
+    return store.error();
+  RunInfo info;
+  info.command = "harness bench --results=" + f.results;
+  info.pipeline = "bench";
+  auto run = (*store)->beginRun(info);
+  if (!run.ok())
+    return run.error();
+  int64_t findings = 0;
+  for (const BenchRow &row : table.rows) {
+    std::optional<CaseResult> finding = benchFinding(row, f.slowFactor);
+    if (!finding)
+      continue;
+    CaseOptions options;
+    options.pipeline = finding->pipeline;
+    options.target = finding->target;
+    std::string repro = "harness bench --export=DIR --bench=" + row.bench +
+                        " --pipeline=" + row.impl + " --target=" + row.target +
+                        " && scripts/bench-gpu.sh DIR (on the GPU host)";
+    if (auto s = (*store)->recordFinding(*run, *finding, options, repro);
+        !s.ok())
+      return s.error();
+    ++findings;
+  }
+  return (*store)->endRun(*run, static_cast<int64_t>(table.rows.size()),
+                          findings, 0);
+}
 
 /// `harness bench --results=... -o DIR`: the GPU job's table.
 int runBenchReport(const BenchFlags &f) {
@@ -55,6 +140,11 @@ int runBenchReport(const BenchFlags &f) {
     return kExitUsage;
   }
   std::printf("%s", benchMarkdown(*table).c_str());
+  if (!f.findingsDir.empty())
+    if (Status s = recordBenchFindings(*table, f); !s.ok()) {
+      std::fprintf(stderr, "harness bench: %s\n", s.message().c_str());
+      return kExitUsage;
+    }
   int slow = 0;
   for (const BenchRow &row : table->rows)
     slow += row.slow;
@@ -214,6 +304,10 @@ CommandEntry addBenchCommand(CLI::App &app) {
                   "With --results: the compile host's bench.json (runs that "
                   "did not compile)");
   cmd->add_option("-o,--output", f->report, "With --results: the table's folder");
+  cmd->add_option("--out", f->findingsDir,
+                  "With --results: also store every slow kernel and failed "
+                  "run as a finding in this folder's findings.db (harness "
+                  "report reads it)");
   cmd->add_option("--slow-factor", f->slowFactor,
                   "A run slower than this many times the best vendor "
                   "baseline is a slow kernel")

@@ -44,7 +44,8 @@ TEST(VerdictTest, StableNames) {
                             "run-timeout",
                             "mismatch",
                             "nondeterministic",
-                            "memcheck-error"};
+                            "memcheck-error",
+                            "slow-kernel"};
   ASSERT_EQ(std::size(expected), std::size(kAllVerdicts));
   for (size_t i = 0; i < std::size(expected); ++i)
     EXPECT_EQ(toString(kAllVerdicts[i]), expected[i]);
