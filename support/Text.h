@@ -1,7 +1,8 @@
 //===- support/Text.h - Line-protocol text helpers ----*- C++ -*-===//
 //
 // The worker protocols (sift-run's workers, the harness's isolated cases)
-// send one record per line with tab-separated fields.
+// send one record per line with tab-separated fields; CSV fields and
+// XML/HTML text are escaped here too, for every writer of them.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -70,6 +71,40 @@ inline std::vector<std::string> splitFields(const std::string &line,
       return fields;
     start = end + 1;
   }
+}
+
+/// `text` as one CSV field (RFC 4180): quoted, with quotes doubled, when it
+/// holds a comma, a quote or a line break.
+inline std::string csvField(const std::string &text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos)
+    return text;
+  std::string out = "\"";
+  for (char c : text)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+/// `text` for XML or HTML: the five special characters escaped, and the
+/// control characters XML 1.0 cannot hold replaced by '?'.
+inline std::string markupEscaped(const std::string &text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+    case '&': out += "&amp;"; break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '"': out += "&quot;"; break;
+    case '\'': out += "&apos;"; break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' &&
+          c != '\r')
+        out += '?';
+      else
+        out += c;
+    }
+  }
+  return out;
 }
 
 } // namespace sift

@@ -19,6 +19,7 @@
 
 #include "generators/MlirEmitter.h"
 #include "support/FileIO.h"
+#include "support/Text.h"
 #include "oracles/Reference.h"
 
 #include <memory>
@@ -49,29 +50,6 @@ Status rewriteCase(const StoredCase &stored, const CaseResult &result) {
   return done.ok() ? Status::success() : Status(done.error());
 }
 
-/// `text` with XML's five special characters escaped and the control
-/// characters XML 1.0 cannot hold replaced by '?'.
-std::string xmlEscaped(const std::string &text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&apos;"; break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' &&
-          c != '\r')
-        out += '?';
-      else
-        out += c;
-    }
-  }
-  return out;
-}
-
 /// Writes the JUnit XML report of a replay (one testsuite, "sift-corpus").
 Status writeJUnit(const std::string &path,
                   const std::vector<ReplayRecord> &records, double seconds) {
@@ -91,7 +69,7 @@ Status writeJUnit(const std::string &path,
   for (const ReplayRecord &r : records) {
     char time[32];
     std::snprintf(time, sizeof time, "%.3f", r.seconds);
-    xml += "  <testcase classname=\"replay\" name=\"" + xmlEscaped(r.name) +
+    xml += "  <testcase classname=\"replay\" name=\"" + markupEscaped(r.name) +
            "\" time=\"" + time + "\"";
     if (r.failure.empty() && r.error.empty()) {
       xml += "/>\n";
@@ -99,10 +77,10 @@ Status writeJUnit(const std::string &path,
     }
     xml += ">\n";
     if (!r.error.empty())
-      xml += "    <error message=\"" + xmlEscaped(r.error) + "\"/>\n";
+      xml += "    <error message=\"" + markupEscaped(r.error) + "\"/>\n";
     else
-      xml += "    <failure message=\"" + xmlEscaped(r.failure) + "\">" +
-             xmlEscaped(r.body) + "</failure>\n";
+      xml += "    <failure message=\"" + markupEscaped(r.failure) + "\">" +
+             markupEscaped(r.body) + "</failure>\n";
     xml += "  </testcase>\n";
   }
   xml += "</testsuite>\n</testsuites>\n";

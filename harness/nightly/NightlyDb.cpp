@@ -97,24 +97,39 @@ const char *nightlyTablesSql() {
 
 Status NightDb::createTables() { return exec(nightlyTablesSql()); }
 
+namespace {
+
+/// The columns both signature queries select, in this order.
+NightSignature signatureOf(const std::vector<std::string> &row) {
+  NightSignature s;
+  s.text = row[0];
+  s.verdict = row[1];
+  s.count = std::atoll(row[2].c_str());
+  s.firstSeen = row[3];
+  s.lastSeen = row[4];
+  s.caseDir = row[5];
+  s.status = row[6];
+  s.reducedDir = row[7];
+  s.reducedSize = row[8].empty() ? -1 : std::atoll(row[8].c_str());
+  s.detectionSeconds = row[9].empty() ? -1 : std::atof(row[9].c_str());
+  s.note = row[10];
+  return s;
+}
+
+} // namespace
+
 Result<std::vector<NightSignature>>
 NightDb::campaignSignatures(const std::string &baseDir) {
   auto found = rows(
       "SELECT s.text, s.verdict, s.count, s.first_seen, s.last_seen, "
       "(SELECT case_dir FROM findings f WHERE f.signature = s.id AND "
-      "f.case_dir != '' ORDER BY f.id LIMIT 1) FROM signatures s "
-      "WHERE s.count > 0 ORDER BY s.first_seen, s.id");
+      "f.case_dir != '' ORDER BY f.id LIMIT 1), '', '', '', '', '' "
+      "FROM signatures s WHERE s.count > 0 ORDER BY s.first_seen, s.id");
   if (!found.ok())
     return found.error();
   std::vector<NightSignature> out;
   for (const auto &row : *found) {
-    NightSignature s;
-    s.text = row[0];
-    s.verdict = row[1];
-    s.count = std::atoll(row[2].c_str());
-    s.firstSeen = row[3];
-    s.lastSeen = row[4];
-    s.caseDir = row[5];
+    NightSignature s = signatureOf(row);
     if (!s.caseDir.empty() && fs::path(s.caseDir).is_relative() &&
         !fs::exists(s.caseDir))
       s.caseDir = (fs::path(baseDir) / "cases" /
@@ -129,25 +144,15 @@ NightDb::campaignSignatures(const std::string &baseDir) {
 Result<std::vector<NightSignature>> NightDb::nightSignatures() {
   if (!hasTable("nightly_signatures"))
     return std::vector<NightSignature>{};
-  auto found = rows("SELECT signature, verdict, status, count, first_seen, "
-                    "last_seen, case_dir, reduced_dir, note FROM "
-                    "nightly_signatures ORDER BY first_seen, signature");
+  auto found = rows("SELECT signature, verdict, count, first_seen, last_seen, "
+                    "case_dir, status, reduced_dir, reduced_size, "
+                    "detection_seconds, note FROM nightly_signatures "
+                    "ORDER BY first_seen, signature");
   if (!found.ok())
     return found.error();
   std::vector<NightSignature> out;
-  for (const auto &row : *found) {
-    NightSignature s;
-    s.text = row[0];
-    s.verdict = row[1];
-    s.status = row[2];
-    s.count = std::atoll(row[3].c_str());
-    s.firstSeen = row[4];
-    s.lastSeen = row[5];
-    s.caseDir = row[6];
-    s.reducedDir = row[7];
-    s.note = row[8];
-    out.push_back(std::move(s));
-  }
+  for (const auto &row : *found)
+    out.push_back(signatureOf(row));
   return out;
 }
 

@@ -60,7 +60,8 @@ public:
   /// (relative folders are taken from `baseDir`).
   Result<std::vector<NightSignature>> campaignSignatures(
       const std::string &baseDir);
-  /// The `nightly_signatures` rows (a previous night's statuses).
+  /// The `nightly_signatures` rows (a night's statuses, reduced sizes and
+  /// detection times).
   Result<std::vector<NightSignature>> nightSignatures();
   /// Cases per cell over recent nights (`nightly_cells.recent`).
   Result<std::map<std::string, double>> recentCells();

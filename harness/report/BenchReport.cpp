@@ -15,6 +15,7 @@
 
 #include "harness/report/ReportWriters.h"
 #include "support/FileIO.h"
+#include "support/Text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -194,14 +195,13 @@ Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
   std::vector<std::pair<std::string, double>> bars;
   std::vector<std::vector<TableCell>> cells;
   for (const BenchRow &r : t.rows) {
-    char line[1024];
-    std::string detail = r.detail;
-    std::replace(detail.begin(), detail.end(), '"', '\'');
-    std::snprintf(line, sizeof(line), "%s,%s,%s,%s,%.6f,%.6f,%d,%.3f,%.6f,%d,\"%s\"\n",
-                  r.bench.c_str(), r.impl.c_str(), r.target.c_str(),
-                  r.verdict.c_str(), r.medianMs, r.spreadMs, r.repetitions,
-                  r.ratio, r.floorMs, r.slow ? 1 : 0, detail.c_str());
-    csv += line;
+    char numbers[160];
+    std::snprintf(numbers, sizeof(numbers), "%.6f,%.6f,%d,%.3f,%.6f,%d,",
+                  r.medianMs, r.spreadMs, r.repetitions, r.ratio, r.floorMs,
+                  r.slow ? 1 : 0);
+    csv += csvField(r.bench) + "," + csvField(r.impl) + "," +
+           csvField(r.target) + "," + csvField(r.verdict) + "," + numbers +
+           csvField(r.detail) + "\n";
     if (r.ratio > 0 && !isVendor(r.impl))
       bars.push_back({r.bench + " " + r.impl, std::log10(r.ratio)});
   }

@@ -136,16 +136,6 @@ Status readStatuses(NightDb &db, std::map<std::string, ReportSignature> &out) {
   auto judged = db.nightSignatures();
   if (!judged.ok())
     return judged.error();
-  auto sizes = db.hasTable("nightly_signatures")
-                   ? db.rows("SELECT signature, reduced_size, "
-                             "detection_seconds FROM nightly_signatures")
-                   : Result<std::vector<std::vector<std::string>>>(
-                         std::vector<std::vector<std::string>>{});
-  if (!sizes.ok())
-    return sizes.error();
-  std::map<std::string, std::pair<int64_t, double>> extra;
-  for (const auto &row : *sizes)
-    extra[row[0]] = {std::atoll(row[1].c_str()), std::atof(row[2].c_str())};
   for (const NightSignature &s : *judged) {
     ReportSignature &r = out[s.text];
     if (r.text.empty()) {
@@ -160,11 +150,10 @@ Status readStatuses(NightDb &db, std::map<std::string, ReportSignature> &out) {
     r.note = s.note;
     if (!s.reducedDir.empty())
       r.reducedDir = s.reducedDir;
-    auto [size, detection] = extra[s.text];
-    if (size >= 0)
-      r.reducedSize = size;
-    if (detection >= 0)
-      r.detectionSeconds = detection;
+    if (s.reducedSize >= 0)
+      r.reducedSize = s.reducedSize;
+    if (s.detectionSeconds >= 0)
+      r.detectionSeconds = s.detectionSeconds;
   }
   return Status::success();
 }

@@ -3,6 +3,7 @@
 #include "harness/report/ReportWriters.h"
 
 #include "support/FileIO.h"
+#include "support/Text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -47,15 +48,6 @@ coverageByAxis(const ReportData &data) {
     out[axis] = std::move(bars);
   }
   return out;
-}
-
-std::string csvField(const std::string &text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos)
-    return text;
-  std::string out = "\"";
-  for (char c : text)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 std::string csvRow(const std::vector<std::string> &fields) {

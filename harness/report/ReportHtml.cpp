@@ -9,6 +9,8 @@
 
 #include "harness/report/ReportWriters.h"
 
+#include "support/Text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,20 +21,7 @@ namespace fs = std::filesystem;
 
 namespace sift::harness {
 
-std::string htmlEscaped(const std::string &text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&#39;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
+std::string htmlEscaped(const std::string &text) { return markupEscaped(text); }
 
 namespace {
 

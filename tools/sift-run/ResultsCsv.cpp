@@ -34,15 +34,6 @@ std::string rowText(const Row &row, const std::string &device) {
 
 } // namespace
 
-std::string tools::csvField(const std::string &text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos)
-    return text;
-  std::string out = "\"";
-  for (char c : text)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 std::vector<std::vector<std::string>> tools::parseCsv(const std::string &text,
                                                       bool &torn) {
   std::vector<std::vector<std::string>> records;

@@ -26,10 +26,6 @@ struct Row {
   bool unreadable = false;
 };
 
-/// `text` as one CSV field: quoted (with quotes doubled) when it holds a
-/// comma, a quote or a line break.
-std::string csvField(const std::string &text);
-
 /// The records of CSV text, each a list of fields (RFC 4180 quoting). A
 /// last record that has no line break after it is torn (the writer was
 /// stopped inside it): it is left out and `torn` is set.
