@@ -258,7 +258,6 @@ Status Night::replayCorpus() {
     return records.error();
   for (const ReplayRecord &r : *records) {
     bool changed = !r.failure.empty();
-    regressions_ += changed;
     if (Status s = db_->exec(
             "INSERT OR REPLACE INTO nightly_replay VALUES(" +
             sqlQuoted(r.name) + ", " + sqlQuoted(r.folder) + ", " +
@@ -518,7 +517,6 @@ Status Night::compare(StopSignals &stop) {
   if (Status s = db_->exec("DELETE FROM nightly_signatures"); !s.ok())
     return s;
   for (const NightSignature &sig : all) {
-    statusCounts_[sig.status]++;
     if (Status s = db_->exec(
             "INSERT INTO nightly_signatures VALUES(" + sqlQuoted(sig.text) +
             ", " + sqlQuoted(sig.verdict) + ", " + sqlQuoted(sig.status) +

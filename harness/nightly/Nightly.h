@@ -76,8 +76,6 @@ private:
   bool resumed_ = false;
   int lockFd_ = -1;
   std::unique_ptr<NightDb> db_, previous_;
-  std::map<std::string, int> statusCounts_;
-  int regressions_ = 0;
   std::chrono::steady_clock::time_point start_;
 };
 
