@@ -13,7 +13,8 @@
 # sift-run needs CLI11's and nlohmann-json's headers (or copies in .deps/,
 # as for scripts/gpu-run.sh); IREE cases need .deps/iree/iree-run-module and
 # iree-benchmark-module (from the iree-base-runtime wheel), or
-# $SIFT_IREE_RUN_MODULE.
+# $SIFT_IREE_RUN_MODULE. SIFT_BENCH_PARTS (default "sift,iree,vendors")
+# picks the parts, so a long job can be split over calls on one machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exports=$1
@@ -35,20 +36,26 @@ if [ -x "$runner" ]; then iree=(--iree-run-module="$runner"); fi
 # sift's artifacts run in one process (a kernel that never ends would hold
 # it: SIFT_BENCH_LIMIT bounds the whole), IREE's cases each under --timeout.
 limit=${SIFT_BENCH_LIMIT:-1800}
+parts=",${SIFT_BENCH_PARTS:-sift,iree,vendors},"
+[[ $parts == *,sift,* ]] || sift_off=1
+[[ $parts == *,iree,* ]] || iree_off=1
+[[ $parts == *,vendors,* ]] || vendors_off=1
 mapfile -t sift < <(find "$exports" -maxdepth 1 -name '*.siftart' | sort)
 mapfile -t ireecases < <(find "$exports" -maxdepth 1 -name '*.ireecase' | sort)
-if ((${#sift[@]})); then
+if ((${#sift[@]})) && [ -z "${sift_off:-}" ]; then
   timeout "$limit" "$build/tools/sift-run" "${sift[@]}" --device=cuda --bench="$runs" \
     --warmup="$warmup" --bench-budget="${SIFT_BENCH_BUDGET:-10}" \
     --timeout="${SIFT_BENCH_TIMEOUT:-60}" --bench-out="$out/sift.json" 2>&1 | tee "$out/sift.log" || true
 fi
-if ((${#ireecases[@]})); then
+if ((${#ireecases[@]})) && [ -z "${iree_off:-}" ]; then
   timeout "$limit" "$build/tools/sift-run" "${ireecases[@]}" --device=cuda --bench="$runs" \
     --warmup="$warmup" --bench-budget="${SIFT_BENCH_BUDGET:-10}" \
     --timeout="${SIFT_BENCH_TIMEOUT:-60}" --bench-out="$out/iree.json" \
     "${iree[@]}" 2>&1 | tee "$out/iree.log" || true
 fi
-if command -v nvcc > /dev/null; then
+if [ -n "${vendors_off:-}" ]; then
+  echo "bench-gpu: vendor baselines not asked for (SIFT_BENCH_PARTS)"
+elif command -v nvcc > /dev/null; then
   arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
   nvcc -O3 -std=c++17 -arch="sm_${arch:-90}" scripts/bench/cub_bench.cu -o /tmp/cub_bench \
     > "$out/cub-build.log" 2>&1 && /tmp/cub_bench "$inputs" "$out/cub.json" "$runs" "$warmup" \
@@ -56,7 +63,9 @@ if command -v nvcc > /dev/null; then
 else
   echo "bench-gpu: no nvcc: no CUB baseline"
 fi
-if python3 -c "import torch, torchvision" 2> /dev/null; then
+if [ -n "${vendors_off:-}" ]; then
+  :
+elif python3 -c "import torch, torchvision" 2> /dev/null; then
   python3 scripts/bench/torch_bench.py "$inputs" "$out/torch.json" --runs="$runs" \
     --warmup="$warmup" 2>&1 | tee "$out/torch.log" || echo "bench-gpu: torch baseline failed"
 else

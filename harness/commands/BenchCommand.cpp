@@ -84,7 +84,12 @@ std::optional<CaseResult> benchFinding(const BenchRow &row, double factor) {
   char text[256];
   std::string what = benchWords(*bench) + " on " + row.impl + " for " +
                      row.target;
-  if (row.slow)
+  if (row.slow && row.medianMs <= 0)
+    std::snprintf(text, sizeof(text),
+                  "%s: did not finish in %.0f ms, over %.0fx the best vendor "
+                  "baseline (over %.0fx is slow)",
+                  what.c_str(), row.atLeastMs, row.ratio, factor);
+  else if (row.slow)
     std::snprintf(text, sizeof(text),
                   "%s: median %.3f ms, %.0fx the best vendor baseline (over "
                   "%.0fx is slow)",

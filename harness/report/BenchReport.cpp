@@ -61,6 +61,15 @@ bool isVendor(const std::string &impl) {
   return impl == "cub" || impl == "torch";
 }
 
+/// "12.345", or "> 30000" for a lower bound, or "-" when unknown.
+std::string number(double v, const char *format, bool bound = false) {
+  if (v <= 0)
+    return "-";
+  char text[64];
+  std::snprintf(text, sizeof(text), format, v);
+  return (bound ? "> " : "") + std::string(text);
+}
+
 /// Folds one Google Benchmark file into `rows` (by benchmark name).
 Status readResults(const std::string &path, BenchTable &table,
                    std::map<std::string, BenchRow> &rows) {
@@ -82,6 +91,7 @@ Status readResults(const std::string &path, BenchTable &table,
       row.target = parts[2];
     }
     row.bytesMoved = b.value("bytes_moved", 0.0);
+    row.atLeastMs = std::max(row.atLeastMs, b.value("at_least_ms", 0.0));
     std::string label = b.value("label", "");
     row.verdict = label.substr(0, label.find(':'));
     if (label.find(':') != std::string::npos)
@@ -143,8 +153,10 @@ Result<BenchTable> readBenchTable(const std::vector<std::string> &results,
   for (auto &[name, row] : rows) {
     if (row.bench.rfind("copy-", 0) == 0)
       continue;
-    if (bestVendor.count(row.bench) && row.medianMs > 0)
-      row.ratio = row.medianMs / bestVendor[row.bench];
+    // A run that never finished is as slow as its lower bound at least.
+    double ms = row.medianMs > 0 ? row.medianMs : row.atLeastMs;
+    if (bestVendor.count(row.bench) && ms > 0)
+      row.ratio = ms / bestVendor[row.bench];
     if (table.bytesPerMs > 0)
       row.floorMs = row.bytesMoved / table.bytesPerMs;
     row.slow = !isVendor(row.impl) && row.ratio > slowFactor;
@@ -165,20 +177,16 @@ std::string benchMarkdown(const BenchTable &t) {
   char line[512];
   for (const BenchRow &r : t.rows) {
     std::string verdict = r.slow ? "slow-kernel" : r.verdict;
-    auto cell = [](double v, const char *format) {
-      if (v <= 0)
-        return std::string("-");
-      char text[64];
-      std::snprintf(text, sizeof(text), format, v);
-      return std::string(text);
-    };
+    bool bound = r.medianMs <= 0 && r.atLeastMs > 0;
+    double ms = bound ? r.atLeastMs : r.medianMs;
     std::snprintf(line, sizeof(line), "| %s | %s | %s | %s | %s | %d | %s | %s | %s |\n",
                   r.bench.c_str(), r.impl.c_str(), verdict.c_str(),
-                  cell(r.medianMs, "%.3f").c_str(),
-                  cell(r.spreadMs, "%.3f").c_str(), r.repetitions,
-                  cell(r.ratio, "%.1f").c_str(), cell(r.floorMs, "%.4f").c_str(),
-                  cell(r.floorMs > 0 && r.medianMs > 0 ? r.medianMs / r.floorMs : 0,
-                       "%.0f").c_str());
+                  number(ms, "%.3f", bound).c_str(),
+                  number(r.spreadMs, "%.3f").c_str(), r.repetitions,
+                  number(r.ratio, "%.1f", bound).c_str(),
+                  number(r.floorMs, "%.4f").c_str(),
+                  number(r.floorMs > 0 && ms > 0 ? ms / r.floorMs : 0, "%.0f",
+                         bound).c_str());
     md += line;
   }
   return md;
@@ -191,14 +199,14 @@ Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
     return makeError(outDir + ": cannot create the folder: " + ec.message());
   std::string csv = "benchmark,implementation,target,verdict,median_ms,"
                     "spread_ms,runs,ratio_to_best_vendor,floor_ms,slow_kernel,"
-                    "detail\n";
+                    "at_least_ms,detail\n";
   std::vector<std::pair<std::string, double>> bars;
   std::vector<std::vector<TableCell>> cells;
   for (const BenchRow &r : t.rows) {
     char numbers[160];
-    std::snprintf(numbers, sizeof(numbers), "%.6f,%.6f,%d,%.3f,%.6f,%d,",
+    std::snprintf(numbers, sizeof(numbers), "%.6f,%.6f,%d,%.3f,%.6f,%d,%.3f,",
                   r.medianMs, r.spreadMs, r.repetitions, r.ratio, r.floorMs,
-                  r.slow ? 1 : 0);
+                  r.slow ? 1 : 0, r.atLeastMs);
     csv += csvField(r.bench) + "," + csvField(r.impl) + "," +
            csvField(r.target) + "," + csvField(r.verdict) + "," + numbers +
            csvField(r.detail) + "\n";

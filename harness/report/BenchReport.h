@@ -19,6 +19,9 @@ struct BenchRow {
   /// pass, mismatch, run-timeout, compile-error, ... (the runs' label).
   std::string verdict, detail;
   double medianMs = -1, spreadMs = 0;
+  /// A run that did not finish: one run took at least this long (ms; 0:
+  /// unknown). `ratio` is then a lower bound too.
+  double atLeastMs = 0;
   int repetitions = 0;
   double bytesMoved = 0;
   /// Median over the best vendor baseline's (0: no baseline or no time).

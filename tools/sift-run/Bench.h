@@ -23,6 +23,9 @@ struct BenchResult {
   /// Milliseconds of each timed run.
   std::vector<double> ms;
   uint64_t bytesMoved = 0;
+  /// A run-timeout's lower bound on one run's time (ms; 0: unknown): the
+  /// run that did not finish took at least this long.
+  double atLeastMs = 0;
   /// The device that ran it ("cuda:0 (NVIDIA H100 80GB HBM3)").
   std::string device;
 };
