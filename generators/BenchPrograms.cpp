@@ -5,6 +5,9 @@
 #include "generators/ProgramBuilder.h"
 #include "generators/Rng.h"
 
+#include <algorithm>
+#include <cstdio>
+
 namespace sift::gen {
 
 namespace {
@@ -79,11 +82,85 @@ std::vector<BenchProgram> benchPrograms() {
           nms(5000, 302),               nms(20000, 303)};
 }
 
+namespace {
+
+/// A seed of its own for a shape outside the fixed programs.
+uint64_t shapeSeed(uint64_t family, int64_t a, int64_t b, int64_t k) {
+  return family * 1000000007ull + static_cast<uint64_t>(a) * 1000003ull +
+         static_cast<uint64_t>(b) * 101ull + static_cast<uint64_t>(k);
+}
+
+constexpr int64_t kMaxElements = int64_t(1) << 24;
+
+/// A benchmark name's shape: "topk-RxC-kK", "sort-RxC" or "nms-N",
+/// spelled exactly (the name made from the numbers must be `name`).
+std::optional<BenchProgram> parseBenchName(const std::string &name) {
+  long long r = 0, c = 0, k = 0;
+  auto sane = [](long long a, long long b) {
+    return a > 0 && b > 0 && b <= kMaxElements / a;
+  };
+  if (std::sscanf(name.c_str(), "topk-%lldx%lld-k%lld", &r, &c, &k) == 3 &&
+      sane(r, c) && k > 0 && k <= c) {
+    BenchProgram b = topk(r, c, k, shapeSeed(1, r, c, k));
+    if (b.name == name)
+      return b;
+  } else if (std::sscanf(name.c_str(), "sort-%lldx%lld", &r, &c) == 2 &&
+             sane(r, c)) {
+    BenchProgram b = sort(r, c, shapeSeed(2, r, c, 0));
+    if (b.name == name)
+      return b;
+  } else if (std::sscanf(name.c_str(), "nms-%lld", &r) == 1 && sane(r, 4)) {
+    BenchProgram b = nms(r, shapeSeed(3, r, 0, 0));
+    if (b.name == name)
+      return b;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+bool isFixedBench(const std::string &name) {
+  for (const BenchProgram &b : benchPrograms())
+    if (b.name == name)
+      return true;
+  return false;
+}
+
 std::optional<BenchProgram> findBenchProgram(const std::string &name) {
   for (BenchProgram &b : benchPrograms())
     if (b.name == name)
       return std::move(b);
-  return std::nullopt;
+  return parseBenchName(name);
+}
+
+std::vector<BenchProgram> benchLadder(const BenchProgram &bench) {
+  std::vector<BenchProgram> rungs;
+  const Program &p = bench.program;
+  const TensorType &in = p.values[static_cast<size_t>(p.inputs[0])];
+  if (bench.family == Family::Nms) {
+    for (int64_t boxes = in.shape[1] / 4; boxes >= 16; boxes /= 4)
+      rungs.push_back(*findBenchProgram("nms-" + std::to_string(boxes)));
+    return rungs;
+  }
+  int64_t rows = in.shape[0], cols = in.shape[1];
+  int64_t k = bench.family == Family::TopK ? p.ops[0].k : 0;
+  int64_t minCols = std::max<int64_t>(4 * k, 16);
+  for (;;) {
+    if (cols >= rows && cols / 4 >= minCols)
+      cols /= 4;
+    else if (rows > 1)
+      rows = std::max<int64_t>(rows / 4, 1);
+    else
+      break;
+    if (rows * cols < 4096)
+      break;
+    std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
+    rungs.push_back(*findBenchProgram(
+        bench.family == Family::TopK
+            ? "topk-" + shape + "-k" + std::to_string(k)
+            : "sort-" + shape));
+  }
+  return rungs;
 }
 
 } // namespace sift::gen

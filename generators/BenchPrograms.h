@@ -38,7 +38,20 @@ struct BenchProgram {
 /// Every benchmark program, in a fixed order.
 std::vector<BenchProgram> benchPrograms();
 
-/// The benchmark named `name`, or nullopt.
+/// The benchmark named `name`, or nullopt: one of benchPrograms(), or
+/// any other shape spelled the same way ("topk-RxC-kK", "sort-RxC",
+/// "nms-N"; at most 2^24 elements, k at most C), whose seed comes from its
+/// sizes, so both hosts make the same inputs from the name alone.
 std::optional<BenchProgram> findBenchProgram(const std::string &name);
+
+/// True for the names of benchPrograms().
+bool isFixedBench(const std::string &name);
+
+/// The shapes a slow kernel is reduced through, largest first: each rung
+/// has about a quarter of the elements of the one before (the longer
+/// dimension divided by 4; NMS: a quarter of the boxes), down to 4096
+/// elements (16 boxes); k stays, and a row keeps 4k elements at least.
+/// The smallest rung on which a kernel is still slow is its reduced case.
+std::vector<BenchProgram> benchLadder(const BenchProgram &bench);
 
 } // namespace sift::gen

@@ -28,8 +28,6 @@ cmake -S . -B "$build" -DSIFT_BUILD_COMPILER=OFF -DSIFT_BUILD_TESTS=OFF \
   || { tail -20 "$out/configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" --target sift-run > "$out/build.log" 2>&1 \
   || { tail -30 "$out/build.log"; exit 1; }
-inputs=/tmp/sift-bench-inputs
-"$build/tools/sift-run" --write-bench-inputs="$inputs" > "$out/inputs.log"
 iree=()
 runner="${SIFT_IREE_RUN_MODULE:-.deps/iree/iree-run-module}"
 if [ -x "$runner" ]; then iree=(--iree-run-module="$runner"); fi
@@ -42,6 +40,12 @@ parts=",${SIFT_BENCH_PARTS:-sift,iree,vendors},"
 [[ $parts == *,vendors,* ]] || vendors_off=1
 mapfile -t sift < <(find "$exports" -maxdepth 1 -name '*.siftart' | sort)
 mapfile -t ireecases < <(find "$exports" -maxdepth 1 -name '*.ireecase' | sort)
+# The inputs of every benchmark the runs time (a reduction's smaller shapes
+# too), which the vendor baselines read.
+inputs=/tmp/sift-bench-inputs
+rm -rf "$inputs"
+"$build/tools/sift-run" --write-bench-inputs="$inputs" "${sift[@]}" "${ireecases[@]}" \
+  > "$out/inputs.log"
 if ((${#sift[@]})) && [ -z "${sift_off:-}" ]; then
   timeout "$limit" "$build/tools/sift-run" "${sift[@]}" --device=cuda --bench="$runs" \
     --warmup="$warmup" --bench-budget="${SIFT_BENCH_BUDGET:-10}" \

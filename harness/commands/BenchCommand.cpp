@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <set>
 
 namespace fs = std::filesystem;
 
@@ -101,6 +102,72 @@ std::optional<CaseResult> benchFinding(const BenchRow &row, double factor) {
   return result;
 }
 
+/// A slow kernel's reduced case for the GPU host: the exported run of its
+/// smallest slow rung, what was measured (slow-kernel.json) and how to time
+/// it again (repro.sh), written under a temporary name, then renamed. The
+/// folder, or "" when the kernel was not reduced or the rung's exported
+/// file is not at hand.
+Result<std::string> writeSlowCase(const std::string &findingsDir,
+                                  const BenchTable &table, const BenchRow &row,
+                                  int64_t runId) {
+  const BenchRow *rung = nullptr;
+  for (const BenchRow &r : table.rows)
+    if (!row.reducedTo.empty() && r.bench == row.reducedTo &&
+        r.impl == row.impl && r.target == row.target)
+      rung = &r;
+  std::error_code ec;
+  if (!rung || rung->file.empty() || !fs::exists(rung->file, ec))
+    return std::string();
+  fs::path cases = fs::path(findingsDir) / "cases";
+  std::string name = "slow-" + row.bench + "-" + row.impl + "-" + row.target +
+                     "-run" + std::to_string(runId);
+  fs::path temporary = cases / (".tmp-" + name), final = cases / name;
+  fs::remove_all(temporary, ec);
+  fs::create_directories(temporary, ec);
+  std::string file = fs::path(rung->file).filename().string();
+  fs::copy(rung->file, temporary / file, fs::copy_options::recursive, ec);
+  if (ec)
+    return makeError(rung->file + ": cannot copy into " + temporary.string() +
+                     ": " + ec.message());
+  nlohmann::json facts = {
+      {"verdict", "slow-kernel"},       {"bench", row.bench},
+      {"implementation", row.impl},     {"target", row.target},
+      {"median_ms", row.medianMs},      {"at_least_ms", row.atLeastMs},
+      {"ratio", row.ratio},             {"slow_factor", table.slowFactor},
+      {"reduced_to", row.reducedTo},    {"reduced_median_ms", rung->medianMs},
+      {"reduced_at_least_ms", rung->atLeastMs},
+      {"reduced_ratio", row.reducedRatio}, {"fast_at", row.fastAt},
+      {"fast_ratio", row.fastRatio},    {"file", file}};
+  bool iree = file.size() > 9 && file.substr(file.size() - 9) == ".ireecase";
+  std::string device = row.target == "host"      ? "cpu"
+                       : row.target == "amdgpu" ? "hip"
+                                                : "cuda";
+  std::string repro =
+      "#!/bin/sh\n# Times this slow kernel's reduced case on the GPU host, "
+      "from sift's checkout;\n# compare with the vendors' on the same "
+      "shape (scripts/bench-gpu.sh).\nexec build/tools/sift-run \"$(dirname "
+      "\"$0\")/" + file + "\" --device=" + device + " --bench=10 --warmup=2 "
+      "--bench-out=slow-kernel-bench.json" +
+      (iree ? " --iree-run-module=.deps/iree/iree-run-module" : "") + "\n";
+  std::string text = facts.dump(1) + "\n";
+  for (const auto &[leaf, body] :
+       {std::pair<std::string, std::string>{"slow-kernel.json", text},
+        {"repro.sh", repro}})
+    if (Status st = writeFileAtomic(
+            (temporary / leaf).string(),
+            reinterpret_cast<const uint8_t *>(body.data()), body.size());
+        !st.ok())
+      return st.error();
+  fs::permissions(temporary / "repro.sh", fs::perms::owner_exec,
+                  fs::perm_options::add, ec);
+  fs::remove_all(final, ec);
+  fs::rename(temporary, final, ec);
+  if (ec)
+    return makeError(final.string() + ": cannot write the case folder: " +
+                     ec.message());
+  return final.string();
+}
+
 /// Stores the table's findings in `dir`'s findings database (one run).
 Status recordBenchFindings(const BenchTable &table, const BenchFlags &f) {
   auto store = FindingStore::open(f.findingsDir);
@@ -114,16 +181,26 @@ Status recordBenchFindings(const BenchTable &table, const BenchFlags &f) {
     return run.error();
   int64_t findings = 0;
   for (const BenchRow &row : table.rows) {
-    std::optional<CaseResult> finding = benchFinding(row, f.slowFactor);
+    // A ladder's rungs are the reductions of the fixed runs' findings.
+    std::optional<CaseResult> finding =
+        row.rung ? std::nullopt : benchFinding(row, f.slowFactor);
     if (!finding)
       continue;
+    Result<std::string> caseDir =
+        row.slow ? writeSlowCase(f.findingsDir, table, row, *run)
+                 : Result<std::string>(std::string());
+    if (!caseDir.ok())
+      return caseDir.error();
     CaseOptions options;
     options.pipeline = finding->pipeline;
     options.target = finding->target;
     std::string repro = "harness bench --export=DIR --bench=" + row.bench +
                         " --pipeline=" + row.impl + " --target=" + row.target +
                         " && scripts/bench-gpu.sh DIR (on the GPU host)";
-    if (auto s = (*store)->recordFinding(*run, *finding, options, repro);
+    if (!caseDir->empty())
+      repro = *caseDir + "/repro.sh (on the GPU host)";
+    if (auto s = (*store)->recordFinding(*run, *finding, options, repro,
+                                         *caseDir);
         !s.ok())
       return s.error();
     ++findings;
@@ -135,7 +212,10 @@ Status recordBenchFindings(const BenchTable &table, const BenchFlags &f) {
 /// `harness bench --results=... -o DIR`: the GPU job's table.
 int runBenchReport(const BenchFlags &f) {
   Result<BenchTable> table = readBenchTable(
-      listFlag(f.results, "--results"), f.manifest, f.slowFactor);
+      listFlag(f.results, "--results"),
+      f.manifest.empty() ? std::vector<std::string>{}
+                         : listFlag(f.manifest, "--manifest"),
+      f.slowFactor);
   if (!table.ok()) {
     std::fprintf(stderr, "harness bench: %s\n", table.message().c_str());
     return kExitUsage;
@@ -150,12 +230,14 @@ int runBenchReport(const BenchFlags &f) {
       std::fprintf(stderr, "harness bench: %s\n", s.message().c_str());
       return kExitUsage;
     }
-  int slow = 0;
-  for (const BenchRow &row : table->rows)
-    slow += row.slow;
-  std::printf("%d slow kernel(s) (over %.0fx the best vendor baseline); "
-              "%s/bench.md, bench.csv, bench.html\n",
-              slow, f.slowFactor, f.report.c_str());
+  int slow = 0, reduced = 0;
+  for (const BenchRow &row : table->rows) {
+    slow += row.slow && !row.rung;
+    reduced += !row.reducedTo.empty();
+  }
+  std::printf("%d slow kernel(s) (over %.0fx the best vendor baseline), %d "
+              "reduced; %s/bench.md, bench.csv, bench.html, table.json\n",
+              slow, f.slowFactor, reduced, f.report.c_str());
   return slow > 0 ? kExitFindings : kExitOk;
 }
 
@@ -228,7 +310,106 @@ Result<std::string> exportBench(const BenchOptions &options,
 
 } // namespace
 
+namespace {
+
+/// One program through one pipeline and target.
+struct BenchJob {
+  gen::BenchProgram bench;
+  PipelineTarget run;
+};
+
+/// `run` with the chip harness bench compiles it for.
+PipelineTarget benchRun(PipelineTarget run) {
+  // The pinned IREE rejects sm_90 (iree-org/iree#22147).
+  if (systemOf(run.pipeline) == SystemKind::Iree &&
+      run.target == TargetKind::Nvptx && run.chip.empty())
+    run.chip = "sm_89";
+  return run;
+}
+
+/// The fixed programs (those of --bench) through every selected run.
+std::vector<BenchJob> fixedJobs(const BenchOptions &options) {
+  std::vector<BenchJob> jobs;
+  for (const gen::BenchProgram &bench : gen::benchPrograms()) {
+    if (!options.benches.empty() &&
+        std::find(options.benches.begin(), options.benches.end(),
+                  bench.name) == options.benches.end())
+      continue;
+    for (const PipelineTarget &run : options.runs)
+      jobs.push_back({bench, run});
+  }
+  return jobs;
+}
+
+/// The rungs of the ladder of every slow kernel of a table (those not
+/// fixed programs themselves, each once), through its pipeline and target.
+Result<std::vector<BenchJob>> ladderJobs(const std::string &tableDir) {
+  std::string path = (fs::path(tableDir) / "table.json").string();
+  Result<BenchTable> table = readBenchTableJson(path);
+  if (!table.ok())
+    return table.error();
+  std::vector<BenchJob> jobs;
+  std::set<std::string> seen;
+  for (const BenchRow &row : table->rows) {
+    std::optional<gen::BenchProgram> bench =
+        row.slow && !row.rung ? gen::findBenchProgram(row.bench) : std::nullopt;
+    std::optional<PipelineKind> pipeline = parsePipelineKind(row.impl);
+    std::optional<TargetKind> target = parseTargetKind(row.target);
+    if (!bench || !pipeline || !target)
+      continue;
+    for (gen::BenchProgram &rung : gen::benchLadder(*bench))
+      if (!gen::isFixedBench(rung.name) &&
+          seen.insert(rung.name + "/" + row.impl + "/" + row.target).second)
+        jobs.push_back({std::move(rung), benchRun({*pipeline, *target, ""})});
+  }
+  return jobs;
+}
+
+/// Compiles and exports one job; its bench.json row, or an error that
+/// stops the export (a system that cannot start, a file not written).
+Result<nlohmann::json> runJob(Systems &systems, const BenchOptions &options,
+                              const BenchJob &job) {
+  const gen::BenchProgram &bench = job.bench;
+  std::string error;
+  CaseResult result = compileBench(systems, bench, job.run, error);
+  if (!error.empty())
+    return makeError(error);
+  std::string file;
+  if (result.compiled) {
+    Result<std::string> written = exportBench(options, bench, job.run, result);
+    if (!written.ok())
+      return written.error();
+    file = *written;
+  }
+  std::string verdict(oracle::toString(result.verdict));
+  std::string first = result.detail.substr(0, result.detail.find('\n'));
+  std::printf("%-22s %-24s %-18s %6.1f s %s\n", bench.name.c_str(),
+              runName(job.run).c_str(), verdict.c_str(), result.compileSeconds,
+              first.substr(0, 100).c_str());
+  std::fflush(stdout);
+  return nlohmann::json{{"bench", bench.name},
+                        {"pipeline", std::string(toString(job.run.pipeline))},
+                        {"target", std::string(toString(job.run.target))},
+                        {"verdict", verdict},
+                        {"detail", first},
+                        {"compile_seconds", result.compileSeconds},
+                        {"bytes_moved", bench.bytesMoved},
+                        {"file", file}};
+}
+
+} // namespace
+
 int runBenchCommand(const BenchOptions &options) {
+  std::vector<BenchJob> jobs = fixedJobs(options);
+  if (!options.ladderOf.empty()) {
+    Result<std::vector<BenchJob>> ladder = ladderJobs(options.ladderOf);
+    if (!ladder.ok()) {
+      std::fprintf(stderr, "harness bench: --ladder: %s\n",
+                   ladder.message().c_str());
+      return kExitUsage;
+    }
+    jobs = std::move(*ladder);
+  }
   std::error_code ec;
   fs::create_directories(options.exportDir, ec);
   if (ec) {
@@ -238,43 +419,13 @@ int runBenchCommand(const BenchOptions &options) {
   }
   Systems systems;
   nlohmann::json rows = nlohmann::json::array();
-  for (const gen::BenchProgram &bench : gen::benchPrograms()) {
-    if (!options.benches.empty() &&
-        std::find(options.benches.begin(), options.benches.end(),
-                  bench.name) == options.benches.end())
-      continue;
-    for (const PipelineTarget &run : options.runs) {
-      std::string error;
-      CaseResult result = compileBench(systems, bench, run, error);
-      if (!error.empty()) {
-        std::fprintf(stderr, "harness bench: %s\n", error.c_str());
-        return kExitUsage;
-      }
-      std::string file;
-      if (result.compiled) {
-        Result<std::string> written = exportBench(options, bench, run, result);
-        if (!written.ok()) {
-          std::fprintf(stderr, "harness bench: %s\n",
-                       written.message().c_str());
-          return kExitUsage;
-        }
-        file = *written;
-      }
-      std::string verdict(oracle::toString(result.verdict));
-      std::string first = result.detail.substr(0, result.detail.find('\n'));
-      std::printf("%-22s %-24s %-18s %6.1f s %s\n", bench.name.c_str(),
-                  runName(run).c_str(), verdict.c_str(),
-                  result.compileSeconds, first.substr(0, 100).c_str());
-      std::fflush(stdout);
-      rows.push_back({{"bench", bench.name},
-                      {"pipeline", std::string(toString(run.pipeline))},
-                      {"target", std::string(toString(run.target))},
-                      {"verdict", verdict},
-                      {"detail", first},
-                      {"compile_seconds", result.compileSeconds},
-                      {"bytes_moved", bench.bytesMoved},
-                      {"file", file}});
+  for (const BenchJob &job : jobs) {
+    Result<nlohmann::json> row = runJob(systems, options, job);
+    if (!row.ok()) {
+      std::fprintf(stderr, "harness bench: %s\n", row.message().c_str());
+      return kExitUsage;
     }
+    rows.push_back(*row);
   }
   std::string text = nlohmann::json{{"format", "sift-bench 1"},
                                     {"runs", rows}}
@@ -306,8 +457,15 @@ CommandEntry addBenchCommand(CLI::App &app) {
                   "GPU job (sift-run --bench, the CUB and PyTorch "
                   "baselines), comma-separated, into a table (-o)");
   cmd->add_option("--manifest", f->manifest,
-                  "With --results: the compile host's bench.json (runs that "
-                  "did not compile)");
+                  "With --results: the compile host's bench.json files "
+                  "(comma-separated; runs that did not compile, and the "
+                  "exported files a reduced case keeps)");
+  cmd->add_option("--ladder", f->options.ladderOf,
+                  "With --export: instead of the fixed programs, the "
+                  "smaller shapes of every slow kernel of this table folder "
+                  "(-o of an earlier --results; its table.json), each "
+                  "through its own pipeline and target: timed with the "
+                  "fixed runs, they reduce each slow kernel");
   cmd->add_option("-o,--output", f->report, "With --results: the table's folder");
   cmd->add_option("--out", f->findingsDir,
                   "With --results: also store every slow kernel and failed "
@@ -347,14 +505,8 @@ CommandEntry addBenchCommand(CLI::App &app) {
               targets.push_back(targetFlag(name));
             f->options.runs = {};
             for (const PipelineTarget &run :
-                 selectPipelineTargets(pipelines, targets, {})) {
-              PipelineTarget r = run;
-              // The pinned IREE rejects sm_90 (iree-org/iree#22147).
-              if (systemOf(r.pipeline) == SystemKind::Iree &&
-                  r.target == TargetKind::Nvptx && r.chip.empty())
-                r.chip = "sm_89";
-              f->options.runs.push_back(r);
-            }
+                 selectPipelineTargets(pipelines, targets, {}))
+              f->options.runs.push_back(benchRun(run));
             if (!f->benches.empty())
               f->options.benches = listFlag(f->benches, "--bench");
             for (const std::string &name : f->options.benches)

@@ -211,6 +211,9 @@ struct BenchOptions {
   /// Only these benchmarks (empty: every one).
   std::vector<std::string> benches;
   std::string exportDir;
+  /// A table folder (harness bench --results -o): export the ladders of
+  /// its slow kernels instead of the fixed programs.
+  std::string ladderOf;
 };
 
 /// `harness report`.

@@ -14,6 +14,8 @@
 #include "harness/report/BenchReport.h"
 
 #include "harness/report/ReportWriters.h"
+
+#include "generators/BenchPrograms.h"
 #include "support/FileIO.h"
 #include "support/Text.h"
 
@@ -110,8 +112,69 @@ Status readResults(const std::string &path, BenchTable &table,
 
 } // namespace
 
+namespace {
+
+/// Folds the compile host's bench.json into `rows`: the file of each
+/// exported run, and a row for each run the GPU job did not time.
+Status readManifest(const std::string &path,
+                    std::map<std::string, BenchRow> &rows) {
+  auto json = readJson(path);
+  if (!json.ok())
+    return json.error();
+  fs::path folder = fs::path(path).parent_path();
+  for (const auto &run : (*json).value("runs", nlohmann::json::array())) {
+    std::string verdict = run.value("verdict", "");
+    std::string name = run.value("bench", "") + "/" +
+                       run.value("pipeline", "") + "/" +
+                       run.value("target", "");
+    bool timed = rows.count(name) > 0;
+    BenchRow &row = rows[name];
+    if (!run.value("file", "").empty())
+      row.file = (folder / run.value("file", "")).string();
+    if (verdict == "pass" && timed)
+      continue; // timed: its row says how it ran
+    if (verdict == "pass")
+      verdict = "not timed"; // compiled, but the GPU job has no row of it
+    row.bench = run.value("bench", "");
+    row.impl = run.value("pipeline", "");
+    row.target = run.value("target", "");
+    row.verdict = verdict;
+    row.detail = run.value("detail", "");
+    row.bytesMoved = run.value("bytes_moved", 0.0);
+  }
+  return Status::success();
+}
+
+/// Each slow kernel of a fixed benchmark walks its ladder while the rungs
+/// are timed and still slow: the last slow rung is its reduced case.
+void reduceSlowKernels(BenchTable &t) {
+  std::map<std::string, const BenchRow *> byName;
+  for (const BenchRow &r : t.rows)
+    byName[r.bench + "/" + r.impl + "/" + r.target] = &r;
+  for (BenchRow &r : t.rows) {
+    std::optional<gen::BenchProgram> bench =
+        r.slow && !r.rung ? gen::findBenchProgram(r.bench) : std::nullopt;
+    if (!bench)
+      continue;
+    for (const gen::BenchProgram &rung : gen::benchLadder(*bench)) {
+      auto it = byName.find(rung.name + "/" + r.impl + "/" + r.target);
+      if (it == byName.end() || it->second->ratio <= 0)
+        break;
+      if (!it->second->slow) {
+        r.fastAt = rung.name;
+        r.fastRatio = it->second->ratio;
+        break;
+      }
+      r.reducedTo = rung.name;
+      r.reducedRatio = it->second->ratio;
+    }
+  }
+}
+
+} // namespace
+
 Result<BenchTable> readBenchTable(const std::vector<std::string> &results,
-                                  const std::string &manifest,
+                                  const std::vector<std::string> &manifests,
                                   double slowFactor) {
   BenchTable table;
   table.slowFactor = slowFactor;
@@ -119,28 +182,9 @@ Result<BenchTable> readBenchTable(const std::vector<std::string> &results,
   for (const std::string &path : results)
     if (Status s = readResults(path, table, rows); !s.ok())
       return s.error();
-  if (!manifest.empty()) {
-    auto json = readJson(manifest);
-    if (!json.ok())
-      return json.error();
-    for (const auto &run : (*json).value("runs", nlohmann::json::array())) {
-      std::string verdict = run.value("verdict", "");
-      std::string name = run.value("bench", "") + "/" +
-                         run.value("pipeline", "") + "/" +
-                         run.value("target", "");
-      if (verdict == "pass" && rows.count(name))
-        continue; // timed: its row says how it ran
-      if (verdict == "pass")
-        verdict = "not timed"; // compiled, but the GPU job has no row of it
-      BenchRow &row = rows[name];
-      row.bench = run.value("bench", "");
-      row.impl = run.value("pipeline", "");
-      row.target = run.value("target", "");
-      row.verdict = verdict;
-      row.detail = run.value("detail", "");
-      row.bytesMoved = run.value("bytes_moved", 0.0);
-    }
-  }
+  for (const std::string &path : manifests)
+    if (Status s = readManifest(path, rows); !s.ok())
+      return s.error();
   // The copy bandwidth (bytes per ms) of the job's device.
   for (const auto &[name, row] : rows)
     if (row.bench.rfind("copy-", 0) == 0 && row.medianMs > 0)
@@ -160,35 +204,140 @@ Result<BenchTable> readBenchTable(const std::vector<std::string> &results,
     if (table.bytesPerMs > 0)
       row.floorMs = row.bytesMoved / table.bytesPerMs;
     row.slow = !isVendor(row.impl) && row.ratio > slowFactor;
+    row.rung = !gen::isFixedBench(row.bench);
     table.rows.push_back(row);
   }
   std::stable_sort(table.rows.begin(), table.rows.end(),
                    [](const BenchRow &a, const BenchRow &b) {
                      return std::tie(a.bench, a.impl) < std::tie(b.bench, b.impl);
                    });
+  reduceSlowKernels(table);
   return table;
 }
 
-std::string benchMarkdown(const BenchTable &t) {
-  std::string md = "| benchmark | implementation | verdict | median ms | "
-                   "spread ms | runs | x best vendor | floor ms | x floor |\n"
-                   "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | "
-                   "---: |\n";
-  char line[512];
-  for (const BenchRow &r : t.rows) {
-    std::string verdict = r.slow ? "slow-kernel" : r.verdict;
-    bool bound = r.medianMs <= 0 && r.atLeastMs > 0;
-    double ms = bound ? r.atLeastMs : r.medianMs;
-    std::snprintf(line, sizeof(line), "| %s | %s | %s | %s | %s | %d | %s | %s | %s |\n",
-                  r.bench.c_str(), r.impl.c_str(), verdict.c_str(),
-                  number(ms, "%.3f", bound).c_str(),
-                  number(r.spreadMs, "%.3f").c_str(), r.repetitions,
-                  number(r.ratio, "%.1f", bound).c_str(),
-                  number(r.floorMs, "%.4f").c_str(),
-                  number(r.floorMs > 0 && ms > 0 ? ms / r.floorMs : 0, "%.0f",
-                         bound).c_str());
-    md += line;
+namespace {
+
+/// One row of the main table's columns, as cells.
+std::vector<std::string> rowCells(const BenchRow &r) {
+  bool bound = r.medianMs <= 0 && r.atLeastMs > 0;
+  double ms = bound ? r.atLeastMs : r.medianMs;
+  return {r.bench,
+          r.impl,
+          r.slow ? "slow-kernel" : r.verdict,
+          number(ms, "%.3f", bound),
+          number(r.spreadMs, "%.3f"),
+          std::to_string(r.repetitions),
+          number(r.ratio, "%.1f", bound),
+          number(r.floorMs, "%.4f"),
+          number(r.floorMs > 0 && ms > 0 ? ms / r.floorMs : 0, "%.0f", bound)};
+}
+
+const std::vector<std::string> kHeaders = {
+    "benchmark", "implementation", "verdict",    "median ms", "spread ms",
+    "runs",      "x best vendor",  "floor ms",   "x floor"};
+
+/// A slow kernel's reduction as cells: still slow at, ratio, not slow at,
+/// ratio.
+std::vector<std::string> reductionCells(const BenchRow &r) {
+  return {r.bench,
+          r.impl,
+          r.reducedTo.empty() ? "(not reduced)" : r.reducedTo,
+          number(r.reducedRatio, "%.1f"),
+          r.fastAt.empty() ? "-" : r.fastAt,
+          number(r.fastRatio, "%.1f")};
+}
+
+const std::vector<std::string> kReductionHeaders = {
+    "benchmark",     "implementation", "still slow at",
+    "x best vendor", "not slow at",    "x best vendor there"};
+
+std::string markdownTable(const std::vector<std::string> &headers,
+                          const std::vector<std::vector<std::string>> &rows) {
+  std::string md = "|", rule = "|";
+  for (size_t i = 0; i < headers.size(); ++i) {
+    md += " " + headers[i] + " |";
+    rule += i < 3 ? " --- |" : " ---: |";
   }
+  md += "\n" + rule + "\n";
+  for (const auto &row : rows) {
+    md += "|";
+    for (const std::string &cell : row)
+      md += " " + cell + " |";
+    md += "\n";
+  }
+  return md;
+}
+
+/// The three tables of the report: the fixed benchmarks, the reductions
+/// of their slow kernels, the ladder's runs.
+struct Sections {
+  std::vector<std::vector<std::string>> main, reductions, rungs;
+};
+
+Sections sectionsOf(const BenchTable &t) {
+  Sections s;
+  for (const BenchRow &r : t.rows) {
+    (r.rung ? s.rungs : s.main).push_back(rowCells(r));
+    if (r.slow && !r.rung)
+      s.reductions.push_back(reductionCells(r));
+  }
+  return s;
+}
+
+/// Whether a row of the table is a slow kernel of a fixed benchmark
+/// (`rungs`: a timed run of a ladder's rung).
+bool any(const BenchTable &t, bool rungs) {
+  for (const BenchRow &r : t.rows)
+    if (rungs ? r.rung && !isVendor(r.impl) : r.slow && !r.rung)
+      return true;
+  return false;
+}
+
+nlohmann::json rowJson(const BenchRow &r) {
+  return {{"bench", r.bench},         {"implementation", r.impl},
+          {"target", r.target},       {"verdict", r.verdict},
+          {"detail", r.detail},       {"median_ms", r.medianMs},
+          {"spread_ms", r.spreadMs},  {"at_least_ms", r.atLeastMs},
+          {"runs", r.repetitions},    {"bytes_moved", r.bytesMoved},
+          {"ratio", r.ratio},         {"floor_ms", r.floorMs},
+          {"slow_kernel", r.slow},    {"rung", r.rung},
+          {"file", r.file},           {"reduced_to", r.reducedTo},
+          {"reduced_ratio", r.reducedRatio}, {"fast_at", r.fastAt},
+          {"fast_ratio", r.fastRatio}};
+}
+
+std::string htmlTable(const std::string &id,
+                      const std::vector<std::string> &headers,
+                      const std::vector<std::vector<std::string>> &rows) {
+  std::vector<std::vector<TableCell>> cells;
+  for (const auto &row : rows) {
+    cells.emplace_back();
+    for (const std::string &text : row) {
+      TableCell cell;
+      cell.text = text;
+      if (text.rfind("> ", 0) == 0)
+        cell.sortKey = text.substr(2); // a lower bound sorts by its value
+      if (text == "slow-kernel")
+        cell.cls = "slow";
+      cells.back().push_back(cell);
+    }
+  }
+  return renderTable(id, headers, cells);
+}
+
+} // namespace
+
+std::string benchMarkdown(const BenchTable &t) {
+  Sections s = sectionsOf(t);
+  std::string md = markdownTable(kHeaders, s.main);
+  if (any(t, false))
+    md += "\n## Reductions\n\nEach slow kernel through smaller shapes of "
+          "its benchmark (harness bench --ladder; a quarter of the elements "
+          "a rung): the smallest on which it is still slow is its reduced "
+          "case.\n\n" +
+          markdownTable(kReductionHeaders, s.reductions);
+  if (any(t, true))
+    md += "\n## Ladder runs\n\n" + markdownTable(kHeaders, s.rungs);
   return md;
 }
 
@@ -199,19 +348,21 @@ Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
     return makeError(outDir + ": cannot create the folder: " + ec.message());
   std::string csv = "benchmark,implementation,target,verdict,median_ms,"
                     "spread_ms,runs,ratio_to_best_vendor,floor_ms,slow_kernel,"
-                    "at_least_ms,detail\n";
+                    "at_least_ms,rung,reduced_to,reduced_ratio,detail\n";
   std::vector<std::pair<std::string, double>> bars;
-  std::vector<std::vector<TableCell>> cells;
+  nlohmann::json rows = nlohmann::json::array();
   for (const BenchRow &r : t.rows) {
-    char numbers[160];
-    std::snprintf(numbers, sizeof(numbers), "%.6f,%.6f,%d,%.3f,%.6f,%d,%.3f,",
+    char numbers[192];
+    std::snprintf(numbers, sizeof(numbers), "%.6f,%.6f,%d,%.3f,%.6f,%d,%.3f,%d,",
                   r.medianMs, r.spreadMs, r.repetitions, r.ratio, r.floorMs,
-                  r.slow ? 1 : 0, r.atLeastMs);
+                  r.slow ? 1 : 0, r.atLeastMs, r.rung ? 1 : 0);
     csv += csvField(r.bench) + "," + csvField(r.impl) + "," +
            csvField(r.target) + "," + csvField(r.verdict) + "," + numbers +
+           csvField(r.reducedTo) + "," + number(r.reducedRatio, "%.3f") + "," +
            csvField(r.detail) + "\n";
-    if (r.ratio > 0 && !isVendor(r.impl))
+    if (r.ratio > 0 && !isVendor(r.impl) && !r.rung)
       bars.push_back({r.bench + " " + r.impl, std::log10(r.ratio)});
+    rows.push_back(rowJson(r));
   }
   std::string devices;
   for (const std::string &d : t.devices)
@@ -222,30 +373,75 @@ Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
                 "; copy bandwidth %.0f GB/s. Slow kernel: over %.0fx the best "
                 "vendor baseline.",
                 t.bytesPerMs / 1e6, t.slowFactor);
-  std::string md = "# Kernels against the vendors' baselines\n\nDevice: " +
-                   (devices.empty() ? std::string("unknown") : devices) + facts +
+  std::string about = "Device: " +
+                      (devices.empty() ? std::string("unknown") : devices) +
+                      facts;
+  std::string md = "# Kernels against the vendors' baselines\n\n" + about +
                    "\n\n" + benchMarkdown(t);
+  Sections s = sectionsOf(t);
   std::string html =
       "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
       "sift bench</title><style>body{font-family:sans-serif;margin:24px}"
       "table{border-collapse:collapse;font-size:0.85em}td,th{border:1px "
-      "solid #ddd;padding:3px 6px}.ax{font-size:10px}.ct{font-size:12px;"
-      "font-weight:bold}</style></head><body><h1>sift bench</h1><p>" +
-      htmlEscaped(md.substr(0, md.find("\n\n| "))) + "</p>" +
+      "solid #ddd;padding:3px 6px}th{cursor:pointer;background:#f4f4f4}"
+      "td.slow{color:#b00;font-weight:bold}.ax{font-size:10px}.ct{font-size:"
+      "12px;font-weight:bold}</style></head><body><h1>sift bench</h1><p>" +
+      htmlEscaped(about) + "</p>" +
       renderHBarChart("chart-ratio", "log10 of the time over the best vendor's",
                       bars) +
-      "<pre>" + htmlEscaped(benchMarkdown(t)) + "</pre></body></html>\n";
+      "<h2>Benchmarks</h2>" + htmlTable("table-bench", kHeaders, s.main);
+  if (any(t, false))
+    html += "<h2>Reductions</h2>" +
+            htmlTable("table-reductions", kReductionHeaders, s.reductions);
+  if (any(t, true))
+    html += "<h2>Ladder runs</h2>" + htmlTable("table-rungs", kHeaders, s.rungs);
+  html += "<script>" + sortTableScript() + "</script></body></html>\n";
+  std::string json = nlohmann::json{{"format", "sift-bench-table 1"},
+                                    {"device", devices},
+                                    {"bytes_per_ms", t.bytesPerMs},
+                                    {"slow_factor", t.slowFactor},
+                                    {"rows", rows}}
+                         .dump(1) +
+                     "\n";
   for (const auto &[name, text] :
        {std::pair<std::string, std::string>{"bench.md", md},
         {"bench.csv", csv},
-        {"bench.html", html}}) {
-    if (Status s = writeFileAtomic(
+        {"bench.html", html},
+        {"table.json", json}}) {
+    if (Status st = writeFileAtomic(
             (fs::path(outDir) / name).string(),
             reinterpret_cast<const uint8_t *>(text.data()), text.size());
-        !s.ok())
-      return s;
+        !st.ok())
+      return st;
   }
   return Status::success();
+}
+
+Result<BenchTable> readBenchTableJson(const std::string &path) {
+  auto json = readJson(path);
+  if (!json.ok())
+    return json.error();
+  if ((*json).value("format", "") != "sift-bench-table 1" ||
+      !(*json)["rows"].is_array())
+    return makeError(path + ": not a bench table (harness bench --results "
+                            "writes table.json)");
+  BenchTable t;
+  t.slowFactor = (*json).value("slow_factor", 20.0);
+  for (const auto &j : (*json)["rows"]) {
+    BenchRow r;
+    r.bench = j.value("bench", "");
+    r.impl = j.value("implementation", "");
+    r.target = j.value("target", "");
+    r.verdict = j.value("verdict", "");
+    r.medianMs = j.value("median_ms", -1.0);
+    r.atLeastMs = j.value("at_least_ms", 0.0);
+    r.ratio = j.value("ratio", 0.0);
+    r.slow = j.value("slow_kernel", false);
+    r.rung = j.value("rung", false);
+    r.reducedTo = j.value("reduced_to", "");
+    t.rows.push_back(r);
+  }
+  return t;
 }
 
 } // namespace sift::harness

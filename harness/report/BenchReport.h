@@ -30,6 +30,15 @@ struct BenchRow {
   double floorMs = 0;
   /// Slower than the slow factor times the best vendor baseline.
   bool slow = false;
+  /// The exported run (from a manifest), relative to the working folder.
+  std::string file;
+  /// A smaller shape of a fixed benchmark (a reduction's ladder rung).
+  bool rung = false;
+  /// A slow kernel's reduction: the smallest rung of its ladder on which
+  /// it is still slow, and its ratio there; the first rung on which it is
+  /// not, and its ratio (empty: not timed).
+  std::string reducedTo, fastAt;
+  double reducedRatio = 0, fastRatio = 0;
 };
 
 struct BenchTable {
@@ -39,16 +48,20 @@ struct BenchTable {
   double slowFactor = 20;
 };
 
-/// Reads Google Benchmark JSON files (and the compile host's bench.json,
-/// `manifest`, when given) into the table.
+/// Reads Google Benchmark JSON files (and the compile host's bench.json
+/// manifests, when given) into the table, and reduces each slow kernel of
+/// a fixed benchmark through the rungs of its ladder the files time.
 Result<BenchTable> readBenchTable(const std::vector<std::string> &results,
-                                  const std::string &manifest,
+                                  const std::vector<std::string> &manifests,
                                   double slowFactor);
+
+/// The rows of a table written by writeBenchReport (DIR/table.json).
+Result<BenchTable> readBenchTableJson(const std::string &path);
 
 /// The table as Markdown.
 std::string benchMarkdown(const BenchTable &table);
 
-/// bench.md, bench.csv and bench.html into `outDir`.
+/// bench.md, bench.csv, bench.html and table.json into `outDir`.
 Status writeBenchReport(const BenchTable &table, const std::string &outDir);
 
 } // namespace sift::harness

@@ -223,4 +223,6 @@ std::string renderReportHtml(const ReportData &data,
   return html + "<script>" + kScript + "</script></body></html>\n";
 }
 
+std::string sortTableScript() { return kScript; }
+
 } // namespace sift::harness

@@ -40,6 +40,10 @@ std::string renderTable(const std::string &id,
                         const std::vector<std::string> &headers,
                         const std::vector<std::vector<TableCell>> &rows);
 
+/// The plain JavaScript that sorts every table.sortable by a clicked
+/// column and then marks the body data-ready.
+std::string sortTableScript();
+
 /// The whole page; links to case folders are relative to `outDir`.
 std::string renderReportHtml(const ReportData &data, const std::string &outDir);
 

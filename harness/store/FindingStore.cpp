@@ -285,7 +285,8 @@ Status FindingStore::markResumed(int64_t run, int64_t byRun) {
 Result<std::string>
 FindingStore::recordFinding(int64_t runId, const CaseResult &result,
                             const CaseOptions &options,
-                            const std::string &reproCommand) {
+                            const std::string &reproCommand,
+                            const std::string &caseDir) {
   // 1. The case folder (unless its signature has kReprosPerSignature of
   // them), written under a temporary name, then renamed.
   std::string signatureText = findingSignature(result);
@@ -301,8 +302,10 @@ FindingStore::recordFinding(int64_t runId, const CaseResult &result,
   // A finding without its program (an imported row whose artifact is
   // gone) is a row only: a folder without a program could not be replayed.
   bool keepFolder = stored < kReprosPerSignature && !result.mlir.empty();
-  fs::path finalDir;
-  if (keepFolder) {
+  fs::path finalDir = caseDir;
+  if (!caseDir.empty()) {
+    keepFolder = true;
+  } else if (keepFolder) {
     Result<std::string> written =
         writeCaseFolder(outDir_ + "/cases", result, options, reproCommand);
     if (!written.ok())

@@ -78,10 +78,13 @@ public:
   /// Stores a finding of run `runId`: its case folder first (for the first
   /// kReprosPerSignature of a signature, and only when the result has its
   /// program), then its row (committed before returning). Returns the case
-  /// folder, or "" when none was written.
+  /// folder, or "" when none was written. `caseDir`, when given, is a
+  /// folder the caller wrote (a slow kernel's reduced case), stored as the
+  /// finding's folder instead.
   Result<std::string> recordFinding(int64_t runId, const CaseResult &result,
                                     const CaseOptions &options,
-                                    const std::string &reproCommand);
+                                    const std::string &reproCommand,
+                                    const std::string &caseDir = "");
   /// Records that every case before `nextCase` is done, with the
   /// campaign's `tally` (JSON) at that point (committed at once, so a
   /// killed campaign can resume after it and report all of its cases).

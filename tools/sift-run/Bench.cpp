@@ -39,6 +39,7 @@
 #include <filesystem>
 #include <fstream>
 #include <poll.h>
+#include <set>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -419,8 +420,51 @@ nlohmann::json benchJson(const std::vector<BenchResult> &results,
   return json;
 }
 
-int writeBenchInputs(const std::string &dir) {
-  for (const gen::BenchProgram &bench : gen::benchPrograms()) {
+namespace {
+
+/// The benchmark an exported run times: case.bench of an artifact,
+/// "bench" of an IREE case's case.json.
+Result<std::string> benchNameOf(const std::string &file) {
+  if (isIreeCase(file)) {
+    std::ifstream in(fs::path(file) / "case.json");
+    auto facts = nlohmann::json::parse(in, nullptr, false);
+    if (facts.is_object() && !facts.value("bench", "").empty())
+      return facts.value("bench", "");
+    return makeError(file + ": not a benchmark case (no bench in case.json)");
+  }
+  Result<rt::Artifact> artifact = rt::readArtifact(file);
+  if (!artifact.ok())
+    return makeError(file + ": " + artifact.message());
+  Result<rt::ExportedCase> info = rt::getExportedCase(*artifact);
+  if (!info.ok())
+    return makeError(file + ": " + info.message());
+  if (info->bench.empty())
+    return makeError(file + ": not a benchmark run (no case.bench)");
+  return info->bench;
+}
+
+} // namespace
+
+int writeBenchInputs(const std::string &dir,
+                     const std::vector<std::string> &files) {
+  std::vector<gen::BenchProgram> benches;
+  std::set<std::string> names;
+  for (const std::string &file : files) {
+    Result<std::string> name = benchNameOf(file);
+    std::optional<gen::BenchProgram> bench =
+        name.ok() ? gen::findBenchProgram(*name) : std::nullopt;
+    if (!bench) {
+      std::fprintf(stderr, "sift-run: %s\n",
+                   name.ok() ? (file + ": no benchmark '" + *name + "'").c_str()
+                             : name.message().c_str());
+      return 2;
+    }
+    if (names.insert(bench->name).second)
+      benches.push_back(std::move(*bench));
+  }
+  if (files.empty())
+    benches = gen::benchPrograms();
+  for (const gen::BenchProgram &bench : benches) {
     std::vector<HostTensor> inputs =
         gen::generateInputs(bench.program, bench.inputs, bench.seed);
     fs::path folder = fs::path(dir) / bench.name;

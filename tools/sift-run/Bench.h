@@ -35,9 +35,12 @@ struct BenchResult {
 nlohmann::json benchJson(const std::vector<BenchResult> &results,
                          const std::string &device);
 
-/// Writes every benchmark program's inputs as DIR/<name>/input<i>.npy;
-/// the exit code.
-int writeBenchInputs(const std::string &dir);
+/// Writes the inputs of the benchmarks `files` (sift artifacts, IREE
+/// cases) time, or of every fixed benchmark program when `files` is
+/// empty, as DIR/<name>/input<i>.npy; the exit code (2 when a file is not
+/// a benchmark run).
+int writeBenchInputs(const std::string &dir,
+                     const std::vector<std::string> &files);
 
 /// Times every file (sift artifacts and IREE cases of benchmarks) and
 /// writes options.benchOut; 0, or 2 when one could not be read or run.

@@ -79,8 +79,10 @@ void addFlags(CLI::App &app, Options &o, std::string &device,
   app.add_option("--bench-out", o.benchOut, "--bench's JSON")
       ->capture_default_str();
   app.add_option("--write-bench-inputs", o.writeBenchInputs,
-                 "Write every benchmark program's inputs to DIR/<name>/"
-                 "input<i>.npy (for the vendor baselines) and exit");
+                 "Write the inputs of the benchmarks the given runs time "
+                 "(of the fixed benchmark programs without runs) to "
+                 "DIR/<name>/input<i>.npy, for the vendor baselines, and "
+                 "exit");
   app.add_flag("--resume", o.resume,
                "Keep the rows of OUT.partial a stopped run left and run only "
                "the artifacts it had not finished");

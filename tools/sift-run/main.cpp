@@ -124,12 +124,12 @@ int main(int argc, char **argv) {
   Options options;
   if (int code = parseOptions(argc, argv, options); code >= 0)
     return code;
-  if (!options.writeBenchInputs.empty())
-    return writeBenchInputs(options.writeBenchInputs);
   std::vector<std::string> errors;
   std::vector<std::string> files = collectArtifacts(options.paths, errors);
   for (const std::string &error : errors)
     std::fprintf(stderr, "sift-run: %s\n", error.c_str());
+  if (!options.writeBenchInputs.empty())
+    return !errors.empty() ? 2 : writeBenchInputs(options.writeBenchInputs, files);
   if (files.empty())
     return 2;
   if (options.benchRuns > 0)

@@ -1,0 +1,78 @@
+//===- test/unittests/generators/BenchProgramsTest.cpp - Benchmark shapes -===//
+//
+// The benchmark programs by name: the fixed ten keep their seeds, other
+// shapes spelled the same way resolve to a program with a seed of their
+// own (the GPU host makes the same inputs from the name), misspellings do
+// not; a slow kernel's ladder of smaller shapes ends where it says.
+//
+//===----------------------------------------------------------------------===//
+#include "generators/BenchPrograms.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace sift::gen;
+
+namespace {
+
+std::vector<std::string> namesOf(const std::vector<BenchProgram> &rungs) {
+  std::vector<std::string> names;
+  for (const BenchProgram &b : rungs)
+    names.push_back(b.name);
+  return names;
+}
+
+TEST(BenchProgramsTest, FixedProgramsKeepTheirSeeds) {
+  std::optional<BenchProgram> b = findBenchProgram("topk-1024x1024-k8");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->seed, 101u);
+  EXPECT_TRUE(isFixedBench("nms-20000"));
+  EXPECT_FALSE(isFixedBench("nms-1250"));
+}
+
+TEST(BenchProgramsTest, OtherShapesResolveByName) {
+  std::optional<BenchProgram> a = findBenchProgram("topk-16x4096-k8");
+  std::optional<BenchProgram> b = findBenchProgram("topk-16x4096-k8");
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->family, Family::TopK);
+  EXPECT_EQ(a->seed, b->seed);
+  EXPECT_NE(a->seed, findBenchProgram("topk-16x4096-k4")->seed);
+  // values f32 [16, 4096] in, values f32 and indices i64 [16, 8] out.
+  EXPECT_EQ(a->bytesMoved, 16u * 4096 * 4 + 16 * 8 * 4 + 16 * 8 * 8);
+  ASSERT_TRUE(findBenchProgram("sort-3x5"));
+  EXPECT_EQ(findBenchProgram("nms-78")->family, Family::Nms);
+}
+
+TEST(BenchProgramsTest, MisspelledOrHugeShapesAreNotBenchmarks) {
+  for (const char *name :
+       {"topk-0x4096-k8", "topk-4x4-k8", "topk-4x4096-k0", "sort-01x4096",
+        "sort-4x4096 ", "sort-x4", "nms--5", "nms-5x", "sort-65536x65536",
+        "topk-+4x4096-k8", "scan-4x4", ""})
+    EXPECT_FALSE(findBenchProgram(name)) << name;
+}
+
+TEST(BenchProgramsTest, LaddersQuarterTheLongerDimension) {
+  EXPECT_EQ(namesOf(benchLadder(*findBenchProgram("topk-1x1048576-k8"))),
+            (std::vector<std::string>{"topk-1x262144-k8", "topk-1x65536-k8",
+                                      "topk-1x16384-k8", "topk-1x4096-k8"}));
+  // A row keeps 4k elements: k = 64 stops the columns at 256.
+  EXPECT_EQ(namesOf(benchLadder(*findBenchProgram("topk-64x65536-k64"))),
+            (std::vector<std::string>{"topk-64x16384-k64", "topk-64x4096-k64",
+                                      "topk-64x1024-k64", "topk-64x256-k64",
+                                      "topk-16x256-k64"}));
+  EXPECT_EQ(namesOf(benchLadder(*findBenchProgram("sort-16384x128"))),
+            (std::vector<std::string>{"sort-4096x128", "sort-1024x128",
+                                      "sort-256x128", "sort-64x128"}));
+  EXPECT_EQ(namesOf(benchLadder(*findBenchProgram("nms-20000"))),
+            (std::vector<std::string>{"nms-5000", "nms-1250", "nms-312",
+                                      "nms-78", "nms-19"}));
+  for (const BenchProgram &fixed : benchPrograms())
+    for (const BenchProgram &rung : benchLadder(fixed)) {
+      EXPECT_LT(rung.bytesMoved, fixed.bytesMoved) << rung.name;
+      EXPECT_EQ(rung.family, fixed.family) << rung.name;
+    }
+}
+
+} // namespace
