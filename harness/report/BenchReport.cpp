@@ -364,10 +364,16 @@ Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
       bars.push_back({r.bench + " " + r.impl, std::log10(r.ratio)});
     rows.push_back(rowJson(r));
   }
+  // Device names ("NVIDIA H100 80GB HBM3", "cuda:0 (NVIDIA H100 80GB
+  // HBM3)"), each once: not a bare kind, not one another names already.
   std::string devices;
-  for (const std::string &d : t.devices)
-    if (d.find(' ') != std::string::npos) // a name, not a bare kind
+  for (const std::string &d : t.devices) {
+    bool named = false;
+    for (const std::string &other : t.devices)
+      named = named || (other != d && d.find(other) != std::string::npos);
+    if (d.find(' ') != std::string::npos && !named)
       devices += (devices.empty() ? "" : "; ") + d;
+  }
   char facts[256];
   std::snprintf(facts, sizeof(facts),
                 "; copy bandwidth %.0f GB/s. Slow kernel: over %.0fx the best "

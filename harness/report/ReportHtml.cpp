@@ -107,10 +107,14 @@ std::string barChart(const std::string &id, const std::string &title,
 /// Horizontal bars of (label, value), for one coverage axis.
 std::string hbarChart(const std::string &id, const std::string &title,
                       const std::vector<std::pair<std::string, double>> &bars) {
-  const double rowH = 18, left = 130, width = 360;
-  double maxValue = 1;
-  for (const auto &[label, v] : bars)
+  // Labels right-aligned before the bars: as wide as the longest (10 px
+  // type is about 5.5 px a character), 130 px at least.
+  const double rowH = 18, width = 360;
+  double left = 130, maxValue = 1;
+  for (const auto &[label, v] : bars) {
     maxValue = std::max(maxValue, v);
+    left = std::max(left, 5.5 * static_cast<double>(label.size()) + 12);
+  }
   std::string svg = "<svg id=\"" + id + "\" class=\"chart\" role=\"img\" "
                     "width=\"" + number(width + left + 60) + "\" height=\"" +
                     number(28 + rowH * bars.size()) +
