@@ -57,6 +57,11 @@ enum class Fault : uint8_t {
   /// (IREE #20505, found compiling ONNX NonMaxSuppression): the kernel
   /// calls malloc. Oracle: malloc-in-kernel, naming the pass.
   NmsSortGlobalTemp,
+  /// The compiler aborts on about half of its runs over a sort, whatever
+  /// the program (a race or an uninitialized read in a real compiler): its
+  /// findings reproduce only sometimes. Oracle: compile-crash; a nightly
+  /// calls them flaky.
+  CrashAtRandom,
 };
 
 /// Every fault, in enum order.
@@ -67,14 +72,15 @@ inline constexpr Fault kAllFaults[] = {
     Fault::HangOnK1,               Fault::ExportDeviceLocal,
     Fault::AllocSelectFirst,       Fault::WgUnaligned,
     Fault::NmsIouGe,               Fault::NmsUnnormalizedCorners,
-    Fault::NmsScoreThresholdGe,    Fault::NmsSortGlobalTemp};
+    Fault::NmsScoreThresholdGe,    Fault::NmsSortGlobalTemp,
+    Fault::CrashAtRandom};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
 /// "crash-on-prime", "hang-on-k1", "export-device-local",
 /// "alloc-select-first", "wg-unaligned", "nms-iou-ge",
 /// "nms-unnormalized-corners", "nms-score-threshold-ge",
-/// "nms-sort-global-temp".
+/// "nms-sort-global-temp", "crash-at-random".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -91,6 +97,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::NmsUnnormalizedCorners: return "nms-unnormalized-corners";
   case Fault::NmsScoreThresholdGe: return "nms-score-threshold-ge";
   case Fault::NmsSortGlobalTemp: return "nms-sort-global-temp";
+  case Fault::CrashAtRandom: return "crash-at-random";
   }
   return "?";
 }

@@ -100,6 +100,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     }
     switch (*fault) {
     case Fault::CrashOnPrime:
+    case Fault::CrashAtRandom:
       // Its crash is recovered in the pass manager (the crash reproducer):
       // it ends no campaign, isolated or not.
       break;

@@ -116,6 +116,7 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   lower.parallel = true;
   lower.crashOnPrime = options.faults.contains(Fault::CrashOnPrime);
   lower.hangOnK1 = options.faults.contains(Fault::HangOnK1);
+  lower.crashAtRandom = options.faults.contains(Fault::CrashAtRandom);
   pm.addNestedPass<func::FuncOp>(createLowerToLoops(lower));
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   // No canonicalization until the loops are kernels: it would inline
@@ -150,6 +151,7 @@ void sift::addCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
   LowerToLoopsOptions lower;
   lower.crashOnPrime = options.faults.contains(Fault::CrashOnPrime);
   lower.hangOnK1 = options.faults.contains(Fault::HangOnK1);
+  lower.crashAtRandom = options.faults.contains(Fault::CrashAtRandom);
   pm.addNestedPass<func::FuncOp>(createLowerToLoops(lower));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
 

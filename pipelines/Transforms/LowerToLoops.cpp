@@ -22,6 +22,7 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <chrono>
+#include <random>
 #include <thread>
 
 #define DEBUG_TYPE "sift-lower-to-loops"
@@ -184,7 +185,13 @@ LogicalResult emitParallelLoop(OpBuilder &b, Location loc, TilingInterface op,
 
 /// The injected compiler faults of this pass: they re-create a compiler that
 /// crashes or hangs, so the harness's crash and hang handling can be tested.
-void injectFaults(Operation *op, bool crashOnPrime, bool hangOnK1) {
+void injectFaults(Operation *op, bool crashOnPrime, bool hangOnK1,
+                  bool crashAtRandom) {
+  // Fault crash-at-random: a coin from the OS, so two runs of one program
+  // disagree about half of the time.
+  if (isa<sift::SortOp>(op) && crashAtRandom && std::random_device{}() % 2)
+    llvm::report_fatal_error("sift-lower-to-loops: injected fault "
+                             "crash-at-random: a sort lost a race");
   if (auto sort = dyn_cast<sift::SortOp>(op); sort && crashOnPrime) {
     int64_t n = sort.getKeyType().getDimSize(sort.getDimension());
     if (sift::isPrime(n))
@@ -223,7 +230,7 @@ struct LowerToLoopsPass final : sift::impl::LowerToLoopsBase<LowerToLoopsPass> {
         op->emitOpError("must be bufferized before sift-lower-to-loops");
         return signalPassFailure();
       }
-      injectFaults(op, crashOnPrime, hangOnK1);
+      injectFaults(op, crashOnPrime, hangOnK1, crashAtRandom);
       // An op on an empty buffer has no work (and a kernel over it none).
       if (llvm::any_of(op->getOperandTypes(), [](Type type) {
             auto memref = dyn_cast<MemRefType>(type);

@@ -197,6 +197,9 @@ def LowerToLoops : Pass<"sift-lower-to-loops"> {
            "Fault crash-on-prime: abort when a sorted dimension is prime">,
     Option<"hangOnK1", "inject-hang-on-k1", "bool", /*default=*/"false",
            "Fault hang-on-k1: never return when a top-k has k = 1">,
+    Option<"crashAtRandom", "inject-crash-at-random", "bool",
+           /*default=*/"false",
+           "Fault crash-at-random: abort on about half of the sorts">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

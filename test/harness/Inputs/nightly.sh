@@ -71,3 +71,11 @@ cells1=$(sqlite3 "$dir/s1/findings.db" "select sum(cases) from nightly_cells")
 merged=$(sqlite3 "$dir/merged.db" "select sum(cases) from nightly_cells")
 [ "$merged" -eq $((cells0 + cells1)) ] && echo "merged cases: the shards' sum"
 sqlite3 "$dir/merged.db" "select 'merged signatures: ' || count(*) || ' ' || group_concat(distinct status) from nightly_signatures"
+# A compiler that crashes on about half of its runs (crash-at-random): the
+# night's finding reproduces in some of 16 replays, not all, so it is
+# flaky. Each replay is a coin toss: all 16 alike has odds of 2 in 65536.
+harness nightly --time=12s --out="$dir/f" $cells --corpus=none --reduce-time=2s \
+  --inject=crash-at-random --repeat=16 > "$dir/f.log" 2>&1
+echo "flaky night exit=$?"
+grep '^nightly: signatures' "$dir/f.log"
+sqlite3 "$dir/f/findings.db" "select 'flaky night ' || status || ' ' || verdict || ': ' || note from nightly_signatures"
