@@ -341,16 +341,12 @@ std::string benchMarkdown(const BenchTable &t) {
   return md;
 }
 
-Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
-  std::error_code ec;
-  fs::create_directories(outDir, ec);
-  if (ec)
-    return makeError(outDir + ": cannot create the folder: " + ec.message());
+namespace {
+
+std::string benchCsv(const BenchTable &t) {
   std::string csv = "benchmark,implementation,target,verdict,median_ms,"
                     "spread_ms,runs,ratio_to_best_vendor,floor_ms,slow_kernel,"
                     "at_least_ms,rung,reduced_to,reduced_ratio,detail\n";
-  std::vector<std::pair<std::string, double>> bars;
-  nlohmann::json rows = nlohmann::json::array();
   for (const BenchRow &r : t.rows) {
     char numbers[192];
     std::snprintf(numbers, sizeof(numbers), "%.6f,%.6f,%d,%.3f,%.6f,%d,%.3f,%d,",
@@ -360,12 +356,13 @@ Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
            csvField(r.target) + "," + csvField(r.verdict) + "," + numbers +
            csvField(r.reducedTo) + "," + number(r.reducedRatio, "%.3f") + "," +
            csvField(r.detail) + "\n";
-    if (r.ratio > 0 && !isVendor(r.impl) && !r.rung)
-      bars.push_back({r.bench + " " + r.impl, std::log10(r.ratio)});
-    rows.push_back(rowJson(r));
   }
-  // Device names ("NVIDIA H100 80GB HBM3", "cuda:0 (NVIDIA H100 80GB
-  // HBM3)"), each once: not a bare kind, not one another names already.
+  return csv;
+}
+
+/// The job's device names ("NVIDIA H100 80GB HBM3", "cuda:0 (NVIDIA H100
+/// 80GB HBM3)"), each once: not a bare kind, not one another names already.
+std::string deviceNames(const BenchTable &t) {
   std::string devices;
   for (const std::string &d : t.devices) {
     bool named = false;
@@ -374,16 +371,16 @@ Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
     if (d.find(' ') != std::string::npos && !named)
       devices += (devices.empty() ? "" : "; ") + d;
   }
-  char facts[256];
-  std::snprintf(facts, sizeof(facts),
-                "; copy bandwidth %.0f GB/s. Slow kernel: over %.0fx the best "
-                "vendor baseline.",
-                t.bytesPerMs / 1e6, t.slowFactor);
-  std::string about = "Device: " +
-                      (devices.empty() ? std::string("unknown") : devices) +
-                      facts;
-  std::string md = "# Kernels against the vendors' baselines\n\n" + about +
-                   "\n\n" + benchMarkdown(t);
+  return devices;
+}
+
+/// The page: the facts, a chart of each fixed run's ratio (log10), the
+/// tables, sortable.
+std::string benchHtml(const BenchTable &t, const std::string &about) {
+  std::vector<std::pair<std::string, double>> bars;
+  for (const BenchRow &r : t.rows)
+    if (r.ratio > 0 && !isVendor(r.impl) && !r.rung)
+      bars.push_back({r.bench + " " + r.impl, std::log10(r.ratio)});
   Sections s = sectionsOf(t);
   std::string html =
       "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
@@ -401,7 +398,28 @@ Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
             htmlTable("table-reductions", kReductionHeaders, s.reductions);
   if (any(t, true))
     html += "<h2>Ladder runs</h2>" + htmlTable("table-rungs", kHeaders, s.rungs);
-  html += "<script>" + sortTableScript() + "</script></body></html>\n";
+  return html + "<script>" + sortTableScript() + "</script></body></html>\n";
+}
+
+} // namespace
+
+Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
+  std::error_code ec;
+  fs::create_directories(outDir, ec);
+  if (ec)
+    return makeError(outDir + ": cannot create the folder: " + ec.message());
+  std::string devices = deviceNames(t);
+  char facts[256];
+  std::snprintf(facts, sizeof(facts),
+                "; copy bandwidth %.0f GB/s. Slow kernel: over %.0fx the best "
+                "vendor baseline.",
+                t.bytesPerMs / 1e6, t.slowFactor);
+  std::string about = "Device: " +
+                      (devices.empty() ? std::string("unknown") : devices) +
+                      facts;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const BenchRow &r : t.rows)
+    rows.push_back(rowJson(r));
   std::string json = nlohmann::json{{"format", "sift-bench-table 1"},
                                     {"device", devices},
                                     {"bytes_per_ms", t.bytesPerMs},
@@ -410,9 +428,11 @@ Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
                          .dump(1) +
                      "\n";
   for (const auto &[name, text] :
-       {std::pair<std::string, std::string>{"bench.md", md},
-        {"bench.csv", csv},
-        {"bench.html", html},
+       {std::pair<std::string, std::string>{
+            "bench.md", "# Kernels against the vendors' baselines\n\n" +
+                            about + "\n\n" + benchMarkdown(t)},
+        {"bench.csv", benchCsv(t)},
+        {"bench.html", benchHtml(t, about)},
         {"table.json", json}}) {
     if (Status st = writeFileAtomic(
             (fs::path(outDir) / name).string(),

@@ -20,7 +20,9 @@ table{border-collapse:collapse;font-size:0.85em;margin:8px 0}
 th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
 th{background:#f4f4f4;cursor:pointer;user-select:none}th.asc:after{content:" \25B2"}th.desc:after{content:" \25BC"}
 td.num{text-align:right}td.new{background:#fde2e1}td.fixed{background:#e1f5e1}td.flaky{background:#fff4d6}
-code{font-size:0.9em;word-break:break-all}.chart{margin:8px 12px 8px 0}.grid{stroke:#eee}
+code{font-size:0.9em;overflow-wrap:anywhere}
+td.sig{min-width:24em}td.repro{max-width:28em}td.runs{max-width:14em}td.case{white-space:nowrap}
+details summary{cursor:pointer;color:#555}.chart{margin:8px 12px 8px 0}.grid{stroke:#eee}
 .ax{font-size:10px;fill:#555}.ct{font-size:12px;font-weight:bold;fill:#222}
 .cards{display:flex;gap:12px;flex-wrap:wrap}.card{border:1px solid #ddd;border-radius:6px;padding:8px 14px}
 .card b{display:block;font-size:1.4em}.regression{color:#b00;font-weight:bold}
@@ -60,6 +62,14 @@ std::string num(double v) {
 }
 
 TableCell cell(const std::string &text) { return {text, "", "", ""}; }
+
+/// "a,b,c" as HTML that wraps between items: "a, b, c".
+std::string spacedList(const std::string &list) {
+  std::string html;
+  for (char c : htmlEscaped(list))
+    html += c == ',' ? std::string(", ") : std::string(1, c);
+  return html;
+}
 TableCell numCell(double v) { return {num(v), "", num(v), "num"}; }
 
 int64_t findingsOf(const std::map<std::string, int64_t> &verdicts) {
@@ -144,20 +154,29 @@ std::string signaturesSection(const ReportData &data,
     if (!s.caseDir.empty()) {
       std::string rel = fs::path(s.caseDir).lexically_relative(
                                 fs::absolute(outDir)).string();
+      // The folder's name repeats the verdict, pipeline and target beside
+      // it: the link shows its hash, the tooltip the whole path.
+      std::string name = fs::path(s.caseDir).filename().string();
+      std::string shown = name.substr(name.rfind('-') + 1).substr(0, 8);
       link = "<a href=\"" + htmlEscaped(rel.empty() ? s.caseDir : rel) +
-             "\">" + htmlEscaped(fs::path(s.caseDir).filename().string()) +
-             "</a>";
+             "\" title=\"" + htmlEscaped(s.caseDir) + "\">" +
+             htmlEscaped(shown.empty() ? name : shown) + "</a>";
     }
     TableCell status = cell(s.status);
     status.cls = s.status;
     rows.push_back(
-        {status, cell(s.verdict), {"", "<code>" + htmlEscaped(s.text) + "</code>", "", ""},
-         cell(s.runs), cell(s.firstSeen), cell(s.lastSeen),
+        {status, cell(s.verdict),
+         {"", "<code>" + htmlEscaped(s.text) + "</code>", s.text, "sig"},
+         {s.runs, spacedList(s.runs), s.runs, "runs"}, cell(s.firstSeen),
+         cell(s.lastSeen),
          numCell(static_cast<double>(s.count)),
          s.reducedSize >= 0 ? numCell(static_cast<double>(s.reducedSize))
                             : TableCell{"-", "", "-1", "num"},
-         {"", "<code>" + htmlEscaped(s.repro) + "</code>", "", ""},
-         {s.caseDir, link, s.caseDir, ""}, cell(s.note)});
+         {"", s.repro.empty() ? "-" : "<details><summary>command</summary><code>" +
+                                          htmlEscaped(s.repro) +
+                                          "</code></details>",
+          s.repro, "repro"},
+         {s.caseDir, link, s.caseDir, "case"}, cell(s.note)});
   }
   return "<h2 id=\"signatures\">Signatures</h2><p>Status against the "
          "previous night: <b>new</b> (not seen before), <b>open</b> (seen "
