@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/campaign/FuzzCampaign.h"
+#include "harness/case/CaseFolder.h"
 #include "harness/commands/Cli.h"
 #include "harness/commands/Commands.h"
 #include "harness/report/BenchReport.h"
@@ -168,13 +169,16 @@ Result<std::string> writeSlowCase(const std::string &findingsDir,
   return final.string();
 }
 
-/// Stores the table's findings in `dir`'s findings database (one run).
-Status recordBenchFindings(const BenchTable &table, const BenchFlags &f) {
-  auto store = FindingStore::open(f.findingsDir);
+} // namespace
+
+Status recordBenchFindings(const BenchTable &table,
+                           const std::string &findingsDir,
+                           const std::string &command) {
+  auto store = FindingStore::open(findingsDir);
   if (!store.ok())
     return store.error();
   RunInfo info;
-  info.command = "harness bench --results=" + f.results;
+  info.command = command;
   info.pipeline = "bench";
   auto run = (*store)->beginRun(info);
   if (!run.ok())
@@ -183,11 +187,11 @@ Status recordBenchFindings(const BenchTable &table, const BenchFlags &f) {
   for (const BenchRow &row : table.rows) {
     // A ladder's rungs are the reductions of the fixed runs' findings.
     std::optional<CaseResult> finding =
-        row.rung ? std::nullopt : benchFinding(row, f.slowFactor);
+        row.rung ? std::nullopt : benchFinding(row, table.slowFactor);
     if (!finding)
       continue;
     Result<std::string> caseDir =
-        row.slow ? writeSlowCase(f.findingsDir, table, row, *run)
+        row.slow ? writeSlowCase(findingsDir, table, row, *run)
                  : Result<std::string>(std::string());
     if (!caseDir.ok())
       return caseDir.error();
@@ -209,6 +213,22 @@ Status recordBenchFindings(const BenchTable &table, const BenchFlags &f) {
                           findings, 0);
 }
 
+std::vector<std::string> slowKernelSignatures(const BenchRow &row,
+                                              double slowFactor) {
+  std::vector<std::string> signatures;
+  for (bool finished : {true, false}) {
+    BenchRow slow = row;
+    slow.slow = true;
+    slow.medianMs = finished ? 1 : -1;
+    slow.atLeastMs = finished ? 0 : 1;
+    if (std::optional<CaseResult> finding = benchFinding(slow, slowFactor))
+      signatures.push_back(findingSignature(*finding));
+  }
+  return signatures;
+}
+
+namespace {
+
 /// `harness bench --results=... -o DIR`: the GPU job's table.
 int runBenchReport(const BenchFlags &f) {
   Result<BenchTable> table = readBenchTable(
@@ -226,7 +246,9 @@ int runBenchReport(const BenchFlags &f) {
   }
   std::printf("%s", benchMarkdown(*table).c_str());
   if (!f.findingsDir.empty())
-    if (Status s = recordBenchFindings(*table, f); !s.ok()) {
+    if (Status s = recordBenchFindings(*table, f.findingsDir,
+                                       "harness bench --results=" + f.results);
+        !s.ok()) {
       std::fprintf(stderr, "harness bench: %s\n", s.message().c_str());
       return kExitUsage;
     }

@@ -250,6 +250,10 @@ struct NightlyOptions {
   int repeats = 2;
   double caseTimeoutSeconds = 60;
   std::string commandLine;
+  /// Tonight's GPU bench table (`harness bench --results -o DIR`; "" none):
+  /// its slow kernels and failed runs are tonight's findings, and an
+  /// earlier night's slow kernel is fixed when it times within the factor.
+  std::string benchTable;
 };
 
 /// The shard of `--shard=I/N`, or when it is absent of the environment:
@@ -258,6 +262,22 @@ struct NightlyOptions {
 /// of SIFT_SHARD_COUNT, the Job's completions). {0, 1} when none applies;
 /// an error for a malformed or out-of-range shard.
 Result<std::pair<uint64_t, uint64_t>> shardFrom(const std::string &flag);
+
+struct BenchTable;
+struct BenchRow;
+
+/// Stores a bench table's findings (its slow kernels and failed runs, not
+/// the ladder's rungs; a reduced slow kernel with its case folder) as one
+/// run of `findingsDir`'s database, named `command`.
+Status recordBenchFindings(const BenchTable &table,
+                           const std::string &findingsDir,
+                           const std::string &command);
+
+/// The signatures `row`'s run has as a slow kernel, whether it is slow now
+/// or not: timed, and not finished (a slow kernel's two wordings); none
+/// when the row is no pipeline's run.
+std::vector<std::string> slowKernelSignatures(const BenchRow &row,
+                                              double slowFactor);
 
 int runFuzzCommand(const FuzzOptions &options);
 int runMergeCommand(const MergeOptions &options);

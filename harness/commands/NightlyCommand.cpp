@@ -125,6 +125,11 @@ CommandEntry addNightlyCommand(CLI::App &app, const std::string &commandLine) {
       ->capture_default_str();
   cmd->add_option("--case-timeout", f->caseTimeout, "Time limit of one case")
       ->capture_default_str();
+  cmd->add_option("--bench", f->options.benchTable,
+                  "Tonight's GPU bench table folder (harness bench --results "
+                  "-o DIR): its slow kernels and failed runs join tonight's "
+                  "findings, and an earlier slow kernel it times within the "
+                  "slow factor is fixed");
   return {cmd, [f] {
             toOptions(*f);
             return runNightlyCommand(f->options);

@@ -18,6 +18,7 @@
 #include "generators/Rng.h"
 #include "harness/campaign/StopSignals.h"
 #include "harness/case/CaseFolder.h"
+#include "harness/report/BenchReport.h"
 #include "harness/store/FindingStore.h"
 #include "harness/sut/Systems.h"
 #include "support/FileIO.h"
@@ -25,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -167,6 +169,13 @@ Status Night::prepare() {
     if (!previous.ok())
       return makeError("--previous: " + previous.message());
     previous_ = std::move(*previous);
+  }
+  if (!options_.benchTable.empty()) {
+    auto table = readBenchTableJson(
+        (fs::path(options_.benchTable) / "table.json").string());
+    if (!table.ok())
+      return makeError("--bench: " + table.message());
+    bench_ = std::make_unique<BenchTable>(std::move(*table));
   }
   return db_->exec(
       "INSERT OR IGNORE INTO nightly(id, started, seed, seconds, shard, "
@@ -451,7 +460,9 @@ void Night::judgeTonight(std::vector<NightSignature> &tonight,
       if (json.is_object() && json.contains("ops_times_elements"))
         sig.reducedSize = json["ops_times_elements"].get<int64_t>();
     }
-    if (sig.caseDir.empty() || options_.repeats <= 0)
+    // A slow kernel's case is a GPU host's to time, not a replay's.
+    if (sig.caseDir.empty() || options_.repeats <= 0 ||
+        sig.verdict == "slow-kernel")
       continue;
     if (spent() > options_.seconds || stop.requested()) {
       sig.note = "not replayed: the night's budget ran out";
@@ -487,8 +498,7 @@ Night::judgeMissing(const std::vector<NightSignature> &tonight,
     std::error_code ec;
     if (sig.verdict == "slow-kernel") {
       // Only a GPU host's timing against the vendors can clear it.
-      sig.note = "not hit tonight; a slow kernel is judged by harness bench "
-                 "on a GPU host, not by a replay";
+      judgeSlowKernel(sig);
     } else if (sig.caseDir.empty() || !fs::exists(sig.caseDir, ec)) {
       sig.note = "not hit tonight; its case folder is gone";
     } else if (spent() > options_.seconds * 1.05 || stop.requested()) {
@@ -509,7 +519,59 @@ Night::judgeMissing(const std::vector<NightSignature> &tonight,
   return out;
 }
 
+/// An earlier night's slow kernel not seen tonight: fixed when tonight's
+/// bench table times the runs of its signature, each within the factor.
+void Night::judgeSlowKernel(NightSignature &sig) const {
+  sig.note = "not hit tonight; a slow kernel is judged by harness bench on "
+             "a GPU host, not by a replay";
+  if (!bench_)
+    return;
+  double worst = 0;
+  bool untimed = false;
+  for (const BenchRow &row : bench_->rows) {
+    std::vector<std::string> texts =
+        row.rung ? std::vector<std::string>{}
+                 : slowKernelSignatures(row, bench_->slowFactor);
+    if (std::find(texts.begin(), texts.end(), sig.text) == texts.end())
+      continue;
+    // A lower bound (a run that did not finish) clears nothing.
+    if (row.medianMs > 0 && row.ratio > 0)
+      worst = std::max(worst, row.ratio);
+    else
+      untimed = true;
+  }
+  if (worst <= 0 || untimed) {
+    sig.note = "not hit tonight; tonight's bench (--bench) does not time "
+               "all of its runs";
+    return;
+  }
+  char note[160];
+  std::snprintf(note, sizeof(note),
+                "not hit tonight; tonight's bench times it at %.1fx the best "
+                "vendor at most (slow: over %.0fx)",
+                worst, bench_->slowFactor);
+  sig.status = "fixed";
+  sig.note = note;
+}
+
+/// Tonight's bench table's findings, stored once (a resumed compare finds
+/// its run).
+Status Night::recordBench() {
+  if (!bench_)
+    return Status::success();
+  std::string command = "nightly bench " + options_.benchTable;
+  auto runs = db_->rows("SELECT count(*) FROM runs WHERE command = " +
+                        sqlQuoted(command));
+  if (!runs.ok())
+    return runs.error();
+  if (!runs->empty() && (*runs)[0][0] != "0")
+    return Status::success();
+  return recordBenchFindings(*bench_, options_.outDir, command);
+}
+
 Status Night::compare(StopSignals &stop) {
+  if (Status s = recordBench(); !s.ok())
+    return s;
   auto tonight = db_->campaignSignatures(options_.outDir);
   auto before = previousSignatures();
   if (!tonight.ok() || !before.ok())

@@ -21,6 +21,7 @@
 namespace sift::harness {
 
 class StopSignals;
+struct BenchTable;
 
 class Night {
 public:
@@ -67,6 +68,8 @@ private:
   judgeMissing(const std::vector<NightSignature> &tonight,
                const std::map<std::string, NightSignature> &before,
                StopSignals &stop);
+  void judgeSlowKernel(NightSignature &sig) const;
+  Status recordBench();
   Status compare(StopSignals &stop);
   Status recordCells();
   int summarize();
@@ -76,6 +79,8 @@ private:
   bool resumed_ = false;
   int lockFd_ = -1;
   std::unique_ptr<NightDb> db_, previous_;
+  /// Tonight's GPU bench table (--bench), when given.
+  std::unique_ptr<BenchTable> bench_;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -453,18 +453,30 @@ Result<BenchTable> readBenchTableJson(const std::string &path) {
                             "writes table.json)");
   BenchTable t;
   t.slowFactor = (*json).value("slow_factor", 20.0);
+  t.bytesPerMs = (*json).value("bytes_per_ms", 0.0);
+  if (!(*json).value("device", "").empty())
+    t.devices.insert((*json).value("device", ""));
   for (const auto &j : (*json)["rows"]) {
     BenchRow r;
     r.bench = j.value("bench", "");
     r.impl = j.value("implementation", "");
     r.target = j.value("target", "");
     r.verdict = j.value("verdict", "");
+    r.detail = j.value("detail", "");
     r.medianMs = j.value("median_ms", -1.0);
+    r.spreadMs = j.value("spread_ms", 0.0);
     r.atLeastMs = j.value("at_least_ms", 0.0);
+    r.repetitions = j.value("runs", 0);
+    r.bytesMoved = j.value("bytes_moved", 0.0);
     r.ratio = j.value("ratio", 0.0);
+    r.floorMs = j.value("floor_ms", 0.0);
     r.slow = j.value("slow_kernel", false);
     r.rung = j.value("rung", false);
+    r.file = j.value("file", "");
     r.reducedTo = j.value("reduced_to", "");
+    r.reducedRatio = j.value("reduced_ratio", 0.0);
+    r.fastAt = j.value("fast_at", "");
+    r.fastRatio = j.value("fast_ratio", 0.0);
     t.rows.push_back(r);
   }
   return t;
