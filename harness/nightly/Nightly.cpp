@@ -554,14 +554,15 @@ void Night::judgeSlowKernel(NightSignature &sig) const {
   sig.note = note;
 }
 
-/// Tonight's bench table's findings, stored once (a resumed compare finds
-/// its run).
+/// Tonight's bench table's findings, stored once: a resumed compare finds
+/// its finished run (a run a kill cut short is stored again: findings
+/// counted twice rather than lost).
 Status Night::recordBench() {
   if (!bench_)
     return Status::success();
   std::string command = "nightly bench " + options_.benchTable;
   auto runs = db_->rows("SELECT count(*) FROM runs WHERE command = " +
-                        sqlQuoted(command));
+                        sqlQuoted(command) + " AND finished IS NOT NULL");
   if (!runs.ok())
     return runs.error();
   if (!runs->empty() && (*runs)[0][0] != "0")
