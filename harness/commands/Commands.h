@@ -263,22 +263,6 @@ struct NightlyOptions {
 /// an error for a malformed or out-of-range shard.
 Result<std::pair<uint64_t, uint64_t>> shardFrom(const std::string &flag);
 
-struct BenchTable;
-struct BenchRow;
-
-/// Stores a bench table's findings (its slow kernels and failed runs, not
-/// the ladder's rungs; a reduced slow kernel with its case folder) as one
-/// run of `findingsDir`'s database, named `command`.
-Status recordBenchFindings(const BenchTable &table,
-                           const std::string &findingsDir,
-                           const std::string &command);
-
-/// The signatures `row`'s run has as a slow kernel, whether it is slow now
-/// or not: timed, and not finished (a slow kernel's two wordings); none
-/// when the row is no pipeline's run.
-std::vector<std::string> slowKernelSignatures(const BenchRow &row,
-                                              double slowFactor);
-
 int runFuzzCommand(const FuzzOptions &options);
 int runMergeCommand(const MergeOptions &options);
 int runNightlyCommand(const NightlyOptions &options);

@@ -18,6 +18,7 @@
 #include "generators/Rng.h"
 #include "harness/campaign/StopSignals.h"
 #include "harness/case/CaseFolder.h"
+#include "harness/report/BenchFindings.h"
 #include "harness/report/BenchReport.h"
 #include "harness/store/FindingStore.h"
 #include "harness/sut/Systems.h"
@@ -529,10 +530,7 @@ void Night::judgeSlowKernel(NightSignature &sig) const {
   double worst = 0;
   bool untimed = false;
   for (const BenchRow &row : bench_->rows) {
-    std::vector<std::string> texts =
-        row.rung ? std::vector<std::string>{}
-                 : slowKernelSignatures(row, bench_->slowFactor);
-    if (std::find(texts.begin(), texts.end(), sig.text) == texts.end())
+    if (row.rung || slowKernelSignature(row, bench_->slowFactor) != sig.text)
       continue;
     // A lower bound (a run that did not finish) clears nothing.
     if (row.medianMs > 0 && row.ratio > 0)
