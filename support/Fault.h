@@ -62,6 +62,10 @@ enum class Fault : uint8_t {
   /// findings reproduce only sometimes. Oracle: compile-crash; a nightly
   /// calls them flaky.
   CrashAtRandom,
+  /// Every merge pass of a long-row sort or top-k (algorithm merge_rows)
+  /// loses the last element of the second run of each pair. Oracle:
+  /// mismatch on a GPU.
+  MergeDropLast,
 };
 
 /// Every fault, in enum order.
@@ -73,14 +77,14 @@ inline constexpr Fault kAllFaults[] = {
     Fault::AllocSelectFirst,       Fault::WgUnaligned,
     Fault::NmsIouGe,               Fault::NmsUnnormalizedCorners,
     Fault::NmsScoreThresholdGe,    Fault::NmsSortGlobalTemp,
-    Fault::CrashAtRandom};
+    Fault::CrashAtRandom,          Fault::MergeDropLast};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
 /// "crash-on-prime", "hang-on-k1", "export-device-local",
 /// "alloc-select-first", "wg-unaligned", "nms-iou-ge",
 /// "nms-unnormalized-corners", "nms-score-threshold-ge",
-/// "nms-sort-global-temp", "crash-at-random".
+/// "nms-sort-global-temp", "crash-at-random", "merge-drop-last".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -98,6 +102,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::NmsScoreThresholdGe: return "nms-score-threshold-ge";
   case Fault::NmsSortGlobalTemp: return "nms-sort-global-temp";
   case Fault::CrashAtRandom: return "crash-at-random";
+  case Fault::MergeDropLast: return "merge-drop-last";
   }
   return "?";
 }

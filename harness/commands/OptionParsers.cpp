@@ -118,6 +118,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::TfKeepUnusedResults:
     case Fault::WgAllocAsMalloc:
     case Fault::DistNoBarrier:
+    case Fault::MergeDropLast:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

@@ -30,7 +30,7 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            DenseI64ArrayAttr workgroupTile,
                            DenseI64ArrayAttr threadTile,
                            DenseI64ArrayAttr workgroupSize,
-                           Algorithm algorithm) {
+                           Algorithm algorithm, int64_t rowTile) {
   if (workgroupTile.size() != threadTile.size())
     return emitError() << "workgroup_tile has " << workgroupTile.size()
                        << " sizes but thread_tile has " << threadTile.size();
@@ -57,16 +57,27 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (threads > 1024)
     return emitError() << "workgroup_size has " << threads
                        << " threads, more than 1024";
-  if (algorithm == Algorithm::WorkgroupRow) {
-    // A workgroup per row: the domain tile is one point and the threads
-    // cooperate on the row along x.
+  bool merge = algorithm == Algorithm::MergeRows;
+  if (merge && (rowTile < 2 || !llvm::isPowerOf2_64(rowTile)))
+    return emitError() << "merge_rows needs a row_tile that is a power of "
+                          "two >= 2, found "
+                       << rowTile;
+  if (!merge && rowTile != 0)
+    return emitError() << "row_tile is for merge_rows only, not "
+                       << stringifyAlgorithm(algorithm);
+  if (algorithm == Algorithm::WorkgroupRow || merge) {
+    // Workgroups per row: the domain tile is one point and the threads
+    // cooperate on the row (or a tile of it) along x.
+    StringRef name = stringifyAlgorithm(algorithm);
     if (llvm::any_of(workgroupTile.asArrayRef(),
                      [](int64_t t) { return t != 1; }) ||
         llvm::any_of(threadTile.asArrayRef(), [](int64_t t) { return t != 1; }))
-      return emitError() << "workgroup_row computes one row per workgroup: "
+      return emitError() << name
+                         << " computes a row in workgroups: "
                             "workgroup_tile and thread_tile must be all 1s";
     if (workgroupSize[1] != 1 || workgroupSize[2] != 1)
-      return emitError() << "workgroup_row spreads a row over x: "
+      return emitError() << name
+                         << " spreads a row over x: "
                             "workgroup_size must be [threads, 1, 1]";
     return success();
   }

@@ -42,7 +42,14 @@ def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
     // gpu.barrier after the copy in and before the copy out) and the
     // workgroup's threads sort it together with a bitonic network over
     // (key, index), which makes it stable; top-k keeps the first k.
-    I32EnumAttrCase<"WorkgroupRow", 3, "workgroup_row">
+    I32EnumAttrCase<"WorkgroupRow", 3, "workgroup_row">,
+    // Rows longer than a workgroup's memory: workgroups sort tiles of
+    // `row_tile` elements (a bitonic network over (key, index) in workgroup
+    // memory), then merge passes double the sorted runs (each element finds
+    // its place in the other run by binary search) until one run is left,
+    // all in host-allocated plan buffers; top-k keeps only the first k of
+    // every run. Several dispatches per op (MergeRows.cpp).
+    I32EnumAttrCase<"MergeRows", 4, "merge_rows">
   ]> {
   let cppNamespace = "::sift";
   let genSpecializedAttr = 0;
@@ -66,21 +73,39 @@ def Sift_LoweringConfigAttr : AttrDef<Sift_Dialect, "LoweringConfig"> {
       (a thread per row, in the row's own memory), `private_row` (a thread
       per row, staged in private memory), `workgroup_row` (the threads of
       a workgroup together on one row in workgroup memory: both tiles are
-      all 1s and `workgroup_size` = [threads, 1, 1]) or `elementwise`.
+      all 1s and `workgroup_size` = [threads, 1, 1]), `merge_rows` (as
+      `workgroup_row`, but the threads of a workgroup sort a tile of
+      `row_tile` elements of a row, and merge passes join the tiles) or
+      `elementwise`;
+    - `row_tile`: `merge_rows` only, the elements of a row one workgroup
+      sorts (a power of two); absent (0) otherwise.
 
     ```mlir
     #sift.lowering_config<workgroup_tile = [1, 64], thread_tile = [1, 1],
         workgroup_size = [64, 1, 1], algorithm = row_per_thread>
+    #sift.lowering_config<workgroup_tile = [1], thread_tile = [1],
+        workgroup_size = [256, 1, 1], algorithm = merge_rows, row_tile = 4096>
     ```
   }];
   let parameters = (ins "::mlir::DenseI64ArrayAttr":$workgroupTile,
                         "::mlir::DenseI64ArrayAttr":$threadTile,
                         "::mlir::DenseI64ArrayAttr":$workgroupSize,
-                        "::sift::Algorithm":$algorithm);
+                        "::sift::Algorithm":$algorithm,
+                        OptionalParameter<"int64_t">:$rowTile);
   let assemblyFormat = [{
     `<` `workgroup_tile` `=` $workgroupTile `,` `thread_tile` `=` $threadTile `,`
-        `workgroup_size` `=` $workgroupSize `,` `algorithm` `=` $algorithm `>`
+        `workgroup_size` `=` $workgroupSize `,` `algorithm` `=` $algorithm
+        (`,` `row_tile` `=` $rowTile^)? `>`
   }];
+  let builders = [
+    AttrBuilder<(ins "::mlir::DenseI64ArrayAttr":$workgroupTile,
+                     "::mlir::DenseI64ArrayAttr":$threadTile,
+                     "::mlir::DenseI64ArrayAttr":$workgroupSize,
+                     "::sift::Algorithm":$algorithm), [{
+      return $_get($_ctxt, workgroupTile, threadTile, workgroupSize,
+                   algorithm, 0);
+    }]>
+  ];
   let genVerifyDecl = 1;
 }
 

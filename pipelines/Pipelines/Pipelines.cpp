@@ -108,9 +108,11 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   using namespace sift;
   pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
   pm.addPass(createStrategySelection(options));
-  // Rows whose config says workgroup_row become cooperative kernels first.
+  // Rows whose config says workgroup_row or merge_rows become cooperative
+  // kernels first.
   WorkgroupRowsOptions rows;
   rows.injectNoBarrier = options.faults.contains(Fault::DistNoBarrier);
+  rows.injectMergeDropLast = options.faults.contains(Fault::MergeDropLast);
   pm.addNestedPass<func::FuncOp>(createWorkgroupRows(rows));
   LowerToLoopsOptions lower;
   lower.parallel = true;

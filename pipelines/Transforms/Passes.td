@@ -220,12 +220,22 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     order makes the result stable and gives top-k ties to the lower index.
     The GPU tail turns the staging allocs into workgroup attributions.
 
+    A sift op whose config says `merge_rows` (rows longer than a workgroup's
+    memory) becomes several launches over host-allocated plan buffers: a
+    workgroup per `row_tile` elements sorts its tile as above, then merge
+    passes double the sorted runs until one is left, then the results are
+    written (MergeRows.cpp).
+
     With `inject-no-barrier` (fault dist-no-barrier, IREE #20358) no barrier
-    is emitted: threads read staging slots others have not written yet.
+    is emitted: threads read staging slots others have not written yet. With
+    `inject-merge-drop-last` (fault merge-drop-last) every merge loses the
+    last element of its second run.
   }];
   let options = [
     Option<"injectNoBarrier", "inject-no-barrier", "bool", /*default=*/"false",
            "Fault dist-no-barrier">,
+    Option<"injectMergeDropLast", "inject-merge-drop-last", "bool",
+           /*default=*/"false", "Fault merge-drop-last">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",

@@ -148,6 +148,7 @@ int64_t elementBytes(Type type) {
 /// thread's private memory (the operands, or the top-k input and outputs).
 struct RowShape {
   int64_t n = 0;
+  int64_t keyBytes = 0;
   int64_t workgroupBytes = 0;
   int64_t privateBytes = 0;
 };
@@ -156,6 +157,7 @@ RowShape rowShape(Operation *op) {
   RowShape row;
   if (auto sort = dyn_cast<sift::SortOp>(op)) {
     row.n = sort.getKeyType().getDimSize(sort.getDimension());
+    row.keyBytes = elementBytes(sort.getKeyType().getElementType());
     int64_t bytes = 0;
     for (Value operand : sort.getOutputs())
       bytes +=
@@ -167,6 +169,7 @@ RowShape rowShape(Operation *op) {
   auto topk = cast<sift::TopkOp>(op);
   row.n = topk.getInputType().getDimSize(topk.getDimension());
   int64_t bytes = elementBytes(topk.getInputType().getElementType());
+  row.keyBytes = bytes;
   row.workgroupBytes = row.n * bytes + nextPowerOfTwo(row.n) * 4;
   row.privateBytes = row.n * bytes + topk.getK() * (bytes + 8);
   return row;
@@ -182,15 +185,42 @@ sift::LoweringConfigAttr workgroupRowConfig(MLIRContext *context,
       b.getDenseI64ArrayAttr({threads, 1, 1}), sift::Algorithm::WorkgroupRow);
 }
 
+/// The longest row random configs give one thread alone when a cooperative
+/// algorithm fits it (an insertion sort of 1024 elements is ~0.5 M steps).
+constexpr int64_t kLongestSerialRow = 1024;
+
+/// The largest tile a merge_rows workgroup sorts: its keys and an i32 slot
+/// per element within `budget` bytes of workgroup memory, at most 4096
+/// elements (a bitonic network of 78 steps), at least 2.
+int64_t largestMergeTile(const RowShape &row, int64_t budget) {
+  int64_t tile = 4096;
+  while (tile > 2 && tile * (row.keyBytes + 4) > budget)
+    tile /= 2;
+  return tile;
+}
+
+/// merge_rows: tiles of `tile` elements sorted by `threads` threads along x,
+/// then merged.
+sift::LoweringConfigAttr mergeRowsConfig(MLIRContext *context, int64_t rank,
+                                         int64_t threads, int64_t tile) {
+  Builder b(context);
+  SmallVector<int64_t> ones(rank, 1);
+  return sift::LoweringConfigAttr::get(
+      context, b.getDenseI64ArrayAttr(ones), b.getDenseI64ArrayAttr(ones),
+      b.getDenseI64ArrayAttr({threads, 1, 1}), sift::Algorithm::MergeRows,
+      tile);
+}
+
 struct SelectLoweringStrategyPass final
     : sift::impl::SelectLoweringStrategyBase<SelectLoweringStrategyPass> {
   using SelectLoweringStrategyBase::SelectLoweringStrategyBase;
 
   /// The config of a sift or linalg op. Rows: distribute lets a workgroup
   /// cooperate on a row that fits its memory (from 16 elements by
-  /// default), tileandfuse stages a row in a thread's private memory when
-  /// it fits; otherwise (and for large rows) a thread sorts in the row's own
-  /// memory. Random mode draws among the algorithms that fit.
+  /// default) and sorts longer rows in tiles that it merges (merge_rows);
+  /// tileandfuse stages a row in a thread's private memory when it fits;
+  /// otherwise a thread sorts in the row's own memory. Random mode draws
+  /// among the algorithms that fit (merge_rows for any row of distribute).
   sift::LoweringConfigAttr chooseConfig(Operation *op, sift::Pipeline kind,
                                         ArrayRef<int64_t> domain,
                                         ConfigRng &rng) {
@@ -225,17 +255,43 @@ struct SelectLoweringStrategyPass final
                                     sift::Algorithm::Elementwise);
     RowShape row = rowShape(op);
     SmallVector<sift::Algorithm> algorithms = {sift::Algorithm::RowPerThread};
+    bool mergeFits = kind == sift::Pipeline::Distribute && row.n >= 2 &&
+                     2 * (row.keyBytes + 4) <= maxWorkgroupMemory;
     if (kind == sift::Pipeline::Distribute && row.n >= 2 &&
         row.workgroupBytes <= maxWorkgroupMemory)
       algorithms.push_back(sift::Algorithm::WorkgroupRow);
+    else if (mergeFits && !random)
+      // Too long for one workgroup: tile sorts and merges.
+      algorithms.push_back(sift::Algorithm::MergeRows);
+    if (mergeFits && random)
+      algorithms.push_back(sift::Algorithm::MergeRows);
     if (kind == sift::Pipeline::TileAndFuse && row.n >= 2 &&
         row.privateBytes <= maxPrivateMemory)
       algorithms.push_back(sift::Algorithm::PrivateRow);
+    // A thread walking a long row alone is quadratic: random configs keep
+    // it for rows up to kLongestSerialRow when a cooperative algorithm fits.
+    if (random && row.n > kLongestSerialRow && algorithms.size() > 1)
+      algorithms.erase(algorithms.begin());
     sift::Algorithm algorithm = algorithms.back();
     if (random)
       algorithm = algorithms[rng.below(algorithms.size())];
     else if (algorithm == sift::Algorithm::WorkgroupRow && row.n < 16)
       algorithm = sift::Algorithm::RowPerThread;
+    if (algorithm == sift::Algorithm::MergeRows) {
+      int64_t largest = largestMergeTile(row, maxWorkgroupMemory);
+      if (!random)
+        return mergeRowsConfig(context, domain.size(), 256, largest);
+      // Any tile from 2 up (small ones make several merge passes out of a
+      // short row), any threads up to the tile.
+      int64_t most = std::min(largest, std::max<int64_t>(
+                                           2, nextPowerOfTwo(row.n)));
+      int64_t tile = int64_t{2} << rng.below(llvm::countr_zero(
+                         static_cast<uint64_t>(most)));
+      int64_t threads = int64_t{1} << rng.below(
+                            1 + llvm::countr_zero(static_cast<uint64_t>(
+                                    std::min<int64_t>(tile, 1024))));
+      return mergeRowsConfig(context, domain.size(), threads, tile);
+    }
     if (algorithm == sift::Algorithm::WorkgroupRow) {
       int64_t padded = nextPowerOfTwo(row.n);
       int64_t threads = std::min<int64_t>(std::max<int64_t>(padded / 2, 1),

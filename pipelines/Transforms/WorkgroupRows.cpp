@@ -23,6 +23,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipelines/Dialect/SiftDialect.h"
+#include "pipelines/Transforms/RowKernels.h"
+#include "pipelines/Transforms/MergeRows.h"
 #include "pipelines/Transforms/Passes.h"
 #include "pipelines/Transforms/WorkgroupNms.h"
 
@@ -43,76 +45,15 @@ using namespace mlir;
 
 namespace {
 
-/// What the launch of one op needs to know about it.
-struct RowOp {
-  Operation *op;
-  int64_t dim;                   // the sorted / selected dimension
-  int64_t n;                     // its size
-  SmallVector<Value> staged;     // operands copied to workgroup memory
-  SmallVector<int64_t> domain;   // the other dimensions' sizes
-  /// The strict "a goes before b" of two staged keys.
-  std::function<Value(OpBuilder &, Location, Value, Value)> before;
-};
-
-FailureOr<RowOp> describe(Operation *op) {
-  RowOp row;
-  row.op = op;
-  MemRefType type;
-  if (auto sort = dyn_cast<sift::SortOp>(op)) {
-    row.dim = sort.getDimension();
-    row.staged.assign(sort.getOutputs().begin(), sort.getOutputs().end());
-    type = cast<MemRefType>(sort.getKey().getType());
-    row.before = [sort](OpBuilder &b, Location loc, Value x, Value y) {
-      return sift::buildSortLess(b, loc, sort, x, y);
-    };
-  } else {
-    auto topk = cast<sift::TopkOp>(op);
-    row.dim = topk.getDimension();
-    row.staged.push_back(topk.getInput());
-    type = cast<MemRefType>(topk.getInput().getType());
-    row.before = [topk](OpBuilder &b, Location loc, Value x, Value y) {
-      return sift::buildTopkBetter(b, loc, topk, x, y);
-    };
-  }
-  if (!type.hasStaticShape())
-    return op->emitOpError("workgroup_row needs static shapes, found ")
-           << type;
-  row.n = type.getDimSize(row.dim);
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (d != row.dim)
-      row.domain.push_back(type.getDimSize(d));
-  return row;
-}
-
-int64_t nextPowerOfTwo(int64_t n) {
-  int64_t p = 1;
-  while (p < n)
-    p *= 2;
-  return p;
-}
-
-/// Builds `for (e = tid; e < upper; e += threads) body(e)`.
-void forEachOfThread(OpBuilder &b, Location loc, Value tid, Value upper,
-                     Value threads,
-                     function_ref<void(OpBuilder &, Location, Value)> body) {
-  scf::ForOp::create(b, loc, tid, upper, threads, ValueRange{},
-                     [&](OpBuilder &b, Location loc, Value e, ValueRange) {
-                       body(b, loc, e);
-                       scf::YieldOp::create(b, loc);
-                     });
-}
-
 class Lowering {
 public:
-  Lowering(RewriterBase &rewriter, const RowOp &row, int64_t threads,
+  Lowering(RewriterBase &rewriter, const sift::RowOp &row, int64_t threads,
            bool barriers)
       : b(rewriter), row(row), threads(threads), barriers(barriers),
         loc(row.op->getLoc()) {}
 
   void build() {
-    int64_t rows = 1;
-    for (int64_t size : row.domain)
-      rows *= size;
+    int64_t rows = row.rows();
     if (rows == 0 || row.n == 0)
       return; // No work.
     Value one = constant(1);
@@ -123,8 +64,8 @@ public:
     b.setInsertionPointToStart(&launch.getBody().front());
     tid = launch.getThreadIds().x;
     threadCount = constant(threads);
-    rowIvs = delinearize(launch.getBlockIds().x);
-    padded = nextPowerOfTwo(row.n);
+    rowIvs = sift::delinearizeRow(b, loc, launch.getBlockIds().x, row.domain);
+    padded = sift::nextPowerOfTwo(row.n);
     allocateStaging();
     stageIn();
     barrier(b);
@@ -134,39 +75,19 @@ public:
 
 private:
   Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value constantI32(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-  }
 
   void barrier(OpBuilder &b) {
     if (barriers)
       gpu::BarrierOp::create(b, loc);
   }
 
-  /// The domain indices (row-major) of the workgroup's row.
-  SmallVector<Value> delinearize(Value linear) {
-    SmallVector<Value> ivs(row.domain.size());
-    for (int64_t d = static_cast<int64_t>(row.domain.size()) - 1; d >= 0;
-         --d) {
-      Value size = constant(row.domain[d]);
-      ivs[d] = arith::RemUIOp::create(b, loc, linear, size);
-      linear = arith::DivUIOp::create(b, loc, linear, size);
-    }
-    return ivs;
-  }
-
   /// The indices of element `position` of the row in an operand.
   SmallVector<Value> at(Value position) {
-    SmallVector<Value> indices(rowIvs.begin(), rowIvs.end());
-    indices.insert(indices.begin() + row.dim, position);
-    return indices;
+    return sift::rowElementIndices(rowIvs, row.dim, position);
   }
 
   MemRefType workgroupType(int64_t size, Type element) {
-    auto space = gpu::AddressSpaceAttr::get(
-        b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-    return MemRefType::get({size}, element, MemRefLayoutAttrInterface(),
-                           space);
+    return sift::workgroupMemRefType(b.getContext(), size, element);
   }
 
   void allocateStaging() {
@@ -180,7 +101,7 @@ private:
   }
 
   void stageIn() {
-    forEachOfThread(b, loc, tid, constant(row.n), threadCount,
+    sift::forEachOfThread(b, loc, tid, constant(row.n), threadCount,
                     [&](OpBuilder &b, Location loc, Value e) {
                       for (auto [operand, stage] :
                            llvm::zip(row.staged, staging)) {
@@ -188,7 +109,7 @@ private:
                         memref::StoreOp::create(b, loc, v, stage, e);
                       }
                     });
-    forEachOfThread(b, loc, tid, constant(padded), threadCount,
+    sift::forEachOfThread(b, loc, tid, constant(padded), threadCount,
                     [&](OpBuilder &b, Location loc, Value e) {
                       Value i = arith::IndexCastOp::create(b, loc,
                                                            b.getI32Type(), e);
@@ -196,104 +117,21 @@ private:
                     });
   }
 
-  /// "Element ia goes before element ib": padding (an index >= n) after
-  /// every element; otherwise by key, then by index.
-  Value goesBefore(OpBuilder &b, Location loc, Value ia, Value ib) {
-    Value n = arith::ConstantIntOp::create(b, loc, b.getI32Type(), row.n);
-    Value aPad =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, ia, n);
-    Value bPad =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, ib, n);
-    Value anyPad = arith::OrIOp::create(b, loc, aPad, bPad);
-    Value byIndex =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ia, ib);
-    auto choose = scf::IfOp::create(
-        b, loc, anyPad,
-        [&](OpBuilder &b, Location loc) {
-          scf::YieldOp::create(b, loc, byIndex);
-        },
-        [&](OpBuilder &b, Location loc) {
-          Value ka = memref::LoadOp::create(
-              b, loc, staging.front(),
-              arith::IndexCastOp::create(b, loc, b.getIndexType(), ia)
-                  .getResult());
-          Value kb = memref::LoadOp::create(
-              b, loc, staging.front(),
-              arith::IndexCastOp::create(b, loc, b.getIndexType(), ib)
-                  .getResult());
-          Value ab = row.before(b, loc, ka, kb);
-          Value ba = row.before(b, loc, kb, ka);
-          Value notBa = arith::XOrIOp::create(
-              b, loc, ba,
-              arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
-          Value tie = arith::AndIOp::create(b, loc, notBa, byIndex);
-          scf::YieldOp::create(b, loc,
-                               arith::OrIOp::create(b, loc, ab, tie).getResult());
-        });
-    return choose.getResult(0);
-  }
-
-  /// The bitonic network over idx[0, padded):
-  ///   for s in [1, log2 P]: for t in [0, s): j = 1 << (s - 1 - t):
-  ///     for e of this thread: l = e ^ j; if l > e:
-  ///       up = (e & (1 << s)) == 0
-  ///       swap when (up ? idx[l] before idx[e] : idx[e] before idx[l])
-  ///     barrier
+  /// The bitonic network over idx[0, padded) (RowKernels.h).
   void sortIndices() {
-    int64_t stages = 0;
-    while ((int64_t{1} << stages) < padded)
-      ++stages;
-    if (stages == 0)
-      return;
-    Value one = constant(1);
-    scf::ForOp::create(
-        b, loc, one, constant(stages + 1), one, ValueRange{},
-        [&](OpBuilder &b, Location loc, Value s, ValueRange) {
-          Value block = arith::ShLIOp::create(b, loc, one, s);
-          scf::ForOp::create(
-              b, loc, constant(0), s, one, ValueRange{},
-              [&](OpBuilder &b, Location loc, Value t, ValueRange) {
-                Value shift = arith::SubIOp::create(
-                    b, loc, arith::SubIOp::create(b, loc, s, one), t);
-                Value j = arith::ShLIOp::create(b, loc, one, shift);
-                forEachOfThread(b, loc, tid, constant(padded), threadCount,
-                                [&](OpBuilder &b, Location loc, Value e) {
-                                  compareExchange(b, loc, e, j, block);
-                                });
-                barrier(b);
-                scf::YieldOp::create(b, loc);
-              });
-          scf::YieldOp::create(b, loc);
-        });
-  }
-
-  void compareExchange(OpBuilder &b, Location loc, Value e, Value j,
-                       Value block) {
-    Value l = arith::XOrIOp::create(b, loc, e, j);
-    Value upper =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, l, e);
-    scf::IfOp::create(b, loc, upper, [&](OpBuilder &b, Location loc) {
-      Value a = memref::LoadOp::create(b, loc, indices, e);
-      Value c = memref::LoadOp::create(b, loc, indices, l);
-      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      Value up = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq,
-          arith::AndIOp::create(b, loc, e, block), zero);
-      Value first = arith::SelectOp::create(b, loc, up, c, a);
-      Value second = arith::SelectOp::create(b, loc, up, a, c);
-      Value swap = goesBefore(b, loc, first, second);
-      scf::IfOp::create(b, loc, swap, [&](OpBuilder &b, Location loc) {
-        memref::StoreOp::create(b, loc, c, indices, e);
-        memref::StoreOp::create(b, loc, a, indices, l);
-        scf::YieldOp::create(b, loc);
-      });
-      scf::YieldOp::create(b, loc);
-    });
+    sift::buildBitonicSort(
+        b, loc, tid, threadCount, padded, indices,
+        [&](OpBuilder &b, Location loc, Value ia, Value ib) {
+          Value n = arith::ConstantIntOp::create(b, loc, b.getI32Type(), row.n);
+          return sift::buildSlotBefore(b, loc, row.before, staging.front(), n,
+                                       ia, ib);
+        },
+        barriers);
   }
 
   void writeBack() {
     if (auto topk = dyn_cast<sift::TopkOp>(row.op)) {
-      forEachOfThread(
+      sift::forEachOfThread(
           b, loc, tid, constant(topk.getK()), threadCount,
           [&](OpBuilder &b, Location loc, Value e) {
             Value i = memref::LoadOp::create(b, loc, indices, e);
@@ -306,7 +144,7 @@ private:
           });
       return;
     }
-    forEachOfThread(b, loc, tid, constant(row.n), threadCount,
+    sift::forEachOfThread(b, loc, tid, constant(row.n), threadCount,
                     [&](OpBuilder &b, Location loc, Value e) {
                       Value i = memref::LoadOp::create(b, loc, indices, e);
                       Value source = arith::IndexCastOp::create(
@@ -320,7 +158,7 @@ private:
   }
 
   RewriterBase &b;
-  const RowOp &row;
+  const sift::RowOp &row;
   int64_t threads;
   bool barriers;
   Location loc;
@@ -344,7 +182,8 @@ struct WorkgroupRowsPass final
         return;
       auto config =
           op->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
-      if (config && config.getAlgorithm() == sift::Algorithm::WorkgroupRow)
+      if (config && (config.getAlgorithm() == sift::Algorithm::WorkgroupRow ||
+                     config.getAlgorithm() == sift::Algorithm::MergeRows))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -371,9 +210,20 @@ struct WorkgroupRowsPass final
         rewriter.eraseOp(op);
         continue;
       }
-      FailureOr<RowOp> row = describe(op);
+      FailureOr<sift::RowOp> row = sift::describeRow(op);
       if (failed(row))
         return signalPassFailure();
+      if (config.getAlgorithm() == sift::Algorithm::MergeRows) {
+        sift::MergeRowsOptions merge;
+        merge.tile = config.getRowTile();
+        merge.threads = config.getWorkgroupSize()[0];
+        merge.barriers = !injectNoBarrier;
+        merge.dropLast = injectMergeDropLast;
+        if (failed(sift::lowerRowsByMerging(rewriter, *row, merge)))
+          return signalPassFailure();
+        rewriter.eraseOp(op);
+        continue;
+      }
       Lowering(rewriter, *row, config.getWorkgroupSize()[0], !injectNoBarrier)
           .build();
       rewriter.eraseOp(op);

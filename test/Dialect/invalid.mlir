@@ -270,13 +270,33 @@ func.func private @zero() attributes {c = #sift.lowering_config<workgroup_tile =
 
 // -----
 
-// expected-error @+1 {{workgroup_row computes one row per workgroup: workgroup_tile and thread_tile must be all 1s}}
+// expected-error @+1 {{workgroup_row computes a row in workgroups: workgroup_tile and thread_tile must be all 1s}}
 func.func private @wg_row_tile() attributes {c = #sift.lowering_config<workgroup_tile = [2], thread_tile = [1], workgroup_size = [2, 1, 1], algorithm = workgroup_row>}
 
 // -----
 
 // expected-error @+1 {{workgroup_row spreads a row over x: workgroup_size must be [threads, 1, 1]}}
 func.func private @wg_row_size() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [16, 2, 1], algorithm = workgroup_row>}
+
+// -----
+
+// expected-error @+1 {{merge_rows needs a row_tile that is a power of two >= 2, found 0}}
+func.func private @merge_no_tile() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = merge_rows>}
+
+// -----
+
+// expected-error @+1 {{merge_rows needs a row_tile that is a power of two >= 2, found 48}}
+func.func private @merge_odd_tile() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = merge_rows, row_tile = 48>}
+
+// -----
+
+// expected-error @+1 {{row_tile is for merge_rows only, not workgroup_row}}
+func.func private @tile_not_merge() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = workgroup_row, row_tile = 64>}
+
+// -----
+
+// expected-error @+1 {{merge_rows computes a row in workgroups: workgroup_tile and thread_tile must be all 1s}}
+func.func private @merge_tile() attributes {c = #sift.lowering_config<workgroup_tile = [2], thread_tile = [1], workgroup_size = [2, 1, 1], algorithm = merge_rows, row_tile = 64>}
 
 // -----
 // sift.nms

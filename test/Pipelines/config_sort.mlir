@@ -3,6 +3,8 @@
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=7" -split-input-file | FileCheck %s --check-prefix=RANDOM
 // RUN: sift-opt %s --sift-select-lowering-strategy=pipeline=tileandfuse -split-input-file | FileCheck %s --check-prefix=TF
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute max-workgroup-memory=131072" -split-input-file | FileCheck %s --check-prefix=BIG
+// RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute max-workgroup-memory=24576" -split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=13" -split-input-file | FileCheck %s --check-prefix=RANDOM13
 // Strategy selection for sift.sort: the domain is every dimension but the
 // sorted one, the innermost domain dimension on x. Short rows (under 16)
 // get a thread each; in distribute, longer rows that fit workgroup memory
@@ -17,7 +19,7 @@
 // TF-LABEL: func.func @rows
 // TF: #sift.lowering_config<workgroup_tile = [64], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = private_row>
 // RANDOM-LABEL: func.func @rows
-// RANDOM: sift.lowering_config = #sift.lowering_config<workgroup_tile = [{{[0-9]+}}], thread_tile = [{{[0-9]+}}], workgroup_size = [{{[0-9]+}}, 1, 1], algorithm = {{row_per_thread|workgroup_row}}>
+// RANDOM: sift.lowering_config = #sift.lowering_config<workgroup_tile = [{{[0-9]+}}], thread_tile = [{{[0-9]+}}], workgroup_size = [{{[0-9]+}}, 1, 1], algorithm = {{row_per_thread|workgroup_row|merge_rows}}{{(, row_tile = [0-9]+)?}}>
 func.func @rows(%a: tensor<100x8xf32>) -> tensor<100x8xf32> {
   %r = sift.sort dimension(1) ascending outs(%a : tensor<100x8xf32>) -> tensor<100x8xf32>
   return %r : tensor<100x8xf32>
@@ -51,15 +53,33 @@ func.func @rank1(%a: tensor<4096xf16>) -> tensor<4096xf16> {
 
 // -----
 
-// 2 x 4096 x 8 bytes + 16 KiB of indices = 80 KiB: over 48 KiB, a thread per
-// row in global memory; a larger budget takes the workgroup algorithm.
+// 2 x 4096 x 8 bytes + 16 KiB of indices = 80 KiB: over 48 KiB, so tiles
+// are sorted and merged (merge_rows): a tile's f64 keys and i32 slots,
+// 4096 x 12 bytes, fit 48 KiB; a larger budget takes the workgroup
+// algorithm.
 // CHECK-LABEL: func.func @too_large
-// CHECK: #sift.lowering_config<workgroup_tile = [2], thread_tile = [1], workgroup_size = [2, 1, 1], algorithm = row_per_thread>
+// CHECK: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [256, 1, 1], algorithm = merge_rows, row_tile = 4096>
 // BIG-LABEL: func.func @too_large
 // BIG: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [256, 1, 1], algorithm = workgroup_row>
 func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<2x4096xf64>, tensor<2x4096xi64>) {
   %r:2 = sift.sort dimension(1) ascending outs(%a, %b : tensor<2x4096xf64>, tensor<2x4096xi64>) -> tensor<2x4096xf64>, tensor<2x4096xi64>
   return %r#0, %r#1 : tensor<2x4096xf64>, tensor<2x4096xi64>
+}
+
+// -----
+
+// One row of 2^20: tiles of 4096 f32 keys (32 KiB with their slots) merged
+// 8 times. A 24 KiB budget halves the tile.
+// CHECK-LABEL: func.func @huge_row
+// CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [256, 1, 1], algorithm = merge_rows, row_tile = 4096>
+// SMALL-LABEL: func.func @huge_row
+// SMALL: algorithm = merge_rows, row_tile = 2048>
+// Random configs draw merge_rows for this row too, with any tile.
+// RANDOM13-LABEL: func.func @huge_row
+// RANDOM13: algorithm = merge_rows, row_tile = {{[0-9]+}}>
+func.func @huge_row(%a: tensor<1048576xf32>) -> tensor<1048576xf32> {
+  %r = sift.sort dimension(0) descending outs(%a : tensor<1048576xf32>) -> tensor<1048576xf32>
+  return %r : tensor<1048576xf32>
 }
 
 // -----

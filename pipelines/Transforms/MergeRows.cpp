@@ -1,0 +1,345 @@
+//===- MergeRows.cpp - Tile sorts and merge passes for long rows ----------===//
+//
+// The `merge_rows` algorithm of the distribute pipeline: a sift.sort or
+// sift.topk whose rows do not fit one workgroup's memory becomes a sequence
+// of dispatches over host-allocated plan buffers, one sequence for all rows
+// of the op (no host loop over rows):
+//
+//   1. tile sorts: a workgroup per tile of T elements of a row (T = the
+//      config's row_tile). Its threads stage the tile's keys and a slot per
+//      element in workgroup memory, sort the slots with the bitonic network
+//      of RowKernels.h by (key, index), and write the tile's first
+//      min(T, K) (key, row index) pairs to the run buffers (K = n for a
+//      sort, k for a top-k). A sort's other operands are copied aside, as
+//      the op sorts them in place.
+//   2. merge passes: ceil(log2(tiles)) dispatches, each joining pairs of
+//      sorted runs of width w into runs of 2w, ping-ponging between two run
+//      buffers. Every element is placed by one thread: its rank in its own
+//      run plus the number of elements of the other run that go before it
+//      (a binary search); (key, index) is a strict total order, so the
+//      places of a pair's elements are a permutation and the merge is
+//      stable. Top-k keeps only the first K of every run.
+//   3. write-out: the first K (key, index) pairs of each row become the
+//      op's results (a sort's other operands gathered from their copies by
+//      index; top-k's indices widened to i64).
+//
+// Only the tile sorts use workgroup memory and barriers; the dispatches are
+// ordered by the plan, so no workgroup waits for another. The fault
+// merge-drop-last makes every merge lose the last element of its second run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Transforms/MergeRows.h"
+
+#include "pipelines/Dialect/SiftDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace {
+
+/// A pair of run buffers: keys and i32 row indices, [rows, n] each.
+struct Runs {
+  Value keys, indices;
+};
+
+class MergeLowering {
+public:
+  MergeLowering(RewriterBase &rewriter, const sift::RowOp &row,
+                const sift::MergeRowsOptions &options)
+      : b(rewriter), row(row), options(options), loc(row.op->getLoc()) {}
+
+  LogicalResult build() {
+    rows = row.rows();
+    kept = row.n;
+    if (auto topk = dyn_cast<sift::TopkOp>(row.op))
+      kept = topk.getK();
+    if (rows == 0 || row.n == 0 || kept == 0)
+      return success(); // No work.
+    if (row.n > (int64_t{1} << 31) - 1)
+      return row.op->emitOpError("merge_rows indexes a row with i32, but it "
+                                 "has ")
+             << row.n << " elements";
+    tiles = (row.n + options.tile - 1) / options.tile;
+    keyType = elementType(row.staged.front());
+    Runs current = allocateRuns();
+    for (Value operand : ArrayRef<Value>(row.staged).drop_front())
+      copies.push_back(allocate(elementType(operand)));
+    buildTileSorts(current);
+    if (tiles > 1) {
+      Runs other = allocateRuns();
+      for (int64_t width = options.tile; width < row.n; width *= 2) {
+        buildMergePass(width, current, other);
+        std::swap(current, other);
+      }
+    }
+    buildWriteOut(current);
+    return success();
+  }
+
+private:
+  Value index(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  static Type elementType(Value shaped) {
+    return cast<MemRefType>(shaped.getType()).getElementType();
+  }
+
+  /// A [rows, n] plan buffer (a host allocation the plan owns).
+  Value allocate(Type element) {
+    return memref::AllocOp::create(
+        b, loc, MemRefType::get({rows, row.n}, element));
+  }
+  Runs allocateRuns() {
+    return {allocate(keyType), allocate(b.getI32Type())};
+  }
+
+  /// A launch of `blocks` workgroups of the config's threads; `body` gets
+  /// the block and thread ids. The rewriter continues after the launch.
+  void launch(int64_t blocks,
+              function_ref<void(OpBuilder &, Value, Value)> body) {
+    Value one = index(b, 1);
+    auto op = gpu::LaunchOp::create(b, loc, index(b, blocks), one, one,
+                                    index(b, options.threads), one, one);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(&op.getBody().front());
+    gpu::TerminatorOp::create(b, loc);
+    b.setInsertionPointToStart(&op.getBody().front());
+    body(b, op.getBlockIds().x, op.getThreadIds().x);
+  }
+
+  /// Step 1: a workgroup per tile sorts it in workgroup memory.
+  void buildTileSorts(Runs out) {
+    int64_t tile = options.tile;
+    launch(rows * tiles, [&](OpBuilder &b, Value block, Value tid) {
+      Value threads = index(b, options.threads);
+      Value r = arith::DivUIOp::create(b, loc, block, index(b, tiles));
+      Value t = arith::RemUIOp::create(b, loc, block, index(b, tiles));
+      SmallVector<Value> rowIvs = sift::delinearizeRow(b, loc, r, row.domain);
+      Value start = arith::MulIOp::create(b, loc, t, index(b, tile));
+      Value len = arith::MinUIOp::create(
+          b, loc, index(b, tile),
+          arith::SubIOp::create(b, loc, index(b, row.n), start));
+      Value keys = memref::AllocOp::create(
+          b, loc, sift::workgroupMemRefType(b.getContext(), tile, keyType));
+      Value slots = memref::AllocOp::create(
+          b, loc,
+          sift::workgroupMemRefType(b.getContext(), tile, b.getI32Type()));
+      // Stage the keys, a slot per element (slots >= len are padding), and
+      // copy a sort's other operands aside.
+      sift::forEachOfThread(
+          b, loc, tid, index(b, tile), threads,
+          [&](OpBuilder &b, Location loc, Value e) {
+            Value slot = arith::IndexCastOp::create(b, loc, b.getI32Type(), e);
+            memref::StoreOp::create(b, loc, slot, slots, e);
+            Value inRow =
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e, len);
+            scf::IfOp::create(b, loc, inRow, [&](OpBuilder &b, Location loc) {
+              Value at = arith::AddIOp::create(b, loc, start, e);
+              SmallVector<Value> source =
+                  sift::rowElementIndices(rowIvs, row.dim, at);
+              Value key =
+                  memref::LoadOp::create(b, loc, row.staged.front(), source);
+              memref::StoreOp::create(b, loc, key, keys, e);
+              for (auto [operand, copy] :
+                   llvm::zip(ArrayRef<Value>(row.staged).drop_front(), copies)) {
+                Value v = memref::LoadOp::create(b, loc, operand, source);
+                memref::StoreOp::create(b, loc, v, copy, ValueRange{r, at});
+              }
+              scf::YieldOp::create(b, loc);
+            });
+          });
+      if (options.barriers)
+        gpu::BarrierOp::create(b, loc);
+      Value count = arith::IndexCastOp::create(b, loc, b.getI32Type(), len);
+      sift::buildBitonicSort(
+          b, loc, tid, threads, tile, slots,
+          [&](OpBuilder &b, Location loc, Value sa, Value sb) {
+            return sift::buildSlotBefore(b, loc, row.before, keys, count, sa,
+                                         sb);
+          },
+          options.barriers);
+      // The tile's first K pairs, with row (not tile) indices.
+      Value keep = arith::MinUIOp::create(b, loc, len, index(b, kept));
+      Value startI32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), start);
+      sift::forEachOfThread(
+          b, loc, tid, keep, threads, [&](OpBuilder &b, Location loc, Value e) {
+            Value slot = memref::LoadOp::create(b, loc, slots, e);
+            Value from = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                                    slot);
+            Value key = memref::LoadOp::create(b, loc, keys, from);
+            Value at = arith::AddIOp::create(b, loc, start, e);
+            memref::StoreOp::create(b, loc, key, out.keys, ValueRange{r, at});
+            Value rowIndex = arith::AddIOp::create(b, loc, slot, startI32);
+            memref::StoreOp::create(b, loc, rowIndex, out.indices,
+                                    ValueRange{r, at});
+          });
+    });
+  }
+
+  /// The number of the `count` pairs of run `start` in row `r` of `runs`
+  /// that go before (key, ix): a binary search (runs are sorted).
+  Value rankIn(OpBuilder &b, Runs runs, Value r, Value start, Value count,
+               Value key, Value ix) {
+    Type indexType = b.getIndexType();
+    auto search = scf::WhileOp::create(
+        b, loc, TypeRange{indexType, indexType},
+        ValueRange{index(b, 0), count},
+        [&](OpBuilder &b, Location loc, ValueRange bounds) {
+          Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             bounds[0], bounds[1]);
+          scf::ConditionOp::create(b, loc, more, bounds);
+        },
+        [&](OpBuilder &b, Location loc, ValueRange bounds) {
+          Value lo = bounds[0], hi = bounds[1];
+          Value mid = arith::ShRUIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, lo, hi), index(b, 1));
+          Value at = arith::AddIOp::create(b, loc, start, mid);
+          Value otherKey =
+              memref::LoadOp::create(b, loc, runs.keys, ValueRange{r, at});
+          Value otherIx =
+              memref::LoadOp::create(b, loc, runs.indices, ValueRange{r, at});
+          Value before = sift::buildKeyIndexBefore(b, loc, row.before, otherKey,
+                                                   otherIx, key, ix);
+          Value next = arith::AddIOp::create(b, loc, mid, index(b, 1));
+          scf::YieldOp::create(
+              b, loc,
+              ValueRange{arith::SelectOp::create(b, loc, before, next, lo),
+                         arith::SelectOp::create(b, loc, before, hi, mid)});
+        });
+    return search.getResult(0);
+  }
+
+  /// Step 2: runs of `width` in `in` merged pairwise into `out`.
+  void buildMergePass(int64_t width, Runs in, Runs out) {
+    int64_t perRow = (row.n + options.threads - 1) / options.threads;
+    launch(rows * perRow, [&](OpBuilder &b, Value block, Value tid) {
+      Value r = arith::DivUIOp::create(b, loc, block, index(b, perRow));
+      Value e = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc, arith::RemUIOp::create(b, loc, block, index(b, perRow)),
+              index(b, options.threads)),
+          tid);
+      Value n = index(b, row.n), k = index(b, kept);
+      Value inRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e, n);
+      scf::IfOp::create(b, loc, inRow, [&](OpBuilder &b, Location loc) {
+        Value pair = arith::MulIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, e, index(b, 2 * width)),
+            index(b, 2 * width));
+        Value second = arith::AddIOp::create(b, loc, pair, index(b, width));
+        // Valid pairs of each run: its length, at most K.
+        Value firstValid = arith::MinUIOp::create(
+            b, loc, k,
+            arith::MinUIOp::create(b, loc, index(b, width),
+                                   arith::SubIOp::create(b, loc, n, pair)));
+        Value hasSecond =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, second, n);
+        Value secondLen = arith::SelectOp::create(
+            b, loc, hasSecond,
+            arith::MinUIOp::create(b, loc, index(b, width),
+                                   arith::SubIOp::create(b, loc, n, second)),
+            index(b, 0));
+        Value secondValid = arith::MinUIOp::create(b, loc, k, secondLen);
+        Value inFirst =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e, second);
+        Value own = arith::SelectOp::create(
+            b, loc, inFirst, arith::SubIOp::create(b, loc, e, pair),
+            arith::SubIOp::create(b, loc, e, second));
+        Value ownValid = arith::SelectOp::create(
+            b, loc, inFirst, firstValid, dropLast(b, secondValid));
+        Value live =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, own,
+                                  ownValid);
+        scf::IfOp::create(b, loc, live, [&](OpBuilder &b, Location loc) {
+          Value key = memref::LoadOp::create(b, loc, in.keys, ValueRange{r, e});
+          Value ix =
+              memref::LoadOp::create(b, loc, in.indices, ValueRange{r, e});
+          Value otherStart =
+              arith::SelectOp::create(b, loc, inFirst, second, pair);
+          Value otherValid =
+              arith::SelectOp::create(b, loc, inFirst, secondValid, firstValid);
+          Value place = arith::AddIOp::create(
+              b, loc, own, rankIn(b, in, r, otherStart, otherValid, key, ix));
+          Value keep = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             place, k);
+          scf::IfOp::create(b, loc, keep, [&](OpBuilder &b, Location loc) {
+            Value at = arith::AddIOp::create(b, loc, pair, place);
+            memref::StoreOp::create(b, loc, key, out.keys, ValueRange{r, at});
+            memref::StoreOp::create(b, loc, ix, out.indices, ValueRange{r, at});
+            scf::YieldOp::create(b, loc);
+          });
+          scf::YieldOp::create(b, loc);
+        });
+        scf::YieldOp::create(b, loc);
+      });
+    });
+  }
+
+  /// Fault merge-drop-last: a second run counts one pair fewer.
+  Value dropLast(OpBuilder &b, Value valid) {
+    if (!options.dropLast)
+      return valid;
+    Value one = index(b, 1);
+    Value any =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, valid, one);
+    return arith::SelectOp::create(
+        b, loc, any, arith::SubIOp::create(b, loc, valid, one), valid);
+  }
+
+  /// Step 3: the first K pairs of every row become the op's results.
+  void buildWriteOut(Runs in) {
+    int64_t perRow = (kept + options.threads - 1) / options.threads;
+    launch(rows * perRow, [&](OpBuilder &b, Value block, Value tid) {
+      Value r = arith::DivUIOp::create(b, loc, block, index(b, perRow));
+      Value e = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc, arith::RemUIOp::create(b, loc, block, index(b, perRow)),
+              index(b, options.threads)),
+          tid);
+      Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e,
+                                         index(b, kept));
+      scf::IfOp::create(b, loc, live, [&](OpBuilder &b, Location loc) {
+        SmallVector<Value> rowIvs = sift::delinearizeRow(b, loc, r, row.domain);
+        SmallVector<Value> at = sift::rowElementIndices(rowIvs, row.dim, e);
+        Value key = memref::LoadOp::create(b, loc, in.keys, ValueRange{r, e});
+        Value ix = memref::LoadOp::create(b, loc, in.indices, ValueRange{r, e});
+        if (auto topk = dyn_cast<sift::TopkOp>(row.op)) {
+          memref::StoreOp::create(b, loc, key, topk.getValuesInit(), at);
+          Value wide = arith::ExtSIOp::create(b, loc, b.getI64Type(), ix);
+          memref::StoreOp::create(b, loc, wide, topk.getIndicesInit(), at);
+        } else {
+          memref::StoreOp::create(b, loc, key, row.staged.front(), at);
+          Value from = arith::IndexCastOp::create(b, loc, b.getIndexType(), ix);
+          for (auto [operand, copy] :
+               llvm::zip(ArrayRef<Value>(row.staged).drop_front(), copies)) {
+            Value v = memref::LoadOp::create(b, loc, copy, ValueRange{r, from});
+            memref::StoreOp::create(b, loc, v, operand, at);
+          }
+        }
+        scf::YieldOp::create(b, loc);
+      });
+    });
+  }
+
+  RewriterBase &b;
+  const sift::RowOp &row;
+  const sift::MergeRowsOptions &options;
+  Location loc;
+  int64_t rows = 0, kept = 0, tiles = 0;
+  Type keyType;
+  SmallVector<Value> copies;
+};
+
+} // namespace
+
+LogicalResult sift::lowerRowsByMerging(RewriterBase &rewriter,
+                                       const RowOp &row,
+                                       const MergeRowsOptions &options) {
+  return MergeLowering(rewriter, row, options).build();
+}

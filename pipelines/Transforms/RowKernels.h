@@ -1,0 +1,98 @@
+//===- RowKernels.h - Building blocks of cooperative row kernels -*- C++ -*-===//
+//
+// What the workgroup kernels of sift-workgroup-rows share: a thread-strided
+// loop, the (key, index) order that makes any comparator a strict total
+// order (and so a sort stable), and the bitonic network that sorts slots of
+// workgroup memory with it (RowKernels.cpp). WorkgroupRows.cpp sorts a
+// whole row with them, MergeRows.cpp a tile of a long row.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LogicalResult.h"
+
+#include <functional>
+
+namespace sift {
+
+/// The strict "a goes before b" of two keys of an op (its comparator or
+/// named order).
+using KeyBefore = std::function<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                            mlir::Value, mlir::Value)>;
+
+/// A bufferized sift.sort or sift.topk seen as rows: what a row kernel
+/// needs to know about it.
+struct RowOp {
+  mlir::Operation *op = nullptr;
+  int64_t dim = 0;                       ///< the sorted / selected dimension
+  int64_t n = 0;                         ///< its size
+  mlir::SmallVector<mlir::Value> staged; ///< sort: its operands (key first);
+                                         ///< top-k: its input
+  mlir::SmallVector<int64_t> domain;     ///< the other dimensions' sizes
+  KeyBefore before;                      ///< the op's order of two keys
+  /// Rows: the product of `domain`.
+  int64_t rows() const;
+};
+
+/// Describes `op` (a sift.sort or sift.topk on statically shaped memrefs);
+/// an error on `op` otherwise.
+mlir::FailureOr<RowOp> describeRow(mlir::Operation *op);
+
+/// The domain indices (row-major over `domain`) of row number `linear`.
+mlir::SmallVector<mlir::Value> delinearizeRow(mlir::OpBuilder &b,
+                                              mlir::Location loc,
+                                              mlir::Value linear,
+                                              llvm::ArrayRef<int64_t> domain);
+
+/// The indices of element `position` of the row at `rowIvs` in an operand
+/// whose row dimension is `dim`.
+mlir::SmallVector<mlir::Value>
+rowElementIndices(llvm::ArrayRef<mlir::Value> rowIvs, int64_t dim,
+                  mlir::Value position);
+
+/// Builds `for (e = tid; e < upper; e += threads) body(e)` (index values).
+void forEachOfThread(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid, mlir::Value upper,
+    mlir::Value threads,
+    llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir::Value)>
+        body);
+
+/// (ka, ia) goes before (kb, ib): `before(ka, kb)`, or neither key before
+/// the other and ia < ib (signed integer indices of one type). A strict
+/// total order whatever `before` is, as long as it is a strict weak order.
+mlir::Value buildKeyIndexBefore(mlir::OpBuilder &b, mlir::Location loc,
+                                const KeyBefore &before, mlir::Value ka,
+                                mlir::Value ia, mlir::Value kb, mlir::Value ib);
+
+/// Slot `sa` goes before slot `sb` (i32 indices into the workgroup memref
+/// `keys`): slots >= `count` (i32) are padding, after every key and in
+/// index order among themselves; others by (keys[s], s).
+mlir::Value buildSlotBefore(mlir::OpBuilder &b, mlir::Location loc,
+                            const KeyBefore &before, mlir::Value keys,
+                            mlir::Value count, mlir::Value sa, mlir::Value sb);
+
+/// Sorts the `padded` (a power of two) i32 slots of the workgroup memref
+/// `slots` in place with a bitonic network: thread `tid` of `threads`
+/// compare-exchanges the pairs whose lower slot it owns (tid, tid +
+/// threads, ...), `goesBefore(b, loc, sa, sb)` orders two slot values, and a
+/// gpu.barrier follows every step unless `barriers` is false (fault
+/// dist-no-barrier). The caller puts a barrier between filling the slots
+/// and the network.
+void buildBitonicSort(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid,
+    mlir::Value threads, int64_t padded, mlir::Value slots,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::Value, mlir::Value)>
+        goesBefore,
+    bool barriers);
+
+/// A 1-D memref of `size` elements in workgroup memory.
+mlir::MemRefType workgroupMemRefType(mlir::MLIRContext *context, int64_t size,
+                                     mlir::Type element);
+
+/// The smallest power of two >= n (1 for n <= 1).
+int64_t nextPowerOfTwo(int64_t n);
+
+} // namespace sift
