@@ -66,6 +66,9 @@ enum class Fault : uint8_t {
   /// loses the last element of the second run of each pair. Oracle:
   /// mismatch on a GPU.
   MergeDropLast,
+  /// The radix select of a long top-k row (algorithm radix_select) counts
+  /// every element one histogram bin too high. Oracle: mismatch on a GPU.
+  RadixDigitOffByOne,
 };
 
 /// Every fault, in enum order.
@@ -77,14 +80,16 @@ inline constexpr Fault kAllFaults[] = {
     Fault::AllocSelectFirst,       Fault::WgUnaligned,
     Fault::NmsIouGe,               Fault::NmsUnnormalizedCorners,
     Fault::NmsScoreThresholdGe,    Fault::NmsSortGlobalTemp,
-    Fault::CrashAtRandom,          Fault::MergeDropLast};
+    Fault::CrashAtRandom,          Fault::MergeDropLast,
+    Fault::RadixDigitOffByOne};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
 /// "crash-on-prime", "hang-on-k1", "export-device-local",
 /// "alloc-select-first", "wg-unaligned", "nms-iou-ge",
 /// "nms-unnormalized-corners", "nms-score-threshold-ge",
-/// "nms-sort-global-temp", "crash-at-random", "merge-drop-last".
+/// "nms-sort-global-temp", "crash-at-random", "merge-drop-last",
+/// "radix-digit-off-by-one".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -103,6 +108,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::NmsSortGlobalTemp: return "nms-sort-global-temp";
   case Fault::CrashAtRandom: return "crash-at-random";
   case Fault::MergeDropLast: return "merge-drop-last";
+  case Fault::RadixDigitOffByOne: return "radix-digit-off-by-one";
   }
   return "?";
 }

@@ -119,6 +119,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::WgAllocAsMalloc:
     case Fault::DistNoBarrier:
     case Fault::MergeDropLast:
+    case Fault::RadixDigitOffByOne:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

@@ -136,6 +136,11 @@ void ThreadDependence::seed() {
       mark(tid, bit(static_cast<int64_t>(tid.getDimension())));
     } else if (auto gid = dyn_cast<gpu::GlobalIdOp>(op)) {
       mark(gid, bit(static_cast<int64_t>(gid.getDimension())));
+    } else if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op) ||
+               op->getName().getStringRef() == "llvm.atomicrmw") {
+      // Each thread gets the value before its own update: an atomic's
+      // result tells threads apart (a slot taken from a counter).
+      mark(op->getResult(0), kAllDims);
     } else if (isa<gpu::LaneIdOp>(op)) {
       // A lane id is a linear id modulo the warp size: taken as depending on
       // every dimension (see the limitations in IrChecks.h).

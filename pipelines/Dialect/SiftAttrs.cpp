@@ -57,13 +57,16 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (threads > 1024)
     return emitError() << "workgroup_size has " << threads
                        << " threads, more than 1024";
-  bool merge = algorithm == Algorithm::MergeRows;
+  bool merge = algorithm == Algorithm::MergeRows ||
+               algorithm == Algorithm::RadixSelect;
   if (merge && (rowTile < 2 || !llvm::isPowerOf2_64(rowTile)))
-    return emitError() << "merge_rows needs a row_tile that is a power of "
-                          "two >= 2, found "
+    return emitError() << stringifyAlgorithm(algorithm)
+                       << " needs a row_tile that is a power of two >= 2, "
+                          "found "
                        << rowTile;
   if (!merge && rowTile != 0)
-    return emitError() << "row_tile is for merge_rows only, not "
+    return emitError() << "row_tile is for merge_rows and radix_select "
+                          "only, not "
                        << stringifyAlgorithm(algorithm);
   if (algorithm == Algorithm::WorkgroupRow || merge) {
     // Workgroups per row: the domain tile is one point and the threads

@@ -49,7 +49,15 @@ def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
     // its place in the other run by binary search) until one run is left,
     // all in host-allocated plan buffers; top-k keeps only the first k of
     // every run. Several dispatches per op (MergeRows.cpp).
-    I32EnumAttrCase<"MergeRows", 4, "merge_rows">
+    I32EnumAttrCase<"MergeRows", 4, "merge_rows">,
+    // Top-k of long rows: a radix select over order-preserving key bits and
+    // then the index (so ties go to the lower index), 8 bits a pass: each
+    // pass a histogram dispatch (workgroups of `row_tile` elements of a row,
+    // histograms in workgroup memory merged with global atomics) and a pick
+    // dispatch that chooses the digit, stopping early when a bucket holds
+    // exactly what is left of k; then the k selected are compacted and
+    // ranked (RadixSelect.cpp).
+    I32EnumAttrCase<"RadixSelect", 5, "radix_select">
   ]> {
   let cppNamespace = "::sift";
   let genSpecializedAttr = 0;
@@ -75,10 +83,12 @@ def Sift_LoweringConfigAttr : AttrDef<Sift_Dialect, "LoweringConfig"> {
       a workgroup together on one row in workgroup memory: both tiles are
       all 1s and `workgroup_size` = [threads, 1, 1]), `merge_rows` (as
       `workgroup_row`, but the threads of a workgroup sort a tile of
-      `row_tile` elements of a row, and merge passes join the tiles) or
-      `elementwise`;
-    - `row_tile`: `merge_rows` only, the elements of a row one workgroup
-      sorts (a power of two); absent (0) otherwise.
+      `row_tile` elements of a row, and merge passes join the tiles),
+      `radix_select` (top-k only: workgroups of `row_tile` elements of a row
+      count key digits, pass after pass) or `elementwise`;
+    - `row_tile`: `merge_rows` and `radix_select` only, the elements of a
+      row one workgroup sorts or counts (a power of two); absent (0)
+      otherwise.
 
     ```mlir
     #sift.lowering_config<workgroup_tile = [1, 64], thread_tile = [1, 1],

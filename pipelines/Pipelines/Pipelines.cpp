@@ -108,11 +108,13 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   using namespace sift;
   pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
   pm.addPass(createStrategySelection(options));
-  // Rows whose config says workgroup_row or merge_rows become cooperative
-  // kernels first.
+  // Rows whose config says workgroup_row, merge_rows or radix_select become
+  // cooperative kernels first.
   WorkgroupRowsOptions rows;
   rows.injectNoBarrier = options.faults.contains(Fault::DistNoBarrier);
   rows.injectMergeDropLast = options.faults.contains(Fault::MergeDropLast);
+  rows.injectRadixDigitOffByOne =
+      options.faults.contains(Fault::RadixDigitOffByOne);
   pm.addNestedPass<func::FuncOp>(createWorkgroupRows(rows));
   LowerToLoopsOptions lower;
   lower.parallel = true;

@@ -98,18 +98,9 @@ private:
     return {allocate(keyType), allocate(b.getI32Type())};
   }
 
-  /// A launch of `blocks` workgroups of the config's threads; `body` gets
-  /// the block and thread ids. The rewriter continues after the launch.
   void launch(int64_t blocks,
               function_ref<void(OpBuilder &, Value, Value)> body) {
-    Value one = index(b, 1);
-    auto op = gpu::LaunchOp::create(b, loc, index(b, blocks), one, one,
-                                    index(b, options.threads), one, one);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(&op.getBody().front());
-    gpu::TerminatorOp::create(b, loc);
-    b.setInsertionPointToStart(&op.getBody().front());
-    body(b, op.getBlockIds().x, op.getThreadIds().x);
+    sift::buildLaunch(b, loc, blocks, options.threads, body);
   }
 
   /// Step 1: a workgroup per tile sorts it in workgroup memory.

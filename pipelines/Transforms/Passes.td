@@ -224,18 +224,24 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     memory) becomes several launches over host-allocated plan buffers: a
     workgroup per `row_tile` elements sorts its tile as above, then merge
     passes double the sorted runs until one is left, then the results are
-    written (MergeRows.cpp).
+    written (MergeRows.cpp). A sift.topk whose config says `radix_select`
+    becomes a radix select over key digits, a histogram and a pick launch
+    per digit, then a filter and a ranking launch (RadixSelect.cpp).
 
     With `inject-no-barrier` (fault dist-no-barrier, IREE #20358) no barrier
     is emitted: threads read staging slots others have not written yet. With
     `inject-merge-drop-last` (fault merge-drop-last) every merge loses the
-    last element of its second run.
+    last element of its second run; with `inject-radix-digit-off-by-one`
+    (fault radix-digit-off-by-one) the radix select counts every element one
+    bin too high.
   }];
   let options = [
     Option<"injectNoBarrier", "inject-no-barrier", "bool", /*default=*/"false",
            "Fault dist-no-barrier">,
     Option<"injectMergeDropLast", "inject-merge-drop-last", "bool",
            /*default=*/"false", "Fault merge-drop-last">,
+    Option<"injectRadixDigitOffByOne", "inject-radix-digit-off-by-one",
+           "bool", /*default=*/"false", "Fault radix-digit-off-by-one">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",

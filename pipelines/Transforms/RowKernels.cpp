@@ -195,6 +195,20 @@ void sift::buildBitonicSort(
       });
 }
 
+void sift::buildLaunch(OpBuilder &b, Location loc, int64_t blocks,
+                       int64_t threads,
+                       function_ref<void(OpBuilder &, Value, Value)> body) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, arith::ConstantIndexOp::create(b, loc, blocks), one, one,
+      arith::ConstantIndexOp::create(b, loc, threads), one, one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  body(b, launch.getBlockIds().x, launch.getThreadIds().x);
+}
+
 MemRefType sift::workgroupMemRefType(MLIRContext *context, int64_t size,
                                      Type element) {
   auto space = gpu::AddressSpaceAttr::get(

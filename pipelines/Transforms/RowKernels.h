@@ -88,6 +88,15 @@ void buildBitonicSort(
         goesBefore,
     bool barriers);
 
+/// Builds a gpu.launch of `blocks` workgroups of `threads` threads along x;
+/// `body` gets the block and thread ids (x). The builder continues after
+/// the launch.
+void buildLaunch(mlir::OpBuilder &b, mlir::Location loc, int64_t blocks,
+                 int64_t threads,
+                 llvm::function_ref<void(mlir::OpBuilder &, mlir::Value,
+                                         mlir::Value)>
+                     body);
+
 /// A 1-D memref of `size` elements in workgroup memory.
 mlir::MemRefType workgroupMemRefType(mlir::MLIRContext *context, int64_t size,
                                      mlir::Type element);

@@ -148,6 +148,7 @@ int64_t elementBytes(Type type) {
 /// thread's private memory (the operands, or the top-k input and outputs).
 struct RowShape {
   int64_t n = 0;
+  int64_t k = -1; ///< top-k's k; -1 for a sort
   int64_t keyBytes = 0;
   int64_t workgroupBytes = 0;
   int64_t privateBytes = 0;
@@ -170,6 +171,7 @@ RowShape rowShape(Operation *op) {
   row.n = topk.getInputType().getDimSize(topk.getDimension());
   int64_t bytes = elementBytes(topk.getInputType().getElementType());
   row.keyBytes = bytes;
+  row.k = topk.getK();
   row.workgroupBytes = row.n * bytes + nextPowerOfTwo(row.n) * 4;
   row.privateBytes = row.n * bytes + topk.getK() * (bytes + 8);
   return row;
@@ -199,16 +201,33 @@ int64_t largestMergeTile(const RowShape &row, int64_t budget) {
   return tile;
 }
 
-/// merge_rows: tiles of `tile` elements sorted by `threads` threads along x,
-/// then merged.
-sift::LoweringConfigAttr mergeRowsConfig(MLIRContext *context, int64_t rank,
-                                         int64_t threads, int64_t tile) {
+/// The largest k radix_select takes (its last step ranks the k selected by
+/// counting, k steps a candidate); the default takes it up to kRadixDefaultK
+/// for rows from kRadixDefaultRow elements.
+constexpr int64_t kRadixMaxK = 256;
+constexpr int64_t kRadixDefaultK = 128;
+constexpr int64_t kRadixDefaultRow = 1024;
+
+/// radix_select's default chunk: 4096 elements a workgroup, halved (down to
+/// 256) until the rows' chunks make about 512 workgroups, so that a single
+/// long row still fills the GPU.
+int64_t defaultRadixChunk(int64_t rows, int64_t n) {
+  int64_t chunk = 4096;
+  while (chunk > 256 && rows * ((n + chunk - 1) / chunk) < 512)
+    chunk /= 2;
+  return chunk;
+}
+
+/// merge_rows or radix_select: workgroups of `threads` threads along x,
+/// each on `tile` elements of a row.
+sift::LoweringConfigAttr rowTileConfig(MLIRContext *context, int64_t rank,
+                                       int64_t threads, int64_t tile,
+                                       sift::Algorithm algorithm) {
   Builder b(context);
   SmallVector<int64_t> ones(rank, 1);
   return sift::LoweringConfigAttr::get(
       context, b.getDenseI64ArrayAttr(ones), b.getDenseI64ArrayAttr(ones),
-      b.getDenseI64ArrayAttr({threads, 1, 1}), sift::Algorithm::MergeRows,
-      tile);
+      b.getDenseI64ArrayAttr({threads, 1, 1}), algorithm, tile);
 }
 
 struct SelectLoweringStrategyPass final
@@ -265,6 +284,12 @@ struct SelectLoweringStrategyPass final
       algorithms.push_back(sift::Algorithm::MergeRows);
     if (mergeFits && random)
       algorithms.push_back(sift::Algorithm::MergeRows);
+    bool radixFits = kind == sift::Pipeline::Distribute && row.k >= 1 &&
+                     row.n >= 2 &&
+                     row.k <= (random ? kRadixMaxK : kRadixDefaultK) &&
+                     (random || row.n >= kRadixDefaultRow);
+    if (radixFits)
+      algorithms.push_back(sift::Algorithm::RadixSelect);
     if (kind == sift::Pipeline::TileAndFuse && row.n >= 2 &&
         row.privateBytes <= maxPrivateMemory)
       algorithms.push_back(sift::Algorithm::PrivateRow);
@@ -277,10 +302,29 @@ struct SelectLoweringStrategyPass final
       algorithm = algorithms[rng.below(algorithms.size())];
     else if (algorithm == sift::Algorithm::WorkgroupRow && row.n < 16)
       algorithm = sift::Algorithm::RowPerThread;
+    if (algorithm == sift::Algorithm::RadixSelect) {
+      int64_t rows = 1;
+      for (int64_t size : domain)
+        rows *= size;
+      if (!random)
+        return rowTileConfig(context, domain.size(), 256,
+                             defaultRadixChunk(rows, row.n),
+                             sift::Algorithm::RadixSelect);
+      int64_t most = std::min<int64_t>(16384, std::max<int64_t>(
+                                                  2, nextPowerOfTwo(row.n)));
+      int64_t chunk = int64_t{2} << rng.below(llvm::countr_zero(
+                          static_cast<uint64_t>(most)));
+      int64_t threads = int64_t{1} << rng.below(
+                            1 + llvm::countr_zero(static_cast<uint64_t>(
+                                    std::min<int64_t>(chunk, 1024))));
+      return rowTileConfig(context, domain.size(), threads, chunk,
+                           sift::Algorithm::RadixSelect);
+    }
     if (algorithm == sift::Algorithm::MergeRows) {
       int64_t largest = largestMergeTile(row, maxWorkgroupMemory);
       if (!random)
-        return mergeRowsConfig(context, domain.size(), 256, largest);
+        return rowTileConfig(context, domain.size(), 256, largest,
+                             sift::Algorithm::MergeRows);
       // Any tile from 2 up (small ones make several merge passes out of a
       // short row), any threads up to the tile.
       int64_t most = std::min(largest, std::max<int64_t>(
@@ -290,7 +334,8 @@ struct SelectLoweringStrategyPass final
       int64_t threads = int64_t{1} << rng.below(
                             1 + llvm::countr_zero(static_cast<uint64_t>(
                                     std::min<int64_t>(tile, 1024))));
-      return mergeRowsConfig(context, domain.size(), threads, tile);
+      return rowTileConfig(context, domain.size(), threads, tile,
+                           sift::Algorithm::MergeRows);
     }
     if (algorithm == sift::Algorithm::WorkgroupRow) {
       int64_t padded = nextPowerOfTwo(row.n);

@@ -26,6 +26,7 @@
 #include "pipelines/Transforms/RowKernels.h"
 #include "pipelines/Transforms/MergeRows.h"
 #include "pipelines/Transforms/Passes.h"
+#include "pipelines/Transforms/RadixSelect.h"
 #include "pipelines/Transforms/WorkgroupNms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -183,7 +184,8 @@ struct WorkgroupRowsPass final
       auto config =
           op->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
       if (config && (config.getAlgorithm() == sift::Algorithm::WorkgroupRow ||
-                     config.getAlgorithm() == sift::Algorithm::MergeRows))
+                     config.getAlgorithm() == sift::Algorithm::MergeRows ||
+                     config.getAlgorithm() == sift::Algorithm::RadixSelect))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -213,6 +215,20 @@ struct WorkgroupRowsPass final
       FailureOr<sift::RowOp> row = sift::describeRow(op);
       if (failed(row))
         return signalPassFailure();
+      if (config.getAlgorithm() == sift::Algorithm::RadixSelect) {
+        if (!isa<sift::TopkOp>(op)) {
+          op->emitOpError("radix_select selects a top-k; it cannot sort");
+          return signalPassFailure();
+        }
+        sift::RadixSelectOptions radix;
+        radix.chunk = config.getRowTile();
+        radix.threads = config.getWorkgroupSize()[0];
+        radix.digitOffByOne = injectRadixDigitOffByOne;
+        if (failed(sift::lowerTopkByRadixSelect(rewriter, *row, radix)))
+          return signalPassFailure();
+        rewriter.eraseOp(op);
+        continue;
+      }
       if (config.getAlgorithm() == sift::Algorithm::MergeRows) {
         sift::MergeRowsOptions merge;
         merge.tile = config.getRowTile();

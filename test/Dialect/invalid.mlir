@@ -290,8 +290,13 @@ func.func private @merge_odd_tile() attributes {c = #sift.lowering_config<workgr
 
 // -----
 
-// expected-error @+1 {{row_tile is for merge_rows only, not workgroup_row}}
+// expected-error @+1 {{row_tile is for merge_rows and radix_select only, not workgroup_row}}
 func.func private @tile_not_merge() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = workgroup_row, row_tile = 64>}
+
+// -----
+
+// expected-error @+1 {{radix_select needs a row_tile that is a power of two >= 2, found 1}}
+func.func private @radix_tile() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = radix_select, row_tile = 1>}
 
 // -----
 

@@ -1,0 +1,520 @@
+//===- RadixSelect.cpp - Multi-pass radix select for long top-k rows ------===//
+//
+// The `radix_select` algorithm of the distribute pipeline for sift.topk.
+// Every element gets a composite key, larger = better: its value's
+// order-preserving bits (NaN above +inf as one key, -0 = +0, inverted for
+// `smallest`), then its index inverted, so that ties go to the lower index
+// and no two elements are equal. The k best composites are found one 8-bit
+// digit at a time, from the top, all rows at once, over host-allocated plan
+// buffers (a row's state: the digits chosen so far, how many of k are still
+// to be found below them, done):
+//
+//   init:       zero the histograms and counters, state = (0, 0, k, not done)
+//   per digit:  histogram: workgroups of `row_tile` elements of a row count
+//               the digit of the elements that match the digits chosen so
+//               far, in a workgroup-memory histogram (atomics), then add it
+//               to the row's global histogram of this digit (atomics);
+//               pick: a workgroup per row scans the 256 bins from the best
+//               (a suffix sum in workgroup memory), takes the digit where
+//               the count reaches what is left of k and subtracts the
+//               better bins; when that bin holds exactly what is left, the
+//               row is done and later passes skip it (early stop)
+//   filter:     every element whose composite is at least the chosen
+//               prefix (zeros below) is one of the k: it is appended to the
+//               row's candidates (value, index, order bits) at a slot from
+//               a global atomic counter
+//   rank:       each candidate counts the candidates better than it (k is
+//               small: the strategy picks this algorithm for k <= 256) and
+//               is written at that rank, value and i64 index
+//
+// Dispatches are ordered by the plan; no workgroup waits for another. The
+// fault radix-digit-off-by-one counts every element one bin too high.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Transforms/RadixSelect.h"
+
+#include "pipelines/Dialect/SiftDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Fields of a row's state (i64 each).
+enum StateField : int64_t { kKeyPrefix, kIndexPrefix, kLeft, kDone, kFields };
+
+class RadixLowering {
+public:
+  RadixLowering(RewriterBase &rewriter, const sift::RowOp &row,
+                const sift::RadixSelectOptions &options)
+      : b(rewriter), row(row), options(options), loc(row.op->getLoc()),
+        topk(cast<sift::TopkOp>(row.op)) {}
+
+  LogicalResult build() {
+    rows = row.rows();
+    k = topk.getK();
+    if (rows == 0 || row.n == 0 || k == 0)
+      return success(); // No work.
+    if (row.n > (int64_t{1} << 31) - 1)
+      return topk.emitOpError("radix_select indexes a row with i32, but it "
+                              "has ")
+             << row.n << " elements";
+    keyType = topk.getInputType().getElementType();
+    keyBits = keyType.getIntOrFloatBitWidth();
+    int64_t indexBits = 0;
+    while ((int64_t{1} << indexBits) < row.n)
+      ++indexBits;
+    indexDigitBits = (indexBits + sift::kRadixBits - 1) / sift::kRadixBits *
+                     sift::kRadixBits;
+    keyPasses = keyBits / sift::kRadixBits;
+    passes = keyPasses + indexDigitBits / sift::kRadixBits;
+    chunks = (row.n + options.chunk - 1) / options.chunk;
+
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    state = memref::AllocOp::create(b, loc,
+                                    MemRefType::get({rows, kFields}, i64));
+    histograms = memref::AllocOp::create(
+        b, loc, MemRefType::get({rows, passes, sift::kRadixBins}, i32));
+    counters = memref::AllocOp::create(b, loc, MemRefType::get({rows}, i32));
+    candidateKeys =
+        memref::AllocOp::create(b, loc, MemRefType::get({rows, k}, keyType));
+    candidateIndices =
+        memref::AllocOp::create(b, loc, MemRefType::get({rows, k}, i32));
+    candidateBits =
+        memref::AllocOp::create(b, loc, MemRefType::get({rows, k}, i64));
+    buildInit();
+    for (int64_t pass = 0; pass < passes; ++pass) {
+      buildHistogram(pass);
+      buildPick(pass);
+    }
+    buildFilter();
+    buildRank();
+    return success();
+  }
+
+private:
+  Value index(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value i64(OpBuilder &b, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value i32(OpBuilder &b, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value cmp(OpBuilder &b, arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+
+  /// The order-preserving bits of `value` as an i64, larger = better.
+  Value betterBits(OpBuilder &b, Value value) {
+    Type bitsType = b.getIntegerType(keyBits);
+    Value bits = arith::BitcastOp::create(b, loc, bitsType, value);
+    Value sign = arith::ConstantIntOp::create(
+        b, loc, bitsType, APInt::getSignMask(keyBits).getSExtValue());
+    Value ones = arith::ConstantIntOp::create(b, loc, bitsType, -1);
+    Value up; // ascending-order bits
+    if (isa<FloatType>(keyType)) {
+      Value zeroValue = arith::ConstantOp::create(
+          b, loc, keyType, b.getFloatAttr(keyType, 0.0));
+      Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                           value, zeroValue);
+      Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
+                                          value, value);
+      Value zero = arith::ConstantIntOp::create(b, loc, bitsType, 0);
+      bits = arith::SelectOp::create(b, loc, isZero, zero, bits);
+      Value negative = cmp(b, arith::CmpIPredicate::ne,
+                           arith::AndIOp::create(b, loc, bits, sign), zero);
+      up = arith::SelectOp::create(
+          b, loc, negative, arith::XOrIOp::create(b, loc, bits, ones),
+          arith::OrIOp::create(b, loc, bits, sign));
+      up = arith::SelectOp::create(b, loc, isNan, ones, up);
+    } else {
+      up = arith::XOrIOp::create(b, loc, bits, sign);
+    }
+    if (!topk.isLargest())
+      up = arith::XOrIOp::create(b, loc, up, ones);
+    if (keyBits == 64)
+      return up;
+    return arith::ExtUIOp::create(b, loc, b.getI64Type(), up);
+  }
+
+  /// The inverted index of row position `position` (index), as an i64 of
+  /// indexDigitBits bits: lower index = larger.
+  Value invertedIndex(OpBuilder &b, Value position) {
+    Value wide = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), position);
+    int64_t top = indexDigitBits == 0 ? 0 : (int64_t{1} << indexDigitBits) - 1;
+    return arith::SubIOp::create(b, loc, i64(b, top), wide);
+  }
+
+  /// Row `r` and the chunk's start and length of workgroup `block`.
+  struct Chunk {
+    Value r, start, length;
+    SmallVector<Value> rowIvs;
+  };
+  Chunk chunkOf(OpBuilder &b, Value block) {
+    Chunk c;
+    c.r = arith::DivUIOp::create(b, loc, block, index(b, chunks));
+    Value number = arith::RemUIOp::create(b, loc, block, index(b, chunks));
+    c.start = arith::MulIOp::create(b, loc, number, index(b, options.chunk));
+    c.length = arith::MinUIOp::create(
+        b, loc, index(b, options.chunk),
+        arith::SubIOp::create(b, loc, index(b, row.n), c.start));
+    c.rowIvs = sift::delinearizeRow(b, loc, c.r, row.domain);
+    return c;
+  }
+
+  Value loadState(OpBuilder &b, Value r, StateField field) {
+    return memref::LoadOp::create(b, loc, state,
+                                  ValueRange{r, index(b, field)});
+  }
+
+  /// Runs `body` on thread 0 only.
+  void onThreadZero(OpBuilder &b, Value tid,
+                    function_ref<void(OpBuilder &)> body) {
+    Value first = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
+    scf::IfOp::create(b, loc, first, [&](OpBuilder &b, Location) {
+      body(b);
+      scf::YieldOp::create(b, loc);
+    });
+  }
+
+  void buildInit() {
+    int64_t threads = sift::kRadixBins;
+    sift::buildLaunch(b, loc, rows, threads,
+                      [&](OpBuilder &b, Value r, Value tid) {
+      Value zero = i32(b, 0);
+      for (int64_t pass = 0; pass < passes; ++pass)
+        memref::StoreOp::create(b, loc, zero, histograms,
+                                ValueRange{r, index(b, pass), tid});
+      onThreadZero(b, tid, [&](OpBuilder &b) {
+        memref::StoreOp::create(b, loc, zero, counters, r);
+        for (auto [field, v] : {std::pair{kKeyPrefix, int64_t{0}},
+                                {kIndexPrefix, 0},
+                                {kLeft, k},
+                                {kDone, 0}})
+          memref::StoreOp::create(b, loc, i64(b, v), state,
+                                  ValueRange{r, index(b, field)});
+      });
+    });
+  }
+
+  /// Whether the composite (u, inverted index) matches the digits chosen
+  /// before pass `pass` (prefixes pk, pi); and the digit of this pass.
+  std::pair<Value, Value> matchAndDigit(OpBuilder &b, int64_t pass, Value u,
+                                        Value inverted, Value pk, Value pi) {
+    Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    auto sameAbove = [&](Value x, Value prefix, int64_t bits) -> Value {
+      // The bits of x above `bits` equal prefix's (bits < 64).
+      Value diff = arith::XOrIOp::create(b, loc, x, prefix);
+      return cmp(b, arith::CmpIPredicate::eq,
+                 arith::ShRUIOp::create(b, loc, diff, i64(b, bits)), i64(b, 0));
+    };
+    Value digit, match;
+    if (pass < keyPasses) {
+      int64_t shift = keyBits - sift::kRadixBits * (pass + 1);
+      digit = arith::ShRUIOp::create(b, loc, u, i64(b, shift));
+      match = pass == 0 ? yes : sameAbove(u, pk, shift + sift::kRadixBits);
+    } else {
+      int64_t shift =
+          indexDigitBits - sift::kRadixBits * (pass - keyPasses + 1);
+      digit = arith::ShRUIOp::create(b, loc, inverted, i64(b, shift));
+      match = cmp(b, arith::CmpIPredicate::eq, u, pk);
+      if (pass > keyPasses)
+        match = arith::AndIOp::create(
+            b, loc, match,
+            sameAbove(inverted, pi, shift + sift::kRadixBits));
+    }
+    digit = arith::AndIOp::create(b, loc, digit, i64(b, sift::kRadixBins - 1));
+    return {match, digit};
+  }
+
+  /// Pass `pass`: each workgroup's histogram of its chunk, added to the
+  /// row's.
+  void buildHistogram(int64_t pass) {
+    sift::buildLaunch(b, loc, rows * chunks, options.threads,
+                      [&](OpBuilder &b, Value block, Value tid) {
+      Value threads = index(b, options.threads);
+      Chunk c = chunkOf(b, block);
+      Value bins = memref::AllocOp::create(
+          b, loc,
+          sift::workgroupMemRefType(b.getContext(), sift::kRadixBins,
+                                    b.getI32Type()));
+      sift::forEachOfThread(b, loc, tid, index(b, sift::kRadixBins), threads,
+                            [&](OpBuilder &b, Location loc, Value e) {
+                              memref::StoreOp::create(b, loc, i32(b, 0), bins,
+                                                      e);
+                            });
+      gpu::BarrierOp::create(b, loc);
+      Value live = cmp(b, arith::CmpIPredicate::eq,
+                       loadState(b, c.r, kDone), i64(b, 0));
+      scf::IfOp::create(b, loc, live, [&](OpBuilder &b, Location) {
+        Value pk = loadState(b, c.r, kKeyPrefix);
+        Value pi = loadState(b, c.r, kIndexPrefix);
+        sift::forEachOfThread(
+            b, loc, tid, c.length, threads,
+            [&](OpBuilder &b, Location loc, Value e) {
+              Value at = arith::AddIOp::create(b, loc, c.start, e);
+              Value x = memref::LoadOp::create(
+                  b, loc, row.staged.front(),
+                  sift::rowElementIndices(c.rowIvs, row.dim, at));
+              auto [match, digit] = matchAndDigit(
+                  b, pass, betterBits(b, x), invertedIndex(b, at), pk, pi);
+              if (options.digitOffByOne)
+                digit = arith::MinUIOp::create(
+                    b, loc, arith::AddIOp::create(b, loc, digit, i64(b, 1)),
+                    i64(b, sift::kRadixBins - 1));
+              scf::IfOp::create(b, loc, match, [&](OpBuilder &b, Location) {
+                Value bin =
+                    arith::IndexCastUIOp::create(b, loc, b.getIndexType(), digit);
+                memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                            i32(b, 1), bins, ValueRange{bin});
+                scf::YieldOp::create(b, loc);
+              });
+            });
+        scf::YieldOp::create(b, loc);
+      });
+      gpu::BarrierOp::create(b, loc);
+      sift::forEachOfThread(
+          b, loc, tid, index(b, sift::kRadixBins), threads,
+          [&](OpBuilder &b, Location loc, Value e) {
+            Value count = memref::LoadOp::create(b, loc, bins, e);
+            Value any = cmp(b, arith::CmpIPredicate::ne, count, i32(b, 0));
+            scf::IfOp::create(b, loc, any, [&](OpBuilder &b, Location) {
+              memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                          count, histograms,
+                                          ValueRange{c.r, index(b, pass), e});
+              scf::YieldOp::create(b, loc);
+            });
+          });
+    });
+  }
+
+  /// Pass `pass`: a workgroup of 256 threads per row picks the digit.
+  void buildPick(int64_t pass) {
+    sift::buildLaunch(b, loc, rows, sift::kRadixBins,
+                      [&](OpBuilder &b, Value r, Value tid) {
+      MLIRContext *context = b.getContext();
+      Value sums = memref::AllocOp::create(
+          b, loc,
+          sift::workgroupMemRefType(context, sift::kRadixBins, b.getI32Type()));
+      Value reached = memref::AllocOp::create(
+          b, loc, sift::workgroupMemRefType(context, 1, b.getI32Type()));
+      Value count = memref::LoadOp::create(b, loc, histograms,
+                                           ValueRange{r, index(b, pass), tid});
+      memref::StoreOp::create(b, loc, count, sums, tid);
+      onThreadZero(b, tid, [&](OpBuilder &b) {
+        memref::StoreOp::create(b, loc, i32(b, 0), reached, index(b, 0));
+      });
+      gpu::BarrierOp::create(b, loc);
+      // sums[t] = the count of bins t and above (Hillis-Steele).
+      for (int64_t offset = 1; offset < sift::kRadixBins; offset *= 2) {
+        Value mine = memref::LoadOp::create(b, loc, sums, tid);
+        Value other = arith::AddIOp::create(b, loc, tid, index(b, offset));
+        Value inside = cmp(b, arith::CmpIPredicate::ult, other,
+                           index(b, sift::kRadixBins));
+        Value clamped = arith::MinUIOp::create(
+            b, loc, other, index(b, sift::kRadixBins - 1));
+        Value theirs = arith::SelectOp::create(
+            b, loc, inside, memref::LoadOp::create(b, loc, sums, clamped),
+            i32(b, 0));
+        Value sum = arith::AddIOp::create(b, loc, mine, theirs);
+        gpu::BarrierOp::create(b, loc);
+        memref::StoreOp::create(b, loc, sum, sums, tid);
+        gpu::BarrierOp::create(b, loc);
+      }
+      // The chosen digit is the number of bins whose sum reaches what is
+      // left of k, minus one (sums fall as the bin rises).
+      Value left = loadState(b, r, kLeft);
+      Value mine = arith::ExtUIOp::create(
+          b, loc, b.getI64Type(), memref::LoadOp::create(b, loc, sums, tid));
+      Value reaches = cmp(b, arith::CmpIPredicate::uge, mine, left);
+      scf::IfOp::create(b, loc, reaches, [&](OpBuilder &b, Location) {
+        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                    i32(b, 1), reached,
+                                    ValueRange{index(b, 0)});
+        scf::YieldOp::create(b, loc);
+      });
+      gpu::BarrierOp::create(b, loc);
+      Value live =
+          cmp(b, arith::CmpIPredicate::eq, loadState(b, r, kDone), i64(b, 0));
+      Value first = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
+      Value decide = arith::AndIOp::create(b, loc, live, first);
+      scf::IfOp::create(b, loc, decide, [&](OpBuilder &b, Location) {
+        recordDigit(b, pass, r, left, sums, reached);
+        scf::YieldOp::create(b, loc);
+      });
+    });
+  }
+
+  /// Thread 0 of a pick: the digit, what is left of k, done.
+  void recordDigit(OpBuilder &b, int64_t pass, Value r, Value left,
+                   Value sums, Value reached) {
+    Value bins = memref::LoadOp::create(b, loc, reached, index(b, 0));
+    Value digit32 = arith::SubIOp::create(b, loc, bins, i32(b, 1));
+    // At least one bin reaches it: the matching elements are at least what
+    // is left. A fault may break that; keep the digit in range.
+    digit32 = arith::MaxSIOp::create(b, loc, digit32, i32(b, 0));
+    Value digit = arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
+                                               digit32);
+    Value next = arith::AddIOp::create(b, loc, digit, index(b, 1));
+    Value hasNext = cmp(b, arith::CmpIPredicate::ult, next,
+                        index(b, sift::kRadixBins));
+    Value clamped =
+        arith::MinUIOp::create(b, loc, next, index(b, sift::kRadixBins - 1));
+    auto wide = [&](Value v) -> Value {
+      return arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+    };
+    Value above = arith::SelectOp::create(
+        b, loc, hasNext, wide(memref::LoadOp::create(b, loc, sums, clamped)),
+        i64(b, 0));
+    Value inBin = arith::SubIOp::create(
+        b, loc, wide(memref::LoadOp::create(b, loc, sums, digit)), above);
+    Value stillLeft = arith::SubIOp::create(b, loc, left, above);
+    bool keyPass = pass < keyPasses;
+    int64_t shift = keyPass ? keyBits - sift::kRadixBits * (pass + 1)
+                            : indexDigitBits -
+                                  sift::kRadixBits * (pass - keyPasses + 1);
+    StateField field = keyPass ? kKeyPrefix : kIndexPrefix;
+    Value prefix = arith::OrIOp::create(
+        b, loc, loadState(b, r, field),
+        arith::ShLIOp::create(b, loc, wide(digit32), i64(b, shift)));
+    memref::StoreOp::create(b, loc, prefix, state,
+                            ValueRange{r, index(b, field)});
+    memref::StoreOp::create(b, loc, stillLeft, state,
+                            ValueRange{r, index(b, kLeft)});
+    Value done = arith::ExtUIOp::create(
+        b, loc, b.getI64Type(),
+        cmp(b, arith::CmpIPredicate::eq, inBin, stillLeft));
+    memref::StoreOp::create(b, loc, done, state,
+                            ValueRange{r, index(b, kDone)});
+  }
+
+  /// The k elements at or above the chosen prefix, appended to the row's
+  /// candidates.
+  void buildFilter() {
+    sift::buildLaunch(b, loc, rows * chunks, options.threads,
+                      [&](OpBuilder &b, Value block, Value tid) {
+      Chunk c = chunkOf(b, block);
+      Value pk = loadState(b, c.r, kKeyPrefix);
+      Value pi = loadState(b, c.r, kIndexPrefix);
+      sift::forEachOfThread(
+          b, loc, tid, c.length, index(b, options.threads),
+          [&](OpBuilder &b, Location loc, Value e) {
+            Value at = arith::AddIOp::create(b, loc, c.start, e);
+            Value x = memref::LoadOp::create(
+                b, loc, row.staged.front(),
+                sift::rowElementIndices(c.rowIvs, row.dim, at));
+            Value u = betterBits(b, x);
+            Value atLeast = arith::OrIOp::create(
+                b, loc, cmp(b, arith::CmpIPredicate::ugt, u, pk),
+                arith::AndIOp::create(
+                    b, loc, cmp(b, arith::CmpIPredicate::eq, u, pk),
+                    cmp(b, arith::CmpIPredicate::uge, invertedIndex(b, at),
+                        pi)));
+            scf::IfOp::create(b, loc, atLeast, [&](OpBuilder &b, Location) {
+              Value slot = memref::AtomicRMWOp::create(
+                  b, loc, arith::AtomicRMWKind::addi, i32(b, 1), counters,
+                  ValueRange{c.r});
+              Value inside = cmp(b, arith::CmpIPredicate::ult, slot,
+                                 i32(b, k));
+              scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location) {
+                Value to = arith::IndexCastUIOp::create(
+                    b, loc, b.getIndexType(), slot);
+                memref::StoreOp::create(b, loc, x, candidateKeys,
+                                        ValueRange{c.r, to});
+                Value position = arith::IndexCastUIOp::create(
+                    b, loc, b.getI32Type(), at);
+                memref::StoreOp::create(b, loc, position, candidateIndices,
+                                        ValueRange{c.r, to});
+                memref::StoreOp::create(b, loc, u, candidateBits,
+                                        ValueRange{c.r, to});
+                scf::YieldOp::create(b, loc);
+              });
+              scf::YieldOp::create(b, loc);
+            });
+          });
+    });
+  }
+
+  /// Each candidate written at its rank among the row's k.
+  void buildRank() {
+    int64_t threads = std::min<int64_t>(options.threads, k);
+    int64_t perRow = (k + threads - 1) / threads;
+    sift::buildLaunch(b, loc, rows * perRow, threads,
+                      [&](OpBuilder &b, Value block, Value tid) {
+      Value r = arith::DivUIOp::create(b, loc, block, index(b, perRow));
+      Value j = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc, arith::RemUIOp::create(b, loc, block, index(b, perRow)),
+              index(b, threads)),
+          tid);
+      Value live = cmp(b, arith::CmpIPredicate::ult, j, index(b, k));
+      scf::IfOp::create(b, loc, live, [&](OpBuilder &b, Location) {
+        // The composite of a candidate: its order bits (kept by the
+        // filter) and its inverted index.
+        auto composite = [&](OpBuilder &b, Value slot) {
+          Value bits = memref::LoadOp::create(b, loc, candidateBits,
+                                              ValueRange{r, slot});
+          Value position = memref::LoadOp::create(b, loc, candidateIndices,
+                                                  ValueRange{r, slot});
+          Value at = arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
+                                                  position);
+          return std::tuple{position, bits, invertedIndex(b, at)};
+        };
+        auto [position, u, inverted] = composite(b, j);
+        Value x = memref::LoadOp::create(b, loc, candidateKeys,
+                                         ValueRange{r, j});
+        auto count = scf::ForOp::create(
+            b, loc, index(b, 0), index(b, k), index(b, 1),
+            ValueRange{index(b, 0)},
+            [&](OpBuilder &b, Location, Value i, ValueRange acc) {
+              auto [pi, ui, ii] = composite(b, i);
+              Value better = arith::OrIOp::create(
+                  b, loc, cmp(b, arith::CmpIPredicate::ugt, ui, u),
+                  arith::AndIOp::create(
+                      b, loc, cmp(b, arith::CmpIPredicate::eq, ui, u),
+                      cmp(b, arith::CmpIPredicate::ugt, ii, inverted)));
+              Value add = arith::SelectOp::create(b, loc, better, index(b, 1),
+                                                  index(b, 0));
+              scf::YieldOp::create(
+                  b, loc, ValueRange{arith::AddIOp::create(b, loc, acc[0], add)
+                                         .getResult()});
+            });
+        Value rank = count.getResult(0);
+        SmallVector<Value> rowIvs = sift::delinearizeRow(b, loc, r, row.domain);
+        SmallVector<Value> to = sift::rowElementIndices(rowIvs, row.dim, rank);
+        memref::StoreOp::create(b, loc, x, topk.getValuesInit(), to);
+        memref::StoreOp::create(
+            b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), position),
+            topk.getIndicesInit(), to);
+        scf::YieldOp::create(b, loc);
+      });
+    });
+  }
+
+  RewriterBase &b;
+  const sift::RowOp &row;
+  const sift::RadixSelectOptions &options;
+  Location loc;
+  sift::TopkOp topk;
+  int64_t rows = 0, k = 0, chunks = 0;
+  int64_t keyBits = 0, indexDigitBits = 0, keyPasses = 0, passes = 0;
+  Type keyType;
+  Value state, histograms, counters, candidateKeys, candidateIndices,
+      candidateBits;
+};
+
+} // namespace
+
+LogicalResult
+sift::lowerTopkByRadixSelect(RewriterBase &rewriter, const RowOp &row,
+                             const RadixSelectOptions &options) {
+  return RadixLowering(rewriter, row, options).build();
+}

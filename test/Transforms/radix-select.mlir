@@ -1,0 +1,80 @@
+// RUN: sift-opt %s -sift-workgroup-rows -split-input-file | FileCheck %s
+// RUN: sift-opt %s -sift-workgroup-rows=inject-radix-digit-off-by-one=1 -split-input-file | FileCheck %s --check-prefix=FAULT
+// Algorithm radix_select: plan buffers, an init launch, per 8-bit digit a
+// histogram launch (workgroup-memory bins, then global atomics) and a pick
+// launch (a suffix sum over 256 bins), then a filter launch that appends
+// the selected elements with a global atomic counter, and a ranking launch.
+
+#radix = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = radix_select, row_tile = 128>
+// f16 keys: 2 key digits; 300 elements: 9 index bits, 2 index digits; 4 passes.
+// CHECK-LABEL: func.func @topk_rows
+// CHECK: %[[STATE:.+]] = memref.alloc() : memref<3x4xi64>
+// CHECK: %[[HIST:.+]] = memref.alloc() : memref<3x4x256xi32>
+// CHECK: %[[COUNT:.+]] = memref.alloc() : memref<3xi32>
+// CHECK: %[[KEYS:.+]] = memref.alloc() : memref<3x5xf16>
+// CHECK: %[[IDX:.+]] = memref.alloc() : memref<3x5xi32>
+// CHECK: %[[BITS:.+]] = memref.alloc() : memref<3x5xi64>
+// Init: a workgroup of 256 threads per row.
+// CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %c3, {{.+}} threads({{.+}}) in (%{{.+}} = %c256,
+// CHECK:   memref.store %{{.+}}, %[[HIST]]
+// Pass 0: 3 chunks of 128 a row; matching elements counted in workgroup
+// memory, then added to the row's histogram.
+// CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %c9, {{.+}} threads({{.+}}) in (%{{.+}} = %c32,
+// CHECK:   %[[BINS:.+]] = memref.alloc() : memref<256xi32, #gpu.address_space<workgroup>>
+// CHECK:   gpu.barrier
+// CHECK:   arith.bitcast %{{.+}} : f16 to i16
+// CHECK:   memref.atomic_rmw addi %{{.+}}, %[[BINS]]
+// CHECK:   gpu.barrier
+// CHECK:   memref.atomic_rmw addi %{{.+}}, %[[HIST]][%{{.+}}, %c0{{.*}}, %{{.+}}]
+// Pick 0: a suffix sum with barriers; thread 0 records the digit.
+// CHECK: gpu.launch
+// CHECK:   memref.alloc() : memref<256xi32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-16: gpu.barrier
+// CHECK:   memref.atomic_rmw addi
+// CHECK:   gpu.barrier
+// CHECK:   memref.store %{{.+}}, %[[STATE]]
+// Passes 1 to 3.
+// CHECK-COUNT-6: gpu.launch
+// Filter: a slot from the row's counter, value, index and order bits.
+// CHECK: gpu.launch
+// CHECK:   %[[SLOT:.+]] = memref.atomic_rmw addi %{{.+}}, %[[COUNT]]
+// CHECK:   memref.store %{{.+}}, %[[KEYS]]
+// CHECK:   memref.store %{{.+}}, %[[IDX]]
+// CHECK:   memref.store %{{.+}}, %[[BITS]]
+// Rank: each of the k counts the better ones and writes at its rank.
+// CHECK: gpu.launch
+// CHECK:   scf.for
+// CHECK:     memref.load %[[BITS]]
+// CHECK:   memref.store %{{.+}}, %arg1
+// CHECK:   arith.extui %{{.+}} : i32 to i64
+// CHECK:   memref.store %{{.+}}, %arg2
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: sift.topk
+// The fault counts one bin too high.
+// FAULT-LABEL: func.func @topk_rows
+// FAULT: gpu.launch
+// FAULT: gpu.launch
+// FAULT:   arith.addi %{{.+}}, %c1_i64
+// FAULT:   arith.minui %{{.+}}, %c255_i64
+// FAULT:   memref.atomic_rmw addi
+func.func @topk_rows(%x: memref<3x300xf16>, %v: memref<3x5xf16>, %i: memref<3x5xi64>) {
+  sift.topk dimension(1) k(5) smallest {sift.lowering_config = #radix} ins(%x : memref<3x300xf16>) outs(%v, %i : memref<3x5xf16>, memref<3x5xi64>)
+  return
+}
+
+// -----
+
+#radix = #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [64, 1, 1], algorithm = radix_select, row_tile = 64>
+// i32 keys of one row of 1: 4 key digits, no index digit.
+// CHECK-LABEL: func.func @one_element
+// CHECK: memref.alloc() : memref<1x4x256xi32>
+// CHECK: gpu.launch
+// CHECK-COUNT-8: gpu.launch
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @one_element(%x: memref<1xi32>, %v: memref<1xi32>, %i: memref<1xi64>) {
+  sift.topk dimension(0) k(1) largest {sift.lowering_config = #radix} ins(%x : memref<1xi32>) outs(%v, %i : memref<1xi32>, memref<1xi64>)
+  return
+}
