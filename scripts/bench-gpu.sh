@@ -3,8 +3,10 @@
 # LLVM), writes every benchmark program's inputs, times the exported runs
 # (sift-run --bench: sift's artifacts with CUDA events, IREE's cases with
 # iree-benchmark-module), then the vendor baselines on the same inputs: CUB
-# (scripts/bench/cub_bench.cu, built with nvcc here) and PyTorch /
-# torchvision (scripts/bench/torch_bench.py) where installed. Google
+# (scripts/bench/cub_bench.cu, built with nvcc here: DeviceSegmentedSort as
+# "cub", DeviceRadixSort / DeviceSegmentedRadixSort as "cub-radix") and
+# PyTorch / torchvision (scripts/bench/torch_bench.py) where installed, each
+# checked against the reference's outputs before it is timed. Google
 # Benchmark JSON files go to $OUT (default ./bench-out): sift.json,
 # iree.json, cub.json, torch.json.
 #

@@ -68,15 +68,24 @@ int runBenchReport(const BenchFlags &f) {
       std::fprintf(stderr, "harness bench: %s\n", s.message().c_str());
       return kExitUsage;
     }
-  int slow = 0, reduced = 0;
+  int slow = 0, reduced = 0, failed = 0;
   for (const BenchRow &row : table->rows) {
     slow += row.slow && !row.rung;
     reduced += !row.reducedTo.empty();
+    // A wrong answer, a crash, a hang or a run the job never timed, of a
+    // compiler or a vendor: the table cannot be trusted as a whole.
+    if (row.verdict != "pass") {
+      ++failed;
+      std::printf("not a pass: %s/%s/%s: %s%s%s\n", row.bench.c_str(),
+                  row.impl.c_str(), row.target.c_str(), row.verdict.c_str(),
+                  row.detail.empty() ? "" : ": ", row.detail.c_str());
+    }
   }
   std::printf("%d slow kernel(s) (over %.0fx the best vendor baseline), %d "
-              "reduced; %s/bench.md, bench.csv, bench.html, table.json\n",
-              slow, f.slowFactor, reduced, f.report.c_str());
-  return slow > 0 ? kExitFindings : kExitOk;
+              "reduced, %d run(s) not a pass; %s/bench.md, bench.csv, "
+              "bench.html, table.json\n",
+              slow, f.slowFactor, reduced, failed, f.report.c_str());
+  return slow > 0 || failed > 0 ? kExitFindings : kExitOk;
 }
 
 /// The front end IREE's runs spell a benchmark in: linalg_ext, but NMS

@@ -59,8 +59,9 @@ std::vector<std::string> splitName(const std::string &name) {
   return parts;
 }
 
+/// The vendor baselines: torch, and CUB's calls ("cub", "cub-radix").
 bool isVendor(const std::string &impl) {
-  return impl == "cub" || impl == "torch";
+  return impl == "torch" || impl.rfind("cub", 0) == 0;
 }
 
 /// "12.345", or "> 30000" for a lower bound, or "-" when unknown.
@@ -203,7 +204,11 @@ Result<BenchTable> readBenchTable(const std::vector<std::string> &results,
       row.ratio = ms / bestVendor[row.bench];
     if (table.bytesPerMs > 0)
       row.floorMs = row.bytesMoved / table.bytesPerMs;
-    row.slow = !isVendor(row.impl) && row.ratio > slowFactor;
+    // A wrong run is wrong before it is slow; one that did not finish is
+    // judged by its lower bound.
+    row.slow = !isVendor(row.impl) &&
+               (row.verdict == "pass" || row.verdict == "run-timeout") &&
+               row.ratio > slowFactor;
     row.rung = !gen::isFixedBench(row.bench);
     table.rows.push_back(row);
   }

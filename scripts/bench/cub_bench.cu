@@ -3,24 +3,36 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90 cub_bench.cu -o cub_bench
 //   cub_bench INPUTS_DIR OUT.json [RUNS] [WARMUP]
 //
-// INPUTS_DIR is what `sift-run --write-bench-inputs=DIR` wrote. Sorts use
-// cub::DeviceSegmentedSort::SortKeys (one segment per row, ascending);
-// top-k uses cub::DeviceSegmentedSort::SortPairsDescending over (value,
-// index) and copies each row's first k out (this CCCL has no top-k
-// primitive: a sort-based top-k, the copy timed too). NMS has no CUB
-// primitive (torchvision is its baseline). "copy-1GiB" times a
-// device-to-device copy, the bandwidth floor's denominator. Each op is timed
-// with CUDA events, WARMUP untimed runs first; the output is Google
-// Benchmark JSON named "<benchmark>/cub/cuda".
+// INPUTS_DIR is what `sift-run --write-bench-inputs=DIR` wrote (inputs and
+// the reference's expected outputs). Each benchmark is timed through two
+// calls, the strongest CUB has for it: "cub" is
+// cub::DeviceSegmentedSort (one segment per row; SortKeys ascending for a
+// sort, SortPairsDescending over (value, index) for a top-k, each row's
+// first k copied out, the copy timed too: this CCCL has no top-k
+// primitive), "cub-radix" is cub::DeviceRadixSort for a single row and
+// cub::DeviceSegmentedRadixSort for several. Before it is timed, each
+// call's result is checked against the reference (values equal as keys;
+// top-k indices that point at their values, distinct in a row, since a
+// sort-based top-k promises no order among ties): a wrong result gets the
+// label "mismatch: ...", which the bench table never takes as a baseline.
+// NMS has no CUB primitive (torchvision is its baseline). "copy-1GiB"
+// times a device-to-device copy, the bandwidth floor's denominator. Each
+// op is timed with CUDA events, WARMUP untimed runs first; the output is
+// Google Benchmark JSON named "<benchmark>/<call>/cuda".
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fstream>
 #include <functional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -37,9 +49,11 @@
 
 namespace {
 
-/// An f32 .npy (little-endian, C order): its shape and data; empty on error.
-bool readNpyF32(const std::string &path, std::vector<long> &shape,
-                std::vector<float> &data) {
+/// A .npy of `dtype` ('<f4', '<i8'; little-endian, C order): its shape and
+/// data; false on error.
+template <typename T>
+bool readNpy(const std::string &path, const char *dtype,
+             std::vector<long> &shape, std::vector<T> &data) {
   std::ifstream in(path, std::ios::binary);
   char magic[8];
   if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
@@ -56,7 +70,7 @@ bool readNpyF32(const std::string &path, std::vector<long> &shape,
   }
   std::string header(headerLength, ' ');
   in.read(&header[0], headerLength);
-  if (header.find("'<f4'") == std::string::npos ||
+  if (header.find(std::string("'") + dtype + "'") == std::string::npos ||
       header.find("'fortran_order': False") == std::string::npos)
     return false;
   size_t open = header.find('(', header.find("'shape'"));
@@ -72,7 +86,17 @@ bool readNpyF32(const std::string &path, std::vector<long> &shape,
     }
   data.resize(count);
   return static_cast<bool>(
-      in.read(reinterpret_cast<char *>(data.data()), count * sizeof(float)));
+      in.read(reinterpret_cast<char *>(data.data()), count * sizeof(T)));
+}
+
+bool readNpyF32(const std::string &path, std::vector<long> &shape,
+                std::vector<float> &data) {
+  return readNpy(path, "<f4", shape, data);
+}
+
+/// Equal as sort keys: NaN to NaN, -0 to +0.
+bool sameKey(float a, float b) {
+  return a == b || (std::isnan(a) && std::isnan(b));
 }
 
 __global__ void iotaRows(int *values, long rows, long cols) {
@@ -103,7 +127,7 @@ std::vector<float> timed(const std::function<void()> &op, int runs,
 }
 
 std::string entries(const std::string &name, std::vector<float> ms,
-                    double bytes) {
+                    double bytes, const std::string &label = "pass") {
   std::string out;
   char line[512];
   for (size_t i = 0; i < ms.size(); ++i) {
@@ -112,9 +136,9 @@ std::string entries(const std::string &name, std::vector<float> ms,
                   "\"iteration\",\"repetitions\":%zu,\"repetition_index\":%zu,"
                   "\"threads\":1,\"iterations\":1,\"real_time\":%.6f,"
                   "\"cpu_time\":%.6f,\"time_unit\":\"ms\",\"bytes_moved\":%.0f,"
-                  "\"label\":\"pass\"},\n",
+                  "\"label\":\"%s\"},\n",
                   name.c_str(), name.c_str(), ms.size(), i, ms[i], ms[i],
-                  bytes);
+                  bytes, label.c_str());
     out += line;
   }
   std::vector<float> sorted = ms;
@@ -129,17 +153,58 @@ std::string entries(const std::string &name, std::vector<float> ms,
                   "\"aggregate\",\"aggregate_name\":\"%s\",\"repetitions\":%zu,"
                   "\"threads\":1,\"iterations\":1,\"real_time\":%.6f,"
                   "\"cpu_time\":%.6f,\"time_unit\":\"ms\",\"bytes_moved\":%.0f,"
-                  "\"label\":\"pass\"},\n",
+                  "\"label\":\"%s\"},\n",
                   name.c_str(), names[a], name.c_str(), names[a], n, values[a],
-                  values[a], bytes);
+                  values[a], bytes, label.c_str());
     out += line;
   }
-  std::printf("%s: median %.3f ms of %zu\n", name.c_str(), median, n);
+  std::printf("%s: median %.3f ms of %zu (%s)\n", name.c_str(), median, n,
+              label.c_str());
   return out;
 }
 
-/// Sort or top-k of one benchmark's input: its entries, "" when the
-/// folder is not a sort or top-k.
+/// "pass", or "mismatch: ..." when the sorted keys (a sort: the row;
+/// top-k: the first k of each row, and indices pointing at them, distinct)
+/// differ from the reference in `folder` (expected0.npy, expected1.npy).
+std::string checkResult(const std::string &folder, bool topk, long rows,
+                        long cols, long k, const std::vector<float> &input,
+                        const float *keysOut, const int *indicesOut) {
+  std::vector<long> shape;
+  std::vector<float> want;
+  if (!readNpyF32(folder + "/expected0.npy", shape, want))
+    return "pass"; // inputs written before the reference was: unchecked
+  long width = topk ? k : cols;
+  std::vector<float> got(rows * width);
+  std::vector<int> indices(topk ? rows * k : 0);
+  CHECK(cudaMemcpy2D(got.data(), width * sizeof(float), keysOut,
+                     cols * sizeof(float), width * sizeof(float), rows,
+                     cudaMemcpyDeviceToHost));
+  if (topk)
+    CHECK(cudaMemcpy2D(indices.data(), k * sizeof(int), indicesOut,
+                       cols * sizeof(int), k * sizeof(int), rows,
+                       cudaMemcpyDeviceToHost));
+  if (want.size() != got.size())
+    return "mismatch: the reference has " + std::to_string(want.size()) +
+           " values, the call " + std::to_string(got.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!sameKey(got[i], want[i]))
+      return "mismatch: value " + std::to_string(i) + " differs from the "
+             "reference";
+  for (long r = 0; r < (topk ? rows : 0); ++r) {
+    std::set<int> seen;
+    for (long j = 0; j < k; ++j) {
+      int index = indices[r * k + j];
+      if (index < 0 || index >= cols || !seen.insert(index).second ||
+          !sameKey(input[r * cols + index], got[r * k + j]))
+        return "mismatch: row " + std::to_string(r) + "'s index " +
+               std::to_string(j) + " does not point at its value";
+    }
+  }
+  return "pass";
+}
+
+/// Sort or top-k of one benchmark's input through both calls: their
+/// entries, "" when the folder is not a sort or top-k.
 std::string benchOne(const std::string &dir, const std::string &name,
                      int runs, int warmup) {
   long rows = 0, cols = 0, k = 0;
@@ -149,11 +214,12 @@ std::string benchOne(const std::string &dir, const std::string &name,
                                    &cols) == 2;
   if (!topk && !sort)
     return "";
+  std::string folder = dir + "/" + name;
   std::vector<long> shape;
   std::vector<float> host;
-  if (!readNpyF32(dir + "/" + name + "/input0.npy", shape, host)) {
-    std::fprintf(stderr, "cub_bench: %s/%s/input0.npy: not an f32 .npy\n",
-                 dir.c_str(), name.c_str());
+  if (!readNpyF32(folder + "/input0.npy", shape, host)) {
+    std::fprintf(stderr, "cub_bench: %s/input0.npy: not an f32 .npy\n",
+                 folder.c_str());
     std::exit(2);
   }
   long n = rows * cols;
@@ -175,35 +241,67 @@ std::string benchOne(const std::string &dir, const std::string &name,
   int *topIndices;
   CHECK(cudaMalloc(&topValues, rows * std::max(k, 1L) * sizeof(float)));
   CHECK(cudaMalloc(&topIndices, rows * std::max(k, 1L) * sizeof(int)));
-  size_t tempBytes = 0;
-  void *temp = nullptr;
-  auto run = [&]() {
-    if (sort)
-      cub::DeviceSegmentedSort::SortKeys(temp, tempBytes, keys, keysOut, n,
-                                         rows, offsets, offsets + 1);
-    else
-      cub::DeviceSegmentedSort::SortPairsDescending(
-          temp, tempBytes, keys, keysOut, values, valuesOut, n, rows, offsets,
-          offsets + 1);
-  };
-  run(); // sizes temp
-  CHECK(cudaMalloc(&temp, tempBytes));
-  auto op = [&]() {
-    run();
-    if (topk) {
-      CHECK(cudaMemcpy2DAsync(topValues, k * sizeof(float), keysOut,
-                              cols * sizeof(float), k * sizeof(float), rows,
-                              cudaMemcpyDeviceToDevice));
-      CHECK(cudaMemcpy2DAsync(topIndices, k * sizeof(int), valuesOut,
-                              cols * sizeof(int), k * sizeof(int), rows,
-                              cudaMemcpyDeviceToDevice));
-    }
-  };
+  int bits = 8 * sizeof(float);
+  // The calls: each sizes its temporary storage when temp is null.
+  using Call = std::function<void(void *, size_t &)>;
+  std::vector<std::pair<std::string, Call>> calls = {
+      {"cub", [&](void *temp, size_t &bytes) {
+         if (sort)
+           cub::DeviceSegmentedSort::SortKeys(temp, bytes, keys, keysOut, n,
+                                              rows, offsets, offsets + 1);
+         else
+           cub::DeviceSegmentedSort::SortPairsDescending(
+               temp, bytes, keys, keysOut, values, valuesOut, n, rows, offsets,
+               offsets + 1);
+       }},
+      {"cub-radix", [&](void *temp, size_t &bytes) {
+         if (sort && rows == 1)
+           cub::DeviceRadixSort::SortKeys(temp, bytes, keys, keysOut, n, 0,
+                                          bits);
+         else if (sort)
+           cub::DeviceSegmentedRadixSort::SortKeys(temp, bytes, keys, keysOut,
+                                                   n, rows, offsets,
+                                                   offsets + 1, 0, bits);
+         else if (rows == 1)
+           cub::DeviceRadixSort::SortPairsDescending(
+               temp, bytes, keys, keysOut, values, valuesOut, n, 0, bits);
+         else
+           cub::DeviceSegmentedRadixSort::SortPairsDescending(
+               temp, bytes, keys, keysOut, values, valuesOut, n, rows, offsets,
+               offsets + 1, 0, bits);
+       }}};
   double bytes = n * 4.0 + (topk ? rows * k * 12.0 : n * 4.0);
-  std::string out = entries(name + "/cub/cuda", timed(op, runs, warmup), bytes);
+  std::string out;
+  for (auto &entry : calls) {
+    const std::string &call = entry.first;
+    Call &run = entry.second;
+    size_t tempBytes = 0;
+    run(nullptr, tempBytes);
+    void *temp = nullptr;
+    CHECK(cudaMalloc(&temp, std::max<size_t>(tempBytes, 1)));
+    auto op = [&]() {
+      run(temp, tempBytes);
+      if (topk) {
+        CHECK(cudaMemcpy2DAsync(topValues, k * sizeof(float), keysOut,
+                                cols * sizeof(float), k * sizeof(float), rows,
+                                cudaMemcpyDeviceToDevice));
+        CHECK(cudaMemcpy2DAsync(topIndices, k * sizeof(int), valuesOut,
+                                cols * sizeof(int), k * sizeof(int), rows,
+                                cudaMemcpyDeviceToDevice));
+      }
+    };
+    CHECK(cudaMemset(keysOut, 0, n * sizeof(float)));
+    op();
+    CHECK(cudaDeviceSynchronize());
+    std::string label =
+        checkResult(folder, topk, rows, cols, k, host, keysOut, valuesOut);
+    out += entries(name + "/" + call + "/cuda", timed(op, runs, warmup), bytes,
+                   label);
+    CHECK(cudaFree(temp));
+  }
   for (void *p : {(void *)keys, (void *)keysOut, (void *)values,
                   (void *)valuesOut, (void *)offsets, (void *)topValues,
-                  (void *)topIndices, temp})
+                  (void *)topIndices})
     CHECK(cudaFree(p));
   return out;
 }

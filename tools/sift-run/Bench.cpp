@@ -470,16 +470,28 @@ int writeBenchInputs(const std::string &dir,
     fs::path folder = fs::path(dir) / bench.name;
     std::error_code ec;
     fs::create_directories(folder, ec);
-    for (size_t i = 0; i < inputs.size(); ++i)
-      if (Status s = writeNpy(
-              (folder / ("input" + std::to_string(i) + ".npy")).string(),
-              inputs[i]);
-          !s) {
-        std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
-        return 2;
-      }
-    std::printf("%s: %zu inputs, %llu bytes moved at least\n",
-                bench.name.c_str(), inputs.size(),
+    // The reference's outputs beside them: the baselines check their
+    // results against them before they are timed.
+    auto expected = oracle::evaluate(bench.program, inputs);
+    if (!expected.ok()) {
+      std::fprintf(stderr, "sift-run: %s: the reference failed: %s\n",
+                   bench.name.c_str(), expected.message().c_str());
+      return 2;
+    }
+    for (auto [prefix, tensors] :
+         {std::pair{"input", &inputs}, {"expected", &*expected}})
+      for (size_t i = 0; i < tensors->size(); ++i)
+        if (Status s = writeNpy((folder / (prefix + std::to_string(i) +
+                                           ".npy"))
+                                    .string(),
+                                (*tensors)[i]);
+            !s) {
+          std::fprintf(stderr, "sift-run: %s\n", s.message().c_str());
+          return 2;
+        }
+    std::printf("%s: %zu inputs, %zu expected outputs, %llu bytes moved at "
+                "least\n",
+                bench.name.c_str(), inputs.size(), expected->size(),
                 static_cast<unsigned long long>(bench.bytesMoved));
   }
   return 0;
