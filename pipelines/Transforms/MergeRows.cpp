@@ -14,17 +14,23 @@
 //      the op sorts them in place.
 //   2. merge passes: ceil(log2(tiles)) dispatches, each joining pairs of
 //      sorted runs of width w into runs of 2w, ping-ponging between two run
-//      buffers. Every element is placed by one thread: its rank in its own
-//      run plus the number of elements of the other run that go before it
-//      (a binary search); (key, index) is a strict total order, so the
-//      places of a pair's elements are a permutation and the merge is
+//      buffers, by merge path: a workgroup makes min(T, 1024) outputs of a
+//      pair (with at most a quarter as many threads). Two
+//      binary searches along the diagonals of its first and last output
+//      find the parts of both runs that make them (reading a few elements
+//      of global memory); the parts are staged in workgroup memory (read
+//      once, coalesced), and each element's place is its rank in its own
+//      part plus the number of elements of the other part that go before
+//      it (a binary search in workgroup memory). (key, index) is a strict
+//      total order, so the places are a permutation and the merge is
 //      stable. Top-k keeps only the first K of every run.
 //   3. write-out: the first K (key, index) pairs of each row become the
 //      op's results (a sort's other operands gathered from their copies by
 //      index; top-k's indices widened to i64).
 //
-// Only the tile sorts use workgroup memory and barriers; the dispatches are
-// ordered by the plan, so no workgroup waits for another. The fault
+// The tile sorts and merges use workgroup memory and barriers within a
+// workgroup; the dispatches are ordered by the plan, so no workgroup waits
+// for another. The fault
 // merge-drop-last makes every merge lose the last element of its second run.
 //
 //===----------------------------------------------------------------------===//
@@ -46,6 +52,9 @@ namespace {
 struct Runs {
   Value keys, indices;
 };
+
+/// The most outputs one workgroup of a merge pass makes.
+constexpr int64_t kMergeTile = 1024;
 
 class MergeLowering {
 public:
@@ -142,27 +151,26 @@ private:
                 memref::StoreOp::create(b, loc, v, copy, ValueRange{r, at});
               }
               scf::YieldOp::create(b, loc);
+            }, [&](OpBuilder &b, Location loc) {
+              // A padding key: any value (padding goes last by its slot).
+              Value zero = arith::ConstantOp::create(
+                  b, loc, keyType, cast<TypedAttr>(b.getZeroAttr(keyType)));
+              memref::StoreOp::create(b, loc, zero, keys, e);
+              scf::YieldOp::create(b, loc);
             });
           });
       if (options.barriers)
         gpu::BarrierOp::create(b, loc);
       Value count = arith::IndexCastOp::create(b, loc, b.getI32Type(), len);
-      sift::buildBitonicSort(
-          b, loc, tid, threads, tile, slots,
-          [&](OpBuilder &b, Location loc, Value sa, Value sb) {
-            return sift::buildSlotBefore(b, loc, row.before, keys, count, sa,
-                                         sb);
-          },
-          options.barriers);
+      sift::buildBitonicSort(b, loc, tid, threads, tile, keys, slots, count,
+                             row.before, options.barriers);
       // The tile's first K pairs, with row (not tile) indices.
       Value keep = arith::MinUIOp::create(b, loc, len, index(b, kept));
       Value startI32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), start);
       sift::forEachOfThread(
           b, loc, tid, keep, threads, [&](OpBuilder &b, Location loc, Value e) {
             Value slot = memref::LoadOp::create(b, loc, slots, e);
-            Value from = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                                    slot);
-            Value key = memref::LoadOp::create(b, loc, keys, from);
+            Value key = memref::LoadOp::create(b, loc, keys, e);
             Value at = arith::AddIOp::create(b, loc, start, e);
             memref::StoreOp::create(b, loc, key, out.keys, ValueRange{r, at});
             Value rowIndex = arith::AddIOp::create(b, loc, slot, startI32);
@@ -172,14 +180,13 @@ private:
     });
   }
 
-  /// The number of the `count` pairs of run `start` in row `r` of `runs`
-  /// that go before (key, ix): a binary search (runs are sorted).
-  Value rankIn(OpBuilder &b, Runs runs, Value r, Value start, Value count,
-               Value key, Value ix) {
+  /// A binary search: the least i in [lo, hi) for which `goesOn(i)` is
+  /// false, `goesOn` true then false along the range (hi when always true).
+  Value lowerBound(OpBuilder &b, Value lo, Value hi,
+                   function_ref<Value(OpBuilder &, Value)> goesOn) {
     Type indexType = b.getIndexType();
     auto search = scf::WhileOp::create(
-        b, loc, TypeRange{indexType, indexType},
-        ValueRange{index(b, 0), count},
+        b, loc, TypeRange{indexType, indexType}, ValueRange{lo, hi},
         [&](OpBuilder &b, Location loc, ValueRange bounds) {
           Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                              bounds[0], bounds[1]);
@@ -189,85 +196,135 @@ private:
           Value lo = bounds[0], hi = bounds[1];
           Value mid = arith::ShRUIOp::create(
               b, loc, arith::AddIOp::create(b, loc, lo, hi), index(b, 1));
-          Value at = arith::AddIOp::create(b, loc, start, mid);
-          Value otherKey =
-              memref::LoadOp::create(b, loc, runs.keys, ValueRange{r, at});
-          Value otherIx =
-              memref::LoadOp::create(b, loc, runs.indices, ValueRange{r, at});
-          Value before = sift::buildKeyIndexBefore(b, loc, row.before, otherKey,
-                                                   otherIx, key, ix);
+          Value on = goesOn(b, mid);
           Value next = arith::AddIOp::create(b, loc, mid, index(b, 1));
           scf::YieldOp::create(
               b, loc,
-              ValueRange{arith::SelectOp::create(b, loc, before, next, lo),
-                         arith::SelectOp::create(b, loc, before, hi, mid)});
+              ValueRange{arith::SelectOp::create(b, loc, on, next, lo),
+                         arith::SelectOp::create(b, loc, on, hi, mid)});
         });
     return search.getResult(0);
   }
 
-  /// Step 2: runs of `width` in `in` merged pairwise into `out`.
+  /// (key, index) of run position `at` of row `r`.
+  std::pair<Value, Value> pairAt(OpBuilder &b, Runs runs, Value r, Value at) {
+    return {memref::LoadOp::create(b, loc, runs.keys, ValueRange{r, at}),
+            memref::LoadOp::create(b, loc, runs.indices, ValueRange{r, at})};
+  }
+
+  /// Step 2: runs of `width` in `in` merged pairwise into `out` by merge
+  /// path. A workgroup makes `tile` outputs of a pair: two binary searches
+  /// along the diagonals of its first and last output find the parts of
+  /// both runs that make them; the parts are staged in workgroup memory,
+  /// and each element's place is its rank in its own part plus the number
+  /// of the other part's elements before it (a binary search there).
   void buildMergePass(int64_t width, Runs in, Runs out) {
-    int64_t perRow = (row.n + options.threads - 1) / options.threads;
-    launch(rows * perRow, [&](OpBuilder &b, Value block, Value tid) {
+    // At most kMergeTile outputs a workgroup: more, shorter workgroups hide
+    // the latency of the diagonal searches better.
+    int64_t tile = std::min(options.tile, kMergeTile);
+    int64_t threadCount = std::min(options.threads, std::max<int64_t>(
+                                                        tile / 4, 1));
+    int64_t perRow = (row.n + tile - 1) / tile;
+    sift::buildLaunch(b, loc, rows * perRow, threadCount,
+                      [&](OpBuilder &b, Value block, Value tid) {
+      Value threads = index(b, threadCount);
       Value r = arith::DivUIOp::create(b, loc, block, index(b, perRow));
-      Value e = arith::AddIOp::create(
-          b, loc,
-          arith::MulIOp::create(
-              b, loc, arith::RemUIOp::create(b, loc, block, index(b, perRow)),
-              index(b, options.threads)),
-          tid);
+      Value first = arith::MulIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, block, index(b, perRow)),
+          index(b, tile));
       Value n = index(b, row.n), k = index(b, kept);
-      Value inRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e, n);
-      scf::IfOp::create(b, loc, inRow, [&](OpBuilder &b, Location loc) {
-        Value pair = arith::MulIOp::create(
-            b, loc, arith::DivUIOp::create(b, loc, e, index(b, 2 * width)),
-            index(b, 2 * width));
-        Value second = arith::AddIOp::create(b, loc, pair, index(b, width));
-        // Valid pairs of each run: its length, at most K.
-        Value firstValid = arith::MinUIOp::create(
-            b, loc, k,
-            arith::MinUIOp::create(b, loc, index(b, width),
-                                   arith::SubIOp::create(b, loc, n, pair)));
-        Value hasSecond =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, second, n);
-        Value secondLen = arith::SelectOp::create(
-            b, loc, hasSecond,
-            arith::MinUIOp::create(b, loc, index(b, width),
-                                   arith::SubIOp::create(b, loc, n, second)),
-            index(b, 0));
-        Value secondValid = arith::MinUIOp::create(b, loc, k, secondLen);
-        Value inFirst =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e, second);
-        Value own = arith::SelectOp::create(
-            b, loc, inFirst, arith::SubIOp::create(b, loc, e, pair),
-            arith::SubIOp::create(b, loc, e, second));
-        Value ownValid = arith::SelectOp::create(
-            b, loc, inFirst, firstValid, dropLast(b, secondValid));
-        Value live =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, own,
-                                  ownValid);
-        scf::IfOp::create(b, loc, live, [&](OpBuilder &b, Location loc) {
-          Value key = memref::LoadOp::create(b, loc, in.keys, ValueRange{r, e});
-          Value ix =
-              memref::LoadOp::create(b, loc, in.indices, ValueRange{r, e});
-          Value otherStart =
-              arith::SelectOp::create(b, loc, inFirst, second, pair);
-          Value otherValid =
-              arith::SelectOp::create(b, loc, inFirst, secondValid, firstValid);
-          Value place = arith::AddIOp::create(
-              b, loc, own, rankIn(b, in, r, otherStart, otherValid, key, ix));
-          Value keep = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             place, k);
-          scf::IfOp::create(b, loc, keep, [&](OpBuilder &b, Location loc) {
-            Value at = arith::AddIOp::create(b, loc, pair, place);
-            memref::StoreOp::create(b, loc, key, out.keys, ValueRange{r, at});
-            memref::StoreOp::create(b, loc, ix, out.indices, ValueRange{r, at});
-            scf::YieldOp::create(b, loc);
-          });
-          scf::YieldOp::create(b, loc);
+      auto minu = [&](Value x, Value y) -> Value {
+        return arith::MinUIOp::create(b, loc, x, y);
+      };
+      auto sub = [&](Value x, Value y) -> Value {
+        return arith::SubIOp::create(b, loc, x, y);
+      };
+      auto add = [&](Value x, Value y) -> Value {
+        return arith::AddIOp::create(b, loc, x, y);
+      };
+      Value pair = arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, first, index(b, 2 * width)),
+          index(b, 2 * width));
+      Value second = add(pair, index(b, width));
+      // Valid pairs of each run: its length, at most K.
+      Value firstValid = minu(k, minu(index(b, width), sub(n, pair)));
+      Value hasSecond =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, second, n);
+      Value secondLen = arith::SelectOp::create(
+          b, loc, hasSecond, minu(index(b, width), sub(n, minu(second, n))),
+          index(b, 0));
+      Value secondValid = dropLast(b, minu(k, secondLen));
+      Value total = minu(add(firstValid, secondValid), k);
+      // This workgroup's outputs [d0, d1) of the merged pair.
+      Value d0 = minu(sub(first, pair), total);
+      Value d1 = minu(add(d0, index(b, tile)), total);
+      // How many of the first d outputs come from the first run.
+      auto split = [&](Value d) {
+        Value lo = sub(d, minu(d, secondValid));
+        Value hi = minu(d, firstValid);
+        return lowerBound(b, lo, hi, [&](OpBuilder &b, Value mid) {
+          auto [ka, ia] = pairAt(b, in, r, add(pair, mid));
+          Value other = sub(sub(add(second, d), mid), index(b, 1));
+          auto [kb, ib] = pairAt(b, in, r, other);
+          return sift::buildKeyIndexBefore(b, loc, row.before, ka, ia, kb, ib);
         });
-        scf::YieldOp::create(b, loc);
-      });
+      };
+      Value i0 = split(d0), i1 = split(d1);
+      // Sorted runs give i0 <= i1 <= i0 + (d1 - d0); runs a fault left
+      // unsorted may not, and the clamp keeps every access in bounds (a
+      // wrong result, not a fault).
+      i1 = minu(arith::MaxUIOp::create(b, loc, i1, i0),
+                add(i0, sub(d1, d0)));
+      Value j0 = sub(d0, i0), j1 = sub(d1, i1);
+      Value aCount = sub(i1, i0), bCount = sub(j1, j0);
+      Value keys = memref::AllocOp::create(
+          b, loc, sift::workgroupMemRefType(b.getContext(), tile, keyType));
+      Value slots = memref::AllocOp::create(
+          b, loc,
+          sift::workgroupMemRefType(b.getContext(), tile, b.getI32Type()));
+      // Stage both parts: the first run's at [0, aCount), the second's after.
+      for (auto [start, count, offset] :
+           {std::tuple{add(pair, i0), aCount, index(b, 0)},
+            {add(second, j0), bCount, aCount}})
+        sift::forEachOfThread(
+            b, loc, tid, count, threads,
+            [&](OpBuilder &b, Location loc, Value e) {
+              auto [key, ix] = pairAt(b, in, r, arith::AddIOp::create(
+                                                    b, loc, start, e));
+              Value to = arith::AddIOp::create(b, loc, offset, e);
+              memref::StoreOp::create(b, loc, key, keys, to);
+              memref::StoreOp::create(b, loc, ix, slots, to);
+            });
+      if (options.barriers)
+        gpu::BarrierOp::create(b, loc);
+      Value staged = add(aCount, bCount);
+      for (auto [ownStart, ownCount, otherStart, otherEnd] :
+           {std::tuple{index(b, 0), aCount, aCount, staged},
+            {aCount, bCount, index(b, 0), aCount}})
+        sift::forEachOfThread(
+            b, loc, tid, ownCount, threads,
+            [&](OpBuilder &b, Location loc, Value e) {
+              Value from = arith::AddIOp::create(b, loc, ownStart, e);
+              Value key = memref::LoadOp::create(b, loc, keys, from);
+              Value ix = memref::LoadOp::create(b, loc, slots, from);
+              Value rank = lowerBound(
+                  b, otherStart, otherEnd, [&](OpBuilder &b, Value m) {
+                    Value km = memref::LoadOp::create(b, loc, keys, m);
+                    Value im = memref::LoadOp::create(b, loc, slots, m);
+                    return sift::buildKeyIndexBefore(b, loc, row.before, km,
+                                                     im, key, ix);
+                  });
+              Value place = arith::AddIOp::create(
+                  b, loc,
+                  arith::AddIOp::create(b, loc, pair, d0),
+                  arith::AddIOp::create(
+                      b, loc, e,
+                      arith::SubIOp::create(b, loc, rank, otherStart)));
+              memref::StoreOp::create(b, loc, key, out.keys,
+                                      ValueRange{r, place});
+              memref::StoreOp::create(b, loc, ix, out.indices,
+                                      ValueRange{r, place});
+            });
     });
   }
 

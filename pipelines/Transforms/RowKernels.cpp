@@ -1,12 +1,15 @@
 //===- RowKernels.cpp - Building blocks of cooperative row kernels ----===//
 //
 // The bitonic network of the workgroup kernels: log2(P) stages of s steps
-// each over P slots of workgroup memory; in step (s, t) slot e is paired
-// with e ^ (1 << (s - 1 - t)) and the pair is put in the direction of its
-// block of 2^s slots. Every step is separated from the next by a barrier,
-// so the threads of a workgroup may own any slots. The slots hold i32
-// indices into staged keys; comparing (key, index) makes the network
-// stable, which a plain bitonic network is not.
+// each over P (key, slot) pairs in workgroup memory; in step (s, t) slot e
+// is paired with e ^ (1 << (s - 1 - t)) and the pair is put in the
+// direction of its block of 2^s slots. The P / 2 pairs of a step are dealt
+// to the threads in order (pair p: slots p with a 0 inserted at the step's
+// bit, and that + the distance), so every thread compares and consecutive
+// threads touch consecutive slots (no bank conflicts); every step is
+// separated from the next by a barrier. Keys move with their slots, the
+// element numbers, so comparing (key, slot) makes the network stable,
+// which a plain bitonic network is not, and reads no key indirectly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,70 +102,71 @@ Value sift::buildKeyIndexBefore(OpBuilder &b, Location loc,
   return arith::OrIOp::create(b, loc, ab, tie);
 }
 
-Value sift::buildSlotBefore(OpBuilder &b, Location loc,
-                            const KeyBefore &before, Value keys, Value count,
-                            Value sa, Value sb) {
-  Value aPad =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, sa, count);
-  Value bPad =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, sb, count);
-  Value anyPad = arith::OrIOp::create(b, loc, aPad, bPad);
-  auto choose = scf::IfOp::create(
-      b, loc, anyPad,
-      [&](OpBuilder &b, Location loc) {
-        Value byIndex =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, sa, sb);
-        scf::YieldOp::create(b, loc, byIndex);
-      },
-      [&](OpBuilder &b, Location loc) {
-        auto load = [&](Value slot) -> Value {
-          Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), slot);
-          return memref::LoadOp::create(b, loc, keys, at);
-        };
-        Value ka = load(sa), kb = load(sb);
-        scf::YieldOp::create(b, loc,
-                             buildKeyIndexBefore(b, loc, before, ka, sa, kb, sb));
-      });
-  return choose.getResult(0);
-}
-
 namespace {
 
-/// One compare-exchange of the network: slot e and its partner l = e ^ j,
-/// done by the owner of the lower slot, ascending when e's block of
-/// `block` slots is an even one.
-void compareExchange(OpBuilder &b, Location loc, Value slots, Value e,
-                     Value j, Value block,
-                     function_ref<Value(OpBuilder &, Location, Value, Value)>
-                         goesBefore) {
-  Value l = arith::XOrIOp::create(b, loc, e, j);
-  Value upper = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, l, e);
-  scf::IfOp::create(b, loc, upper, [&](OpBuilder &b, Location loc) {
-    Value a = memref::LoadOp::create(b, loc, slots, e);
-    Value c = memref::LoadOp::create(b, loc, slots, l);
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value up = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     arith::AndIOp::create(b, loc, e, block),
-                                     zero);
-    Value first = arith::SelectOp::create(b, loc, up, c, a);
-    Value second = arith::SelectOp::create(b, loc, up, a, c);
-    Value swap = goesBefore(b, loc, first, second);
-    scf::IfOp::create(b, loc, swap, [&](OpBuilder &b, Location loc) {
-      memref::StoreOp::create(b, loc, c, slots, e);
-      memref::StoreOp::create(b, loc, a, slots, l);
-      scf::YieldOp::create(b, loc);
-    });
+/// (key a, slot a) goes before (key b, slot b): padding (slot >= count)
+/// after every element, in slot order among itself; the rest by (key,
+/// slot). Branch-free: a padding key is compared too, and ignored.
+Value pairBefore(OpBuilder &b, Location loc, const sift::KeyBefore &before,
+                 Value count, Value ka, Value sa, Value kb, Value sb) {
+  Value aPad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, sa,
+                                     count);
+  Value bPad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, sb,
+                                     count);
+  Value bySlot =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, sa, sb);
+  Value byKey = sift::buildKeyIndexBefore(b, loc, before, ka, sa, kb, sb);
+  Value aReal = arith::SelectOp::create(
+      b, loc, bPad, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)),
+      byKey);
+  Value aPadded = arith::AndIOp::create(b, loc, bPad, bySlot);
+  return arith::SelectOp::create(b, loc, aPad, aPadded, aReal);
+}
+
+/// One compare-exchange of the network: pair p of the step of distance
+/// j (= 1 << shift) in a stage of blocks of `block` slots.
+void compareExchange(OpBuilder &b, Location loc, Value keys, Value slots,
+                     Value count, const sift::KeyBefore &before, Value p,
+                     Value j, Value block) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  // Slots e (p with a 0 inserted at j's bit) and e + j.
+  Value low =
+      arith::AndIOp::create(b, loc, p, arith::SubIOp::create(b, loc, j, one));
+  Value e = arith::AddIOp::create(
+      b, loc,
+      arith::ShLIOp::create(b, loc, arith::SubIOp::create(b, loc, p, low),
+                            one),
+      low);
+  Value l = arith::AddIOp::create(b, loc, e, j);
+  Value ke = memref::LoadOp::create(b, loc, keys, e);
+  Value se = memref::LoadOp::create(b, loc, slots, e);
+  Value kl = memref::LoadOp::create(b, loc, keys, l);
+  Value sl = memref::LoadOp::create(b, loc, slots, l);
+  Value up = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                   arith::AndIOp::create(b, loc, e, block),
+                                   zero);
+  // An ascending block swaps when l's pair goes before e's.
+  auto pick = [&](Value x, Value y) -> Value {
+    return arith::SelectOp::create(b, loc, up, x, y);
+  };
+  Value swap = pairBefore(b, loc, before, count, pick(kl, ke), pick(sl, se),
+                          pick(ke, kl), pick(se, sl));
+  scf::IfOp::create(b, loc, swap, [&](OpBuilder &b, Location loc) {
+    memref::StoreOp::create(b, loc, kl, keys, e);
+    memref::StoreOp::create(b, loc, ke, keys, l);
+    memref::StoreOp::create(b, loc, sl, slots, e);
+    memref::StoreOp::create(b, loc, se, slots, l);
     scf::YieldOp::create(b, loc);
   });
 }
 
 } // namespace
 
-void sift::buildBitonicSort(
-    OpBuilder &b, Location loc, Value tid, Value threads, int64_t padded,
-    Value slots, function_ref<Value(OpBuilder &, Location, Value, Value)>
-                     goesBefore,
-    bool barriers) {
+void sift::buildBitonicSort(OpBuilder &b, Location loc, Value tid,
+                            Value threads, int64_t padded, Value keys,
+                            Value slots, Value count, const KeyBefore &before,
+                            bool barriers) {
   int64_t stages = 0;
   while ((int64_t{1} << stages) < padded)
     ++stages;
@@ -170,7 +174,7 @@ void sift::buildBitonicSort(
     return;
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value size = arith::ConstantIndexOp::create(b, loc, padded);
+  Value pairs = arith::ConstantIndexOp::create(b, loc, padded / 2);
   Value end = arith::ConstantIndexOp::create(b, loc, stages + 1);
   scf::ForOp::create(
       b, loc, one, end, one, ValueRange{},
@@ -182,10 +186,10 @@ void sift::buildBitonicSort(
               Value shift = arith::SubIOp::create(
                   b, loc, arith::SubIOp::create(b, loc, s, one), t);
               Value j = arith::ShLIOp::create(b, loc, one, shift);
-              forEachOfThread(b, loc, tid, size, threads,
-                              [&](OpBuilder &b, Location loc, Value e) {
-                                compareExchange(b, loc, slots, e, j, block,
-                                                goesBefore);
+              forEachOfThread(b, loc, tid, pairs, threads,
+                              [&](OpBuilder &b, Location loc, Value p) {
+                                compareExchange(b, loc, keys, slots, count,
+                                                before, p, j, block);
                               });
               if (barriers)
                 gpu::BarrierOp::create(b, loc);

@@ -66,27 +66,21 @@ mlir::Value buildKeyIndexBefore(mlir::OpBuilder &b, mlir::Location loc,
                                 const KeyBefore &before, mlir::Value ka,
                                 mlir::Value ia, mlir::Value kb, mlir::Value ib);
 
-/// Slot `sa` goes before slot `sb` (i32 indices into the workgroup memref
-/// `keys`): slots >= `count` (i32) are padding, after every key and in
-/// index order among themselves; others by (keys[s], s).
-mlir::Value buildSlotBefore(mlir::OpBuilder &b, mlir::Location loc,
-                            const KeyBefore &before, mlir::Value keys,
-                            mlir::Value count, mlir::Value sa, mlir::Value sb);
-
-/// Sorts the `padded` (a power of two) i32 slots of the workgroup memref
-/// `slots` in place with a bitonic network: thread `tid` of `threads`
-/// compare-exchanges the pairs whose lower slot it owns (tid, tid +
-/// threads, ...), `goesBefore(b, loc, sa, sb)` orders two slot values, and a
+/// Sorts `padded` (a power of two) (key, slot) pairs, held in the workgroup
+/// memrefs `keys` and `slots` of `padded` elements each, in place with a
+/// bitonic network. Slots are i32 element numbers; those >= `count` (i32)
+/// are padding and go after every element (their keys must be initialized,
+/// to any value); the others go by (key, slot) under `before`, which makes
+/// the sort stable. In each step thread `tid` of `threads` compare-exchanges
+/// pairs tid, tid + threads, ... of the padded / 2 pairs, so that every
+/// thread has work and neighbouring threads touch neighbouring slots; a
 /// gpu.barrier follows every step unless `barriers` is false (fault
-/// dist-no-barrier). The caller puts a barrier between filling the slots
+/// dist-no-barrier). The caller puts a barrier between filling the arrays
 /// and the network.
-void buildBitonicSort(
-    mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid,
-    mlir::Value threads, int64_t padded, mlir::Value slots,
-    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
-                                   mlir::Value, mlir::Value)>
-        goesBefore,
-    bool barriers);
+void buildBitonicSort(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid,
+                      mlir::Value threads, int64_t padded, mlir::Value keys,
+                      mlir::Value slots, mlir::Value count,
+                      const KeyBefore &before, bool barriers);
 
 /// Builds a gpu.launch of `blocks` workgroups of `threads` threads along x;
 /// `body` gets the block and thread ids (x). The builder continues after

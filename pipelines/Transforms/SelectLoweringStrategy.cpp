@@ -163,7 +163,10 @@ RowShape rowShape(Operation *op) {
     for (Value operand : sort.getOutputs())
       bytes +=
           elementBytes(cast<ShapedType>(operand.getType()).getElementType());
-    row.workgroupBytes = row.n * bytes + nextPowerOfTwo(row.n) * 4;
+    // The key and the i32 indices padded to a power of two, the other
+    // operands as they are.
+    row.workgroupBytes = row.n * (bytes - row.keyBytes) +
+                         nextPowerOfTwo(row.n) * (row.keyBytes + 4);
     row.privateBytes = row.n * bytes;
     return row;
   }
@@ -172,7 +175,7 @@ RowShape rowShape(Operation *op) {
   int64_t bytes = elementBytes(topk.getInputType().getElementType());
   row.keyBytes = bytes;
   row.k = topk.getK();
-  row.workgroupBytes = row.n * bytes + nextPowerOfTwo(row.n) * 4;
+  row.workgroupBytes = nextPowerOfTwo(row.n) * (bytes + 4);
   row.privateBytes = row.n * bytes + topk.getK() * (bytes + 8);
   return row;
 }
@@ -323,7 +326,8 @@ struct SelectLoweringStrategyPass final
     if (algorithm == sift::Algorithm::MergeRows) {
       int64_t largest = largestMergeTile(row, maxWorkgroupMemory);
       if (!random)
-        return rowTileConfig(context, domain.size(), 256, largest,
+        return rowTileConfig(context, domain.size(),
+                             std::min<int64_t>(largest / 2, 1024), largest,
                              sift::Algorithm::MergeRows);
       // Any tile from 2 up (small ones make several merge passes out of a
       // short row), any threads up to the tile.
@@ -339,8 +343,9 @@ struct SelectLoweringStrategyPass final
     }
     if (algorithm == sift::Algorithm::WorkgroupRow) {
       int64_t padded = nextPowerOfTwo(row.n);
+      // A thread per compare-exchange of the network, up to 512.
       int64_t threads = std::min<int64_t>(std::max<int64_t>(padded / 2, 1),
-                                          256);
+                                          512);
       if (random)
         threads = int64_t{1} << rng.below(
                       1 + llvm::countr_zero(static_cast<uint64_t>(

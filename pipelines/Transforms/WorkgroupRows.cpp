@@ -6,11 +6,12 @@
 //
 //   stage:   threads copy the row into workgroup memory, idx[e] = e
 //   barrier
-//   bitonic: for each stage and step, threads compare-exchange idx[] pairs
-//            by (key, index), padding to a power of two with "after every
-//            element" slots; a barrier after every step
-//   write:   threads copy operand[idx[e]] back to the row (top-k: the first
-//            k, with idx[e] as the index result)
+//   bitonic: for each stage and step, threads compare-exchange (key, idx)
+//            pairs by (key, index), padding to a power of two with "after
+//            every element" slots; a barrier after every step
+//   write:   threads copy the sorted keys, and the other operands through
+//            idx (operand[idx[e]]), back to the row (top-k: the first k,
+//            with idx[e] as the index result)
 //
 // Sorting indices by (key, index) is a strict total order, so the network
 // gives the stable order SEMANTICS.md asks for (and top-k's lower index on
@@ -91,11 +92,12 @@ private:
     return sift::workgroupMemRefType(b.getContext(), size, element);
   }
 
+  /// The key (first staged operand) gets `padded` slots, the rest `n`.
   void allocateStaging() {
-    for (Value operand : row.staged)
+    for (auto [i, operand] : llvm::enumerate(row.staged))
       staging.push_back(memref::AllocOp::create(
           b, loc,
-          workgroupType(row.n,
+          workgroupType(i == 0 ? padded : row.n,
                         cast<MemRefType>(operand.getType()).getElementType())));
     indices = memref::AllocOp::create(
         b, loc, workgroupType(padded, b.getI32Type()));
@@ -110,6 +112,17 @@ private:
                         memref::StoreOp::create(b, loc, v, stage, e);
                       }
                     });
+    // Padding keys get a value (never one that decides: padding goes last).
+    Type keyType = cast<MemRefType>(staging.front().getType()).getElementType();
+    Value zero = arith::ConstantOp::create(
+        b, loc, keyType, cast<TypedAttr>(b.getZeroAttr(keyType)));
+    sift::forEachOfThread(b, loc, tid, constant(padded - row.n), threadCount,
+                    [&](OpBuilder &b, Location loc, Value e) {
+                      Value to = arith::AddIOp::create(b, loc, e,
+                                                       constant(row.n));
+                      memref::StoreOp::create(b, loc, zero, staging.front(),
+                                              to);
+                    });
     sift::forEachOfThread(b, loc, tid, constant(padded), threadCount,
                     [&](OpBuilder &b, Location loc, Value e) {
                       Value i = arith::IndexCastOp::create(b, loc,
@@ -118,28 +131,22 @@ private:
                     });
   }
 
-  /// The bitonic network over idx[0, padded) (RowKernels.h).
+  /// The bitonic network over (key, index) pairs (RowKernels.h).
   void sortIndices() {
-    sift::buildBitonicSort(
-        b, loc, tid, threadCount, padded, indices,
-        [&](OpBuilder &b, Location loc, Value ia, Value ib) {
-          Value n = arith::ConstantIntOp::create(b, loc, b.getI32Type(), row.n);
-          return sift::buildSlotBefore(b, loc, row.before, staging.front(), n,
-                                       ia, ib);
-        },
-        barriers);
+    Value n = arith::ConstantIntOp::create(b, loc, b.getI32Type(), row.n);
+    sift::buildBitonicSort(b, loc, tid, threadCount, padded, staging.front(),
+                           indices, n, row.before, barriers);
   }
 
+  /// Keys come sorted; other operands through the sorted indices.
   void writeBack() {
     if (auto topk = dyn_cast<sift::TopkOp>(row.op)) {
       sift::forEachOfThread(
           b, loc, tid, constant(topk.getK()), threadCount,
           [&](OpBuilder &b, Location loc, Value e) {
-            Value i = memref::LoadOp::create(b, loc, indices, e);
-            Value source =
-                arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
-            Value v = memref::LoadOp::create(b, loc, staging.front(), source);
+            Value v = memref::LoadOp::create(b, loc, staging.front(), e);
             memref::StoreOp::create(b, loc, v, topk.getValuesInit(), at(e));
+            Value i = memref::LoadOp::create(b, loc, indices, e);
             Value i64 = arith::ExtSIOp::create(b, loc, b.getI64Type(), i);
             memref::StoreOp::create(b, loc, i64, topk.getIndicesInit(), at(e));
           });
@@ -147,11 +154,15 @@ private:
     }
     sift::forEachOfThread(b, loc, tid, constant(row.n), threadCount,
                     [&](OpBuilder &b, Location loc, Value e) {
+                      Value key =
+                          memref::LoadOp::create(b, loc, staging.front(), e);
+                      memref::StoreOp::create(b, loc, key, row.staged.front(),
+                                              at(e));
                       Value i = memref::LoadOp::create(b, loc, indices, e);
                       Value source = arith::IndexCastOp::create(
                           b, loc, b.getIndexType(), i);
                       for (auto [operand, stage] :
-                           llvm::zip(row.staged, staging)) {
+                           llvm::drop_begin(llvm::zip(row.staged, staging))) {
                         Value v = memref::LoadOp::create(b, loc, stage, source);
                         memref::StoreOp::create(b, loc, v, operand, at(e));
                       }

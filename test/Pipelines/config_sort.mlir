@@ -40,10 +40,10 @@ func.func @outer_dim(%a: tensor<7x5x3xi32>) -> tensor<7x5x3xi32> {
 // -----
 
 // Rank 1: an empty domain. 4096 x f16 and the padded i32 indices take 24 KiB
-// of workgroup memory: 256 threads sort the row together. Too large for
-// private memory.
+// of workgroup memory: 512 threads (a compare-exchange each, up to 512)
+// sort the row together. Too large for private memory.
 // CHECK-LABEL: func.func @rank1
-// CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [256, 1, 1], algorithm = workgroup_row>
+// CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [512, 1, 1], algorithm = workgroup_row>
 // TF-LABEL: func.func @rank1
 // TF: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [1, 1, 1], algorithm = row_per_thread>
 func.func @rank1(%a: tensor<4096xf16>) -> tensor<4096xf16> {
@@ -58,9 +58,9 @@ func.func @rank1(%a: tensor<4096xf16>) -> tensor<4096xf16> {
 // 4096 x 12 bytes, fit 48 KiB; a larger budget takes the workgroup
 // algorithm.
 // CHECK-LABEL: func.func @too_large
-// CHECK: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [256, 1, 1], algorithm = merge_rows, row_tile = 4096>
+// CHECK: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [1024, 1, 1], algorithm = merge_rows, row_tile = 4096>
 // BIG-LABEL: func.func @too_large
-// BIG: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [256, 1, 1], algorithm = workgroup_row>
+// BIG: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [512, 1, 1], algorithm = workgroup_row>
 func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<2x4096xf64>, tensor<2x4096xi64>) {
   %r:2 = sift.sort dimension(1) ascending outs(%a, %b : tensor<2x4096xf64>, tensor<2x4096xi64>) -> tensor<2x4096xf64>, tensor<2x4096xi64>
   return %r#0, %r#1 : tensor<2x4096xf64>, tensor<2x4096xi64>
@@ -71,7 +71,7 @@ func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<
 // One row of 2^20: tiles of 4096 f32 keys (32 KiB with their slots) merged
 // 8 times. A 24 KiB budget halves the tile.
 // CHECK-LABEL: func.func @huge_row
-// CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [256, 1, 1], algorithm = merge_rows, row_tile = 4096>
+// CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [1024, 1, 1], algorithm = merge_rows, row_tile = 4096>
 // SMALL-LABEL: func.func @huge_row
 // SMALL: algorithm = merge_rows, row_tile = 2048>
 // Random configs draw merge_rows for this row too, with any tile.

@@ -2,8 +2,8 @@
 // RUN: sift-opt %s -sift-workgroup-rows=inject-merge-drop-last=1 -split-input-file | FileCheck %s --check-prefix=DROP
 // RUN: sift-opt %s -sift-workgroup-rows=inject-no-barrier=1 -split-input-file | FileCheck %s --check-prefix=NOBARRIER
 // Algorithm merge_rows: plan buffers, a launch of tile sorts in workgroup
-// memory, one launch per merge pass (binary searches, no workgroup memory),
-// one launch that writes the results.
+// memory, one launch per merge pass (merge path), one launch that writes
+// the results.
 
 #merge = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [4, 1, 1], algorithm = merge_rows, row_tile = 8>
 // 3 rows of 37: 5 tiles of 8 a row, so 3 merge passes (8 -> 16 -> 32 -> 64).
@@ -24,9 +24,15 @@
 // CHECK:   memref.store %{{.+}}, %[[IA]][%{{.+}}, %{{.+}}] : memref<3x37xi32>
 // CHECK: %[[KB:.+]] = memref.alloc() : memref<3x37xf32>
 // CHECK: %[[IB:.+]] = memref.alloc() : memref<3x37xi32>
-// Three merge passes, ping-pong, each a binary search per element.
+// Three merge passes by merge path, ping-pong: a search along each
+// diagonal in the runs, the parts staged in workgroup memory, then each
+// element's rank searched there.
 // CHECK: gpu.launch
-// CHECK-NOT: gpu.barrier
+// CHECK:   scf.while
+// CHECK:   scf.while
+// CHECK:   memref.alloc() : memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK:   memref.load %[[KA]]
+// CHECK:   gpu.barrier
 // CHECK:   scf.while
 // CHECK:   memref.store %{{.+}}, %[[KB]]
 // CHECK: gpu.launch

@@ -9,28 +9,32 @@
 // CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
 // CHECK: gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C3]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C8]],
 // CHECK:   %[[ROW:.+]] = arith.remui %[[BX]]
-// Both operands are staged; the index array is padded to 64.
-// CHECK:   %[[KEYS:.+]] = memref.alloc() : memref<37xf32, #gpu.address_space<workgroup>>
+// Both operands are staged, the keys and the index array padded to 64.
+// CHECK:   %[[KEYS:.+]] = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK:   %[[VALS:.+]] = memref.alloc() : memref<37xi32, #gpu.address_space<workgroup>>
 // CHECK:   %[[IDX:.+]] = memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>
 // CHECK:   scf.for %[[E:.+]] = %[[TX]] to %{{.+}} step
 // CHECK:     memref.load %{{.+}}[%[[ROW]], %[[E]]] : memref<3x37xf32>
 // CHECK:     memref.store %{{.+}}, %[[KEYS]][%[[E]]]
 // CHECK:   gpu.barrier
-// The network: stages, steps, then this thread's pairs.
+// The network: stages, steps, then this thread's pairs (32 pairs of 64
+// slots, every thread busy), keys moving with their indices.
 // CHECK:   scf.for
 // CHECK:     scf.for
-// CHECK:       scf.for %{{.+}} = %[[TX]] to
-// CHECK:         arith.xori
+// CHECK:       scf.for %{{.+}} = %[[TX]] to %c32
+// CHECK:         memref.load %[[KEYS]]
+// CHECK:         memref.load %[[IDX]]
 // Padding (index >= 37) goes after every element; keys compare NaN-aware.
 // CHECK:         arith.cmpi sge, %{{.+}}, %c37_i32
 // CHECK:         arith.cmpf olt
+// CHECK:         memref.store %{{.+}}, %[[KEYS]]
+// CHECK:         memref.store %{{.+}}, %[[IDX]]
 // CHECK:       gpu.barrier
-// Write back through the sorted indices.
+// Write back: the sorted keys, the other operand through the indices.
+// CHECK:   memref.load %[[KEYS]]
+// CHECK:   memref.store %{{.+}}, %{{.+}}[%[[ROW]], %{{.+}}] : memref<3x37xf32>
 // CHECK:   %[[I:.+]] = memref.load %[[IDX]]
 // CHECK:   %[[S:.+]] = arith.index_cast %[[I]] : i32 to index
-// CHECK:   memref.load %[[KEYS]][%[[S]]]
-// CHECK:   memref.store %{{.+}}, %{{.+}}[%[[ROW]], %{{.+}}] : memref<3x37xf32>
 // CHECK:   memref.load %[[VALS]][%[[S]]]
 // CHECK-NOT: sift.sort
 // FAULT-LABEL: func.func @sort_rows
@@ -48,7 +52,7 @@ func.func @sort_rows(%k: memref<3x37xf32>, %v: memref<3x37xi32>) {
 // with their i64 index; rows along dimension 0 here.
 // CHECK-LABEL: func.func @topk_rows
 // CHECK: gpu.launch
-// CHECK:   memref.alloc() : memref<10xf16, #gpu.address_space<workgroup>>
+// CHECK:   memref.alloc() : memref<16xf16, #gpu.address_space<workgroup>>
 // CHECK:   memref.alloc() : memref<16xi32, #gpu.address_space<workgroup>>
 // CHECK:   gpu.barrier
 // CHECK:   arith.extsi %{{.+}} : i32 to i64
