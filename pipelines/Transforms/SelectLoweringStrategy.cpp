@@ -233,6 +233,23 @@ sift::LoweringConfigAttr rowTileConfig(MLIRContext *context, int64_t rank,
       b.getDenseI64ArrayAttr({threads, 1, 1}), algorithm, tile);
 }
 
+/// A random merge_rows or radix_select config: any power-of-two tile from 2
+/// up to `largest` and the row's size rounded up (small tiles make several
+/// merge or digit passes out of a short row), any threads up to the tile.
+sift::LoweringConfigAttr randomRowTileConfig(MLIRContext *context,
+                                             int64_t rank, int64_t n,
+                                             int64_t largest,
+                                             sift::Algorithm algorithm,
+                                             ConfigRng &rng) {
+  int64_t most = std::min(largest, std::max<int64_t>(2, nextPowerOfTwo(n)));
+  int64_t tile =
+      int64_t{2} << rng.below(llvm::countr_zero(static_cast<uint64_t>(most)));
+  int64_t threads = int64_t{1} << rng.below(
+                        1 + llvm::countr_zero(static_cast<uint64_t>(
+                                std::min<int64_t>(tile, 1024))));
+  return rowTileConfig(context, rank, threads, tile, algorithm);
+}
+
 struct SelectLoweringStrategyPass final
     : sift::impl::SelectLoweringStrategyBase<SelectLoweringStrategyPass> {
   using SelectLoweringStrategyBase::SelectLoweringStrategyBase;
@@ -313,15 +330,8 @@ struct SelectLoweringStrategyPass final
         return rowTileConfig(context, domain.size(), 256,
                              defaultRadixChunk(rows, row.n),
                              sift::Algorithm::RadixSelect);
-      int64_t most = std::min<int64_t>(16384, std::max<int64_t>(
-                                                  2, nextPowerOfTwo(row.n)));
-      int64_t chunk = int64_t{2} << rng.below(llvm::countr_zero(
-                          static_cast<uint64_t>(most)));
-      int64_t threads = int64_t{1} << rng.below(
-                            1 + llvm::countr_zero(static_cast<uint64_t>(
-                                    std::min<int64_t>(chunk, 1024))));
-      return rowTileConfig(context, domain.size(), threads, chunk,
-                           sift::Algorithm::RadixSelect);
+      return randomRowTileConfig(context, domain.size(), row.n, 16384,
+                                 sift::Algorithm::RadixSelect, rng);
     }
     if (algorithm == sift::Algorithm::MergeRows) {
       int64_t largest = largestMergeTile(row, maxWorkgroupMemory);
@@ -329,17 +339,8 @@ struct SelectLoweringStrategyPass final
         return rowTileConfig(context, domain.size(),
                              std::min<int64_t>(largest / 2, 1024), largest,
                              sift::Algorithm::MergeRows);
-      // Any tile from 2 up (small ones make several merge passes out of a
-      // short row), any threads up to the tile.
-      int64_t most = std::min(largest, std::max<int64_t>(
-                                           2, nextPowerOfTwo(row.n)));
-      int64_t tile = int64_t{2} << rng.below(llvm::countr_zero(
-                         static_cast<uint64_t>(most)));
-      int64_t threads = int64_t{1} << rng.below(
-                            1 + llvm::countr_zero(static_cast<uint64_t>(
-                                    std::min<int64_t>(tile, 1024))));
-      return rowTileConfig(context, domain.size(), threads, tile,
-                           sift::Algorithm::MergeRows);
+      return randomRowTileConfig(context, domain.size(), row.n, largest,
+                                 sift::Algorithm::MergeRows, rng);
     }
     if (algorithm == sift::Algorithm::WorkgroupRow) {
       int64_t padded = nextPowerOfTwo(row.n);
