@@ -304,6 +304,35 @@ TEST_F(IrChecksTest, StoreIndexedByThreadIdIsClean) {
   EXPECT_TRUE(checkAll(*module, kBudget).empty());
 }
 
+// A slot taken from an atomic counter differs per thread (the radix
+// select's compaction): a store there is distributed. The same address read
+// with a plain load is the same for every thread: undistributed.
+TEST_F(IrChecksTest, StoreAtASlotFromAnAtomicIsClean) {
+  const std::string counter =
+      "workgroup(%cnt : memref<1xi32, #gpu.address_space<workgroup>>)";
+  auto atomic = kernel(R"(
+    %c0 = arith.constant 0 : index
+    %one = arith.constant 1 : i32
+    %slot = memref.atomic_rmw addi %one, %cnt[%c0] : (i32, memref<1xi32, #gpu.address_space<workgroup>>) -> i32
+    %i = arith.index_cast %slot : i32 to index
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %out[%i] : memref<64xf32>)",
+                       "64, 1, 1", counter);
+  ASSERT_TRUE(atomic);
+  std::vector<IrFinding> findings = checkAll(*atomic, kBudget);
+  EXPECT_TRUE(findings.empty()) << describe(findings);
+  auto load = kernel(R"(
+    %c0 = arith.constant 0 : index
+    %slot = memref.load %cnt[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+    %i = arith.index_cast %slot : i32 to index
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %out[%i] : memref<64xf32>)",
+                     "64, 1, 1", counter);
+  ASSERT_TRUE(load);
+  EXPECT_EQ(verdicts(checkAll(*load, kBudget)),
+            std::vector<Verdict>{Verdict::UndistributedWrite});
+}
+
 TEST_F(IrChecksTest, SingleThreadBlockIsClean) {
   auto module = kernel(R"(
     %bid = gpu.block_id x
