@@ -69,6 +69,10 @@ enum class Fault : uint8_t {
   /// The radix select of a long top-k row (algorithm radix_select) counts
   /// every element one histogram bin too high. Oracle: mismatch on a GPU.
   RadixDigitOffByOne,
+  /// The radix sort of long rows (algorithm radix_sort) loses the carry
+  /// into every odd thread's chunk of the scan that turns the tiles' digit
+  /// counts into offsets. Oracle: mismatch on a GPU.
+  RadixScanLostCarry,
 };
 
 /// Every fault, in enum order.
@@ -81,7 +85,7 @@ inline constexpr Fault kAllFaults[] = {
     Fault::NmsIouGe,               Fault::NmsUnnormalizedCorners,
     Fault::NmsScoreThresholdGe,    Fault::NmsSortGlobalTemp,
     Fault::CrashAtRandom,          Fault::MergeDropLast,
-    Fault::RadixDigitOffByOne};
+    Fault::RadixDigitOffByOne,     Fault::RadixScanLostCarry};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -89,7 +93,7 @@ inline constexpr Fault kAllFaults[] = {
 /// "alloc-select-first", "wg-unaligned", "nms-iou-ge",
 /// "nms-unnormalized-corners", "nms-score-threshold-ge",
 /// "nms-sort-global-temp", "crash-at-random", "merge-drop-last",
-/// "radix-digit-off-by-one".
+/// "radix-digit-off-by-one", "radix-scan-lost-carry".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -109,6 +113,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::CrashAtRandom: return "crash-at-random";
   case Fault::MergeDropLast: return "merge-drop-last";
   case Fault::RadixDigitOffByOne: return "radix-digit-off-by-one";
+  case Fault::RadixScanLostCarry: return "radix-scan-lost-carry";
   }
   return "?";
 }

@@ -120,6 +120,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::DistNoBarrier:
     case Fault::MergeDropLast:
     case Fault::RadixDigitOffByOne:
+    case Fault::RadixScanLostCarry:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

@@ -58,15 +58,20 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "workgroup_size has " << threads
                        << " threads, more than 1024";
   bool merge = algorithm == Algorithm::MergeRows ||
-               algorithm == Algorithm::RadixSelect;
+               algorithm == Algorithm::RadixSelect ||
+               algorithm == Algorithm::RadixSort;
   if (merge && (rowTile < 2 || !llvm::isPowerOf2_64(rowTile)))
     return emitError() << stringifyAlgorithm(algorithm)
                        << " needs a row_tile that is a power of two >= 2, "
                           "found "
                        << rowTile;
+  if (algorithm == Algorithm::RadixSort && rowTile < threads)
+    return emitError() << "radix_sort gives every thread at least one "
+                          "element of a tile: row_tile "
+                       << rowTile << " < " << threads << " threads";
   if (!merge && rowTile != 0)
-    return emitError() << "row_tile is for merge_rows and radix_select "
-                          "only, not "
+    return emitError() << "row_tile is for merge_rows, radix_select and "
+                          "radix_sort only, not "
                        << stringifyAlgorithm(algorithm);
   if (algorithm == Algorithm::WorkgroupRow || merge) {
     // Workgroups per row: the domain tile is one point and the threads

@@ -57,7 +57,15 @@ def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
     // dispatch that chooses the digit, stopping early when a bucket holds
     // exactly what is left of k; then the k selected are compacted and
     // ranked (RadixSelect.cpp).
-    I32EnumAttrCase<"RadixSelect", 5, "radix_select">
+    I32EnumAttrCase<"RadixSelect", 5, "radix_select">,
+    // Long rows of a sort with a named order, or of a top-k: an LSD radix
+    // sort over order-preserving key bits, 8 bits a pass, each pass a count
+    // dispatch (workgroups of `row_tile` elements, histograms in workgroup
+    // memory), a scan dispatch (the tiles' offsets per digit) and a scatter
+    // dispatch (each tile sorted by the digit in workgroup memory with two
+    // stable 4-bit splits, then written to its offsets); stable, so ties
+    // keep the lower index (RadixSort.cpp).
+    I32EnumAttrCase<"RadixSort", 6, "radix_sort">
   ]> {
   let cppNamespace = "::sift";
   let genSpecializedAttr = 0;

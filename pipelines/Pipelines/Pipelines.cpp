@@ -115,6 +115,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   rows.injectMergeDropLast = options.faults.contains(Fault::MergeDropLast);
   rows.injectRadixDigitOffByOne =
       options.faults.contains(Fault::RadixDigitOffByOne);
+  rows.injectRadixScanLostCarry =
+      options.faults.contains(Fault::RadixScanLostCarry);
   pm.addNestedPass<func::FuncOp>(createWorkgroupRows(rows));
   LowerToLoopsOptions lower;
   lower.parallel = true;

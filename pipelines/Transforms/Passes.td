@@ -226,14 +226,19 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     passes double the sorted runs until one is left, then the results are
     written (MergeRows.cpp). A sift.topk whose config says `radix_select`
     becomes a radix select over key digits, a histogram and a pick launch
-    per digit, then a filter and a ranking launch (RadixSelect.cpp).
+    per digit, then a filter and a ranking launch (RadixSelect.cpp). A
+    sift.sort with a named order or a sift.topk whose config says
+    `radix_sort` becomes an LSD radix sort, a count, a scan and a scatter
+    launch per 8-bit digit (RadixSort.cpp).
 
     With `inject-no-barrier` (fault dist-no-barrier, IREE #20358) no barrier
     is emitted: threads read staging slots others have not written yet. With
     `inject-merge-drop-last` (fault merge-drop-last) every merge loses the
     last element of its second run; with `inject-radix-digit-off-by-one`
     (fault radix-digit-off-by-one) the radix select counts every element one
-    bin too high.
+    bin too high; with `inject-radix-scan-lost-carry` (fault
+    radix-scan-lost-carry) the radix sort's scan of the tiles' counts loses
+    the carry into odd threads' chunks.
   }];
   let options = [
     Option<"injectNoBarrier", "inject-no-barrier", "bool", /*default=*/"false",
@@ -242,6 +247,8 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            /*default=*/"false", "Fault merge-drop-last">,
     Option<"injectRadixDigitOffByOne", "inject-radix-digit-off-by-one",
            "bool", /*default=*/"false", "Fault radix-digit-off-by-one">,
+    Option<"injectRadixScanLostCarry", "inject-radix-scan-lost-carry",
+           "bool", /*default=*/"false", "Fault radix-scan-lost-carry">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",

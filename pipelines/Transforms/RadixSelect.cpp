@@ -113,32 +113,7 @@ private:
 
   /// The order-preserving bits of `value` as an i64, larger = better.
   Value betterBits(OpBuilder &b, Value value) {
-    Type bitsType = b.getIntegerType(keyBits);
-    Value bits = arith::BitcastOp::create(b, loc, bitsType, value);
-    Value sign = arith::ConstantIntOp::create(
-        b, loc, bitsType, APInt::getSignMask(keyBits).getSExtValue());
-    Value ones = arith::ConstantIntOp::create(b, loc, bitsType, -1);
-    Value up; // ascending-order bits
-    if (isa<FloatType>(keyType)) {
-      Value zeroValue = arith::ConstantOp::create(
-          b, loc, keyType, b.getFloatAttr(keyType, 0.0));
-      Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                           value, zeroValue);
-      Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
-                                          value, value);
-      Value zero = arith::ConstantIntOp::create(b, loc, bitsType, 0);
-      bits = arith::SelectOp::create(b, loc, isZero, zero, bits);
-      Value negative = cmp(b, arith::CmpIPredicate::ne,
-                           arith::AndIOp::create(b, loc, bits, sign), zero);
-      up = arith::SelectOp::create(
-          b, loc, negative, arith::XOrIOp::create(b, loc, bits, ones),
-          arith::OrIOp::create(b, loc, bits, sign));
-      up = arith::SelectOp::create(b, loc, isNan, ones, up);
-    } else {
-      up = arith::XOrIOp::create(b, loc, bits, sign);
-    }
-    if (!topk.isLargest())
-      up = arith::XOrIOp::create(b, loc, up, ones);
+    Value up = sift::buildOrderBits(b, loc, value, !topk.isLargest());
     if (keyBits == 64)
       return up;
     return arith::ExtUIOp::create(b, loc, b.getI64Type(), up);

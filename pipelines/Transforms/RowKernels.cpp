@@ -226,3 +226,37 @@ int64_t sift::nextPowerOfTwo(int64_t n) {
     p *= 2;
   return p;
 }
+
+Value sift::buildOrderBits(OpBuilder &b, Location loc, Value value,
+                           bool invert) {
+  Type keyType = value.getType();
+  unsigned width = keyType.getIntOrFloatBitWidth();
+  Type bitsType = b.getIntegerType(width);
+  Value bits = arith::BitcastOp::create(b, loc, bitsType, value);
+  Value sign = arith::ConstantIntOp::create(
+      b, loc, bitsType, APInt::getSignMask(width).getSExtValue());
+  Value ones = arith::ConstantIntOp::create(b, loc, bitsType, -1);
+  Value up;
+  if (isa<FloatType>(keyType)) {
+    Value zeroValue = arith::ConstantOp::create(b, loc, keyType,
+                                                b.getFloatAttr(keyType, 0.0));
+    Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         value, zeroValue);
+    Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
+                                        value, value);
+    Value zero = arith::ConstantIntOp::create(b, loc, bitsType, 0);
+    bits = arith::SelectOp::create(b, loc, isZero, zero, bits);
+    Value negative = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, bits, sign), zero);
+    // Negative floats: every bit flipped (larger magnitude = smaller);
+    // positive: the sign bit set (above every negative).
+    up = arith::SelectOp::create(b, loc, negative,
+                                 arith::XOrIOp::create(b, loc, bits, ones),
+                                 arith::OrIOp::create(b, loc, bits, sign));
+    up = arith::SelectOp::create(b, loc, isNan, ones, up);
+  } else {
+    up = arith::XOrIOp::create(b, loc, bits, sign);
+  }
+  return invert ? arith::XOrIOp::create(b, loc, up, ones) : up;
+}

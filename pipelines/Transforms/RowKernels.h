@@ -82,6 +82,14 @@ void buildBitonicSort(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid,
                       mlir::Value slots, mlir::Value count,
                       const KeyBefore &before, bool barriers);
 
+/// The order-preserving bits of `value` (an integer or float key) as an
+/// integer of its width whose unsigned order is SEMANTICS.md's total order
+/// of keys: integers signed; floats with -0 = +0 (both give +0's bits) and
+/// every NaN one key (all ones) above +inf. `invert` flips every bit (the
+/// reverse order). Equal keys give equal bits.
+mlir::Value buildOrderBits(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value value, bool invert);
+
 /// Builds a gpu.launch of `blocks` workgroups of `threads` threads along x;
 /// `body` gets the block and thread ids (x). The builder continues after
 /// the launch.

@@ -11,6 +11,7 @@
 
 #include "pipelines/Dialect/SiftDialect.h"
 #include "pipelines/Transforms/Passes.h"
+#include "pipelines/Transforms/RadixSort.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -250,6 +251,53 @@ sift::LoweringConfigAttr randomRowTileConfig(MLIRContext *context,
   return rowTileConfig(context, rank, threads, tile, algorithm);
 }
 
+/// The radix_sort config of a row: tiles of up to 4096 elements, 16 a
+/// thread, the largest whose workgroup memory fits `budget`; the tile at
+/// most the row rounded up to a power of two (from 2). A random config
+/// draws any power-of-two tile that fits with one thread and keeps the
+/// digit counts of all `rows` within kRadixSortMaxTiles tiles (64 MiB),
+/// then any power-of-two threads up to the tile that fit with it. Null
+/// when not even two elements and one thread fit.
+constexpr int64_t kRadixSortMaxTiles = 65536;
+sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
+                                         int64_t rows, const RowShape &row,
+                                         int64_t budget, bool random,
+                                         ConfigRng &rng) {
+  auto fits = [&](int64_t tile, int64_t threads) {
+    return sift::radixSortWorkgroupBytes(tile, threads, row.keyBytes) <=
+           budget;
+  };
+  int64_t most = std::min<int64_t>(4096, std::max<int64_t>(
+                                             2, nextPowerOfTwo(row.n)));
+  if (!random) {
+    for (int64_t tile = most; tile >= 2; tile /= 2) {
+      int64_t threads = std::min<int64_t>(std::max<int64_t>(tile / 16, 1),
+                                          1024);
+      if (fits(tile, threads))
+        return rowTileConfig(context, rank, threads, tile,
+                             sift::Algorithm::RadixSort);
+    }
+    return {};
+  }
+  SmallVector<int64_t> tiles;
+  for (int64_t tile = 2; tile <= most; tile *= 2)
+    if (fits(tile, 1) &&
+        (tile == most || rows * ((row.n + tile - 1) / tile) <=
+                             kRadixSortMaxTiles))
+      tiles.push_back(tile);
+  if (tiles.empty())
+    return {};
+  int64_t tile = tiles[rng.below(tiles.size())];
+  SmallVector<int64_t> threadChoices;
+  for (int64_t threads = 1; threads <= std::min<int64_t>(tile, 1024);
+       threads *= 2)
+    if (fits(tile, threads))
+      threadChoices.push_back(threads);
+  int64_t threads = threadChoices[rng.below(threadChoices.size())];
+  return rowTileConfig(context, rank, threads, tile,
+                       sift::Algorithm::RadixSort);
+}
+
 struct SelectLoweringStrategyPass final
     : sift::impl::SelectLoweringStrategyBase<SelectLoweringStrategyPass> {
   using SelectLoweringStrategyBase::SelectLoweringStrategyBase;
@@ -296,14 +344,24 @@ struct SelectLoweringStrategyPass final
     SmallVector<sift::Algorithm> algorithms = {sift::Algorithm::RowPerThread};
     bool mergeFits = kind == sift::Pipeline::Distribute && row.n >= 2 &&
                      2 * (row.keyBytes + 4) <= maxWorkgroupMemory;
+    bool radixSortFits =
+        kind == sift::Pipeline::Distribute && row.n >= 2 &&
+        sift::radixSortable(op) &&
+        sift::radixSortWorkgroupBytes(2, 1, row.keyBytes) <=
+            maxWorkgroupMemory;
     if (kind == sift::Pipeline::Distribute && row.n >= 2 &&
         row.workgroupBytes <= maxWorkgroupMemory)
       algorithms.push_back(sift::Algorithm::WorkgroupRow);
+    else if (radixSortFits && !random)
+      // Too long for one workgroup: a radix sort when the order is a named
+      // one, otherwise tile sorts and merges.
+      algorithms.push_back(sift::Algorithm::RadixSort);
     else if (mergeFits && !random)
-      // Too long for one workgroup: tile sorts and merges.
       algorithms.push_back(sift::Algorithm::MergeRows);
     if (mergeFits && random)
       algorithms.push_back(sift::Algorithm::MergeRows);
+    if (radixSortFits && random)
+      algorithms.push_back(sift::Algorithm::RadixSort);
     bool radixFits = kind == sift::Pipeline::Distribute && row.k >= 1 &&
                      row.n >= 2 &&
                      row.k <= (random ? kRadixMaxK : kRadixDefaultK) &&
@@ -332,6 +390,15 @@ struct SelectLoweringStrategyPass final
                              sift::Algorithm::RadixSelect);
       return randomRowTileConfig(context, domain.size(), row.n, 16384,
                                  sift::Algorithm::RadixSelect, rng);
+    }
+    if (algorithm == sift::Algorithm::RadixSort) {
+      int64_t rows = 1;
+      for (int64_t size : domain)
+        rows *= size;
+      if (auto config = radixSortConfig(context, domain.size(), rows, row,
+                                        maxWorkgroupMemory, random, rng))
+        return config;
+      algorithm = sift::Algorithm::RowPerThread; // Nothing fits.
     }
     if (algorithm == sift::Algorithm::MergeRows) {
       int64_t largest = largestMergeTile(row, maxWorkgroupMemory);

@@ -28,6 +28,7 @@
 #include "pipelines/Transforms/MergeRows.h"
 #include "pipelines/Transforms/Passes.h"
 #include "pipelines/Transforms/RadixSelect.h"
+#include "pipelines/Transforms/RadixSort.h"
 #include "pipelines/Transforms/WorkgroupNms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -196,7 +197,8 @@ struct WorkgroupRowsPass final
           op->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
       if (config && (config.getAlgorithm() == sift::Algorithm::WorkgroupRow ||
                      config.getAlgorithm() == sift::Algorithm::MergeRows ||
-                     config.getAlgorithm() == sift::Algorithm::RadixSelect))
+                     config.getAlgorithm() == sift::Algorithm::RadixSelect ||
+                     config.getAlgorithm() == sift::Algorithm::RadixSort))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -236,6 +238,17 @@ struct WorkgroupRowsPass final
         radix.threads = config.getWorkgroupSize()[0];
         radix.digitOffByOne = injectRadixDigitOffByOne;
         if (failed(sift::lowerTopkByRadixSelect(rewriter, *row, radix)))
+          return signalPassFailure();
+        rewriter.eraseOp(op);
+        continue;
+      }
+      if (config.getAlgorithm() == sift::Algorithm::RadixSort) {
+        sift::RadixSortOptions radix;
+        radix.tile = config.getRowTile();
+        radix.threads = config.getWorkgroupSize()[0];
+        radix.barriers = !injectNoBarrier;
+        radix.lostCarry = injectRadixScanLostCarry;
+        if (failed(sift::lowerRowsByRadixSort(rewriter, *row, radix)))
           return signalPassFailure();
         rewriter.eraseOp(op);
         continue;

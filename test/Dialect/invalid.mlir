@@ -290,7 +290,7 @@ func.func private @merge_odd_tile() attributes {c = #sift.lowering_config<workgr
 
 // -----
 
-// expected-error @+1 {{row_tile is for merge_rows and radix_select only, not workgroup_row}}
+// expected-error @+1 {{row_tile is for merge_rows, radix_select and radix_sort only, not workgroup_row}}
 func.func private @tile_not_merge() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = workgroup_row, row_tile = 64>}
 
 // -----
@@ -464,3 +464,8 @@ func.func @per_class_n_dynamic(%b: tensor<1x?x4xf32>, %s: tensor<1x2x?xf32>, %o:
   %r:2 = sift.nms_per_class max_output_boxes_per_class(3) iou_threshold(0.5) ins(%b, %s, %o : tensor<1x?x4xf32>, tensor<1x2x?xf32>, tensor<1x2x?xi64>) outs(%sl, %n : tensor<1x2x3xi64>, tensor<1x2xi64>) -> tensor<1x2x3xi64>, tensor<1x2xi64>
   return
 }
+
+// -----
+
+// expected-error @+1 {{radix_sort gives every thread at least one element of a tile: row_tile 64 < 128 threads}}
+func.func private @radix_sort_threads() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = radix_sort, row_tile = 64>}

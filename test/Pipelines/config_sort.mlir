@@ -5,6 +5,7 @@
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute max-workgroup-memory=131072" -split-input-file | FileCheck %s --check-prefix=BIG
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute max-workgroup-memory=24576" -split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=13" -split-input-file | FileCheck %s --check-prefix=RANDOM13
+// RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=2" -split-input-file | FileCheck %s --check-prefix=RANDOM2
 // Strategy selection for sift.sort: the domain is every dimension but the
 // sorted one, the innermost domain dimension on x. Short rows (under 16)
 // get a thread each; in distribute, longer rows that fit workgroup memory
@@ -53,12 +54,13 @@ func.func @rank1(%a: tensor<4096xf16>) -> tensor<4096xf16> {
 
 // -----
 
-// 2 x 4096 x 8 bytes + 16 KiB of indices = 80 KiB: over 48 KiB, so tiles
-// are sorted and merged (merge_rows): a tile's f64 keys and i32 slots,
-// 4096 x 12 bytes, fit 48 KiB; a larger budget takes the workgroup
-// algorithm.
+// 2 x 4096 x 8 bytes + 16 KiB of indices = 80 KiB: over 48 KiB, and the
+// order is a named one, so a radix sort (radix_sort) of tiles of 1024 f64
+// keys, 16 a thread: two (key, slot) arrays of 12 KiB, 4 KiB of split
+// counts, the scan's partials and 256 digit starts fit 48 KiB (2048 would
+// not); a larger budget takes the workgroup algorithm.
 // CHECK-LABEL: func.func @too_large
-// CHECK: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [1024, 1, 1], algorithm = merge_rows, row_tile = 4096>
+// CHECK: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = radix_sort, row_tile = 1024>
 // BIG-LABEL: func.func @too_large
 // BIG: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [512, 1, 1], algorithm = workgroup_row>
 func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<2x4096xf64>, tensor<2x4096xi64>) {
@@ -68,18 +70,35 @@ func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<
 
 // -----
 
-// One row of 2^20: tiles of 4096 f32 keys (32 KiB with their slots) merged
-// 8 times. A 24 KiB budget halves the tile.
+// One row of 2^20: a radix sort in tiles of 2048 f32 keys, 128 threads
+// (41.5 KiB of workgroup memory). A 24 KiB budget halves the tile.
 // CHECK-LABEL: func.func @huge_row
-// CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [1024, 1, 1], algorithm = merge_rows, row_tile = 4096>
+// CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [128, 1, 1], algorithm = radix_sort, row_tile = 2048>
 // SMALL-LABEL: func.func @huge_row
-// SMALL: algorithm = merge_rows, row_tile = 2048>
-// Random configs draw merge_rows for this row too, with any tile.
+// SMALL: workgroup_size = [64, 1, 1], algorithm = radix_sort, row_tile = 1024>
+// Random configs draw radix_sort with any tile that keeps the digit counts
+// within 65536 tiles (here from 16), and merge_rows too.
 // RANDOM13-LABEL: func.func @huge_row
-// RANDOM13: algorithm = merge_rows, row_tile = {{[0-9]+}}>
+// RANDOM13: algorithm = radix_sort, row_tile = 32>
+// RANDOM2-LABEL: func.func @huge_row
+// RANDOM2: algorithm = merge_rows, row_tile = {{[0-9]+}}>
 func.func @huge_row(%a: tensor<1048576xf32>) -> tensor<1048576xf32> {
   %r = sift.sort dimension(0) descending outs(%a : tensor<1048576xf32>) -> tensor<1048576xf32>
   return %r : tensor<1048576xf32>
+}
+
+// -----
+
+// A comparator region is opaque to a radix sort: tiles sorted and merged.
+// CHECK-LABEL: func.func @long_comparator
+// CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [1024, 1, 1], algorithm = merge_rows, row_tile = 4096>
+func.func @long_comparator(%a: tensor<16384xf32>) -> tensor<16384xf32> {
+  %r = sift.sort dimension(0) outs(%a : tensor<16384xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %lt = arith.cmpf ogt, %x, %y : f32
+    sift.yield %lt : i1
+  } -> tensor<16384xf32>
+  return %r : tensor<16384xf32>
 }
 
 // -----

@@ -1,0 +1,551 @@
+//===- RadixSort.cpp - LSD radix sort of long rows ------------------------===//
+//
+// The `radix_sort` algorithm of the distribute pipeline: a sift.sort with a
+// named order (or a sift.topk, which keeps the first k of each sorted row)
+// becomes a least-significant-digit radix sort over the keys'
+// order-preserving bits (RowKernels.h: -0 = +0, one NaN above +inf,
+// inverted for descending or largest), 8 bits a pass, all rows at once,
+// over host-allocated plan buffers (keys and i32 row positions, twice, for
+// ping-pong; [rows, 256 * tiles] counts; [rows, passes, 256] totals):
+//
+//   init:     zero the totals
+//   per pass: count:   a workgroup per tile of `row_tile` elements of a
+//                      row counts its digits in a workgroup-memory
+//                      histogram (atomics), writes the counts bucket-major
+//                      (counts[r][d * tiles + t]) and adds them to the row's
+//                      totals (global atomics)
+//             scan:    a workgroup per (row, digit) turns its bucket's
+//                      counts into the tiles' global offsets: the totals of
+//                      the smaller digits plus an exclusive scan over the
+//                      tiles (thread chunks, a Hillis-Steele scan of their
+//                      sums in workgroup memory, the carries added back)
+//             scatter: a workgroup per tile stages it in workgroup memory,
+//                      sorts it by the digit stably with two 4-bit splits
+//                      (each thread counts its contiguous items per
+//                      bucket, a scan of the 16 x threads counts places
+//                      them), then writes each element to its tile's offset
+//                      for its digit plus its rank among its digit in the
+//                      tile (coalesced: equal digits are contiguous)
+//
+// Every pass is stable and the first pass takes the elements in row order,
+// so equal keys keep their order: the sort is stable and a top-k's ties go
+// to the lower index, as SEMANTICS.md asks. The first pass reads the op's
+// operands (copying a sort's other operands aside), the last writes its
+// results (a sort's other operands gathered by position, a top-k's first k
+// with i64 indices). Dispatches are ordered by the plan; no workgroup waits
+// for another. The fault radix-scan-lost-carry drops the carry into every
+// odd thread's chunk of the tiles' scan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Transforms/RadixSort.h"
+
+#include "pipelines/Dialect/SiftDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kBins = int64_t{1} << sift::kRadixSortDigitBits;
+constexpr int64_t kSplitBins = int64_t{1} << sift::kRadixSortSplitBits;
+/// The most threads of a scan workgroup.
+constexpr int64_t kScanThreads = 256;
+
+class RadixSortLowering {
+public:
+  RadixSortLowering(RewriterBase &rewriter, const sift::RowOp &row,
+                    const sift::RadixSortOptions &options)
+      : b(rewriter), row(row), options(options), loc(row.op->getLoc()) {}
+
+  LogicalResult build() {
+    rows = row.rows();
+    kept = row.n;
+    if (auto topk = dyn_cast<sift::TopkOp>(row.op)) {
+      kept = topk.getK();
+      invert = topk.isLargest();
+    } else {
+      auto sort = cast<sift::SortOp>(row.op);
+      if (sort.hasComparator() || !sort.getOrder())
+        return sort.emitOpError("radix_sort needs a named order, not a "
+                                "comparator region");
+      invert = *sort.getOrder() == sift::SortOrder::Descending;
+    }
+    if (rows == 0 || row.n == 0 || kept == 0)
+      return success(); // No work.
+    if (row.n > (int64_t{1} << 31) - 1)
+      return row.op->emitOpError("radix_sort indexes a row with i32, but it "
+                                 "has ")
+             << row.n << " elements";
+    if (options.tile < options.threads)
+      return row.op->emitOpError("radix_sort needs at least one element a "
+                                 "thread: row_tile ")
+             << options.tile << " < " << options.threads << " threads";
+    keyType = cast<MemRefType>(row.staged.front().getType()).getElementType();
+    int64_t keyBits = keyType.getIntOrFloatBitWidth();
+    if (keyBits % sift::kRadixSortDigitBits != 0)
+      return row.op->emitOpError("radix_sort sorts keys of whole bytes, not ")
+             << keyType;
+    passes = keyBits / sift::kRadixSortDigitBits;
+    tiles = (row.n + options.tile - 1) / options.tile;
+    for (int copy = 0; copy < 2; ++copy) {
+      keys[copy] = allocate(keyType);
+      slots[copy] = allocate(b.getI32Type());
+    }
+    for (Value operand : ArrayRef<Value>(row.staged).drop_front())
+      copies.push_back(
+          allocate(cast<MemRefType>(operand.getType()).getElementType()));
+    counts = memref::AllocOp::create(
+        b, loc, MemRefType::get({rows, kBins * tiles}, b.getI32Type()));
+    totals = memref::AllocOp::create(
+        b, loc, MemRefType::get({rows, passes, kBins}, b.getI32Type()));
+    buildInit();
+    for (int64_t pass = 0; pass < passes; ++pass) {
+      buildCount(pass);
+      buildScan(pass);
+      buildScatter(pass);
+    }
+    return success();
+  }
+
+private:
+  Value index(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value i32(OpBuilder &b, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value cmp(OpBuilder &b, arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value add(OpBuilder &b, Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y);
+  }
+  Value sub(OpBuilder &b, Value x, Value y) {
+    return arith::SubIOp::create(b, loc, x, y);
+  }
+  Value mul(OpBuilder &b, Value x, Value y) {
+    return arith::MulIOp::create(b, loc, x, y);
+  }
+  Value minu(OpBuilder &b, Value x, Value y) {
+    return arith::MinUIOp::create(b, loc, x, y);
+  }
+  Value toIndex(OpBuilder &b, Value v) {
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
+  }
+  void barrier(OpBuilder &b) {
+    if (options.barriers)
+      gpu::BarrierOp::create(b, loc);
+  }
+  Value workgroupArray(OpBuilder &b, int64_t size, Type element) {
+    return memref::AllocOp::create(
+        b, loc, sift::workgroupMemRefType(b.getContext(), size, element));
+  }
+
+  /// A [rows, n] plan buffer (a host allocation the plan owns).
+  Value allocate(Type element) {
+    return memref::AllocOp::create(b, loc,
+                                   MemRefType::get({rows, row.n}, element));
+  }
+
+  /// Bits [shift, shift + width) of `key`'s order bits, as an index.
+  Value digitOf(OpBuilder &b, Value key, int64_t shift, int64_t width) {
+    Value bits = sift::buildOrderBits(b, loc, key, invert);
+    Type type = bits.getType();
+    Value shifted = arith::ShRUIOp::create(
+        b, loc, bits, arith::ConstantIntOp::create(b, loc, type, shift));
+    Value digit = arith::AndIOp::create(
+        b, loc, shifted,
+        arith::ConstantIntOp::create(b, loc, type, (int64_t{1} << width) - 1));
+    return toIndex(b, digit);
+  }
+  Value passDigit(OpBuilder &b, Value key, int64_t pass) {
+    return digitOf(b, key, pass * sift::kRadixSortDigitBits,
+                   sift::kRadixSortDigitBits);
+  }
+
+  /// The tile of workgroup `block`: its row, number, start and length.
+  struct Tile {
+    Value r, t, start, length;
+    SmallVector<Value> rowIvs;
+  };
+  Tile tileOf(OpBuilder &b, Value block) {
+    Tile c;
+    c.r = arith::DivUIOp::create(b, loc, block, index(b, tiles));
+    c.t = arith::RemUIOp::create(b, loc, block, index(b, tiles));
+    c.start = mul(b, c.t, index(b, options.tile));
+    c.length = minu(b, index(b, options.tile), sub(b, index(b, row.n), c.start));
+    c.rowIvs = sift::delinearizeRow(b, loc, c.r, row.domain);
+    return c;
+  }
+
+  /// The (key, i32 row position) at position `at` of row `r` as pass
+  /// `pass` reads it: the op's operand first, then the previous pass's
+  /// buffers.
+  std::pair<Value, Value> load(OpBuilder &b, int64_t pass, const Tile &c,
+                               Value at) {
+    if (pass == 0)
+      return {memref::LoadOp::create(
+                  b, loc, row.staged.front(),
+                  sift::rowElementIndices(c.rowIvs, row.dim, at)),
+              arith::IndexCastOp::create(b, loc, b.getI32Type(), at)};
+    int64_t from = (pass - 1) % 2;
+    return {memref::LoadOp::create(b, loc, keys[from], ValueRange{c.r, at}),
+            memref::LoadOp::create(b, loc, slots[from], ValueRange{c.r, at})};
+  }
+
+  void launch(int64_t blocks, int64_t threads,
+              function_ref<void(OpBuilder &, Value, Value)> body) {
+    sift::buildLaunch(b, loc, blocks, threads, body);
+  }
+
+  void buildInit() {
+    launch(rows, kBins, [&](OpBuilder &b, Value r, Value tid) {
+      for (int64_t pass = 0; pass < passes; ++pass)
+        memref::StoreOp::create(b, loc, i32(b, 0), totals,
+                                ValueRange{r, index(b, pass), tid});
+    });
+  }
+
+  /// Pass `pass`: each tile's digit counts, bucket-major, and the row's
+  /// totals. The first pass also copies a sort's other operands aside.
+  void buildCount(int64_t pass) {
+    launch(rows * tiles, options.threads, [&](OpBuilder &b, Value block,
+                                              Value tid) {
+      Value threads = index(b, options.threads);
+      Tile c = tileOf(b, block);
+      Value bins = workgroupArray(b, kBins, b.getI32Type());
+      sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
+                            [&](OpBuilder &b, Location loc, Value e) {
+                              memref::StoreOp::create(b, loc, i32(b, 0), bins,
+                                                      e);
+                            });
+      barrier(b);
+      sift::forEachOfThread(
+          b, loc, tid, c.length, threads,
+          [&](OpBuilder &b, Location loc, Value e) {
+            Value at = add(b, c.start, e);
+            Value key = load(b, pass, c, at).first;
+            if (pass == 0)
+              for (auto [operand, copy] :
+                   llvm::zip(ArrayRef<Value>(row.staged).drop_front(), copies)) {
+                Value v = memref::LoadOp::create(
+                    b, loc, operand,
+                    sift::rowElementIndices(c.rowIvs, row.dim, at));
+                memref::StoreOp::create(b, loc, v, copy, ValueRange{c.r, at});
+              }
+            memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                        i32(b, 1), bins,
+                                        ValueRange{passDigit(b, key, pass)});
+          });
+      barrier(b);
+      sift::forEachOfThread(
+          b, loc, tid, index(b, kBins), threads,
+          [&](OpBuilder &b, Location loc, Value d) {
+            Value count = memref::LoadOp::create(b, loc, bins, d);
+            memref::StoreOp::create(
+                b, loc, count, counts,
+                ValueRange{c.r, add(b, mul(b, d, index(b, tiles)), c.t)});
+            Value any = cmp(b, arith::CmpIPredicate::ne, count, i32(b, 0));
+            scf::IfOp::create(b, loc, any, [&](OpBuilder &b, Location) {
+              memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                          count, totals,
+                                          ValueRange{c.r, index(b, pass), d});
+              scf::YieldOp::create(b, loc);
+            });
+          });
+    });
+  }
+
+  /// An exclusive scan, from `carryIn` (i32), of `count` i32 values that
+  /// `get` and `put` read and write, by `threadCount` threads (`tid`):
+  /// each sums a contiguous chunk, the sums are scanned in `partials`
+  /// (workgroup memory, a slot per thread; Hillis-Steele), and each thread
+  /// rewrites its chunk from the sum of the chunks before it. `loseCarry`
+  /// (fault radix-scan-lost-carry) drops that sum for odd threads.
+  void buildBlockScan(OpBuilder &b, Value tid, int64_t threadCount,
+                      Value count, Value carryIn,
+                      function_ref<Value(OpBuilder &, Value)> get,
+                      function_ref<void(OpBuilder &, Value, Value)> put,
+                      Value partials, bool loseCarry) {
+    Value threads = index(b, threadCount);
+    Value chunk = arith::DivUIOp::create(
+        b, loc, add(b, count, index(b, threadCount - 1)), threads);
+    Value lo = minu(b, mul(b, tid, chunk), count);
+    Value hi = minu(b, add(b, lo, chunk), count);
+    Value one = index(b, 1);
+    auto sum = scf::ForOp::create(
+        b, loc, lo, hi, one, ValueRange{i32(b, 0)},
+        [&](OpBuilder &b, Location loc, Value i, ValueRange acc) {
+          scf::YieldOp::create(b, loc, add(b, acc[0], get(b, i)));
+        });
+    memref::StoreOp::create(b, loc, sum.getResult(0), partials, tid);
+    barrier(b);
+    for (int64_t offset = 1; offset < threadCount; offset *= 2) {
+      Value inside =
+          cmp(b, arith::CmpIPredicate::uge, tid, index(b, offset));
+      Value from = arith::SelectOp::create(
+          b, loc, inside, sub(b, tid, index(b, offset)), tid);
+      Value theirs = arith::SelectOp::create(
+          b, loc, inside, memref::LoadOp::create(b, loc, partials, from),
+          i32(b, 0));
+      barrier(b);
+      Value mine = memref::LoadOp::create(b, loc, partials, tid);
+      memref::StoreOp::create(b, loc, add(b, mine, theirs), partials, tid);
+      barrier(b);
+    }
+    // partials[t] is now the sum of chunks 0..t.
+    Value later = cmp(b, arith::CmpIPredicate::uge, tid, one);
+    Value before = arith::SelectOp::create(
+        b, loc, later,
+        memref::LoadOp::create(
+            b, loc, partials,
+            ValueRange{arith::SelectOp::create(b, loc, later,
+                                               sub(b, tid, one), tid)}),
+        i32(b, 0));
+    if (loseCarry) {
+      Value odd = cmp(b, arith::CmpIPredicate::ne,
+                      arith::AndIOp::create(b, loc, tid, one), index(b, 0));
+      before = arith::SelectOp::create(b, loc, odd, i32(b, 0), before);
+    }
+    scf::ForOp::create(
+        b, loc, lo, hi, one, ValueRange{add(b, carryIn, before)},
+        [&](OpBuilder &b, Location loc, Value i, ValueRange running) {
+          Value v = get(b, i);
+          put(b, i, running[0]);
+          scf::YieldOp::create(b, loc, add(b, running[0], v));
+        });
+  }
+
+  /// Pass `pass`: a workgroup per (row, digit) makes its bucket's counts
+  /// the tiles' offsets in the row.
+  void buildScan(int64_t pass) {
+    int64_t threadCount =
+        std::min<int64_t>(kScanThreads, sift::nextPowerOfTwo(tiles));
+    launch(rows * kBins, threadCount, [&](OpBuilder &b, Value block,
+                                          Value tid) {
+      Value r = arith::DivUIOp::create(b, loc, block, index(b, kBins));
+      Value d = arith::RemUIOp::create(b, loc, block, index(b, kBins));
+      Value base = workgroupArray(b, 1, b.getI32Type());
+      Value partials = workgroupArray(b, threadCount, b.getI32Type());
+      Value zero = index(b, 0);
+      Value first = cmp(b, arith::CmpIPredicate::eq, tid, zero);
+      scf::IfOp::create(b, loc, first, [&](OpBuilder &b, Location) {
+        memref::StoreOp::create(b, loc, i32(b, 0), base, zero);
+        scf::YieldOp::create(b, loc);
+      });
+      barrier(b);
+      // The elements of the smaller digits come first.
+      sift::forEachOfThread(
+          b, loc, tid, d, index(b, threadCount),
+          [&](OpBuilder &b, Location loc, Value smaller) {
+            Value total = memref::LoadOp::create(
+                b, loc, totals, ValueRange{r, index(b, pass), smaller});
+            memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                        total, base, ValueRange{zero});
+          });
+      barrier(b);
+      Value carryIn = memref::LoadOp::create(b, loc, base, zero);
+      Value bucket = mul(b, d, index(b, tiles));
+      buildBlockScan(
+          b, tid, threadCount, index(b, tiles), carryIn,
+          [&](OpBuilder &b, Value i) -> Value {
+            return memref::LoadOp::create(b, loc, counts,
+                                          ValueRange{r, add(b, bucket, i)});
+          },
+          [&](OpBuilder &b, Value i, Value v) {
+            memref::StoreOp::create(b, loc, v, counts,
+                                    ValueRange{r, add(b, bucket, i)});
+          },
+          partials, options.lostCarry);
+    });
+  }
+
+  /// Stably sorts the first `length` (key, slot) pairs of the workgroup
+  /// arrays `from` by bits [shift, shift + 4) into `to`: thread t takes
+  /// items [t * items, (t + 1) * items); `table[bucket * threads + t]`
+  /// counts its items per bucket, a scan makes the counts places.
+  void buildSplit(OpBuilder &b, Value tid, Value length,
+                  std::pair<Value, Value> from, std::pair<Value, Value> to,
+                  int64_t shift, Value table, Value partials) {
+    int64_t threadCount = options.threads;
+    int64_t items = options.tile / threadCount;
+    Value one = index(b, 1);
+    Value lo = minu(b, mul(b, tid, index(b, items)), length);
+    Value hi = minu(b, add(b, lo, index(b, items)), length);
+    auto entry = [&](OpBuilder &b, Value bucket) -> Value {
+      return add(b, mul(b, bucket, index(b, threadCount)), tid);
+    };
+    for (int64_t bucket = 0; bucket < kSplitBins; ++bucket)
+      memref::StoreOp::create(b, loc, i32(b, 0), table,
+                              entry(b, index(b, bucket)));
+    scf::ForOp::create(b, loc, lo, hi, one, ValueRange{},
+                       [&](OpBuilder &b, Location loc, Value i, ValueRange) {
+      Value key = memref::LoadOp::create(b, loc, from.first, i);
+      Value at = entry(b, digitOf(b, key, shift, sift::kRadixSortSplitBits));
+      Value n = memref::LoadOp::create(b, loc, table, at);
+      memref::StoreOp::create(b, loc, add(b, n, i32(b, 1)), table, at);
+      scf::YieldOp::create(b, loc);
+    });
+    barrier(b);
+    buildBlockScan(
+        b, tid, threadCount, index(b, kSplitBins * threadCount), i32(b, 0),
+        [&](OpBuilder &b, Value i) -> Value {
+          return memref::LoadOp::create(b, loc, table, i);
+        },
+        [&](OpBuilder &b, Value i, Value v) {
+          memref::StoreOp::create(b, loc, v, table, i);
+        },
+        partials, /*loseCarry=*/false);
+    barrier(b);
+    scf::ForOp::create(b, loc, lo, hi, one, ValueRange{},
+                       [&](OpBuilder &b, Location loc, Value i, ValueRange) {
+      Value key = memref::LoadOp::create(b, loc, from.first, i);
+      Value slot = memref::LoadOp::create(b, loc, from.second, i);
+      Value at = entry(b, digitOf(b, key, shift, sift::kRadixSortSplitBits));
+      Value place = memref::LoadOp::create(b, loc, table, at);
+      memref::StoreOp::create(b, loc, add(b, place, i32(b, 1)), table, at);
+      Value to0 = toIndex(b, place);
+      memref::StoreOp::create(b, loc, key, to.first, to0);
+      memref::StoreOp::create(b, loc, slot, to.second, to0);
+      scf::YieldOp::create(b, loc);
+    });
+    barrier(b);
+  }
+
+  /// Pass `pass`: a workgroup per tile sorts it by the digit in workgroup
+  /// memory and writes each element to its place in the row.
+  void buildScatter(int64_t pass) {
+    bool last = pass == passes - 1;
+    int64_t to = pass % 2;
+    launch(rows * tiles, options.threads, [&](OpBuilder &b, Value block,
+                                              Value tid) {
+      Value threads = index(b, options.threads);
+      Tile c = tileOf(b, block);
+      Type i32Type = b.getI32Type();
+      std::pair<Value, Value> a{workgroupArray(b, options.tile, keyType),
+                                workgroupArray(b, options.tile, i32Type)};
+      std::pair<Value, Value> other{workgroupArray(b, options.tile, keyType),
+                                    workgroupArray(b, options.tile, i32Type)};
+      Value table = workgroupArray(b, kSplitBins * options.threads, i32Type);
+      Value partials = workgroupArray(b, options.threads, i32Type);
+      Value starts = workgroupArray(b, kBins, i32Type);
+      sift::forEachOfThread(
+          b, loc, tid, c.length, threads,
+          [&](OpBuilder &b, Location loc, Value e) {
+            auto [key, slot] = load(b, pass, c, add(b, c.start, e));
+            memref::StoreOp::create(b, loc, key, a.first, e);
+            memref::StoreOp::create(b, loc, slot, a.second, e);
+          });
+      barrier(b);
+      int64_t shift = pass * sift::kRadixSortDigitBits;
+      buildSplit(b, tid, c.length, a, other, shift, table, partials);
+      buildSplit(b, tid, c.length, other, a, shift + sift::kRadixSortSplitBits,
+                 table, partials);
+      // Where each digit starts in the sorted tile.
+      sift::forEachOfThread(
+          b, loc, tid, c.length, threads,
+          [&](OpBuilder &b, Location loc, Value e) {
+            Value d = passDigit(b, memref::LoadOp::create(b, loc, a.first, e),
+                                pass);
+            Value zero = index(b, 0);
+            Value later = cmp(b, arith::CmpIPredicate::ne, e, zero);
+            Value previous = arith::SelectOp::create(
+                b, loc, later, sub(b, e, index(b, 1)), e);
+            Value dp = passDigit(
+                b, memref::LoadOp::create(b, loc, a.first, previous), pass);
+            Value starts0 = arith::OrIOp::create(
+                b, loc, cmp(b, arith::CmpIPredicate::eq, e, zero),
+                cmp(b, arith::CmpIPredicate::ne, d, dp));
+            scf::IfOp::create(b, loc, starts0, [&](OpBuilder &b, Location) {
+              memref::StoreOp::create(
+                  b, loc, arith::IndexCastOp::create(b, loc, i32Type, e),
+                  starts, d);
+              scf::YieldOp::create(b, loc);
+            });
+          });
+      barrier(b);
+      sift::forEachOfThread(
+          b, loc, tid, c.length, threads,
+          [&](OpBuilder &b, Location loc, Value e) {
+            Value key = memref::LoadOp::create(b, loc, a.first, e);
+            Value slot = memref::LoadOp::create(b, loc, a.second, e);
+            Value d = passDigit(b, key, pass);
+            Value offset = memref::LoadOp::create(
+                b, loc, counts,
+                ValueRange{c.r, add(b, mul(b, d, index(b, tiles)), c.t)});
+            Value rank = sub(b, arith::IndexCastOp::create(b, loc, i32Type, e),
+                             memref::LoadOp::create(b, loc, starts, d));
+            Value place = toIndex(b, add(b, offset, rank));
+            if (!last) {
+              memref::StoreOp::create(b, loc, key, keys[to],
+                                      ValueRange{c.r, place});
+              memref::StoreOp::create(b, loc, slot, slots[to],
+                                      ValueRange{c.r, place});
+              return;
+            }
+            writeResult(b, c, place, key, slot);
+          });
+    });
+  }
+
+  /// The last pass: the element (key, slot) at sorted position `place`
+  /// becomes the op's result there.
+  void writeResult(OpBuilder &b, const Tile &c, Value place, Value key,
+                   Value slot) {
+    SmallVector<Value> at = sift::rowElementIndices(c.rowIvs, row.dim, place);
+    if (auto topk = dyn_cast<sift::TopkOp>(row.op)) {
+      Value kept = cmp(b, arith::CmpIPredicate::ult, place, index(b, this->kept));
+      scf::IfOp::create(b, loc, kept, [&](OpBuilder &b, Location) {
+        memref::StoreOp::create(b, loc, key, topk.getValuesInit(), at);
+        Value wide = arith::ExtSIOp::create(b, loc, b.getI64Type(), slot);
+        memref::StoreOp::create(b, loc, wide, topk.getIndicesInit(), at);
+        scf::YieldOp::create(b, loc);
+      });
+      return;
+    }
+    memref::StoreOp::create(b, loc, key, row.staged.front(), at);
+    Value from = toIndex(b, slot);
+    for (auto [operand, copy] :
+         llvm::zip(ArrayRef<Value>(row.staged).drop_front(), copies)) {
+      Value v = memref::LoadOp::create(b, loc, copy, ValueRange{c.r, from});
+      memref::StoreOp::create(b, loc, v, operand, at);
+    }
+  }
+
+  RewriterBase &b;
+  const sift::RowOp &row;
+  const sift::RadixSortOptions &options;
+  Location loc;
+  bool invert = false;
+  int64_t rows = 0, kept = 0, tiles = 0, passes = 0;
+  Type keyType;
+  Value keys[2], slots[2], counts, totals;
+  SmallVector<Value> copies;
+};
+
+} // namespace
+
+int64_t sift::radixSortWorkgroupBytes(int64_t tile, int64_t threads,
+                                      int64_t keyBytes) {
+  // Two (key, slot) arrays of the tile, the split counts, the scan's
+  // partials and the digits' starts.
+  return 2 * tile * (keyBytes + 4) + kSplitBins * threads * 4 + threads * 4 +
+         kBins * 4;
+}
+
+bool sift::radixSortable(Operation *op) {
+  if (auto sort = dyn_cast<SortOp>(op))
+    return !sort.hasComparator() && sort.getOrder().has_value();
+  return isa<TopkOp>(op);
+}
+
+LogicalResult sift::lowerRowsByRadixSort(RewriterBase &rewriter,
+                                         const RowOp &row,
+                                         const RadixSortOptions &options) {
+  return RadixSortLowering(rewriter, row, options).build();
+}

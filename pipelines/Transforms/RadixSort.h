@@ -1,0 +1,47 @@
+//===- RadixSort.h - LSD radix sort of long rows ----------------*- C++ -*-===//
+//
+// The `radix_sort` lowering that sift-workgroup-rows applies to sift.sort
+// ops with a named order and to sift.topk ops (RadixSort.cpp).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "pipelines/Transforms/RowKernels.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace sift {
+
+/// How a radix_sort lowering is built: the config's tile and threads, and
+/// the faults it may plant.
+struct RadixSortOptions {
+  int64_t tile = 0;      ///< elements of a row one workgroup ranks
+  int64_t threads = 1;   ///< threads of a workgroup (at most `tile`)
+  bool barriers = true;  ///< false: fault dist-no-barrier
+  bool lostCarry = false; ///< fault radix-scan-lost-carry
+};
+
+/// The bits a pass of the radix sort places by, and the bits of each of the
+/// two splits that rank them within a workgroup.
+inline constexpr int64_t kRadixSortDigitBits = 8;
+inline constexpr int64_t kRadixSortSplitBits = 4;
+
+/// The workgroup memory (bytes) a radix_sort workgroup of `threads` threads
+/// on tiles of `tile` keys of `keyBytes` bytes takes.
+int64_t radixSortWorkgroupBytes(int64_t tile, int64_t threads,
+                                int64_t keyBytes);
+
+/// Whether radix_sort can order `op`'s rows: a sift.sort with a named
+/// order (a comparator region is opaque to it) or a sift.topk.
+bool radixSortable(mlir::Operation *op);
+
+/// Builds, at the rewriter's insertion point, the dispatches that sort the
+/// rows of `row` (a sift.sort with a named order, or a sift.topk whose
+/// first k of each sorted row it keeps): plan buffers, an init dispatch and
+/// per 8-bit digit a count, a scan and a scatter dispatch. Does not erase
+/// the op.
+mlir::LogicalResult lowerRowsByRadixSort(mlir::RewriterBase &rewriter,
+                                         const RowOp &row,
+                                         const RadixSortOptions &options);
+
+} // namespace sift
