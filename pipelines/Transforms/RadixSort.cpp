@@ -6,26 +6,26 @@
 // order-preserving bits (RowKernels.h: -0 = +0, one NaN above +inf,
 // inverted for descending or largest), 8 bits a pass, all rows at once,
 // over host-allocated plan buffers (keys and i32 row positions, twice, for
-// ping-pong; [rows, 256 * tiles] counts; [rows, passes, 256] totals):
+// ping-pong; [rows, 256 * tiles] counts; [rows, 256] totals), three
+// dispatches a pass:
 //
-//   init:     zero the totals
-//   per pass: count:   a workgroup per tile of `row_tile` elements of a
-//                      row counts its digits in a workgroup-memory
-//                      histogram (atomics), writes the counts bucket-major
-//                      (counts[r][d * tiles + t]) and adds them to the row's
-//                      totals (global atomics)
-//             scan:    a workgroup per (row, digit) turns its bucket's
-//                      counts into the tiles' global offsets: the totals of
-//                      the smaller digits plus an exclusive scan over the
-//                      tiles (thread chunks, a Hillis-Steele scan of their
-//                      sums in workgroup memory, the carries added back)
-//             scatter: a workgroup per tile stages it in workgroup memory,
-//                      sorts it by the digit stably with two 4-bit splits
-//                      (each thread counts its contiguous items per
-//                      bucket, a scan of the 16 x threads counts places
-//                      them), then writes each element to its tile's offset
-//                      for its digit plus its rank among its digit in the
-//                      tile (coalesced: equal digits are contiguous)
+//   count:   a workgroup per tile of `row_tile` elements of a row (up to
+//            512 threads) counts its digits in a workgroup-memory histogram
+//            (atomics) and writes the counts bucket-major
+//            (counts[r][d * tiles + t])
+//   scan:    a workgroup per (row, digit) turns its bucket's counts into
+//            the tiles' offsets within the bucket by an exclusive scan over
+//            the tiles (thread chunks, a Hillis-Steele scan of their sums
+//            in workgroup memory, the carries added back) and writes the
+//            bucket's total
+//   scatter: a workgroup per tile scans the 256 totals (where each digit's
+//            bucket starts in the row), stages its tile in workgroup memory,
+//            sorts it by the digit stably with two 4-bit splits (each
+//            thread counts its contiguous items per bucket, a scan of the
+//            16 x threads counts places them), then writes each element to
+//            its bucket's start plus its tile's offset in the bucket plus
+//            its rank among its digit in the tile (coalesced: equal digits
+//            are contiguous)
 //
 // Every pass is stable and the first pass takes the elements in row order,
 // so equal keys keep their order: the sort is stable and a top-k's ties go
@@ -102,8 +102,7 @@ public:
     counts = memref::AllocOp::create(
         b, loc, MemRefType::get({rows, kBins * tiles}, b.getI32Type()));
     totals = memref::AllocOp::create(
-        b, loc, MemRefType::get({rows, passes, kBins}, b.getI32Type()));
-    buildInit();
+        b, loc, MemRefType::get({rows, kBins}, b.getI32Type()));
     for (int64_t pass = 0; pass < passes; ++pass) {
       buildCount(pass);
       buildScan(pass);
@@ -144,6 +143,25 @@ private:
   Value workgroupArray(OpBuilder &b, int64_t size, Type element) {
     return memref::AllocOp::create(
         b, loc, sift::workgroupMemRefType(b.getContext(), size, element));
+  }
+
+  /// Where tile position `e` lives in a staged array: a thread's items are
+  /// contiguous, so a gap after every `items` keeps the threads of a warp
+  /// on different banks when each walks its own items.
+  int64_t items() const { return options.tile / options.threads; }
+  int64_t stagedSize() const {
+    return options.tile + (items() > 1 ? options.threads : 0);
+  }
+  Value staged(OpBuilder &b, Value e) {
+    if (items() == 1)
+      return e;
+    return add(b, e, arith::DivUIOp::create(b, loc, e, index(b, items())));
+  }
+  /// The same for entry `i` of the split counts, which the scan walks in
+  /// chunks of kSplitBins a thread.
+  int64_t tableSize() const { return (kSplitBins + 1) * options.threads; }
+  Value tableAt(OpBuilder &b, Value i) {
+    return add(b, i, arith::DivUIOp::create(b, loc, i, index(b, kSplitBins)));
   }
 
   /// A [rows, n] plan buffer (a host allocation the plan owns).
@@ -203,20 +221,16 @@ private:
     sift::buildLaunch(b, loc, blocks, threads, body);
   }
 
-  void buildInit() {
-    launch(rows, kBins, [&](OpBuilder &b, Value r, Value tid) {
-      for (int64_t pass = 0; pass < passes; ++pass)
-        memref::StoreOp::create(b, loc, i32(b, 0), totals,
-                                ValueRange{r, index(b, pass), tid});
-    });
-  }
-
-  /// Pass `pass`: each tile's digit counts, bucket-major, and the row's
-  /// totals. The first pass also copies a sort's other operands aside.
+  /// Pass `pass`: each tile's digit counts, bucket-major. The first pass
+  /// also copies a sort's other operands aside.
   void buildCount(int64_t pass) {
-    launch(rows * tiles, options.threads, [&](OpBuilder &b, Value block,
-                                              Value tid) {
-      Value threads = index(b, options.threads);
+    // Counting needs little workgroup memory: up to 512 threads a tile
+    // (more than the scatter's), for more loads in flight.
+    int64_t threadCount =
+        std::max(options.threads, std::min<int64_t>(options.tile, 512));
+    launch(rows * tiles, threadCount, [&](OpBuilder &b, Value block,
+                                          Value tid) {
+      Value threads = index(b, threadCount);
       Tile c = tileOf(b, block);
       Value bins = workgroupArray(b, kBins, b.getI32Type());
       sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
@@ -250,13 +264,6 @@ private:
             memref::StoreOp::create(
                 b, loc, count, counts,
                 ValueRange{c.r, add(b, mul(b, d, index(b, tiles)), c.t)});
-            Value any = cmp(b, arith::CmpIPredicate::ne, count, i32(b, 0));
-            scf::IfOp::create(b, loc, any, [&](OpBuilder &b, Location) {
-              memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
-                                          count, totals,
-                                          ValueRange{c.r, index(b, pass), d});
-              scf::YieldOp::create(b, loc);
-            });
           });
     });
   }
@@ -266,8 +273,9 @@ private:
   /// each sums a contiguous chunk, the sums are scanned in `partials`
   /// (workgroup memory, a slot per thread; Hillis-Steele), and each thread
   /// rewrites its chunk from the sum of the chunks before it. `loseCarry`
-  /// (fault radix-scan-lost-carry) drops that sum for odd threads.
-  void buildBlockScan(OpBuilder &b, Value tid, int64_t threadCount,
+  /// (fault radix-scan-lost-carry) drops that sum for odd threads. Returns
+  /// the sum of all `count` values (without `carryIn`).
+  Value buildBlockScan(OpBuilder &b, Value tid, int64_t threadCount,
                       Value count, Value carryIn,
                       function_ref<Value(OpBuilder &, Value)> get,
                       function_ref<void(OpBuilder &, Value, Value)> put,
@@ -299,6 +307,8 @@ private:
       barrier(b);
     }
     // partials[t] is now the sum of chunks 0..t.
+    Value total = memref::LoadOp::create(b, loc, partials,
+                                         index(b, threadCount - 1));
     Value later = cmp(b, arith::CmpIPredicate::uge, tid, one);
     Value before = arith::SelectOp::create(
         b, loc, later,
@@ -319,6 +329,7 @@ private:
           put(b, i, running[0]);
           scf::YieldOp::create(b, loc, add(b, running[0], v));
         });
+    return total;
   }
 
   /// Pass `pass`: a workgroup per (row, digit) makes its bucket's counts
@@ -330,29 +341,10 @@ private:
                                           Value tid) {
       Value r = arith::DivUIOp::create(b, loc, block, index(b, kBins));
       Value d = arith::RemUIOp::create(b, loc, block, index(b, kBins));
-      Value base = workgroupArray(b, 1, b.getI32Type());
       Value partials = workgroupArray(b, threadCount, b.getI32Type());
-      Value zero = index(b, 0);
-      Value first = cmp(b, arith::CmpIPredicate::eq, tid, zero);
-      scf::IfOp::create(b, loc, first, [&](OpBuilder &b, Location) {
-        memref::StoreOp::create(b, loc, i32(b, 0), base, zero);
-        scf::YieldOp::create(b, loc);
-      });
-      barrier(b);
-      // The elements of the smaller digits come first.
-      sift::forEachOfThread(
-          b, loc, tid, d, index(b, threadCount),
-          [&](OpBuilder &b, Location loc, Value smaller) {
-            Value total = memref::LoadOp::create(
-                b, loc, totals, ValueRange{r, index(b, pass), smaller});
-            memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
-                                        total, base, ValueRange{zero});
-          });
-      barrier(b);
-      Value carryIn = memref::LoadOp::create(b, loc, base, zero);
       Value bucket = mul(b, d, index(b, tiles));
-      buildBlockScan(
-          b, tid, threadCount, index(b, tiles), carryIn,
+      Value total = buildBlockScan(
+          b, tid, threadCount, index(b, tiles), i32(b, 0),
           [&](OpBuilder &b, Value i) -> Value {
             return memref::LoadOp::create(b, loc, counts,
                                           ValueRange{r, add(b, bucket, i)});
@@ -362,6 +354,11 @@ private:
                                     ValueRange{r, add(b, bucket, i)});
           },
           partials, options.lostCarry);
+      Value first = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
+      scf::IfOp::create(b, loc, first, [&](OpBuilder &b, Location) {
+        memref::StoreOp::create(b, loc, total, totals, ValueRange{r, d});
+        scf::YieldOp::create(b, loc);
+      });
     });
   }
 
@@ -373,20 +370,20 @@ private:
                   std::pair<Value, Value> from, std::pair<Value, Value> to,
                   int64_t shift, Value table, Value partials) {
     int64_t threadCount = options.threads;
-    int64_t items = options.tile / threadCount;
     Value one = index(b, 1);
-    Value lo = minu(b, mul(b, tid, index(b, items)), length);
-    Value hi = minu(b, add(b, lo, index(b, items)), length);
+    Value lo = minu(b, mul(b, tid, index(b, items())), length);
+    Value hi = minu(b, add(b, lo, index(b, items())), length);
     auto entry = [&](OpBuilder &b, Value bucket) -> Value {
       return add(b, mul(b, bucket, index(b, threadCount)), tid);
     };
     for (int64_t bucket = 0; bucket < kSplitBins; ++bucket)
       memref::StoreOp::create(b, loc, i32(b, 0), table,
-                              entry(b, index(b, bucket)));
+                              tableAt(b, entry(b, index(b, bucket))));
     scf::ForOp::create(b, loc, lo, hi, one, ValueRange{},
                        [&](OpBuilder &b, Location loc, Value i, ValueRange) {
-      Value key = memref::LoadOp::create(b, loc, from.first, i);
-      Value at = entry(b, digitOf(b, key, shift, sift::kRadixSortSplitBits));
+      Value key = memref::LoadOp::create(b, loc, from.first, staged(b, i));
+      Value at = tableAt(
+          b, entry(b, digitOf(b, key, shift, sift::kRadixSortSplitBits)));
       Value n = memref::LoadOp::create(b, loc, table, at);
       memref::StoreOp::create(b, loc, add(b, n, i32(b, 1)), table, at);
       scf::YieldOp::create(b, loc);
@@ -395,21 +392,23 @@ private:
     buildBlockScan(
         b, tid, threadCount, index(b, kSplitBins * threadCount), i32(b, 0),
         [&](OpBuilder &b, Value i) -> Value {
-          return memref::LoadOp::create(b, loc, table, i);
+          return memref::LoadOp::create(b, loc, table, tableAt(b, i));
         },
         [&](OpBuilder &b, Value i, Value v) {
-          memref::StoreOp::create(b, loc, v, table, i);
+          memref::StoreOp::create(b, loc, v, table, tableAt(b, i));
         },
         partials, /*loseCarry=*/false);
     barrier(b);
     scf::ForOp::create(b, loc, lo, hi, one, ValueRange{},
                        [&](OpBuilder &b, Location loc, Value i, ValueRange) {
-      Value key = memref::LoadOp::create(b, loc, from.first, i);
-      Value slot = memref::LoadOp::create(b, loc, from.second, i);
-      Value at = entry(b, digitOf(b, key, shift, sift::kRadixSortSplitBits));
+      Value from0 = staged(b, i);
+      Value key = memref::LoadOp::create(b, loc, from.first, from0);
+      Value slot = memref::LoadOp::create(b, loc, from.second, from0);
+      Value at = tableAt(
+          b, entry(b, digitOf(b, key, shift, sift::kRadixSortSplitBits)));
       Value place = memref::LoadOp::create(b, loc, table, at);
       memref::StoreOp::create(b, loc, add(b, place, i32(b, 1)), table, at);
-      Value to0 = toIndex(b, place);
+      Value to0 = staged(b, toIndex(b, place));
       memref::StoreOp::create(b, loc, key, to.first, to0);
       memref::StoreOp::create(b, loc, slot, to.second, to0);
       scf::YieldOp::create(b, loc);
@@ -427,19 +426,31 @@ private:
       Value threads = index(b, options.threads);
       Tile c = tileOf(b, block);
       Type i32Type = b.getI32Type();
-      std::pair<Value, Value> a{workgroupArray(b, options.tile, keyType),
-                                workgroupArray(b, options.tile, i32Type)};
-      std::pair<Value, Value> other{workgroupArray(b, options.tile, keyType),
-                                    workgroupArray(b, options.tile, i32Type)};
-      Value table = workgroupArray(b, kSplitBins * options.threads, i32Type);
+      std::pair<Value, Value> a{workgroupArray(b, stagedSize(), keyType),
+                                workgroupArray(b, stagedSize(), i32Type)};
+      std::pair<Value, Value> other{workgroupArray(b, stagedSize(), keyType),
+                                    workgroupArray(b, stagedSize(), i32Type)};
+      Value table = workgroupArray(b, tableSize(), i32Type);
       Value partials = workgroupArray(b, options.threads, i32Type);
       Value starts = workgroupArray(b, kBins, i32Type);
+      Value bases = workgroupArray(b, kBins, i32Type);
+      // Where each digit's bucket starts in the row: a scan of the totals.
+      buildBlockScan(
+          b, tid, options.threads, index(b, kBins), i32(b, 0),
+          [&](OpBuilder &b, Value i) -> Value {
+            return memref::LoadOp::create(b, loc, totals, ValueRange{c.r, i});
+          },
+          [&](OpBuilder &b, Value i, Value v) {
+            memref::StoreOp::create(b, loc, v, bases, i);
+          },
+          partials, /*loseCarry=*/false);
       sift::forEachOfThread(
           b, loc, tid, c.length, threads,
           [&](OpBuilder &b, Location loc, Value e) {
             auto [key, slot] = load(b, pass, c, add(b, c.start, e));
-            memref::StoreOp::create(b, loc, key, a.first, e);
-            memref::StoreOp::create(b, loc, slot, a.second, e);
+            Value to = staged(b, e);
+            memref::StoreOp::create(b, loc, key, a.first, to);
+            memref::StoreOp::create(b, loc, slot, a.second, to);
           });
       barrier(b);
       int64_t shift = pass * sift::kRadixSortDigitBits;
@@ -450,14 +461,16 @@ private:
       sift::forEachOfThread(
           b, loc, tid, c.length, threads,
           [&](OpBuilder &b, Location loc, Value e) {
-            Value d = passDigit(b, memref::LoadOp::create(b, loc, a.first, e),
-                                pass);
+            Value d = passDigit(
+                b, memref::LoadOp::create(b, loc, a.first, staged(b, e)), pass);
             Value zero = index(b, 0);
             Value later = cmp(b, arith::CmpIPredicate::ne, e, zero);
             Value previous = arith::SelectOp::create(
                 b, loc, later, sub(b, e, index(b, 1)), e);
             Value dp = passDigit(
-                b, memref::LoadOp::create(b, loc, a.first, previous), pass);
+                b,
+                memref::LoadOp::create(b, loc, a.first, staged(b, previous)),
+                pass);
             Value starts0 = arith::OrIOp::create(
                 b, loc, cmp(b, arith::CmpIPredicate::eq, e, zero),
                 cmp(b, arith::CmpIPredicate::ne, d, dp));
@@ -472,15 +485,17 @@ private:
       sift::forEachOfThread(
           b, loc, tid, c.length, threads,
           [&](OpBuilder &b, Location loc, Value e) {
-            Value key = memref::LoadOp::create(b, loc, a.first, e);
-            Value slot = memref::LoadOp::create(b, loc, a.second, e);
+            Value from = staged(b, e);
+            Value key = memref::LoadOp::create(b, loc, a.first, from);
+            Value slot = memref::LoadOp::create(b, loc, a.second, from);
             Value d = passDigit(b, key, pass);
             Value offset = memref::LoadOp::create(
                 b, loc, counts,
                 ValueRange{c.r, add(b, mul(b, d, index(b, tiles)), c.t)});
             Value rank = sub(b, arith::IndexCastOp::create(b, loc, i32Type, e),
                              memref::LoadOp::create(b, loc, starts, d));
-            Value place = toIndex(b, add(b, offset, rank));
+            Value base = memref::LoadOp::create(b, loc, bases, d);
+            Value place = toIndex(b, add(b, add(b, base, offset), rank));
             if (!last) {
               memref::StoreOp::create(b, loc, key, keys[to],
                                       ValueRange{c.r, place});
@@ -532,10 +547,11 @@ private:
 
 int64_t sift::radixSortWorkgroupBytes(int64_t tile, int64_t threads,
                                       int64_t keyBytes) {
-  // Two (key, slot) arrays of the tile, the split counts, the scan's
-  // partials and the digits' starts.
-  return 2 * tile * (keyBytes + 4) + kSplitBins * threads * 4 + threads * 4 +
-         kBins * 4;
+  // Two (key, slot) arrays of the tile with a gap after each thread's
+  // items, the split counts with a gap after every 16, the scan's partials
+  // and the digits' starts in the tile and buckets' in the row.
+  return 2 * (tile + threads) * (keyBytes + 4) + (kSplitBins + 1) * threads * 4 +
+         threads * 4 + 2 * kBins * 4;
 }
 
 bool sift::radixSortable(Operation *op) {

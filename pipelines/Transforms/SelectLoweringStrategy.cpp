@@ -259,6 +259,10 @@ sift::LoweringConfigAttr randomRowTileConfig(MLIRContext *context,
 /// then any power-of-two threads up to the tile that fit with it. Null
 /// when not even two elements and one thread fit.
 constexpr int64_t kRadixSortMaxTiles = 65536;
+#ifndef SIFT_RADIX_ITEMS
+#define SIFT_RADIX_ITEMS 16
+#endif
+constexpr int64_t kRadixSortItems = SIFT_RADIX_ITEMS;
 sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
                                          int64_t rows, const RowShape &row,
                                          int64_t budget, bool random,
@@ -271,7 +275,7 @@ sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
                                              2, nextPowerOfTwo(row.n)));
   if (!random) {
     for (int64_t tile = most; tile >= 2; tile /= 2) {
-      int64_t threads = std::min<int64_t>(std::max<int64_t>(tile / 16, 1),
+      int64_t threads = std::min<int64_t>(std::max<int64_t>(tile / kRadixSortItems, 1),
                                           1024);
       if (fits(tile, threads))
         return rowTileConfig(context, rank, threads, tile,

@@ -1,0 +1,99 @@
+// RUN: sift-opt %s -sift-workgroup-rows -split-input-file | FileCheck %s
+// RUN: sift-opt %s -sift-workgroup-rows=inject-radix-scan-lost-carry=1 -split-input-file | FileCheck %s --check-prefix=CARRY
+// RUN: sift-opt %s -sift-workgroup-rows=inject-no-barrier=1 -split-input-file | FileCheck %s --check-prefix=NOBARRIER
+// Algorithm radix_sort: plan buffers, then per 8-bit digit of the keys'
+// order bits a count, a scan and a scatter launch.
+
+#radix = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [4, 1, 1], algorithm = radix_sort, row_tile = 8>
+// 3 rows of 37 in tiles of 8: 5 tiles a row, 15 count and scatter
+// workgroups; 4 passes for f32 keys.
+// CHECK-LABEL: func.func @sort_rows
+// Ping-pong keys and row positions, a copy of the second operand, the
+// tiles' digit counts (256 x 5 a row) and the digits' totals.
+// CHECK: %[[K0:.+]] = memref.alloc() : memref<3x37xf32>
+// CHECK: %[[S0:.+]] = memref.alloc() : memref<3x37xi32>
+// CHECK: %[[K1:.+]] = memref.alloc() : memref<3x37xf32>
+// CHECK: %[[S1:.+]] = memref.alloc() : memref<3x37xi32>
+// CHECK: %[[COPY:.+]] = memref.alloc() : memref<3x37xi32>
+// CHECK: %[[COUNTS:.+]] = memref.alloc() : memref<3x1280xi32>
+// CHECK: %[[TOTALS:.+]] = memref.alloc() : memref<3x256xi32>
+// Pass 0, count: a workgroup per tile (8 threads: counting takes up to 512),
+// a histogram in workgroup memory; the first pass reads the op's operands
+// and copies the second aside.
+// CHECK: gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c15, %{{.+}} = %c1, %{{.+}} = %c1) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c8,
+// CHECK:   memref.alloc() : memref<256xi32, #gpu.address_space<workgroup>>
+// CHECK:   gpu.barrier
+// CHECK:   memref.load %arg0
+// CHECK:   memref.store %{{.+}}, %[[COPY]]
+// CHECK:   memref.atomic_rmw addi
+// CHECK:   gpu.barrier
+// CHECK:   memref.store %{{.+}}, %[[COUNTS]]
+// Pass 0, scan: a workgroup per (row, digit), threads for the 5 tiles.
+// CHECK: gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c768, {{.+}} threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c8_{{[0-9]+}},
+// CHECK:   memref.load %[[COUNTS]]
+// CHECK:   gpu.barrier
+// CHECK:   memref.store %{{.+}}, %[[COUNTS]]
+// CHECK:   memref.store %{{.+}}, %[[TOTALS]]
+// Pass 0, scatter: the tile staged with a gap after each thread's 2 items
+// (8 + 4 slots), the split counts (16 + 1 a thread), the scan's partials,
+// the digits' starts and the buckets' bases.
+// CHECK: gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c15{{(_[0-9]+)?}}, {{.+}} threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c4{{(_[0-9]+)?}},
+// CHECK:   memref.alloc() : memref<12xf32, #gpu.address_space<workgroup>>
+// CHECK:   memref.alloc() : memref<12xi32, #gpu.address_space<workgroup>>
+// CHECK:   memref.alloc() : memref<68xi32, #gpu.address_space<workgroup>>
+// CHECK:   memref.alloc() : memref<256xi32, #gpu.address_space<workgroup>>
+// CHECK:   memref.load %[[TOTALS]]
+// CHECK:   memref.store %{{.+}}, %[[K0]]
+// CHECK:   memref.store %{{.+}}, %[[S0]]
+// Pass 1 reads pass 0's buffers and writes the others.
+// CHECK: gpu.launch
+// CHECK:   memref.load %[[K0]]
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK:   memref.store %{{.+}}, %[[K1]]
+// CHECK:   memref.store %{{.+}}, %[[S1]]
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// The last scatter writes the results: keys, the second operand gathered
+// from its copy by row position.
+// CHECK: gpu.launch
+// CHECK:   memref.store %{{.+}}, %arg0[%{{.+}}, %{{.+}}] : memref<3x37xf32>
+// CHECK:   memref.load %[[COPY]]
+// CHECK:   memref.store %{{.+}}, %arg1[%{{.+}}, %{{.+}}] : memref<3x37xi32>
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: sift.sort
+// The fault: the tiles' scan drops the carry into odd threads' chunks.
+// CARRY-LABEL: func.func @sort_rows
+// CARRY: gpu.launch
+// CARRY: gpu.launch
+// CARRY:   %[[ODD:.+]] = arith.andi %arg5, %c1{{.*}} : index
+// CARRY:   %[[ISODD:.+]] = arith.cmpi ne, %[[ODD]]
+// CARRY:   arith.select %[[ISODD]], %c0_i32{{.*}} : i32
+// NOBARRIER-LABEL: func.func @sort_rows
+// NOBARRIER-NOT: gpu.barrier
+// NOBARRIER: return
+func.func @sort_rows(%k: memref<3x37xf32>, %v: memref<3x37xi32>) {
+  sift.sort dimension(1) descending {sift.lowering_config = #radix} outs(%k, %v : memref<3x37xf32>, memref<3x37xi32>)
+  return
+}
+
+// -----
+
+#radix = #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [2, 1, 1], algorithm = radix_sort, row_tile = 4>
+// A top-k keeps the first k of the sorted row: f16 keys, 2 passes; the
+// last scatter stores a value and an i64 index only below k.
+// CHECK-LABEL: func.func @topk_row
+// CHECK-COUNT-6: gpu.launch
+// CHECK:   arith.cmpi ult, %{{.+}}, %c3
+// CHECK:   scf.if
+// CHECK:   memref.store %{{.+}}, %arg1[%{{.+}}] : memref<3xf16>
+// CHECK:   arith.extsi %{{.+}} : i32 to i64
+// CHECK:   memref.store %{{.+}}, %arg2[%{{.+}}] : memref<3xi64>
+// CHECK-NOT: gpu.launch
+func.func @topk_row(%x: memref<10xf16>, %v: memref<3xf16>, %i: memref<3xi64>) {
+  sift.topk dimension(0) k(3) largest {sift.lowering_config = #radix} ins(%x : memref<10xf16>) outs(%v, %i : memref<3xf16>, memref<3xi64>)
+  return
+}
