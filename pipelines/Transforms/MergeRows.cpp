@@ -56,11 +56,12 @@ struct Runs {
 /// The most outputs one workgroup of a merge pass makes.
 constexpr int64_t kMergeTile = 1024;
 
-class MergeLowering {
+class MergeLowering : sift::RowKernelBuilder {
 public:
   MergeLowering(RewriterBase &rewriter, const sift::RowOp &row,
                 const sift::MergeRowsOptions &options)
-      : b(rewriter), row(row), options(options), loc(row.op->getLoc()) {}
+      : RowKernelBuilder(row.op->getLoc()), b(rewriter), row(row),
+        options(options) {}
 
   LogicalResult build() {
     rows = row.rows();
@@ -91,9 +92,6 @@ public:
   }
 
 private:
-  Value index(OpBuilder &b, int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
   static Type elementType(Value shaped) {
     return cast<MemRefType>(shaped.getType()).getElementType();
   }
@@ -117,13 +115,9 @@ private:
     int64_t tile = options.tile;
     launch(rows * tiles, [&](OpBuilder &b, Value block, Value tid) {
       Value threads = index(b, options.threads);
-      Value r = arith::DivUIOp::create(b, loc, block, index(b, tiles));
-      Value t = arith::RemUIOp::create(b, loc, block, index(b, tiles));
-      SmallVector<Value> rowIvs = sift::delinearizeRow(b, loc, r, row.domain);
-      Value start = arith::MulIOp::create(b, loc, t, index(b, tile));
-      Value len = arith::MinUIOp::create(
-          b, loc, index(b, tile),
-          arith::SubIOp::create(b, loc, index(b, row.n), start));
+      Tile c = tileOf(b, block, tiles, tile, row);
+      Value r = c.r, start = c.start, len = c.length;
+      SmallVector<Value> rowIvs = c.rowIvs;
       Value keys = memref::AllocOp::create(
           b, loc, sift::workgroupMemRefType(b.getContext(), tile, keyType));
       Value slots = memref::AllocOp::create(
@@ -233,38 +227,29 @@ private:
           b, loc, arith::RemUIOp::create(b, loc, block, index(b, perRow)),
           index(b, tile));
       Value n = index(b, row.n), k = index(b, kept);
-      auto minu = [&](Value x, Value y) -> Value {
-        return arith::MinUIOp::create(b, loc, x, y);
-      };
-      auto sub = [&](Value x, Value y) -> Value {
-        return arith::SubIOp::create(b, loc, x, y);
-      };
-      auto add = [&](Value x, Value y) -> Value {
-        return arith::AddIOp::create(b, loc, x, y);
-      };
       Value pair = arith::MulIOp::create(
           b, loc, arith::DivUIOp::create(b, loc, first, index(b, 2 * width)),
           index(b, 2 * width));
-      Value second = add(pair, index(b, width));
+      Value second = add(b, pair, index(b, width));
       // Valid pairs of each run: its length, at most K.
-      Value firstValid = minu(k, minu(index(b, width), sub(n, pair)));
+      Value firstValid = minu(b, k, minu(b, index(b, width), sub(b, n, pair)));
       Value hasSecond =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, second, n);
       Value secondLen = arith::SelectOp::create(
-          b, loc, hasSecond, minu(index(b, width), sub(n, minu(second, n))),
-          index(b, 0));
-      Value secondValid = dropLast(b, minu(k, secondLen));
-      Value total = minu(add(firstValid, secondValid), k);
+          b, loc, hasSecond,
+          minu(b, index(b, width), sub(b, n, minu(b, second, n))), index(b, 0));
+      Value secondValid = dropLast(b, minu(b, k, secondLen));
+      Value total = minu(b, add(b, firstValid, secondValid), k);
       // This workgroup's outputs [d0, d1) of the merged pair.
-      Value d0 = minu(sub(first, pair), total);
-      Value d1 = minu(add(d0, index(b, tile)), total);
+      Value d0 = minu(b, sub(b, first, pair), total);
+      Value d1 = minu(b, add(b, d0, index(b, tile)), total);
       // How many of the first d outputs come from the first run.
       auto split = [&](Value d) {
-        Value lo = sub(d, minu(d, secondValid));
-        Value hi = minu(d, firstValid);
+        Value lo = sub(b, d, minu(b, d, secondValid));
+        Value hi = minu(b, d, firstValid);
         return lowerBound(b, lo, hi, [&](OpBuilder &b, Value mid) {
-          auto [ka, ia] = pairAt(b, in, r, add(pair, mid));
-          Value other = sub(sub(add(second, d), mid), index(b, 1));
+          auto [ka, ia] = pairAt(b, in, r, add(b, pair, mid));
+          Value other = sub(b, sub(b, add(b, second, d), mid), index(b, 1));
           auto [kb, ib] = pairAt(b, in, r, other);
           return sift::buildKeyIndexBefore(b, loc, row.before, ka, ia, kb, ib);
         });
@@ -273,10 +258,10 @@ private:
       // Sorted runs give i0 <= i1 <= i0 + (d1 - d0); runs a fault left
       // unsorted may not, and the clamp keeps every access in bounds (a
       // wrong result, not a fault).
-      i1 = minu(arith::MaxUIOp::create(b, loc, i1, i0),
-                add(i0, sub(d1, d0)));
-      Value j0 = sub(d0, i0), j1 = sub(d1, i1);
-      Value aCount = sub(i1, i0), bCount = sub(j1, j0);
+      i1 = minu(b, arith::MaxUIOp::create(b, loc, i1, i0),
+                add(b, i0, sub(b, d1, d0)));
+      Value j0 = sub(b, d0, i0), j1 = sub(b, d1, i1);
+      Value aCount = sub(b, i1, i0), bCount = sub(b, j1, j0);
       Value keys = memref::AllocOp::create(
           b, loc, sift::workgroupMemRefType(b.getContext(), tile, keyType));
       Value slots = memref::AllocOp::create(
@@ -284,8 +269,8 @@ private:
           sift::workgroupMemRefType(b.getContext(), tile, b.getI32Type()));
       // Stage both parts: the first run's at [0, aCount), the second's after.
       for (auto [start, count, offset] :
-           {std::tuple{add(pair, i0), aCount, index(b, 0)},
-            {add(second, j0), bCount, aCount}})
+           {std::tuple{add(b, pair, i0), aCount, index(b, 0)},
+            {add(b, second, j0), bCount, aCount}})
         sift::forEachOfThread(
             b, loc, tid, count, threads,
             [&](OpBuilder &b, Location loc, Value e) {
@@ -297,7 +282,7 @@ private:
             });
       if (options.barriers)
         gpu::BarrierOp::create(b, loc);
-      Value staged = add(aCount, bCount);
+      Value staged = add(b, aCount, bCount);
       for (auto [ownStart, ownCount, otherStart, otherEnd] :
            {std::tuple{index(b, 0), aCount, aCount, staged},
             {aCount, bCount, index(b, 0), aCount}})
@@ -378,7 +363,6 @@ private:
   RewriterBase &b;
   const sift::RowOp &row;
   const sift::MergeRowsOptions &options;
-  Location loc;
   int64_t rows = 0, kept = 0, tiles = 0;
   Type keyType;
   SmallVector<Value> copies;

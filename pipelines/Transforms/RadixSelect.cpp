@@ -48,12 +48,12 @@ namespace {
 /// Fields of a row's state (i64 each).
 enum StateField : int64_t { kKeyPrefix, kIndexPrefix, kLeft, kDone, kFields };
 
-class RadixLowering {
+class RadixLowering : sift::RowKernelBuilder {
 public:
   RadixLowering(RewriterBase &rewriter, const sift::RowOp &row,
                 const sift::RadixSelectOptions &options)
-      : b(rewriter), row(row), options(options), loc(row.op->getLoc()),
-        topk(cast<sift::TopkOp>(row.op)) {}
+      : RowKernelBuilder(row.op->getLoc()), b(rewriter), row(row),
+        options(options), topk(cast<sift::TopkOp>(row.op)) {}
 
   LogicalResult build() {
     rows = row.rows();
@@ -98,19 +98,6 @@ public:
   }
 
 private:
-  Value index(OpBuilder &b, int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
-  Value i64(OpBuilder &b, int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-  }
-  Value i32(OpBuilder &b, int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-  }
-  Value cmp(OpBuilder &b, arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  }
-
   /// The order-preserving bits of `value` as an i64, larger = better.
   Value betterBits(OpBuilder &b, Value value) {
     Value up = sift::buildOrderBits(b, loc, value, !topk.isLargest());
@@ -127,36 +114,14 @@ private:
     return arith::SubIOp::create(b, loc, i64(b, top), wide);
   }
 
-  /// Row `r` and the chunk's start and length of workgroup `block`.
-  struct Chunk {
-    Value r, start, length;
-    SmallVector<Value> rowIvs;
-  };
-  Chunk chunkOf(OpBuilder &b, Value block) {
-    Chunk c;
-    c.r = arith::DivUIOp::create(b, loc, block, index(b, chunks));
-    Value number = arith::RemUIOp::create(b, loc, block, index(b, chunks));
-    c.start = arith::MulIOp::create(b, loc, number, index(b, options.chunk));
-    c.length = arith::MinUIOp::create(
-        b, loc, index(b, options.chunk),
-        arith::SubIOp::create(b, loc, index(b, row.n), c.start));
-    c.rowIvs = sift::delinearizeRow(b, loc, c.r, row.domain);
-    return c;
+  /// The chunk of workgroup `block`.
+  Tile chunkOf(OpBuilder &b, Value block) {
+    return tileOf(b, block, chunks, options.chunk, row);
   }
 
   Value loadState(OpBuilder &b, Value r, StateField field) {
     return memref::LoadOp::create(b, loc, state,
                                   ValueRange{r, index(b, field)});
-  }
-
-  /// Runs `body` on thread 0 only.
-  void onThreadZero(OpBuilder &b, Value tid,
-                    function_ref<void(OpBuilder &)> body) {
-    Value first = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
-    scf::IfOp::create(b, loc, first, [&](OpBuilder &b, Location) {
-      body(b);
-      scf::YieldOp::create(b, loc);
-    });
   }
 
   void buildInit() {
@@ -215,7 +180,7 @@ private:
     sift::buildLaunch(b, loc, rows * chunks, options.threads,
                       [&](OpBuilder &b, Value block, Value tid) {
       Value threads = index(b, options.threads);
-      Chunk c = chunkOf(b, block);
+      Tile c = chunkOf(b, block);
       Value bins = memref::AllocOp::create(
           b, loc,
           sift::workgroupMemRefType(b.getContext(), sift::kRadixBins,
@@ -373,48 +338,51 @@ private:
   /// The k elements at or above the chosen prefix, appended to the row's
   /// candidates.
   void buildFilter() {
-    sift::buildLaunch(b, loc, rows * chunks, options.threads,
-                      [&](OpBuilder &b, Value block, Value tid) {
-      Chunk c = chunkOf(b, block);
-      Value pk = loadState(b, c.r, kKeyPrefix);
-      Value pi = loadState(b, c.r, kIndexPrefix);
-      sift::forEachOfThread(
-          b, loc, tid, c.length, index(b, options.threads),
-          [&](OpBuilder &b, Location loc, Value e) {
-            Value at = arith::AddIOp::create(b, loc, c.start, e);
-            Value x = memref::LoadOp::create(
-                b, loc, row.staged.front(),
-                sift::rowElementIndices(c.rowIvs, row.dim, at));
-            Value u = betterBits(b, x);
-            Value atLeast = arith::OrIOp::create(
-                b, loc, cmp(b, arith::CmpIPredicate::ugt, u, pk),
-                arith::AndIOp::create(
-                    b, loc, cmp(b, arith::CmpIPredicate::eq, u, pk),
-                    cmp(b, arith::CmpIPredicate::uge, invertedIndex(b, at),
-                        pi)));
-            scf::IfOp::create(b, loc, atLeast, [&](OpBuilder &b, Location) {
-              Value slot = memref::AtomicRMWOp::create(
-                  b, loc, arith::AtomicRMWKind::addi, i32(b, 1), counters,
-                  ValueRange{c.r});
-              Value inside = cmp(b, arith::CmpIPredicate::ult, slot,
-                                 i32(b, k));
-              scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location) {
-                Value to = arith::IndexCastUIOp::create(
-                    b, loc, b.getIndexType(), slot);
-                memref::StoreOp::create(b, loc, x, candidateKeys,
-                                        ValueRange{c.r, to});
-                Value position = arith::IndexCastUIOp::create(
-                    b, loc, b.getI32Type(), at);
-                memref::StoreOp::create(b, loc, position, candidateIndices,
-                                        ValueRange{c.r, to});
-                memref::StoreOp::create(b, loc, u, candidateBits,
-                                        ValueRange{c.r, to});
-                scf::YieldOp::create(b, loc);
+    sift::buildLaunch(
+        b, loc, rows * chunks, options.threads,
+        [&](OpBuilder &b, Value block, Value tid) {
+          Tile c = chunkOf(b, block);
+          Value pk = loadState(b, c.r, kKeyPrefix);
+          Value pi = loadState(b, c.r, kIndexPrefix);
+          sift::forEachOfThread(
+              b, loc, tid, c.length, index(b, options.threads),
+              [&](OpBuilder &b, Location loc, Value e) {
+                Value at = arith::AddIOp::create(b, loc, c.start, e);
+                Value x = memref::LoadOp::create(
+                    b, loc, row.staged.front(),
+                    sift::rowElementIndices(c.rowIvs, row.dim, at));
+                Value u = betterBits(b, x);
+                Value atLeast = arith::OrIOp::create(
+                    b, loc, cmp(b, arith::CmpIPredicate::ugt, u, pk),
+                    arith::AndIOp::create(
+                        b, loc, cmp(b, arith::CmpIPredicate::eq, u, pk),
+                        cmp(b, arith::CmpIPredicate::uge, invertedIndex(b, at),
+                            pi)));
+                scf::IfOp::create(b, loc, atLeast, [&](OpBuilder &b, Location) {
+                  Value slot = memref::AtomicRMWOp::create(
+                      b, loc, arith::AtomicRMWKind::addi, i32(b, 1), counters,
+                      ValueRange{c.r});
+                  Value inside =
+                      cmp(b, arith::CmpIPredicate::ult, slot, i32(b, k));
+                  scf::IfOp::create(
+                      b, loc, inside, [&](OpBuilder &b, Location) {
+                        Value to = arith::IndexCastUIOp::create(
+                            b, loc, b.getIndexType(), slot);
+                        memref::StoreOp::create(b, loc, x, candidateKeys,
+                                                ValueRange{c.r, to});
+                        Value position = arith::IndexCastUIOp::create(
+                            b, loc, b.getI32Type(), at);
+                        memref::StoreOp::create(b, loc, position,
+                                                candidateIndices,
+                                                ValueRange{c.r, to});
+                        memref::StoreOp::create(b, loc, u, candidateBits,
+                                                ValueRange{c.r, to});
+                        scf::YieldOp::create(b, loc);
+                      });
+                  scf::YieldOp::create(b, loc);
+                });
               });
-              scf::YieldOp::create(b, loc);
-            });
-          });
-    });
+        });
   }
 
   /// Each candidate written at its rank among the row's k.
@@ -477,7 +445,6 @@ private:
   RewriterBase &b;
   const sift::RowOp &row;
   const sift::RadixSelectOptions &options;
-  Location loc;
   sift::TopkOp topk;
   int64_t rows = 0, k = 0, chunks = 0;
   int64_t keyBits = 0, indexDigitBits = 0, keyPasses = 0, passes = 0;

@@ -56,11 +56,12 @@ constexpr int64_t kSplitBins = int64_t{1} << sift::kRadixSortSplitBits;
 /// The most threads of a scan workgroup.
 constexpr int64_t kScanThreads = 256;
 
-class RadixSortLowering {
+class RadixSortLowering : sift::RowKernelBuilder {
 public:
   RadixSortLowering(RewriterBase &rewriter, const sift::RowOp &row,
                     const sift::RadixSortOptions &options)
-      : b(rewriter), row(row), options(options), loc(row.op->getLoc()) {}
+      : RowKernelBuilder(row.op->getLoc()), b(rewriter), row(row),
+        options(options) {}
 
   LogicalResult build() {
     rows = row.rows();
@@ -112,30 +113,6 @@ public:
   }
 
 private:
-  Value index(OpBuilder &b, int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
-  Value i32(OpBuilder &b, int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-  }
-  Value cmp(OpBuilder &b, arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  }
-  Value add(OpBuilder &b, Value x, Value y) {
-    return arith::AddIOp::create(b, loc, x, y);
-  }
-  Value sub(OpBuilder &b, Value x, Value y) {
-    return arith::SubIOp::create(b, loc, x, y);
-  }
-  Value mul(OpBuilder &b, Value x, Value y) {
-    return arith::MulIOp::create(b, loc, x, y);
-  }
-  Value minu(OpBuilder &b, Value x, Value y) {
-    return arith::MinUIOp::create(b, loc, x, y);
-  }
-  Value toIndex(OpBuilder &b, Value v) {
-    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
-  }
   void barrier(OpBuilder &b) {
     if (options.barriers)
       gpu::BarrierOp::create(b, loc);
@@ -186,19 +163,8 @@ private:
                    sift::kRadixSortDigitBits);
   }
 
-  /// The tile of workgroup `block`: its row, number, start and length.
-  struct Tile {
-    Value r, t, start, length;
-    SmallVector<Value> rowIvs;
-  };
   Tile tileOf(OpBuilder &b, Value block) {
-    Tile c;
-    c.r = arith::DivUIOp::create(b, loc, block, index(b, tiles));
-    c.t = arith::RemUIOp::create(b, loc, block, index(b, tiles));
-    c.start = mul(b, c.t, index(b, options.tile));
-    c.length = minu(b, index(b, options.tile), sub(b, index(b, row.n), c.start));
-    c.rowIvs = sift::delinearizeRow(b, loc, c.r, row.domain);
-    return c;
+    return RowKernelBuilder::tileOf(b, block, tiles, options.tile, row);
   }
 
   /// The (key, i32 row position) at position `at` of row `r` as pass
@@ -228,44 +194,46 @@ private:
     // (more than the scatter's), for more loads in flight.
     int64_t threadCount =
         std::max(options.threads, std::min<int64_t>(options.tile, 512));
-    launch(rows * tiles, threadCount, [&](OpBuilder &b, Value block,
-                                          Value tid) {
-      Value threads = index(b, threadCount);
-      Tile c = tileOf(b, block);
-      Value bins = workgroupArray(b, kBins, b.getI32Type());
-      sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
-                            [&](OpBuilder &b, Location loc, Value e) {
-                              memref::StoreOp::create(b, loc, i32(b, 0), bins,
-                                                      e);
-                            });
-      barrier(b);
-      sift::forEachOfThread(
-          b, loc, tid, c.length, threads,
-          [&](OpBuilder &b, Location loc, Value e) {
-            Value at = add(b, c.start, e);
-            Value key = load(b, pass, c, at).first;
-            if (pass == 0)
-              for (auto [operand, copy] :
-                   llvm::zip(ArrayRef<Value>(row.staged).drop_front(), copies)) {
-                Value v = memref::LoadOp::create(
-                    b, loc, operand,
-                    sift::rowElementIndices(c.rowIvs, row.dim, at));
-                memref::StoreOp::create(b, loc, v, copy, ValueRange{c.r, at});
-              }
-            memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
-                                        i32(b, 1), bins,
-                                        ValueRange{passDigit(b, key, pass)});
-          });
-      barrier(b);
-      sift::forEachOfThread(
-          b, loc, tid, index(b, kBins), threads,
-          [&](OpBuilder &b, Location loc, Value d) {
-            Value count = memref::LoadOp::create(b, loc, bins, d);
-            memref::StoreOp::create(
-                b, loc, count, counts,
-                ValueRange{c.r, add(b, mul(b, d, index(b, tiles)), c.t)});
-          });
-    });
+    launch(
+        rows * tiles, threadCount, [&](OpBuilder &b, Value block, Value tid) {
+          Value threads = index(b, threadCount);
+          Tile c = tileOf(b, block);
+          Value bins = workgroupArray(b, kBins, b.getI32Type());
+          sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
+                                [&](OpBuilder &b, Location loc, Value e) {
+                                  memref::StoreOp::create(b, loc, i32(b, 0),
+                                                          bins, e);
+                                });
+          barrier(b);
+          sift::forEachOfThread(
+              b, loc, tid, c.length, threads,
+              [&](OpBuilder &b, Location loc, Value e) {
+                Value at = add(b, c.start, e);
+                Value key = load(b, pass, c, at).first;
+                if (pass == 0)
+                  for (auto [operand, copy] : llvm::zip(
+                           ArrayRef<Value>(row.staged).drop_front(), copies)) {
+                    Value v = memref::LoadOp::create(
+                        b, loc, operand,
+                        sift::rowElementIndices(c.rowIvs, row.dim, at));
+                    memref::StoreOp::create(b, loc, v, copy,
+                                            ValueRange{c.r, at});
+                  }
+                memref::AtomicRMWOp::create(
+                    b, loc, arith::AtomicRMWKind::addi, i32(b, 1), bins,
+                    ValueRange{passDigit(b, key, pass)});
+              });
+          barrier(b);
+          sift::forEachOfThread(
+              b, loc, tid, index(b, kBins), threads,
+              [&](OpBuilder &b, Location loc, Value d) {
+                Value count = memref::LoadOp::create(b, loc, bins, d);
+                memref::StoreOp::create(
+                    b, loc, count, counts,
+                    ValueRange{c.r,
+                               add(b, mul(b, d, index(b, tiles)), c.number)});
+              });
+        });
   }
 
   /// An exclusive scan, from `carryIn` (i32), of `count` i32 values that
@@ -276,10 +244,10 @@ private:
   /// (fault radix-scan-lost-carry) drops that sum for odd threads. Returns
   /// the sum of all `count` values (without `carryIn`).
   Value buildBlockScan(OpBuilder &b, Value tid, int64_t threadCount,
-                      Value count, Value carryIn,
-                      function_ref<Value(OpBuilder &, Value)> get,
-                      function_ref<void(OpBuilder &, Value, Value)> put,
-                      Value partials, bool loseCarry) {
+                       Value count, Value carryIn,
+                       function_ref<Value(OpBuilder &, Value)> get,
+                       function_ref<void(OpBuilder &, Value, Value)> put,
+                       Value partials, bool loseCarry) {
     Value threads = index(b, threadCount);
     Value chunk = arith::DivUIOp::create(
         b, loc, add(b, count, index(b, threadCount - 1)), threads);
@@ -294,10 +262,9 @@ private:
     memref::StoreOp::create(b, loc, sum.getResult(0), partials, tid);
     barrier(b);
     for (int64_t offset = 1; offset < threadCount; offset *= 2) {
-      Value inside =
-          cmp(b, arith::CmpIPredicate::uge, tid, index(b, offset));
-      Value from = arith::SelectOp::create(
-          b, loc, inside, sub(b, tid, index(b, offset)), tid);
+      Value inside = cmp(b, arith::CmpIPredicate::uge, tid, index(b, offset));
+      Value from = arith::SelectOp::create(b, loc, inside,
+                                           sub(b, tid, index(b, offset)), tid);
       Value theirs = arith::SelectOp::create(
           b, loc, inside, memref::LoadOp::create(b, loc, partials, from),
           i32(b, 0));
@@ -307,15 +274,14 @@ private:
       barrier(b);
     }
     // partials[t] is now the sum of chunks 0..t.
-    Value total = memref::LoadOp::create(b, loc, partials,
-                                         index(b, threadCount - 1));
+    Value total =
+        memref::LoadOp::create(b, loc, partials, index(b, threadCount - 1));
     Value later = cmp(b, arith::CmpIPredicate::uge, tid, one);
     Value before = arith::SelectOp::create(
         b, loc, later,
-        memref::LoadOp::create(
-            b, loc, partials,
-            ValueRange{arith::SelectOp::create(b, loc, later,
-                                               sub(b, tid, one), tid)}),
+        memref::LoadOp::create(b, loc, partials,
+                               ValueRange{arith::SelectOp::create(
+                                   b, loc, later, sub(b, tid, one), tid)}),
         i32(b, 0));
     if (loseCarry) {
       Value odd = cmp(b, arith::CmpIPredicate::ne,
@@ -337,29 +303,27 @@ private:
   void buildScan(int64_t pass) {
     int64_t threadCount =
         std::min<int64_t>(kScanThreads, sift::nextPowerOfTwo(tiles));
-    launch(rows * kBins, threadCount, [&](OpBuilder &b, Value block,
-                                          Value tid) {
-      Value r = arith::DivUIOp::create(b, loc, block, index(b, kBins));
-      Value d = arith::RemUIOp::create(b, loc, block, index(b, kBins));
-      Value partials = workgroupArray(b, threadCount, b.getI32Type());
-      Value bucket = mul(b, d, index(b, tiles));
-      Value total = buildBlockScan(
-          b, tid, threadCount, index(b, tiles), i32(b, 0),
-          [&](OpBuilder &b, Value i) -> Value {
-            return memref::LoadOp::create(b, loc, counts,
-                                          ValueRange{r, add(b, bucket, i)});
-          },
-          [&](OpBuilder &b, Value i, Value v) {
-            memref::StoreOp::create(b, loc, v, counts,
-                                    ValueRange{r, add(b, bucket, i)});
-          },
-          partials, options.lostCarry);
-      Value first = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
-      scf::IfOp::create(b, loc, first, [&](OpBuilder &b, Location) {
-        memref::StoreOp::create(b, loc, total, totals, ValueRange{r, d});
-        scf::YieldOp::create(b, loc);
-      });
-    });
+    launch(rows * kBins, threadCount,
+           [&](OpBuilder &b, Value block, Value tid) {
+             Value r = arith::DivUIOp::create(b, loc, block, index(b, kBins));
+             Value d = arith::RemUIOp::create(b, loc, block, index(b, kBins));
+             Value partials = workgroupArray(b, threadCount, b.getI32Type());
+             Value bucket = mul(b, d, index(b, tiles));
+             Value total = buildBlockScan(
+                 b, tid, threadCount, index(b, tiles), i32(b, 0),
+                 [&](OpBuilder &b, Value i) -> Value {
+                   return memref::LoadOp::create(
+                       b, loc, counts, ValueRange{r, add(b, bucket, i)});
+                 },
+                 [&](OpBuilder &b, Value i, Value v) {
+                   memref::StoreOp::create(b, loc, v, counts,
+                                           ValueRange{r, add(b, bucket, i)});
+                 },
+                 partials, options.lostCarry);
+             onThreadZero(b, tid, [&](OpBuilder &b) {
+               memref::StoreOp::create(b, loc, total, totals, ValueRange{r, d});
+             });
+           });
   }
 
   /// Stably sorts the first `length` (key, slot) pairs of the workgroup
@@ -379,15 +343,16 @@ private:
     for (int64_t bucket = 0; bucket < kSplitBins; ++bucket)
       memref::StoreOp::create(b, loc, i32(b, 0), table,
                               tableAt(b, entry(b, index(b, bucket))));
-    scf::ForOp::create(b, loc, lo, hi, one, ValueRange{},
-                       [&](OpBuilder &b, Location loc, Value i, ValueRange) {
-      Value key = memref::LoadOp::create(b, loc, from.first, staged(b, i));
-      Value at = tableAt(
-          b, entry(b, digitOf(b, key, shift, sift::kRadixSortSplitBits)));
-      Value n = memref::LoadOp::create(b, loc, table, at);
-      memref::StoreOp::create(b, loc, add(b, n, i32(b, 1)), table, at);
-      scf::YieldOp::create(b, loc);
-    });
+    scf::ForOp::create(
+        b, loc, lo, hi, one, ValueRange{},
+        [&](OpBuilder &b, Location loc, Value i, ValueRange) {
+          Value key = memref::LoadOp::create(b, loc, from.first, staged(b, i));
+          Value at = tableAt(
+              b, entry(b, digitOf(b, key, shift, sift::kRadixSortSplitBits)));
+          Value n = memref::LoadOp::create(b, loc, table, at);
+          memref::StoreOp::create(b, loc, add(b, n, i32(b, 1)), table, at);
+          scf::YieldOp::create(b, loc);
+        });
     barrier(b);
     buildBlockScan(
         b, tid, threadCount, index(b, kSplitBins * threadCount), i32(b, 0),
@@ -399,20 +364,21 @@ private:
         },
         partials, /*loseCarry=*/false);
     barrier(b);
-    scf::ForOp::create(b, loc, lo, hi, one, ValueRange{},
-                       [&](OpBuilder &b, Location loc, Value i, ValueRange) {
-      Value from0 = staged(b, i);
-      Value key = memref::LoadOp::create(b, loc, from.first, from0);
-      Value slot = memref::LoadOp::create(b, loc, from.second, from0);
-      Value at = tableAt(
-          b, entry(b, digitOf(b, key, shift, sift::kRadixSortSplitBits)));
-      Value place = memref::LoadOp::create(b, loc, table, at);
-      memref::StoreOp::create(b, loc, add(b, place, i32(b, 1)), table, at);
-      Value to0 = staged(b, toIndex(b, place));
-      memref::StoreOp::create(b, loc, key, to.first, to0);
-      memref::StoreOp::create(b, loc, slot, to.second, to0);
-      scf::YieldOp::create(b, loc);
-    });
+    scf::ForOp::create(
+        b, loc, lo, hi, one, ValueRange{},
+        [&](OpBuilder &b, Location loc, Value i, ValueRange) {
+          Value from0 = staged(b, i);
+          Value key = memref::LoadOp::create(b, loc, from.first, from0);
+          Value slot = memref::LoadOp::create(b, loc, from.second, from0);
+          Value at = tableAt(
+              b, entry(b, digitOf(b, key, shift, sift::kRadixSortSplitBits)));
+          Value place = memref::LoadOp::create(b, loc, table, at);
+          memref::StoreOp::create(b, loc, add(b, place, i32(b, 1)), table, at);
+          Value to0 = staged(b, toIndex(b, place));
+          memref::StoreOp::create(b, loc, key, to.first, to0);
+          memref::StoreOp::create(b, loc, slot, to.second, to0);
+          scf::YieldOp::create(b, loc);
+        });
     barrier(b);
   }
 
@@ -421,91 +387,97 @@ private:
   void buildScatter(int64_t pass) {
     bool last = pass == passes - 1;
     int64_t to = pass % 2;
-    launch(rows * tiles, options.threads, [&](OpBuilder &b, Value block,
-                                              Value tid) {
-      Value threads = index(b, options.threads);
-      Tile c = tileOf(b, block);
-      Type i32Type = b.getI32Type();
-      std::pair<Value, Value> a{workgroupArray(b, stagedSize(), keyType),
-                                workgroupArray(b, stagedSize(), i32Type)};
-      std::pair<Value, Value> other{workgroupArray(b, stagedSize(), keyType),
+    launch(
+        rows * tiles, options.threads,
+        [&](OpBuilder &b, Value block, Value tid) {
+          Value threads = index(b, options.threads);
+          Tile c = tileOf(b, block);
+          Type i32Type = b.getI32Type();
+          std::pair<Value, Value> a{workgroupArray(b, stagedSize(), keyType),
                                     workgroupArray(b, stagedSize(), i32Type)};
-      Value table = workgroupArray(b, tableSize(), i32Type);
-      Value partials = workgroupArray(b, options.threads, i32Type);
-      Value starts = workgroupArray(b, kBins, i32Type);
-      Value bases = workgroupArray(b, kBins, i32Type);
-      // Where each digit's bucket starts in the row: a scan of the totals.
-      buildBlockScan(
-          b, tid, options.threads, index(b, kBins), i32(b, 0),
-          [&](OpBuilder &b, Value i) -> Value {
-            return memref::LoadOp::create(b, loc, totals, ValueRange{c.r, i});
-          },
-          [&](OpBuilder &b, Value i, Value v) {
-            memref::StoreOp::create(b, loc, v, bases, i);
-          },
-          partials, /*loseCarry=*/false);
-      sift::forEachOfThread(
-          b, loc, tid, c.length, threads,
-          [&](OpBuilder &b, Location loc, Value e) {
-            auto [key, slot] = load(b, pass, c, add(b, c.start, e));
-            Value to = staged(b, e);
-            memref::StoreOp::create(b, loc, key, a.first, to);
-            memref::StoreOp::create(b, loc, slot, a.second, to);
-          });
-      barrier(b);
-      int64_t shift = pass * sift::kRadixSortDigitBits;
-      buildSplit(b, tid, c.length, a, other, shift, table, partials);
-      buildSplit(b, tid, c.length, other, a, shift + sift::kRadixSortSplitBits,
-                 table, partials);
-      // Where each digit starts in the sorted tile.
-      sift::forEachOfThread(
-          b, loc, tid, c.length, threads,
-          [&](OpBuilder &b, Location loc, Value e) {
-            Value d = passDigit(
-                b, memref::LoadOp::create(b, loc, a.first, staged(b, e)), pass);
-            Value zero = index(b, 0);
-            Value later = cmp(b, arith::CmpIPredicate::ne, e, zero);
-            Value previous = arith::SelectOp::create(
-                b, loc, later, sub(b, e, index(b, 1)), e);
-            Value dp = passDigit(
-                b,
-                memref::LoadOp::create(b, loc, a.first, staged(b, previous)),
-                pass);
-            Value starts0 = arith::OrIOp::create(
-                b, loc, cmp(b, arith::CmpIPredicate::eq, e, zero),
-                cmp(b, arith::CmpIPredicate::ne, d, dp));
-            scf::IfOp::create(b, loc, starts0, [&](OpBuilder &b, Location) {
-              memref::StoreOp::create(
-                  b, loc, arith::IndexCastOp::create(b, loc, i32Type, e),
-                  starts, d);
-              scf::YieldOp::create(b, loc);
-            });
-          });
-      barrier(b);
-      sift::forEachOfThread(
-          b, loc, tid, c.length, threads,
-          [&](OpBuilder &b, Location loc, Value e) {
-            Value from = staged(b, e);
-            Value key = memref::LoadOp::create(b, loc, a.first, from);
-            Value slot = memref::LoadOp::create(b, loc, a.second, from);
-            Value d = passDigit(b, key, pass);
-            Value offset = memref::LoadOp::create(
-                b, loc, counts,
-                ValueRange{c.r, add(b, mul(b, d, index(b, tiles)), c.t)});
-            Value rank = sub(b, arith::IndexCastOp::create(b, loc, i32Type, e),
-                             memref::LoadOp::create(b, loc, starts, d));
-            Value base = memref::LoadOp::create(b, loc, bases, d);
-            Value place = toIndex(b, add(b, add(b, base, offset), rank));
-            if (!last) {
-              memref::StoreOp::create(b, loc, key, keys[to],
-                                      ValueRange{c.r, place});
-              memref::StoreOp::create(b, loc, slot, slots[to],
-                                      ValueRange{c.r, place});
-              return;
-            }
-            writeResult(b, c, place, key, slot);
-          });
-    });
+          std::pair<Value, Value> other{
+              workgroupArray(b, stagedSize(), keyType),
+              workgroupArray(b, stagedSize(), i32Type)};
+          Value table = workgroupArray(b, tableSize(), i32Type);
+          Value partials = workgroupArray(b, options.threads, i32Type);
+          Value starts = workgroupArray(b, kBins, i32Type);
+          Value bases = workgroupArray(b, kBins, i32Type);
+          // Where each digit's bucket starts in the row: a scan of the totals.
+          buildBlockScan(
+              b, tid, options.threads, index(b, kBins), i32(b, 0),
+              [&](OpBuilder &b, Value i) -> Value {
+                return memref::LoadOp::create(b, loc, totals,
+                                              ValueRange{c.r, i});
+              },
+              [&](OpBuilder &b, Value i, Value v) {
+                memref::StoreOp::create(b, loc, v, bases, i);
+              },
+              partials, /*loseCarry=*/false);
+          sift::forEachOfThread(
+              b, loc, tid, c.length, threads,
+              [&](OpBuilder &b, Location loc, Value e) {
+                auto [key, slot] = load(b, pass, c, add(b, c.start, e));
+                Value to = staged(b, e);
+                memref::StoreOp::create(b, loc, key, a.first, to);
+                memref::StoreOp::create(b, loc, slot, a.second, to);
+              });
+          barrier(b);
+          int64_t shift = pass * sift::kRadixSortDigitBits;
+          buildSplit(b, tid, c.length, a, other, shift, table, partials);
+          buildSplit(b, tid, c.length, other, a,
+                     shift + sift::kRadixSortSplitBits, table, partials);
+          // Where each digit starts in the sorted tile.
+          sift::forEachOfThread(
+              b, loc, tid, c.length, threads,
+              [&](OpBuilder &b, Location loc, Value e) {
+                Value d = passDigit(
+                    b, memref::LoadOp::create(b, loc, a.first, staged(b, e)),
+                    pass);
+                Value zero = index(b, 0);
+                Value later = cmp(b, arith::CmpIPredicate::ne, e, zero);
+                Value previous = arith::SelectOp::create(
+                    b, loc, later, sub(b, e, index(b, 1)), e);
+                Value dp = passDigit(b,
+                                     memref::LoadOp::create(
+                                         b, loc, a.first, staged(b, previous)),
+                                     pass);
+                Value starts0 = arith::OrIOp::create(
+                    b, loc, cmp(b, arith::CmpIPredicate::eq, e, zero),
+                    cmp(b, arith::CmpIPredicate::ne, d, dp));
+                scf::IfOp::create(b, loc, starts0, [&](OpBuilder &b, Location) {
+                  memref::StoreOp::create(
+                      b, loc, arith::IndexCastOp::create(b, loc, i32Type, e),
+                      starts, d);
+                  scf::YieldOp::create(b, loc);
+                });
+              });
+          barrier(b);
+          sift::forEachOfThread(
+              b, loc, tid, c.length, threads,
+              [&](OpBuilder &b, Location loc, Value e) {
+                Value from = staged(b, e);
+                Value key = memref::LoadOp::create(b, loc, a.first, from);
+                Value slot = memref::LoadOp::create(b, loc, a.second, from);
+                Value d = passDigit(b, key, pass);
+                Value offset = memref::LoadOp::create(
+                    b, loc, counts,
+                    ValueRange{c.r,
+                               add(b, mul(b, d, index(b, tiles)), c.number)});
+                Value rank =
+                    sub(b, arith::IndexCastOp::create(b, loc, i32Type, e),
+                        memref::LoadOp::create(b, loc, starts, d));
+                Value base = memref::LoadOp::create(b, loc, bases, d);
+                Value place = toIndex(b, add(b, add(b, base, offset), rank));
+                if (!last) {
+                  memref::StoreOp::create(b, loc, key, keys[to],
+                                          ValueRange{c.r, place});
+                  memref::StoreOp::create(b, loc, slot, slots[to],
+                                          ValueRange{c.r, place});
+                  return;
+                }
+                writeResult(b, c, place, key, slot);
+              });
+        });
   }
 
   /// The last pass: the element (key, slot) at sorted position `place`
@@ -514,7 +486,8 @@ private:
                    Value slot) {
     SmallVector<Value> at = sift::rowElementIndices(c.rowIvs, row.dim, place);
     if (auto topk = dyn_cast<sift::TopkOp>(row.op)) {
-      Value kept = cmp(b, arith::CmpIPredicate::ult, place, index(b, this->kept));
+      Value kept =
+          cmp(b, arith::CmpIPredicate::ult, place, index(b, this->kept));
       scf::IfOp::create(b, loc, kept, [&](OpBuilder &b, Location) {
         memref::StoreOp::create(b, loc, key, topk.getValuesInit(), at);
         Value wide = arith::ExtSIOp::create(b, loc, b.getI64Type(), slot);
@@ -535,7 +508,6 @@ private:
   RewriterBase &b;
   const sift::RowOp &row;
   const sift::RadixSortOptions &options;
-  Location loc;
   bool invert = false;
   int64_t rows = 0, kept = 0, tiles = 0, passes = 0;
   Type keyType;
@@ -550,8 +522,8 @@ int64_t sift::radixSortWorkgroupBytes(int64_t tile, int64_t threads,
   // Two (key, slot) arrays of the tile with a gap after each thread's
   // items, the split counts with a gap after every 16, the scan's partials
   // and the digits' starts in the tile and buckets' in the row.
-  return 2 * (tile + threads) * (keyBytes + 4) + (kSplitBins + 1) * threads * 4 +
-         threads * 4 + 2 * kBins * 4;
+  return 2 * (tile + threads) * (keyBytes + 4) +
+         (kSplitBins + 1) * threads * 4 + threads * 4 + 2 * kBins * 4;
 }
 
 bool sift::radixSortable(Operation *op) {

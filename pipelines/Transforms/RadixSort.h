@@ -15,9 +15,9 @@ namespace sift {
 /// How a radix_sort lowering is built: the config's tile and threads, and
 /// the faults it may plant.
 struct RadixSortOptions {
-  int64_t tile = 0;      ///< elements of a row one workgroup ranks
-  int64_t threads = 1;   ///< threads of a workgroup (at most `tile`)
-  bool barriers = true;  ///< false: fault dist-no-barrier
+  int64_t tile = 0;       ///< elements of a row one workgroup ranks
+  int64_t threads = 1;    ///< threads of a workgroup (at most `tile`)
+  bool barriers = true;   ///< false: fault dist-no-barrier
   bool lostCarry = false; ///< fault radix-scan-lost-carry
 };
 

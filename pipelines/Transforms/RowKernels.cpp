@@ -260,3 +260,53 @@ Value sift::buildOrderBits(OpBuilder &b, Location loc, Value value,
   }
   return invert ? arith::XOrIOp::create(b, loc, up, ones) : up;
 }
+
+Value sift::RowKernelBuilder::index(OpBuilder &b, int64_t v) const {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+Value sift::RowKernelBuilder::i32(OpBuilder &b, int64_t v) const {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+Value sift::RowKernelBuilder::i64(OpBuilder &b, int64_t v) const {
+  return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+}
+Value sift::RowKernelBuilder::cmp(OpBuilder &b, arith::CmpIPredicate p, Value x,
+                                  Value y) const {
+  return arith::CmpIOp::create(b, loc, p, x, y);
+}
+Value sift::RowKernelBuilder::add(OpBuilder &b, Value x, Value y) const {
+  return arith::AddIOp::create(b, loc, x, y);
+}
+Value sift::RowKernelBuilder::sub(OpBuilder &b, Value x, Value y) const {
+  return arith::SubIOp::create(b, loc, x, y);
+}
+Value sift::RowKernelBuilder::mul(OpBuilder &b, Value x, Value y) const {
+  return arith::MulIOp::create(b, loc, x, y);
+}
+Value sift::RowKernelBuilder::minu(OpBuilder &b, Value x, Value y) const {
+  return arith::MinUIOp::create(b, loc, x, y);
+}
+Value sift::RowKernelBuilder::toIndex(OpBuilder &b, Value v) const {
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
+}
+
+sift::RowKernelBuilder::Tile
+sift::RowKernelBuilder::tileOf(OpBuilder &b, Value block, int64_t perRow,
+                               int64_t size, const RowOp &row) const {
+  Tile t;
+  t.r = arith::DivUIOp::create(b, loc, block, index(b, perRow));
+  t.number = arith::RemUIOp::create(b, loc, block, index(b, perRow));
+  t.start = mul(b, t.number, index(b, size));
+  t.length = minu(b, index(b, size), sub(b, index(b, row.n), t.start));
+  t.rowIvs = delinearizeRow(b, loc, t.r, row.domain);
+  return t;
+}
+
+void sift::RowKernelBuilder::onThreadZero(
+    OpBuilder &b, Value tid, function_ref<void(OpBuilder &)> body) const {
+  Value first = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
+  scf::IfOp::create(b, loc, first, [&](OpBuilder &b, Location) {
+    body(b);
+    scf::YieldOp::create(b, loc);
+  });
+}

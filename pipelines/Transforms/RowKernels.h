@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LogicalResult.h"
@@ -105,5 +106,43 @@ mlir::MemRefType workgroupMemRefType(mlir::MLIRContext *context, int64_t size,
 
 /// The smallest power of two >= n (1 for n <= 1).
 int64_t nextPowerOfTwo(int64_t n);
+
+/// What the multi-dispatch row algorithms (MergeRows, RadixSelect,
+/// RadixSort) write most, at the op's location: index and integer
+/// constants, integer arithmetic, the tile of a row a workgroup takes, work
+/// for thread 0 alone. Their lowering classes derive from it.
+class RowKernelBuilder {
+protected:
+  explicit RowKernelBuilder(mlir::Location loc) : loc(loc) {}
+
+  mlir::Value index(mlir::OpBuilder &b, int64_t v) const;
+  mlir::Value i32(mlir::OpBuilder &b, int64_t v) const;
+  mlir::Value i64(mlir::OpBuilder &b, int64_t v) const;
+  mlir::Value cmp(mlir::OpBuilder &b, mlir::arith::CmpIPredicate p,
+                  mlir::Value x, mlir::Value y) const;
+  mlir::Value add(mlir::OpBuilder &b, mlir::Value x, mlir::Value y) const;
+  mlir::Value sub(mlir::OpBuilder &b, mlir::Value x, mlir::Value y) const;
+  mlir::Value mul(mlir::OpBuilder &b, mlir::Value x, mlir::Value y) const;
+  mlir::Value minu(mlir::OpBuilder &b, mlir::Value x, mlir::Value y) const;
+  /// An unsigned integer as an index.
+  mlir::Value toIndex(mlir::OpBuilder &b, mlir::Value v) const;
+
+  /// The tile of a row that workgroup `block` takes when each row is cut
+  /// into `perRow` tiles of `size` elements: its row, number in the row,
+  /// first element, length (the last one may be short) and the row's
+  /// domain indices.
+  struct Tile {
+    mlir::Value r, number, start, length;
+    mlir::SmallVector<mlir::Value> rowIvs;
+  };
+  Tile tileOf(mlir::OpBuilder &b, mlir::Value block, int64_t perRow,
+              int64_t size, const RowOp &row) const;
+
+  /// Runs `body` on thread `tid` 0 only.
+  void onThreadZero(mlir::OpBuilder &b, mlir::Value tid,
+                    llvm::function_ref<void(mlir::OpBuilder &)> body) const;
+
+  mlir::Location loc;
+};
 
 } // namespace sift

@@ -251,18 +251,20 @@ sift::LoweringConfigAttr randomRowTileConfig(MLIRContext *context,
   return rowTileConfig(context, rank, threads, tile, algorithm);
 }
 
-/// The radix_sort config of a row: tiles of up to 4096 elements, 16 a
-/// thread, the largest whose workgroup memory fits `budget`; the tile at
-/// most the row rounded up to a power of two (from 2). A random config
-/// draws any power-of-two tile that fits with one thread and keeps the
-/// digit counts of all `rows` within kRadixSortMaxTiles tiles (64 MiB),
-/// then any power-of-two threads up to the tile that fit with it. Null
-/// when not even two elements and one thread fit.
+/// The most tiles the rows of a random radix_sort config make: their digit
+/// counts take 1 KiB a tile (64 MiB).
 constexpr int64_t kRadixSortMaxTiles = 65536;
-#ifndef SIFT_RADIX_ITEMS
-#define SIFT_RADIX_ITEMS 16
-#endif
-constexpr int64_t kRadixSortItems = SIFT_RADIX_ITEMS;
+/// Keys a radix_sort thread ranks by default (tiles of 1024 with 8 or 4
+/// were slower on the H100).
+constexpr int64_t kRadixSortItems = 16;
+
+/// The radix_sort config of a row: tiles of up to 4096 elements,
+/// kRadixSortItems a thread, the largest whose workgroup memory fits
+/// `budget`; the tile at most the row rounded up to a power of two (from
+/// 2). A random config draws any power-of-two tile that fits with one
+/// thread and keeps `rows` within kRadixSortMaxTiles tiles, then any
+/// power-of-two threads up to the tile that fit with it. Null when not
+/// even two elements and one thread fit.
 sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
                                          int64_t rows, const RowShape &row,
                                          int64_t budget, bool random,
@@ -275,8 +277,8 @@ sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
                                              2, nextPowerOfTwo(row.n)));
   if (!random) {
     for (int64_t tile = most; tile >= 2; tile /= 2) {
-      int64_t threads = std::min<int64_t>(std::max<int64_t>(tile / kRadixSortItems, 1),
-                                          1024);
+      int64_t threads = std::min<int64_t>(
+          std::max<int64_t>(tile / kRadixSortItems, 1), 1024);
       if (fits(tile, threads))
         return rowTileConfig(context, rank, threads, tile,
                              sift::Algorithm::RadixSort);
