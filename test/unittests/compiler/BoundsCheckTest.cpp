@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "test/unittests/compiler/IrTestFixture.h"
 #include "oracles/ir/IrChecks.h"
 #include "oracles/ir/StageChecks.h"
 #include "pipelines/Dialect/SiftDialect.h"
@@ -42,24 +43,12 @@ using namespace sift::oracle;
 
 namespace {
 
-constexpr int64_t kBudget = 48 * 1024;
+using irtest::describe;
+using irtest::kBudget;
 
-class BoundsCheckTest : public ::testing::Test {
+class BoundsCheckTest : public irtest::SiftIrTest {
 protected:
-  BoundsCheckTest() {
-    DialectRegistry registry;
-    registerSiftDialects(registry);
-    registry.insert<vector::VectorDialect>();
-    context_.appendDialectRegistry(registry);
-    context_.loadAllAvailableDialects();
-  }
-
-  OwningOpRef<ModuleOp> parse(const std::string &text) {
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(text, ParserConfig(&context_));
-    EXPECT_TRUE(module) << "does not parse:\n" << text;
-    return module;
-  }
+  BoundsCheckTest() { context_.loadDialect<vector::VectorDialect>(); }
 
   /// @main(%out: memref<16xf32>, %big: memref<4x64xf32>, `args`) with one
   /// gpu.launch of `blocks` x 1 x 1 blocks of `threads` x 1 x 1 threads
@@ -89,17 +78,7 @@ protected:
         "  return\n"
         "}\n");
   }
-
-  MLIRContext context_;
 };
-
-std::string describe(const std::vector<IrFinding> &findings) {
-  std::string out;
-  for (const IrFinding &finding : findings)
-    out += std::string(toString(finding.verdict)) + " [" + finding.kernel +
-           "] " + finding.message + "\n";
-  return out;
-}
 
 /// The one out-of-bounds finding of `findings`, or a test failure.
 void expectOne(const std::vector<IrFinding> &findings,

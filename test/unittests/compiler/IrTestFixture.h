@@ -1,8 +1,8 @@
 //===- IrTestFixture.h - Hand-written kernels for the IR oracle tests -*- C++ -*-===//
 //
-// The fixture IrChecksTest.cpp and StageChecksTest.cpp share: a context with
-// sift's dialects, a parser, a one-kernel module builder, and the verdicts
-// and descriptions of findings for assertions.
+// The fixture IrChecksTest.cpp, StageChecksTest.cpp and BoundsCheckTest.cpp
+// share: a context with sift's dialects, a parser, a one-kernel module
+// builder, and the verdicts and descriptions of findings for assertions.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -26,9 +26,11 @@ using namespace sift::oracle;
 
 constexpr int64_t kBudget = 48 * 1024;
 
-class IrChecksTest : public ::testing::Test {
+/// A context with sift's dialects and a parser that fails the test on
+/// text that does not parse.
+class SiftIrTest : public ::testing::Test {
 protected:
-  IrChecksTest() {
+  SiftIrTest() {
     DialectRegistry registry;
     registerSiftDialects(registry);
     context_.appendDialectRegistry(registry);
@@ -41,6 +43,12 @@ protected:
     EXPECT_TRUE(module) << "does not parse:\n" << text;
     return module;
   }
+
+  MLIRContext context_;
+};
+
+class IrChecksTest : public SiftIrTest {
+protected:
 
   /// A module with one kernel @k::@f taking %out: memref<64xf32>, with
   /// `attributions` after its arguments, `known_block_size` `blockSize` and
@@ -55,8 +63,6 @@ protected:
                  " kernel attributes {known_block_size = array<i32: " +
                  blockSize + ">} {\n" + body + "\n  gpu.return\n}\n}\n}\n");
   }
-
-  MLIRContext context_;
 };
 
 inline std::vector<Verdict> verdicts(const std::vector<IrFinding> &findings) {
