@@ -188,7 +188,9 @@ Program generateNmsProgram(const Policy &policy, Rng &rng) {
   ProgramBuilder b(policy, rng);
   const NmsPolicy &np = policy.nms;
 
-  NmsShape s = generateNmsShape(np, policy.shapes.maxElements, rng);
+  const int64_t maxElements =
+      std::min(policy.shapes.maxElements, np.maxElements);
+  NmsShape s = generateNmsShape(np, maxElements, rng);
   ElementType boxType = pickBoxType(b, np.boxTypeWeights);
   ElementType scoreType = pickBoxType(b, np.scoreTypeWeights);
   float iou = generateIouThreshold(np, rng);
@@ -208,7 +210,7 @@ Program generateNmsProgram(const Policy &policy, Rng &rng) {
   if (policy.allowInexactKeys && rng.chance(np.sigmoidChance))
     scores = b.addElementwise(EwKind::Sigmoid, {scores}, scoreType);
   if (s.boxes >= 1 && prefilterRng.chance(np.prefilterChance))
-    addPrefilter(b, np, policy.shapes.maxElements, s, boxes, scores,
+    addPrefilter(b, np, maxElements, s, boxes, scores,
                  prefilterRng);
 
   auto [selected, count] =

@@ -43,6 +43,47 @@ std::optional<InputMode> parseInputMode(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view toString(SizeMode mode) {
+  switch (mode) {
+  case SizeMode::Default: return "default";
+  case SizeMode::Large: return "large";
+  }
+  return "?";
+}
+
+std::optional<SizeMode> parseSizeMode(std::string_view name) {
+  for (SizeMode mode : kAllSizeModes)
+    if (toString(mode) == name)
+      return mode;
+  return std::nullopt;
+}
+
+void Policy::setSizes(SizeMode mode) {
+  ShapePolicy defaults;
+  shapes.maxWorkDimSize = defaults.maxWorkDimSize;
+  shapes.maxElements = defaults.maxElements;
+  if (mode == SizeMode::Large) {
+    shapes.maxWorkDimSize = int64_t{1} << 20;
+    shapes.maxElements = int64_t{1} << 20;
+  }
+}
+
+Policy policyFor(std::string_view families, bool exactKeys, SizeMode sizes) {
+  Policy policy;
+  policy.allowInexactKeys = !exactKeys;
+  policy.setSizes(sizes);
+  policy.familyWeights = {};
+  while (!families.empty()) {
+    size_t comma = families.find(',');
+    std::string_view name = families.substr(0, comma);
+    if (std::optional<Family> family = parseFamily(name))
+      policy.familyWeights[static_cast<size_t>(*family)] = 1;
+    families = comma == std::string_view::npos ? std::string_view()
+                                                : families.substr(comma + 1);
+  }
+  return policy;
+}
+
 std::array<unsigned, kNumEwKinds> defaultEwWeights() {
   std::array<unsigned, kNumEwKinds> weights{};
   for (size_t i = 0; i < kNumEwKinds; ++i)

@@ -47,6 +47,26 @@ std::string_view toString(InputMode mode);
 /// Parses a stable input-mode name; nullopt when unknown.
 std::optional<InputMode> parseInputMode(std::string_view name);
 
+/// How large the generated tensors get: default keeps every case quick for
+/// the cpu reference (work dimension up to 4,096, 2^16 elements a tensor);
+/// large reaches the GPU algorithms of long rows (work dimension up to
+/// 2^20, 2^20 elements a tensor) for GPU campaigns.
+enum class SizeMode { Default, Large };
+inline constexpr SizeMode kAllSizeModes[] = {SizeMode::Default,
+                                             SizeMode::Large};
+
+/// Stable names: "default", "large".
+std::string_view toString(SizeMode mode);
+/// Parses a stable size-mode name; nullopt when unknown.
+std::optional<SizeMode> parseSizeMode(std::string_view name);
+
+struct Policy;
+/// The policy a campaign with these options generates its cases with:
+/// `families` comma-separated ("sort,topk,nms"; unknown names skipped),
+/// `exactKeys` without inexact ops before an order, sizes of `sizes`.
+/// A case is generateProgram(policyFor(...), seed).
+Policy policyFor(std::string_view families, bool exactKeys, SizeMode sizes);
+
 /// Weights indexed by ElementType (i32, i64, f16, f32, f64).
 using ElementTypeWeights = std::array<unsigned, 5>;
 
@@ -127,6 +147,9 @@ struct NmsPolicy {
   int64_t maxBatches = 4;
   int64_t maxClasses = 8;
   int64_t maxBoxes = 4096;
+  /// Largest element count of an NMS tensor (within ShapePolicy's): large
+  /// sizes leave NMS as it is until its kernels scale.
+  int64_t maxElements = int64_t(1) << 16;
   /// Weights of the DimSizeClass enumerators for B, C (a 0 is never drawn
   /// for these two) and N.
   std::array<unsigned, kNumDimSizeClasses> batchSizeWeights = {0, 4, 2, 2,
@@ -217,6 +240,9 @@ struct Policy {
   double sliceChance = 0.2;
   /// Chance that an intermediate value is also returned.
   double extraOutputChance = 0.1;
+
+  /// Sets the shape limits of `mode` (see SizeMode).
+  void setSizes(SizeMode mode);
 
   /// How inputs are filled (passed to generateInputs by the harness).
   InputMode inputMode = InputMode::Mixed;

@@ -55,6 +55,8 @@ void rt::setExportedCase(Artifact &artifact, const ExportedCase &info) {
     artifact.meta["case.expected-note"] = info.noReferenceNote;
   if (!info.bench.empty())
     artifact.meta["case.bench"] = info.bench;
+  if (!info.sizes.empty())
+    artifact.meta["case.sizes"] = info.sizes;
   artifact.meta["case.pipeline"] = std::string(toString(info.pipeline));
   artifact.meta["case.target"] = std::string(toString(info.target));
   artifact.meta["case.chip"] = info.chip;
@@ -113,6 +115,13 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
   info.exactKeys = optional("case.exact-keys") == "1";
   info.staticVerdict = optional("case.static-verdict");
   info.bench = optional("case.bench");
+  info.sizes = optional("case.sizes");
+  if (!info.sizes.empty() && info.sizes != "default" && info.sizes != "large")
+    return makeError("meta 'case.sizes' is neither 'default' nor 'large': '" +
+                     info.sizes + "'");
+  if (info.sizes == "large" && info.families.empty())
+    return makeError("meta 'case.sizes' is large but 'case.families' is "
+                     "missing: the program cannot be regenerated");
   for (auto [key, slot] :
        {std::pair<const char *, std::string *>{"case.pipeline", &pipeline},
         {"case.target", &target},
@@ -142,11 +151,15 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
       info.tolerances.push_back(ulps);
     }
   size_t outputs = artifact.plan.outputs().size();
-  if (!info.bench.empty()) {
-    // Inputs and expected outputs are made from the benchmark's program.
+  if (info.regenerated()) {
+    // Inputs and expected outputs are made from the benchmark's or the
+    // case's program.
     if (!artifact.inputs.empty() || !artifact.expected.empty())
-      return makeError("meta 'case.bench' names a benchmark but the artifact "
-                       "carries inputs or expected outputs");
+      return makeError(std::string(info.bench.empty()
+                                       ? "meta 'case.sizes' is large"
+                                       : "meta 'case.bench' names a "
+                                         "benchmark") +
+                       " but the artifact carries inputs or expected outputs");
     if (info.tolerances.size() != outputs)
       return makeError("meta 'case.tolerances' has " +
                        std::to_string(info.tolerances.size()) +

@@ -22,6 +22,12 @@
 //   case.bench          a benchmark program's name (gen::benchPrograms):
 //                       the artifact carries no inputs or expected outputs,
 //                       sift-run --bench makes them from the program
+//   case.sizes          large: a case of `harness fuzz --sizes=large`,
+//                       whose artifact carries no inputs or expected
+//                       outputs either: sift-run regenerates the program
+//                       from case.seed, case.families, case.exact-keys and
+//                       the sizes, its inputs from case.inputs, and the
+//                       reference's outputs (absent: default sizes)
 //   case.exact-keys     1 when no inexact op fed a sort key or top-k input
 //   case.static-verdict the verdict of the compile and static oracles
 //
@@ -69,6 +75,13 @@ struct ExportedCase {
   /// A benchmark program's name (case.bench): inputs and expected outputs
   /// are not carried but made from it; empty for every other artifact.
   std::string bench;
+  /// A fuzz export's size mode (case.sizes): "large" carries no inputs or
+  /// expected outputs (sift-run regenerates them); empty for default sizes.
+  std::string sizes;
+
+  /// True when inputs and expected outputs are made on the GPU host
+  /// (a benchmark, or large sizes) instead of carried.
+  bool regenerated() const { return !bench.empty() || sizes == "large"; }
 
   /// "<seed>-<pipeline>-<target>", or for a hand-written program
   /// "<program stem>-<pipeline>-<target>": the CSV's case key (and an

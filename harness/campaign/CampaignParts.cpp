@@ -106,6 +106,9 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
                            : "") +
          (options.injectText.empty() ? "" : " --inject=" + options.injectText) +
          (options.exactKeys ? " --exact-keys" : "") +
+         (options.sizes != gen::SizeMode::Default
+              ? " --sizes=" + std::string(gen::toString(options.sizes))
+              : "") +
          " --skip=" + std::to_string(index) +
          " --count=1 --family=" + familyList(options) +
          " --inputs=" + std::string(gen::toString(options.inputs));
@@ -206,6 +209,12 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
   // What regenerates the program from the seed (harness import).
   info.families = familyList(options);
   info.exactKeys = options.exactKeys;
+  if (options.sizes == gen::SizeMode::Large) {
+    // Too large to carry: the GPU host regenerates them from the seed.
+    info.sizes = std::string(gen::toString(options.sizes));
+    artifact.inputs.clear();
+    artifact.expected.clear();
+  }
   if (systemOf(run.pipeline) == SystemKind::Iree)
     return exportIreeCase(options, info, result, info.name());
   rt::setExportedCase(artifact, info);

@@ -43,7 +43,11 @@ std::string resumeKey(const FuzzOptions &options, const std::string &runs) {
          (options.frontEnd ? " frontend=" +
                                  std::string(gen::toString(*options.frontEnd))
                            : "") +
-         (options.exactKeys ? " exact-keys" : "") + " shard=" +
+         (options.exactKeys ? " exact-keys" : "") +
+         (options.sizes != gen::SizeMode::Default
+              ? " sizes=" + std::string(gen::toString(options.sizes))
+              : "") +
+         " shard=" +
          std::to_string(options.shardIndex) + "/" +
          std::to_string(options.shardCount);
 }
@@ -77,6 +81,7 @@ FuzzCampaign::FuzzCampaign(const FuzzOptions &options) : options_(options) {
   // Runs on a GPU compare with a host reference: no inexact op (sigmoid's
   // exp, an ulp apart between libdevice and the host) may decide an order.
   caseOptions_.policy.allowInexactKeys = !options.exactKeys;
+  caseOptions_.policy.setSizes(options.sizes);
   caseOptions_.policy.familyWeights = {};
   for (gen::Family family : options.families)
     caseOptions_.policy.familyWeights[static_cast<size_t>(family)] = 1;
@@ -467,6 +472,7 @@ void FuzzCampaign::writeSummary(double rate) {
       summary["iree_version"] = systemFor(run).version();
   summary["seed"] = options_.seed;
   summary["inputs"] = std::string(gen::toString(options_.inputs));
+  summary["sizes"] = std::string(gen::toString(options_.sizes));
   summary["cases_per_second"] = rate;
   summary["next_case"] = nextCase_;
   summary["this_run"] = {{"first_case", firstCase_},

@@ -76,6 +76,9 @@ struct FuzzOptions {
   /// allowInexactKeys off): on with a GPU device or exports, whose results
   /// are compared with the host reference bit for bit.
   bool exactKeys = false;
+  /// How large the generated tensors get (--sizes); large exports carry no
+  /// inputs or expected outputs (sift-run regenerates them from the seed).
+  gen::SizeMode sizes = gen::SizeMode::Default;
   /// Every case in a child process with these limits (on by default; off
   /// with a GPU device, whose context a child cannot share).
   bool isolate = true;

@@ -18,6 +18,7 @@ namespace {
 /// `toOptions`.
 struct FuzzFlags {
   FuzzOptions options;
+  std::string sizes = "default";
   std::string pipelines = "cpu", families = "sort,topk,nms", inputs = "mixed",
               time, targets = "nvptx,amdgpu", chips, device = "cpu",
               caseTimeout = "60", memoryLimit = "4G", shard,
@@ -101,6 +102,12 @@ void addSelectionFlags(CLI::App *cmd, FuzzFlags &f) {
       ->check(wholeNumber())
       ->capture_default_str();
   cmd->add_option("--family", f.families, "Op families: sort,topk,nms")
+      ->capture_default_str();
+  cmd->add_option("--sizes", f.sizes,
+                  "Tensor sizes: default (work dimension up to 4096, 2^16 "
+                  "elements a tensor) or large (up to 2^20 each, for GPU "
+                  "campaigns; exported artifacts then carry no inputs, "
+                  "sift-run regenerates them)")
       ->capture_default_str();
   cmd->add_option("--inputs", f.inputs,
                   "Input data: mixed, uniform, ties, special, sorted, "
@@ -234,6 +241,18 @@ FuzzOptions toOptions(FuzzFlags &f, const std::string &commandLine) {
   if (o.device != rt::DeviceKind::Cpu || !o.exportDir.empty())
     o.exactKeys = true;
   o.inputs = inputModeFlag(f.inputs);
+  std::optional<gen::SizeMode> sizes = gen::parseSizeMode(f.sizes);
+  if (!sizes)
+    throw UsageError{"--sizes: unknown size mode '" + f.sizes +
+                     "'; valid: default, large"};
+  o.sizes = *sizes;
+  if (o.sizes == gen::SizeMode::Large)
+    for (const PipelineTarget &run : o.runs)
+      if (run.pipeline == PipelineKind::Cpu)
+        throw UsageError{"--sizes=large is for the GPU pipelines: the cpu "
+                         "pipeline sorts a row with one thread (quadratic in "
+                         "its length), so rows of 2^20 would time out; drop "
+                         "cpu from --pipeline"};
   o.frontEnd = frontEndFlag(f.frontEnd, o.runs);
   o.commandLine = commandLine;
   if (o.outDir.empty())

@@ -17,6 +17,7 @@
 #include "generators/MlirEmitter.h"
 #include "generators/ProgramGenerator.h"
 #include "harness/store/FindingStore.h"
+#include "oracles/Regenerate.h"
 #include "oracles/Verdict.h"
 #include "runtime/Artifact.h"
 #include "runtime/ExportedCase.h"
@@ -105,14 +106,11 @@ void regenerateProgram(const rt::Artifact &artifact, CaseResult &result) {
   Result<rt::ExportedCase> exported = rt::getExportedCase(artifact);
   if (!exported.ok() || exported->families.empty())
     return;
-  gen::Policy policy;
-  policy.allowInexactKeys = !exported->exactKeys;
-  policy.familyWeights = {};
-  for (const std::string &name : splitFields(exported->families, ','))
-    for (gen::Family family : gen::kAllFamilies)
-      if (gen::toString(family) == name)
-        policy.familyWeights[static_cast<size_t>(family)] = 1;
-  gen::Program program = gen::generateProgram(policy, result.seed);
+  gen::Program program = gen::generateProgram(
+      gen::policyFor(exported->families, exported->exactKeys,
+                     gen::parseSizeMode(exported->sizes)
+                         .value_or(gen::SizeMode::Default)),
+      result.seed);
   // Only a program whose inputs are the artifact's is the exported one.
   if (program.inputs.size() != artifact.inputs.size())
     return;
@@ -187,13 +185,24 @@ std::string completeFromArtifact(const std::string &path, CaseResult &result,
     result.detail += " (artifact unreadable: " + artifact.message() + ")";
     return "its artifact is unreadable: " + artifact.message();
   }
+  Result<rt::ExportedCase> exported = rt::getExportedCase(*artifact);
+  if (exported.ok() && exported->regenerated() && exported->bench.empty()) {
+    // Large sizes: the artifact carries no data; made again from the seed.
+    Result<gen::Program> program = oracle::regenerateCase(*exported, *artifact);
+    if (!program.ok())
+      return "its case could not be regenerated from " + path + ": " +
+             program.message();
+    result.program = std::move(*program);
+    result.mlir = gen::emitMlir(result.program);
+  }
   result.inputs = artifact->inputs;
   result.expected = artifact->expected;
   result.artifact = *artifact;
-  if (auto exported = rt::getExportedCase(*artifact); exported.ok())
+  if (exported.ok())
     if (auto mode = gen::parseInputMode(exported->inputs))
       caseOptions.inputs = *mode;
-  regenerateProgram(*artifact, result);
+  if (result.mlir.empty())
+    regenerateProgram(*artifact, result);
   if (result.mlir.empty())
     return "its program could not be regenerated from " + path +
            " (not exported by harness fuzz --export-artifacts?)";

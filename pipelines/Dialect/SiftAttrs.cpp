@@ -59,7 +59,8 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " threads, more than 1024";
   bool merge = algorithm == Algorithm::MergeRows ||
                algorithm == Algorithm::RadixSelect ||
-               algorithm == Algorithm::RadixSort;
+               algorithm == Algorithm::RadixSort ||
+               algorithm == Algorithm::SplitSelect;
   if (merge && (rowTile < 2 || !llvm::isPowerOf2_64(rowTile)))
     return emitError() << stringifyAlgorithm(algorithm)
                        << " needs a row_tile that is a power of two >= 2, "
@@ -70,8 +71,8 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "element of a tile: row_tile "
                        << rowTile << " < " << threads << " threads";
   if (!merge && rowTile != 0)
-    return emitError() << "row_tile is for merge_rows, radix_select and "
-                          "radix_sort only, not "
+    return emitError() << "row_tile is for merge_rows, radix_select, "
+                          "radix_sort and split_select only, not "
                        << stringifyAlgorithm(algorithm);
   if (algorithm == Algorithm::WorkgroupRow || merge) {
     // Workgroups per row: the domain tile is one point and the threads

@@ -65,7 +65,14 @@ def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
     // dispatch (each tile sorted by the digit in workgroup memory with two
     // stable 4-bit splits, then written to its offsets); stable, so ties
     // keep the lower index (RadixSort.cpp).
-    I32EnumAttrCase<"RadixSort", 6, "radix_sort">
+    I32EnumAttrCase<"RadixSort", 6, "radix_sort">,
+    // tileandfuse's top-k of long rows along the last dimension, the
+    // split-reduction shape: the row viewed as chunks of `row_tile`
+    // elements, a per-thread top-k of every chunk (tiled and fused like any
+    // op), then a top-k of the chunks' candidates, split again while it is
+    // long; a gather maps candidate positions back to indices
+    // (SplitTopk.cpp).
+    I32EnumAttrCase<"SplitSelect", 7, "split_select">
   ]> {
   let cppNamespace = "::sift";
   let genSpecializedAttr = 0;

@@ -195,8 +195,12 @@ void sift::addDistributePipeline(OpPassManager &pm,
 
 void sift::addTileAndFusePipeline(OpPassManager &pm,
                                   const PipelineOptions &options) {
-  // Step 1. Simplify, choose the strategy, record the plan.
+  // Step 1. Simplify, choose the strategy, record the plan; top-k's chosen
+  // to split (split_select) become per-chunk and candidate top-k's, which a
+  // second selection configures.
   addFront(pm, options);
+  pm.addNestedPass<func::FuncOp>(sift::createSplitTopk());
+  pm.addPass(createStrategySelection(options));
 
   // Step 2. Tile every consumer into workgroup and thread scf.forall loops
   // and fuse its elementwise producers into both, on tensors.

@@ -116,6 +116,25 @@ def MapToGpu : Pass<"sift-map-to-gpu", "mlir::func::FuncOp"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def SplitTopk : Pass<"sift-split-topk", "mlir::func::FuncOp"> {
+  let summary = "Splits split_select top-k ops into per-chunk and candidate top-k's";
+  let description = [{
+    On tensors, before tiling (tileandfuse): a `sift.topk` whose lowering
+    config says `split_select` (along its last dimension, `row_tile` a chunk
+    of at least k elements dividing the row into two or more) becomes the
+    split-reduction shape: `tensor.expand_shape` views the row as chunks, a
+    top-k of every chunk (marked `sift.split_part`, so strategy selection
+    gives it a thread per chunk) keeps k candidates a chunk, a top-k of the
+    collapsed candidates picks the values (split again while its row is
+    still two or more chunks longer than k), and an elementwise
+    `linalg.generic` maps each chosen candidate back to its input index.
+    The new ops get their configs from a second strategy selection.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileAndFuse : Pass<"sift-tile-and-fuse", "mlir::func::FuncOp"> {
   let summary = "Tiles ops into workgroup and thread scf.forall loops, fusing producers";
   let description = [{

@@ -99,8 +99,12 @@ sift::LoweringConfigAttr defaultConfig(MLIRContext *context,
   return makeConfig(context, tiles, threadTiles, algorithm);
 }
 
+/// Workgroups a grid may have along y and z (CUDA's limit; x has 2^31 - 1).
+constexpr int64_t kMaxGridYZ = 65535;
+
 /// A random valid config: powers of two per innermost dimension within the
-/// 1024-thread limit, and a random per-thread tile dividing each, with at
+/// 1024-thread limit, workgroup tiles along y and z that keep the grid
+/// within kMaxGridYZ, and a random per-thread tile dividing each, with at
 /// most `maxPerThread` domain points per thread (a thread's tile of a sift
 /// op is that many rows, each a per-thread temporary in tileandfuse).
 sift::LoweringConfigAttr randomConfig(MLIRContext *context,
@@ -117,7 +121,10 @@ sift::LoweringConfigAttr randomConfig(MLIRContext *context,
     int64_t limit = nextPowerOfTwo(std::max<int64_t>(domain[axis], 1)) * 2;
     SmallVector<int64_t> choices;
     for (int64_t t = 1; t <= limit && t <= 1024; t *= 2)
-      choices.push_back(t);
+      if (d == 0 || (domain[axis] + t - 1) / t <= kMaxGridYZ)
+        choices.push_back(t);
+    if (choices.empty()) // Over 2^26 along y or z: the largest tile.
+      choices.push_back(1024);
     int64_t tile = choices[rng.below(choices.size())];
     SmallVector<int64_t> threadChoices;
     for (int64_t t = 1; t <= tile; t *= 2)
@@ -304,16 +311,51 @@ sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
                        sift::Algorithm::RadixSort);
 }
 
+/// The chunk lengths split_select may take for a top-k row of `n` along
+/// the last dimension: powers of two dividing the row into at least two
+/// chunks, at least 2k long (each level keeps at most half its row), at
+/// most kLongestSerialRow (a thread walks a chunk alone), whose split takes
+/// at most four levels.
+SmallVector<int64_t> splitChunks(int64_t n, int64_t k) {
+  SmallVector<int64_t> chunks;
+  if (k < 1)
+    return chunks;
+  for (int64_t chunk = 2; chunk <= kLongestSerialRow && chunk * 2 <= n;
+       chunk *= 2) {
+    if (n % chunk != 0 || chunk < 2 * k)
+      continue;
+    int64_t m = n, levels = 0;
+    while (m > chunk && m % chunk == 0) {
+      m = m / chunk * k;
+      ++levels;
+    }
+    if (levels <= 4)
+      chunks.push_back(chunk);
+  }
+  return chunks;
+}
+
+/// split_select's default chunk: the shortest of at least 8k and 256
+/// elements (a thread's serial walk stays short and the chunks fill the
+/// GPU), else the longest; 0 when none.
+int64_t defaultSplitChunk(ArrayRef<int64_t> chunks, int64_t k) {
+  for (int64_t chunk : chunks)
+    if (chunk >= std::max<int64_t>(8 * k, 256))
+      return chunk;
+  return chunks.empty() ? 0 : chunks.back();
+}
+
 struct SelectLoweringStrategyPass final
     : sift::impl::SelectLoweringStrategyBase<SelectLoweringStrategyPass> {
   using SelectLoweringStrategyBase::SelectLoweringStrategyBase;
 
   /// The config of a sift or linalg op. Rows: distribute lets a workgroup
   /// cooperate on a row that fits its memory (from 16 elements by
-  /// default) and sorts longer rows in tiles that it merges (merge_rows);
-  /// tileandfuse stages a row in a thread's private memory when it fits;
-  /// otherwise a thread sorts in the row's own memory. Random mode draws
-  /// among the algorithms that fit (merge_rows for any row of distribute).
+  /// default) and sorts longer rows with radix_sort (named orders) or
+  /// merge_rows (comparators); long top-k rows get radix_select.
+  /// tileandfuse stages a row in a thread's private memory when it fits and
+  /// gives longer rows distribute's cooperative algorithms. Random mode
+  /// draws among the algorithms that fit.
   sift::LoweringConfigAttr chooseConfig(Operation *op, sift::Pipeline kind,
                                         ArrayRef<int64_t> domain,
                                         ConfigRng &rng) {
@@ -348,15 +390,21 @@ struct SelectLoweringStrategyPass final
                                     sift::Algorithm::Elementwise);
     RowShape row = rowShape(op);
     SmallVector<sift::Algorithm> algorithms = {sift::Algorithm::RowPerThread};
-    bool mergeFits = kind == sift::Pipeline::Distribute && row.n >= 2 &&
+    // Private memory first in tileandfuse: a row that fits a thread's
+    // private memory stays a thread's; longer rows get the cooperative
+    // algorithms, as in distribute (their ops are then not tiled, see
+    // TileAndFuse.cpp).
+    bool privateFits = kind == sift::Pipeline::TileAndFuse && row.n >= 2 &&
+                       row.privateBytes <= maxPrivateMemory;
+    bool cooperative = kind == sift::Pipeline::Distribute ||
+                       (kind == sift::Pipeline::TileAndFuse && !privateFits);
+    bool mergeFits = cooperative && row.n >= 2 &&
                      2 * (row.keyBytes + 4) <= maxWorkgroupMemory;
     bool radixSortFits =
-        kind == sift::Pipeline::Distribute && row.n >= 2 &&
-        sift::radixSortable(op) &&
+        cooperative && row.n >= 2 && sift::radixSortable(op) &&
         sift::radixSortWorkgroupBytes(2, 1, row.keyBytes) <=
             maxWorkgroupMemory;
-    if (kind == sift::Pipeline::Distribute && row.n >= 2 &&
-        row.workgroupBytes <= maxWorkgroupMemory)
+    if (cooperative && row.n >= 2 && row.workgroupBytes <= maxWorkgroupMemory)
       algorithms.push_back(sift::Algorithm::WorkgroupRow);
     else if (radixSortFits && !random)
       // Too long for one workgroup: a radix sort when the order is a named
@@ -368,15 +416,30 @@ struct SelectLoweringStrategyPass final
       algorithms.push_back(sift::Algorithm::MergeRows);
     if (radixSortFits && random)
       algorithms.push_back(sift::Algorithm::RadixSort);
-    bool radixFits = kind == sift::Pipeline::Distribute && row.k >= 1 &&
+    // tileandfuse's own top-k of long rows: per-thread top-k's of chunks
+    // and a top-k of their candidates (SplitTopk.cpp); a split's per-chunk
+    // top-k is a thread's.
+    auto topk = dyn_cast<sift::TopkOp>(op);
+    bool splitPart = op->hasAttr("sift.split_part");
+    SmallVector<int64_t> chunks;
+    if (kind == sift::Pipeline::TileAndFuse && topk && !splitPart &&
+        static_cast<int64_t>(topk.getDimension()) + 1 == topk.getRank())
+      chunks = splitChunks(row.n, row.k);
+    bool radixFits = cooperative && !splitPart && row.k >= 1 &&
                      row.n >= 2 &&
                      row.k <= (random ? kRadixMaxK : kRadixDefaultK) &&
                      (random || row.n >= kRadixDefaultRow);
     if (radixFits)
       algorithms.push_back(sift::Algorithm::RadixSelect);
-    if (kind == sift::Pipeline::TileAndFuse && row.n >= 2 &&
-        row.privateBytes <= maxPrivateMemory)
+    if (privateFits)
       algorithms.push_back(sift::Algorithm::PrivateRow);
+    if (!chunks.empty() && random)
+      algorithms.push_back(sift::Algorithm::SplitSelect);
+    if (splitPart) {
+      algorithms = {sift::Algorithm::RowPerThread};
+      if (privateFits)
+        algorithms.push_back(sift::Algorithm::PrivateRow);
+    }
     // A thread walking a long row alone is quadratic: random configs keep
     // it for rows up to kLongestSerialRow when a cooperative algorithm fits.
     if (random && row.n > kLongestSerialRow && algorithms.size() > 1)
@@ -384,8 +447,16 @@ struct SelectLoweringStrategyPass final
     sift::Algorithm algorithm = algorithms.back();
     if (random)
       algorithm = algorithms[rng.below(algorithms.size())];
+    else if (!chunks.empty() && !privateFits)
+      algorithm = sift::Algorithm::SplitSelect; // tileandfuse's default
     else if (algorithm == sift::Algorithm::WorkgroupRow && row.n < 16)
       algorithm = sift::Algorithm::RowPerThread;
+    if (algorithm == sift::Algorithm::SplitSelect) {
+      int64_t chunk = random ? chunks[rng.below(chunks.size())]
+                             : defaultSplitChunk(chunks, row.k);
+      return rowTileConfig(context, domain.size(), 1, chunk,
+                           sift::Algorithm::SplitSelect);
+    }
     if (algorithm == sift::Algorithm::RadixSelect) {
       int64_t rows = 1;
       for (int64_t size : domain)

@@ -69,6 +69,15 @@ void tilesAndMapping(MLIRContext *context, sift::LoweringConfigAttr config,
   }
 }
 
+/// Algorithms whose workgroups cooperate on a row (lowered whole by
+/// sift-workgroup-rows after bufferization, never tiled).
+bool isCooperative(sift::Algorithm algorithm) {
+  return algorithm == sift::Algorithm::WorkgroupRow ||
+         algorithm == sift::Algorithm::MergeRows ||
+         algorithm == sift::Algorithm::RadixSelect ||
+         algorithm == sift::Algorithm::RadixSort;
+}
+
 /// Fuse elementwise linalg producers (not sift ops: their rows span tiles).
 bool isFusable(Operation *producer) {
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(producer);
@@ -305,6 +314,18 @@ struct TileAndFusePass final : sift::impl::TileAndFuseBase<TileAndFusePass> {
                                    [&] { init.set(own->getResult(0)); });
         }
       }
+      auto config =
+          root->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
+      if (!config) {
+        root->emitOpError("has no sift.lowering_config to tile by");
+        return signalPassFailure();
+      }
+      // A row too long for a thread's private memory gets a cooperative
+      // algorithm (workgroups on a row): the op stays whole for
+      // sift-workgroup-rows, its producers are tiled as consumers of their
+      // own.
+      if (isCooperative(config.getAlgorithm()))
+        continue;
       // A sort works in place on its outs: give it fresh ones, copied at the
       // top level, so bufferization never copies a tile inside a workgroup
       // loop, where every thread would run the copy.
@@ -323,12 +344,6 @@ struct TileAndFusePass final : sift::impl::TileAndFuseBase<TileAndFusePass> {
         for (OpResult result : root->getResults())
           if (result.use_empty())
             unused.push_back(result.getResultNumber());
-      auto config =
-          root->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
-      if (!config) {
-        root->emitOpError("has no sift.lowering_config to tile by");
-        return signalPassFailure();
-      }
       // Producers whose per-thread tiles would not fit private memory stay
       // consumers of their own (tiled later in this walk).
       bool fuse = fusedBytesPerThread(cast<TilingInterface>(root), config) <=

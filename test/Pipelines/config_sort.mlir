@@ -42,11 +42,12 @@ func.func @outer_dim(%a: tensor<7x5x3xi32>) -> tensor<7x5x3xi32> {
 
 // Rank 1: an empty domain. 4096 x f16 and the padded i32 indices take 24 KiB
 // of workgroup memory: 512 threads (a compare-exchange each, up to 512)
-// sort the row together. Too large for private memory.
+// sort the row together. Too large for private memory, so tileandfuse
+// gives the row the same cooperative algorithm (the op is not tiled).
 // CHECK-LABEL: func.func @rank1
 // CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [512, 1, 1], algorithm = workgroup_row>
 // TF-LABEL: func.func @rank1
-// TF: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [1, 1, 1], algorithm = row_per_thread>
+// TF: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [512, 1, 1], algorithm = workgroup_row>
 func.func @rank1(%a: tensor<4096xf16>) -> tensor<4096xf16> {
   %r = sift.sort dimension(0) ascending outs(%a : tensor<4096xf16>) -> tensor<4096xf16>
   return %r : tensor<4096xf16>

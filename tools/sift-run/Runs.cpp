@@ -3,6 +3,7 @@
 #include "tools/sift-run/Runs.h"
 
 #include "oracles/Compare.h"
+#include "oracles/Regenerate.h"
 #include "runtime/ExportedCase.h"
 #include "runtime/Runner.h"
 #include "runtime/gpu/GpuDriver.h"
@@ -74,6 +75,21 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
   row.name = info->name();
   row.pipeline = std::string(toString(info->pipeline));
   row.target = std::string(toString(info->target));
+  if (!info->bench.empty()) {
+    row.unreadable = true;
+    row.verdict = "unreadable";
+    row.detail = file + ": a benchmark run (case.bench); time it with --bench";
+    return row;
+  }
+  if (info->regenerated())
+    // Large sizes: the inputs and the reference's outputs are made here.
+    if (Result<gen::Program> program = oracle::regenerateCase(*info, *artifact);
+        !program.ok()) {
+      row.unreadable = true;
+      row.verdict = "unreadable";
+      row.detail = file + ": " + program.message();
+      return row;
+    }
   std::vector<std::vector<HostTensor>> runs;
   for (int r = 0; r < repeat; ++r) {
     rt::GpuTimes before = rt::gpuTimes(device);
