@@ -62,6 +62,7 @@ void Policy::setSizes(SizeMode mode) {
   ShapePolicy defaults;
   shapes.maxWorkDimSize = defaults.maxWorkDimSize;
   shapes.maxElements = defaults.maxElements;
+  shapes.workDimInnermostThree = mode == SizeMode::Large;
   if (mode == SizeMode::Large) {
     shapes.maxWorkDimSize = int64_t{1} << 20;
     shapes.maxElements = int64_t{1} << 20;

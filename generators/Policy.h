@@ -101,6 +101,10 @@ struct ShapePolicy {
                                                                    1, 1, 1};
   /// Chance that a non-work dimension is 0.
   double otherDimZeroChance = 0.02;
+  /// The work dimension is one of the innermost three (large sizes): the
+  /// GPU pipelines spread only the innermost three dimensions of an op over
+  /// threads, so a long outer one would be a loop in every thread.
+  bool workDimInnermostThree = false;
 };
 
 /// sift.sort choices.

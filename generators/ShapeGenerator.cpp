@@ -112,7 +112,9 @@ ShapeChoice generateShape(const ShapePolicy &policy, Rng &rng) {
       any ? static_cast<int64_t>(rng.pickWeighted(rankWeights)) + 1 : 1;
 
   ShapeChoice choice;
-  choice.dimension = rng.uniform(0, rank - 1);
+  choice.dimension = rng.uniform(
+      policy.workDimInnermostThree ? std::max<int64_t>(0, rank - 3) : 0,
+      rank - 1);
   choice.shape.resize(static_cast<size_t>(rank));
   for (int64_t i = 0; i < rank; ++i) {
     int64_t &d = choice.shape[static_cast<size_t>(i)];

@@ -73,6 +73,10 @@ enum class Fault : uint8_t {
   /// into every odd thread's chunk of the scan that turns the tiles' digit
   /// counts into offsets. Oracle: mismatch on a GPU.
   RadixScanLostCarry,
+  /// tileandfuse's split top-k (split_select) maps a chosen candidate back
+  /// to its index in its chunk but forgets the chunk's start. Oracle:
+  /// mismatch on a GPU.
+  SplitLostChunkOffset,
 };
 
 /// Every fault, in enum order.
@@ -85,7 +89,8 @@ inline constexpr Fault kAllFaults[] = {
     Fault::NmsIouGe,               Fault::NmsUnnormalizedCorners,
     Fault::NmsScoreThresholdGe,    Fault::NmsSortGlobalTemp,
     Fault::CrashAtRandom,          Fault::MergeDropLast,
-    Fault::RadixDigitOffByOne,     Fault::RadixScanLostCarry};
+    Fault::RadixDigitOffByOne,     Fault::RadixScanLostCarry,
+    Fault::SplitLostChunkOffset};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -93,7 +98,8 @@ inline constexpr Fault kAllFaults[] = {
 /// "alloc-select-first", "wg-unaligned", "nms-iou-ge",
 /// "nms-unnormalized-corners", "nms-score-threshold-ge",
 /// "nms-sort-global-temp", "crash-at-random", "merge-drop-last",
-/// "radix-digit-off-by-one", "radix-scan-lost-carry".
+/// "radix-digit-off-by-one", "radix-scan-lost-carry",
+/// "split-lost-chunk-offset".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -114,6 +120,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::MergeDropLast: return "merge-drop-last";
   case Fault::RadixDigitOffByOne: return "radix-digit-off-by-one";
   case Fault::RadixScanLostCarry: return "radix-scan-lost-carry";
+  case Fault::SplitLostChunkOffset: return "split-lost-chunk-offset";
   }
   return "?";
 }

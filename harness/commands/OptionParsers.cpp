@@ -121,6 +121,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::MergeDropLast:
     case Fault::RadixDigitOffByOne:
     case Fault::RadixScanLostCarry:
+    case Fault::SplitLostChunkOffset:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

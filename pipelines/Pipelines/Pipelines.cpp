@@ -199,7 +199,10 @@ void sift::addTileAndFusePipeline(OpPassManager &pm,
   // to split (split_select) become per-chunk and candidate top-k's, which a
   // second selection configures.
   addFront(pm, options);
-  pm.addNestedPass<func::FuncOp>(sift::createSplitTopk());
+  sift::SplitTopkOptions split;
+  split.injectLostChunkOffset =
+      options.faults.contains(sift::Fault::SplitLostChunkOffset);
+  pm.addNestedPass<func::FuncOp>(sift::createSplitTopk(split));
   pm.addPass(createStrategySelection(options));
 
   // Step 2. Tile every consumer into workgroup and thread scf.forall loops

@@ -96,14 +96,32 @@ LogicalResult emitPrivateRow(OpBuilder &b, Location loc, Operation *op,
     auto topk = cast<sift::TopkOp>(op);
     dim = topk.getDimension();
     int64_t n = topk.getInputType().getDimSize(dim);
-    copiedIn.push_back(topk.getInput());
-    rowBuffers.push_back(privateBuffer(topk.getInput(), n));
+    int64_t k = static_cast<int64_t>(topk.getK());
+    if (op->hasAttr("sift.split_part")) {
+      // A split's chunk is read once, in order: the thread walks it where
+      // it is (a rank-1 view) and keeps only its k best in private memory.
+      auto type = cast<MemRefType>(topk.getInput().getType());
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (int64_t d = 0, i = 0; d < type.getRank(); ++d) {
+        offsets.push_back(d == dim ? OpFoldResult(b.getIndexAttr(0))
+                                   : OpFoldResult(ivs[i++]));
+        sizes.push_back(b.getIndexAttr(d == dim ? n : 1));
+        strides.push_back(b.getIndexAttr(1));
+      }
+      auto rowType = memref::SubViewOp::inferRankReducedResultType(
+          {n}, type, offsets, sizes, strides);
+      rowBuffers.push_back(memref::SubViewOp::create(
+          b, loc, cast<MemRefType>(rowType), topk.getInput(), offsets, sizes,
+          strides));
+    } else {
+      copiedIn.push_back(topk.getInput());
+      rowBuffers.push_back(privateBuffer(topk.getInput(), n));
+    }
+    counts = {n, k, k};
     for (Value out : {topk.getValuesInit(), topk.getIndicesInit()}) {
       copiedOut.push_back(out);
       rowBuffers.push_back(privateBuffer(out, topk.getK()));
     }
-    int64_t k = static_cast<int64_t>(topk.getK());
-    counts = {n, k, k};
   }
   auto inRow = [&](Value e) { return rowAt(ivs, dim, e); };
   for (auto [i, operand] : llvm::enumerate(copiedIn))

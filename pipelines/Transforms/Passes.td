@@ -129,7 +129,15 @@ def SplitTopk : Pass<"sift-split-topk", "mlir::func::FuncOp"> {
     still two or more chunks longer than k), and an elementwise
     `linalg.generic` maps each chosen candidate back to its input index.
     The new ops get their configs from a second strategy selection.
+
+    With `inject-lost-chunk-offset` (fault split-lost-chunk-offset) the
+    mapping back forgets the chunk's start: a candidate's index is its index
+    within its chunk.
   }];
+  let options = [
+    Option<"injectLostChunkOffset", "inject-lost-chunk-offset", "bool",
+           /*default=*/"false", "Fault split-lost-chunk-offset">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect"];

@@ -199,8 +199,23 @@ sift::LoweringConfigAttr workgroupRowConfig(MLIRContext *context,
 }
 
 /// The longest row random configs give one thread alone when a cooperative
-/// algorithm fits it (an insertion sort of 1024 elements is ~0.5 M steps).
-constexpr int64_t kLongestSerialRow = 1024;
+/// algorithm fits it: an insertion sort of 256 elements is ~16 K steps
+/// (~80 ns each on the H200 in global memory; one of 1024 took 20 ms).
+constexpr int64_t kLongestSerialRow = 256;
+/// The longest chunk a split_select thread walks (once, in order).
+constexpr int64_t kLongestSplitChunk = 1024;
+/// The serial steps a random config may give one thread of a sift op's
+/// rows: rows a thread are limited to this budget over a row's steps.
+constexpr int64_t kSerialStepsPerThread = 65536;
+
+/// The serial steps of one thread's row of a sift op: an insertion sort's
+/// n^2 / 4, a top-k's walk of n with an insertion into k kept (a quarter
+/// of them shifted, at most 16 an element on average).
+int64_t serialSteps(int64_t n, int64_t k) {
+  if (k < 0)
+    return std::max<int64_t>(1, n * n / 4);
+  return std::max<int64_t>(1, n * (1 + std::min<int64_t>(k, 64) / 4));
+}
 
 /// The largest tile a merge_rows workgroup sorts: its keys and an i32 slot
 /// per element within `budget` bytes of workgroup memory, at most 4096
@@ -211,6 +226,16 @@ int64_t largestMergeTile(const RowShape &row, int64_t budget) {
     tile /= 2;
   return tile;
 }
+
+/// The bytes of private memory a split's per-chunk top-k may keep its k
+/// best in (they are read and shifted for every element of the chunk).
+constexpr int64_t kSplitPartPrivateBytes = 2048;
+
+/// The longest row a default tileandfuse config sorts in one thread's
+/// private memory: an insertion sort of 32 is ~256 steps; longer rows get
+/// a cooperative algorithm (a private sort of 128 was 3.5x PyTorch on the
+/// H200).
+constexpr int64_t kLongestPrivateSort = 32;
 
 /// The largest k radix_select takes (its last step ranks the k selected by
 /// counting, k steps a candidate); the default takes it up to kRadixDefaultK
@@ -314,13 +339,13 @@ sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
 /// The chunk lengths split_select may take for a top-k row of `n` along
 /// the last dimension: powers of two dividing the row into at least two
 /// chunks, at least 2k long (each level keeps at most half its row), at
-/// most kLongestSerialRow (a thread walks a chunk alone), whose split takes
+/// most kLongestSplitChunk (a thread walks a chunk alone), whose split takes
 /// at most four levels.
 SmallVector<int64_t> splitChunks(int64_t n, int64_t k) {
   SmallVector<int64_t> chunks;
   if (k < 1)
     return chunks;
-  for (int64_t chunk = 2; chunk <= kLongestSerialRow && chunk * 2 <= n;
+  for (int64_t chunk = 2; chunk <= kLongestSplitChunk && chunk * 2 <= n;
        chunk *= 2) {
     if (n % chunk != 0 || chunk < 2 * k)
       continue;
@@ -394,8 +419,18 @@ struct SelectLoweringStrategyPass final
     // private memory stays a thread's; longer rows get the cooperative
     // algorithms, as in distribute (their ops are then not tiled, see
     // TileAndFuse.cpp).
+    // A split's per-chunk top-k (SplitTopk.cpp) reads its chunk in place
+    // and keeps only its k best in private memory. By default a sort stays
+    // a thread's only while its insertion sort is short.
+    bool splitPart = op->hasAttr("sift.split_part");
+    int64_t privateBytes =
+        splitPart ? row.k * (row.keyBytes + 8) : row.privateBytes;
+    int64_t privateBudget = splitPart ? kSplitPartPrivateBytes
+                                      : static_cast<int64_t>(maxPrivateMemory);
     bool privateFits = kind == sift::Pipeline::TileAndFuse && row.n >= 2 &&
-                       row.privateBytes <= maxPrivateMemory;
+                       privateBytes <= privateBudget;
+    if (!random && row.k < 0 && row.n > kLongestPrivateSort)
+      privateFits = false;
     bool cooperative = kind == sift::Pipeline::Distribute ||
                        (kind == sift::Pipeline::TileAndFuse && !privateFits);
     bool mergeFits = cooperative && row.n >= 2 &&
@@ -420,7 +455,6 @@ struct SelectLoweringStrategyPass final
     // and a top-k of their candidates (SplitTopk.cpp); a split's per-chunk
     // top-k is a thread's.
     auto topk = dyn_cast<sift::TopkOp>(op);
-    bool splitPart = op->hasAttr("sift.split_part");
     SmallVector<int64_t> chunks;
     if (kind == sift::Pipeline::TileAndFuse && topk && !splitPart &&
         static_cast<int64_t>(topk.getDimension()) + 1 == topk.getRank())
@@ -500,9 +534,14 @@ struct SelectLoweringStrategyPass final
     // A tileandfuse thread holds its rows' temporaries (an unused result, a
     // copy of a read-only operand) in private memory: random tiles give a
     // thread only as many rows as fit the per-thread budget.
-    int64_t maxRows = INT64_MAX;
+    // Every pipeline: a thread's rows are walked one after another, so
+    // random tiles keep its serial steps within kSerialStepsPerThread.
+    int64_t maxRows = std::max<int64_t>(
+        1, kSerialStepsPerThread / serialSteps(row.n, row.k));
     if (kind == sift::Pipeline::TileAndFuse && row.privateBytes > 0)
-      maxRows = std::max<int64_t>(1, maxThreadTileMemory / row.privateBytes);
+      maxRows = std::min(maxRows, std::max<int64_t>(
+                                      1, maxThreadTileMemory /
+                                             row.privateBytes));
     return random ? randomConfig(context, domain, algorithm, rng, maxRows)
                   : defaultConfig(context, domain, 64, algorithm);
   }

@@ -56,7 +56,8 @@ struct Split {
 /// into at least two chunks longer than k; otherwise one top-k (configured
 /// later by strategy selection). `valuesInit` is the values' destination.
 Split splitTopk(OpBuilder &b, Location loc, sift::TopkOp original,
-                Value input, Value valuesInit, int64_t chunk) {
+                Value input, Value valuesInit, int64_t chunk,
+                bool lostChunkOffset) {
   auto type = cast<RankedTensorType>(input.getType());
   int64_t rank = type.getRank();
   int64_t n = type.getShape().back();
@@ -103,7 +104,7 @@ Split splitTopk(OpBuilder &b, Location loc, sift::TopkOp original,
         groups);
   };
   Split rest = splitTopk(b, loc, original, flat(partial.getResult(0)),
-                         valuesInit, chunk);
+                         valuesInit, chunk, lostChunkOffset);
   // Candidate p's input index: its index in chunk p / k plus the chunk's
   // start.
   Value chunkIndices = flat(partial.getResult(1));
@@ -129,12 +130,15 @@ Split splitTopk(OpBuilder &b, Location loc, sift::TopkOp original,
         Value which = arith::DivUIOp::create(nb, nloc, position, kValue);
         Value start = arith::MulIOp::create(nb, nloc, which, chunkValue);
         Value index = arith::AddIOp::create(nb, nloc, within, start);
-        linalg::YieldOp::create(nb, nloc, index);
+        // Fault split-lost-chunk-offset: the index within the chunk.
+        linalg::YieldOp::create(nb, nloc, lostChunkOffset ? within : index);
       });
   return {rest.values, gather.getResult(0)};
 }
 
 struct SplitTopkPass final : sift::impl::SplitTopkBase<SplitTopkPass> {
+  using SplitTopkBase::SplitTopkBase;
+
   void runOnOperation() override {
     SmallVector<sift::TopkOp> ops;
     getOperation().walk([&](sift::TopkOp op) {
@@ -166,7 +170,8 @@ struct SplitTopkPass final : sift::impl::SplitTopkBase<SplitTopkPass> {
       }
       OpBuilder b(op);
       Split split = splitTopk(b, op.getLoc(), op, op.getInput(),
-                              op.getValuesInit(), chunk);
+                              op.getValuesInit(), chunk,
+                              injectLostChunkOffset);
       // The values' top-k writes the op's own values destination; the
       // indices are the gather's.
       op.getResult(0).replaceAllUsesWith(split.values);

@@ -102,10 +102,13 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
     Result<std::vector<HostTensor>> outputs =
         rt::runPlan({&device}, *artifact, artifact->inputs, runOptions);
     rt::GpuTimes after = rt::gpuTimes(device);
-    if (r == 0) {
-      row.kernelMs = (after.kernels - before.kernels).count() / 1e6;
+    // The kernel time of the fastest run: the first also pays each
+    // kernel's lazy loading by the driver at its first launch.
+    double kernelMs = (after.kernels - before.kernels).count() / 1e6;
+    if (r == 0 || kernelMs < row.kernelMs)
+      row.kernelMs = kernelMs;
+    if (r == 0)
       row.loadMs = (after.moduleLoad - before.moduleLoad).count() / 1e6;
-    }
     if (!outputs.ok()) {
       row.verdict = "runtime-error";
       row.detail = outputs.message();
