@@ -266,20 +266,43 @@ sift::LoweringConfigAttr rowTileConfig(MLIRContext *context, int64_t rank,
       b.getDenseI64ArrayAttr({threads, 1, 1}), algorithm, tile);
 }
 
+/// Random configs of the cooperative algorithms keep a row within this many
+/// tiles and a thread within this many of a tile's elements: the smallest
+/// tiles and fewest threads on rows of 2^18 took 5-13 ms on the H100, a
+/// p99 the campaigns cannot afford; short rows still get tiles from 2.
+constexpr int64_t kRandomTilesPerRow = 1024;
+constexpr int64_t kRandomItemsPerThread = 64;
+
+/// The fewest threads a random config gives a workgroup of `items`
+/// elements: at most kRandomItemsPerThread a thread.
+int64_t fewestRandomThreads(int64_t items) {
+  return std::max<int64_t>(1, std::min<int64_t>(items, 1024) /
+                                  kRandomItemsPerThread);
+}
+
+/// Any power of two from `lowest` up to `highest` (both powers of two).
+int64_t randomPowerOfTwo(int64_t lowest, int64_t highest, ConfigRng &rng) {
+  int64_t low = llvm::countr_zero(static_cast<uint64_t>(lowest));
+  int64_t high = llvm::countr_zero(static_cast<uint64_t>(highest));
+  return int64_t{1} << (low + rng.below(std::max<int64_t>(high - low, 0) + 1));
+}
+
 /// A random merge_rows or radix_select config: any power-of-two tile from 2
-/// up to `largest` and the row's size rounded up (small tiles make several
-/// merge or digit passes out of a short row), any threads up to the tile.
+/// (and from the row's size / kRandomTilesPerRow) up to `largest` and the
+/// row's size rounded up (small tiles make several merge or digit passes
+/// out of a short row), any threads up to the tile from
+/// fewestRandomThreads.
 sift::LoweringConfigAttr randomRowTileConfig(MLIRContext *context,
                                              int64_t rank, int64_t n,
                                              int64_t largest,
                                              sift::Algorithm algorithm,
                                              ConfigRng &rng) {
   int64_t most = std::min(largest, std::max<int64_t>(2, nextPowerOfTwo(n)));
-  int64_t tile =
-      int64_t{2} << rng.below(llvm::countr_zero(static_cast<uint64_t>(most)));
-  int64_t threads = int64_t{1} << rng.below(
-                        1 + llvm::countr_zero(static_cast<uint64_t>(
-                                std::min<int64_t>(tile, 1024))));
+  int64_t least = std::min(
+      most, std::max<int64_t>(2, nextPowerOfTwo(n) / kRandomTilesPerRow));
+  int64_t tile = randomPowerOfTwo(least, most, rng);
+  int64_t threads = randomPowerOfTwo(fewestRandomThreads(tile),
+                                     std::min<int64_t>(tile, 1024), rng);
   return rowTileConfig(context, rank, threads, tile, algorithm);
 }
 
@@ -319,16 +342,17 @@ sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
   }
   SmallVector<int64_t> tiles;
   for (int64_t tile = 2; tile <= most; tile *= 2)
-    if (fits(tile, 1) &&
-        (tile == most || rows * ((row.n + tile - 1) / tile) <=
-                             kRadixSortMaxTiles))
+    if (fits(tile, fewestRandomThreads(tile)) &&
+        (tile == most ||
+         (rows * ((row.n + tile - 1) / tile) <= kRadixSortMaxTiles &&
+          (row.n + tile - 1) / tile <= kRandomTilesPerRow)))
       tiles.push_back(tile);
   if (tiles.empty())
     return {};
   int64_t tile = tiles[rng.below(tiles.size())];
   SmallVector<int64_t> threadChoices;
-  for (int64_t threads = 1; threads <= std::min<int64_t>(tile, 1024);
-       threads *= 2)
+  for (int64_t threads = fewestRandomThreads(tile);
+       threads <= std::min<int64_t>(tile, 1024); threads *= 2)
     if (fits(tile, threads))
       threadChoices.push_back(threads);
   int64_t threads = threadChoices[rng.below(threadChoices.size())];
@@ -359,6 +383,12 @@ SmallVector<int64_t> splitChunks(int64_t n, int64_t k) {
   }
   return chunks;
 }
+
+/// The largest k split_select takes by default: the candidates of a later
+/// level arrive as sorted runs of k, each inserted into the k kept with up
+/// to k shifts (k = 64 on rows of 65536 was 18x PyTorch on the H100;
+/// radix_select takes those).
+constexpr int64_t kSplitDefaultK = 16;
 
 /// split_select's default chunk: the shortest of at least 8k and 256
 /// elements (a thread's serial walk stays short and the chunks fill the
@@ -481,7 +511,7 @@ struct SelectLoweringStrategyPass final
     sift::Algorithm algorithm = algorithms.back();
     if (random)
       algorithm = algorithms[rng.below(algorithms.size())];
-    else if (!chunks.empty() && !privateFits)
+    else if (!chunks.empty() && !privateFits && row.k <= kSplitDefaultK)
       algorithm = sift::Algorithm::SplitSelect; // tileandfuse's default
     else if (algorithm == sift::Algorithm::WorkgroupRow && row.n < 16)
       algorithm = sift::Algorithm::RowPerThread;
@@ -526,9 +556,8 @@ struct SelectLoweringStrategyPass final
       int64_t threads = std::min<int64_t>(std::max<int64_t>(padded / 2, 1),
                                           512);
       if (random)
-        threads = int64_t{1} << rng.below(
-                      1 + llvm::countr_zero(static_cast<uint64_t>(
-                              std::min<int64_t>(padded, 1024))));
+        threads = randomPowerOfTwo(fewestRandomThreads(padded),
+                                   std::min<int64_t>(padded, 1024), rng);
       return workgroupRowConfig(context, domain.size(), threads);
     }
     // A tileandfuse thread holds its rows' temporaries (an unused result, a

@@ -77,10 +77,11 @@ func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<
 // CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [128, 1, 1], algorithm = radix_sort, row_tile = 2048>
 // SMALL-LABEL: func.func @huge_row
 // SMALL: workgroup_size = [64, 1, 1], algorithm = radix_sort, row_tile = 1024>
-// Random configs draw radix_sort with any tile that keeps the digit counts
-// within 65536 tiles (here from 16), and merge_rows too.
+// Random configs draw radix_sort with any tile that keeps a row within 1024
+// tiles (here from 1024; the digit counts within 65536 tiles) and at least
+// a thread per 64 keys, and merge_rows too.
 // RANDOM13-LABEL: func.func @huge_row
-// RANDOM13: algorithm = radix_sort, row_tile = 32>
+// RANDOM13: workgroup_size = [16, 1, 1], algorithm = radix_sort, row_tile = 2048>
 // RANDOM2-LABEL: func.func @huge_row
 // RANDOM2: algorithm = merge_rows, row_tile = {{[0-9]+}}>
 func.func @huge_row(%a: tensor<1048576xf32>) -> tensor<1048576xf32> {
