@@ -22,8 +22,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include "llvm/ADT/bit.h"
-
 using namespace mlir;
 
 int64_t sift::RowOp::rows() const {
@@ -163,58 +161,6 @@ void compareExchange(OpBuilder &b, Location loc, Value keys, Value slots,
   });
 }
 
-/// Slots a thread sorts in registers at the end of every stage of blocks of
-/// at least this many: the steps of distance kFusedGroup / 2 down to 1 never
-/// leave an aligned group of kFusedGroup slots.
-constexpr int64_t kFusedGroup = 8;
-
-/// The last steps of a stage (distances 4, 2, 1) on group g of kFusedGroup
-/// slots at once: loaded into registers, compare-exchanged there in the
-/// stage's direction (every slot of a group has the same block bit, since
-/// block >= kFusedGroup), and stored back. One barrier instead of three.
-void fusedSteps(OpBuilder &b, Location loc, Value keys, Value slots,
-                Value count, const sift::KeyBefore &before, Value g,
-                Value block) {
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value base = arith::MulIOp::create(
-      b, loc, g, arith::ConstantIndexOp::create(b, loc, kFusedGroup));
-  Value up = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                   arith::AndIOp::create(b, loc, base, block),
-                                   zero);
-  SmallVector<Value> k(kFusedGroup), s(kFusedGroup), at(kFusedGroup);
-  for (int64_t i = 0; i < kFusedGroup; ++i) {
-    at[i] = arith::AddIOp::create(b, loc, base,
-                                  arith::ConstantIndexOp::create(b, loc, i));
-    k[i] = memref::LoadOp::create(b, loc, keys, at[i]);
-    s[i] = memref::LoadOp::create(b, loc, slots, at[i]);
-  }
-  auto pick = [&](Value x, Value y) -> Value {
-    return arith::SelectOp::create(b, loc, up, x, y);
-  };
-  for (int64_t j = kFusedGroup / 2; j >= 1; j /= 2)
-    for (int64_t e = 0; e < kFusedGroup; ++e) {
-      if (e & j)
-        continue;
-      int64_t l = e + j;
-      // As compareExchange: an ascending block swaps when l goes before e.
-      Value swap = pairBefore(b, loc, before, count, pick(k[l], k[e]),
-                              pick(s[l], s[e]), pick(k[e], k[l]),
-                              pick(s[e], s[l]));
-      Value ke = arith::SelectOp::create(b, loc, swap, k[l], k[e]);
-      Value kl = arith::SelectOp::create(b, loc, swap, k[e], k[l]);
-      Value se = arith::SelectOp::create(b, loc, swap, s[l], s[e]);
-      Value sl = arith::SelectOp::create(b, loc, swap, s[e], s[l]);
-      k[e] = ke;
-      k[l] = kl;
-      s[e] = se;
-      s[l] = sl;
-    }
-  for (int64_t i = 0; i < kFusedGroup; ++i) {
-    memref::StoreOp::create(b, loc, k[i], keys, at[i]);
-    memref::StoreOp::create(b, loc, s[i], slots, at[i]);
-  }
-}
-
 } // namespace
 
 void sift::buildBitonicSort(OpBuilder &b, Location loc, Value tid,
@@ -230,27 +176,12 @@ void sift::buildBitonicSort(OpBuilder &b, Location loc, Value tid,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value pairs = arith::ConstantIndexOp::create(b, loc, padded / 2);
   Value end = arith::ConstantIndexOp::create(b, loc, stages + 1);
-  // Stages of blocks of at least kFusedGroup slots end with fusedSteps;
-  // their other steps (and every step of smaller blocks) are pairs.
-  bool fuse = padded >= kFusedGroup;
-  Value fusedCount = arith::ConstantIndexOp::create(
-      b, loc, llvm::countr_zero(static_cast<uint64_t>(kFusedGroup)));
-  Value groups = arith::ConstantIndexOp::create(b, loc, padded / kFusedGroup);
   scf::ForOp::create(
       b, loc, one, end, one, ValueRange{},
       [&](OpBuilder &b, Location loc, Value s, ValueRange) {
         Value block = arith::ShLIOp::create(b, loc, one, s);
-        Value fused = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
-        Value pairSteps = s;
-        if (fuse) {
-          fused = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ugt, s,
-              arith::SubIOp::create(b, loc, fusedCount, one));
-          pairSteps = arith::SelectOp::create(
-              b, loc, fused, arith::SubIOp::create(b, loc, s, fusedCount), s);
-        }
         scf::ForOp::create(
-            b, loc, zero, pairSteps, one, ValueRange{},
+            b, loc, zero, s, one, ValueRange{},
             [&](OpBuilder &b, Location loc, Value t, ValueRange) {
               Value shift = arith::SubIOp::create(
                   b, loc, arith::SubIOp::create(b, loc, s, one), t);
@@ -264,17 +195,6 @@ void sift::buildBitonicSort(OpBuilder &b, Location loc, Value tid,
                 gpu::BarrierOp::create(b, loc);
               scf::YieldOp::create(b, loc);
             });
-        if (fuse)
-          scf::IfOp::create(b, loc, fused, [&](OpBuilder &b, Location loc) {
-            forEachOfThread(b, loc, tid, groups, threads,
-                            [&](OpBuilder &b, Location loc, Value g) {
-                              fusedSteps(b, loc, keys, slots, count, before,
-                                         g, block);
-                            });
-            if (barriers)
-              gpu::BarrierOp::create(b, loc);
-            scf::YieldOp::create(b, loc);
-          });
         scf::YieldOp::create(b, loc);
       });
 }

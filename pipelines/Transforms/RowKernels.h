@@ -74,10 +74,8 @@ mlir::Value buildKeyIndexBefore(mlir::OpBuilder &b, mlir::Location loc,
 /// to any value); the others go by (key, slot) under `before`, which makes
 /// the sort stable. In each step thread `tid` of `threads` compare-exchanges
 /// pairs tid, tid + threads, ... of the padded / 2 pairs, so that every
-/// thread has work and neighbouring threads touch neighbouring slots; the
-/// last three steps of a stage of blocks of 8 or more run as one: a thread
-/// sorts aligned groups of 8 slots (tid, tid + threads, ...) in registers.
-/// A gpu.barrier follows every step unless `barriers` is false (fault
+/// thread has work and neighbouring threads touch neighbouring slots; a
+/// gpu.barrier follows every step unless `barriers` is false (fault
 /// dist-no-barrier). The caller puts a barrier between filling the arrays
 /// and the network.
 void buildBitonicSort(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid,
