@@ -238,7 +238,55 @@ TEST(ShapeGenerator, SizesStayInRange) {
   }
 }
 
+TEST(ShapeGenerator, LargeSizesReachLongRowsInTheInnermostThree) {
+  Policy large;
+  large.setSizes(SizeMode::Large);
+  Policy defaults;
+  int beyondDefault = 0;
+  for (uint64_t seed = 0; seed < 400; ++seed) {
+    Rng rng(seed), again(seed);
+    ShapeChoice choice = generateShape(large.shapes, rng);
+    int64_t rank = static_cast<int64_t>(choice.shape.size());
+    EXPECT_GE(choice.dimension, std::max<int64_t>(0, rank - 3)) << seed;
+    int64_t elements = 1;
+    for (int64_t d : choice.shape)
+      elements *= d;
+    EXPECT_LE(elements, int64_t{1} << 20) << seed;
+    if (choice.shape[choice.dimension] > 4096)
+      ++beyondDefault;
+    ShapeChoice small = generateShape(defaults.shapes, again);
+    EXPECT_LE(small.shape[small.dimension], 4096) << seed;
+  }
+  // The work dimension goes past the default's 4096 in a fair share.
+  EXPECT_GT(beyondDefault, 20);
+  // Back to default: the same limits as a fresh policy.
+  large.setSizes(SizeMode::Default);
+  EXPECT_EQ(large.shapes.maxWorkDimSize, defaults.shapes.maxWorkDimSize);
+  EXPECT_EQ(large.shapes.maxElements, defaults.shapes.maxElements);
+  EXPECT_FALSE(large.shapes.workDimInnermostThree);
+}
+
+TEST(Policy, PolicyForMatchesTheCampaignsPolicy) {
+  Policy policy = policyFor("topk,nms", true, SizeMode::Large);
+  EXPECT_EQ(policy.familyWeights[static_cast<size_t>(Family::Sort)], 0u);
+  EXPECT_EQ(policy.familyWeights[static_cast<size_t>(Family::TopK)], 1u);
+  EXPECT_EQ(policy.familyWeights[static_cast<size_t>(Family::Nms)], 1u);
+  EXPECT_FALSE(policy.allowInexactKeys);
+  EXPECT_EQ(policy.shapes.maxWorkDimSize, int64_t{1} << 20);
+  // The same program as the harness's for that policy and seed.
+  Policy harness;
+  harness.familyWeights = {0, 1, 1};
+  harness.allowInexactKeys = false;
+  harness.setSizes(SizeMode::Large);
+  for (uint64_t seed = 0; seed < 20; ++seed)
+    EXPECT_EQ(emitMlir(generateProgram(policy, seed)),
+              emitMlir(generateProgram(harness, seed)));
+}
+
 TEST(PolicyNames, RoundTrip) {
+  for (SizeMode m : kAllSizeModes)
+    EXPECT_EQ(parseSizeMode(toString(m)), m);
+  EXPECT_EQ(parseSizeMode("huge"), std::nullopt);
   for (Family f : kAllFamilies)
     EXPECT_EQ(parseFamily(toString(f)), f);
   for (InputMode m : kAllInputModes)

@@ -1,0 +1,60 @@
+// RUN: sift-opt %s --sift-select-lowering-strategy=pipeline=tileandfuse -split-input-file | FileCheck %s
+// Seed 17 draws split_select for @long_small_k (among workgroup_row, radix_sort,
+// merge_rows and radix_select).
+// RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=tileandfuse random-seed=17" -split-input-file | FileCheck %s --check-prefix=RANDOM
+// tileandfuse's top-k: private memory first, then split_select for k <= 16
+// along the last dimension (chunks of at least 8k and 256), distribute's
+// radix_select for larger k, and a split's per-chunk top-k a thread's.
+
+// A row of 100 f32 with k = 4 fits a thread's 512 bytes: private_row.
+// CHECK-LABEL: func.func @short
+// CHECK: algorithm = private_row>
+func.func @short(%x: tensor<16x100xf32>) -> (tensor<16x4xf32>, tensor<16x4xi64>) {
+  %v0 = tensor.empty() : tensor<16x4xf32>
+  %i0 = tensor.empty() : tensor<16x4xi64>
+  %v, %i = sift.topk dimension(1) k(4) largest ins(%x : tensor<16x100xf32>) outs(%v0, %i0 : tensor<16x4xf32>, tensor<16x4xi64>) -> tensor<16x4xf32>, tensor<16x4xi64>
+  return %v, %i : tensor<16x4xf32>, tensor<16x4xi64>
+}
+
+// -----
+
+// Rows of 4096, k = 8: split in chunks of 256 (8k = 64, at least 256).
+// CHECK-LABEL: func.func @long_small_k
+// CHECK: algorithm = split_select, row_tile = 256>
+// RANDOM-LABEL: func.func @long_small_k
+// RANDOM: algorithm = split_select, row_tile = {{16|32|64|128|256|512|1024}}>
+func.func @long_small_k(%x: tensor<8x4096xf32>) -> (tensor<8x8xf32>, tensor<8x8xi64>) {
+  %v0 = tensor.empty() : tensor<8x8xf32>
+  %i0 = tensor.empty() : tensor<8x8xi64>
+  %v, %i = sift.topk dimension(1) k(8) largest ins(%x : tensor<8x4096xf32>) outs(%v0, %i0 : tensor<8x8xf32>, tensor<8x8xi64>) -> tensor<8x8xf32>, tensor<8x8xi64>
+  return %v, %i : tensor<8x8xf32>, tensor<8x8xi64>
+}
+
+// -----
+
+// k = 64 on rows of 65536: radix_select (a split's later levels insert
+// sorted runs of 64, 18x PyTorch on the H100).
+// CHECK-LABEL: func.func @long_large_k
+// CHECK: workgroup_size = [256, 1, 1], algorithm = radix_select, row_tile = 4096>
+func.func @long_large_k(%x: tensor<64x65536xf32>) -> (tensor<64x64xf32>, tensor<64x64xi64>) {
+  %v0 = tensor.empty() : tensor<64x64xf32>
+  %i0 = tensor.empty() : tensor<64x64xi64>
+  %v, %i = sift.topk dimension(1) k(64) largest ins(%x : tensor<64x65536xf32>) outs(%v0, %i0 : tensor<64x64xf32>, tensor<64x64xi64>) -> tensor<64x64xf32>, tensor<64x64xi64>
+  return %v, %i : tensor<64x64xf32>, tensor<64x64xi64>
+}
+
+// -----
+
+// A split's per-chunk top-k (k = 8: its 96 bytes of kept values and
+// indices fit private memory) stays a thread's, in default and random
+// configs alike.
+// CHECK-LABEL: func.func @part
+// CHECK: algorithm = private_row>
+// RANDOM-LABEL: func.func @part
+// RANDOM: algorithm = {{private_row|row_per_thread}}>
+func.func @part(%x: tensor<8x16x256xf32>) -> (tensor<8x16x8xf32>, tensor<8x16x8xi64>) {
+  %v0 = tensor.empty() : tensor<8x16x8xf32>
+  %i0 = tensor.empty() : tensor<8x16x8xi64>
+  %v, %i = sift.topk dimension(2) k(8) largest {sift.split_part} ins(%x : tensor<8x16x256xf32>) outs(%v0, %i0 : tensor<8x16x8xf32>, tensor<8x16x8xi64>) -> tensor<8x16x8xf32>, tensor<8x16x8xi64>
+  return %v, %i : tensor<8x16x8xf32>, tensor<8x16x8xi64>
+}
