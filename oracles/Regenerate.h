@@ -16,11 +16,16 @@
 
 namespace sift::oracle {
 
-/// Regenerates the program of `info` (its seed, families, exact keys and
-/// sizes), fills `artifact`'s inputs (the recorded input mode) and expected
-/// outputs (the reference). An error says why (unknown input mode, a
-/// program whose inputs or outputs are not the plan's, a reference
-/// failure). The program is returned.
+/// The program of `info` made again from its seed and the policy it
+/// records (families, exact keys, sizes). An error when the facts name no
+/// policy or sizes, or the program's inputs and outputs are not `plan`'s
+/// (an artifact of another sift version).
+Result<gen::Program> regenerateProgram(const rt::ExportedCase &info,
+                                       const rt::Plan &plan);
+
+/// regenerateProgram, then fills `artifact`'s inputs (the recorded input
+/// mode) and expected outputs (the reference). An error says why (also an
+/// unknown input mode or a reference failure). The program is returned.
 Result<gen::Program> regenerateCase(const rt::ExportedCase &info,
                                     rt::Artifact &artifact);
 

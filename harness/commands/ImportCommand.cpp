@@ -100,30 +100,6 @@ std::optional<uint64_t> seedOf(const std::string &name) {
   return std::stoull(digits);
 }
 
-/// The program of an exported case, regenerated from its seed with the
-/// policy the export recorded (families, exact keys), for the case folder.
-void regenerateProgram(const rt::Artifact &artifact, CaseResult &result) {
-  Result<rt::ExportedCase> exported = rt::getExportedCase(artifact);
-  if (!exported.ok() || exported->families.empty())
-    return;
-  gen::Program program = gen::generateProgram(
-      gen::policyFor(exported->families, exported->exactKeys,
-                     gen::parseSizeMode(exported->sizes)
-                         .value_or(gen::SizeMode::Default)),
-      result.seed);
-  // Only a program whose inputs are the artifact's is the exported one.
-  if (program.inputs.size() != artifact.inputs.size())
-    return;
-  for (size_t i = 0; i < program.inputs.size(); ++i) {
-    const gen::TensorType &type = program.values[program.inputs[i]];
-    if (type.elementType != artifact.inputs[i].type ||
-        type.shape != artifact.inputs[i].shape)
-      return;
-  }
-  result.program = std::move(program);
-  result.mlir = gen::emitMlir(result.program);
-}
-
 /// Fills `result` (program, inputs, expected outputs, artifact) and the
 /// input mode from the exported artifact at `path`. Returns "" when the
 /// case is complete, else why it is not.
@@ -186,23 +162,26 @@ std::string completeFromArtifact(const std::string &path, CaseResult &result,
     return "its artifact is unreadable: " + artifact.message();
   }
   Result<rt::ExportedCase> exported = rt::getExportedCase(*artifact);
-  if (exported.ok() && exported->regenerated() && exported->bench.empty()) {
-    // Large sizes: the artifact carries no data; made again from the seed.
-    Result<gen::Program> program = oracle::regenerateCase(*exported, *artifact);
-    if (!program.ok())
+  if (exported.ok()) {
+    // The program again from the seed and the export's policy; a large
+    // case's inputs and reference outputs too (its artifact carries none).
+    Result<gen::Program> program =
+        exported->regenerated()
+            ? oracle::regenerateCase(*exported, *artifact)
+            : oracle::regenerateProgram(*exported, artifact->plan);
+    if (program.ok()) {
+      result.program = std::move(*program);
+      result.mlir = gen::emitMlir(result.program);
+    } else if (exported->regenerated()) {
       return "its case could not be regenerated from " + path + ": " +
              program.message();
-    result.program = std::move(*program);
-    result.mlir = gen::emitMlir(result.program);
+    }
+    if (auto mode = gen::parseInputMode(exported->inputs))
+      caseOptions.inputs = *mode;
   }
   result.inputs = artifact->inputs;
   result.expected = artifact->expected;
   result.artifact = *artifact;
-  if (exported.ok())
-    if (auto mode = gen::parseInputMode(exported->inputs))
-      caseOptions.inputs = *mode;
-  if (result.mlir.empty())
-    regenerateProgram(*artifact, result);
   if (result.mlir.empty())
     return "its program could not be regenerated from " + path +
            " (not exported by harness fuzz --export-artifacts?)";

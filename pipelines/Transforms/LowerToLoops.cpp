@@ -97,7 +97,7 @@ LogicalResult emitPrivateRow(OpBuilder &b, Location loc, Operation *op,
     dim = topk.getDimension();
     int64_t n = topk.getInputType().getDimSize(dim);
     int64_t k = static_cast<int64_t>(topk.getK());
-    if (op->hasAttr("sift.split_part")) {
+    if (op->hasAttr(sift::kSplitPartAttr)) {
       // A split's chunk is read once, in order: the thread walks it where
       // it is (a rank-1 view) and keeps only its k best in private memory.
       auto type = cast<MemRefType>(topk.getInput().getType());

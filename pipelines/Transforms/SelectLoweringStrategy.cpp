@@ -452,7 +452,7 @@ struct SelectLoweringStrategyPass final
     // A split's per-chunk top-k (SplitTopk.cpp) reads its chunk in place
     // and keeps only its k best in private memory. By default a sort stays
     // a thread's only while its insertion sort is short.
-    bool splitPart = op->hasAttr("sift.split_part");
+    bool splitPart = op->hasAttr(sift::kSplitPartAttr);
     int64_t privateBytes =
         splitPart ? row.k * (row.keyBytes + 8) : row.privateBytes;
     int64_t privateBudget = splitPart ? kSplitPartPrivateBytes

@@ -34,10 +34,6 @@ using namespace mlir;
 
 namespace {
 
-/// The attribute that marks a split's per-chunk top-k: strategy selection
-/// gives it a thread per chunk (row_per_thread or private_row).
-constexpr StringLiteral kSplitPart = "sift.split_part";
-
 /// `type` with its last dimension `size`.
 RankedTensorType withLast(RankedTensorType type, int64_t size,
                           Type element = {}) {
@@ -95,7 +91,7 @@ Split splitTopk(OpBuilder &b, Location loc, sift::TopkOp original,
   Value partialValues =
       tensor::EmptyOp::create(b, loc, partialShape, type.getElementType());
   auto partial = topk(chunked, partialValues, rank);
-  partial->setAttr(kSplitPart, b.getUnitAttr());
+  partial->setAttr(sift::kSplitPartAttr, b.getUnitAttr());
   // The candidates, [B..., C * k], chunk by chunk.
   auto flat = [&](Value value) -> Value {
     auto valueType = cast<RankedTensorType>(value.getType());

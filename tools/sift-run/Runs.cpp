@@ -52,44 +52,47 @@ Status writeOutputs(const std::string &dir,
 /// Runs one artifact `repeat` times on `device` and decides its verdict.
 /// When `outputDir` is not empty the first run's outputs are written there
 /// (failing that, `writeError` says why).
+/// Reads `file` and its case facts into `artifact` and `info`, naming
+/// `row` once the facts are read, and makes a large case's inputs and
+/// reference outputs. "" when the artifact can run, else why it is
+/// unreadable (a benchmark run is timed with --bench instead).
+std::string loadRunnable(const std::string &file, Row &row,
+                         rt::Artifact &artifact, rt::ExportedCase &info) {
+  Result<rt::Artifact> read = rt::readArtifact(file);
+  if (!read.ok())
+    return read.message();
+  artifact = std::move(*read);
+  Result<rt::ExportedCase> facts = rt::getExportedCase(artifact);
+  if (!facts.ok())
+    return file + ": " + facts.message();
+  info = std::move(*facts);
+  row.name = info.name();
+  row.pipeline = std::string(toString(info.pipeline));
+  row.target = std::string(toString(info.target));
+  if (!info.bench.empty())
+    return file + ": a benchmark run (case.bench); time it with --bench";
+  if (info.regenerated())
+    if (Result<gen::Program> program = oracle::regenerateCase(info, artifact);
+        !program.ok())
+      return file + ": " + program.message();
+  return "";
+}
+
 Row runOne(rt::Device &device, const std::string &file, const Options &options,
            const std::string &outputDir, std::string &writeError) {
   int repeat = options.repeat;
   Row row;
   row.file = file;
   row.name = fs::path(file).stem().string();
-  Result<rt::Artifact> artifact = rt::readArtifact(file);
-  if (!artifact.ok()) {
+  rt::Artifact artifact;
+  rt::ExportedCase info;
+  if (std::string why = loadRunnable(file, row, artifact, info);
+      !why.empty()) {
     row.unreadable = true;
     row.verdict = "unreadable";
-    row.detail = artifact.message();
+    row.detail = why;
     return row;
   }
-  Result<rt::ExportedCase> info = rt::getExportedCase(*artifact);
-  if (!info.ok()) {
-    row.unreadable = true;
-    row.verdict = "unreadable";
-    row.detail = file + ": " + info.message();
-    return row;
-  }
-  row.name = info->name();
-  row.pipeline = std::string(toString(info->pipeline));
-  row.target = std::string(toString(info->target));
-  if (!info->bench.empty()) {
-    row.unreadable = true;
-    row.verdict = "unreadable";
-    row.detail = file + ": a benchmark run (case.bench); time it with --bench";
-    return row;
-  }
-  if (info->regenerated())
-    // Large sizes: the inputs and the reference's outputs are made here.
-    if (Result<gen::Program> program = oracle::regenerateCase(*info, *artifact);
-        !program.ok()) {
-      row.unreadable = true;
-      row.verdict = "unreadable";
-      row.detail = file + ": " + program.message();
-      return row;
-    }
   std::vector<std::vector<HostTensor>> runs;
   for (int r = 0; r < repeat; ++r) {
     rt::GpuTimes before = rt::gpuTimes(device);
@@ -100,7 +103,7 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
       runOptions.allocatorPolicy =
           rt::leadAllocatorPolicy(std::stoi(options.leadAllocator));
     Result<std::vector<HostTensor>> outputs =
-        rt::runPlan({&device}, *artifact, artifact->inputs, runOptions);
+        rt::runPlan({&device}, artifact, artifact.inputs, runOptions);
     rt::GpuTimes after = rt::gpuTimes(device);
     // The kernel time of the fastest run: the first also pays each
     // kernel's lazy loading by the driver at its first launch.
@@ -119,9 +122,9 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
       if (Status s = writeOutputs(outputDir, runs[0]); !s)
         writeError = s.message();
   }
-  if (info->hasReference)
-    if (auto mismatch = oracle::compareOutputs(info->tolerances,
-                                               artifact->expected, runs[0])) {
+  if (info.hasReference)
+    if (auto mismatch = oracle::compareOutputs(info.tolerances,
+                                               artifact.expected, runs[0])) {
       row.verdict = "mismatch";
       row.detail = mismatch->message;
       return row;
@@ -135,11 +138,11 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
       return row;
     }
   row.verdict = "pass";
-  if (!info->hasReference)
+  if (!info.hasReference)
     row.detail =
         std::string(kNoReferenceDetail) +
-        (info->noReferenceNote.empty() ? std::string()
-                                       : " (" + info->noReferenceNote + ")");
+        (info.noReferenceNote.empty() ? std::string()
+                                       : " (" + info.noReferenceNote + ")");
   return row;
 }
 
