@@ -77,20 +77,33 @@ enum class Fault : uint8_t {
   /// to its index in its chunk but forgets the chunk's start. Oracle:
   /// mismatch on a GPU.
   SplitLostChunkOffset,
+  /// The register select of a small-k top-k (algorithm register_select)
+  /// stops its workgroup's tree merge one level early: the candidates of
+  /// the upper half of the threads are lost. Oracle: mismatch on a GPU.
+  SelectMergeOneLevelShort,
 };
 
 /// Every fault, in enum order.
-inline constexpr Fault kAllFaults[] = {
-    Fault::TfGlobalTemp,           Fault::TfKeepUnusedResults,
-    Fault::WgAllocAsMalloc,        Fault::DistUndistributedWrite,
-    Fault::DistNoBarrier,          Fault::CrashOnPrime,
-    Fault::HangOnK1,               Fault::ExportDeviceLocal,
-    Fault::AllocSelectFirst,       Fault::WgUnaligned,
-    Fault::NmsIouGe,               Fault::NmsUnnormalizedCorners,
-    Fault::NmsScoreThresholdGe,    Fault::NmsSortGlobalTemp,
-    Fault::CrashAtRandom,          Fault::MergeDropLast,
-    Fault::RadixDigitOffByOne,     Fault::RadixScanLostCarry,
-    Fault::SplitLostChunkOffset};
+inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
+                                       Fault::TfKeepUnusedResults,
+                                       Fault::WgAllocAsMalloc,
+                                       Fault::DistUndistributedWrite,
+                                       Fault::DistNoBarrier,
+                                       Fault::CrashOnPrime,
+                                       Fault::HangOnK1,
+                                       Fault::ExportDeviceLocal,
+                                       Fault::AllocSelectFirst,
+                                       Fault::WgUnaligned,
+                                       Fault::NmsIouGe,
+                                       Fault::NmsUnnormalizedCorners,
+                                       Fault::NmsScoreThresholdGe,
+                                       Fault::NmsSortGlobalTemp,
+                                       Fault::CrashAtRandom,
+                                       Fault::MergeDropLast,
+                                       Fault::RadixDigitOffByOne,
+                                       Fault::RadixScanLostCarry,
+                                       Fault::SplitLostChunkOffset,
+                                       Fault::SelectMergeOneLevelShort};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -99,7 +112,7 @@ inline constexpr Fault kAllFaults[] = {
 /// "nms-unnormalized-corners", "nms-score-threshold-ge",
 /// "nms-sort-global-temp", "crash-at-random", "merge-drop-last",
 /// "radix-digit-off-by-one", "radix-scan-lost-carry",
-/// "split-lost-chunk-offset".
+/// "split-lost-chunk-offset", "select-merge-one-level-short".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -121,6 +134,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::RadixDigitOffByOne: return "radix-digit-off-by-one";
   case Fault::RadixScanLostCarry: return "radix-scan-lost-carry";
   case Fault::SplitLostChunkOffset: return "split-lost-chunk-offset";
+  case Fault::SelectMergeOneLevelShort: return "select-merge-one-level-short";
   }
   return "?";
 }

@@ -122,6 +122,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::RadixDigitOffByOne:
     case Fault::RadixScanLostCarry:
     case Fault::SplitLostChunkOffset:
+    case Fault::SelectMergeOneLevelShort:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

@@ -60,7 +60,8 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   bool merge = algorithm == Algorithm::MergeRows ||
                algorithm == Algorithm::RadixSelect ||
                algorithm == Algorithm::RadixSort ||
-               algorithm == Algorithm::SplitSelect;
+               algorithm == Algorithm::SplitSelect ||
+               algorithm == Algorithm::RegisterSelect;
   if (merge && (rowTile < 2 || !llvm::isPowerOf2_64(rowTile)))
     return emitError() << stringifyAlgorithm(algorithm)
                        << " needs a row_tile that is a power of two >= 2, "
@@ -72,7 +73,8 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << rowTile << " < " << threads << " threads";
   if (!merge && rowTile != 0)
     return emitError() << "row_tile is for merge_rows, radix_select, "
-                          "radix_sort and split_select only, not "
+                          "radix_sort, split_select and register_select "
+                          "only, not "
                        << stringifyAlgorithm(algorithm);
   if (algorithm == Algorithm::WorkgroupRow || merge) {
     // Workgroups per row: the domain tile is one point and the threads

@@ -72,7 +72,14 @@ def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
     // op), then a top-k of the chunks' candidates, split again while it is
     // long; a gather maps candidate positions back to indices
     // (SplitTopk.cpp).
-    I32EnumAttrCase<"SplitSelect", 7, "split_select">
+    I32EnumAttrCase<"SplitSelect", 7, "split_select">,
+    // Top-k of small k (at most 32) over keys of at most 32 bits, one read
+    // of the row: a workgroup per chunk of `row_tile` elements of a row,
+    // each thread keeping its k best (key bits and position in one i64) in
+    // registers, a tree merging the threads' lists in workgroup memory;
+    // rows of several chunks a second dispatch that selects from the
+    // chunks' candidates (RegisterSelect.cpp).
+    I32EnumAttrCase<"RegisterSelect", 8, "register_select">
   ]> {
   let cppNamespace = "::sift";
   let genSpecializedAttr = 0;
@@ -100,10 +107,13 @@ def Sift_LoweringConfigAttr : AttrDef<Sift_Dialect, "LoweringConfig"> {
       `workgroup_row`, but the threads of a workgroup sort a tile of
       `row_tile` elements of a row, and merge passes join the tiles),
       `radix_select` (top-k only: workgroups of `row_tile` elements of a row
-      count key digits, pass after pass) or `elementwise`;
-    - `row_tile`: `merge_rows` and `radix_select` only, the elements of a
-      row one workgroup sorts or counts (a power of two); absent (0)
-      otherwise.
+      count key digits, pass after pass), `radix_sort`, `split_select`,
+      `register_select` (top-k of small k only: workgroups of `row_tile`
+      elements of a row keep their threads' k best in registers) or
+      `elementwise`;
+    - `row_tile`: `merge_rows`, `radix_select`, `radix_sort`, `split_select`
+      and `register_select` only, the elements of a row one workgroup sorts,
+      counts or selects from (a power of two); absent (0) otherwise.
 
     ```mlir
     #sift.lowering_config<workgroup_tile = [1, 64], thread_tile = [1, 1],

@@ -108,8 +108,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   using namespace sift;
   pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
   pm.addPass(createStrategySelection(options));
-  // Rows whose config says workgroup_row, merge_rows or radix_select become
-  // cooperative kernels first.
+  // Rows whose config says workgroup_row, merge_rows, radix_select,
+  // radix_sort or register_select become cooperative kernels first.
   WorkgroupRowsOptions rows;
   rows.injectNoBarrier = options.faults.contains(Fault::DistNoBarrier);
   rows.injectMergeDropLast = options.faults.contains(Fault::MergeDropLast);
@@ -117,6 +117,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
       options.faults.contains(Fault::RadixDigitOffByOne);
   rows.injectRadixScanLostCarry =
       options.faults.contains(Fault::RadixScanLostCarry);
+  rows.injectSelectMergeOneLevelShort =
+      options.faults.contains(Fault::SelectMergeOneLevelShort);
   pm.addNestedPass<func::FuncOp>(createWorkgroupRows(rows));
   LowerToLoopsOptions lower;
   lower.parallel = true;

@@ -256,7 +256,11 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     per digit, then a filter and a ranking launch (RadixSelect.cpp). A
     sift.sort with a named order or a sift.topk whose config says
     `radix_sort` becomes an LSD radix sort, a count, a scan and a scatter
-    launch per 8-bit digit (RadixSort.cpp).
+    launch per 8-bit digit (RadixSort.cpp). A sift.topk whose config says
+    `register_select` becomes a launch of a workgroup per chunk of a row,
+    each thread's k best in registers and a tree merge in workgroup memory,
+    and for rows of several chunks a second launch over their candidates
+    (RegisterSelect.cpp).
 
     With `inject-no-barrier` (fault dist-no-barrier, IREE #20358) no barrier
     is emitted: threads read staging slots others have not written yet. With
@@ -265,7 +269,10 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     (fault radix-digit-off-by-one) the radix select counts every element one
     bin too high; with `inject-radix-scan-lost-carry` (fault
     radix-scan-lost-carry) the radix sort's scan of the tiles' counts loses
-    the carry into odd threads' chunks.
+    the carry into odd threads' chunks; with
+    `inject-select-merge-one-level-short` (fault
+    select-merge-one-level-short) the register select's tree merge stops a
+    level early.
   }];
   let options = [
     Option<"injectNoBarrier", "inject-no-barrier", "bool", /*default=*/"false",
@@ -276,6 +283,9 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            "bool", /*default=*/"false", "Fault radix-digit-off-by-one">,
     Option<"injectRadixScanLostCarry", "inject-radix-scan-lost-carry",
            "bool", /*default=*/"false", "Fault radix-scan-lost-carry">,
+    Option<"injectSelectMergeOneLevelShort",
+           "inject-select-merge-one-level-short", "bool", /*default=*/"false",
+           "Fault select-merge-one-level-short">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",

@@ -83,6 +83,16 @@ void buildBitonicSort(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid,
                       mlir::Value slots, mlir::Value count,
                       const KeyBefore &before, bool barriers);
 
+/// Sorts `padded` (a power of two) i64 composites held in the workgroup
+/// memref `keys` ascending (unsigned) in place with the bitonic network of
+/// buildBitonicSort: a composite compares as one integer, so each
+/// compare-exchange is two loads, a min, a max and two stores. Composites
+/// must be distinct (an element's position in its low bits makes them so);
+/// padding is all ones.
+void buildCompositeBitonicSort(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value tid, mlir::Value threads,
+                               int64_t padded, mlir::Value keys, bool barriers);
+
 /// The order-preserving bits of `value` (an integer or float key) as an
 /// integer of its width whose unsigned order is SEMANTICS.md's total order
 /// of keys: integers signed; floats with -0 = +0 (both give +0's bits) and

@@ -12,6 +12,7 @@
 #include "pipelines/Dialect/SiftDialect.h"
 #include "pipelines/Transforms/Passes.h"
 #include "pipelines/Transforms/RadixSort.h"
+#include "pipelines/Transforms/RegisterSelect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -360,6 +361,55 @@ sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
                        sift::Algorithm::RadixSort);
 }
 
+/// register_select's default: rows from kRegisterDefaultRow elements (a
+/// bitonic sort of a shorter row in workgroup memory is as quick); chunks
+/// of the row rounded up, halved (down to 2048) until the rows' chunks make
+/// about 512 workgroups, so that a single long row still fills the GPU;
+/// 16 elements a thread, from 32 to 256 threads, as many as the workgroup
+/// memory of their lists fits in half of `budget`.
+constexpr int64_t kRegisterDefaultRow = 256;
+
+sift::LoweringConfigAttr registerSelectConfig(MLIRContext *context,
+                                              int64_t rank, int64_t rows,
+                                              const RowShape &row,
+                                              int64_t budget, bool random,
+                                              ConfigRng &rng) {
+  auto fits = [&](int64_t threads) {
+    return sift::registerSelectWorkgroupBytes(threads, row.k) <= budget;
+  };
+  int64_t most = std::max<int64_t>(2, nextPowerOfTwo(row.n));
+  if (!random) {
+    int64_t chunk = most;
+    while (chunk > 2048 && rows * ((row.n + chunk - 1) / chunk) < 512)
+      chunk /= 2;
+    int64_t threads = std::clamp<int64_t>(chunk / 16, 32, 256);
+    while (threads > 1 && !fits(2 * threads))
+      threads /= 2;
+    return rowTileConfig(context, rank, threads, chunk,
+                         sift::Algorithm::RegisterSelect);
+  }
+  // Random: any power-of-two chunk from the row's size / kRandomTilesPerRow
+  // whose fewest random threads fit, then any threads that fit.
+  SmallVector<int64_t> chunks;
+  int64_t least =
+      std::min(most, std::max<int64_t>(2, most / kRandomTilesPerRow));
+  for (int64_t chunk = least; chunk <= most; chunk *= 2)
+    if (fits(fewestRandomThreads(chunk)) &&
+        chunk / fewestRandomThreads(chunk) <= kRandomItemsPerThread)
+      chunks.push_back(chunk);
+  if (chunks.empty())
+    return {};
+  int64_t chunk = chunks[rng.below(chunks.size())];
+  SmallVector<int64_t> threadChoices;
+  for (int64_t threads = fewestRandomThreads(chunk);
+       threads <= std::min<int64_t>(chunk, 1024); threads *= 2)
+    if (fits(threads))
+      threadChoices.push_back(threads);
+  int64_t threads = threadChoices[rng.below(threadChoices.size())];
+  return rowTileConfig(context, rank, threads, chunk,
+                       sift::Algorithm::RegisterSelect);
+}
+
 /// The chunk lengths split_select may take for a top-k row of `n` along
 /// the last dimension: powers of two dividing the row into at least two
 /// chunks, at least 2k long (each level keeps at most half its row), at
@@ -407,7 +457,8 @@ struct SelectLoweringStrategyPass final
   /// The config of a sift or linalg op. Rows: distribute lets a workgroup
   /// cooperate on a row that fits its memory (from 16 elements by
   /// default) and sorts longer rows with radix_sort (named orders) or
-  /// merge_rows (comparators); long top-k rows get radix_select.
+  /// merge_rows (comparators); long top-k rows get register_select (small
+  /// k, keys of at most 32 bits) or radix_select.
   /// tileandfuse stages a row in a thread's private memory when it fits and
   /// gives longer rows distribute's cooperative algorithms. Random mode
   /// draws among the algorithms that fit.
@@ -495,6 +546,15 @@ struct SelectLoweringStrategyPass final
                      (random || row.n >= kRadixDefaultRow);
     if (radixFits)
       algorithms.push_back(sift::Algorithm::RadixSelect);
+    // A top-k of small k: one read of the row, each thread's k best in
+    // registers (RegisterSelect.cpp).
+    bool registerFits =
+        cooperative && !splitPart && row.n >= 2 &&
+        sift::registerSelectable(op) &&
+        sift::registerSelectWorkgroupBytes(1, row.k) <= maxWorkgroupMemory &&
+        (random || row.n >= kRegisterDefaultRow);
+    if (registerFits)
+      algorithms.push_back(sift::Algorithm::RegisterSelect);
     if (privateFits)
       algorithms.push_back(sift::Algorithm::PrivateRow);
     if (!chunks.empty() && random)
@@ -520,6 +580,15 @@ struct SelectLoweringStrategyPass final
                              : defaultSplitChunk(chunks, row.k);
       return rowTileConfig(context, domain.size(), 1, chunk,
                            sift::Algorithm::SplitSelect);
+    }
+    if (algorithm == sift::Algorithm::RegisterSelect) {
+      int64_t rows = 1;
+      for (int64_t size : domain)
+        rows *= size;
+      if (auto config = registerSelectConfig(context, domain.size(), rows, row,
+                                             maxWorkgroupMemory, random, rng))
+        return config;
+      algorithm = sift::Algorithm::RowPerThread; // Nothing fits.
     }
     if (algorithm == sift::Algorithm::RadixSelect) {
       int64_t rows = 1;

@@ -75,6 +75,7 @@ bool isCooperative(sift::Algorithm algorithm) {
   return algorithm == sift::Algorithm::WorkgroupRow ||
          algorithm == sift::Algorithm::MergeRows ||
          algorithm == sift::Algorithm::RadixSelect ||
+         algorithm == sift::Algorithm::RegisterSelect ||
          algorithm == sift::Algorithm::RadixSort;
 }
 

@@ -24,11 +24,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipelines/Dialect/SiftDialect.h"
-#include "pipelines/Transforms/RowKernels.h"
 #include "pipelines/Transforms/MergeRows.h"
 #include "pipelines/Transforms/Passes.h"
 #include "pipelines/Transforms/RadixSelect.h"
 #include "pipelines/Transforms/RadixSort.h"
+#include "pipelines/Transforms/RegisterSelect.h"
+#include "pipelines/Transforms/RowKernels.h"
 #include "pipelines/Transforms/WorkgroupNms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -47,6 +48,10 @@ namespace sift {
 using namespace mlir;
 
 namespace {
+
+/// The workgroup memory the composite layout of a workgroup_row may take:
+/// NVIDIA's static 48 KiB, the least of the chips.
+constexpr int64_t kCompositeBudget = 48 * 1024;
 
 class Lowering {
 public:
@@ -69,11 +74,50 @@ public:
     threadCount = constant(threads);
     rowIvs = sift::delinearizeRow(b, loc, launch.getBlockIds().x, row.domain);
     padded = sift::nextPowerOfTwo(row.n);
+    if (std::optional<bool> invert = compositeOrder()) {
+      // Named orders of keys of at most 32 bits: one i64 per element.
+      allocateCompositeStaging();
+      stageInComposites(*invert);
+      barrier(b);
+      sift::buildCompositeBitonicSort(b, loc, tid, threadCount, padded,
+                                      composites, barriers);
+      writeBackComposites();
+      return;
+    }
     allocateStaging();
     stageIn();
     barrier(b);
     sortIndices();
     writeBack();
+  }
+
+  /// The workgroup memory (bytes) the composite layout takes: the padded
+  /// i64 composites and every operand's row.
+  int64_t compositeBytes() const {
+    int64_t bytes = 8 * sift::nextPowerOfTwo(row.n);
+    for (Value operand : row.staged)
+      bytes += row.n * ((cast<MemRefType>(operand.getType())
+                             .getElementType()
+                             .getIntOrFloatBitWidth() +
+                         7) /
+                        8);
+    return bytes;
+  }
+
+  /// Whether the row sorts as composites (a named order, keys of at most
+  /// 32 bits, within kCompositeBudget) and if so whether the key bits are
+  /// inverted (descending, largest).
+  std::optional<bool> compositeOrder() const {
+    Type key = cast<MemRefType>(row.staged.front().getType()).getElementType();
+    if (!key.isIntOrFloat() || key.getIntOrFloatBitWidth() > 32 ||
+        compositeBytes() > kCompositeBudget)
+      return std::nullopt;
+    if (auto topk = dyn_cast<sift::TopkOp>(row.op))
+      return topk.isLargest();
+    auto sort = cast<sift::SortOp>(row.op);
+    if (sort.hasComparator() || !sort.getOrder())
+      return std::nullopt;
+    return *sort.getOrder() == sift::SortOrder::Descending;
   }
 
 private:
@@ -132,6 +176,83 @@ private:
                     });
   }
 
+  /// Every operand's row; the key's composites.
+  void allocateCompositeStaging() {
+    for (Value operand : row.staged)
+      staging.push_back(memref::AllocOp::create(
+          b, loc,
+          workgroupType(row.n,
+                        cast<MemRefType>(operand.getType()).getElementType())));
+    composites =
+        memref::AllocOp::create(b, loc, workgroupType(padded, b.getI64Type()));
+  }
+
+  /// composite[e] = the key's order bits (inverted when `invert`) above e;
+  /// all ones for padding, after every element.
+  void stageInComposites(bool invert) {
+    sift::forEachOfThread(
+        b, loc, tid, constant(row.n), threadCount,
+        [&](OpBuilder &b, Location loc, Value e) {
+          for (auto [operand, stage] : llvm::zip(row.staged, staging)) {
+            Value v = memref::LoadOp::create(b, loc, operand, at(e));
+            memref::StoreOp::create(b, loc, v, stage, e);
+          }
+          Value key = memref::LoadOp::create(b, loc, staging.front(), e);
+          Value bits = sift::buildOrderBits(b, loc, key, invert);
+          if (bits.getType().getIntOrFloatBitWidth() < 64)
+            bits = arith::ExtUIOp::create(b, loc, b.getI64Type(), bits);
+          Value high = arith::ShLIOp::create(
+              b, loc, bits,
+              arith::ConstantIntOp::create(b, loc, b.getI64Type(), 32));
+          Value position =
+              arith::IndexCastUIOp::create(b, loc, b.getI64Type(), e);
+          memref::StoreOp::create(b, loc,
+                                  arith::OrIOp::create(b, loc, high, position),
+                                  composites, e);
+        });
+    Value ones = arith::ConstantIntOp::create(b, loc, b.getI64Type(), -1);
+    sift::forEachOfThread(
+        b, loc, tid, constant(padded - row.n), threadCount,
+        [&](OpBuilder &b, Location loc, Value e) {
+          memref::StoreOp::create(
+              b, loc, ones, composites,
+              arith::AddIOp::create(b, loc, e, constant(row.n)).getResult());
+        });
+  }
+
+  /// Slot e takes every operand's element at the position in composite[e]
+  /// (top-k: the first k, and the position as the index).
+  void writeBackComposites() {
+    auto positionOf = [&](OpBuilder &b, Location loc, Value e) {
+      Value c = memref::LoadOp::create(b, loc, composites, e);
+      Value low = arith::TruncIOp::create(b, loc, b.getI32Type(), c);
+      return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), low)
+          .getResult();
+    };
+    if (auto topk = dyn_cast<sift::TopkOp>(row.op)) {
+      sift::forEachOfThread(
+          b, loc, tid, constant(topk.getK()), threadCount,
+          [&](OpBuilder &b, Location loc, Value e) {
+            Value source = positionOf(b, loc, e);
+            Value v = memref::LoadOp::create(b, loc, staging.front(), source);
+            memref::StoreOp::create(b, loc, v, topk.getValuesInit(), at(e));
+            Value i64 =
+                arith::IndexCastUIOp::create(b, loc, b.getI64Type(), source);
+            memref::StoreOp::create(b, loc, i64, topk.getIndicesInit(), at(e));
+          });
+      return;
+    }
+    sift::forEachOfThread(
+        b, loc, tid, constant(row.n), threadCount,
+        [&](OpBuilder &b, Location loc, Value e) {
+          Value source = positionOf(b, loc, e);
+          for (auto [operand, stage] : llvm::zip(row.staged, staging)) {
+            Value v = memref::LoadOp::create(b, loc, stage, source);
+            memref::StoreOp::create(b, loc, v, operand, at(e));
+          }
+        });
+  }
+
   /// The bitonic network over (key, index) pairs (RowKernels.h).
   void sortIndices() {
     Value n = arith::ConstantIntOp::create(b, loc, b.getI32Type(), row.n);
@@ -176,7 +297,7 @@ private:
   bool barriers;
   Location loc;
   int64_t padded = 1;
-  Value tid, threadCount, indices;
+  Value tid, threadCount, indices, composites;
   SmallVector<Value> rowIvs, staging;
 };
 
@@ -198,7 +319,8 @@ struct WorkgroupRowsPass final
       if (config && (config.getAlgorithm() == sift::Algorithm::WorkgroupRow ||
                      config.getAlgorithm() == sift::Algorithm::MergeRows ||
                      config.getAlgorithm() == sift::Algorithm::RadixSelect ||
-                     config.getAlgorithm() == sift::Algorithm::RadixSort))
+                     config.getAlgorithm() == sift::Algorithm::RadixSort ||
+                     config.getAlgorithm() == sift::Algorithm::RegisterSelect))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -238,6 +360,20 @@ struct WorkgroupRowsPass final
         radix.threads = config.getWorkgroupSize()[0];
         radix.digitOffByOne = injectRadixDigitOffByOne;
         if (failed(sift::lowerTopkByRadixSelect(rewriter, *row, radix)))
+          return signalPassFailure();
+        rewriter.eraseOp(op);
+        continue;
+      }
+      if (config.getAlgorithm() == sift::Algorithm::RegisterSelect) {
+        if (!isa<sift::TopkOp>(op)) {
+          op->emitOpError("register_select selects a top-k; it cannot sort");
+          return signalPassFailure();
+        }
+        sift::RegisterSelectOptions select;
+        select.chunk = config.getRowTile();
+        select.threads = config.getWorkgroupSize()[0];
+        select.shortMerge = injectSelectMergeOneLevelShort;
+        if (failed(sift::lowerTopkByRegisterSelect(rewriter, *row, select)))
           return signalPassFailure();
         rewriter.eraseOp(op);
         continue;

@@ -1,5 +1,8 @@
 // RUN: sift-opt %s --sift-select-lowering-strategy=pipeline=distribute -split-input-file | FileCheck %s
 // RUN: not sift-opt %s --sift-select-lowering-strategy=pipeline=gpu 2>&1 | FileCheck %s --check-prefix=BAD
+// Seed 20 draws register_select for @drawn (among workgroup_row, merge_rows,
+// radix_sort and radix_select): any power-of-two chunk and threads.
+// RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=20" -split-input-file | FileCheck %s --check-prefix=RANDOM
 // Strategy selection for sift.topk: the domain skips the selected dimension.
 
 // CHECK-LABEL: func.func @rows
@@ -23,4 +26,64 @@ func.func @first_dim(%x: tensor<9x6x2xi64>) -> tensor<0x6x2xi64> {
   %i0 = tensor.empty() : tensor<0x6x2xi64>
   %v, %i = sift.topk dimension(0) k(0) smallest ins(%x : tensor<9x6x2xi64>) outs(%v0, %i0 : tensor<0x6x2xi64>, tensor<0x6x2xi64>) -> tensor<0x6x2xi64>, tensor<0x6x2xi64>
   return %i : tensor<0x6x2xi64>
+}
+
+// -----
+
+// Long rows, small k, keys of at most 32 bits: register_select, chunks of
+// 2048 (the row is too short to give 512 workgroups), 128 threads (16
+// elements each).
+// CHECK-LABEL: func.func @long_small_k
+// CHECK: sift.topk dimension(1) k(8) largest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = register_select, row_tile = 2048>
+func.func @long_small_k(%x: tensor<1x100000xf32>) -> (tensor<1x8xf32>, tensor<1x8xi64>) {
+  %v0 = tensor.empty() : tensor<1x8xf32>
+  %i0 = tensor.empty() : tensor<1x8xi64>
+  %v, %i = sift.topk dimension(1) k(8) largest ins(%x : tensor<1x100000xf32>) outs(%v0, %i0 : tensor<1x8xf32>, tensor<1x8xi64>) -> tensor<1x8xf32>, tensor<1x8xi64>
+  return %v, %i : tensor<1x8xf32>, tensor<1x8xi64>
+}
+
+// -----
+
+// Many rows of 4096: one chunk a row, 256 threads; k = 32 keeps the lists
+// within half the workgroup memory with 64 threads.
+// CHECK-LABEL: func.func @many_rows
+// CHECK: sift.topk dimension(1) k(4) smallest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [256, 1, 1], algorithm = register_select, row_tile = 4096>
+// CHECK: sift.topk dimension(1) k(32) smallest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = register_select, row_tile = 4096>
+func.func @many_rows(%x: tensor<600x4096xi32>) -> (tensor<600x4xi32>, tensor<600x32xi64>) {
+  %v0 = tensor.empty() : tensor<600x4xi32>
+  %i0 = tensor.empty() : tensor<600x4xi64>
+  %v, %i = sift.topk dimension(1) k(4) smallest ins(%x : tensor<600x4096xi32>) outs(%v0, %i0 : tensor<600x4xi32>, tensor<600x4xi64>) -> tensor<600x4xi32>, tensor<600x4xi64>
+  %w0 = tensor.empty() : tensor<600x32xi32>
+  %j0 = tensor.empty() : tensor<600x32xi64>
+  %w, %j = sift.topk dimension(1) k(32) smallest ins(%x : tensor<600x4096xi32>) outs(%w0, %j0 : tensor<600x32xi32>, tensor<600x32xi64>) -> tensor<600x32xi32>, tensor<600x32xi64>
+  return %v, %j : tensor<600x4xi32>, tensor<600x32xi64>
+}
+
+// -----
+
+// Beyond register_select: k over 32, or 64-bit keys, take radix_select.
+// CHECK-LABEL: func.func @radix_instead
+// CHECK: sift.topk dimension(1) k(33) largest {sift.lowering_config = #sift.lowering_config<{{.+}}algorithm = radix_select
+// CHECK: sift.topk dimension(1) k(8) largest {sift.lowering_config = #sift.lowering_config<{{.+}}algorithm = radix_select
+func.func @radix_instead(%x: tensor<4x5000xf32>, %y: tensor<4x5000xf64>) -> (tensor<4x33xi64>, tensor<4x8xi64>) {
+  %v0 = tensor.empty() : tensor<4x33xf32>
+  %i0 = tensor.empty() : tensor<4x33xi64>
+  %v, %i = sift.topk dimension(1) k(33) largest ins(%x : tensor<4x5000xf32>) outs(%v0, %i0 : tensor<4x33xf32>, tensor<4x33xi64>) -> tensor<4x33xf32>, tensor<4x33xi64>
+  %w0 = tensor.empty() : tensor<4x8xf64>
+  %j0 = tensor.empty() : tensor<4x8xi64>
+  %w, %j = sift.topk dimension(1) k(8) largest ins(%y : tensor<4x5000xf64>) outs(%w0, %j0 : tensor<4x8xf64>, tensor<4x8xi64>) -> tensor<4x8xf64>, tensor<4x8xi64>
+  return %i, %j : tensor<4x33xi64>, tensor<4x8xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @drawn
+// CHECK: workgroup_size = [128, 1, 1], algorithm = register_select, row_tile = 2048>
+// RANDOM-LABEL: func.func @drawn
+// RANDOM: workgroup_size = [32, 1, 1], algorithm = register_select, row_tile = 1024>
+func.func @drawn(%x: tensor<2x3000xf32>) -> (tensor<2x8xf32>, tensor<2x8xi64>) {
+  %v0 = tensor.empty() : tensor<2x8xf32>
+  %i0 = tensor.empty() : tensor<2x8xi64>
+  %v, %i = sift.topk dimension(1) k(8) largest ins(%x : tensor<2x3000xf32>) outs(%v0, %i0 : tensor<2x8xf32>, tensor<2x8xi64>) -> tensor<2x8xf32>, tensor<2x8xi64>
+  return %v, %i : tensor<2x8xf32>, tensor<2x8xi64>
 }

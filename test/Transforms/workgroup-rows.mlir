@@ -9,12 +9,13 @@
 // CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
 // CHECK: gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C3]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C8]],
 // CHECK:   %[[ROW:.+]] = arith.remui %[[BX]]
-// Both operands are staged, the keys and the index array padded to 64.
-// CHECK:   %[[KEYS:.+]] = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+// Keys over 32 bits: (key, index) pairs. Both operands are staged, the
+// keys and the index array padded to 64.
+// CHECK:   %[[KEYS:.+]] = memref.alloc() : memref<64xf64, #gpu.address_space<workgroup>>
 // CHECK:   %[[VALS:.+]] = memref.alloc() : memref<37xi32, #gpu.address_space<workgroup>>
 // CHECK:   %[[IDX:.+]] = memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>
 // CHECK:   scf.for %[[E:.+]] = %[[TX]] to %{{.+}} step
-// CHECK:     memref.load %{{.+}}[%[[ROW]], %[[E]]] : memref<3x37xf32>
+// CHECK:     memref.load %{{.+}}[%[[ROW]], %[[E]]] : memref<3x37xf64>
 // CHECK:     memref.store %{{.+}}, %[[KEYS]][%[[E]]]
 // CHECK:   gpu.barrier
 // The network: stages, steps, then this thread's pairs (32 pairs of 64
@@ -32,7 +33,7 @@
 // CHECK:       gpu.barrier
 // Write back: the sorted keys, the other operand through the indices.
 // CHECK:   memref.load %[[KEYS]]
-// CHECK:   memref.store %{{.+}}, %{{.+}}[%[[ROW]], %{{.+}}] : memref<3x37xf32>
+// CHECK:   memref.store %{{.+}}, %{{.+}}[%[[ROW]], %{{.+}}] : memref<3x37xf64>
 // CHECK:   %[[I:.+]] = memref.load %[[IDX]]
 // CHECK:   %[[S:.+]] = arith.index_cast %[[I]] : i32 to index
 // CHECK:   memref.load %[[VALS]][%[[S]]]
@@ -40,22 +41,68 @@
 // FAULT-LABEL: func.func @sort_rows
 // FAULT-NOT: gpu.barrier
 // FAULT: return
-func.func @sort_rows(%k: memref<3x37xf32>, %v: memref<3x37xi32>) {
-  sift.sort dimension(1) ascending {sift.lowering_config = #row} outs(%k, %v : memref<3x37xf32>, memref<3x37xi32>)
+func.func @sort_rows(%k: memref<3x37xf64>, %v: memref<3x37xi32>) {
+  sift.sort dimension(1) ascending {sift.lowering_config = #row} outs(%k, %v : memref<3x37xf64>, memref<3x37xi32>)
+  return
+}
+
+// -----
+
+#row = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [8, 1, 1], algorithm = workgroup_row>
+// A named order of keys of at most 32 bits: one i64 composite an element,
+// the key's order bits (inverted: descending) above its position; padding
+// all ones; the network compares composites as integers.
+// CHECK-LABEL: func.func @sort_composites
+// CHECK: gpu.launch
+// CHECK:   %[[KEYS:.+]] = memref.alloc() : memref<37xf32, #gpu.address_space<workgroup>>
+// CHECK:   %[[VALS:.+]] = memref.alloc() : memref<37xi32, #gpu.address_space<workgroup>>
+// CHECK:   %[[COMP:.+]] = memref.alloc() : memref<64xi64, #gpu.address_space<workgroup>>
+// CHECK:   scf.for
+// CHECK:     memref.store %{{.+}}, %[[KEYS]]
+// CHECK:     memref.store %{{.+}}, %[[VALS]]
+// CHECK:     arith.bitcast %{{.+}} : f32 to i32
+// CHECK:     arith.xori
+// CHECK:     arith.shli %{{.+}}, %c32_i64
+// CHECK:     memref.store %{{.+}}, %[[COMP]]
+// CHECK:   memref.store %c-1_i64, %[[COMP]]
+// CHECK:   gpu.barrier
+// CHECK:   scf.for
+// CHECK:     scf.for
+// CHECK:       scf.for
+// CHECK:         memref.load %[[COMP]]
+// CHECK:         memref.load %[[COMP]]
+// CHECK:         arith.minui
+// CHECK:         arith.maxui
+// CHECK:         memref.store %{{.+}}, %[[COMP]]
+// CHECK:         memref.store %{{.+}}, %[[COMP]]
+// CHECK:       gpu.barrier
+// Write back: every operand through the position in the low bits.
+// CHECK:   memref.load %[[COMP]]
+// CHECK:   arith.trunci %{{.+}} : i64 to i32
+// CHECK:   memref.load %[[KEYS]]
+// CHECK:   memref.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : memref<3x37xf32>
+// CHECK:   memref.load %[[VALS]]
+// CHECK:   memref.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : memref<3x37xi32>
+// FAULT-LABEL: func.func @sort_composites
+// FAULT-NOT: gpu.barrier
+// FAULT: return
+func.func @sort_composites(%k: memref<3x37xf32>, %v: memref<3x37xi32>) {
+  sift.sort dimension(1) descending {sift.lowering_config = #row} outs(%k, %v : memref<3x37xf32>, memref<3x37xi32>)
   return
 }
 
 // -----
 
 #row = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [4, 1, 1], algorithm = workgroup_row>
-// Top-k: the input is staged, the first k of the sorted indices are written
-// with their i64 index; rows along dimension 0 here.
+// Top-k: the input is staged with its composites, the first k positions
+// are written with their values as i64 indices; rows along dimension 0
+// here.
 // CHECK-LABEL: func.func @topk_rows
 // CHECK: gpu.launch
-// CHECK:   memref.alloc() : memref<16xf16, #gpu.address_space<workgroup>>
-// CHECK:   memref.alloc() : memref<16xi32, #gpu.address_space<workgroup>>
+// CHECK:   memref.alloc() : memref<10xf16, #gpu.address_space<workgroup>>
+// CHECK:   memref.alloc() : memref<16xi64, #gpu.address_space<workgroup>>
 // CHECK:   gpu.barrier
-// CHECK:   arith.extsi %{{.+}} : i32 to i64
+// CHECK:   arith.index_castui %{{.+}} : index to i64
 // CHECK:   memref.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : memref<3x2xi64>
 func.func @topk_rows(%x: memref<10x2xf16>, %v: memref<3x2xf16>, %i: memref<3x2xi64>) {
   sift.topk dimension(0) k(3) smallest {sift.lowering_config = #row} ins(%x : memref<10x2xf16>) outs(%v, %i : memref<3x2xf16>, memref<3x2xi64>)

@@ -1,0 +1,307 @@
+//===- RegisterSelect.cpp - One-pass top-k of small k in registers --------===//
+//
+// The `register_select` algorithm of the distribute pipeline for sift.topk
+// with a small k (at most kRegisterSelectMaxK) and keys of at most 32 bits.
+// Every element becomes one i64 composite, larger = better: its key's
+// order-preserving bits (RowKernels.h: -0 = +0, one NaN above +inf,
+// inverted for `smallest`) above its row position inverted (2^32 - 1 -
+// position), so ties go to the lower index and no two elements of a row
+// are equal; 0 is below every element and marks an empty slot.
+//
+//   select: a workgroup per chunk of `chunk` elements of a row. Each thread
+//           walks the chunk with the workgroup's stride (coalesced), four
+//           loads ahead, and keeps its k best composites in registers,
+//           sorted (scf.for iteration values): a composite better than the
+//           k-th is inserted branch-free, new[j] = max(old[j], min(c,
+//           old[j - 1])). The threads' lists meet in workgroup memory
+//           (slot j of thread t at j * threads + t, no bank conflicts) and
+//           a tree merges them: at distance d = 1, 2, 4, ... thread t
+//           (t % 2d == 0) inserts the d-th neighbour's list into its own,
+//           a barrier between levels. The workgroup's k best are written
+//           to the outputs (value reloaded from the row by position, since
+//           order bits lose -0 and NaN payloads) or, when a row has
+//           several chunks, to a plan buffer of candidates;
+//   merge:  (rows of several chunks) a workgroup per row selects the k
+//           best of its chunks' candidates the same way, reading
+//           composites instead of keys, and writes the outputs.
+//
+// One read of the input, one or two dispatches; no atomics, no workgroup
+// waits for another. The fault select-merge-one-level-short stops the tree
+// a level early, so the upper half of a workgroup's threads is never heard.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Transforms/RegisterSelect.h"
+
+#include "pipelines/Dialect/SiftDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+bool sift::registerSelectable(Operation *op) {
+  auto topk = dyn_cast<TopkOp>(op);
+  if (!topk)
+    return false;
+  Type element = topk.getInputType().getElementType();
+  return topk.getK() >= 1 && topk.getK() <= kRegisterSelectMaxK &&
+         element.isIntOrFloat() && element.getIntOrFloatBitWidth() <= 32;
+}
+
+namespace {
+
+/// Loads a thread issues before it inserts.
+constexpr int64_t kLoadsAhead = 4;
+
+class RegisterLowering : sift::RowKernelBuilder {
+public:
+  RegisterLowering(RewriterBase &rewriter, const sift::RowOp &row,
+                   const sift::RegisterSelectOptions &options)
+      : RowKernelBuilder(row.op->getLoc()), b(rewriter), row(row),
+        options(options), topk(cast<sift::TopkOp>(row.op)) {}
+
+  LogicalResult build() {
+    rows = row.rows();
+    k = topk.getK();
+    if (!sift::registerSelectable(topk))
+      return topk.emitOpError("register_select needs 1 <= k <= ")
+             << sift::kRegisterSelectMaxK
+             << " and keys of at most 32 bits, found k = " << k << " of "
+             << topk.getInputType().getElementType();
+    if (row.n > (int64_t{1} << 31) - 1)
+      return topk.emitOpError("register_select packs a row position in 32 "
+                              "bits, but the row has ")
+             << row.n << " elements";
+    if (options.chunk < 1 || options.threads < 1)
+      return topk.emitOpError("register_select needs a chunk and threads");
+    if (rows == 0 || row.n == 0)
+      return success(); // No work.
+    chunks = (row.n + options.chunk - 1) / options.chunk;
+    if (chunks == 1) {
+      buildSelect(/*toCandidates=*/false);
+      return success();
+    }
+    candidates = memref::AllocOp::create(
+        b, loc, MemRefType::get({rows, chunks * k}, b.getI64Type()));
+    buildSelect(/*toCandidates=*/true);
+    buildMerge();
+    return success();
+  }
+
+private:
+  /// The composite of key `x` at row position `position` (index).
+  Value composite(OpBuilder &b, Value x, Value position) {
+    Value bits = sift::buildOrderBits(b, loc, x, !topk.isLargest());
+    if (bits.getType().getIntOrFloatBitWidth() < 64)
+      bits = arith::ExtUIOp::create(b, loc, b.getI64Type(), bits);
+    Value high = arith::ShLIOp::create(b, loc, bits, i64(b, 32));
+    Value wide = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), position);
+    Value inverted = sub(b, i64(b, 0xffffffffLL), wide);
+    return arith::OrIOp::create(b, loc, high, inverted);
+  }
+
+  /// The row position a composite carries (index).
+  Value positionOf(OpBuilder &b, Value c) {
+    Value low = arith::AndIOp::create(b, loc, c, i64(b, 0xffffffffLL));
+    return toIndex(b, sub(b, i64(b, 0xffffffffLL), low));
+  }
+
+  /// `list` (k composites, best first) with `c` inserted when it is better
+  /// than the last; branch-free inside.
+  SmallVector<Value> insert(OpBuilder &b, ArrayRef<Value> list, Value c) {
+    Value better = cmp(b, arith::CmpIPredicate::ugt, c, list.back());
+    auto ifOp = scf::IfOp::create(
+        b, loc, better,
+        [&](OpBuilder &b, Location) {
+          SmallVector<Value> next;
+          next.push_back(arith::MaxUIOp::create(b, loc, list[0], c));
+          for (int64_t j = 1; j < k; ++j)
+            next.push_back(arith::MaxUIOp::create(
+                b, loc, list[j],
+                arith::MinUIOp::create(b, loc, c, list[j - 1])));
+          scf::YieldOp::create(b, loc, next);
+        },
+        [&](OpBuilder &b, Location) { scf::YieldOp::create(b, loc, list); });
+    return SmallVector<Value>(ifOp.getResults());
+  }
+
+  /// A thread's k best of `length` items dealt with the workgroup's
+  /// stride; `load(b, item)` gives an item's composite.
+  SmallVector<Value> walk(OpBuilder &b, Value tid, Value length,
+                          function_ref<Value(OpBuilder &, Value)> load) {
+    SmallVector<Value> empty(k, i64(b, 0));
+    Value stride = index(b, options.threads * kLoadsAhead);
+    auto loop = scf::ForOp::create(
+        b, loc, tid, length, stride, empty,
+        [&](OpBuilder &b, Location, Value base, ValueRange acc) {
+          // Loads first, kLoadsAhead of them, each a threads' stride
+          // apart; past the end an item is 0 (read clamped, not used).
+          SmallVector<Value> items;
+          Value last = sub(b, length, index(b, 1));
+          for (int64_t u = 0; u < kLoadsAhead; ++u) {
+            Value at = add(b, base, index(b, u * options.threads));
+            Value inside = cmp(b, arith::CmpIPredicate::ult, at, length);
+            Value c = load(b, minu(b, at, last));
+            items.push_back(
+                arith::SelectOp::create(b, loc, inside, c, i64(b, 0)));
+          }
+          SmallVector<Value> list(acc.begin(), acc.end());
+          for (Value c : items)
+            list = insert(b, list, c);
+          scf::YieldOp::create(b, loc, list);
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// Merges the threads' lists in workgroup memory `lists` ([k * threads])
+  /// down to thread 0's; afterwards every thread may read slots j *
+  /// threads, j < k, the workgroup's best. Loops, not unrolled: the code of
+  /// a kernel stays small (each level and each of the partner's k
+  /// composites unrolled made a kernel's code tens of KiB, fetched once per
+  /// workgroup).
+  void treeMerge(OpBuilder &b, Value tid, Value lists,
+                 SmallVector<Value> list) {
+    Value threads = index(b, options.threads);
+    auto slot = [&](OpBuilder &b, Value j, Value t) {
+      return add(b, mul(b, j, threads), t);
+    };
+    for (int64_t j = 0; j < k; ++j)
+      memref::StoreOp::create(b, loc, list[j], lists,
+                              slot(b, index(b, j), tid));
+    int64_t levels = 0;
+    while ((int64_t{1} << levels) < options.threads)
+      ++levels;
+    if (options.shortMerge && levels > 0)
+      --levels;
+    SmallVector<Type> types(k, b.getI64Type());
+    scf::ForOp::create(
+        b, loc, index(b, 0), index(b, levels), index(b, 1), list,
+        [&](OpBuilder &b, Location, Value level, ValueRange acc) {
+          gpu::BarrierOp::create(b, loc);
+          Value distance = arith::ShLIOp::create(b, loc, index(b, 1), level);
+          Value low = arith::AndIOp::create(
+              b, loc, tid, sub(b, add(b, distance, distance), index(b, 1)));
+          Value active = cmp(b, arith::CmpIPredicate::eq, low, index(b, 0));
+          SmallVector<Value> mine(acc.begin(), acc.end());
+          auto ifOp = scf::IfOp::create(
+              b, loc, active,
+              [&](OpBuilder &b, Location) {
+                Value other = add(b, tid, distance);
+                auto merged = scf::ForOp::create(
+                    b, loc, index(b, 0), index(b, k), index(b, 1), mine,
+                    [&](OpBuilder &b, Location, Value j, ValueRange kept) {
+                      Value c = memref::LoadOp::create(b, loc, lists,
+                                                       slot(b, j, other));
+                      SmallVector<Value> now(kept.begin(), kept.end());
+                      scf::YieldOp::create(b, loc, insert(b, now, c));
+                    });
+                for (int64_t j = 0; j < k; ++j)
+                  memref::StoreOp::create(b, loc, merged.getResult(j), lists,
+                                          slot(b, index(b, j), tid));
+                scf::YieldOp::create(b, loc, merged.getResults());
+              },
+              [&](OpBuilder &b, Location) {
+                scf::YieldOp::create(b, loc, mine);
+              });
+          scf::YieldOp::create(b, loc, ifOp.getResults());
+        });
+    gpu::BarrierOp::create(b, loc);
+  }
+
+  /// Threads j < k write the workgroup's j-th best, from `lists`, to the
+  /// outputs of row `rowIvs`.
+  void writeResults(OpBuilder &b, Value tid, Value lists,
+                    ArrayRef<Value> rowIvs) {
+    sift::forEachOfThread(
+        b, loc, tid, index(b, k), index(b, options.threads),
+        [&](OpBuilder &b, Location loc, Value j) {
+          Value c = memref::LoadOp::create(
+              b, loc, lists, mul(b, j, index(b, options.threads)));
+          Value position = positionOf(b, c);
+          Value x = memref::LoadOp::create(
+              b, loc, row.staged.front(),
+              sift::rowElementIndices(rowIvs, row.dim, position));
+          SmallVector<Value> to = sift::rowElementIndices(rowIvs, row.dim, j);
+          memref::StoreOp::create(b, loc, x, topk.getValuesInit(), to);
+          memref::StoreOp::create(
+              b, loc,
+              arith::IndexCastUIOp::create(b, loc, b.getI64Type(), position),
+              topk.getIndicesInit(), to);
+        });
+  }
+
+  Value allocLists(OpBuilder &b) {
+    return memref::AllocOp::create(
+        b, loc,
+        sift::workgroupMemRefType(b.getContext(), k * options.threads,
+                                  b.getI64Type()));
+  }
+
+  /// A workgroup per chunk of a row selects the chunk's k best from the
+  /// keys: to the outputs, or to the row's candidates.
+  void buildSelect(bool toCandidates) {
+    sift::buildLaunch(
+        b, loc, rows * chunks, options.threads,
+        [&](OpBuilder &b, Value block, Value tid) {
+          Tile c = tileOf(b, block, chunks, options.chunk, row);
+          Value lists = allocLists(b);
+          SmallVector<Value> list =
+              walk(b, tid, c.length, [&](OpBuilder &b, Value e) {
+                Value at = add(b, c.start, e);
+                Value x = memref::LoadOp::create(
+                    b, loc, row.staged.front(),
+                    sift::rowElementIndices(c.rowIvs, row.dim, at));
+                return composite(b, x, at);
+              });
+          treeMerge(b, tid, lists, list);
+          if (!toCandidates) {
+            writeResults(b, tid, lists, c.rowIvs);
+            return;
+          }
+          sift::forEachOfThread(
+              b, loc, tid, index(b, k), index(b, options.threads),
+              [&](OpBuilder &b, Location loc, Value j) {
+                Value best = memref::LoadOp::create(
+                    b, loc, lists, mul(b, j, index(b, options.threads)));
+                Value to = add(b, mul(b, c.number, index(b, k)), j);
+                memref::StoreOp::create(b, loc, best, candidates,
+                                        ValueRange{c.r, to});
+              });
+        });
+  }
+
+  /// A workgroup per row selects the k best of its chunks' candidates.
+  void buildMerge() {
+    sift::buildLaunch(
+        b, loc, rows, options.threads, [&](OpBuilder &b, Value r, Value tid) {
+          Value lists = allocLists(b);
+          SmallVector<Value> list =
+              walk(b, tid, index(b, chunks * k), [&](OpBuilder &b, Value e) {
+                return memref::LoadOp::create(b, loc, candidates,
+                                              ValueRange{r, e})
+                    .getResult();
+              });
+          treeMerge(b, tid, lists, list);
+          writeResults(b, tid, lists,
+                       sift::delinearizeRow(b, loc, r, row.domain));
+        });
+  }
+
+  RewriterBase &b;
+  const sift::RowOp &row;
+  const sift::RegisterSelectOptions &options;
+  sift::TopkOp topk;
+  int64_t rows = 0, k = 0, chunks = 0;
+  Value candidates;
+};
+
+} // namespace
+
+LogicalResult
+sift::lowerTopkByRegisterSelect(RewriterBase &rewriter, const RowOp &row,
+                                const RegisterSelectOptions &options) {
+  return RegisterLowering(rewriter, row, options).build();
+}

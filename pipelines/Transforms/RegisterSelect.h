@@ -1,0 +1,48 @@
+//===- RegisterSelect.h - One-pass top-k of small k in registers -*- C++
+//-*-===//
+//
+// The `register_select` lowering that sift-workgroup-rows applies to sift.topk
+// ops with a small k and keys of at most 32 bits (RegisterSelect.cpp).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "pipelines/Transforms/RowKernels.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace sift {
+
+/// How a register_select lowering is built: the config's chunk and threads,
+/// and the fault it may plant.
+struct RegisterSelectOptions {
+  int64_t chunk = 0;       ///< elements of a row one workgroup selects from
+  int64_t threads = 1;     ///< threads of a workgroup
+  bool shortMerge = false; ///< fault select-merge-one-level-short
+};
+
+/// The largest k register_select takes: a thread keeps its k best in
+/// registers and inserts with 2k min/max operations.
+inline constexpr int64_t kRegisterSelectMaxK = 32;
+
+/// The workgroup memory (bytes) a register_select workgroup of `threads`
+/// threads takes for a top-k of `k`: every thread's k composites (i64).
+inline int64_t registerSelectWorkgroupBytes(int64_t threads, int64_t k) {
+  return threads * k * 8;
+}
+
+/// Whether register_select can take `op`: a sift.topk with 1 <= k <=
+/// kRegisterSelectMaxK whose keys have at most 32 bits (a key's order bits
+/// and its row position make one i64).
+bool registerSelectable(mlir::Operation *op);
+
+/// Builds, at the rewriter's insertion point, the dispatches that select
+/// the top k of every row of `row` (a sift.topk): one launch of a workgroup
+/// per chunk of a row, and when a row has several chunks, a plan buffer of
+/// their candidates and a second launch that selects from them. Does not
+/// erase the op.
+mlir::LogicalResult
+lowerTopkByRegisterSelect(mlir::RewriterBase &rewriter, const RowOp &row,
+                          const RegisterSelectOptions &options);
+
+} // namespace sift

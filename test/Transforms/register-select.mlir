@@ -1,0 +1,87 @@
+// RUN: sift-opt %s -sift-workgroup-rows -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: sift-opt %s -sift-workgroup-rows=inject-select-merge-one-level-short=1 -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=FAULT
+// Algorithm register_select: a workgroup per chunk of a row, each thread's
+// k best composites (order bits above the inverted position) in registers,
+// a tree merge in workgroup memory; rows of several chunks a second launch
+// over the chunks' candidates.
+
+#select = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [8, 1, 1], algorithm = register_select, row_tile = 128>
+// 300 elements: 3 chunks of 128 a row, 3 rows; candidates [3, 3 * 4].
+// CHECK-LABEL: func.func @topk_chunks
+// CHECK: %[[CAND:.+]] = memref.alloc() : memref<3x12xi64>
+// CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %c9, {{.+}} threads({{.+}}) in (%{{.+}} = %c8{{(_[0-9]+)?}},
+// CHECK:   %[[LISTS:.+]] = memref.alloc() : memref<32xi64, #gpu.address_space<workgroup>>
+// The walk: four loads ahead, a threads' stride apart, then the inserts.
+// CHECK:   scf.for {{.+}} iter_args({{.+}}) -> (i64, i64, i64, i64)
+// CHECK-COUNT-4: memref.load %{{.+}} : memref<3x300xf16>
+// CHECK:     arith.bitcast %{{.+}} : f16 to i16
+// CHECK:     arith.shli %{{.+}}, %c32_i64
+// CHECK:     arith.cmpi ugt
+// CHECK:     scf.if
+// CHECK:       arith.maxui
+// CHECK:       arith.minui
+// The tree: a loop of three levels (8 threads), a barrier before each;
+// active threads insert the partner's 4 composites (a loop) and store
+// their list.
+// CHECK:   memref.store %{{.+}}, %[[LISTS]]
+// CHECK:   scf.for %{{.+}} = %{{.+}} to %c3{{(_[0-9]+)?}} step
+// CHECK:     gpu.barrier
+// CHECK:     scf.if
+// CHECK:       scf.for
+// CHECK:         memref.load %[[LISTS]]
+// CHECK:       memref.store %{{.+}}, %[[LISTS]]
+// CHECK:   gpu.barrier
+// CHECK:   memref.store %{{.+}}, %[[CAND]]
+// The merge: a workgroup per row over its 12 candidates.
+// CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %c3, {{.+}} threads({{.+}}) in (%{{.+}} = %c8{{(_[0-9]+)?}},
+// CHECK:   memref.load %[[CAND]]
+// CHECK:   memref.store %{{.+}}, %{{.+}} : memref<3x4xf16>
+// CHECK:   memref.store %{{.+}}, %{{.+}} : memref<3x4xi64>
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: sift.topk
+// The fault: two levels only.
+// FAULT-LABEL: func.func @topk_chunks
+// FAULT: gpu.launch
+// FAULT: scf.for %{{.+}} = %{{.+}} to %c2{{(_[0-9]+)?}} step
+// FAULT-NEXT: gpu.barrier
+// FAULT: memref.store %{{.+}}, %{{.+}} : memref<3x12xi64>
+func.func @topk_chunks(%x: memref<3x300xf16>, %v: memref<3x4xf16>, %i: memref<3x4xi64>) {
+  sift.topk dimension(1) k(4) smallest {sift.lowering_config = #select} ins(%x : memref<3x300xf16>) outs(%v, %i : memref<3x4xf16>, memref<3x4xi64>)
+  return
+}
+
+// -----
+
+#select = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = register_select, row_tile = 512>
+// One chunk a row: one launch, writing the outputs (the value reloaded
+// from the row by position); no plan buffer.
+// CHECK-LABEL: func.func @topk_one_chunk
+// CHECK-NOT: memref.alloc() : memref<
+// CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %c6,
+// CHECK:   memref.load %{{.+}} : memref<6x400xi32>
+// CHECK:   memref.store %{{.+}}, %{{.+}} : memref<6x2xi32>
+// CHECK:   memref.store %{{.+}}, %{{.+}} : memref<6x2xi64>
+// CHECK-NOT: gpu.launch
+func.func @topk_one_chunk(%x: memref<6x400xi32>, %v: memref<6x2xi32>, %i: memref<6x2xi64>) {
+  sift.topk dimension(1) k(2) largest {sift.lowering_config = #select} ins(%x : memref<6x400xi32>) outs(%v, %i : memref<6x2xi32>, memref<6x2xi64>)
+  return
+}
+
+// -----
+
+#select = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = register_select, row_tile = 512>
+// 64-bit keys do not fit a composite with their position.
+func.func @wide_keys(%x: memref<6x400xf64>, %v: memref<6x2xf64>, %i: memref<6x2xi64>) {
+  // expected-error @+1 {{register_select needs 1 <= k <= 32 and keys of at most 32 bits, found k = 2 of 'f64'}}
+  sift.topk dimension(1) k(2) largest {sift.lowering_config = #select} ins(%x : memref<6x400xf64>) outs(%v, %i : memref<6x2xf64>, memref<6x2xi64>)
+  return
+}
+
+// -----
+
+#select = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = register_select, row_tile = 512>
+func.func @not_a_sort(%k: memref<6x400xf32>) {
+  // expected-error @+1 {{register_select selects a top-k; it cannot sort}}
+  sift.sort dimension(1) ascending {sift.lowering_config = #select} outs(%k : memref<6x400xf32>)
+  return
+}
