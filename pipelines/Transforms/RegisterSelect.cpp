@@ -14,13 +14,13 @@
 //           sorted (scf.for iteration values): a composite better than the
 //           k-th is inserted branch-free, new[j] = max(old[j], min(c,
 //           old[j - 1])). The threads' lists meet in workgroup memory
-//           (slot j of thread t at j * threads + t, no bank conflicts) and
-//           a tree merges them: at distance d = 1, 2, 4, ... thread t
-//           (t % 2d == 0) inserts the d-th neighbour's list into its own,
-//           a barrier between levels. The workgroup's k best are written
-//           to the outputs (value reloaded from the row by position, since
-//           order bits lose -0 and NaN payloads) or, when a row has
-//           several chunks, to a plan buffer of candidates;
+//           (slot j of list t at j * threads + t) and a tree merges them:
+//           at each level the first half of the threads still needed each
+//           insert one list of a pair into the other, from one half of the
+//           workgroup memory into the other, a barrier between levels. The
+//           workgroup's k best are written to the outputs (value reloaded from
+//           the row by position, since order bits lose -0 and NaN payloads) or,
+//           when a row has several chunks, to a plan buffer of candidates;
 //   merge:  (rows of several chunks) a workgroup per row selects the k
 //           best of its chunks' candidates the same way, reading
 //           composites instead of keys, and writes the outputs.
@@ -156,70 +156,74 @@ private:
     return SmallVector<Value>(loop.getResults());
   }
 
-  /// Merges the threads' lists in workgroup memory `lists` ([k * threads])
-  /// down to thread 0's; afterwards every thread may read slots j *
-  /// threads, j < k, the workgroup's best. Loops, not unrolled: the code of
-  /// a kernel stays small (each level and each of the partner's k
-  /// composites unrolled made a kernel's code tens of KiB, fetched once per
-  /// workgroup).
-  void treeMerge(OpBuilder &b, Value tid, Value lists,
-                 SmallVector<Value> list) {
+  /// Merges the threads' lists in workgroup memory `lists` (two halves of
+  /// k * threads slots, list r's slot j at j * threads + r) down to one:
+  /// at level l the first threads >> (l + 1) threads each merge lists 2t
+  /// and 2t + 1 of one half into list t of the other, so the active threads
+  /// are packed into the fewest warps (a tree over thread ids kept every
+  /// warp busy for five levels: 3.4x the instructions of the walk on the
+  /// H100). Loops, not unrolled, so that a kernel's code stays small.
+  /// Returns the slot where the result's list starts (its half).
+  Value treeMerge(OpBuilder &b, Value tid, Value lists, ArrayRef<Value> list) {
+    int64_t size = k * options.threads;
     Value threads = index(b, options.threads);
-    auto slot = [&](OpBuilder &b, Value j, Value t) {
-      return add(b, mul(b, j, threads), t);
+    auto slot = [&](OpBuilder &b, Value base, Value j, Value r) {
+      return add(b, base, add(b, mul(b, j, threads), r));
     };
     for (int64_t j = 0; j < k; ++j)
       memref::StoreOp::create(b, loc, list[j], lists,
-                              slot(b, index(b, j), tid));
+                              slot(b, index(b, 0), index(b, j), tid));
     int64_t levels = 0;
     while ((int64_t{1} << levels) < options.threads)
       ++levels;
     if (options.shortMerge && levels > 0)
       --levels;
-    SmallVector<Type> types(k, b.getI64Type());
     scf::ForOp::create(
-        b, loc, index(b, 0), index(b, levels), index(b, 1), list,
-        [&](OpBuilder &b, Location, Value level, ValueRange acc) {
+        b, loc, index(b, 0), index(b, levels), index(b, 1), ValueRange{},
+        [&](OpBuilder &b, Location, Value level, ValueRange) {
           gpu::BarrierOp::create(b, loc);
-          Value distance = arith::ShLIOp::create(b, loc, index(b, 1), level);
-          Value low = arith::AndIOp::create(
-              b, loc, tid, sub(b, add(b, distance, distance), index(b, 1)));
-          Value active = cmp(b, arith::CmpIPredicate::eq, low, index(b, 0));
-          SmallVector<Value> mine(acc.begin(), acc.end());
-          auto ifOp = scf::IfOp::create(
-              b, loc, active,
-              [&](OpBuilder &b, Location) {
-                Value other = add(b, tid, distance);
-                auto merged = scf::ForOp::create(
-                    b, loc, index(b, 0), index(b, k), index(b, 1), mine,
-                    [&](OpBuilder &b, Location, Value j, ValueRange kept) {
-                      Value c = memref::LoadOp::create(b, loc, lists,
-                                                       slot(b, j, other));
-                      SmallVector<Value> now(kept.begin(), kept.end());
-                      scf::YieldOp::create(b, loc, insert(b, now, c));
-                    });
-                for (int64_t j = 0; j < k; ++j)
-                  memref::StoreOp::create(b, loc, merged.getResult(j), lists,
-                                          slot(b, index(b, j), tid));
-                scf::YieldOp::create(b, loc, merged.getResults());
-              },
-              [&](OpBuilder &b, Location) {
-                scf::YieldOp::create(b, loc, mine);
-              });
-          scf::YieldOp::create(b, loc, ifOp.getResults());
+          Value odd = arith::AndIOp::create(b, loc, level, index(b, 1));
+          Value from = mul(b, odd, index(b, size));
+          Value to = sub(b, index(b, size), from);
+          Value count = arith::ShRUIOp::create(b, loc, threads,
+                                               add(b, level, index(b, 1)));
+          Value active = cmp(b, arith::CmpIPredicate::ult, tid, count);
+          scf::IfOp::create(b, loc, active, [&](OpBuilder &b, Location) {
+            Value first = add(b, tid, tid);
+            Value second = add(b, first, index(b, 1));
+            SmallVector<Value> mine;
+            for (int64_t j = 0; j < k; ++j)
+              mine.push_back(memref::LoadOp::create(
+                  b, loc, lists, slot(b, from, index(b, j), first)));
+            auto merged = scf::ForOp::create(
+                b, loc, index(b, 0), index(b, k), index(b, 1), mine,
+                [&](OpBuilder &b, Location, Value j, ValueRange kept) {
+                  Value c = memref::LoadOp::create(b, loc, lists,
+                                                   slot(b, from, j, second));
+                  SmallVector<Value> now(kept.begin(), kept.end());
+                  scf::YieldOp::create(b, loc, insert(b, now, c));
+                });
+            for (int64_t j = 0; j < k; ++j)
+              memref::StoreOp::create(b, loc, merged.getResult(j), lists,
+                                      slot(b, to, index(b, j), tid));
+            scf::YieldOp::create(b, loc);
+          });
+          scf::YieldOp::create(b, loc);
         });
     gpu::BarrierOp::create(b, loc);
+    return index(b, (levels % 2) * size);
   }
 
   /// Threads j < k write the workgroup's j-th best, from `lists`, to the
   /// outputs of row `rowIvs`.
-  void writeResults(OpBuilder &b, Value tid, Value lists,
+  void writeResults(OpBuilder &b, Value tid, Value lists, Value base,
                     ArrayRef<Value> rowIvs) {
     sift::forEachOfThread(
         b, loc, tid, index(b, k), index(b, options.threads),
         [&](OpBuilder &b, Location loc, Value j) {
           Value c = memref::LoadOp::create(
-              b, loc, lists, mul(b, j, index(b, options.threads)));
+              b, loc, lists,
+              add(b, base, mul(b, j, index(b, options.threads))));
           Value position = positionOf(b, c);
           Value x = memref::LoadOp::create(
               b, loc, row.staged.front(),
@@ -236,7 +240,7 @@ private:
   Value allocLists(OpBuilder &b) {
     return memref::AllocOp::create(
         b, loc,
-        sift::workgroupMemRefType(b.getContext(), k * options.threads,
+        sift::workgroupMemRefType(b.getContext(), 2 * k * options.threads,
                                   b.getI64Type()));
   }
 
@@ -256,16 +260,17 @@ private:
                     sift::rowElementIndices(c.rowIvs, row.dim, at));
                 return composite(b, x, at);
               });
-          treeMerge(b, tid, lists, list);
+          Value base = treeMerge(b, tid, lists, list);
           if (!toCandidates) {
-            writeResults(b, tid, lists, c.rowIvs);
+            writeResults(b, tid, lists, base, c.rowIvs);
             return;
           }
           sift::forEachOfThread(
               b, loc, tid, index(b, k), index(b, options.threads),
               [&](OpBuilder &b, Location loc, Value j) {
                 Value best = memref::LoadOp::create(
-                    b, loc, lists, mul(b, j, index(b, options.threads)));
+                    b, loc, lists,
+                    add(b, base, mul(b, j, index(b, options.threads))));
                 Value to = add(b, mul(b, c.number, index(b, k)), j);
                 memref::StoreOp::create(b, loc, best, candidates,
                                         ValueRange{c.r, to});
@@ -284,8 +289,8 @@ private:
                                               ValueRange{r, e})
                     .getResult();
               });
-          treeMerge(b, tid, lists, list);
-          writeResults(b, tid, lists,
+          Value base = treeMerge(b, tid, lists, list);
+          writeResults(b, tid, lists, base,
                        sift::delinearizeRow(b, loc, r, row.domain));
         });
   }

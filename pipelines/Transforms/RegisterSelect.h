@@ -26,9 +26,10 @@ struct RegisterSelectOptions {
 inline constexpr int64_t kRegisterSelectMaxK = 32;
 
 /// The workgroup memory (bytes) a register_select workgroup of `threads`
-/// threads takes for a top-k of `k`: every thread's k composites (i64).
+/// threads takes for a top-k of `k`: every thread's k composites (i64),
+/// twice (the merge reads one half and writes the other).
 inline int64_t registerSelectWorkgroupBytes(int64_t threads, int64_t k) {
-  return threads * k * 8;
+  return 2 * threads * k * 8;
 }
 
 /// Whether register_select can take `op`: a sift.topk with 1 <= k <=

@@ -366,7 +366,7 @@ sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
 /// of the row rounded up, halved (down to 2048) until the rows' chunks make
 /// about 512 workgroups, so that a single long row still fills the GPU;
 /// 16 elements a thread, from 32 to 256 threads, as many as the workgroup
-/// memory of their lists fits in half of `budget`.
+/// memory of their lists (twice) fits in `budget`.
 constexpr int64_t kRegisterDefaultRow = 256;
 
 sift::LoweringConfigAttr registerSelectConfig(MLIRContext *context,
@@ -383,7 +383,7 @@ sift::LoweringConfigAttr registerSelectConfig(MLIRContext *context,
     while (chunk > 2048 && rows * ((row.n + chunk - 1) / chunk) < 512)
       chunk /= 2;
     int64_t threads = std::clamp<int64_t>(chunk / 16, 32, 256);
-    while (threads > 1 && !fits(2 * threads))
+    while (threads > 1 && !fits(threads))
       threads /= 2;
     return rowTileConfig(context, rank, threads, chunk,
                          sift::Algorithm::RegisterSelect);

@@ -10,7 +10,7 @@
 // CHECK-LABEL: func.func @topk_chunks
 // CHECK: %[[CAND:.+]] = memref.alloc() : memref<3x12xi64>
 // CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %c9, {{.+}} threads({{.+}}) in (%{{.+}} = %c8{{(_[0-9]+)?}},
-// CHECK:   %[[LISTS:.+]] = memref.alloc() : memref<32xi64, #gpu.address_space<workgroup>>
+// CHECK:   %[[LISTS:.+]] = memref.alloc() : memref<64xi64, #gpu.address_space<workgroup>>
 // The walk: four loads ahead, a threads' stride apart, then the inserts.
 // CHECK:   scf.for {{.+}} iter_args({{.+}}) -> (i64, i64, i64, i64)
 // CHECK-COUNT-4: memref.load %{{.+}} : memref<3x300xf16>
@@ -20,9 +20,10 @@
 // CHECK:     scf.if
 // CHECK:       arith.maxui
 // CHECK:       arith.minui
-// The tree: a loop of three levels (8 threads), a barrier before each;
-// active threads insert the partner's 4 composites (a loop) and store
-// their list.
+// The tree: the lists twice (two halves of 32), a loop of three levels
+// (8 threads), a barrier before each; the first threads load a pair's
+// first list, insert the second's 4 composites (a loop) and store the
+// result in the other half.
 // CHECK:   memref.store %{{.+}}, %[[LISTS]]
 // CHECK:   scf.for %{{.+}} = %{{.+}} to %c3{{(_[0-9]+)?}} step
 // CHECK:     gpu.barrier
