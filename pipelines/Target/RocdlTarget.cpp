@@ -18,6 +18,7 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <string_view>
+#include <utility>
 
 using namespace mlir;
 
@@ -91,24 +92,30 @@ private:
   gpu::TargetOptions options_;
 };
 
-/// The loop unroll threshold the AMDGPU back end uses for loops that touch
-/// private memory: its default (2700) fully unrolls a private_row top-k of
-/// 37 with k = 28 (nested loops of 37 and 28), and register allocation of
-/// the result took 3.3 s of one kernel (the 5-7.6 s tileandfuse/amdgpu
-/// compiles of `harness --pipeline=all --random-config --seed=3003`);
-/// 1500 took 0.1 s.
-constexpr const char *kUnrollThresholdPrivate = "1500";
+/// The loop unroll thresholds the AMDGPU back end uses for loops that touch
+/// private and workgroup memory. Their defaults (2700 and 1000) fully
+/// unrolled a private_row top-k of 37 with k = 28 (register allocation
+/// took 3.3 s of one kernel) and the workgroup-memory loops of a radix
+/// sort's scatter kernel (1.1 s each, eight of them for i64 keys); with
+/// 1500 and 300: 0.1 and 0.2 s. These were the 5-11 s tileandfuse/amdgpu
+/// compiles of `harness --pipeline=all --random-config --seed=3003`.
+constexpr std::pair<const char *, const char *> kUnrollThresholds[] = {
+    {"amdgpu-unroll-threshold-private", "1500"},
+    {"amdgpu-unroll-threshold-local", "300"},
+};
 
-/// Sets the threshold through LLVM's option registry (the back end reads it
-/// as a command-line option) before every module: lld, linking in process,
-/// parses its own options and so resets every LLVM option to its default
-/// after each link. A value given on the command line holds for the first
-/// module only, for the same reason.
-void limitPrivateUnrolling() {
+/// Sets the thresholds through LLVM's option registry (the back end reads
+/// them as command-line options) before every module: lld, linking in
+/// process, parses its own options and so resets every LLVM option to its
+/// default after each link. A value given on the command line holds for the
+/// first module only, for the same reason.
+void limitUnrolling() {
   auto options = llvm::cl::getRegisteredOptions();
-  auto it = options.find("amdgpu-unroll-threshold-private");
-  if (it != options.end() && it->second->getNumOccurrences() == 0)
-    it->second->addOccurrence(0, it->first, kUnrollThresholdPrivate);
+  for (auto [name, value] : kUnrollThresholds) {
+    auto it = options.find(name);
+    if (it != options.end() && it->second->getNumOccurrences() == 0)
+      it->second->addOccurrence(0, it->first, value);
+  }
 }
 
 class RocdlTargetModel
@@ -123,7 +130,7 @@ public:
         module->emitError("#rocdl.target serializes only gpu.module ops");
       return std::nullopt;
     }
-    limitPrivateUnrolling();
+    limitUnrolling();
     InProcessLinkSerializer serializer(
         *module, cast<ROCDL::ROCDLTargetAttr>(attribute), options);
     serializer.init();
