@@ -214,6 +214,13 @@ private:
     return index(b, (levels % 2) * size);
   }
 
+  /// The workgroup's j-th best composite after treeMerge (`base`: where
+  /// its result list starts).
+  Value loadBest(OpBuilder &b, Value lists, Value base, Value j) {
+    return memref::LoadOp::create(
+        b, loc, lists, add(b, base, mul(b, j, index(b, options.threads))));
+  }
+
   /// Threads j < k write the workgroup's j-th best, from `lists`, to the
   /// outputs of row `rowIvs`.
   void writeResults(OpBuilder &b, Value tid, Value lists, Value base,
@@ -221,10 +228,7 @@ private:
     sift::forEachOfThread(
         b, loc, tid, index(b, k), index(b, options.threads),
         [&](OpBuilder &b, Location loc, Value j) {
-          Value c = memref::LoadOp::create(
-              b, loc, lists,
-              add(b, base, mul(b, j, index(b, options.threads))));
-          Value position = positionOf(b, c);
+          Value position = positionOf(b, loadBest(b, lists, base, j));
           Value x = memref::LoadOp::create(
               b, loc, row.staged.front(),
               sift::rowElementIndices(rowIvs, row.dim, position));
@@ -268,9 +272,7 @@ private:
           sift::forEachOfThread(
               b, loc, tid, index(b, k), index(b, options.threads),
               [&](OpBuilder &b, Location loc, Value j) {
-                Value best = memref::LoadOp::create(
-                    b, loc, lists,
-                    add(b, base, mul(b, j, index(b, options.threads))));
+                Value best = loadBest(b, lists, base, j);
                 Value to = add(b, mul(b, c.number, index(b, k)), j);
                 memref::StoreOp::create(b, loc, best, candidates,
                                         ValueRange{c.r, to});

@@ -163,10 +163,16 @@ void compareExchange(OpBuilder &b, Location loc, Value keys, Value slots,
 
 } // namespace
 
-void sift::buildBitonicSort(OpBuilder &b, Location loc, Value tid,
-                            Value threads, int64_t padded, Value keys,
-                            Value slots, Value count, const KeyBefore &before,
-                            bool barriers) {
+namespace {
+
+/// The stages and steps of a bitonic network over `padded` slots: for each
+/// step, `pairStep(b, loc, p, j, block)` for the pairs p of thread `tid`
+/// (tid, tid + threads, ...; distance j, blocks of `block` slots), then a
+/// barrier unless `barriers` is false.
+void forEachBitonicPair(
+    OpBuilder &b, Location loc, Value tid, Value threads, int64_t padded,
+    bool barriers,
+    function_ref<void(OpBuilder &, Location, Value, Value, Value)> pairStep) {
   int64_t stages = 0;
   while ((int64_t{1} << stages) < padded)
     ++stages;
@@ -186,11 +192,10 @@ void sift::buildBitonicSort(OpBuilder &b, Location loc, Value tid,
               Value shift = arith::SubIOp::create(
                   b, loc, arith::SubIOp::create(b, loc, s, one), t);
               Value j = arith::ShLIOp::create(b, loc, one, shift);
-              forEachOfThread(b, loc, tid, pairs, threads,
-                              [&](OpBuilder &b, Location loc, Value p) {
-                                compareExchange(b, loc, keys, slots, count,
-                                                before, p, j, block);
-                              });
+              sift::forEachOfThread(b, loc, tid, pairs, threads,
+                                    [&](OpBuilder &b, Location loc, Value p) {
+                                      pairStep(b, loc, p, j, block);
+                                    });
               if (barriers)
                 gpu::BarrierOp::create(b, loc);
               scf::YieldOp::create(b, loc);
@@ -199,60 +204,48 @@ void sift::buildBitonicSort(OpBuilder &b, Location loc, Value tid,
       });
 }
 
+} // namespace
+
+void sift::buildBitonicSort(OpBuilder &b, Location loc, Value tid,
+                            Value threads, int64_t padded, Value keys,
+                            Value slots, Value count, const KeyBefore &before,
+                            bool barriers) {
+  forEachBitonicPair(
+      b, loc, tid, threads, padded, barriers,
+      [&](OpBuilder &b, Location loc, Value p, Value j, Value block) {
+        compareExchange(b, loc, keys, slots, count, before, p, j, block);
+      });
+}
+
 void sift::buildCompositeBitonicSort(OpBuilder &b, Location loc, Value tid,
                                      Value threads, int64_t padded, Value keys,
                                      bool barriers) {
-  int64_t stages = 0;
-  while ((int64_t{1} << stages) < padded)
-    ++stages;
-  if (stages == 0)
-    return;
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value pairs = arith::ConstantIndexOp::create(b, loc, padded / 2);
-  Value end = arith::ConstantIndexOp::create(b, loc, stages + 1);
-  scf::ForOp::create(
-      b, loc, one, end, one, ValueRange{},
-      [&](OpBuilder &b, Location loc, Value s, ValueRange) {
-        Value block = arith::ShLIOp::create(b, loc, one, s);
-        scf::ForOp::create(
-            b, loc, zero, s, one, ValueRange{},
-            [&](OpBuilder &b, Location loc, Value t, ValueRange) {
-              Value shift = arith::SubIOp::create(
-                  b, loc, arith::SubIOp::create(b, loc, s, one), t);
-              Value j = arith::ShLIOp::create(b, loc, one, shift);
-              forEachOfThread(
-                  b, loc, tid, pairs, threads,
-                  [&](OpBuilder &b, Location loc, Value p) {
-                    // Slots e (p with a 0 inserted at j's bit) and e + j,
-                    // put in the direction of e's block.
-                    Value low = arith::AndIOp::create(
-                        b, loc, p, arith::SubIOp::create(b, loc, j, one));
-                    Value e = arith::AddIOp::create(
-                        b, loc,
-                        arith::ShLIOp::create(
-                            b, loc, arith::SubIOp::create(b, loc, p, low), one),
-                        low);
-                    Value l = arith::AddIOp::create(b, loc, e, j);
-                    Value ke = memref::LoadOp::create(b, loc, keys, e);
-                    Value kl = memref::LoadOp::create(b, loc, keys, l);
-                    Value up = arith::CmpIOp::create(
-                        b, loc, arith::CmpIPredicate::eq,
-                        arith::AndIOp::create(b, loc, e, block), zero);
-                    Value lo = arith::MinUIOp::create(b, loc, ke, kl);
-                    Value hi = arith::MaxUIOp::create(b, loc, ke, kl);
-                    memref::StoreOp::create(
-                        b, loc, arith::SelectOp::create(b, loc, up, lo, hi),
-                        keys, e);
-                    memref::StoreOp::create(
-                        b, loc, arith::SelectOp::create(b, loc, up, hi, lo),
-                        keys, l);
-                  });
-              if (barriers)
-                gpu::BarrierOp::create(b, loc);
-              scf::YieldOp::create(b, loc);
-            });
-        scf::YieldOp::create(b, loc);
+  forEachBitonicPair(
+      b, loc, tid, threads, padded, barriers,
+      [&](OpBuilder &b, Location loc, Value p, Value j, Value block) {
+        // Slots e (p with a 0 inserted at j's bit) and e + j, put in the
+        // direction of e's block.
+        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+        Value low = arith::AndIOp::create(
+            b, loc, p, arith::SubIOp::create(b, loc, j, one));
+        Value e = arith::AddIOp::create(
+            b, loc,
+            arith::ShLIOp::create(b, loc, arith::SubIOp::create(b, loc, p, low),
+                                  one),
+            low);
+        Value l = arith::AddIOp::create(b, loc, e, j);
+        Value ke = memref::LoadOp::create(b, loc, keys, e);
+        Value kl = memref::LoadOp::create(b, loc, keys, l);
+        Value up = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq,
+            arith::AndIOp::create(b, loc, e, block), zero);
+        Value lo = arith::MinUIOp::create(b, loc, ke, kl);
+        Value hi = arith::MaxUIOp::create(b, loc, ke, kl);
+        memref::StoreOp::create(
+            b, loc, arith::SelectOp::create(b, loc, up, lo, hi), keys, e);
+        memref::StoreOp::create(
+            b, loc, arith::SelectOp::create(b, loc, up, hi, lo), keys, l);
       });
 }
 

@@ -255,6 +255,14 @@ int64_t defaultRadixChunk(int64_t rows, int64_t n) {
   return chunk;
 }
 
+/// The rows of an iteration domain (the product of its sizes).
+int64_t rowsOf(ArrayRef<int64_t> domain) {
+  int64_t rows = 1;
+  for (int64_t size : domain)
+    rows *= size;
+  return rows;
+}
+
 /// merge_rows or radix_select: workgroups of `threads` threads along x,
 /// each on `tile` elements of a row.
 sift::LoweringConfigAttr rowTileConfig(MLIRContext *context, int64_t rank,
@@ -582,18 +590,14 @@ struct SelectLoweringStrategyPass final
                            sift::Algorithm::SplitSelect);
     }
     if (algorithm == sift::Algorithm::RegisterSelect) {
-      int64_t rows = 1;
-      for (int64_t size : domain)
-        rows *= size;
+      int64_t rows = rowsOf(domain);
       if (auto config = registerSelectConfig(context, domain.size(), rows, row,
                                              maxWorkgroupMemory, random, rng))
         return config;
       algorithm = sift::Algorithm::RowPerThread; // Nothing fits.
     }
     if (algorithm == sift::Algorithm::RadixSelect) {
-      int64_t rows = 1;
-      for (int64_t size : domain)
-        rows *= size;
+      int64_t rows = rowsOf(domain);
       if (!random)
         return rowTileConfig(context, domain.size(), 256,
                              defaultRadixChunk(rows, row.n),
@@ -602,9 +606,7 @@ struct SelectLoweringStrategyPass final
                                  sift::Algorithm::RadixSelect, rng);
     }
     if (algorithm == sift::Algorithm::RadixSort) {
-      int64_t rows = 1;
-      for (int64_t size : domain)
-        rows *= size;
+      int64_t rows = rowsOf(domain);
       if (auto config = radixSortConfig(context, domain.size(), rows, row,
                                         maxWorkgroupMemory, random, rng))
         return config;
