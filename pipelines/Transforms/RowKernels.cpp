@@ -123,14 +123,11 @@ Value pairBefore(OpBuilder &b, Location loc, const sift::KeyBefore &before,
   return arith::SelectOp::create(b, loc, aPad, aPadded, aReal);
 }
 
-/// One compare-exchange of the network: pair p of the step of distance
-/// j (= 1 << shift) in a stage of blocks of `block` slots.
-void compareExchange(OpBuilder &b, Location loc, Value keys, Value slots,
-                     Value count, const sift::KeyBefore &before, Value p,
-                     Value j, Value block) {
+/// The slots of pair p of a step of distance j: e (p with a 0 inserted at
+/// j's bit) and e + j.
+std::pair<Value, Value> pairSlots(OpBuilder &b, Location loc, Value p,
+                                  Value j) {
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  // Slots e (p with a 0 inserted at j's bit) and e + j.
   Value low =
       arith::AndIOp::create(b, loc, p, arith::SubIOp::create(b, loc, j, one));
   Value e = arith::AddIOp::create(
@@ -138,7 +135,16 @@ void compareExchange(OpBuilder &b, Location loc, Value keys, Value slots,
       arith::ShLIOp::create(b, loc, arith::SubIOp::create(b, loc, p, low),
                             one),
       low);
-  Value l = arith::AddIOp::create(b, loc, e, j);
+  return {e, arith::AddIOp::create(b, loc, e, j)};
+}
+
+/// One compare-exchange of the network: pair p of the step of distance
+/// j (= 1 << shift) in a stage of blocks of `block` slots.
+void compareExchange(OpBuilder &b, Location loc, Value keys, Value slots,
+                     Value count, const sift::KeyBefore &before, Value p,
+                     Value j, Value block) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  auto [e, l] = pairSlots(b, loc, p, j);
   Value ke = memref::LoadOp::create(b, loc, keys, e);
   Value se = memref::LoadOp::create(b, loc, slots, e);
   Value kl = memref::LoadOp::create(b, loc, keys, l);
@@ -223,18 +229,9 @@ void sift::buildCompositeBitonicSort(OpBuilder &b, Location loc, Value tid,
   forEachBitonicPair(
       b, loc, tid, threads, padded, barriers,
       [&](OpBuilder &b, Location loc, Value p, Value j, Value block) {
-        // Slots e (p with a 0 inserted at j's bit) and e + j, put in the
-        // direction of e's block.
-        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        // The pair put in the direction of its block.
         Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-        Value low = arith::AndIOp::create(
-            b, loc, p, arith::SubIOp::create(b, loc, j, one));
-        Value e = arith::AddIOp::create(
-            b, loc,
-            arith::ShLIOp::create(b, loc, arith::SubIOp::create(b, loc, p, low),
-                                  one),
-            low);
-        Value l = arith::AddIOp::create(b, loc, e, j);
+        auto [e, l] = pairSlots(b, loc, p, j);
         Value ke = memref::LoadOp::create(b, loc, keys, e);
         Value kl = memref::LoadOp::create(b, loc, keys, l);
         Value up = arith::CmpIOp::create(

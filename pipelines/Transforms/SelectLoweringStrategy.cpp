@@ -10,9 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipelines/Dialect/SiftDialect.h"
+#include "pipelines/Transforms/DomainConfigs.h"
 #include "pipelines/Transforms/Passes.h"
 #include "pipelines/Transforms/RadixSort.h"
 #include "pipelines/Transforms/RegisterSelect.h"
+#include "pipelines/Transforms/RowKernels.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -34,117 +36,10 @@ using namespace mlir;
 
 namespace {
 
-/// A small deterministic generator (splitmix64) for random configs.
-struct ConfigRng {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, n).
-  int64_t below(int64_t n) { return static_cast<int64_t>(next() % n); }
-};
-
-int64_t nextPowerOfTwo(int64_t n) {
-  int64_t p = 1;
-  while (p < n)
-    p *= 2;
-  return p;
-}
-
-/// Builds the config: `tiles` is the workgroup tile per domain dimension,
-/// `threadTiles` the per-thread tile; workgroup x/y/z are the innermost
-/// three dimensions' thread counts.
-sift::LoweringConfigAttr makeConfig(MLIRContext *context,
-                                    ArrayRef<int64_t> tiles,
-                                    ArrayRef<int64_t> threadTiles,
-                                    sift::Algorithm algorithm) {
-  SmallVector<int64_t> size = {1, 1, 1};
-  int64_t rank = tiles.size();
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t axis = rank - 1 - d; // x = innermost
-    if (d < 3)
-      size[d] = tiles[axis] / threadTiles[axis];
-  }
-  Builder b(context);
-  return sift::LoweringConfigAttr::get(
-      context, b.getDenseI64ArrayAttr(tiles),
-      b.getDenseI64ArrayAttr(threadTiles), b.getDenseI64ArrayAttr(size),
-      algorithm);
-}
-
-/// Threads a workgroup may have along block dimension `d` (0 = x): CUDA
-/// allows 1024 along x and y but only 64 along z (AMD GPUs 1024 each; the
-/// smaller limit serves both).
-int64_t maxThreadsAlong(int64_t d) { return d == 2 ? 64 : 1024; }
-
-/// The default: the innermost dimension gets up to `maxThreads` threads
-/// (its size rounded up to a power of two), the next ones what is left.
-sift::LoweringConfigAttr defaultConfig(MLIRContext *context,
-                                       ArrayRef<int64_t> domain,
-                                       int64_t maxThreads,
-                                       sift::Algorithm algorithm) {
-  int64_t rank = domain.size();
-  SmallVector<int64_t> tiles(rank, 1), threadTiles(rank, 1);
-  int64_t budget = maxThreads;
-  for (int64_t d = 0; d < std::min<int64_t>(rank, 3); ++d) {
-    int64_t axis = rank - 1 - d;
-    int64_t tile =
-        std::min({nextPowerOfTwo(std::max<int64_t>(domain[axis], 1)), budget,
-                  maxThreadsAlong(d)});
-    tiles[axis] = tile;
-    budget /= tile;
-  }
-  return makeConfig(context, tiles, threadTiles, algorithm);
-}
-
-/// Workgroups a grid may have along y and z (CUDA's limit; x has 2^31 - 1).
-constexpr int64_t kMaxGridYZ = 65535;
-
-/// A random valid config: powers of two per innermost dimension within the
-/// 1024-thread limit, workgroup tiles along y and z that keep the grid
-/// within kMaxGridYZ, and a random per-thread tile dividing each, with at
-/// most `maxPerThread` domain points per thread (a thread's tile of a sift
-/// op is that many rows, each a per-thread temporary in tileandfuse).
-sift::LoweringConfigAttr randomConfig(MLIRContext *context,
-                                      ArrayRef<int64_t> domain,
-                                      sift::Algorithm algorithm,
-                                      ConfigRng &rng,
-                                      int64_t maxPerThread = INT64_MAX) {
-  int64_t rank = domain.size();
-  SmallVector<int64_t> tiles(rank, 1), threadTiles(rank, 1);
-  int64_t budget = 1024;
-  int64_t perThread = 1;
-  for (int64_t d = 0; d < std::min<int64_t>(rank, 3); ++d) {
-    int64_t axis = rank - 1 - d;
-    int64_t limit = nextPowerOfTwo(std::max<int64_t>(domain[axis], 1)) * 2;
-    SmallVector<int64_t> choices;
-    for (int64_t t = 1; t <= limit && t <= 1024; t *= 2)
-      if (d == 0 || (domain[axis] + t - 1) / t <= kMaxGridYZ)
-        choices.push_back(t);
-    if (choices.empty()) // Over 2^26 along y or z: the largest tile.
-      choices.push_back(1024);
-    int64_t tile = choices[rng.below(choices.size())];
-    SmallVector<int64_t> threadChoices;
-    for (int64_t t = 1; t <= tile; t *= 2)
-      if (tile / t <= std::min(budget, maxThreadsAlong(d)) &&
-          (t == 1 || perThread * t <= maxPerThread))
-        threadChoices.push_back(t);
-    // Too few threads for the tile with one point each: shrink the tile.
-    if (threadChoices.empty()) {
-      tile = std::min(budget, maxThreadsAlong(d));
-      threadChoices.push_back(1);
-    }
-    int64_t threadTile = threadChoices[rng.below(threadChoices.size())];
-    tiles[axis] = tile;
-    threadTiles[axis] = threadTile;
-    perThread *= threadTile;
-    budget /= tile / threadTile;
-  }
-  return makeConfig(context, tiles, threadTiles, algorithm);
-}
+using sift::ConfigRng;
+using sift::defaultConfig;
+using sift::nextPowerOfTwo;
+using sift::randomConfig;
 
 /// The bytes of one element of `type` (at least 1).
 int64_t elementBytes(Type type) {
