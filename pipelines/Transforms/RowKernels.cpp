@@ -22,6 +22,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 
 int64_t sift::RowOp::rows() const {
@@ -223,27 +225,110 @@ void sift::buildBitonicSort(OpBuilder &b, Location loc, Value tid,
       });
 }
 
+Value sift::compositeSlot(OpBuilder &b, Location loc, Value e) {
+  // Bits 4-7 of e flip its low four: the threads of a warp that each take
+  // every 2^k-th composite (k < 5) land on different banks.
+  Value spread = arith::AndIOp::create(
+      b, loc,
+      arith::ShRUIOp::create(b, loc, e,
+                             arith::ConstantIndexOp::create(b, loc, 4)),
+      arith::ConstantIndexOp::create(b, loc, 15));
+  return arith::XOrIOp::create(b, loc, e, spread);
+}
+
+llvm::SmallVector<sift::BitonicPhase> sift::bitonicPhases(int64_t stages,
+                                                          int64_t width) {
+  llvm::SmallVector<BitonicPhase> phases;
+  BitonicPhase first;
+  for (int64_t s = 1; s <= std::min(stages, width); ++s)
+    for (int64_t bit = s - 1; bit >= 0; --bit)
+      first.steps.push_back({s, bit});
+  phases.push_back(first);
+  for (int64_t s = width + 1; s <= stages; ++s)
+    for (int64_t hi = s - 1; hi >= 0; hi -= width) {
+      BitonicPhase phase;
+      phase.lo = std::max<int64_t>(0, hi - width + 1);
+      for (int64_t bit = hi; bit >= phase.lo; --bit)
+        phase.steps.push_back({s, bit});
+      phases.push_back(phase);
+    }
+  return phases;
+}
+
+int64_t sift::compositeBitonicWidth(int64_t threads, int64_t padded) {
+  int64_t width = 1;
+  while (width < kCompositeBitonicMaxWidth &&
+         (threads << (width + 1)) <= padded)
+    ++width;
+  return width;
+}
+
 void sift::buildCompositeBitonicSort(OpBuilder &b, Location loc, Value tid,
-                                     Value threads, int64_t padded, Value keys,
-                                     bool barriers) {
-  forEachBitonicPair(
-      b, loc, tid, threads, padded, barriers,
-      [&](OpBuilder &b, Location loc, Value p, Value j, Value block) {
-        // The pair put in the direction of its block.
-        Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-        auto [e, l] = pairSlots(b, loc, p, j);
-        Value ke = memref::LoadOp::create(b, loc, keys, e);
-        Value kl = memref::LoadOp::create(b, loc, keys, l);
-        Value up = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::eq,
-            arith::AndIOp::create(b, loc, e, block), zero);
-        Value lo = arith::MinUIOp::create(b, loc, ke, kl);
-        Value hi = arith::MaxUIOp::create(b, loc, ke, kl);
-        memref::StoreOp::create(
-            b, loc, arith::SelectOp::create(b, loc, up, lo, hi), keys, e);
-        memref::StoreOp::create(
-            b, loc, arith::SelectOp::create(b, loc, up, hi, lo), keys, l);
-      });
+                                     int64_t threads, int64_t padded,
+                                     Value keys, bool barriers) {
+  int64_t stages = llvm::Log2_64(static_cast<uint64_t>(padded));
+  if (stages == 0)
+    return;
+  int64_t width = std::min(compositeBitonicWidth(threads, padded), stages);
+  int64_t held = int64_t{1} << width;
+  auto constant = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  for (const BitonicPhase &phase : bitonicPhases(stages, width)) {
+    int64_t lo = phase.lo;
+    forEachOfThread(
+        b, loc, tid, constant(b, padded / held), constant(b, threads),
+        [&](OpBuilder &b, Location loc, Value group) {
+          // The group's slots: its number's low bits below lo, the rest
+          // above the window, the window's bits the register number.
+          Value low =
+              arith::AndIOp::create(b, loc, group, constant(b, (1 << lo) - 1));
+          Value high = arith::ShLIOp::create(
+              b, loc, arith::ShRUIOp::create(b, loc, group, constant(b, lo)),
+              constant(b, lo + width));
+          Value base = arith::OrIOp::create(b, loc, low, high);
+          SmallVector<Value> slots, values;
+          for (int64_t m = 0; m < held; ++m) {
+            Value at =
+                arith::AddIOp::create(b, loc, base, constant(b, m << lo));
+            slots.push_back(compositeSlot(b, loc, at));
+            values.push_back(
+                memref::LoadOp::create(b, loc, keys, slots.back()));
+          }
+          for (auto [s, bit] : phase.steps) {
+            int64_t block = int64_t{1} << s;
+            // Ascending where the slot's stage bit is 0: a bit of the
+            // window is known per register, one above it per group.
+            Value groupUp;
+            if (s < stages && (s < lo || s >= lo + width))
+              groupUp = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::eq,
+                  arith::AndIOp::create(b, loc, base, constant(b, block)),
+                  constant(b, 0));
+            int64_t d = int64_t{1} << (bit - lo);
+            for (int64_t m = 0; m < held; ++m) {
+              if (m & d)
+                continue;
+              Value x = values[m], y = values[m | d];
+              Value min = arith::MinUIOp::create(b, loc, x, y);
+              Value max = arith::MaxUIOp::create(b, loc, x, y);
+              if (groupUp) {
+                values[m] = arith::SelectOp::create(b, loc, groupUp, min, max);
+                values[m | d] =
+                    arith::SelectOp::create(b, loc, groupUp, max, min);
+                continue;
+              }
+              bool up = s == stages || ((m << lo) & block) == 0;
+              values[m] = up ? min : max;
+              values[m | d] = up ? max : min;
+            }
+          }
+          for (int64_t m = 0; m < held; ++m)
+            memref::StoreOp::create(b, loc, values[m], keys, slots[m]);
+        });
+    if (barriers)
+      gpu::BarrierOp::create(b, loc);
+  }
 }
 
 void sift::buildLaunch(OpBuilder &b, Location loc, int64_t blocks,

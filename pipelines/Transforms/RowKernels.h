@@ -83,15 +83,54 @@ void buildBitonicSort(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid,
                       mlir::Value slots, mlir::Value count,
                       const KeyBefore &before, bool barriers);
 
+/// The most bits of a slot number a buildCompositeBitonicSort thread's
+/// registers span (8 composites a thread).
+inline constexpr int64_t kCompositeBitonicMaxWidth = 3;
+
+/// How many bits of a slot number the composites a thread of
+/// buildCompositeBitonicSort holds span: the most (up to
+/// kCompositeBitonicMaxWidth, at least 1) that still give each of `threads`
+/// threads a group of `padded` slots.
+int64_t compositeBitonicWidth(int64_t threads, int64_t padded);
+
+/// Steps of a bitonic network over 2^stages slots (stage s sorts blocks of
+/// 2^s; a step pairs the slots 2^bit apart) that a thread performs on
+/// composites it holds in registers: those of slots whose numbers differ
+/// only in bits [lo, lo + width).
+struct BitonicPhase {
+  int64_t lo = 0;
+  llvm::SmallVector<std::pair<int64_t, int64_t>> steps; ///< (stage, bit)
+};
+
+/// The network's steps, in order, grouped into phases of at most `width`
+/// consecutive bits: stages 1 to `width` in one, then each later stage from
+/// its top bit down in chunks of `width` (the last chunk's window starts at
+/// bit 0).
+llvm::SmallVector<BitonicPhase> bitonicPhases(int64_t stages, int64_t width);
+
+/// Where composite `e` of a buildCompositeBitonicSort array lives in it: e
+/// with its low four bits flipped by bits 4-7 (a permutation of every
+/// aligned 16 slots), so that the threads of a warp that take every 2^k-th
+/// composite hit different banks.
+mlir::Value compositeSlot(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value e);
+
 /// Sorts `padded` (a power of two) i64 composites held in the workgroup
-/// memref `keys` ascending (unsigned) in place with the bitonic network of
-/// buildBitonicSort: a composite compares as one integer, so each
-/// compare-exchange is two loads, a min, a max and two stores. Composites
-/// must be distinct (an element's position in its low bits makes them so);
-/// padding is all ones.
+/// memref `keys` (composite e at compositeSlot(e)) ascending (unsigned) in
+/// place with a bitonic network. A composite compares as one integer, so a
+/// compare-exchange is a min and a max. The network's steps go in phases:
+/// in each, a thread loads a group of 2^w composites whose numbers differ
+/// only in w consecutive bits (w = compositeBitonicWidth), performs every
+/// step of the phase that pairs within those bits in registers, and stores
+/// them back; the first w stages make one phase, every later stage one per
+/// w of its bits (at w = 3, 22 phases for 1024 slots where the network has
+/// 55 steps). Groups go to threads tid, tid + threads, ...; a gpu.barrier
+/// follows every phase unless `barriers` is false (fault dist-no-barrier).
+/// Composites must be distinct (an element's position in its low bits
+/// makes them so); padding is all ones.
 void buildCompositeBitonicSort(mlir::OpBuilder &b, mlir::Location loc,
-                               mlir::Value tid, mlir::Value threads,
-                               int64_t padded, mlir::Value keys, bool barriers);
+                               mlir::Value tid, int64_t threads, int64_t padded,
+                               mlir::Value keys, bool barriers);
 
 /// The order-preserving bits of `value` (an integer or float key) as an
 /// integer of its width whose unsigned order is SEMANTICS.md's total order

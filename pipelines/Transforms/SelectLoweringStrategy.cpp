@@ -56,6 +56,9 @@ struct RowShape {
   int64_t keyBytes = 0;
   int64_t workgroupBytes = 0;
   int64_t privateBytes = 0;
+  /// Whether workgroup_row may sort the row as one i64 composite an
+  /// element (keys of at most 32 bits in a named order).
+  bool composite = false;
 };
 
 RowShape rowShape(Operation *op) {
@@ -72,6 +75,8 @@ RowShape rowShape(Operation *op) {
     row.workgroupBytes = row.n * (bytes - row.keyBytes) +
                          nextPowerOfTwo(row.n) * (row.keyBytes + 4);
     row.privateBytes = row.n * bytes;
+    row.composite = row.keyBytes <= 4 && !sort.hasComparator() &&
+                    sort.getOrder().has_value();
     return row;
   }
   auto topk = cast<sift::TopkOp>(op);
@@ -81,6 +86,7 @@ RowShape rowShape(Operation *op) {
   row.k = topk.getK();
   row.workgroupBytes = nextPowerOfTwo(row.n) * (bytes + 4);
   row.privateBytes = row.n * bytes + topk.getK() * (bytes + 8);
+  row.composite = bytes <= 4;
   return row;
 }
 
@@ -518,9 +524,14 @@ struct SelectLoweringStrategyPass final
     }
     if (algorithm == sift::Algorithm::WorkgroupRow) {
       int64_t padded = nextPowerOfTwo(row.n);
-      // A thread per compare-exchange of the network, up to 512.
+      // A thread per compare-exchange of the network, up to 512; a
+      // composite network's thread holds 8 slots (at least a warp when
+      // the row has 64 slots).
       int64_t threads = std::min<int64_t>(std::max<int64_t>(padded / 2, 1),
                                           512);
+      if (row.composite)
+        threads = std::min<int64_t>(
+            std::max(std::min<int64_t>(32, threads), padded / 8), 512);
       if (random)
         threads = randomPowerOfTwo(fewestRandomThreads(padded),
                                    std::min<int64_t>(padded, 1024), rng);

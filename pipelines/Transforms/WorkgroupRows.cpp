@@ -79,8 +79,8 @@ public:
       allocateCompositeStaging();
       stageInComposites(*invert);
       barrier(b);
-      sift::buildCompositeBitonicSort(b, loc, tid, threadCount, padded,
-                                      composites, barriers);
+      sift::buildCompositeBitonicSort(b, loc, tid, threads, padded, composites,
+                                      barriers);
       writeBackComposites();
       return;
     }
@@ -208,7 +208,7 @@ private:
               arith::IndexCastUIOp::create(b, loc, b.getI64Type(), e);
           memref::StoreOp::create(b, loc,
                                   arith::OrIOp::create(b, loc, high, position),
-                                  composites, e);
+                                  composites, sift::compositeSlot(b, loc, e));
         });
     Value ones = arith::ConstantIntOp::create(b, loc, b.getI64Type(), -1);
     sift::forEachOfThread(
@@ -216,7 +216,8 @@ private:
         [&](OpBuilder &b, Location loc, Value e) {
           memref::StoreOp::create(
               b, loc, ones, composites,
-              arith::AddIOp::create(b, loc, e, constant(row.n)).getResult());
+              sift::compositeSlot(
+                  b, loc, arith::AddIOp::create(b, loc, e, constant(row.n))));
         });
   }
 
@@ -224,7 +225,8 @@ private:
   /// (top-k: the first k, and the position as the index).
   void writeBackComposites() {
     auto positionOf = [&](OpBuilder &b, Location loc, Value e) {
-      Value c = memref::LoadOp::create(b, loc, composites, e);
+      Value c = memref::LoadOp::create(b, loc, composites,
+                                       sift::compositeSlot(b, loc, e));
       Value low = arith::TruncIOp::create(b, loc, b.getI32Type(), c);
       return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), low)
           .getResult();

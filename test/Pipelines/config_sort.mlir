@@ -41,9 +41,9 @@ func.func @outer_dim(%a: tensor<7x5x3xi32>) -> tensor<7x5x3xi32> {
 // -----
 
 // Rank 1: an empty domain. 4096 x f16 and the padded i32 indices take 24 KiB
-// of workgroup memory: 512 threads (a compare-exchange each, up to 512)
-// sort the row together. Too large for private memory, so tileandfuse
-// gives the row the same cooperative algorithm (the op is not tiled).
+// of workgroup memory: 512 threads (8 composites each, up to 512) sort the
+// row together. Too large for private memory, so tileandfuse gives the row
+// the same cooperative algorithm (the op is not tiled).
 // CHECK-LABEL: func.func @rank1
 // CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [512, 1, 1], algorithm = workgroup_row>
 // TF-LABEL: func.func @rank1
@@ -51,6 +51,27 @@ func.func @outer_dim(%a: tensor<7x5x3xi32>) -> tensor<7x5x3xi32> {
 func.func @rank1(%a: tensor<4096xf16>) -> tensor<4096xf16> {
   %r = sift.sort dimension(0) ascending outs(%a : tensor<4096xf16>) -> tensor<4096xf16>
   return %r : tensor<4096xf16>
+}
+
+// -----
+
+// Keys of at most 32 bits in a named order sort as composites, 8 a thread
+// (1024 slots: 128 threads), at least a warp where the row has 64 slots
+// (128 slots: 32 threads, 4 each); a comparator region keeps a thread per
+// compare-exchange.
+// CHECK-LABEL: func.func @composite_threads
+// CHECK: workgroup_size = [128, 1, 1], algorithm = workgroup_row>
+// CHECK: workgroup_size = [32, 1, 1], algorithm = workgroup_row>
+// CHECK: workgroup_size = [64, 1, 1], algorithm = workgroup_row>
+func.func @composite_threads(%a: tensor<4x1024xf32>, %b: tensor<8x128xi32>, %c: tensor<8x128xi32>) -> (tensor<4x1024xf32>, tensor<8x128xi32>, tensor<8x128xi32>) {
+  %r = sift.sort dimension(1) descending outs(%a : tensor<4x1024xf32>) -> tensor<4x1024xf32>
+  %s = sift.sort dimension(1) ascending outs(%b : tensor<8x128xi32>) -> tensor<8x128xi32>
+  %t = sift.sort dimension(1) outs(%c : tensor<8x128xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    %lt = arith.cmpi slt, %x, %y : i32
+    sift.yield %lt : i1
+  } -> tensor<8x128xi32>
+  return %r, %s, %t : tensor<4x1024xf32>, tensor<8x128xi32>, tensor<8x128xi32>
 }
 
 // -----

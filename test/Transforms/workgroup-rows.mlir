@@ -53,7 +53,7 @@ func.func @sort_rows(%k: memref<3x37xf64>, %v: memref<3x37xi32>) {
 // the key's order bits (inverted: descending) above its position; padding
 // all ones; the network compares composites as integers.
 // CHECK-LABEL: func.func @sort_composites
-// CHECK: gpu.launch
+// CHECK: gpu.launch blocks(%{{.+}}) in (%{{.+}}) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in
 // CHECK:   %[[KEYS:.+]] = memref.alloc() : memref<37xf32, #gpu.address_space<workgroup>>
 // CHECK:   %[[VALS:.+]] = memref.alloc() : memref<37xi32, #gpu.address_space<workgroup>>
 // CHECK:   %[[COMP:.+]] = memref.alloc() : memref<64xi64, #gpu.address_space<workgroup>>
@@ -63,19 +63,24 @@ func.func @sort_rows(%k: memref<3x37xf64>, %v: memref<3x37xi32>) {
 // CHECK:     arith.bitcast %{{.+}} : f32 to i32
 // CHECK:     arith.xori
 // CHECK:     arith.shli %{{.+}}, %c32_i64
+// Composite e lives at e with its low four bits flipped by bits 4-7.
+// CHECK:     arith.shrui %{{.+}}, %c4
+// CHECK:     arith.andi %{{.+}}, %c15
+// CHECK:     arith.xori
 // CHECK:     memref.store %{{.+}}, %[[COMP]]
 // CHECK:   memref.store %c-1_i64, %[[COMP]]
 // CHECK:   gpu.barrier
-// CHECK:   scf.for
-// CHECK:     scf.for
-// CHECK:       scf.for
-// CHECK:         memref.load %[[COMP]]
-// CHECK:         memref.load %[[COMP]]
-// CHECK:         arith.minui
-// CHECK:         arith.maxui
-// CHECK:         memref.store %{{.+}}, %[[COMP]]
-// CHECK:         memref.store %{{.+}}, %[[COMP]]
-// CHECK:       gpu.barrier
+// The network in phases: 8 threads over 64 slots hold a group of 8
+// composites each (slot numbers that differ in three bits), perform the
+// phase's steps within those bits in registers (min and max), store them
+// back, and meet at a barrier; 6 stages make 7 phases.
+// CHECK:   scf.for %{{.+}} = %[[TX]] to %c8
+// CHECK-COUNT-8: memref.load %[[COMP]]
+// CHECK:     arith.minui
+// CHECK:     arith.maxui
+// CHECK-COUNT-8: memref.store %{{.+}}, %[[COMP]]
+// CHECK-COUNT-7: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // Write back: every operand through the position in the low bits.
 // CHECK:   memref.load %[[COMP]]
 // CHECK:   arith.trunci %{{.+}} : i64 to i32
