@@ -55,6 +55,8 @@ constexpr int64_t kBins = int64_t{1} << sift::kRadixSortDigitBits;
 constexpr int64_t kSplitBins = int64_t{1} << sift::kRadixSortSplitBits;
 /// The most threads of a scan workgroup.
 constexpr int64_t kScanThreads = 256;
+/// The most elements a thread loads before it uses the first.
+constexpr int64_t kLoadsAhead = 16;
 
 class RadixSortLowering : sift::RowKernelBuilder {
 public:
@@ -93,9 +95,11 @@ public:
              << keyType;
     passes = keyBits / sift::kRadixSortDigitBits;
     tiles = (row.n + options.tile - 1) / options.tile;
+    withSlots = sift::radixSortNeedsSlots(row.op);
     for (int copy = 0; copy < 2; ++copy) {
       keys[copy] = allocate(keyType);
-      slots[copy] = allocate(b.getI32Type());
+      if (withSlots)
+        slots[copy] = allocate(b.getI32Type());
     }
     for (Value operand : ArrayRef<Value>(row.staged).drop_front())
       copies.push_back(
@@ -176,10 +180,57 @@ private:
       return {memref::LoadOp::create(
                   b, loc, row.staged.front(),
                   sift::rowElementIndices(c.rowIvs, row.dim, at)),
-              arith::IndexCastOp::create(b, loc, b.getI32Type(), at)};
+              withSlots ? arith::IndexCastOp::create(b, loc, b.getI32Type(), at)
+                        : Value()};
     int64_t from = (pass - 1) % 2;
     return {memref::LoadOp::create(b, loc, keys[from], ValueRange{c.r, at}),
-            memref::LoadOp::create(b, loc, slots[from], ValueRange{c.r, at})};
+            withSlots ? memref::LoadOp::create(b, loc, slots[from],
+                                               ValueRange{c.r, at})
+                      : Value()};
+  }
+
+  /// Runs `body(e, values)` for the positions e = tid + k * threads of
+  /// tile `c` (every k < ceil(tile / threads) with e within the tile),
+  /// where `values` are what `loads(at)` returned for e's position `at` in
+  /// the row. Up to kLoadsAhead positions at a time are loaded before the
+  /// first is used (past the tile's end at its last position), so that a
+  /// thread's loads are in flight together rather than one latency each.
+  void forEachLoadedAhead(
+      OpBuilder &b, const Tile &c, Value tid, int64_t threadCount,
+      function_ref<SmallVector<Value>(OpBuilder &, Value)> loads,
+      function_ref<void(OpBuilder &, Value, ArrayRef<Value>)> body) {
+    int64_t count = (options.tile + threadCount - 1) / threadCount;
+    int64_t ahead = std::min(count, kLoadsAhead);
+    auto batch = [&](OpBuilder &b, Value first) {
+      Value last = sub(b, c.length, index(b, 1));
+      SmallVector<Value> positions;
+      SmallVector<SmallVector<Value>> loaded;
+      for (int64_t k = 0; k < ahead; ++k) {
+        Value e = add(b, first, index(b, k * threadCount));
+        positions.push_back(e);
+        loaded.push_back(loads(b, add(b, c.start, minu(b, e, last))));
+      }
+      for (int64_t k = 0; k < ahead; ++k) {
+        Value inside =
+            cmp(b, arith::CmpIPredicate::ult, positions[k], c.length);
+        scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location) {
+          body(b, positions[k], loaded[k]);
+          scf::YieldOp::create(b, loc);
+        });
+      }
+    };
+    if (ahead == count) {
+      batch(b, tid);
+      return;
+    }
+    int64_t stride = ahead * threadCount;
+    scf::ForOp::create(b, loc, tid,
+                       index(b, ((count + ahead - 1) / ahead) * stride),
+                       index(b, stride), ValueRange{},
+                       [&](OpBuilder &b, Location, Value first, ValueRange) {
+                         batch(b, first);
+                         scf::YieldOp::create(b, loc);
+                       });
   }
 
   void launch(int64_t blocks, int64_t threads,
@@ -205,11 +256,13 @@ private:
                                                           bins, e);
                                 });
           barrier(b);
-          sift::forEachOfThread(
-              b, loc, tid, c.length, threads,
-              [&](OpBuilder &b, Location loc, Value e) {
+          forEachLoadedAhead(
+              b, c, tid, threadCount,
+              [&](OpBuilder &b, Value at) -> SmallVector<Value> {
+                return {load(b, pass, c, at).first};
+              },
+              [&](OpBuilder &b, Value e, ArrayRef<Value> loaded) {
                 Value at = add(b, c.start, e);
-                Value key = load(b, pass, c, at).first;
                 if (pass == 0)
                   for (auto [operand, copy] : llvm::zip(
                            ArrayRef<Value>(row.staged).drop_front(), copies)) {
@@ -221,7 +274,7 @@ private:
                   }
                 memref::AtomicRMWOp::create(
                     b, loc, arith::AtomicRMWKind::addi, i32(b, 1), bins,
-                    ValueRange{passDigit(b, key, pass)});
+                    ValueRange{passDigit(b, loaded[0], pass)});
               });
           barrier(b);
           sift::forEachOfThread(
@@ -369,14 +422,16 @@ private:
         [&](OpBuilder &b, Location loc, Value i, ValueRange) {
           Value from0 = staged(b, i);
           Value key = memref::LoadOp::create(b, loc, from.first, from0);
-          Value slot = memref::LoadOp::create(b, loc, from.second, from0);
           Value at = tableAt(
               b, entry(b, digitOf(b, key, shift, sift::kRadixSortSplitBits)));
           Value place = memref::LoadOp::create(b, loc, table, at);
           memref::StoreOp::create(b, loc, add(b, place, i32(b, 1)), table, at);
           Value to0 = staged(b, toIndex(b, place));
           memref::StoreOp::create(b, loc, key, to.first, to0);
-          memref::StoreOp::create(b, loc, slot, to.second, to0);
+          if (withSlots)
+            memref::StoreOp::create(
+                b, loc, memref::LoadOp::create(b, loc, from.second, from0),
+                to.second, to0);
           scf::YieldOp::create(b, loc);
         });
     barrier(b);
@@ -393,15 +448,32 @@ private:
           Value threads = index(b, options.threads);
           Tile c = tileOf(b, block);
           Type i32Type = b.getI32Type();
+          auto slotArray = [&]() -> Value {
+            return withSlots ? workgroupArray(b, stagedSize(), i32Type)
+                             : Value();
+          };
           std::pair<Value, Value> a{workgroupArray(b, stagedSize(), keyType),
-                                    workgroupArray(b, stagedSize(), i32Type)};
+                                    slotArray()};
           std::pair<Value, Value> other{
-              workgroupArray(b, stagedSize(), keyType),
-              workgroupArray(b, stagedSize(), i32Type)};
+              workgroupArray(b, stagedSize(), keyType), slotArray()};
           Value table = workgroupArray(b, tableSize(), i32Type);
           Value partials = workgroupArray(b, options.threads, i32Type);
           Value starts = workgroupArray(b, kBins, i32Type);
           Value bases = workgroupArray(b, kBins, i32Type);
+          forEachLoadedAhead(
+              b, c, tid, options.threads,
+              [&](OpBuilder &b, Value at) -> SmallVector<Value> {
+                auto [key, slot] = load(b, pass, c, at);
+                if (!slot)
+                  return {key};
+                return {key, slot};
+              },
+              [&](OpBuilder &b, Value e, ArrayRef<Value> loaded) {
+                Value to = staged(b, e);
+                memref::StoreOp::create(b, loc, loaded[0], a.first, to);
+                if (withSlots)
+                  memref::StoreOp::create(b, loc, loaded[1], a.second, to);
+              });
           // Where each digit's bucket starts in the row: a scan of the totals.
           buildBlockScan(
               b, tid, options.threads, index(b, kBins), i32(b, 0),
@@ -413,14 +485,12 @@ private:
                 memref::StoreOp::create(b, loc, v, bases, i);
               },
               partials, /*loseCarry=*/false);
-          sift::forEachOfThread(
-              b, loc, tid, c.length, threads,
-              [&](OpBuilder &b, Location loc, Value e) {
-                auto [key, slot] = load(b, pass, c, add(b, c.start, e));
-                Value to = staged(b, e);
-                memref::StoreOp::create(b, loc, key, a.first, to);
-                memref::StoreOp::create(b, loc, slot, a.second, to);
-              });
+          // Digits the tile lacks keep a start of 0 (never used).
+          sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
+                                [&](OpBuilder &b, Location loc, Value d) {
+                                  memref::StoreOp::create(b, loc, i32(b, 0),
+                                                          starts, d);
+                                });
           barrier(b);
           int64_t shift = pass * sift::kRadixSortDigitBits;
           buildSplit(b, tid, c.length, a, other, shift, table, partials);
@@ -452,27 +522,41 @@ private:
                 });
               });
           barrier(b);
+          // Where element e of the sorted tile goes: bases[d] + e, for its
+          // digit d (the bucket's start in the row, plus the tile's offset
+          // in the bucket, less where d starts in the tile). Digits the tile
+          // lacks get a value no element reads.
+          sift::forEachOfThread(
+              b, loc, tid, index(b, kBins), threads,
+              [&](OpBuilder &b, Location loc, Value d) {
+                Value offset = memref::LoadOp::create(
+                    b, loc, counts,
+                    ValueRange{c.r,
+                               add(b, mul(b, d, index(b, tiles)), c.number)});
+                Value base = memref::LoadOp::create(b, loc, bases, d);
+                Value start = memref::LoadOp::create(b, loc, starts, d);
+                memref::StoreOp::create(
+                    b, loc, sub(b, add(b, base, offset), start), bases, d);
+              });
+          barrier(b);
           sift::forEachOfThread(
               b, loc, tid, c.length, threads,
               [&](OpBuilder &b, Location loc, Value e) {
                 Value from = staged(b, e);
                 Value key = memref::LoadOp::create(b, loc, a.first, from);
-                Value slot = memref::LoadOp::create(b, loc, a.second, from);
+                Value slot =
+                    withSlots ? memref::LoadOp::create(b, loc, a.second, from)
+                              : Value();
                 Value d = passDigit(b, key, pass);
-                Value offset = memref::LoadOp::create(
-                    b, loc, counts,
-                    ValueRange{c.r,
-                               add(b, mul(b, d, index(b, tiles)), c.number)});
-                Value rank =
-                    sub(b, arith::IndexCastOp::create(b, loc, i32Type, e),
-                        memref::LoadOp::create(b, loc, starts, d));
-                Value base = memref::LoadOp::create(b, loc, bases, d);
-                Value place = toIndex(b, add(b, add(b, base, offset), rank));
+                Value place = toIndex(
+                    b, add(b, memref::LoadOp::create(b, loc, bases, d),
+                           arith::IndexCastOp::create(b, loc, i32Type, e)));
                 if (!last) {
                   memref::StoreOp::create(b, loc, key, keys[to],
                                           ValueRange{c.r, place});
-                  memref::StoreOp::create(b, loc, slot, slots[to],
-                                          ValueRange{c.r, place});
+                  if (withSlots)
+                    memref::StoreOp::create(b, loc, slot, slots[to],
+                                            ValueRange{c.r, place});
                   return;
                 }
                 writeResult(b, c, place, key, slot);
@@ -497,6 +581,8 @@ private:
       return;
     }
     memref::StoreOp::create(b, loc, key, row.staged.front(), at);
+    if (!withSlots)
+      return;
     Value from = toIndex(b, slot);
     for (auto [operand, copy] :
          llvm::zip(ArrayRef<Value>(row.staged).drop_front(), copies)) {
@@ -509,6 +595,9 @@ private:
   const sift::RowOp &row;
   const sift::RadixSortOptions &options;
   bool invert = false;
+  /// Whether elements carry their i32 row position (a top-k's indices, a
+  /// sort's other operands); a sort of keys alone moves only keys.
+  bool withSlots = true;
   int64_t rows = 0, kept = 0, tiles = 0, passes = 0;
   Type keyType;
   Value keys[2], slots[2], counts, totals;
@@ -518,12 +607,18 @@ private:
 } // namespace
 
 int64_t sift::radixSortWorkgroupBytes(int64_t tile, int64_t threads,
-                                      int64_t keyBytes) {
+                                      int64_t keyBytes, bool slots) {
   // Two (key, slot) arrays of the tile with a gap after each thread's
   // items, the split counts with a gap after every 16, the scan's partials
   // and the digits' starts in the tile and buckets' in the row.
-  return 2 * (tile + threads) * (keyBytes + 4) +
+  return 2 * (tile + threads) * (keyBytes + (slots ? 4 : 0)) +
          (kSplitBins + 1) * threads * 4 + threads * 4 + 2 * kBins * 4;
+}
+
+bool sift::radixSortNeedsSlots(Operation *op) {
+  if (auto sort = dyn_cast<SortOp>(op))
+    return sort.getOutputs().size() > 1;
+  return true;
 }
 
 bool sift::radixSortable(Operation *op) {

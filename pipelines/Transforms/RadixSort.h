@@ -27,9 +27,15 @@ inline constexpr int64_t kRadixSortDigitBits = 8;
 inline constexpr int64_t kRadixSortSplitBits = 4;
 
 /// The workgroup memory (bytes) a radix_sort workgroup of `threads` threads
-/// on tiles of `tile` keys of `keyBytes` bytes takes.
-int64_t radixSortWorkgroupBytes(int64_t tile, int64_t threads,
-                                int64_t keyBytes);
+/// on tiles of `tile` keys of `keyBytes` bytes takes, with or without their
+/// i32 row positions (`slots`).
+int64_t radixSortWorkgroupBytes(int64_t tile, int64_t threads, int64_t keyBytes,
+                                bool slots);
+
+/// Whether radix_sort moves each key with its i32 row position: for a
+/// top-k's indices and a sort's other operands, not for a sort of keys
+/// alone.
+bool radixSortNeedsSlots(mlir::Operation *op);
 
 /// Whether radix_sort can order `op`'s rows: a sift.sort with a named
 /// order (a comparator region is opaque to it) or a sift.topk.

@@ -59,6 +59,8 @@ struct RowShape {
   /// Whether workgroup_row may sort the row as one i64 composite an
   /// element (keys of at most 32 bits in a named order).
   bool composite = false;
+  /// Whether radix_sort moves each key with its row position.
+  bool slots = true;
 };
 
 RowShape rowShape(Operation *op) {
@@ -77,6 +79,7 @@ RowShape rowShape(Operation *op) {
     row.privateBytes = row.n * bytes;
     row.composite = row.keyBytes <= 4 && !sort.hasComparator() &&
                     sort.getOrder().has_value();
+    row.slots = sift::radixSortNeedsSlots(op);
     return row;
   }
   auto topk = cast<sift::TopkOp>(op);
@@ -235,8 +238,8 @@ sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
                                          int64_t budget, bool random,
                                          ConfigRng &rng) {
   auto fits = [&](int64_t tile, int64_t threads) {
-    return sift::radixSortWorkgroupBytes(tile, threads, row.keyBytes) <=
-           budget;
+    return sift::radixSortWorkgroupBytes(tile, threads, row.keyBytes,
+                                         row.slots) <= budget;
   };
   int64_t most = std::min<int64_t>(4096, std::max<int64_t>(
                                              2, nextPowerOfTwo(row.n)));
@@ -427,7 +430,7 @@ struct SelectLoweringStrategyPass final
                      2 * (row.keyBytes + 4) <= maxWorkgroupMemory;
     bool radixSortFits =
         cooperative && row.n >= 2 && sift::radixSortable(op) &&
-        sift::radixSortWorkgroupBytes(2, 1, row.keyBytes) <=
+        sift::radixSortWorkgroupBytes(2, 1, row.keyBytes, row.slots) <=
             maxWorkgroupMemory;
     if (cooperative && row.n >= 2 && row.workgroupBytes <= maxWorkgroupMemory)
       algorithms.push_back(sift::Algorithm::WorkgroupRow);

@@ -97,3 +97,38 @@ func.func @topk_row(%x: memref<10xf16>, %v: memref<3xf16>, %i: memref<3xi64>) {
   sift.topk dimension(0) k(3) largest {sift.lowering_config = #radix} ins(%x : memref<10xf16>) outs(%v, %i : memref<3xf16>, memref<3xi64>)
   return
 }
+
+// -----
+
+#radix = #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [4, 1, 1], algorithm = radix_sort, row_tile = 16>
+// A sort of keys alone moves keys alone: no row positions, in the plan
+// buffers or the scatter's workgroup memory. The scatter loads its 4 keys a
+// thread before it stores the first (the last one's past a partial tile's
+// end clamped to it), and adds each element's place in the sorted tile to
+// its digit's base (the bucket's start, the tile's offset in it, less the
+// digit's start in the tile), which the threads compute a digit each.
+// CHECK-LABEL: func.func @keys_alone
+// CHECK: memref.alloc() : memref<1x37xi16>
+// CHECK-NOT: memref<1x37xi32>
+// CHECK: memref.alloc() : memref<1x37xi16>
+// CHECK: memref.alloc() : memref<1x768xi32>
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK-NOT: xi32, #gpu.address_space<workgroup>>
+// CHECK:   memref.alloc() : memref<20xi16, #gpu.address_space<workgroup>>
+// CHECK:   memref.alloc() : memref<20xi16, #gpu.address_space<workgroup>>
+// CHECK:   %[[LAST:.+]] = arith.subi %{{.+}}, %c1{{.*}} : index
+// CHECK-COUNT-4: arith.minui %{{.+}}, %[[LAST]] : index
+// CHECK:   memref.load %arg0
+// CHECK:   scf.if
+// CHECK:   memref.store %{{.+}} : memref<20xi16, #gpu.address_space<workgroup>>
+// CHECK:   memref.load %{{.+}}[%{{.+}}, %{{.+}}] : memref<1x768xi32>
+// CHECK:   arith.subi
+// CHECK:   gpu.barrier
+// CHECK:   memref.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : memref<1x37xi16>
+// CHECK: gpu.launch
+func.func @keys_alone(%k: memref<37xi16>) {
+  sift.sort dimension(0) ascending {sift.lowering_config = #radix} outs(%k : memref<37xi16>)
+  return
+}
