@@ -81,6 +81,10 @@ enum class Fault : uint8_t {
   /// stops its workgroup's tree merge one level early: the candidates of
   /// the upper half of the threads are lost. Oracle: mismatch on a GPU.
   SelectMergeOneLevelShort,
+  /// The onesweep radix sort (algorithm radix_onesweep) starts each tile's
+  /// look-back a tile too early: its predecessor's digit counts are lost.
+  /// Oracle: mismatch on a GPU.
+  RadixLookbackSkipsOne,
 };
 
 /// Every fault, in enum order.
@@ -103,7 +107,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::RadixDigitOffByOne,
                                        Fault::RadixScanLostCarry,
                                        Fault::SplitLostChunkOffset,
-                                       Fault::SelectMergeOneLevelShort};
+                                       Fault::SelectMergeOneLevelShort,
+                                       Fault::RadixLookbackSkipsOne};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -112,7 +117,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "nms-unnormalized-corners", "nms-score-threshold-ge",
 /// "nms-sort-global-temp", "crash-at-random", "merge-drop-last",
 /// "radix-digit-off-by-one", "radix-scan-lost-carry",
-/// "split-lost-chunk-offset", "select-merge-one-level-short".
+/// "split-lost-chunk-offset", "select-merge-one-level-short",
+/// "radix-lookback-skips-one".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -135,6 +141,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::RadixScanLostCarry: return "radix-scan-lost-carry";
   case Fault::SplitLostChunkOffset: return "split-lost-chunk-offset";
   case Fault::SelectMergeOneLevelShort: return "select-merge-one-level-short";
+  case Fault::RadixLookbackSkipsOne: return "radix-lookback-skips-one";
   }
   return "?";
 }

@@ -123,6 +123,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::RadixScanLostCarry:
     case Fault::SplitLostChunkOffset:
     case Fault::SelectMergeOneLevelShort:
+    case Fault::RadixLookbackSkipsOne:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

@@ -60,6 +60,7 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   bool merge = algorithm == Algorithm::MergeRows ||
                algorithm == Algorithm::RadixSelect ||
                algorithm == Algorithm::RadixSort ||
+               algorithm == Algorithm::RadixOnesweep ||
                algorithm == Algorithm::SplitSelect ||
                algorithm == Algorithm::RegisterSelect;
   if (merge && (rowTile < 2 || !llvm::isPowerOf2_64(rowTile)))
@@ -67,14 +68,17 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " needs a row_tile that is a power of two >= 2, "
                           "found "
                        << rowTile;
-  if (algorithm == Algorithm::RadixSort && rowTile < threads)
-    return emitError() << "radix_sort gives every thread at least one "
-                          "element of a tile: row_tile "
+  if ((algorithm == Algorithm::RadixSort ||
+       algorithm == Algorithm::RadixOnesweep) &&
+      rowTile < threads)
+    return emitError() << stringifyAlgorithm(algorithm)
+                       << " gives every thread at least one element of a "
+                          "tile: row_tile "
                        << rowTile << " < " << threads << " threads";
   if (!merge && rowTile != 0)
     return emitError() << "row_tile is for merge_rows, radix_select, "
-                          "radix_sort, split_select and register_select "
-                          "only, not "
+                          "radix_sort, radix_onesweep, split_select and "
+                          "register_select only, not "
                        << stringifyAlgorithm(algorithm);
   if (algorithm == Algorithm::WorkgroupRow || merge) {
     // Workgroups per row: the domain tile is one point and the threads

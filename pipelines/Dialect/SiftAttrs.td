@@ -79,7 +79,14 @@ def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
     // registers, a tree merging the threads' lists in workgroup memory;
     // rows of several chunks a second dispatch that selects from the
     // chunks' candidates (RegisterSelect.cpp).
-    I32EnumAttrCase<"RegisterSelect", 8, "register_select">
+    I32EnumAttrCase<"RegisterSelect", 8, "register_select">,
+    // radix_sort with each pass's offsets found by decoupled look-back (a
+    // onesweep sort): one histogram dispatch counts every pass's digits,
+    // then a dispatch a pass in which each workgroup takes a tile by
+    // ticket, sorts it by the digit in workgroup memory, publishes its
+    // digit counts and walks back over earlier tiles' published counts
+    // (RadixSort.cpp).
+    I32EnumAttrCase<"RadixOnesweep", 9, "radix_onesweep">
   ]> {
   let cppNamespace = "::sift";
   let genSpecializedAttr = 0;
@@ -107,12 +114,13 @@ def Sift_LoweringConfigAttr : AttrDef<Sift_Dialect, "LoweringConfig"> {
       `workgroup_row`, but the threads of a workgroup sort a tile of
       `row_tile` elements of a row, and merge passes join the tiles),
       `radix_select` (top-k only: workgroups of `row_tile` elements of a row
-      count key digits, pass after pass), `radix_sort`, `split_select`,
+      count key digits, pass after pass), `radix_sort`, `radix_onesweep`,
+      `split_select`,
       `register_select` (top-k of small k only: workgroups of `row_tile`
       elements of a row keep their threads' k best in registers) or
       `elementwise`;
-    - `row_tile`: `merge_rows`, `radix_select`, `radix_sort`, `split_select`
-      and `register_select` only, the elements of a row one workgroup sorts,
+    - `row_tile`: `merge_rows`, `radix_select`, `radix_sort`,
+      `radix_onesweep`, `split_select` and `register_select` only, the elements of a row one workgroup sorts,
       counts or selects from (a power of two); absent (0) otherwise.
 
     ```mlir

@@ -119,6 +119,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
       options.faults.contains(Fault::RadixScanLostCarry);
   rows.injectSelectMergeOneLevelShort =
       options.faults.contains(Fault::SelectMergeOneLevelShort);
+  rows.injectRadixLookbackSkipsOne =
+      options.faults.contains(Fault::RadixLookbackSkipsOne);
   pm.addNestedPass<func::FuncOp>(createWorkgroupRows(rows));
   LowerToLoopsOptions lower;
   lower.parallel = true;

@@ -256,8 +256,10 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     per digit, then a filter and a ranking launch (RadixSelect.cpp). A
     sift.sort with a named order or a sift.topk whose config says
     `radix_sort` becomes an LSD radix sort, a count, a scan and a scatter
-    launch per 8-bit digit (RadixSort.cpp). A sift.topk whose config says
-    `register_select` becomes a launch of a workgroup per chunk of a row,
+    launch per 8-bit digit (RadixSort.cpp); `radix_onesweep` the same sort
+    with a histogram launch for every digit and one scatter launch a digit
+    that finds its offsets by decoupled look-back. A sift.topk whose config
+    says `register_select` becomes a launch of a workgroup per chunk of a row,
     each thread's k best in registers and a tree merge in workgroup memory,
     and for rows of several chunks a second launch over their candidates
     (RegisterSelect.cpp).
@@ -272,7 +274,9 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     the carry into odd threads' chunks; with
     `inject-select-merge-one-level-short` (fault
     select-merge-one-level-short) the register select's tree merge stops a
-    level early.
+    level early; with `inject-radix-lookback-skips-one` (fault
+    radix-lookback-skips-one) the onesweep look-back starts a tile too
+    early, missing its predecessor's counts.
   }];
   let options = [
     Option<"injectNoBarrier", "inject-no-barrier", "bool", /*default=*/"false",
@@ -286,6 +290,8 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     Option<"injectSelectMergeOneLevelShort",
            "inject-select-merge-one-level-short", "bool", /*default=*/"false",
            "Fault select-merge-one-level-short">,
+    Option<"injectRadixLookbackSkipsOne", "inject-radix-lookback-skips-one",
+           "bool", /*default=*/"false", "Fault radix-lookback-skips-one">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",

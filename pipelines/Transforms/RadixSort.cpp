@@ -104,6 +104,19 @@ public:
     for (Value operand : ArrayRef<Value>(row.staged).drop_front())
       copies.push_back(
           allocate(cast<MemRefType>(operand.getType()).getElementType()));
+    if (options.onesweep) {
+      histogram = memref::AllocOp::create(
+          b, loc, MemRefType::get({rows, passes * kBins}, b.getI32Type()));
+      status = memref::AllocOp::create(
+          b, loc, MemRefType::get({rows, tiles * kBins}, b.getI64Type()));
+      tickets = memref::AllocOp::create(
+          b, loc, MemRefType::get({1, passes}, b.getI32Type()));
+      buildInit();
+      buildHistogram();
+      for (int64_t pass = 0; pass < passes; ++pass)
+        buildScatter(pass);
+      return success();
+    }
     counts = memref::AllocOp::create(
         b, loc, MemRefType::get({rows, kBins * tiles}, b.getI32Type()));
     totals = memref::AllocOp::create(
@@ -238,6 +251,89 @@ private:
     sift::buildLaunch(b, loc, blocks, threads, body);
   }
 
+  /// onesweep: zeroes the histogram, the tiles' status words and the
+  /// passes' tickets (the plan runs again on the same buffers).
+  void buildInit() {
+    constexpr int64_t kThreads = 256;
+    int64_t largest = rows * tiles * kBins;
+    int64_t blocks =
+        std::min<int64_t>((largest + kThreads - 1) / kThreads, 1024);
+    launch(blocks, kThreads, [&](OpBuilder &b, Value block, Value tid) {
+      Value first = add(b, mul(b, block, index(b, kThreads)), tid);
+      Value stride = index(b, blocks * kThreads);
+      auto zero = [&](Value buffer, int64_t rowsOf, int64_t columns,
+                      Value value) {
+        sift::forEachOfThread(
+            b, loc, first, index(b, rowsOf * columns), stride,
+            [&](OpBuilder &b, Location loc, Value i) {
+              Value r = arith::DivUIOp::create(b, loc, i, index(b, columns));
+              Value j = arith::RemUIOp::create(b, loc, i, index(b, columns));
+              memref::StoreOp::create(b, loc, value, buffer, ValueRange{r, j});
+            });
+      };
+      zero(histogram, rows, passes * kBins, i32(b, 0));
+      zero(status, rows, tiles * kBins, i64(b, 0));
+      zero(tickets, 1, passes, i32(b, 0));
+    });
+  }
+
+  /// onesweep: every pass's digit counts of each row in one read of the
+  /// keys (a workgroup-memory histogram a tile, added to the row's); also
+  /// copies a sort's other operands aside.
+  void buildHistogram() {
+    int64_t threadCount =
+        std::max(options.threads, std::min<int64_t>(options.tile, 512));
+    launch(
+        rows * tiles, threadCount, [&](OpBuilder &b, Value block, Value tid) {
+          Value threads = index(b, threadCount);
+          Tile c = tileOf(b, block);
+          Value bins = workgroupArray(b, passes * kBins, b.getI32Type());
+          sift::forEachOfThread(b, loc, tid, index(b, passes * kBins), threads,
+                                [&](OpBuilder &b, Location loc, Value e) {
+                                  memref::StoreOp::create(b, loc, i32(b, 0),
+                                                          bins, e);
+                                });
+          barrier(b);
+          forEachLoadedAhead(
+              b, c, tid, threadCount,
+              [&](OpBuilder &b, Value at) -> SmallVector<Value> {
+                return {load(b, 0, c, at).first};
+              },
+              [&](OpBuilder &b, Value e, ArrayRef<Value> loaded) {
+                copyAside(b, c, add(b, c.start, e));
+                for (int64_t pass = 0; pass < passes; ++pass)
+                  memref::AtomicRMWOp::create(
+                      b, loc, arith::AtomicRMWKind::addi, i32(b, 1), bins,
+                      ValueRange{add(b, passDigit(b, loaded[0], pass),
+                                     index(b, pass * kBins))});
+              });
+          barrier(b);
+          sift::forEachOfThread(
+              b, loc, tid, index(b, passes * kBins), threads,
+              [&](OpBuilder &b, Location loc, Value i) {
+                Value count = memref::LoadOp::create(b, loc, bins, i);
+                Value some = cmp(b, arith::CmpIPredicate::ne, count, i32(b, 0));
+                scf::IfOp::create(b, loc, some, [&](OpBuilder &b, Location) {
+                  memref::AtomicRMWOp::create(b, loc,
+                                              arith::AtomicRMWKind::addi, count,
+                                              histogram, ValueRange{c.r, i});
+                  scf::YieldOp::create(b, loc);
+                });
+              });
+        });
+  }
+
+  /// Copies a sort's other operands at row position `at` aside (the first
+  /// pass reads them; the last writes them back by row position).
+  void copyAside(OpBuilder &b, const Tile &c, Value at) {
+    for (auto [operand, copy] :
+         llvm::zip(ArrayRef<Value>(row.staged).drop_front(), copies)) {
+      Value v = memref::LoadOp::create(
+          b, loc, operand, sift::rowElementIndices(c.rowIvs, row.dim, at));
+      memref::StoreOp::create(b, loc, v, copy, ValueRange{c.r, at});
+    }
+  }
+
   /// Pass `pass`: each tile's digit counts, bucket-major. The first pass
   /// also copies a sort's other operands aside.
   void buildCount(int64_t pass) {
@@ -262,16 +358,8 @@ private:
                 return {load(b, pass, c, at).first};
               },
               [&](OpBuilder &b, Value e, ArrayRef<Value> loaded) {
-                Value at = add(b, c.start, e);
                 if (pass == 0)
-                  for (auto [operand, copy] : llvm::zip(
-                           ArrayRef<Value>(row.staged).drop_front(), copies)) {
-                    Value v = memref::LoadOp::create(
-                        b, loc, operand,
-                        sift::rowElementIndices(c.rowIvs, row.dim, at));
-                    memref::StoreOp::create(b, loc, v, copy,
-                                            ValueRange{c.r, at});
-                  }
+                  copyAside(b, c, add(b, c.start, e));
                 memref::AtomicRMWOp::create(
                     b, loc, arith::AtomicRMWKind::addi, i32(b, 1), bins,
                     ValueRange{passDigit(b, loaded[0], pass)});
@@ -437,6 +525,148 @@ private:
     barrier(b);
   }
 
+  /// onesweep: the workgroup's tile number in pass `pass`, the next ticket
+  /// (thread 0 takes it, workgroup memory hands it to the others).
+  Value ticketOf(OpBuilder &b, Value tid, int64_t pass) {
+    Value ticket = workgroupArray(b, 1, b.getI32Type());
+    onThreadZero(b, tid, [&](OpBuilder &b) {
+      Value mine = memref::AtomicRMWOp::create(
+          b, loc, arith::AtomicRMWKind::addi, i32(b, 1), tickets,
+          ValueRange{index(b, 0), index(b, pass)});
+      memref::StoreOp::create(b, loc, mine, ticket, index(b, 0));
+    });
+    gpu::BarrierOp::create(b, loc); // Needed even under dist-no-barrier.
+    return toIndex(b, memref::LoadOp::create(b, loc, ticket, index(b, 0)));
+  }
+
+  /// The status word of tile `t`'s digit `d`: the pass's epoch above a
+  /// count, an aggregate (the tile's own count) at 2 * pass + 1, an
+  /// inclusive prefix (the count of every tile up to it) at 2 * pass + 2;
+  /// an earlier pass's epoch reads as not yet published.
+  Value statusWord(OpBuilder &b, int64_t epoch, Value count) {
+    Value high = i64(b, epoch << 32);
+    return arith::OrIOp::create(
+        b, loc, high, arith::ExtUIOp::create(b, loc, b.getI64Type(), count));
+  }
+
+  /// onesweep: publishes each digit's count in tile `c` and looks back over
+  /// the tiles before it for their counts (decoupled look-back: an
+  /// inclusive prefix ends the walk, an aggregate adds its count and goes
+  /// on), then makes bases[d] the digit's place in the row less its start
+  /// in the tile. A tile waits only for tiles with earlier tickets, whose
+  /// workgroups have started. The fault radix-lookback-skips-one starts the
+  /// walk a tile too early.
+  SmallVector<Value> statusSlot(OpBuilder &b, const Tile &c, Value t, Value d) {
+    return {c.r, add(b, mul(b, t, index(b, kBins)), d)};
+  }
+
+  /// onesweep: publishes tile `c`'s count of each digit (`counts`), an
+  /// inclusive prefix for the row's first tile, an aggregate otherwise.
+  void publishCounts(OpBuilder &b, Value tid, int64_t pass, const Tile &c,
+                     Value counts) {
+    Value threads = index(b, options.threads);
+    int64_t aggregate = 2 * pass + 1, inclusive = 2 * pass + 2;
+    Value first = cmp(b, arith::CmpIPredicate::eq, c.number, index(b, 0));
+    auto countOf = [&](OpBuilder &b, Value d) -> Value {
+      return memref::LoadOp::create(b, loc, counts, d);
+    };
+    auto slotOf = [&](OpBuilder &b, Value t, Value d) {
+      return statusSlot(b, c, t, d);
+    };
+    sift::forEachOfThread(
+        b, loc, tid, index(b, kBins), threads,
+        [&](OpBuilder &b, Location loc, Value d) {
+          Value word = arith::SelectOp::create(
+              b, loc, first, statusWord(b, inclusive, countOf(b, d)),
+              statusWord(b, aggregate, countOf(b, d)));
+          memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::assign,
+                                      word, status, slotOf(b, c.number, d));
+        });
+  }
+
+  void lookBack(OpBuilder &b, Value tid, int64_t pass, const Tile &c,
+                Value counts, Value starts, Value bases) {
+    Value threads = index(b, options.threads);
+    int64_t aggregate = 2 * pass + 1, inclusive = 2 * pass + 2;
+    Value first = cmp(b, arith::CmpIPredicate::eq, c.number, index(b, 0));
+    auto countOf = [&](OpBuilder &b, Value d) -> Value {
+      return memref::LoadOp::create(b, loc, counts, d);
+    };
+    auto slotOf = [&](OpBuilder &b, Value t, Value d) {
+      return statusSlot(b, c, t, d);
+    };
+    sift::forEachOfThread(
+        b, loc, tid, index(b, kBins), threads,
+        [&](OpBuilder &b, Location loc, Value d) {
+          Type i64Type = b.getI64Type();
+          Type i32Type = b.getI32Type();
+          int64_t skip = options.lookbackSkipsOne ? 2 : 1;
+          // Tiles before this one, nearest first, until an inclusive prefix.
+          Value from = arith::IndexCastOp::create(b, loc, i64Type, c.number);
+          auto walk = scf::WhileOp::create(
+              b, loc, TypeRange{i64Type, i32Type},
+              ValueRange{arith::SubIOp::create(b, loc, from, i64(b, skip)),
+                         i32(b, 0)},
+              [&](OpBuilder &b, Location loc, ValueRange args) {
+                Value t = args[0], sum = args[1];
+                Value before = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::sge, t, i64(b, 0));
+                scf::ConditionOp::create(b, loc, before, ValueRange{t, sum});
+              },
+              [&](OpBuilder &b, Location loc, ValueRange args) {
+                Value t = args[0], sum = args[1];
+                SmallVector<Value> at = slotOf(b, toIndex(b, t), d);
+                // Wait until tile t has published this pass.
+                auto spin = scf::WhileOp::create(
+                    b, loc, TypeRange{i64Type}, ValueRange{},
+                    [&](OpBuilder &b, Location loc, ValueRange) {
+                      Value word = memref::AtomicRMWOp::create(
+                          b, loc, arith::AtomicRMWKind::ori, i64(b, 0), status,
+                          at);
+                      Value epoch =
+                          arith::ShRUIOp::create(b, loc, word, i64(b, 32));
+                      Value pending = arith::CmpIOp::create(
+                          b, loc, arith::CmpIPredicate::ult, epoch,
+                          i64(b, aggregate));
+                      scf::ConditionOp::create(b, loc, pending,
+                                               ValueRange{word});
+                    },
+                    [&](OpBuilder &b, Location loc, ValueRange) {
+                      scf::YieldOp::create(b, loc);
+                    });
+                Value word = spin.getResult(0);
+                Value count = arith::TruncIOp::create(b, loc, i32Type, word);
+                Value done = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::eq,
+                    arith::ShRUIOp::create(b, loc, word, i64(b, 32)),
+                    i64(b, inclusive));
+                // An inclusive prefix ends the walk (t = -1).
+                Value next = arith::SelectOp::create(
+                    b, loc, done, i64(b, -1),
+                    arith::SubIOp::create(b, loc, t, i64(b, 1)));
+                scf::YieldOp::create(b, loc,
+                                     ValueRange{next, add(b, sum, count)});
+              });
+          Value exclusive = walk.getResult(1);
+          Value count = countOf(b, d);
+          scf::IfOp::create(
+              b, loc,
+              arith::XOrIOp::create(b, loc, first,
+                                    arith::ConstantIntOp::create(b, loc, 1, 1)),
+              [&](OpBuilder &b, Location loc) {
+                memref::AtomicRMWOp::create(
+                    b, loc, arith::AtomicRMWKind::assign,
+                    statusWord(b, inclusive, add(b, exclusive, count)), status,
+                    slotOf(b, c.number, d));
+                scf::YieldOp::create(b, loc);
+              });
+          Value base = memref::LoadOp::create(b, loc, bases, d);
+          Value start = memref::LoadOp::create(b, loc, starts, d);
+          memref::StoreOp::create(
+              b, loc, sub(b, add(b, base, exclusive), start), bases, d);
+        });
+  }
+
   /// Pass `pass`: a workgroup per tile sorts it by the digit in workgroup
   /// memory and writes each element to its place in the row.
   void buildScatter(int64_t pass) {
@@ -446,8 +676,20 @@ private:
         rows * tiles, options.threads,
         [&](OpBuilder &b, Value block, Value tid) {
           Value threads = index(b, options.threads);
-          Tile c = tileOf(b, block);
           Type i32Type = b.getI32Type();
+          // onesweep: the tile's digit counts (zeroed before the ticket's
+          // barrier), and tiles in the order workgroups start (a ticket),
+          // so that a workgroup only waits for ones already running.
+          Value tileCounts;
+          if (options.onesweep) {
+            tileCounts = workgroupArray(b, kBins, i32Type);
+            sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
+                                  [&](OpBuilder &b, Location loc, Value d) {
+                                    memref::StoreOp::create(b, loc, i32(b, 0),
+                                                            tileCounts, d);
+                                  });
+          }
+          Tile c = tileOf(b, options.onesweep ? ticketOf(b, tid, pass) : block);
           auto slotArray = [&]() -> Value {
             return withSlots ? workgroupArray(b, stagedSize(), i32Type)
                              : Value();
@@ -473,11 +715,19 @@ private:
                 memref::StoreOp::create(b, loc, loaded[0], a.first, to);
                 if (withSlots)
                   memref::StoreOp::create(b, loc, loaded[1], a.second, to);
+                if (tileCounts)
+                  memref::AtomicRMWOp::create(
+                      b, loc, arith::AtomicRMWKind::addi, i32(b, 1), tileCounts,
+                      ValueRange{passDigit(b, loaded[0], pass)});
               });
           // Where each digit's bucket starts in the row: a scan of the totals.
           buildBlockScan(
               b, tid, options.threads, index(b, kBins), i32(b, 0),
               [&](OpBuilder &b, Value i) -> Value {
+                if (options.onesweep)
+                  return memref::LoadOp::create(
+                      b, loc, histogram,
+                      ValueRange{c.r, add(b, i, index(b, pass * kBins))});
                 return memref::LoadOp::create(b, loc, totals,
                                               ValueRange{c.r, i});
               },
@@ -485,13 +735,17 @@ private:
                 memref::StoreOp::create(b, loc, v, bases, i);
               },
               partials, /*loseCarry=*/false);
-          // Digits the tile lacks keep a start of 0 (never used).
+          // Digits the tile lacks keep a start of 0.
           sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
                                 [&](OpBuilder &b, Location loc, Value d) {
                                   memref::StoreOp::create(b, loc, i32(b, 0),
                                                           starts, d);
                                 });
           barrier(b);
+          // onesweep: the counts go out before the tile is sorted, so that
+          // later tiles' look-backs rarely wait.
+          if (options.onesweep)
+            publishCounts(b, tid, pass, c, tileCounts);
           int64_t shift = pass * sift::kRadixSortDigitBits;
           buildSplit(b, tid, c.length, a, other, shift, table, partials);
           buildSplit(b, tid, c.length, other, a,
@@ -526,18 +780,21 @@ private:
           // digit d (the bucket's start in the row, plus the tile's offset
           // in the bucket, less where d starts in the tile). Digits the tile
           // lacks get a value no element reads.
-          sift::forEachOfThread(
-              b, loc, tid, index(b, kBins), threads,
-              [&](OpBuilder &b, Location loc, Value d) {
-                Value offset = memref::LoadOp::create(
-                    b, loc, counts,
-                    ValueRange{c.r,
-                               add(b, mul(b, d, index(b, tiles)), c.number)});
-                Value base = memref::LoadOp::create(b, loc, bases, d);
-                Value start = memref::LoadOp::create(b, loc, starts, d);
-                memref::StoreOp::create(
-                    b, loc, sub(b, add(b, base, offset), start), bases, d);
-              });
+          if (options.onesweep)
+            lookBack(b, tid, pass, c, tileCounts, starts, bases);
+          else
+            sift::forEachOfThread(
+                b, loc, tid, index(b, kBins), threads,
+                [&](OpBuilder &b, Location loc, Value d) {
+                  Value offset = memref::LoadOp::create(
+                      b, loc, counts,
+                      ValueRange{c.r,
+                                 add(b, mul(b, d, index(b, tiles)), c.number)});
+                  Value base = memref::LoadOp::create(b, loc, bases, d);
+                  Value start = memref::LoadOp::create(b, loc, starts, d);
+                  memref::StoreOp::create(
+                      b, loc, sub(b, add(b, base, offset), start), bases, d);
+                });
           barrier(b);
           sift::forEachOfThread(
               b, loc, tid, c.length, threads,
@@ -601,18 +858,22 @@ private:
   int64_t rows = 0, kept = 0, tiles = 0, passes = 0;
   Type keyType;
   Value keys[2], slots[2], counts, totals;
+  Value histogram, status, tickets; ///< onesweep
   SmallVector<Value> copies;
 };
 
 } // namespace
 
 int64_t sift::radixSortWorkgroupBytes(int64_t tile, int64_t threads,
-                                      int64_t keyBytes, bool slots) {
+                                      int64_t keyBytes, bool slots,
+                                      bool onesweep) {
   // Two (key, slot) arrays of the tile with a gap after each thread's
   // items, the split counts with a gap after every 16, the scan's partials
-  // and the digits' starts in the tile and buckets' in the row.
+  // and the digits' starts in the tile and buckets' in the row; onesweep's
+  // digits' ends and ticket.
   return 2 * (tile + threads) * (keyBytes + (slots ? 4 : 0)) +
-         (kSplitBins + 1) * threads * 4 + threads * 4 + 2 * kBins * 4;
+         (kSplitBins + 1) * threads * 4 + threads * 4 + 2 * kBins * 4 +
+         (onesweep ? kBins * 4 + 4 : 0);
 }
 
 bool sift::radixSortNeedsSlots(Operation *op) {

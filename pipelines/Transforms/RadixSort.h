@@ -19,6 +19,10 @@ struct RadixSortOptions {
   int64_t threads = 1;    ///< threads of a workgroup (at most `tile`)
   bool barriers = true;   ///< false: fault dist-no-barrier
   bool lostCarry = false; ///< fault radix-scan-lost-carry
+  /// Each pass's offsets by decoupled look-back instead of a count and a
+  /// scan dispatch (algorithm radix_onesweep).
+  bool onesweep = false;
+  bool lookbackSkipsOne = false; ///< fault radix-lookback-skips-one
 };
 
 /// The bits a pass of the radix sort places by, and the bits of each of the
@@ -28,9 +32,9 @@ inline constexpr int64_t kRadixSortSplitBits = 4;
 
 /// The workgroup memory (bytes) a radix_sort workgroup of `threads` threads
 /// on tiles of `tile` keys of `keyBytes` bytes takes, with or without their
-/// i32 row positions (`slots`).
+/// i32 row positions (`slots`), as radix_sort or radix_onesweep.
 int64_t radixSortWorkgroupBytes(int64_t tile, int64_t threads, int64_t keyBytes,
-                                bool slots);
+                                bool slots, bool onesweep);
 
 /// Whether radix_sort moves each key with its i32 row position: for a
 /// top-k's indices and a sort's other operands, not for a sort of keys

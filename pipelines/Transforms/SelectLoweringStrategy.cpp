@@ -236,10 +236,12 @@ constexpr int64_t kRadixSortItems = 16;
 sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
                                          int64_t rows, const RowShape &row,
                                          int64_t budget, bool random,
-                                         ConfigRng &rng) {
+                                         ConfigRng &rng,
+                                         sift::Algorithm algorithm) {
+  bool onesweep = algorithm == sift::Algorithm::RadixOnesweep;
   auto fits = [&](int64_t tile, int64_t threads) {
-    return sift::radixSortWorkgroupBytes(tile, threads, row.keyBytes,
-                                         row.slots) <= budget;
+    return sift::radixSortWorkgroupBytes(tile, threads, row.keyBytes, row.slots,
+                                         onesweep) <= budget;
   };
   int64_t most = std::min<int64_t>(4096, std::max<int64_t>(
                                              2, nextPowerOfTwo(row.n)));
@@ -248,8 +250,7 @@ sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
       int64_t threads = std::min<int64_t>(
           std::max<int64_t>(tile / kRadixSortItems, 1), 1024);
       if (fits(tile, threads))
-        return rowTileConfig(context, rank, threads, tile,
-                             sift::Algorithm::RadixSort);
+        return rowTileConfig(context, rank, threads, tile, algorithm);
     }
     return {};
   }
@@ -269,8 +270,7 @@ sift::LoweringConfigAttr radixSortConfig(MLIRContext *context, int64_t rank,
     if (fits(tile, threads))
       threadChoices.push_back(threads);
   int64_t threads = threadChoices[rng.below(threadChoices.size())];
-  return rowTileConfig(context, rank, threads, tile,
-                       sift::Algorithm::RadixSort);
+  return rowTileConfig(context, rank, threads, tile, algorithm);
 }
 
 /// register_select's default: rows from kRegisterDefaultRow elements (a
@@ -430,20 +430,23 @@ struct SelectLoweringStrategyPass final
                      2 * (row.keyBytes + 4) <= maxWorkgroupMemory;
     bool radixSortFits =
         cooperative && row.n >= 2 && sift::radixSortable(op) &&
-        sift::radixSortWorkgroupBytes(2, 1, row.keyBytes, row.slots) <=
-            maxWorkgroupMemory;
+        sift::radixSortWorkgroupBytes(2, 1, row.keyBytes, row.slots,
+                                      /*onesweep=*/true) <= maxWorkgroupMemory;
     if (cooperative && row.n >= 2 && row.workgroupBytes <= maxWorkgroupMemory)
       algorithms.push_back(sift::Algorithm::WorkgroupRow);
     else if (radixSortFits && !random)
       // Too long for one workgroup: a radix sort when the order is a named
-      // one, otherwise tile sorts and merges.
+      // one, otherwise tile sorts and merges. (radix_onesweep's serial
+      // look-back was slower on the H100: random configs draw it.)
       algorithms.push_back(sift::Algorithm::RadixSort);
     else if (mergeFits && !random)
       algorithms.push_back(sift::Algorithm::MergeRows);
     if (mergeFits && random)
       algorithms.push_back(sift::Algorithm::MergeRows);
-    if (radixSortFits && random)
+    if (radixSortFits && random) {
       algorithms.push_back(sift::Algorithm::RadixSort);
+      algorithms.push_back(sift::Algorithm::RadixOnesweep);
+    }
     // tileandfuse's own top-k of long rows: per-thread top-k's of chunks
     // and a top-k of their candidates (SplitTopk.cpp); a split's per-chunk
     // top-k is a thread's.
@@ -509,10 +512,12 @@ struct SelectLoweringStrategyPass final
       return randomRowTileConfig(context, domain.size(), row.n, 16384,
                                  sift::Algorithm::RadixSelect, rng);
     }
-    if (algorithm == sift::Algorithm::RadixSort) {
+    if (algorithm == sift::Algorithm::RadixSort ||
+        algorithm == sift::Algorithm::RadixOnesweep) {
       int64_t rows = rowsOf(domain);
-      if (auto config = radixSortConfig(context, domain.size(), rows, row,
-                                        maxWorkgroupMemory, random, rng))
+      if (auto config =
+              radixSortConfig(context, domain.size(), rows, row,
+                              maxWorkgroupMemory, random, rng, algorithm))
         return config;
       algorithm = sift::Algorithm::RowPerThread; // Nothing fits.
     }

@@ -76,7 +76,8 @@ bool isCooperative(sift::Algorithm algorithm) {
          algorithm == sift::Algorithm::MergeRows ||
          algorithm == sift::Algorithm::RadixSelect ||
          algorithm == sift::Algorithm::RegisterSelect ||
-         algorithm == sift::Algorithm::RadixSort;
+         algorithm == sift::Algorithm::RadixSort ||
+         algorithm == sift::Algorithm::RadixOnesweep;
 }
 
 /// Fuse elementwise linalg producers (not sift ops: their rows span tiles).

@@ -322,6 +322,7 @@ struct WorkgroupRowsPass final
                      config.getAlgorithm() == sift::Algorithm::MergeRows ||
                      config.getAlgorithm() == sift::Algorithm::RadixSelect ||
                      config.getAlgorithm() == sift::Algorithm::RadixSort ||
+                     config.getAlgorithm() == sift::Algorithm::RadixOnesweep ||
                      config.getAlgorithm() == sift::Algorithm::RegisterSelect))
         ops.push_back(op);
     });
@@ -380,12 +381,16 @@ struct WorkgroupRowsPass final
         rewriter.eraseOp(op);
         continue;
       }
-      if (config.getAlgorithm() == sift::Algorithm::RadixSort) {
+      if (config.getAlgorithm() == sift::Algorithm::RadixSort ||
+          config.getAlgorithm() == sift::Algorithm::RadixOnesweep) {
         sift::RadixSortOptions radix;
         radix.tile = config.getRowTile();
         radix.threads = config.getWorkgroupSize()[0];
         radix.barriers = !injectNoBarrier;
         radix.lostCarry = injectRadixScanLostCarry;
+        radix.onesweep =
+            config.getAlgorithm() == sift::Algorithm::RadixOnesweep;
+        radix.lookbackSkipsOne = injectRadixLookbackSkipsOne;
         if (failed(sift::lowerRowsByRadixSort(rewriter, *row, radix)))
           return signalPassFailure();
         rewriter.eraseOp(op);

@@ -1,6 +1,7 @@
 // RUN: sift-opt %s -sift-workgroup-rows -split-input-file | FileCheck %s
 // RUN: sift-opt %s -sift-workgroup-rows=inject-radix-scan-lost-carry=1 -split-input-file | FileCheck %s --check-prefix=CARRY
 // RUN: sift-opt %s -sift-workgroup-rows=inject-no-barrier=1 -split-input-file | FileCheck %s --check-prefix=NOBARRIER
+// RUN: sift-opt %s -sift-workgroup-rows=inject-radix-lookback-skips-one=1 -split-input-file | FileCheck %s --check-prefix=LOOKBACK
 // Algorithm radix_sort: plan buffers, then per 8-bit digit of the keys'
 // order bits a count, a scan and a scatter launch.
 
@@ -130,5 +131,46 @@ func.func @topk_row(%x: memref<10xf16>, %v: memref<3xf16>, %i: memref<3xi64>) {
 // CHECK: gpu.launch
 func.func @keys_alone(%k: memref<37xi16>) {
   sift.sort dimension(0) ascending {sift.lowering_config = #radix} outs(%k : memref<37xi16>)
+  return
+}
+
+// -----
+
+#os = #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [4, 1, 1], algorithm = radix_onesweep, row_tile = 16>
+// radix_onesweep: plan buffers for every pass's digit counts (4 x 256),
+// the tiles' status words (3 tiles x 256 digits, i64) and a ticket a pass;
+// an init launch zeroes them, a histogram launch counts every pass's digits
+// (workgroup-memory bins, then global atomics), and each pass is one launch:
+// a workgroup takes its tile by ticket, counts its digits, publishes them,
+// sorts the tile and walks back over earlier tiles' status words (atomic
+// reads, spinning while one is unpublished) from the tile before it.
+// CHECK-LABEL: func.func @onesweep
+// CHECK: %[[HIST:.+]] = memref.alloc() : memref<1x1024xi32>
+// CHECK: %[[STATUS:.+]] = memref.alloc() : memref<1x768xi64>
+// CHECK: %[[TICKETS:.+]] = memref.alloc() : memref<1x4xi32>
+// CHECK: gpu.launch
+// CHECK:   memref.store %c0_i32{{.*}}, %[[HIST]]
+// CHECK:   memref.store %c0_i64{{.*}}, %[[STATUS]]
+// CHECK:   memref.store %c0_i32{{.*}}, %[[TICKETS]]
+// CHECK: gpu.launch
+// CHECK-COUNT-4: memref.atomic_rmw addi %c1_i32{{.*}} : (i32, memref<1024xi32, #gpu.address_space<workgroup>>)
+// CHECK:   memref.atomic_rmw addi %{{.+}}, %[[HIST]]
+// CHECK: gpu.launch
+// CHECK:   memref.atomic_rmw addi %c1_i32{{.*}}, %[[TICKETS]]
+// CHECK:   gpu.barrier
+// CHECK:   memref.atomic_rmw assign %{{.+}}, %[[STATUS]]
+// CHECK:   %[[FROM:.+]] = arith.subi %{{.+}}, %c1_i64 : i64
+// CHECK:   scf.while (%{{.+}} = %[[FROM]], %{{.+}} = %c0_i32{{.*}})
+// CHECK:     scf.while : () -> i64
+// CHECK:       memref.atomic_rmw ori %c0_i64{{.*}}, %[[STATUS]]
+// CHECK:   memref.atomic_rmw assign %{{.+}}, %[[STATUS]]
+// CHECK-COUNT-3: memref.atomic_rmw addi %c1_i32{{.*}}, %[[TICKETS]]
+// CHECK-NOT: gpu.launch
+// The fault: the walk starts two tiles back.
+// LOOKBACK-LABEL: func.func @onesweep
+// LOOKBACK: arith.subi %{{.+}}, %c2_i64 : i64
+// LOOKBACK: scf.while
+func.func @onesweep(%k: memref<37xf32>) {
+  sift.sort dimension(0) ascending {sift.lowering_config = #os} outs(%k : memref<37xf32>)
   return
 }
