@@ -277,18 +277,25 @@ private:
     });
   }
 
-  /// onesweep: every pass's digit counts of each row in one read of the
-  /// keys (a workgroup-memory histogram a tile, added to the row's); also
-  /// copies a sort's other operands aside.
-  void buildHistogram() {
+  /// A launch of a workgroup per tile that counts the digits of passes
+  /// [first, first + count) of its keys (read as pass `first` reads them)
+  /// in workgroup-memory bins, bins[(p - first) * 256 + digit], and hands
+  /// them to `writeOut(b, tile, bins, tid, threads)` after a barrier. The
+  /// first pass also copies a sort's other operands aside. Counting needs
+  /// little workgroup memory: up to 512 threads a tile (more than the
+  /// scatter's), for more loads in flight.
+  void buildDigitCount(
+      int64_t first, int64_t count,
+      function_ref<void(OpBuilder &, const Tile &, Value, Value, Value)>
+          writeOut) {
     int64_t threadCount =
         std::max(options.threads, std::min<int64_t>(options.tile, 512));
     launch(
         rows * tiles, threadCount, [&](OpBuilder &b, Value block, Value tid) {
           Value threads = index(b, threadCount);
           Tile c = tileOf(b, block);
-          Value bins = workgroupArray(b, passes * kBins, b.getI32Type());
-          sift::forEachOfThread(b, loc, tid, index(b, passes * kBins), threads,
+          Value bins = workgroupArray(b, count * kBins, b.getI32Type());
+          sift::forEachOfThread(b, loc, tid, index(b, count * kBins), threads,
                                 [&](OpBuilder &b, Location loc, Value e) {
                                   memref::StoreOp::create(b, loc, i32(b, 0),
                                                           bins, e);
@@ -297,17 +304,28 @@ private:
           forEachLoadedAhead(
               b, c, tid, threadCount,
               [&](OpBuilder &b, Value at) -> SmallVector<Value> {
-                return {load(b, 0, c, at).first};
+                return {load(b, first, c, at).first};
               },
               [&](OpBuilder &b, Value e, ArrayRef<Value> loaded) {
-                copyAside(b, c, add(b, c.start, e));
-                for (int64_t pass = 0; pass < passes; ++pass)
+                if (first == 0)
+                  copyAside(b, c, add(b, c.start, e));
+                for (int64_t pass = first; pass < first + count; ++pass)
                   memref::AtomicRMWOp::create(
                       b, loc, arith::AtomicRMWKind::addi, i32(b, 1), bins,
                       ValueRange{add(b, passDigit(b, loaded[0], pass),
-                                     index(b, pass * kBins))});
+                                     index(b, (pass - first) * kBins))});
               });
           barrier(b);
+          writeOut(b, c, bins, tid, threads);
+        });
+  }
+
+  /// onesweep: every pass's digit counts of each row in one read of the
+  /// keys, each tile's added to the row's with global atomics.
+  void buildHistogram() {
+    buildDigitCount(
+        0, passes,
+        [&](OpBuilder &b, const Tile &c, Value bins, Value tid, Value threads) {
           sift::forEachOfThread(
               b, loc, tid, index(b, passes * kBins), threads,
               [&](OpBuilder &b, Location loc, Value i) {
@@ -334,37 +352,12 @@ private:
     }
   }
 
-  /// Pass `pass`: each tile's digit counts, bucket-major. The first pass
-  /// also copies a sort's other operands aside.
+  /// Pass `pass`: each tile's digit counts, bucket-major
+  /// (counts[r][d * tiles + t]).
   void buildCount(int64_t pass) {
-    // Counting needs little workgroup memory: up to 512 threads a tile
-    // (more than the scatter's), for more loads in flight.
-    int64_t threadCount =
-        std::max(options.threads, std::min<int64_t>(options.tile, 512));
-    launch(
-        rows * tiles, threadCount, [&](OpBuilder &b, Value block, Value tid) {
-          Value threads = index(b, threadCount);
-          Tile c = tileOf(b, block);
-          Value bins = workgroupArray(b, kBins, b.getI32Type());
-          sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
-                                [&](OpBuilder &b, Location loc, Value e) {
-                                  memref::StoreOp::create(b, loc, i32(b, 0),
-                                                          bins, e);
-                                });
-          barrier(b);
-          forEachLoadedAhead(
-              b, c, tid, threadCount,
-              [&](OpBuilder &b, Value at) -> SmallVector<Value> {
-                return {load(b, pass, c, at).first};
-              },
-              [&](OpBuilder &b, Value e, ArrayRef<Value> loaded) {
-                if (pass == 0)
-                  copyAside(b, c, add(b, c.start, e));
-                memref::AtomicRMWOp::create(
-                    b, loc, arith::AtomicRMWKind::addi, i32(b, 1), bins,
-                    ValueRange{passDigit(b, loaded[0], pass)});
-              });
-          barrier(b);
+    buildDigitCount(
+        pass, 1,
+        [&](OpBuilder &b, const Tile &c, Value bins, Value tid, Value threads) {
           sift::forEachOfThread(
               b, loc, tid, index(b, kBins), threads,
               [&](OpBuilder &b, Location loc, Value d) {
@@ -549,46 +542,47 @@ private:
         b, loc, high, arith::ExtUIOp::create(b, loc, b.getI64Type(), count));
   }
 
-  /// onesweep: publishes each digit's count in tile `c` and looks back over
-  /// the tiles before it for their counts (decoupled look-back: an
-  /// inclusive prefix ends the walk, an aggregate adds its count and goes
-  /// on), then makes bases[d] the digit's place in the row less its start
-  /// in the tile. A tile waits only for tiles with earlier tickets, whose
-  /// workgroups have started. The fault radix-lookback-skips-one starts the
-  /// walk a tile too early.
+  /// Where tile `t`'s word for digit `d` is in the status words of tile
+  /// `c`'s row.
   SmallVector<Value> statusSlot(OpBuilder &b, const Tile &c, Value t, Value d) {
     return {c.r, add(b, mul(b, t, index(b, kBins)), d)};
+  }
+  static int64_t aggregateEpoch(int64_t pass) { return 2 * pass + 1; }
+  static int64_t inclusiveEpoch(int64_t pass) { return 2 * pass + 2; }
+  Value isFirstTile(OpBuilder &b, const Tile &c) {
+    return cmp(b, arith::CmpIPredicate::eq, c.number, index(b, 0));
   }
 
   /// onesweep: publishes tile `c`'s count of each digit (`counts`), an
   /// inclusive prefix for the row's first tile, an aggregate otherwise.
   void publishCounts(OpBuilder &b, Value tid, int64_t pass, const Tile &c,
                      Value counts) {
-    Value threads = index(b, options.threads);
-    int64_t aggregate = 2 * pass + 1, inclusive = 2 * pass + 2;
-    Value first = cmp(b, arith::CmpIPredicate::eq, c.number, index(b, 0));
-    auto countOf = [&](OpBuilder &b, Value d) -> Value {
-      return memref::LoadOp::create(b, loc, counts, d);
-    };
-    auto slotOf = [&](OpBuilder &b, Value t, Value d) {
-      return statusSlot(b, c, t, d);
-    };
+    Value first = isFirstTile(b, c);
     sift::forEachOfThread(
-        b, loc, tid, index(b, kBins), threads,
+        b, loc, tid, index(b, kBins), index(b, options.threads),
         [&](OpBuilder &b, Location loc, Value d) {
+          Value count = memref::LoadOp::create(b, loc, counts, d);
           Value word = arith::SelectOp::create(
-              b, loc, first, statusWord(b, inclusive, countOf(b, d)),
-              statusWord(b, aggregate, countOf(b, d)));
+              b, loc, first, statusWord(b, inclusiveEpoch(pass), count),
+              statusWord(b, aggregateEpoch(pass), count));
           memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::assign,
-                                      word, status, slotOf(b, c.number, d));
+                                      word, status,
+                                      statusSlot(b, c, c.number, d));
         });
   }
 
+  /// onesweep: for each digit, walks back over the tiles before tile `c`
+  /// for their counts (decoupled look-back: an inclusive prefix ends the
+  /// walk, an aggregate adds its count and goes on, an unpublished word is
+  /// read again), publishes the tile's inclusive prefix, and makes bases[d]
+  /// the digit's place in the row less its start in the tile. A tile waits
+  /// only for tiles with earlier tickets, whose workgroups have started.
+  /// The fault radix-lookback-skips-one starts the walk a tile too early.
   void lookBack(OpBuilder &b, Value tid, int64_t pass, const Tile &c,
                 Value counts, Value starts, Value bases) {
     Value threads = index(b, options.threads);
-    int64_t aggregate = 2 * pass + 1, inclusive = 2 * pass + 2;
-    Value first = cmp(b, arith::CmpIPredicate::eq, c.number, index(b, 0));
+    int64_t aggregate = aggregateEpoch(pass), inclusive = inclusiveEpoch(pass);
+    Value first = isFirstTile(b, c);
     auto countOf = [&](OpBuilder &b, Value d) -> Value {
       return memref::LoadOp::create(b, loc, counts, d);
     };
