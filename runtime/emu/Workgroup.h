@@ -1,0 +1,80 @@
+//===- runtime/emu/Workgroup.h - A workgroup's threads as fibers -*- C++
+//-*-===//
+//
+// The emulated barrier of the emu device (issue 24): the threads of one
+// workgroup of a GPU kernel run on the host as fibers, one stack each, on
+// the calling thread. A fiber runs until it reaches a barrier or leaves the
+// kernel; when every fiber has, the scheduler checks that they all wait at
+// the same barrier (else the kernel's barriers diverge) and starts the next
+// round. Within a round the fibers run one after another in an order drawn
+// from the seed, so a race between threads shows as a different result
+// under another seed, and a second run with another seed is another
+// interleaving. POSIX ucontext only: the runtime's rule of no dependency
+// beyond the C++ standard library and the OS.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "support/Result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace sift::emu {
+
+/// How a WorkgroupScheduler runs its fibers.
+struct SchedulerOptions {
+  uint64_t seed = 0;             ///< draws the fibers' order in each round
+  size_t stackBytes = 64 * 1024; ///< each fiber's stack (private memory)
+};
+
+/// Runs the threads of one workgroup as fibers with barriers between them.
+/// One scheduler runs one workgroup at a time; its stacks are kept for the
+/// next run. Not thread-safe: each host thread needs its own.
+class WorkgroupScheduler {
+public:
+  explicit WorkgroupScheduler(SchedulerOptions options = {});
+  ~WorkgroupScheduler();
+  WorkgroupScheduler(const WorkgroupScheduler &) = delete;
+  WorkgroupScheduler &operator=(const WorkgroupScheduler &) = delete;
+
+  /// Runs `body(thread)` for threads 0 .. threads - 1, each on its own
+  /// fiber, until every one has returned. `body` may call barrier(). An
+  /// error (barrier-divergence: a thread left the kernel while others wait
+  /// at a barrier, or two threads wait at different barriers) names the
+  /// two threads and the barriers; the fibers still running are abandoned
+  /// then, so `body` must own nothing across a barrier (kernel code owns
+  /// nothing). `round` draws the order from the seed and the run's number,
+  /// so that every workgroup of a dispatch gets its own order.
+  Status run(uint32_t threads, uint64_t round,
+             const std::function<void(uint32_t thread)> &body);
+
+  /// Called from a fiber: waits until every thread of the workgroup has
+  /// reached barrier `site` (a number naming the barrier in the kernel).
+  void barrier(uint32_t site);
+
+  /// The thread whose fiber is running (valid inside `body`).
+  uint32_t current() const { return current_; }
+
+  /// Rounds of the last run: one more than the barriers every thread met.
+  uint64_t rounds() const { return rounds_; }
+
+private:
+  struct Fiber;
+  static void trampoline();
+  std::vector<uint32_t> order(const std::vector<uint32_t> &ready,
+                              uint64_t &state) const;
+
+  SchedulerOptions options_;
+  std::vector<std::unique_ptr<Fiber>> fibers_;
+  struct MainContext;
+  std::unique_ptr<MainContext> main_;
+  const std::function<void(uint32_t)> *body_ = nullptr;
+  uint32_t current_ = 0;
+  uint64_t rounds_ = 0;
+};
+
+} // namespace sift::emu

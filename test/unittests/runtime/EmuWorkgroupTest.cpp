@@ -1,0 +1,147 @@
+//===- EmuWorkgroupTest.cpp - A workgroup's threads as fibers -------------===//
+//
+// The emu device's workgroup scheduler: every thread runs once, a barrier
+// holds every thread until all have reached it, the order within a round
+// comes from the seed (the same seed, the same order), and barriers that
+// diverge are errors naming the threads and barriers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/emu/Workgroup.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using sift::emu::SchedulerOptions;
+using sift::emu::WorkgroupScheduler;
+
+TEST(EmuWorkgroup, EveryThreadRunsOnce) {
+  WorkgroupScheduler scheduler;
+  std::vector<int> runs(100, 0);
+  ASSERT_TRUE(scheduler
+                  .run(100, 0,
+                       [&](uint32_t t) {
+                         EXPECT_EQ(scheduler.current(), t);
+                         ++runs[t];
+                       })
+                  .ok());
+  for (int r : runs)
+    EXPECT_EQ(r, 1);
+  EXPECT_EQ(scheduler.rounds(), 1u);
+}
+
+/// Thread t writes slot t, then reads its neighbour's slot: right after a
+/// barrier whatever the order, stale before one under some order.
+std::vector<int> neighbours(WorkgroupScheduler &scheduler, uint32_t threads,
+                            bool withBarrier) {
+  std::vector<int> slots(threads, -1), seen(threads, -2);
+  sift::Status status = scheduler.run(threads, 0, [&](uint32_t t) {
+    slots[t] = static_cast<int>(t);
+    if (withBarrier)
+      scheduler.barrier(1);
+    seen[t] = slots[(t + 1) % threads];
+  });
+  EXPECT_TRUE(status.ok()) << (status.ok() ? "" : status.message());
+  return seen;
+}
+
+TEST(EmuWorkgroup, ABarrierWaitsForEveryThread) {
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    WorkgroupScheduler scheduler(SchedulerOptions{seed});
+    std::vector<int> seen = neighbours(scheduler, 64, true);
+    for (uint32_t t = 0; t < 64; ++t)
+      ASSERT_EQ(seen[t], static_cast<int>((t + 1) % 64)) << "seed " << seed;
+    EXPECT_EQ(scheduler.rounds(), 2u);
+  }
+}
+
+TEST(EmuWorkgroup, WithoutTheBarrierSomeOrderReadsAStaleSlot) {
+  bool stale = false;
+  for (uint64_t seed = 0; seed < 20 && !stale; ++seed) {
+    WorkgroupScheduler scheduler(SchedulerOptions{seed});
+    for (int v : neighbours(scheduler, 64, false))
+      stale |= v == -1;
+  }
+  EXPECT_TRUE(stale);
+}
+
+std::vector<uint32_t> firstRoundOrder(uint64_t seed, uint64_t round) {
+  WorkgroupScheduler scheduler(SchedulerOptions{seed});
+  std::vector<uint32_t> order;
+  EXPECT_TRUE(
+      scheduler.run(32, round, [&](uint32_t t) { order.push_back(t); }).ok());
+  return order;
+}
+
+TEST(EmuWorkgroup, TheSeedDrawsTheOrder) {
+  EXPECT_EQ(firstRoundOrder(7, 0), firstRoundOrder(7, 0));
+  EXPECT_NE(firstRoundOrder(7, 0), firstRoundOrder(8, 0));
+  EXPECT_NE(firstRoundOrder(7, 0), firstRoundOrder(7, 1));
+}
+
+TEST(EmuWorkgroup, BarriersInALoop) {
+  WorkgroupScheduler scheduler(SchedulerOptions{3});
+  constexpr uint32_t kThreads = 16;
+  std::vector<int> value(kThreads, 0);
+  ASSERT_TRUE(scheduler
+                  .run(kThreads, 0,
+                       [&](uint32_t t) {
+                         // Each step adds the neighbour's value of the
+                         // previous step: after the loop every slot holds
+                         // the same sum.
+                         value[t] = 1;
+                         for (int step = 0; step < 4; ++step) {
+                           scheduler.barrier(1);
+                           int neighbour = value[(t + 1) % kThreads];
+                           scheduler.barrier(2);
+                           value[t] += neighbour;
+                         }
+                       })
+                  .ok());
+  for (int v : value)
+    EXPECT_EQ(v, 16);
+  EXPECT_EQ(scheduler.rounds(), 9u);
+}
+
+TEST(EmuWorkgroup, AThreadLeavingWhileOthersWaitDiverges) {
+  WorkgroupScheduler scheduler;
+  sift::Status status = scheduler.run(8, 0, [&](uint32_t t) {
+    if (t % 2 == 0)
+      scheduler.barrier(5);
+  });
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("barrier-divergence: thread 1 left the "
+                                  "kernel while thread 0 waits at barrier 5"),
+            std::string::npos)
+      << status.message();
+}
+
+TEST(EmuWorkgroup, DifferentBarriersDiverge) {
+  WorkgroupScheduler scheduler;
+  sift::Status status = scheduler.run(
+      4, 0, [&](uint32_t t) { scheduler.barrier(t < 2 ? 1 : 2); });
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("thread 0 waits at barrier 1, thread 2 at "
+                                  "barrier 2"),
+            std::string::npos)
+      << status.message();
+}
+
+TEST(EmuWorkgroup, TheSchedulerRunsAgainAfterAnError) {
+  WorkgroupScheduler scheduler;
+  EXPECT_FALSE(scheduler
+                   .run(4, 0,
+                        [&](uint32_t t) {
+                          if (t == 0)
+                            scheduler.barrier(1);
+                        })
+                   .ok());
+  std::vector<int> seen = neighbours(scheduler, 4, true);
+  EXPECT_EQ(seen, (std::vector<int>{1, 2, 3, 0}));
+}
+
+} // namespace
