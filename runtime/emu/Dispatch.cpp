@@ -1,0 +1,104 @@
+//===- runtime/emu/Dispatch.cpp - One dispatch on the host ----------------===//
+//
+// A dispatch is a loop over its workgroups in a drawn order; a workgroup is
+// one WorkgroupScheduler run whose body calls the kernel with the thread's
+// own context (a fiber keeps its context across barriers). The barrier
+// callback finds the scheduler through the context's device pointer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/emu/Dispatch.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sift::emu {
+
+namespace {
+
+void barrierCallback(SiftEmuContext *context, uint32_t site) {
+  static_cast<WorkgroupScheduler *>(context->device)->barrier(site);
+}
+
+/// The same generator as the scheduler's, for the workgroups' order.
+uint64_t nextRandom(uint64_t &state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+struct AlignedFree {
+  void operator()(void *p) const { std::free(p); }
+};
+
+std::string triple(const std::array<uint32_t, 3> &v) {
+  return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
+         std::to_string(v[2]) + ")";
+}
+
+} // namespace
+
+Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
+                   WorkgroupScheduler &scheduler, uint64_t seed) {
+  uint64_t threads =
+      uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
+  uint64_t groups = uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
+  if (threads == 0 || groups == 0)
+    return makeError("emu: empty launch: grid " + triple(launch.grid) +
+                     ", block " + triple(launch.block));
+  if (threads > 1024)
+    return makeError("emu: block " + triple(launch.block) + " has " +
+                     std::to_string(threads) + " threads, more than 1024");
+  std::unique_ptr<void, AlignedFree> memory;
+  if (launch.workgroupBytes > 0) {
+    size_t bytes = (launch.workgroupBytes + 15) / 16 * 16;
+    memory.reset(std::aligned_alloc(16, bytes));
+    if (!memory)
+      return makeError("emu: cannot allocate " + std::to_string(bytes) +
+                       " bytes of workgroup memory");
+  }
+  // The workgroups' order: a permutation drawn from the seed.
+  std::vector<uint64_t> order(groups);
+  for (uint64_t g = 0; g < groups; ++g)
+    order[g] = g;
+  uint64_t state = seed;
+  for (uint64_t i = groups; i > 1; --i)
+    std::swap(order[i - 1], order[nextRandom(state) % i]);
+  std::vector<SiftEmuContext> contexts(threads);
+  for (uint64_t g : order) {
+    std::array<uint32_t, 3> block{
+        static_cast<uint32_t>(g % launch.grid[0]),
+        static_cast<uint32_t>(g / launch.grid[0] % launch.grid[1]),
+        static_cast<uint32_t>(g / (uint64_t{launch.grid[0]} * launch.grid[1]))};
+    if (memory)
+      std::memset(memory.get(), kWorkgroupFill, launch.workgroupBytes);
+    for (uint64_t t = 0; t < threads; ++t) {
+      SiftEmuContext &c = contexts[t];
+      c.threadId[0] = static_cast<uint32_t>(t % launch.block[0]);
+      c.threadId[1] =
+          static_cast<uint32_t>(t / launch.block[0] % launch.block[1]);
+      c.threadId[2] = static_cast<uint32_t>(
+          t / (uint64_t{launch.block[0]} * launch.block[1]));
+      for (int d = 0; d < 3; ++d) {
+        c.blockId[d] = block[d];
+        c.blockDim[d] = launch.block[d];
+        c.gridDim[d] = launch.grid[d];
+      }
+      c.workgroupMemory = memory.get();
+      c.barrier = &barrierCallback;
+      c.device = &scheduler;
+    }
+    Status status =
+        scheduler.run(static_cast<uint32_t>(threads), g,
+                      [&](uint32_t t) { kernel(&contexts[t], buffers); });
+    if (!status.ok())
+      return makeError(status.message() + " (workgroup " + triple(block) + ")");
+  }
+  return Status::success();
+}
+
+} // namespace sift::emu

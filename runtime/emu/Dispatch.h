@@ -1,0 +1,40 @@
+//===- runtime/emu/Dispatch.h - One dispatch on the host --------*- C++ -*-===//
+//
+// Runs one dispatch of a kernel lowered for the host (EmuAbi.h): its
+// workgroups one after another in an order drawn from the seed, each
+// workgroup's threads as fibers (Workgroup.h) with its own workgroup memory,
+// filled with a pattern rather than zeros so that a kernel reading it before
+// writing does not see a lucky zero.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/emu/EmuAbi.h"
+#include "runtime/emu/Workgroup.h"
+#include "support/Result.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace sift::emu {
+
+/// The byte workgroup memory holds before a kernel writes it.
+inline constexpr unsigned char kWorkgroupFill = 0xA5;
+
+/// One launch of a kernel: its grid, its workgroup and the bytes of
+/// workgroup memory a workgroup takes.
+struct Launch {
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+  size_t workgroupBytes = 0;
+};
+
+/// Runs `kernel` over `launch` with `buffers` (the dispatch's bindings),
+/// workgroups in an order drawn from `seed`, threads scheduled by
+/// `scheduler`. An error names the workgroup (x, y, z) whose barriers
+/// diverged, or a launch that is empty or too large to emulate.
+Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
+                   WorkgroupScheduler &scheduler, uint64_t seed);
+
+} // namespace sift::emu

@@ -1,0 +1,37 @@
+//===- runtime/emu/EmuAbi.h - What an emulated kernel sees ------*- C++ -*-===//
+//
+// The C ABI between the emu device and a GPU kernel lowered for the host:
+// the kernel is `void kernel(SiftEmuContext *context, void **buffers)`,
+// called once per thread on that thread's fiber, with the dispatch's
+// buffers in binding order. It reads its ids and the launch's sizes from
+// the context, finds its workgroup's memory there, and calls back through
+// the context at a barrier (a function pointer, so that a kernel library
+// needs no symbol from the process that loads it). Plain C layout: the
+// compiler's host lowering addresses the fields by offset.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+
+extern "C" {
+
+struct SiftEmuContext;
+
+/// Waits until every thread of the workgroup reaches barrier `site`.
+typedef void (*SiftEmuBarrier)(SiftEmuContext *context, uint32_t site);
+
+struct SiftEmuContext {
+  uint32_t threadId[3];  ///< x, y, z within the workgroup
+  uint32_t blockId[3];   ///< x, y, z within the grid
+  uint32_t blockDim[3];  ///< threads of a workgroup
+  uint32_t gridDim[3];   ///< workgroups of the dispatch
+  void *workgroupMemory; ///< this workgroup's attributions, 16-byte aligned
+  SiftEmuBarrier barrier;
+  void *device; ///< the emu device's own state (opaque to kernels)
+};
+
+/// A GPU kernel lowered for the host.
+typedef void (*SiftEmuKernel)(SiftEmuContext *context, void **buffers);
+
+} // extern "C"
