@@ -411,3 +411,20 @@ def TestTileSiftOps : Pass<"sift-test-tile", "mlir::func::FuncOp"> {
 }
 
 #endif // SIFT_TRANSFORMS_PASSES_TD
+
+def LowerKernelsForHost
+    : Pass<"sift-lower-kernels-for-host", "mlir::gpu::GPUModuleOp"> {
+  let summary = "GPU kernels become host functions for the emu device";
+  let description = [{
+    Every kernel of the gpu.module (gpu ops, memrefs and cf, after
+    sift-kernel-allocs-to-attributions and the lowering of scf) becomes an
+    `llvm.func @kernel(ptr %context, ptr %buffers)` with the emu device's
+    ABI (runtime/emu/EmuAbi.h): buffers from the second argument, one bare
+    pointer a binding; workgroup attributions in the context's workgroup
+    memory, 16-byte aligned, their total in the global
+    `@<kernel>_workgroup_bytes`; private attributions on the stack; thread
+    and block ids and sizes from the context; each gpu.barrier a call of
+    the context's barrier callback with its number in the kernel.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}

@@ -1,0 +1,270 @@
+//===- LowerKernelsForHost.cpp - GPU kernels as host functions ------------===//
+//
+// The emu device's half in the compiler (issue 24): every kernel of a
+// gpu.module, still target-independent (gpu ops, memrefs, cf) but already
+// shaped by the target's config, becomes an LLVM function for the host with
+// the ABI of runtime/emu/EmuAbi.h, `void kernel(SiftEmuContext *, void **)`:
+//
+//   - its buffer parameters come from the second argument, one bare pointer
+//     a binding, as statically shaped memref descriptors;
+//   - workgroup attributions are slices of the context's workgroup memory,
+//     each at a 16-byte aligned offset; the total is exported as the global
+//     `<kernel>_workgroup_bytes` (i64) for the runtime to allocate;
+//   - private attributions are stack slots (the fiber's stack);
+//   - gpu.thread_id, block_id, block_dim and grid_dim read the context;
+//   - gpu.barrier calls the context's barrier callback with the barrier's
+//     number in the kernel (its site, for barrier-divergence messages).
+//
+// Everything else goes down the usual LLVM conversions (arith, math, cf,
+// memref, index) with every GPU memory space mapped to the host's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Transforms/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#define DEBUG_TYPE "sift-lower-kernels-for-host"
+
+namespace sift {
+#define GEN_PASS_DEF_LOWERKERNELSFORHOST
+#include "pipelines/Transforms/Passes.h.inc"
+} // namespace sift
+
+using namespace mlir;
+
+namespace {
+
+/// SiftEmuContext's fields, in order (EmuAbi.h).
+enum ContextField : int32_t {
+  kThreadId = 0,
+  kBlockId = 1,
+  kBlockDim = 2,
+  kGridDim = 3,
+  kWorkgroupMemory = 4,
+  kBarrier = 5,
+};
+
+/// The attribute that numbers a kernel's barriers before the conversion.
+constexpr llvm::StringLiteral kSiteAttr = "sift.barrier_site";
+
+LLVM::LLVMStructType contextType(MLIRContext *context) {
+  Type u32x3 = LLVM::LLVMArrayType::get(IntegerType::get(context, 32), 3);
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  return LLVM::LLVMStructType::getLiteral(
+      context, {u32x3, u32x3, u32x3, u32x3, ptr, ptr, ptr});
+}
+
+/// The context: the first argument of the llvm.func around `op`.
+Value contextOf(Operation *op) {
+  auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+  return func.getArgument(0);
+}
+
+/// A pointer to field `field` (element `element` of an array field) of the
+/// context.
+Value fieldAddress(OpBuilder &b, Location loc, Value context, int32_t field,
+                   std::optional<int32_t> element = std::nullopt) {
+  SmallVector<LLVM::GEPArg> indices{0, field};
+  if (element)
+    indices.push_back(*element);
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                             contextType(b.getContext()), context, indices);
+}
+
+int64_t memrefBytes(MemRefType type) {
+  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+}
+
+/// gpu.func (a kernel) -> llvm.func @name(ptr context, ptr buffers).
+struct KernelToHostFunction : ConvertOpToLLVMPattern<gpu::GPUFuncOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::GPUFuncOp func, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!func.isKernel())
+      return rewriter.notifyMatchFailure(func, "not a kernel");
+    Location loc = func.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    Type ptr = LLVM::LLVMPointerType::get(context);
+    auto host = LLVM::LLVMFuncOp::create(
+        rewriter, loc, func.getName(),
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                    {ptr, ptr}));
+    Block *entry = host.addEntryBlock(rewriter);
+    rewriter.setInsertionPointToStart(entry);
+    Value hostContext = host.getArgument(0);
+    Value buffers = host.getArgument(1);
+    const LLVMTypeConverter &converter = *getTypeConverter();
+    Block &body = func.getBody().front();
+    TypeConverter::SignatureConversion signature(body.getNumArguments());
+    unsigned argument = 0;
+    auto descriptor = [&](Value memory, Type type) -> Value {
+      return MemRefDescriptor::fromStaticShape(rewriter, loc, converter,
+                                               cast<MemRefType>(type), memory);
+    };
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      if (!isa<MemRefType>(type) || !cast<MemRefType>(type).hasStaticShape())
+        return rewriter.notifyMatchFailure(
+            func, "a kernel parameter that is not a static memref");
+      Value slot = LLVM::GEPOp::create(rewriter, loc, ptr, ptr, buffers,
+                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      Value memory = LLVM::LoadOp::create(rewriter, loc, ptr, slot);
+      signature.remapInput(argument++, descriptor(memory, type));
+    }
+    // Workgroup attributions: 16-byte aligned slices of the workgroup's
+    // memory.
+    int64_t offset = 0;
+    Value base;
+    if (!func.getWorkgroupAttributions().empty())
+      base = LLVM::LoadOp::create(
+          rewriter, loc, ptr,
+          fieldAddress(rewriter, loc, hostContext, kWorkgroupMemory));
+    for (BlockArgument attribution : func.getWorkgroupAttributions()) {
+      auto type = cast<MemRefType>(attribution.getType());
+      if (!type.hasStaticShape())
+        return rewriter.notifyMatchFailure(func, "a dynamic attribution");
+      Value memory =
+          LLVM::GEPOp::create(rewriter, loc, ptr, rewriter.getI8Type(), base,
+                              ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+      signature.remapInput(argument++, descriptor(memory, type));
+      offset += (memrefBytes(type) + 15) / 16 * 16;
+    }
+    // Private attributions: stack slots.
+    for (BlockArgument attribution : func.getPrivateAttributions()) {
+      auto type = cast<MemRefType>(attribution.getType());
+      if (!type.hasStaticShape())
+        return rewriter.notifyMatchFailure(func, "a dynamic attribution");
+      Value size = LLVM::ConstantOp::create(
+          rewriter, loc, rewriter.getI64Type(), memrefBytes(type));
+      Value memory = LLVM::AllocaOp::create(rewriter, loc, ptr,
+                                            rewriter.getI8Type(), size, 16);
+      signature.remapInput(argument++, descriptor(memory, type));
+    }
+    // The workgroup memory the runtime allocates for this kernel.
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(host);
+      LLVM::GlobalOp::create(rewriter, loc, rewriter.getI64Type(),
+                             /*isConstant=*/true, LLVM::Linkage::External,
+                             (func.getName() + "_workgroup_bytes").str(),
+                             rewriter.getI64IntegerAttr(offset));
+    }
+    Block *converted =
+        rewriter.applySignatureConversion(&body, signature, &converter);
+    rewriter.inlineRegionBefore(func.getBody(), host.getBody(),
+                                host.getBody().end());
+    LLVM::BrOp::create(rewriter, loc, ValueRange{}, converted);
+    rewriter.eraseOp(func);
+    return success();
+  }
+};
+
+/// gpu.thread_id and friends: a u32 of the context, widened to index.
+template <typename IdOp, int32_t Field>
+struct IdFromContext : ConvertOpToLLVMPattern<IdOp> {
+  using ConvertOpToLLVMPattern<IdOp>::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(IdOp op, typename IdOp::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int32_t dimension = static_cast<int32_t>(op.getDimension());
+    Value address =
+        fieldAddress(rewriter, loc, contextOf(op), Field, dimension);
+    Value u32 =
+        LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), address);
+    Type index = this->getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOpWithNewOp<LLVM::ZExtOp>(op, index, u32);
+    return success();
+  }
+};
+
+/// gpu.barrier: the context's barrier callback with the barrier's site.
+struct BarrierToCallback : ConvertOpToLLVMPattern<gpu::BarrierOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    Type ptr = LLVM::LLVMPointerType::get(context);
+    Value hostContext = contextOf(op);
+    Value callback = LLVM::LoadOp::create(
+        rewriter, loc, ptr, fieldAddress(rewriter, loc, hostContext, kBarrier));
+    auto site = op->getAttrOfType<IntegerAttr>(kSiteAttr);
+    Value siteValue = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI32Type(), site ? site.getInt() : 0);
+    auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                            {ptr, rewriter.getI32Type()});
+    LLVM::CallOp::create(rewriter, loc, type,
+                         ValueRange{callback, hostContext, siteValue});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReturnToHost : ConvertOpToLLVMPattern<gpu::ReturnOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::ReturnOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange{});
+    return success();
+  }
+};
+
+class LowerKernelsForHostPass final
+    : public sift::impl::LowerKernelsForHostBase<LowerKernelsForHostPass> {
+public:
+  using LowerKernelsForHostBase::LowerKernelsForHostBase;
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    // Number each kernel's barriers in the order they appear.
+    module.walk([&](gpu::GPUFuncOp func) {
+      int64_t site = 0;
+      func.walk([&](gpu::BarrierOp barrier) {
+        barrier->setAttr(
+            kSiteAttr, IntegerAttr::get(IntegerType::get(context, 32), ++site));
+      });
+    });
+    LowerToLLVMOptions options(context);
+    LLVMTypeConverter converter(context, options);
+    populateGpuMemorySpaceAttributeConversions(
+        converter, [](gpu::AddressSpace) -> unsigned { return 0; });
+    RewritePatternSet patterns(context);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    index::populateIndexToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    patterns.add<KernelToHostFunction, BarrierToCallback, ReturnToHost,
+                 IdFromContext<gpu::ThreadIdOp, kThreadId>,
+                 IdFromContext<gpu::BlockIdOp, kBlockId>,
+                 IdFromContext<gpu::BlockDimOp, kBlockDim>,
+                 IdFromContext<gpu::GridDimOp, kGridDim>>(converter);
+    LLVMConversionTarget target(*context);
+    target.addLegalOp<gpu::GPUModuleOp>();
+    if (failed(applyFullConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,64 @@
+// RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-kernels-for-host))" | FileCheck %s
+// A kernel lowered for the emu device (runtime/emu/EmuAbi.h): llvm.func
+// @k(ptr %context, ptr %buffers); buffers are bare pointers read from the
+// second argument; the workgroup attribution is the context's workgroup
+// memory (field 4), its size exported; the private one a stack slot; ids
+// read the context's arrays (fields 0-3); each barrier calls the context's
+// callback (field 5) with its number in the kernel.
+
+// CHECK-LABEL: gpu.module @kernels
+// CHECK: llvm.mlir.global external constant @sum_workgroup_bytes(256 : i64)
+// CHECK: llvm.func @sum(%[[CTX:.+]]: !llvm.ptr, %[[BUFS:.+]]: !llvm.ptr)
+// CHECK:   %[[B0:.+]] = llvm.getelementptr %[[BUFS]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK:   llvm.load %[[B0]] : !llvm.ptr -> !llvm.ptr
+// CHECK:   %[[B1:.+]] = llvm.getelementptr %[[BUFS]][1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK:   llvm.load %[[B1]] : !llvm.ptr -> !llvm.ptr
+// CHECK:   %[[WGF:.+]] = llvm.getelementptr %[[CTX]][0, 4]
+// CHECK:   %[[WG:.+]] = llvm.load %[[WGF]] : !llvm.ptr -> !llvm.ptr
+// CHECK:   llvm.getelementptr %[[WG]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK:   llvm.alloca %{{.+}} x i8 {alignment = 16 : i64}
+// CHECK:   llvm.getelementptr %[[CTX]][0, 0, 0]
+// CHECK:   llvm.zext %{{.+}} : i32 to i64
+// CHECK:   llvm.getelementptr %[[CTX]][0, 1, 0]
+// CHECK:   llvm.getelementptr %[[CTX]][0, 2, 0]
+// CHECK:   %[[F1:.+]] = llvm.getelementptr %[[CTX]][0, 5]
+// CHECK:   %[[CB1:.+]] = llvm.load %[[F1]] : !llvm.ptr -> !llvm.ptr
+// CHECK:   %[[S1:.+]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK:   llvm.call %[[CB1]](%[[CTX]], %[[S1]]) : !llvm.ptr, (!llvm.ptr, i32) -> ()
+// CHECK:   %[[S2:.+]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK:   llvm.call %{{.+}}(%[[CTX]], %[[S2]])
+// CHECK:   llvm.return
+// CHECK-NOT: gpu.
+gpu.module @kernels {
+  gpu.func @sum(%in: memref<8x64xi32>, %out: memref<8xi32>) workgroup(%partial: memref<64xi32, #gpu.address_space<workgroup>>) private(%tmp: memref<2xi32, #gpu.address_space<private>>) kernel {
+    %t = gpu.thread_id x
+    %g = gpu.block_id x
+    %n = gpu.block_dim x
+    %v = memref.load %in[%g, %t] : memref<8x64xi32>
+    memref.store %v, %partial[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %c0 = arith.constant 0 : index
+    %is0 = arith.cmpi eq, %t, %c0 : index
+    cf.cond_br %is0, ^sum, ^done
+  ^sum:
+    %c1 = arith.constant 1 : index
+    %z = arith.constant 0 : i32
+    cf.br ^loop(%c0, %z : index, i32)
+  ^loop(%i: index, %acc: i32):
+    %more = arith.cmpi ult, %i, %n : index
+    cf.cond_br %more, ^body, ^write
+  ^body:
+    %x = memref.load %partial[%i] : memref<64xi32, #gpu.address_space<workgroup>>
+    %acc2 = arith.addi %acc, %x : i32
+    %i2 = arith.addi %i, %c1 : index
+    cf.br ^loop(%i2, %acc2 : index, i32)
+  ^write:
+    memref.store %acc, %tmp[%c0] : memref<2xi32, #gpu.address_space<private>>
+    %r = memref.load %tmp[%c0] : memref<2xi32, #gpu.address_space<private>>
+    memref.store %r, %out[%g] : memref<8xi32>
+    cf.br ^done
+  ^done:
+    gpu.barrier
+    gpu.return
+  }
+}

@@ -1,0 +1,176 @@
+//===- EmuKernelTest.cpp - Kernels lowered for the host, run on fibers ----===//
+//
+// sift-lower-kernels-for-host end to end on the CPU: a gpu.module with
+// workgroup and private attributions, thread and block ids and barriers is
+// lowered for the host, built into a shared object, loaded, and run with the
+// emu runtime's dispatch (runtime/emu): the workgroups' sums are right under
+// several seeds, the workgroup memory the kernel exports is what its
+// attributions take, and a barrier only some threads reach is a
+// barrier-divergence naming its site.
+//
+//===----------------------------------------------------------------------===//
+
+#include "test/unittests/compiler/IrTestFixture.h"
+
+#include "pipelines/Target/HostTarget.h"
+#include "pipelines/Transforms/Passes.h"
+#include "runtime/emu/Dispatch.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <cstdio>
+#include <dlfcn.h>
+#include <fstream>
+#include <unistd.h>
+
+namespace {
+
+using namespace sift::irtest;
+
+/// Each workgroup sums its row of `in` through workgroup memory: every
+/// thread stores its element, a barrier, thread 0 adds them up (through a
+/// private slot), a second barrier that some threads skip when `diverge`.
+std::string sumKernel(bool diverge) {
+  std::string skip = diverge ? "%skip = arith.cmpi eq, %t, %c1 : index\n"
+                               "    cf.cond_br %skip, ^out, ^done\n"
+                             : "cf.br ^done\n";
+  return R"(gpu.module @kernels {
+  gpu.func @sum(%in: memref<8x64xi32>, %out: memref<8xi32>) workgroup(%partial: memref<64xi32, #gpu.address_space<workgroup>>) private(%tmp: memref<2xi32, #gpu.address_space<private>>) kernel {
+    %t = gpu.thread_id x
+    %g = gpu.block_id x
+    %n = gpu.block_dim x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %v = memref.load %in[%g, %t] : memref<8x64xi32>
+    memref.store %v, %partial[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %is0 = arith.cmpi eq, %t, %c0 : index
+    cf.cond_br %is0, ^sum, ^after
+  ^sum:
+    %z = arith.constant 0 : i32
+    cf.br ^loop(%c0, %z : index, i32)
+  ^loop(%i: index, %acc: i32):
+    %more = arith.cmpi ult, %i, %n : index
+    cf.cond_br %more, ^body, ^write
+  ^body:
+    %x = memref.load %partial[%i] : memref<64xi32, #gpu.address_space<workgroup>>
+    %acc2 = arith.addi %acc, %x : i32
+    %i2 = arith.addi %i, %c1 : index
+    cf.br ^loop(%i2, %acc2 : index, i32)
+  ^write:
+    memref.store %acc, %tmp[%c0] : memref<2xi32, #gpu.address_space<private>>
+    %r = memref.load %tmp[%c0] : memref<2xi32, #gpu.address_space<private>>
+    memref.store %r, %out[%g] : memref<8xi32>
+    cf.br ^after
+  ^after:
+    )" + skip +
+         R"(
+  ^done:
+    gpu.barrier
+    cf.br ^out
+  ^out:
+    gpu.return
+  }
+}
+)";
+}
+
+/// The kernel module lowered for the host and loaded.
+class LoadedKernels {
+public:
+  LoadedKernels() = default;
+  void load(MLIRContext &context, const std::string &text) {
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(text, ParserConfig(&context));
+    ASSERT_TRUE(module);
+    PassManager pm(&context);
+    pm.addNestedPass<gpu::GPUModuleOp>(sift::createLowerKernelsForHost());
+    ASSERT_TRUE(succeeded(pm.run(*module)));
+    // The gpu.module's contents become the host module.
+    OwningOpRef<ModuleOp> host = ModuleOp::create(UnknownLoc::get(&context));
+    gpu::GPUModuleOp kernels = *module->getOps<gpu::GPUModuleOp>().begin();
+    for (Operation &op :
+         llvm::make_early_inc_range(kernels.getBody()->getOperations()))
+      op.moveBefore(host->getBody(), host->getBody()->end());
+    std::vector<uint8_t> bytes;
+    std::string error;
+    ASSERT_TRUE(sift::buildHostSharedObject(*host, sift::HostTargetOptions{},
+                                            bytes, error))
+        << error;
+    char path[] = "/tmp/sift-emu-kernelXXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    path_ = path;
+    std::ofstream(path_, std::ios::binary)
+        .write(reinterpret_cast<const char *>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+    handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle_, nullptr) << dlerror();
+  }
+  ~LoadedKernels() {
+    if (handle_)
+      dlclose(handle_);
+    if (!path_.empty())
+      std::remove(path_.c_str());
+  }
+  void *symbol(const char *name) const {
+    return handle_ ? dlsym(handle_, name) : nullptr;
+  }
+
+private:
+  std::string path_;
+  void *handle_ = nullptr;
+};
+
+class EmuKernelTest : public SiftIrTest {};
+
+TEST_F(EmuKernelTest, AKernelLoweredForTheHostRunsOnFibers) {
+  LoadedKernels kernels;
+  ASSERT_NO_FATAL_FAILURE(kernels.load(context_, sumKernel(/*diverge=*/false)));
+  auto kernel = reinterpret_cast<SiftEmuKernel>(kernels.symbol("sum"));
+  auto *bytes =
+      static_cast<const int64_t *>(kernels.symbol("sum_workgroup_bytes"));
+  ASSERT_NE(kernel, nullptr);
+  ASSERT_NE(bytes, nullptr);
+  EXPECT_EQ(*bytes, 64 * 4);
+  std::vector<int32_t> in(8 * 64);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<int32_t>(i * 7 % 13) - 6;
+  for (uint64_t seed = 0; seed < 3; ++seed) {
+    std::vector<int32_t> out(8, -1);
+    void *buffers[] = {in.data(), out.data()};
+    sift::emu::WorkgroupScheduler scheduler(sift::emu::SchedulerOptions{seed});
+    sift::Status status = sift::emu::runDispatch(
+        {{8, 1, 1}, {64, 1, 1}, static_cast<size_t>(*bytes)}, kernel, buffers,
+        scheduler, seed);
+    ASSERT_TRUE(status.ok()) << status.message();
+    for (int g = 0; g < 8; ++g) {
+      int32_t expected = 0;
+      for (int i = 0; i < 64; ++i)
+        expected += in[g * 64 + i];
+      EXPECT_EQ(out[g], expected) << "workgroup " << g << ", seed " << seed;
+    }
+  }
+}
+
+TEST_F(EmuKernelTest, ABarrierSomeThreadsSkipDiverges) {
+  LoadedKernels kernels;
+  ASSERT_NO_FATAL_FAILURE(kernels.load(context_, sumKernel(/*diverge=*/true)));
+  auto kernel = reinterpret_cast<SiftEmuKernel>(kernels.symbol("sum"));
+  ASSERT_NE(kernel, nullptr);
+  std::vector<int32_t> in(8 * 64, 1), out(8, 0);
+  void *buffers[] = {in.data(), out.data()};
+  sift::emu::WorkgroupScheduler scheduler;
+  sift::Status status = sift::emu::runDispatch({{8, 1, 1}, {64, 1, 1}, 256},
+                                               kernel, buffers, scheduler, 0);
+  ASSERT_FALSE(status.ok());
+  // Thread 1 leaves; the others wait at the kernel's second barrier.
+  EXPECT_NE(status.message().find("barrier-divergence: thread 1 left the "
+                                  "kernel while thread 0 waits at barrier 2"),
+            std::string::npos)
+      << status.message();
+}
+
+} // namespace
