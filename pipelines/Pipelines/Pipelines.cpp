@@ -240,6 +240,19 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
   std::string chip = options.chip.empty()
                          ? std::string(defaultChip(options.target))
                          : options.chip;
+  if (options.hostKernels) {
+    // The emu device: the kernels as they are before the target's
+    // lowering, made host functions.
+    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    KernelAllocsToAttributionsOptions attributions;
+    attributions.injectWgAllocAsMalloc =
+        options.faults.contains(Fault::WgAllocAsMalloc);
+    kernels.addPass(createKernelAllocsToAttributions(attributions));
+    kernels.addPass(createLowerAffinePass());
+    kernels.addPass(createSCFToControlFlowPass());
+    kernels.addPass(createLowerKernelsForHost());
+    return;
+  }
   // Step 1. Attach the target.
   if (options.target == TargetKind::Amdgpu) {
     GpuROCDLAttachTargetOptions attach;

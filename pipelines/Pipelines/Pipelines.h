@@ -37,6 +37,11 @@ struct PipelineOptions {
   int64_t randomConfigSeed = -1;
   /// Injected compiler faults (off by default; see support/Fault.h).
   FaultSet faults;
+  /// GPU pipelines: the GPU tail lowers every kernel for the host (the emu
+  /// device's ABI, sift-lower-kernels-for-host) instead of to NVVM or
+  /// ROCDL; the gpu.modules then hold host LLVM functions. Configs still
+  /// follow `target` and `chip`.
+  bool hostKernels = false;
 };
 
 /// The cpu pipeline, from tensors to the LLVM dialect with the host ABI.

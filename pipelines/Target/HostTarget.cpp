@@ -10,7 +10,9 @@
 #include "pipelines/Target/HostTarget.h"
 #include "pipelines/Target/Linker.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/IR/LegacyPassManager.h"
@@ -138,4 +140,29 @@ bool sift::buildHostSharedObject(ModuleOp module,
   return linkElfObject({"-shared", "-Bsymbolic", "--hash-style=gnu"},
                        std::string_view(object.data(), object.size()),
                        options.link, linkerPath(options), sharedObject, error);
+}
+
+std::string sift::hostKernelSymbol(const std::string &executable,
+                                   const std::string &kernel) {
+  return executable + "__" + kernel;
+}
+
+mlir::OwningOpRef<mlir::ModuleOp>
+sift::takeHostKernels(mlir::ModuleOp module,
+                      std::vector<std::string> &executables) {
+  mlir::OwningOpRef<mlir::ModuleOp> host =
+      mlir::ModuleOp::create(module.getLoc());
+  for (auto kernels :
+       llvm::make_early_inc_range(module.getOps<mlir::gpu::GPUModuleOp>())) {
+    std::string name = kernels.getName().str();
+    executables.push_back(name);
+    for (mlir::Operation &op :
+         llvm::make_early_inc_range(kernels.getBody()->getOperations())) {
+      if (auto symbol = mlir::SymbolTable::getSymbolName(&op))
+        mlir::SymbolTable::setSymbolName(
+            &op, hostKernelSymbol(name, symbol.getValue().str()));
+      op.moveBefore(host->getBody(), host->getBody()->end());
+    }
+  }
+  return host;
 }

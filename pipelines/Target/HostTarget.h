@@ -49,6 +49,19 @@ std::unique_ptr<llvm::Module>
 translateForHost(mlir::ModuleOp module, llvm::LLVMContext &context,
                  const HostTargetOptions &options, std::string &error);
 
+/// The emu device's kernels: moves the contents of every gpu.module of
+/// `module` (host LLVM functions and globals, after
+/// sift-lower-kernels-for-host) into one new module, each symbol renamed
+/// `<gpu.module>__<symbol>` (every kernel module names its kernel alike).
+/// `executables` gets the gpu.modules' names in order.
+mlir::OwningOpRef<mlir::ModuleOp>
+takeHostKernels(mlir::ModuleOp module, std::vector<std::string> &executables);
+
+/// The symbol of kernel `kernel` of executable `executable` in the module
+/// takeHostKernels made.
+std::string hostKernelSymbol(const std::string &executable,
+                             const std::string &kernel);
+
 /// Compiles `module` (LLVM dialect) into the bytes of a shared object.
 /// Returns false and sets `error` on failure.
 bool buildHostSharedObject(mlir::ModuleOp module,

@@ -104,6 +104,9 @@ struct KernelToHostFunction : ConvertOpToLLVMPattern<gpu::GPUFuncOp> {
         rewriter, loc, func.getName(),
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
                                     {ptr, ptr}));
+    // Still a kernel for the host function's gpu.launch_func.
+    host->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                  rewriter.getUnitAttr());
     Block *entry = host.addEntryBlock(rewriter);
     rewriter.setInsertionPointToStart(entry);
     Value hostContext = host.getArgument(0);

@@ -1,0 +1,224 @@
+//===- EmuPipelineTest.cpp - sift's GPU kernels run on the CPU ------------===//
+//
+// The distribute and tileandfuse pipelines with `hostKernels` (the emu
+// device's lowering) on programs that reach the cooperative algorithms:
+// the plan's dispatches run in order on fibers (runtime/emu), over buffers
+// the test allocates, and the outputs are checked against std::sort. This
+// is the GPU kernels' first execution without a GPU: workgroup_row's
+// phased network, radix_sort, radix_onesweep (whose look-back spins on
+// other workgroups' words: sequential workgroups take tickets in order),
+// register_select.
+//
+//===----------------------------------------------------------------------===//
+
+#include "test/unittests/compiler/IrTestFixture.h"
+
+#include "pipelines/Pipelines/Pipelines.h"
+#include "pipelines/Target/Compile.h"
+#include "pipelines/Target/HostTarget.h"
+#include "runtime/emu/Dispatch.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <dlfcn.h>
+#include <fstream>
+#include <random>
+#include <unistd.h>
+
+namespace {
+
+using namespace sift::irtest;
+
+class EmuPipelineTest : public SiftIrTest {
+protected:
+  ~EmuPipelineTest() override {
+    if (handle_)
+      dlclose(handle_);
+    if (!path_.empty())
+      std::remove(path_.c_str());
+  }
+
+  /// Compiles `text` through `kind` with host kernels and runs its plan on
+  /// the emu runtime: `inputs` are the f32 inputs' elements; returns the
+  /// outputs' bytes.
+  void run(const std::string &text, sift::PipelineKind kind, int64_t randomSeed,
+           const std::vector<std::vector<float>> &inputs,
+           std::vector<std::vector<char>> &outputs,
+           sift::FaultSet faults = {}) {
+    OwningOpRef<ModuleOp> module = parse(text);
+    ASSERT_TRUE(module);
+    sift::PipelineOptions options;
+    options.kind = kind;
+    options.target = sift::TargetKind::Nvptx;
+    options.randomConfigSeed = randomSeed;
+    options.hostKernels = true;
+    options.faults = faults;
+    PassManager pm(&context_);
+    std::string message;
+    ASSERT_TRUE(succeeded(sift::addPipeline(pm, options, message))) << message;
+    ASSERT_TRUE(succeeded(pm.run(*module)));
+    std::vector<std::string> names;
+    OwningOpRef<ModuleOp> host = sift::takeHostKernels(*module, names);
+    std::string error;
+    std::optional<sift::rt::Plan> plan =
+        sift::extractDispatchPlan(*module, names, error);
+    ASSERT_TRUE(plan) << error;
+    auto symbols = (*module)
+                       ->getAttrOfType<DictionaryAttr>("sift.dispatch_plan")
+                       .getAs<ArrayAttr>("dispatches");
+    std::vector<uint8_t> bytes;
+    ASSERT_TRUE(sift::buildHostSharedObject(*host, sift::HostTargetOptions{},
+                                            bytes, error))
+        << error;
+    char path[] = "/tmp/sift-emu-planXXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    path_ = path;
+    std::ofstream(path_, std::ios::binary)
+        .write(reinterpret_cast<const char *>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+    handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle_, nullptr) << dlerror();
+    // Buffers: inputs filled, the rest zeroed.
+    std::vector<std::vector<char>> memory;
+    for (const sift::rt::PlanBuffer &buffer : plan->buffers) {
+      std::optional<uint64_t> size =
+          sift::rt::bufferByteSize(buffer.type, buffer.shape);
+      ASSERT_TRUE(size);
+      memory.emplace_back(*size + 16, 0);
+      if (buffer.role == sift::rt::BufferRole::Input) {
+        const std::vector<float> &in = inputs.at(buffer.roleIndex);
+        ASSERT_EQ(in.size() * sizeof(float), *size);
+        std::memcpy(memory.back().data(), in.data(), *size);
+      }
+    }
+    sift::emu::WorkgroupScheduler scheduler;
+    for (auto [i, dispatch] : llvm::enumerate(plan->dispatches)) {
+      std::string symbol = sift::hostKernelSymbol(
+          names[dispatch.executable], cast<DictionaryAttr>(symbols[i])
+                                          .getAs<StringAttr>("symbol")
+                                          .getValue()
+                                          .str());
+      auto kernel =
+          reinterpret_cast<SiftEmuKernel>(dlsym(handle_, symbol.c_str()));
+      auto *workgroupBytes = static_cast<const int64_t *>(
+          dlsym(handle_, (symbol + "_workgroup_bytes").c_str()));
+      ASSERT_NE(kernel, nullptr) << symbol;
+      ASSERT_NE(workgroupBytes, nullptr) << symbol;
+      std::vector<void *> bindings;
+      for (int b : dispatch.bindings)
+        bindings.push_back(memory[b].data());
+      sift::Status status = sift::emu::runDispatch(
+          {dispatch.grid, dispatch.block, static_cast<size_t>(*workgroupBytes)},
+          kernel, bindings.data(), scheduler, i);
+      ASSERT_TRUE(status.ok()) << symbol << ": " << status.message();
+    }
+    for (int o : plan->outputs())
+      outputs.push_back(memory[o]);
+  }
+
+  std::string path_;
+  void *handle_ = nullptr;
+};
+
+std::vector<float> randomFloats(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = static_cast<float>(static_cast<int64_t>(rng() % 2001) - 1000) / 8.0f;
+  return v;
+}
+
+std::string sortProgram(int64_t rows, int64_t n) {
+  std::string type =
+      "tensor<" + std::to_string(rows) + "x" + std::to_string(n) + "xf32>";
+  return "func.func @main(%a: " + type + ") -> " + type +
+         " {\n  %r = sift.sort dimension(1) ascending outs(%a : " + type +
+         ") -> " + type + "\n  return %r : " + type + "\n}\n";
+}
+
+/// Each row of `in` sorted.
+std::vector<float> sortedRows(std::vector<float> in, int64_t n) {
+  for (size_t r = 0; r < in.size(); r += n)
+    std::stable_sort(in.begin() + r, in.begin() + r + n);
+  return in;
+}
+
+void expectFloats(const std::vector<char> &bytes,
+                  const std::vector<float> &expected) {
+  ASSERT_EQ(bytes.size() - 16, expected.size() * sizeof(float));
+  std::vector<float> got(expected.size());
+  std::memcpy(got.data(), bytes.data(), expected.size() * sizeof(float));
+  EXPECT_EQ(got, expected);
+}
+
+TEST_F(EmuPipelineTest, WorkgroupRowSortsOnTheCpu) {
+  std::vector<float> in = randomFloats(4 * 1024, 1);
+  std::vector<std::vector<char>> out;
+  ASSERT_NO_FATAL_FAILURE(
+      run(sortProgram(4, 1024), sift::PipelineKind::Distribute, -1, {in}, out));
+  ASSERT_EQ(out.size(), 1u);
+  expectFloats(out[0], sortedRows(in, 1024));
+}
+
+TEST_F(EmuPipelineTest, RadixSortSortsOnTheCpu) {
+  std::vector<float> in = randomFloats(40000, 2);
+  std::vector<std::vector<char>> out;
+  ASSERT_NO_FATAL_FAILURE(run(sortProgram(1, 40000),
+                              sift::PipelineKind::Distribute, -1, {in}, out));
+  ASSERT_EQ(out.size(), 1u);
+  expectFloats(out[0], sortedRows(in, 40000));
+}
+
+TEST_F(EmuPipelineTest, OnesweepSortsOnTheCpu) {
+  // Random-config seed 6 draws radix_onesweep (tiles of 1024, 32 threads):
+  // 40 tiles a pass whose look-backs read each other's status words.
+  std::vector<float> in = randomFloats(40000, 3);
+  std::vector<std::vector<char>> out;
+  ASSERT_NO_FATAL_FAILURE(
+      run(sortProgram(1, 40000), sift::PipelineKind::Distribute, 6, {in}, out));
+  ASSERT_EQ(out.size(), 1u);
+  expectFloats(out[0], sortedRows(in, 40000));
+}
+
+TEST_F(EmuPipelineTest, RegisterSelectTopkOnTheCpu) {
+  constexpr int64_t kRows = 2, kN = 5000, kK = 8;
+  std::string in = "tensor<2x5000xf32>", v = "tensor<2x8xf32>",
+              i = "tensor<2x8xi64>";
+  std::string program =
+      "func.func @main(%x: " + in + ") -> (" + v + ", " + i +
+      ") {\n"
+      "  %v0 = tensor.empty() : " +
+      v + "\n  %i0 = tensor.empty() : " + i +
+      "\n  %v, %i = sift.topk dimension(1) k(8) largest ins(%x : " + in +
+      ") outs(%v0, %i0 : " + v + ", " + i + ") -> " + v + ", " + i +
+      "\n  return %v, %i : " + v + ", " + i + "\n}\n";
+  std::vector<float> x = randomFloats(kRows * kN, 4);
+  std::vector<std::vector<char>> out;
+  ASSERT_NO_FATAL_FAILURE(
+      run(program, sift::PipelineKind::Distribute, -1, {x}, out));
+  ASSERT_EQ(out.size(), 2u);
+  for (int64_t r = 0; r < kRows; ++r) {
+    // Largest first, ties to the lower index.
+    std::vector<int64_t> order(kN);
+    for (int64_t e = 0; e < kN; ++e)
+      order[e] = e;
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return x[r * kN + a] > x[r * kN + b];
+    });
+    for (int64_t j = 0; j < kK; ++j) {
+      float value;
+      int64_t index;
+      std::memcpy(&value, out[0].data() + (r * kK + j) * 4, 4);
+      std::memcpy(&index, out[1].data() + (r * kK + j) * 8, 8);
+      EXPECT_EQ(index, order[j]) << "row " << r << ", rank " << j;
+      EXPECT_EQ(value, x[r * kN + order[j]]);
+    }
+  }
+}
+
+} // namespace
