@@ -13,7 +13,10 @@
 //   - private attributions are stack slots (the fiber's stack);
 //   - gpu.thread_id, block_id, block_dim and grid_dim read the context;
 //   - gpu.barrier calls the context's barrier callback with the barrier's
-//     number in the kernel (its site, for barrier-divergence messages).
+//     number in the kernel (its site, for barrier-divergence messages);
+//   - every load, store and atomic of a statically shaped memref is checked
+//     first (a branch around a call of a stub that becomes the context's
+//     out-of-bounds callback); out of bounds, it goes to element 0.
 //
 // Everything else goes down the usual LLVM conversions (arith, math, cf,
 // memref, index) with every GPU memory space mapped to the host's.
@@ -32,8 +35,11 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #define DEBUG_TYPE "sift-lower-kernels-for-host"
@@ -55,7 +61,12 @@ enum ContextField : int32_t {
   kGridDim = 3,
   kWorkgroupMemory = 4,
   kBarrier = 5,
+  kOutOfBounds = 6,
 };
+
+/// The function the bounds checks call before the conversion; the
+/// conversion makes each call one of the context's out-of-bounds callback.
+constexpr llvm::StringLiteral kOutOfBoundsStub = "__sift_emu_out_of_bounds";
 
 /// The attribute that numbers a kernel's barriers before the conversion.
 constexpr llvm::StringLiteral kSiteAttr = "sift.barrier_site";
@@ -64,7 +75,7 @@ LLVM::LLVMStructType contextType(MLIRContext *context) {
   Type u32x3 = LLVM::LLVMArrayType::get(IntegerType::get(context, 32), 3);
   Type ptr = LLVM::LLVMPointerType::get(context);
   return LLVM::LLVMStructType::getLiteral(
-      context, {u32x3, u32x3, u32x3, u32x3, ptr, ptr, ptr});
+      context, {u32x3, u32x3, u32x3, u32x3, ptr, ptr, ptr, ptr});
 }
 
 /// The context: the first argument of the llvm.func around `op`.
@@ -221,6 +232,113 @@ struct BarrierToCallback : ConvertOpToLLVMPattern<gpu::BarrierOp> {
   }
 };
 
+/// The bounds checks' stub calls: the context's out-of-bounds callback.
+struct OutOfBoundsToCallback : ConvertOpToLLVMPattern<func::CallOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(func::CallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getCallee() != kOutOfBoundsStub)
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    Type ptr = LLVM::LLVMPointerType::get(context);
+    Value hostContext = contextOf(op);
+    Value callback = LLVM::LoadOp::create(
+        rewriter, loc, ptr,
+        fieldAddress(rewriter, loc, hostContext, kOutOfBounds));
+    Type i64 = rewriter.getI64Type();
+    auto type =
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                    {ptr, rewriter.getI32Type(), i64, i64});
+    SmallVector<Value> args{callback, hostContext};
+    llvm::append_range(args, adaptor.getOperands());
+    LLVM::CallOp::create(rewriter, loc, type, args);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct DropStub : ConvertOpToLLVMPattern<func::FuncOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(func::FuncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getName() != kOutOfBoundsStub)
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Guards every memref.load, store and atomic_rmw of a statically shaped
+/// memref in `func`: when an index is out of its dimension the access goes
+/// to element 0 instead and the stub is called with the access's number,
+/// the row-major element it asked for and the memref's size.
+void checkBounds(gpu::GPUFuncOp func, func::FuncOp stub) {
+  SmallVector<Operation *> accesses;
+  func.walk([&](Operation *op) {
+    if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp>(op))
+      accesses.push_back(op);
+  });
+  IRRewriter b(func.getContext());
+  int64_t site = 0;
+  for (Operation *op : accesses) {
+    ++site;
+    Value memref;
+    std::optional<MutableOperandRange> indexOperands;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      memref = load.getMemRef();
+      indexOperands = load.getIndicesMutable();
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      memref = store.getMemRef();
+      indexOperands = store.getIndicesMutable();
+    } else {
+      auto rmw = cast<memref::AtomicRMWOp>(op);
+      memref = rmw.getMemref();
+      indexOperands = rmw.getIndicesMutable();
+    }
+    MutableOperandRange &indices = *indexOperands;
+    auto type = cast<MemRefType>(memref.getType());
+    if (!type.hasStaticShape() || type.getRank() == 0)
+      continue;
+    Location loc = op->getLoc();
+    b.setInsertionPoint(op);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+    Value linear = zero;
+    SmallVector<Value> safe;
+    for (auto [dim, index] : llvm::enumerate(indices)) {
+      Value size = arith::ConstantIndexOp::create(b, loc, type.getDimSize(dim));
+      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           index.get(), size);
+      ok = arith::AndIOp::create(b, loc, ok, inside);
+      linear = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, linear, size), index.get());
+    }
+    for (OpOperand &index : indices)
+      safe.push_back(arith::SelectOp::create(b, loc, ok, index.get(), zero));
+    for (auto [index, value] : llvm::zip(indices, safe))
+      index.set(value);
+    // if (!ok) stub(site, linear, size)
+    Block *before = op->getBlock();
+    Block *after = b.splitBlock(before, op->getIterator());
+    Block *report = b.createBlock(after);
+    b.setInsertionPointToEnd(before);
+    cf::CondBranchOp::create(b, loc, ok, after, ValueRange{}, report,
+                             ValueRange{});
+    b.setInsertionPointToEnd(report);
+    Value siteValue = arith::ConstantIntOp::create(b, loc, site, 32);
+    Value wide = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), linear);
+    Value elements =
+        arith::ConstantIntOp::create(b, loc, type.getNumElements(), 64);
+    func::CallOp::create(b, loc, stub, ValueRange{siteValue, wide, elements});
+    cf::BranchOp::create(b, loc, after);
+  }
+}
+
 struct ReturnToHost : ConvertOpToLLVMPattern<gpu::ReturnOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -240,6 +358,18 @@ public:
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     MLIRContext *context = &getContext();
+    // Bounds checks first, while accesses are still memref ops.
+    OpBuilder stubBuilder(context);
+    stubBuilder.setInsertionPointToStart(module.getBody());
+    auto stub =
+        func::FuncOp::create(stubBuilder, module.getLoc(), kOutOfBoundsStub,
+                             FunctionType::get(context,
+                                               {IntegerType::get(context, 32),
+                                                IntegerType::get(context, 64),
+                                                IntegerType::get(context, 64)},
+                                               {}));
+    stub.setPrivate();
+    module.walk([&](gpu::GPUFuncOp func) { checkBounds(func, stub); });
     // Number each kernel's barriers in the order they appear.
     module.walk([&](gpu::GPUFuncOp func) {
       int64_t site = 0;
@@ -259,6 +389,7 @@ public:
     populateMathToLLVMConversionPatterns(converter, patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
     patterns.add<KernelToHostFunction, BarrierToCallback, ReturnToHost,
+                 OutOfBoundsToCallback, DropStub,
                  IdFromContext<gpu::ThreadIdOp, kThreadId>,
                  IdFromContext<gpu::BlockIdOp, kBlockId>,
                  IdFromContext<gpu::BlockDimOp, kBlockDim>,

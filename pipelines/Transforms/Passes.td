@@ -424,7 +424,11 @@ def LowerKernelsForHost
     memory, 16-byte aligned, their total in the global
     `@<kernel>_workgroup_bytes`; private attributions on the stack; thread
     and block ids and sizes from the context; each gpu.barrier a call of
-    the context's barrier callback with its number in the kernel.
+    the context's barrier callback with its number in the kernel. Every
+    load, store and atomic of a statically shaped memref is bounds-checked
+    first: out of bounds, it goes to element 0 and calls the context's
+    out-of-bounds callback with its number, the element and the size.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::func::FuncDialect",
+                           "::mlir::cf::ControlFlowDialect"];
 }

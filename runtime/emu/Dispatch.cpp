@@ -19,8 +19,32 @@ namespace sift::emu {
 
 namespace {
 
+/// What the callbacks reach through a context's device pointer.
+struct DispatchState {
+  WorkgroupScheduler *scheduler = nullptr;
+  std::string outOfBounds; ///< the first report, empty if none
+};
+
 void barrierCallback(SiftEmuContext *context, uint32_t site) {
-  static_cast<WorkgroupScheduler *>(context->device)->barrier(site);
+  static_cast<DispatchState *>(context->device)->scheduler->barrier(site);
+}
+
+std::string triple(const uint32_t *v) {
+  return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
+         std::to_string(v[2]) + ")";
+}
+
+void outOfBoundsCallback(SiftEmuContext *context, uint32_t site, uint64_t index,
+                         uint64_t size) {
+  auto *state = static_cast<DispatchState *>(context->device);
+  if (!state->outOfBounds.empty())
+    return;
+  state->outOfBounds = "out-of-bounds: access " + std::to_string(site) +
+                       " of the kernel goes to element " +
+                       std::to_string(index) + " of a memref of " +
+                       std::to_string(size) + " elements (thread " +
+                       triple(context->threadId) + " of workgroup " +
+                       triple(context->blockId) + ")";
 }
 
 /// The same generator as the scheduler's, for the workgroups' order.
@@ -36,8 +60,7 @@ struct AlignedFree {
 };
 
 std::string triple(const std::array<uint32_t, 3> &v) {
-  return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
-         std::to_string(v[2]) + ")";
+  return triple(v.data());
 }
 
 } // namespace
@@ -65,10 +88,12 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
   std::vector<uint64_t> order(groups);
   for (uint64_t g = 0; g < groups; ++g)
     order[g] = g;
-  uint64_t state = seed;
+  uint64_t random = seed;
   for (uint64_t i = groups; i > 1; --i)
-    std::swap(order[i - 1], order[nextRandom(state) % i]);
+    std::swap(order[i - 1], order[nextRandom(random) % i]);
   std::vector<SiftEmuContext> contexts(threads);
+  DispatchState state;
+  state.scheduler = &scheduler;
   for (uint64_t g : order) {
     std::array<uint32_t, 3> block{
         static_cast<uint32_t>(g % launch.grid[0]),
@@ -90,13 +115,16 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
       }
       c.workgroupMemory = memory.get();
       c.barrier = &barrierCallback;
-      c.device = &scheduler;
+      c.outOfBounds = &outOfBoundsCallback;
+      c.device = &state;
     }
     Status status =
         scheduler.run(static_cast<uint32_t>(threads), g,
                       [&](uint32_t t) { kernel(&contexts[t], buffers); });
     if (!status.ok())
       return makeError(status.message() + " (workgroup " + triple(block) + ")");
+    if (!state.outOfBounds.empty())
+      return makeError(state.outOfBounds);
   }
   return Status::success();
 }

@@ -21,6 +21,12 @@ struct SiftEmuContext;
 /// Waits until every thread of the workgroup reaches barrier `site`.
 typedef void (*SiftEmuBarrier)(SiftEmuContext *context, uint32_t site);
 
+/// Reports that memory access `site` of the kernel (its number in the
+/// kernel) went to element `index` of a memref of `size` elements; the
+/// access itself went to element 0 instead.
+typedef void (*SiftEmuOutOfBounds)(SiftEmuContext *context, uint32_t site,
+                                   uint64_t index, uint64_t size);
+
 struct SiftEmuContext {
   uint32_t threadId[3];  ///< x, y, z within the workgroup
   uint32_t blockId[3];   ///< x, y, z within the grid
@@ -28,6 +34,7 @@ struct SiftEmuContext {
   uint32_t gridDim[3];   ///< workgroups of the dispatch
   void *workgroupMemory; ///< this workgroup's attributions, 16-byte aligned
   SiftEmuBarrier barrier;
+  SiftEmuOutOfBounds outOfBounds;
   void *device; ///< the emu device's own state (opaque to kernels)
 };
 

@@ -173,4 +173,35 @@ TEST_F(EmuKernelTest, ABarrierSomeThreadsSkipDiverges) {
       << status.message();
 }
 
+TEST_F(EmuKernelTest, AnAccessOutOfItsMemrefIsReported) {
+  // Thread t writes element t + 1: the last thread writes past the end.
+  LoadedKernels kernels;
+  ASSERT_NO_FATAL_FAILURE(kernels.load(context_, R"(gpu.module @kernels {
+  gpu.func @shift(%out: memref<64xi32>) kernel {
+    %t = gpu.thread_id x
+    %c1 = arith.constant 1 : index
+    %next = arith.addi %t, %c1 : index
+    %v = arith.index_cast %t : index to i32
+    memref.store %v, %out[%next] : memref<64xi32>
+    gpu.return
+  }
+}
+)"));
+  auto kernel = reinterpret_cast<SiftEmuKernel>(kernels.symbol("shift"));
+  ASSERT_NE(kernel, nullptr);
+  std::vector<int32_t> out(64 + 4, -1);
+  void *buffers[] = {out.data()};
+  sift::emu::WorkgroupScheduler scheduler;
+  sift::Status status = sift::emu::runDispatch({{1, 1, 1}, {64, 1, 1}, 0},
+                                               kernel, buffers, scheduler, 0);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.message(),
+            "out-of-bounds: access 1 of the kernel goes to element 64 of a "
+            "memref of 64 elements (thread (63, 0, 0) of workgroup (0, 0, 0))");
+  // The access went to element 0 instead, never past the buffer.
+  EXPECT_EQ(out[64], -1);
+  for (int t = 1; t < 64; ++t)
+    EXPECT_EQ(out[t], t - 1);
+}
+
 } // namespace

@@ -46,8 +46,8 @@ protected:
   /// outputs' bytes.
   void run(const std::string &text, sift::PipelineKind kind, int64_t randomSeed,
            const std::vector<std::vector<float>> &inputs,
-           std::vector<std::vector<char>> &outputs,
-           sift::FaultSet faults = {}) {
+           std::vector<std::vector<char>> &outputs, sift::FaultSet faults = {},
+           std::string *dispatchError = nullptr) {
     OwningOpRef<ModuleOp> module = parse(text);
     ASSERT_TRUE(module);
     sift::PipelineOptions options;
@@ -115,6 +115,10 @@ protected:
       sift::Status status = sift::emu::runDispatch(
           {dispatch.grid, dispatch.block, static_cast<size_t>(*workgroupBytes)},
           kernel, bindings.data(), scheduler, i);
+      if (!status.ok() && dispatchError) {
+        *dispatchError = symbol + ": " + status.message();
+        break;
+      }
       ASSERT_TRUE(status.ok()) << symbol << ": " << status.message();
     }
     for (int o : plan->outputs())
@@ -163,6 +167,21 @@ TEST_F(EmuPipelineTest, WorkgroupRowSortsOnTheCpu) {
       run(sortProgram(4, 1024), sift::PipelineKind::Distribute, -1, {in}, out));
   ASSERT_EQ(out.size(), 1u);
   expectFloats(out[0], sortedRows(in, 1024));
+}
+
+TEST_F(EmuPipelineTest, DroppedBarriersAreCaughtOnTheCpu) {
+  // Fault dist-no-barrier: the network's phases no longer wait for each
+  // other; a thread reads composites not yet written (the fill pattern),
+  // and the write-back follows their position bits out of the row.
+  std::vector<float> in = randomFloats(4 * 1024, 1);
+  std::vector<std::vector<char>> out;
+  sift::FaultSet faults;
+  faults.insert(sift::Fault::DistNoBarrier);
+  std::string error;
+  ASSERT_NO_FATAL_FAILURE(run(sortProgram(4, 1024),
+                              sift::PipelineKind::Distribute, -1, {in}, out,
+                              faults, &error));
+  EXPECT_NE(error.find("out-of-bounds: access"), std::string::npos) << error;
 }
 
 TEST_F(EmuPipelineTest, RadixSortSortsOnTheCpu) {
