@@ -207,6 +207,26 @@ struct IdFromContext : ConvertOpToLLVMPattern<IdOp> {
   }
 };
 
+/// Calls the context's callback in field `field` with the context and
+/// `args` (void result), where `op` was.
+void callContext(ConversionPatternRewriter &rewriter, Operation *op,
+                 int32_t field, ValueRange args) {
+  Location loc = op->getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  Value hostContext = contextOf(op);
+  Value callback = LLVM::LoadOp::create(
+      rewriter, loc, ptr, fieldAddress(rewriter, loc, hostContext, field));
+  SmallVector<Type> types{ptr};
+  llvm::append_range(types, args.getTypes());
+  SmallVector<Value> operands{callback, hostContext};
+  llvm::append_range(operands, args);
+  LLVM::CallOp::create(
+      rewriter, loc,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context), types),
+      operands);
+}
+
 /// gpu.barrier: the context's barrier callback with the barrier's site.
 struct BarrierToCallback : ConvertOpToLLVMPattern<gpu::BarrierOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -214,19 +234,10 @@ struct BarrierToCallback : ConvertOpToLLVMPattern<gpu::BarrierOp> {
   LogicalResult
   matchAndRewrite(gpu::BarrierOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
-    Type ptr = LLVM::LLVMPointerType::get(context);
-    Value hostContext = contextOf(op);
-    Value callback = LLVM::LoadOp::create(
-        rewriter, loc, ptr, fieldAddress(rewriter, loc, hostContext, kBarrier));
     auto site = op->getAttrOfType<IntegerAttr>(kSiteAttr);
     Value siteValue = LLVM::ConstantOp::create(
-        rewriter, loc, rewriter.getI32Type(), site ? site.getInt() : 0);
-    auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                            {ptr, rewriter.getI32Type()});
-    LLVM::CallOp::create(rewriter, loc, type,
-                         ValueRange{callback, hostContext, siteValue});
+        rewriter, op.getLoc(), rewriter.getI32Type(), site ? site.getInt() : 0);
+    callContext(rewriter, op, kBarrier, siteValue);
     rewriter.eraseOp(op);
     return success();
   }
@@ -241,20 +252,7 @@ struct OutOfBoundsToCallback : ConvertOpToLLVMPattern<func::CallOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getCallee() != kOutOfBoundsStub)
       return failure();
-    Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
-    Type ptr = LLVM::LLVMPointerType::get(context);
-    Value hostContext = contextOf(op);
-    Value callback = LLVM::LoadOp::create(
-        rewriter, loc, ptr,
-        fieldAddress(rewriter, loc, hostContext, kOutOfBounds));
-    Type i64 = rewriter.getI64Type();
-    auto type =
-        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                    {ptr, rewriter.getI32Type(), i64, i64});
-    SmallVector<Value> args{callback, hostContext};
-    llvm::append_range(args, adaptor.getOperands());
-    LLVM::CallOp::create(rewriter, loc, type, args);
+    callContext(rewriter, op, kOutOfBounds, adaptor.getOperands());
     rewriter.eraseOp(op);
     return success();
   }

@@ -4,7 +4,9 @@
 // second argument; the workgroup attribution is the context's workgroup
 // memory (field 4), its size exported; the private one a stack slot; ids
 // read the context's arrays (fields 0-3); each barrier calls the context's
-// callback (field 5) with its number in the kernel.
+// callback (field 5) with its number in the kernel; an access out of its
+// memref calls the out-of-bounds callback (field 6) with the access's
+// number, the element and the size, and goes to element 0.
 
 // CHECK-LABEL: gpu.module @kernels
 // CHECK: llvm.mlir.global external constant @sum_workgroup_bytes(256 : i64)
@@ -21,9 +23,15 @@
 // CHECK:   llvm.zext %{{.+}} : i32 to i64
 // CHECK:   llvm.getelementptr %[[CTX]][0, 1, 0]
 // CHECK:   llvm.getelementptr %[[CTX]][0, 2, 0]
+// CHECK:   llvm.icmp "ult"
+// CHECK:   llvm.cond_br %{{.+}}, ^[[OK:.+]], ^[[OUT:bb[0-9]+]]
+// CHECK: ^[[OUT]]:
+// CHECK:   %[[FO:.+]] = llvm.getelementptr %[[CTX]][0, 6]
+// CHECK:   %[[CBO:.+]] = llvm.load %[[FO]] : !llvm.ptr -> !llvm.ptr
+// CHECK:   llvm.call %[[CBO]](%[[CTX]], %{{.+}}, %{{.+}}, %{{.+}}) : !llvm.ptr, (!llvm.ptr, i32, i64, i64) -> ()
+// CHECK:   %[[S1:.+]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK:   %[[F1:.+]] = llvm.getelementptr %[[CTX]][0, 5]
 // CHECK:   %[[CB1:.+]] = llvm.load %[[F1]] : !llvm.ptr -> !llvm.ptr
-// CHECK:   %[[S1:.+]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK:   llvm.call %[[CB1]](%[[CTX]], %[[S1]]) : !llvm.ptr, (!llvm.ptr, i32) -> ()
 // CHECK:   %[[S2:.+]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK:   llvm.call %{{.+}}(%[[CTX]], %[[S2]])

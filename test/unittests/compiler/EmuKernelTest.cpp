@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "test/unittests/compiler/HostLibrary.h"
 #include "test/unittests/compiler/IrTestFixture.h"
 
 #include "pipelines/Target/HostTarget.h"
@@ -18,11 +19,6 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
-
-#include <cstdio>
-#include <dlfcn.h>
-#include <fstream>
-#include <unistd.h>
 
 namespace {
 
@@ -87,41 +83,16 @@ public:
     PassManager pm(&context);
     pm.addNestedPass<gpu::GPUModuleOp>(sift::createLowerKernelsForHost());
     ASSERT_TRUE(succeeded(pm.run(*module)));
-    // The gpu.module's contents become the host module.
-    OwningOpRef<ModuleOp> host = ModuleOp::create(UnknownLoc::get(&context));
-    gpu::GPUModuleOp kernels = *module->getOps<gpu::GPUModuleOp>().begin();
-    for (Operation &op :
-         llvm::make_early_inc_range(kernels.getBody()->getOperations()))
-      op.moveBefore(host->getBody(), host->getBody()->end());
-    std::vector<uint8_t> bytes;
-    std::string error;
-    ASSERT_TRUE(sift::buildHostSharedObject(*host, sift::HostTargetOptions{},
-                                            bytes, error))
-        << error;
-    char path[] = "/tmp/sift-emu-kernelXXXXXX";
-    int fd = mkstemp(path);
-    ASSERT_GE(fd, 0);
-    close(fd);
-    path_ = path;
-    std::ofstream(path_, std::ios::binary)
-        .write(reinterpret_cast<const char *>(bytes.data()),
-               static_cast<std::streamsize>(bytes.size()));
-    handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(handle_, nullptr) << dlerror();
-  }
-  ~LoadedKernels() {
-    if (handle_)
-      dlclose(handle_);
-    if (!path_.empty())
-      std::remove(path_.c_str());
+    std::vector<std::string> executables;
+    OwningOpRef<ModuleOp> host = sift::takeHostKernels(*module, executables);
+    ASSERT_NO_FATAL_FAILURE(library_.load(*host));
   }
   void *symbol(const char *name) const {
-    return handle_ ? dlsym(handle_, name) : nullptr;
+    return library_.symbol(sift::hostKernelSymbol("kernels", name));
   }
 
 private:
-  std::string path_;
-  void *handle_ = nullptr;
+  HostLibrary library_;
 };
 
 class EmuKernelTest : public SiftIrTest {};

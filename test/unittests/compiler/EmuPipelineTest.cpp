@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "test/unittests/compiler/HostLibrary.h"
 #include "test/unittests/compiler/IrTestFixture.h"
 
 #include "pipelines/Pipelines/Pipelines.h"
@@ -22,11 +23,7 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <dlfcn.h>
-#include <fstream>
 #include <random>
-#include <unistd.h>
 
 namespace {
 
@@ -34,13 +31,6 @@ using namespace sift::irtest;
 
 class EmuPipelineTest : public SiftIrTest {
 protected:
-  ~EmuPipelineTest() override {
-    if (handle_)
-      dlclose(handle_);
-    if (!path_.empty())
-      std::remove(path_.c_str());
-  }
-
   /// Compiles `text` through `kind` with host kernels and runs its plan on
   /// the emu runtime: `inputs` are the f32 inputs' elements; returns the
   /// outputs' bytes.
@@ -69,20 +59,7 @@ protected:
     auto symbols = (*module)
                        ->getAttrOfType<DictionaryAttr>("sift.dispatch_plan")
                        .getAs<ArrayAttr>("dispatches");
-    std::vector<uint8_t> bytes;
-    ASSERT_TRUE(sift::buildHostSharedObject(*host, sift::HostTargetOptions{},
-                                            bytes, error))
-        << error;
-    char path[] = "/tmp/sift-emu-planXXXXXX";
-    int fd = mkstemp(path);
-    ASSERT_GE(fd, 0);
-    close(fd);
-    path_ = path;
-    std::ofstream(path_, std::ios::binary)
-        .write(reinterpret_cast<const char *>(bytes.data()),
-               static_cast<std::streamsize>(bytes.size()));
-    handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(handle_, nullptr) << dlerror();
+    ASSERT_NO_FATAL_FAILURE(library_.load(*host));
     // Buffers: inputs filled, the rest zeroed.
     std::vector<std::vector<char>> memory;
     for (const sift::rt::PlanBuffer &buffer : plan->buffers) {
@@ -103,10 +80,9 @@ protected:
                                           .getAs<StringAttr>("symbol")
                                           .getValue()
                                           .str());
-      auto kernel =
-          reinterpret_cast<SiftEmuKernel>(dlsym(handle_, symbol.c_str()));
+      auto kernel = reinterpret_cast<SiftEmuKernel>(library_.symbol(symbol));
       auto *workgroupBytes = static_cast<const int64_t *>(
-          dlsym(handle_, (symbol + "_workgroup_bytes").c_str()));
+          library_.symbol(symbol + "_workgroup_bytes"));
       ASSERT_NE(kernel, nullptr) << symbol;
       ASSERT_NE(workgroupBytes, nullptr) << symbol;
       std::vector<void *> bindings;
@@ -125,8 +101,7 @@ protected:
       outputs.push_back(memory[o]);
   }
 
-  std::string path_;
-  void *handle_ = nullptr;
+  HostLibrary library_;
 };
 
 std::vector<float> randomFloats(size_t n, uint64_t seed) {
