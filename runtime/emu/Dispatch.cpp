@@ -47,14 +47,6 @@ void outOfBoundsCallback(SiftEmuContext *context, uint32_t site, uint64_t index,
                        triple(context->blockId) + ")";
 }
 
-/// The same generator as the scheduler's, for the workgroups' order.
-uint64_t nextRandom(uint64_t &state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 struct AlignedFree {
   void operator()(void *p) const { std::free(p); }
 };
@@ -89,8 +81,7 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
   for (uint64_t g = 0; g < groups; ++g)
     order[g] = g;
   uint64_t random = seed;
-  for (uint64_t i = groups; i > 1; --i)
-    std::swap(order[i - 1], order[nextRandom(random) % i]);
+  shuffle(order, random);
   std::vector<SiftEmuContext> contexts(threads);
   DispatchState state;
   state.scheduler = &scheduler;

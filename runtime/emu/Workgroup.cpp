@@ -21,15 +21,6 @@ namespace {
 /// only; a fiber starts on the scheduler's host thread).
 thread_local WorkgroupScheduler *starting = nullptr;
 
-/// splitmix64: a small, fully specified generator, so that an order is the
-/// same on every platform.
-uint64_t nextRandom(uint64_t &state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 } // namespace
 
 struct WorkgroupScheduler::MainContext {
@@ -61,8 +52,7 @@ std::vector<uint32_t>
 WorkgroupScheduler::order(const std::vector<uint32_t> &ready,
                           uint64_t &state) const {
   std::vector<uint32_t> order = ready;
-  for (size_t i = order.size(); i > 1; --i)
-    std::swap(order[i - 1], order[nextRandom(state) % i]);
+  shuffle(order, state);
   return order;
 }
 

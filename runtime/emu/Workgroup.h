@@ -21,9 +21,25 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace sift::emu {
+
+/// splitmix64: a small, fully specified generator, so that an order drawn
+/// from a seed is the same on every platform.
+inline uint64_t nextRandom(uint64_t &state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/// Shuffles `values` (Fisher-Yates) with nextRandom(state).
+template <typename T> void shuffle(std::vector<T> &values, uint64_t &state) {
+  for (size_t i = values.size(); i > 1; --i)
+    std::swap(values[i - 1], values[nextRandom(state) % i]);
+}
 
 /// How a WorkgroupScheduler runs its fibers.
 struct SchedulerOptions {

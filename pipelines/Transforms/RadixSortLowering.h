@@ -1,0 +1,222 @@
+//===- RadixSortLowering.h - How radix_sort kernels are built ---*- C++ -*-===//
+//
+// The builder both radix sorts share (RadixSort.cpp: plan buffers, the
+// count, scan and scatter launches, the tile sort by two 4-bit splits;
+// RadixOnesweep.cpp: radix_onesweep's init and histogram launches and its
+// decoupled look-back). Private to those two files.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "pipelines/Transforms/RadixSort.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace sift::radixsort {
+
+using namespace mlir;
+
+inline constexpr int64_t kBins = int64_t{1} << kRadixSortDigitBits;
+inline constexpr int64_t kSplitBins = int64_t{1} << kRadixSortSplitBits;
+/// The most threads of a scan workgroup.
+inline constexpr int64_t kScanThreads = 256;
+/// The most elements a thread loads before it uses the first.
+inline constexpr int64_t kLoadsAhead = 16;
+
+/// Builds the dispatches of one radix_sort or radix_onesweep lowering.
+class RadixSortLowering : sift::RowKernelBuilder {
+public:
+  RadixSortLowering(RewriterBase &rewriter, const sift::RowOp &row,
+                    const sift::RadixSortOptions &options)
+      : RowKernelBuilder(row.op->getLoc()), b(rewriter), row(row),
+        options(options) {}
+
+  LogicalResult build();
+
+private:
+  void barrier(OpBuilder &b) {
+    if (options.barriers)
+      gpu::BarrierOp::create(b, loc);
+  }
+  Value workgroupArray(OpBuilder &b, int64_t size, Type element) {
+    return memref::AllocOp::create(
+        b, loc, sift::workgroupMemRefType(b.getContext(), size, element));
+  }
+
+  /// Where tile position `e` lives in a staged array: a thread's items are
+  /// contiguous, so a gap after every `items` keeps the threads of a warp
+  /// on different banks when each walks its own items.
+  int64_t items() const { return options.tile / options.threads; }
+  int64_t stagedSize() const {
+    return options.tile + (items() > 1 ? options.threads : 0);
+  }
+  Value staged(OpBuilder &b, Value e) {
+    if (items() == 1)
+      return e;
+    return add(b, e, arith::DivUIOp::create(b, loc, e, index(b, items())));
+  }
+  /// The same for entry `i` of the split counts, which the scan walks in
+  /// chunks of kSplitBins a thread.
+  int64_t tableSize() const { return (kSplitBins + 1) * options.threads; }
+  Value tableAt(OpBuilder &b, Value i) {
+    return add(b, i, arith::DivUIOp::create(b, loc, i, index(b, kSplitBins)));
+  }
+
+  /// A [rows, n] plan buffer (a host allocation the plan owns).
+  Value allocate(Type element) {
+    return memref::AllocOp::create(b, loc,
+                                   MemRefType::get({rows, row.n}, element));
+  }
+
+  /// Bits [shift, shift + width) of `key`'s order bits, as an index.
+  Value digitOf(OpBuilder &b, Value key, int64_t shift, int64_t width);
+  Value passDigit(OpBuilder &b, Value key, int64_t pass) {
+    return digitOf(b, key, pass * sift::kRadixSortDigitBits,
+                   sift::kRadixSortDigitBits);
+  }
+
+  Tile tileOf(OpBuilder &b, Value block) {
+    return RowKernelBuilder::tileOf(b, block, tiles, options.tile, row);
+  }
+
+  /// The (key, i32 row position) at position `at` of row `r` as pass
+  /// `pass` reads it: the op's operand first, then the previous pass's
+  /// buffers.
+  std::pair<Value, Value> load(OpBuilder &b, int64_t pass, const Tile &c,
+                               Value at);
+
+  /// Runs `body(e, values)` for the positions e = tid + k * threads of
+  /// tile `c` (every k < ceil(tile / threads) with e within the tile),
+  /// where `values` are what `loads(at)` returned for e's position `at` in
+  /// the row. Up to kLoadsAhead positions at a time are loaded before the
+  /// first is used (past the tile's end at its last position), so that a
+  /// thread's loads are in flight together rather than one latency each.
+  void forEachLoadedAhead(
+      OpBuilder &b, const Tile &c, Value tid, int64_t threadCount,
+      function_ref<SmallVector<Value>(OpBuilder &, Value)> loads,
+      function_ref<void(OpBuilder &, Value, ArrayRef<Value>)> body);
+
+  void launch(int64_t blocks, int64_t threads,
+              function_ref<void(OpBuilder &, Value, Value)> body) {
+    sift::buildLaunch(b, loc, blocks, threads, body);
+  }
+
+  /// onesweep: zeroes the histogram, the tiles' status words and the
+  /// passes' tickets (the plan runs again on the same buffers).
+  void buildInit();
+
+  /// A launch of a workgroup per tile that counts the digits of passes
+  /// [first, first + count) of its keys (read as pass `first` reads them)
+  /// in workgroup-memory bins, bins[(p - first) * 256 + digit], and hands
+  /// them to `writeOut(b, tile, bins, tid, threads)` after a barrier. The
+  /// first pass also copies a sort's other operands aside. Counting needs
+  /// little workgroup memory: up to 512 threads a tile (more than the
+  /// scatter's), for more loads in flight.
+  void buildDigitCount(
+      int64_t first, int64_t count,
+      function_ref<void(OpBuilder &, const Tile &, Value, Value, Value)>
+          writeOut);
+
+  /// onesweep: every pass's digit counts of each row in one read of the
+  /// keys, each tile's added to the row's with global atomics.
+  void buildHistogram();
+
+  /// Copies a sort's other operands at row position `at` aside (the first
+  /// pass reads them; the last writes them back by row position).
+  void copyAside(OpBuilder &b, const Tile &c, Value at);
+
+  /// Pass `pass`: each tile's digit counts, bucket-major
+  /// (counts[r][d * tiles + t]).
+  void buildCount(int64_t pass);
+
+  /// An exclusive scan, from `carryIn` (i32), of `count` i32 values that
+  /// `get` and `put` read and write, by `threadCount` threads (`tid`):
+  /// each sums a contiguous chunk, the sums are scanned in `partials`
+  /// (workgroup memory, a slot per thread; Hillis-Steele), and each thread
+  /// rewrites its chunk from the sum of the chunks before it. `loseCarry`
+  /// (fault radix-scan-lost-carry) drops that sum for odd threads. Returns
+  /// the sum of all `count` values (without `carryIn`).
+  Value buildBlockScan(OpBuilder &b, Value tid, int64_t threadCount,
+                       Value count, Value carryIn,
+                       function_ref<Value(OpBuilder &, Value)> get,
+                       function_ref<void(OpBuilder &, Value, Value)> put,
+                       Value partials, bool loseCarry);
+
+  /// Pass `pass`: a workgroup per (row, digit) makes its bucket's counts
+  /// the tiles' offsets in the row.
+  void buildScan(int64_t pass);
+
+  /// Stably sorts the first `length` (key, slot) pairs of the workgroup
+  /// arrays `from` by bits [shift, shift + 4) into `to`: thread t takes
+  /// items [t * items, (t + 1) * items); `table[bucket * threads + t]`
+  /// counts its items per bucket, a scan makes the counts places.
+  void buildSplit(OpBuilder &b, Value tid, Value length,
+                  std::pair<Value, Value> from, std::pair<Value, Value> to,
+                  int64_t shift, Value table, Value partials);
+
+  /// onesweep: the workgroup's tile number in pass `pass`, the next ticket
+  /// (thread 0 takes it, workgroup memory hands it to the others).
+  Value ticketOf(OpBuilder &b, Value tid, int64_t pass);
+
+  /// The status word of tile `t`'s digit `d`: the pass's epoch above a
+  /// count, an aggregate (the tile's own count) at 2 * pass + 1, an
+  /// inclusive prefix (the count of every tile up to it) at 2 * pass + 2;
+  /// an earlier pass's epoch reads as not yet published.
+  Value statusWord(OpBuilder &b, int64_t epoch, Value count) {
+    Value high = i64(b, epoch << 32);
+    return arith::OrIOp::create(
+        b, loc, high, arith::ExtUIOp::create(b, loc, b.getI64Type(), count));
+  }
+
+  /// Where tile `t`'s word for digit `d` is in the status words of tile
+  /// `c`'s row.
+  SmallVector<Value> statusSlot(OpBuilder &b, const Tile &c, Value t, Value d) {
+    return {c.r, add(b, mul(b, t, index(b, kBins)), d)};
+  }
+  static int64_t aggregateEpoch(int64_t pass) { return 2 * pass + 1; }
+  static int64_t inclusiveEpoch(int64_t pass) { return 2 * pass + 2; }
+  Value isFirstTile(OpBuilder &b, const Tile &c) {
+    return cmp(b, arith::CmpIPredicate::eq, c.number, index(b, 0));
+  }
+
+  /// onesweep: publishes tile `c`'s count of each digit (`counts`), an
+  /// inclusive prefix for the row's first tile, an aggregate otherwise.
+  void publishCounts(OpBuilder &b, Value tid, int64_t pass, const Tile &c,
+                     Value counts);
+
+  /// onesweep: for each digit, walks back over the tiles before tile `c`
+  /// for their counts (decoupled look-back: an inclusive prefix ends the
+  /// walk, an aggregate adds its count and goes on, an unpublished word is
+  /// read again), publishes the tile's inclusive prefix, and makes bases[d]
+  /// the digit's place in the row less its start in the tile. A tile waits
+  /// only for tiles with earlier tickets, whose workgroups have started.
+  /// The fault radix-lookback-skips-one starts the walk a tile too early.
+  void lookBack(OpBuilder &b, Value tid, int64_t pass, const Tile &c,
+                Value counts, Value starts, Value bases);
+
+  /// Pass `pass`: a workgroup per tile sorts it by the digit in workgroup
+  /// memory and writes each element to its place in the row.
+  void buildScatter(int64_t pass);
+
+  /// The last pass: the element (key, slot) at sorted position `place`
+  /// becomes the op's result there.
+  void writeResult(OpBuilder &b, const Tile &c, Value place, Value key,
+                   Value slot);
+
+  RewriterBase &b;
+  const sift::RowOp &row;
+  const sift::RadixSortOptions &options;
+  bool invert = false;
+  /// Whether elements carry their i32 row position (a top-k's indices, a
+  /// sort's other operands); a sort of keys alone moves only keys.
+  bool withSlots = true;
+  int64_t rows = 0, kept = 0, tiles = 0, passes = 0;
+  Type keyType;
+  Value keys[2], slots[2], counts, totals;
+  Value histogram, status, tickets; ///< onesweep
+  SmallVector<Value> copies;
+};
+
+} // namespace sift::radixsort
