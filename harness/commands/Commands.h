@@ -130,6 +130,10 @@ struct CompileCommandOptions {
   /// Input .npy files (--emit=artifact): the artifact carries them and,
   /// where the reference reaches the program, its expected outputs.
   std::vector<std::string> inputs;
+  /// --bench: the artifact is a run of this benchmark program (sift-run
+  /// --bench times it on the benchmark's inputs and checks it against the
+  /// benchmark's reference), e.g. the program with hand-set lowering configs.
+  std::string bench;
   std::string output = "-";
   /// Where a compiler crash leaves MLIR's reproducer; "" keeps none.
   std::string crashReproducer;

@@ -19,6 +19,8 @@
 #include "harness/case/CaseRunner.h"
 #include "harness/case/ModelImporter.h"
 #include "harness/sut/sift/SiftCompiler.h"
+#include "generators/BenchPrograms.h"
+#include "generators/InputGenerator.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -293,6 +295,43 @@ int writeArtifactOutput(const CompileCommandOptions &options,
   return kExitOk;
 }
 
+/// Writes a compiled program as a run of benchmark `options.bench`: no
+/// inputs (sift-run --bench generates the benchmark's), refused when the
+/// plan does not take them.
+int writeBenchArtifact(const CompileCommandOptions &options,
+                       rt::Artifact &artifact) {
+  std::optional<gen::BenchProgram> bench = gen::findBenchProgram(options.bench);
+  std::vector<HostTensor> inputs =
+      gen::generateInputs(bench->program, bench->inputs, bench->seed);
+  if (Status s = rt::checkInputs(artifact.plan, inputs); !s) {
+    std::fprintf(stderr,
+                 "harness compile: %s does not take the inputs of benchmark "
+                 "%s: %s\n",
+                 options.program.c_str(), bench->name.c_str(),
+                 s.message().c_str());
+    return kExitUsage;
+  }
+  rt::ExportedCase info;
+  info.program = fs::path(options.program).filename().string();
+  info.seed = bench->seed;
+  info.pipeline = options.pipeline;
+  info.target = options.target;
+  info.chip = options.chip.empty() ? std::string(defaultChip(options.target))
+                                   : options.chip;
+  info.inputs = std::string(gen::toString(bench->inputs));
+  info.tolerances = oracle::outputTolerances(bench->program);
+  info.faults = faultList(options.faults);
+  info.bench = bench->name;
+  rt::setExportedCase(artifact, info);
+  if (Status s = rt::writeArtifact(options.output, artifact); !s.ok()) {
+    std::fprintf(stderr, "harness compile: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+  std::printf("%s: a run of benchmark %s (sift-run --bench times it)\n",
+              options.output.c_str(), bench->name.c_str());
+  return kExitOk;
+}
+
 /// Writes a text stage to -o (stdout for "-").
 int writeTextOutput(const std::string &output, const std::string &text) {
   if (output == "-") {
@@ -380,6 +419,12 @@ int runCompileCommand(const CompileCommandOptions &options) {
     std::fprintf(stderr, "harness compile: --emit=artifact needs -o PATH\n");
     return kExitUsage;
   }
+  if (!options.bench.empty() && !options.inputs.empty()) {
+    std::fprintf(stderr, "harness compile: --bench and --input exclude each "
+                         "other (a benchmark run takes the benchmark's "
+                         "inputs)\n");
+    return kExitUsage;
+  }
   if (!options.inputs.empty() && options.emit != EmitStage::Artifact) {
     std::fprintf(stderr, "harness compile: --input needs --emit=artifact (the "
                          "artifact carries the inputs)\n");
@@ -414,6 +459,8 @@ int runCompileCommand(const CompileCommandOptions &options) {
           compileProgram(session, *module, options.program, pipeline,
                          options.emit, output, options.crashReproducer))
     return *failed;
+  if (!options.bench.empty())
+    return writeBenchArtifact(options, output.artifact);
   if (options.emit == EmitStage::Artifact)
     return writeArtifactOutput(options, output.artifact, runnable,
                                std::move(inputs), std::move(expected), info);
@@ -542,11 +589,24 @@ CommandEntry addCompileCommand(CLI::App &app) {
                   "Input .npy for --emit=artifact, once per function "
                   "argument, in order: the artifact carries them and the "
                   "reference's outputs (sift-run runs it)");
+  cmd->add_option("--bench", f->options.bench,
+                  "With --emit=artifact: the program is this benchmark's "
+                  "(harness bench's names), e.g. with lowering configs set "
+                  "by hand; sift-run --bench times the artifact on the "
+                  "benchmark's inputs and checks it against its reference");
   cmd->add_option("-o,--output", f->options.output,
                   "Output path ('-': stdout, text stages only)")
       ->capture_default_str();
   return {cmd, [f] {
             CompileCommandOptions &o = f->options;
+            if (!o.bench.empty() && !gen::findBenchProgram(o.bench)) {
+              std::string names;
+              for (const gen::BenchProgram &b : gen::benchPrograms())
+                names += (names.empty() ? "" : ", ") + b.name;
+              throw UsageError{"--bench: no benchmark '" + o.bench +
+                               "'; the benchmarks: " + names +
+                               " (or any topk-RxC-kK, sort-RxC, nms-N)"};
+            }
             o.pipeline = siftPipelineFlag(f->pipeline, "compile");
             o.faults = faultsFlag(f->inject);
             std::optional<EmitStage> emit = parseEmitStage(f->emit);
@@ -555,6 +615,8 @@ CommandEntry addCompileCommand(CLI::App &app) {
                                "' for --emit; valid stages: mlir, llvm, ptx, "
                                "artifact"};
             o.emit = *emit;
+            if (!o.bench.empty() && o.emit != EmitStage::Artifact)
+              throw UsageError{"--bench needs --emit=artifact"};
             o.target = !f->target.empty() ? targetFlag(f->target)
                        : o.pipeline == PipelineKind::Cpu ? TargetKind::Host
                                                          : TargetKind::Nvptx;

@@ -294,6 +294,7 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            "bool", /*default=*/"false", "Fault radix-lookback-skips-one">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];

@@ -16,9 +16,9 @@
 //              status word a (tile, digit): the epoch 2p+1 above the count;
 //              the row's first tile publishes an inclusive prefix, 2p+2; an
 //              earlier pass's word reads as unpublished), sorts its tile,
-//              walks back over earlier tiles' words with atomic reads
-//              (spinning on an unpublished one, adding aggregates until an
-//              inclusive prefix) and publishes its own inclusive prefix
+//              walks back over earlier tiles' words with relaxed atomic
+//              loads (spinning on an unpublished one, adding aggregates until
+//              an inclusive prefix) and publishes its own inclusive prefix
 //
 // The fault radix-lookback-skips-one starts the walk a tile early.
 //
@@ -28,6 +28,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -102,6 +103,26 @@ void RadixSortLowering::publishCounts(OpBuilder &b, Value tid, int64_t pass,
       });
 }
 
+Value RadixSortLowering::relaxedLoad(OpBuilder &b, Value buffer,
+                                     ArrayRef<Value> at) {
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  Value element = metadata.getOffset();
+  for (auto [i, stride] : llvm::zip(at, metadata.getStrides()))
+    element = add(b, element, mul(b, i, stride));
+  Type type = cast<MemRefType>(buffer.getType()).getElementType();
+  int64_t bytes = type.getIntOrFloatBitWidth() / 8;
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, metadata.getBaseBuffer());
+  Value address = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(), add(b, base, mul(b, element, index(b, bytes))));
+  Value pointer = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+  return LLVM::LoadOp::create(b, loc, type, pointer, bytes,
+                              /*isVolatile=*/false, /*isNonTemporal=*/false,
+                              /*isInvariant=*/false, /*isInvariantGroup=*/false,
+                              LLVM::AtomicOrdering::monotonic);
+}
+
 void RadixSortLowering::lookBack(OpBuilder &b, Value tid, int64_t pass,
                                  const Tile &c, Value counts, Value starts,
                                  Value bases) {
@@ -139,9 +160,7 @@ void RadixSortLowering::lookBack(OpBuilder &b, Value tid, int64_t pass,
               auto spin = scf::WhileOp::create(
                   b, loc, TypeRange{i64Type}, ValueRange{},
                   [&](OpBuilder &b, Location loc, ValueRange) {
-                    Value word = memref::AtomicRMWOp::create(
-                        b, loc, arith::AtomicRMWKind::ori, i64(b, 0), status,
-                        at);
+                    Value word = relaxedLoad(b, status, at);
                     Value epoch =
                         arith::ShRUIOp::create(b, loc, word, i64(b, 32));
                     Value pending =

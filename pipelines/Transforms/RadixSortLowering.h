@@ -186,6 +186,11 @@ private:
   void publishCounts(OpBuilder &b, Value tid, int64_t pass, const Tile &c,
                      Value counts);
 
+  /// A relaxed (monotonic) atomic load of `buffer[at]`: memref has no
+  /// atomic load, and an atomic RMW that adds nothing makes every reader of
+  /// a word own its cache line at the L2 in turn.
+  Value relaxedLoad(OpBuilder &b, Value buffer, ArrayRef<Value> at);
+
   /// onesweep: for each digit, walks back over the tiles before tile `c`
   /// for their counts (decoupled look-back: an inclusive prefix ends the
   /// walk, an aggregate adds its count and goes on, an unpublished word is

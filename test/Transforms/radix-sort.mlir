@@ -162,7 +162,9 @@ func.func @keys_alone(%k: memref<37xi16>) {
 // CHECK:   %[[FROM:.+]] = arith.subi %{{.+}}, %c1_i64 : i64
 // CHECK:   scf.while (%{{.+}} = %[[FROM]], %{{.+}} = %c0_i32{{.*}})
 // CHECK:     scf.while : () -> i64
-// CHECK:       memref.atomic_rmw ori %c0_i64{{.*}}, %[[STATUS]]
+// CHECK:       memref.extract_strided_metadata %[[STATUS]]
+// CHECK:       %[[AT:.+]] = llvm.inttoptr
+// CHECK:       llvm.load %[[AT]] atomic monotonic {alignment = 8 : i64} : !llvm.ptr -> i64
 // CHECK:   memref.atomic_rmw assign %{{.+}}, %[[STATUS]]
 // CHECK-COUNT-3: memref.atomic_rmw addi %c1_i32{{.*}}, %[[TICKETS]]
 // CHECK-NOT: gpu.launch
