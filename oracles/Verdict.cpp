@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "oracles/Verdict.h"
 
+#include <string>
+
 namespace sift::oracle {
 
 std::string_view toString(Verdict verdict) {
@@ -45,6 +47,7 @@ std::string_view toString(Verdict verdict) {
     return "memcheck-error";
   case Verdict::SlowKernel:
     return "slow-kernel";
+  case Verdict::BarrierDivergence: return "barrier-divergence";
   }
   return "?";
 }
@@ -53,6 +56,18 @@ std::optional<Verdict> parseVerdict(std::string_view name) {
   for (Verdict verdict : kAllVerdicts)
     if (toString(verdict) == name)
       return verdict;
+  return std::nullopt;
+}
+
+std::optional<Verdict> emuCheckVerdict(std::string_view message) {
+  for (Verdict verdict : {Verdict::OutOfBounds, Verdict::BarrierDivergence}) {
+    std::string prefix = std::string(toString(verdict)) + ": ";
+    size_t at = message.find(prefix);
+    // At the start or after a "dispatch N: " context.
+    if (at != std::string_view::npos &&
+        (at == 0 || message.substr(at - 2, 2) == ": "))
+      return verdict;
+  }
   return std::nullopt;
 }
 
@@ -77,7 +92,7 @@ bool isFinding(Verdict verdict) {
   case Verdict::OutOfBounds:
   case Verdict::MemcheckError:
   case Verdict::SlowKernel:
-    return true;
+  case Verdict::BarrierDivergence: return true;
   }
   return true;
 }

@@ -32,7 +32,10 @@ enum class Verdict {
   Mismatch,           ///< Outputs differ from the reference.
   Nondeterministic,   ///< Two runs of the same artifact differ.
   MemcheckError,      ///< compute-sanitizer reported an invalid access.
-  SlowKernel,         ///< Slower than a set multiple of the best vendor baseline.
+  SlowKernel, ///< Slower than a set multiple of the best vendor baseline.
+  /// The emu device saw threads of a workgroup reach different barriers,
+  /// or some leave the kernel while others wait at one.
+  BarrierDivergence,
 };
 
 /// Every verdict, in enum order.
@@ -55,6 +58,7 @@ inline constexpr Verdict kAllVerdicts[] = {
     Verdict::Nondeterministic,
     Verdict::MemcheckError,
     Verdict::SlowKernel,
+    Verdict::BarrierDivergence,
 };
 
 /// The stable name: "pass", "gen-invalid", "compile-error", ...
@@ -62,6 +66,12 @@ std::string_view toString(Verdict verdict);
 
 /// Parses a stable name; nullopt when it names no verdict.
 std::optional<Verdict> parseVerdict(std::string_view name);
+
+/// The emu device's check that failed a run, from the run's error message
+/// (its checks start their reports with their verdict's name:
+/// "out-of-bounds: ...", "barrier-divergence: ..."); nullopt for any other
+/// runtime error.
+std::optional<Verdict> emuCheckVerdict(std::string_view message);
 
 /// True for every verdict except `Pass`. `GenInvalid` counts: it is a bug in
 /// the generator rather than the compiler, but it is still reported.

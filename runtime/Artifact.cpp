@@ -98,7 +98,8 @@ Status verifyExecutable(const Executable &exe, size_t index) {
   switch (exe.format) {
   case ExecutableFormat::HostSharedObject:
   case ExecutableFormat::Ptx:
-  case ExecutableFormat::Hsaco: break;
+  case ExecutableFormat::Hsaco:
+  case ExecutableFormat::EmuSharedObject: break;
   default: return makeError(where + " has an unknown format");
   }
   for (char c : exe.target)
@@ -126,7 +127,44 @@ Status verifyExecutable(const Executable &exe, size_t index) {
   return Status::success();
 }
 
+/// At most one emu-so executable, the last, with one entry per entry of the
+/// GPU executables before it (of ptx or hsaco format), in their order.
+Status verifyEmuExecutable(const Artifact &artifact) {
+  const std::vector<Executable> &exes = artifact.executables;
+  size_t gpuEntries = 0;
+  for (size_t i = 0; i < exes.size(); ++i) {
+    ExecutableFormat format = exes[i].format;
+    if (format == ExecutableFormat::Ptx || format == ExecutableFormat::Hsaco)
+      gpuEntries += exes[i].entries.size();
+    if (format != ExecutableFormat::EmuSharedObject)
+      continue;
+    std::string where = "executable " + std::to_string(i) + " (emu-so)";
+    if (i + 1 != exes.size())
+      return makeError(where + " is not the last executable");
+    if (exes[i].entries.size() != gpuEntries)
+      return makeError(where + " has " +
+                       std::to_string(exes[i].entries.size()) +
+                       " entries for the " + std::to_string(gpuEntries) +
+                       " entries of the GPU executables before it");
+  }
+  return Status::success();
+}
+
 } // namespace
+
+const Executable *rt::emuExecutable(const Artifact &artifact) {
+  if (!artifact.executables.empty() &&
+      artifact.executables.back().format == ExecutableFormat::EmuSharedObject)
+    return &artifact.executables.back();
+  return nullptr;
+}
+
+int rt::emuEntryIndex(const Artifact &artifact, const Dispatch &dispatch) {
+  int index = 0;
+  for (int i = 0; i < dispatch.executable; ++i)
+    index += static_cast<int>(artifact.executables[i].entries.size());
+  return index + dispatch.entry;
+}
 
 Status rt::verifyArtifact(const Artifact &artifact) {
   for (const auto &[key, value] : artifact.meta) {
@@ -145,6 +183,9 @@ Status rt::verifyArtifact(const Artifact &artifact) {
     if (Status s = verifyExecutable(artifact.executables[i], i); !s)
       return s;
 
+  if (Status s = verifyEmuExecutable(artifact); !s)
+    return s;
+
   const Plan &plan = artifact.plan;
   if (Status s = verifyPlan(plan); !s)
     return s;
@@ -157,6 +198,10 @@ Status rt::verifyArtifact(const Artifact &artifact) {
           " but the artifact has " +
           std::to_string(artifact.executables.size()) + " executables");
     const Executable &exe = artifact.executables[dispatch.executable];
+    if (exe.format == ExecutableFormat::EmuSharedObject)
+      return makeError(where + " names executable " +
+                       std::to_string(dispatch.executable) +
+                       ", the emu kernels (which stand in for the others)");
     if (static_cast<size_t>(dispatch.entry) >= exe.entries.size())
       return makeError(where + " names entry " +
                        std::to_string(dispatch.entry) + " of executable " +
@@ -465,7 +510,8 @@ Result<Executable> readExecutable(const InSection &binary,
       std::optional<ExecutableFormat> format = parseExecutableFormat(value);
       if (!format)
         return makeError(where + ": unknown executable format " +
-                         quoted(value) + " (expected host-so, ptx or hsaco)");
+                         quoted(value) +
+                         " (expected host-so, ptx, hsaco or emu-so)");
       if (sawFormat)
         return makeError(where + ": 'format' appears twice");
       exe.format = *format;

@@ -97,12 +97,23 @@ struct Artifact {
 /// Checks everything verifyPlan checks, plus: meta keys are non-empty and hold
 /// no '=' or control characters and values hold no line breaks or NULs;
 /// executables have a non-empty binary, a known format, a single-line target
-/// and at least one entry, with entry names non-empty, free of whitespace and
-/// control characters and not repeated; every dispatch's executable and entry
-/// index is in range; present inputs and expected outputs match the plan's
-/// input and output buffers in count, element type and shape, and hold the
-/// bytes their shape needs. Messages say what was found and where.
+/// and at least one entry (an emu-so executable is the last, one entry per
+/// entry of the ptx or hsaco executables, and no dispatch names it), with entry
+/// names non-empty, free of whitespace and control characters and not repeated;
+/// every dispatch's executable and entry index is in range; present inputs and
+/// expected outputs match the plan's input and output buffers in count, element
+/// type and shape, and hold the bytes their shape needs. Messages say what was
+/// found and where.
 Status verifyArtifact(const Artifact &artifact);
+
+/// The artifact's emu kernels (an emu-so executable, always the last), or
+/// null when it carries none.
+const Executable *emuExecutable(const Artifact &artifact);
+
+/// The entry of the emu executable that stands for `dispatch`'s kernel: the
+/// emu executable lists the GPU executables' entries in order, executable
+/// by executable.
+int emuEntryIndex(const Artifact &artifact, const Dispatch &dispatch);
 
 /// Encodes an artifact as file bytes. The artifact should pass
 /// verifyArtifact; writeArtifact makes sure it does.

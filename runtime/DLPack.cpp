@@ -63,6 +63,7 @@ int32_t deviceType(DeviceKind kind) {
   case DeviceKind::Cpu: return dlpack::kCPU;
   case DeviceKind::Cuda: return dlpack::kCUDA;
   case DeviceKind::Hip: return dlpack::kROCM;
+  case DeviceKind::Emu: return dlpack::kCPU; // host memory
   }
   return dlpack::kCPU;
 }

@@ -10,6 +10,7 @@
 
 #include "runtime/cpu/CpuDevice.h"
 #include "runtime/cuda/CudaDevice.h"
+#include "runtime/emu/EmuDevice.h"
 #include "runtime/hip/HipDevice.h"
 
 #include <cstdlib>
@@ -22,6 +23,7 @@ std::string_view rt::toString(DeviceKind kind) {
   case DeviceKind::Cpu: return "cpu";
   case DeviceKind::Cuda: return "cuda";
   case DeviceKind::Hip: return "hip";
+  case DeviceKind::Emu: return "emu";
   }
   return "?";
 }
@@ -106,6 +108,8 @@ Result<std::unique_ptr<Device>> rt::createDevice(DeviceKind kind) {
       options.libraryPath = library;
     return createHipDevice(options);
   }
+  case DeviceKind::Emu:
+    return std::unique_ptr<Device>(std::make_unique<EmuDevice>());
   }
   return makeError("unknown device kind");
 }

@@ -25,13 +25,14 @@
 namespace sift::rt {
 
 /// The kinds of devices a runtime may drive.
-enum class DeviceKind { Cpu, Cuda, Hip };
+/// Emu runs a GPU pipeline's kernels on the host (runtime/emu), with checks.
+enum class DeviceKind { Cpu, Cuda, Hip, Emu };
 
 /// Every device kind, in enum order.
 inline constexpr DeviceKind kAllDeviceKinds[] = {
-    DeviceKind::Cpu, DeviceKind::Cuda, DeviceKind::Hip};
+    DeviceKind::Cpu, DeviceKind::Cuda, DeviceKind::Hip, DeviceKind::Emu};
 
-/// "cpu", "cuda", "hip".
+/// "cpu", "cuda", "hip", "emu".
 std::string_view toString(DeviceKind kind);
 /// Parses a stable device kind name.
 std::optional<DeviceKind> parseDeviceKind(std::string_view name);

@@ -138,6 +138,7 @@ std::string_view rt::toString(ExecutableFormat format) {
   case ExecutableFormat::HostSharedObject: return "host-so";
   case ExecutableFormat::Ptx: return "ptx";
   case ExecutableFormat::Hsaco: return "hsaco";
+  case ExecutableFormat::EmuSharedObject: return "emu-so";
   }
   return "?";
 }
@@ -146,7 +147,7 @@ std::optional<ExecutableFormat>
 rt::parseExecutableFormat(std::string_view name) {
   for (ExecutableFormat format :
        {ExecutableFormat::HostSharedObject, ExecutableFormat::Ptx,
-        ExecutableFormat::Hsaco})
+        ExecutableFormat::Hsaco, ExecutableFormat::EmuSharedObject})
     if (toString(format) == name)
       return format;
   return std::nullopt;

@@ -100,10 +100,12 @@ std::string_view toString(BufferRole role);
 /// Parses a stable role name.
 std::optional<BufferRole> parseBufferRole(std::string_view name);
 
-/// The kind of binary an executable holds.
-enum class ExecutableFormat { HostSharedObject, Ptx, Hsaco };
+/// The kind of binary an executable holds. EmuSharedObject: a GPU
+/// pipeline's kernels lowered for the host (runtime/emu/EmuAbi.h), which the
+/// emu device runs in place of the artifact's PTX or HSACO.
+enum class ExecutableFormat { HostSharedObject, Ptx, Hsaco, EmuSharedObject };
 
-/// "host-so", "ptx", "hsaco".
+/// "host-so", "ptx", "hsaco", "emu-so".
 std::string_view toString(ExecutableFormat format);
 /// Parses a stable format name.
 std::optional<ExecutableFormat> parseExecutableFormat(std::string_view name);

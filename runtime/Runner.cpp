@@ -107,11 +107,23 @@ rt::runPlan(const std::vector<Device *> &devices, const Artifact &artifact,
     if (Status s = device.upload(*buffers[inputIndices[i]], inputs[i]); !s)
       return makeError("input " + std::to_string(i) + ": " + s.message());
 
+  // The emu device runs the emu kernels in place of every GPU executable;
+  // other devices never load them.
+  const Executable *emu = emuExecutable(artifact);
+  bool emulated = device.kind() == DeviceKind::Emu;
+  if (emulated && !emu && !plan.dispatches.empty())
+    return makeError("the artifact carries no emu kernels (compile it with "
+                     "them: harness --device=emu, or harness compile "
+                     "--emu-kernels)");
   std::vector<std::unique_ptr<LoadedExecutable>> executables;
   executables.reserve(artifact.executables.size());
   for (size_t i = 0; i < artifact.executables.size(); ++i) {
-    Result<std::unique_ptr<LoadedExecutable>> exe =
-        device.load(artifact.executables[i]);
+    const Executable &executable = artifact.executables[i];
+    if (emulated != (&executable == emu)) {
+      executables.emplace_back();
+      continue;
+    }
+    Result<std::unique_ptr<LoadedExecutable>> exe = device.load(executable);
     if (!exe)
       return makeError("executable " + std::to_string(i) + ": " +
                        exe.message());
@@ -120,10 +132,14 @@ rt::runPlan(const std::vector<Device *> &devices, const Artifact &artifact,
 
   std::vector<Buffer *> bindings;
   for (size_t d = 0; d < plan.dispatches.size(); ++d) {
-    const Dispatch &dispatch = plan.dispatches[d];
+    Dispatch dispatch = plan.dispatches[d];
     bindings.clear();
     for (int index : dispatch.bindings)
       bindings.push_back(buffers[index].get());
+    if (emulated) {
+      dispatch.entry = emuEntryIndex(artifact, dispatch);
+      dispatch.executable = static_cast<int>(executables.size()) - 1;
+    }
     if (Status s = device.dispatch(*executables[dispatch.executable], dispatch,
                                    bindings);
         !s)

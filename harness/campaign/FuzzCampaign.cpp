@@ -78,6 +78,7 @@ FuzzCampaign::FuzzCampaign(const FuzzOptions &options) : options_(options) {
   caseOptions_.randomConfig = options.randomConfig;
   caseOptions_.frontEnd = options.frontEnd;
   caseOptions_.faults = options.faults;
+  caseOptions_.emuKernels = options.device == rt::DeviceKind::Emu;
   // Runs on a GPU compare with a host reference: no inexact op (sigmoid's
   // exp, an ulp apart between libdevice and the host) may decide an order.
   caseOptions_.policy.allowInexactKeys = !options.exactKeys;
@@ -146,8 +147,10 @@ std::optional<int> FuzzCampaign::open() {
       return usage("--export-artifacts: cannot create " + options_.exportDir +
                    ": " + ec.message());
   }
-  // Cases run in child processes unless a GPU device is in this process.
-  isolated_ = options_.isolate && !gpu_;
+  // Cases run in child processes unless a GPU device is in this process
+  // (the emu device is host code: each worker uses its own copy).
+  isolated_ =
+      options_.isolate && (!gpu_ || gpu_->kind() == rt::DeviceKind::Emu);
   return std::nullopt;
 }
 

@@ -41,6 +41,9 @@ struct CaseOptions {
   std::optional<gen::FrontEnd> frontEnd;
   /// Injected compiler faults.
   FaultSet faults;
+  /// GPU pipelines: the artifact also carries the kernels lowered for the
+  /// host, which the emu device runs (--device=emu).
+  bool emuKernels = false;
   gen::Policy policy;
   gen::InputMode inputs = gen::InputMode::Mixed;
   /// Told "compile", "compile:<pass>" before each pass, and "run" as the

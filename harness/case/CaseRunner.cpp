@@ -76,8 +76,13 @@ CaseResult runProgramCase(SystemUnderTest &system, rt::Device &device,
                         " (a documented limit, checked at run time)";
         return result;
       }
-      return decide(result, oracle::Verdict::RuntimeError, Stage(Step::Run),
-                  actual.message());
+      // The emu device's checks are verdicts of their own.
+      std::optional<oracle::Verdict> check =
+          device.kind() == rt::DeviceKind::Emu
+              ? oracle::emuCheckVerdict(actual.message())
+              : std::nullopt;
+      return decide(result, check.value_or(oracle::Verdict::RuntimeError),
+                    Stage(Step::Run), actual.message());
     }
     if (r == 0) {
       result.actual = std::move(actual.value());

@@ -47,12 +47,11 @@ TargetKind targetFlag(const std::string &name) {
 }
 
 rt::DeviceKind deviceFlag(const std::string &name) {
-  for (rt::DeviceKind kind :
-       {rt::DeviceKind::Cpu, rt::DeviceKind::Cuda, rt::DeviceKind::Hip})
+  for (rt::DeviceKind kind : rt::kAllDeviceKinds)
     if (rt::toString(kind) == name)
       return kind;
   throw UsageError{"unknown device '" + name +
-                   "'; valid devices: cpu, cuda, hip"};
+                   "'; valid devices: cpu, cuda, hip, emu"};
 }
 
 gen::InputMode inputModeFlag(const std::string &name) {

@@ -134,6 +134,8 @@ struct CompileCommandOptions {
   /// --bench times it on the benchmark's inputs and checks it against the
   /// benchmark's reference), e.g. the program with hand-set lowering configs.
   std::string bench;
+  /// GPU targets: the artifact also carries the emu kernels (--emu-kernels).
+  bool emuKernels = false;
   std::string output = "-";
   /// Where a compiler crash leaves MLIR's reproducer; "" keeps none.
   std::string crashReproducer;

@@ -135,8 +135,9 @@ void addSelectionFlags(CLI::App *cmd, FuzzFlags &f) {
 void addExecutionFlags(CLI::App *cmd, FuzzFlags &f) {
   cmd->add_option("--device", f.device,
                   "Where GPU runs execute: cpu (GPU pipelines get static "
-                  "verdicts only), cuda (nvptx runs on the GPU) or hip "
-                  "(amdgpu runs on the GPU)")
+                  "verdicts only), cuda (nvptx runs on the GPU), hip "
+                  "(amdgpu runs on the GPU) or emu (both targets' kernels "
+                  "run on the host, with checks)")
       ->capture_default_str();
   cmd->add_option("--shard", f.shard,
                   "Run shard I of N (--shard=I/N): cases i with i % N == I. "
@@ -187,7 +188,10 @@ void checkExecution(FuzzFlags &f) {
   FuzzOptions &o = f.options;
   o.device = deviceFlag(f.device);
   o.isolate = !f.noIsolate;
-  if (o.jobs > 1 && (!o.isolate || o.device != rt::DeviceKind::Cpu))
+  // cpu and emu run on the host: isolated workers may run them.
+  bool host =
+      o.device == rt::DeviceKind::Cpu || o.device == rt::DeviceKind::Emu;
+  if (o.jobs > 1 && (!o.isolate || !host))
     throw UsageError{"--jobs=" + std::to_string(o.jobs) +
                      " runs isolated cases in parallel: it cannot be "
                      "combined with --no-isolate or a GPU --device (which "
@@ -200,9 +204,9 @@ void checkExecution(FuzzFlags &f) {
   o.caseTimeoutSeconds = durationFlag("--case-timeout", f.caseTimeout);
   o.memoryLimitBytes = memoryFlag(f.memoryLimit);
   std::string faultError;
-  std::optional<FaultSet> faults = parseFaults(
-      o.injectText, /*forFuzz=*/true, faultError,
-      /*isolated=*/o.isolate && o.device == rt::DeviceKind::Cpu);
+  std::optional<FaultSet> faults =
+      parseFaults(o.injectText, /*forFuzz=*/true, faultError,
+                  /*isolated=*/o.isolate && host);
   if (!faults)
     throw UsageError{"--inject: " + faultError};
   o.faults = *faults;

@@ -167,9 +167,11 @@ std::optional<int> compileProgram(Session &session, mlir::ModuleOp module,
                                   const std::string &path,
                                   const PipelineOptions &pipeline,
                                   EmitStage stage, CompileOutput &output,
-                                  const std::string &keepReproducer) {
+                                  const std::string &keepReproducer,
+                                  bool emuKernels = false) {
   CompileOptions compileOptions;
   compileOptions.pipeline = pipeline;
+  compileOptions.emuKernels = emuKernels;
   std::string error;
   if (session.compile(module, compileOptions, stage, output, error))
     return std::nullopt;
@@ -455,9 +457,9 @@ int runCompileCommand(const CompileCommandOptions &options) {
   if (runnable && !describeCarried(options, main, inputs, info, expected))
     return kExitUsage;
   CompileOutput output;
-  if (std::optional<int> failed =
-          compileProgram(session, *module, options.program, pipeline,
-                         options.emit, output, options.crashReproducer))
+  if (std::optional<int> failed = compileProgram(
+          session, *module, options.program, pipeline, options.emit, output,
+          options.crashReproducer, options.emuKernels))
     return *failed;
   if (!options.bench.empty())
     return writeBenchArtifact(options, output.artifact);
@@ -465,6 +467,20 @@ int runCompileCommand(const CompileCommandOptions &options) {
     return writeArtifactOutput(options, output.artifact, runnable,
                                std::move(inputs), std::move(expected), info);
   return writeTextOutput(options.output, output.text);
+}
+
+/// The target `harness run` compiles for: the device's; on emu amdgpu for
+/// a gfx chip, else nvptx.
+static TargetKind runTarget(const RunOptions &options) {
+  switch (options.device) {
+  case rt::DeviceKind::Cpu: return TargetKind::Host;
+  case rt::DeviceKind::Cuda: return TargetKind::Nvptx;
+  case rt::DeviceKind::Hip: return TargetKind::Amdgpu;
+  case rt::DeviceKind::Emu:
+    return options.chip.rfind("gfx", 0) == 0 ? TargetKind::Amdgpu
+                                             : TargetKind::Nvptx;
+  }
+  return TargetKind::Host;
 }
 
 int runRunCommand(const RunOptions &options) {
@@ -487,6 +503,7 @@ int runRunCommand(const RunOptions &options) {
   if (!device.ok()) {
     std::string kind = options.device == rt::DeviceKind::Cuda  ? "CUDA"
                        : options.device == rt::DeviceKind::Hip ? "HIP"
+                       : options.device == rt::DeviceKind::Emu ? "emu"
                                                                : "cpu";
     std::fprintf(stderr, "harness run: no %s device: %s\n", kind.c_str(),
                  device.message().c_str());
@@ -494,15 +511,14 @@ int runRunCommand(const RunOptions &options) {
   }
   PipelineOptions pipeline;
   pipeline.kind = options.pipeline;
-  pipeline.target = options.device == rt::DeviceKind::Cuda  ? TargetKind::Nvptx
-                    : options.device == rt::DeviceKind::Hip ? TargetKind::Amdgpu
-                                                            : TargetKind::Host;
+  pipeline.target = runTarget(options);
   pipeline.chip = options.chip;
   pipeline.faults = options.faults;
   CompileOutput output;
-  if (std::optional<int> failed =
-          compileProgram(session, *module, options.program, pipeline,
-                         EmitStage::Artifact, output, options.crashReproducer))
+  bool emu = options.device == rt::DeviceKind::Emu;
+  if (std::optional<int> failed = compileProgram(
+          session, *module, options.program, pipeline, EmitStage::Artifact,
+          output, options.crashReproducer, emu))
     return *failed;
   // The plan's inputs are @main's arguments; check them again all the same.
   if (Status s = rt::checkInputs(output.artifact.plan, inputs); !s) {
@@ -532,8 +548,9 @@ CommandEntry addRunCommand(CLI::App &app) {
       ->required();
   cmd->add_option("--pipeline", f->pipeline, "Pipeline")->capture_default_str();
   cmd->add_option("--device", f->device,
-                  "Device: cpu (cpu pipeline), cuda (GPU pipelines, nvptx) "
-                  "or hip (GPU pipelines, amdgpu)")
+                  "Device: cpu (cpu pipeline), cuda (GPU pipelines, nvptx), "
+                  "hip (GPU pipelines, amdgpu) or emu (GPU pipelines on the "
+                  "host, with checks; amdgpu for a gfx --chip)")
       ->capture_default_str();
   cmd->add_option("--chip", f->options.chip,
                   "GPU chip (default sm_90 for cuda, gfx942 for hip)");
@@ -552,10 +569,7 @@ CommandEntry addRunCommand(CLI::App &app) {
             f->options.device = deviceFlag(f->device);
             f->options.faults = faultsFlag(f->inject);
             if (f->options.device != rt::DeviceKind::Cpu)
-              chipFlag(f->options.device == rt::DeviceKind::Hip
-                           ? TargetKind::Amdgpu
-                           : TargetKind::Nvptx,
-                       f->options.chip);
+              chipFlag(runTarget(f->options), f->options.chip);
             return runRunCommand(f->options);
           }};
 }
@@ -589,6 +603,10 @@ CommandEntry addCompileCommand(CLI::App &app) {
                   "Input .npy for --emit=artifact, once per function "
                   "argument, in order: the artifact carries them and the "
                   "reference's outputs (sift-run runs it)");
+  cmd->add_flag("--emu-kernels", f->options.emuKernels,
+                "With --emit=artifact for a GPU target: the artifact also "
+                "carries the kernels lowered for the host (sift-run "
+                "--device=emu runs them, with checks)");
   cmd->add_option("--bench", f->options.bench,
                   "With --emit=artifact: the program is this benchmark's "
                   "(harness bench's names), e.g. with lowering configs set "
@@ -624,6 +642,10 @@ CommandEntry addCompileCommand(CLI::App &app) {
               throw UsageError{"--emit=ptx needs the nvptx target (this "
                                "compile targets " +
                                std::string(toString(o.target)) + ")"};
+            if (o.emuKernels &&
+                (o.emit != EmitStage::Artifact || o.target == TargetKind::Host))
+              throw UsageError{"--emu-kernels needs --emit=artifact and a "
+                               "GPU target (nvptx or amdgpu)"};
             if (o.target != TargetKind::Host)
               chipFlag(o.target, o.chip);
             else if (!o.chip.empty())

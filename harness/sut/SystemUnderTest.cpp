@@ -12,6 +12,8 @@ bool SystemUnderTest::runsOn(const rt::Device &device,
   case rt::DeviceKind::Cpu: return target == TargetKind::Host;
   case rt::DeviceKind::Cuda: return target == TargetKind::Nvptx;
   case rt::DeviceKind::Hip: return target == TargetKind::Amdgpu;
+  // The emu device runs the kernels of either GPU target on the host.
+  case rt::DeviceKind::Emu: return target != TargetKind::Host;
   }
   return false;
 }

@@ -1088,7 +1088,10 @@ std::vector<StaticFinding> checkExecutable(const rt::Executable &executable,
   error.clear();
   const std::vector<uint8_t> &binary = executable.binary;
   switch (executable.format) {
-  case rt::ExecutableFormat::HostSharedObject: return {};
+  // Host code: the emu kernels are the emu device's own lowering, not
+  // the code a GPU would run.
+  case rt::ExecutableFormat::HostSharedObject:
+  case rt::ExecutableFormat::EmuSharedObject: return {};
   case rt::ExecutableFormat::Ptx: {
     std::string_view text(reinterpret_cast<const char *>(binary.data()),
                           binary.size());

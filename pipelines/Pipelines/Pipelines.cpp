@@ -143,7 +143,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
 
   pm.addPass(createExtractGpuPlan(ExtractGpuPlanOptions{options.entry}));
-  addGpuDeviceTail(pm, options);
+  if (!options.withoutDeviceTail)
+    addGpuDeviceTail(pm, options);
 }
 
 } // namespace

@@ -42,6 +42,10 @@ struct PipelineOptions {
   /// ROCDL; the gpu.modules then hold host LLVM functions. Configs still
   /// follow `target` and `chip`.
   bool hostKernels = false;
+  /// GPU pipelines: stop before the GPU tail (addGpuDeviceTail), with the
+  /// kernels outlined and the plan recorded, so that one module can take
+  /// both tails (the target's and the emu device's).
+  bool withoutDeviceTail = false;
 };
 
 /// The cpu pipeline, from tensors to the LLVM dialect with the host ABI.

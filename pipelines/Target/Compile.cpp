@@ -170,7 +170,8 @@ namespace {
 /// Builds the artifact of a GPU pipeline from its gpu.binary ops and plan:
 /// one executable per binary that some dispatch uses, its entries the
 /// kernels those dispatches name.
-LogicalResult serializeGpu(ModuleOp module, const sift::CompileOptions &options,
+LogicalResult serializeGpu(ModuleOp module, ModuleOp hostKernels,
+                           const sift::CompileOptions &options,
                            sift::EmitStage stage, sift::CompileOutput &output,
                            std::string &error) {
   using namespace sift;
@@ -234,11 +235,28 @@ LogicalResult serializeGpu(ModuleOp module, const sift::CompileOptions &options,
   std::vector<int> newIndex(executables.size(), -1);
   rt::Artifact &artifact = output.artifact;
   artifact = rt::Artifact();
+  // The emu kernels: one entry per kept entry, in the same order.
+  rt::Executable emu;
+  emu.format = rt::ExecutableFormat::EmuSharedObject;
+  emu.target =
+      "emu/" + std::string(toString(options.pipeline.target)) + "/" + chip;
   for (size_t i = 0; i < executables.size(); ++i) {
     if (executables[i].entries.empty())
       continue;
+    for (const std::string &entry : executables[i].entries)
+      emu.entries.push_back(hostKernelSymbol(names[i], entry));
     newIndex[i] = static_cast<int>(artifact.executables.size());
     artifact.executables.push_back(std::move(executables[i]));
+  }
+  // A plan without dispatches has no kernels to emulate.
+  if (hostKernels && !emu.entries.empty()) {
+    std::vector<std::string> hostNames;
+    OwningOpRef<ModuleOp> host = takeHostKernels(hostKernels, hostNames);
+    if (!buildHostSharedObject(*host, options.host, emu.binary, error)) {
+      error = "the emu kernels: " + error;
+      return failure();
+    }
+    artifact.executables.push_back(std::move(emu));
   }
   for (rt::Dispatch &dispatch : plan->dispatches)
     dispatch.executable = newIndex[dispatch.executable];
@@ -266,17 +284,48 @@ LogicalResult sift::compile(ModuleOp module, const CompileOptions &options,
     pipeline.toolkitPath = defaultAmdgpuToolkit();
   if (pipeline.target == TargetKind::Nvptx && pipeline.libdevicePath.empty())
     pipeline.libdevicePath = defaultLibdevice();
+  // With emu kernels the pipeline stops before the GPU tail; the module
+  // then takes the target's tail, and a copy of it the emu device's.
+  bool gpu = pipeline.target != TargetKind::Host;
+  bool emu = options.emuKernels && gpu && stage == EmitStage::Artifact;
+  pipeline.withoutDeviceTail = emu;
   if (failed(addPipeline(pm, pipeline, error)))
     return failure();
-  if (options.instrument)
-    options.instrument(pm);
-  if (!options.crashReproducer.empty())
-    pm.enableCrashReproducerGeneration(options.crashReproducer,
-                                       /*genLocalReproducer=*/true);
+  auto prepare = [&](PassManager &pm) {
+    if (options.instrument)
+      options.instrument(pm);
+    if (!options.crashReproducer.empty())
+      pm.enableCrashReproducerGeneration(options.crashReproducer,
+                                         /*genLocalReproducer=*/true);
+  };
+  prepare(pm);
   if (failed(pm.run(module))) {
     error = "the " + std::string(toString(options.pipeline.kind)) +
             " pipeline failed";
     return failure();
+  }
+  OwningOpRef<ModuleOp> hostKernels;
+  if (emu) {
+    hostKernels = module.clone();
+    PassManager tail(module.getContext());
+    tail.enableVerifier(options.verifyEachPass);
+    pipeline.withoutDeviceTail = false;
+    addGpuDeviceTail(tail, pipeline);
+    prepare(tail);
+    if (failed(tail.run(module))) {
+      error = "the " + std::string(toString(options.pipeline.kind)) +
+              " pipeline failed";
+      return failure();
+    }
+    PassManager host(module.getContext());
+    host.enableVerifier(options.verifyEachPass);
+    PipelineOptions hostPipeline = pipeline;
+    hostPipeline.hostKernels = true;
+    addGpuDeviceTail(host, hostPipeline);
+    if (failed(host.run(*hostKernels))) {
+      error = "the emu kernels' lowering (sift-lower-kernels-for-host) failed";
+      return failure();
+    }
   }
   if (stage == EmitStage::Mlir) {
     llvm::raw_string_ostream os(output.text);
@@ -294,8 +343,9 @@ LogicalResult sift::compile(ModuleOp module, const CompileOptions &options,
     return success();
   }
 
-  if (options.pipeline.target != TargetKind::Host)
-    return serializeGpu(module, options, stage, output, error);
+  if (gpu)
+    return serializeGpu(module, hostKernels ? *hostKernels : ModuleOp(),
+                        options, stage, output, error);
   if (stage == EmitStage::Ptx) {
     error = "--emit=ptx needs an nvptx target";
     return failure();

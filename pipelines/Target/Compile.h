@@ -43,6 +43,10 @@ struct CompileOptions {
   /// IR it ran on, with the pass and its options, is written here for
   /// `sift-opt --run-reproducer` (also for a pass that fails).
   std::string crashReproducer;
+  /// GPU pipelines, --emit=artifact: the artifact also carries the kernels
+  /// lowered for the host (an emu-so executable, which the emu device runs),
+  /// made from the same module as the PTX or HSACO up to the GPU tail.
+  bool emuKernels = false;
 };
 
 /// What a compile produced, depending on the stage.

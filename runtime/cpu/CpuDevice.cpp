@@ -45,30 +45,6 @@ private:
   void *memory_;
 };
 
-/// A dlopen'ed shared object and its resolved entry points.
-class CpuExecutable final : public LoadedExecutable {
-public:
-  CpuExecutable(const Device &device, std::vector<std::string> entries,
-                void *handle, std::vector<int> fds,
-                std::vector<HostEntryPoint> functions)
-      : LoadedExecutable(device, ExecutableFormat::HostSharedObject,
-                         std::move(entries)),
-        handle_(handle), fds_(std::move(fds)),
-        functions_(std::move(functions)) {}
-  ~CpuExecutable() override {
-    ::dlclose(handle_);
-    for (int fd : fds_)
-      ::close(fd);
-  }
-  HostEntryPoint function(size_t entry) const { return functions_[entry]; }
-
-private:
-  void *handle_;
-  /// Kept open while loaded, so that no other load reuses their numbers.
-  std::vector<int> fds_;
-  std::vector<HostEntryPoint> functions_;
-};
-
 std::string dlerrorText() {
   const char *text = ::dlerror();
   return text ? text : "unknown dlopen error";
@@ -236,10 +212,39 @@ Status CpuDevice::download(const Buffer &buffer, HostTensor &tensor) {
   return Status::success();
 }
 
+LoadedSharedObject::LoadedSharedObject(const Device &device,
+                                       ExecutableFormat format,
+                                       std::vector<std::string> entries,
+                                       void *handle, std::vector<int> fds,
+                                       std::vector<void *> addresses)
+    : LoadedExecutable(device, format, std::move(entries)), handle_(handle),
+      fds_(std::move(fds)), addresses_(std::move(addresses)) {}
+
+LoadedSharedObject::~LoadedSharedObject() {
+  ::dlclose(handle_);
+  for (int fd : fds_)
+    ::close(fd);
+}
+
+void *LoadedSharedObject::symbol(const std::string &name) const {
+  return ::dlsym(handle_, name.c_str());
+}
+
 Result<std::unique_ptr<LoadedExecutable>>
 CpuDevice::load(const Executable &executable) {
-  if (executable.format != ExecutableFormat::HostSharedObject)
-    return makeError("the cpu device runs host-so executables, not " +
+  Result<std::unique_ptr<LoadedSharedObject>> loaded =
+      loadSharedObject(executable, ExecutableFormat::HostSharedObject);
+  if (!loaded)
+    return loaded.error();
+  return std::unique_ptr<LoadedExecutable>(std::move(*loaded));
+}
+
+Result<std::unique_ptr<LoadedSharedObject>>
+CpuDevice::loadSharedObject(const Executable &executable,
+                            ExecutableFormat format) {
+  if (executable.format != format)
+    return makeError("the " + name() + " device runs " +
+                     std::string(toString(format)) + " executables, not " +
                      std::string(toString(executable.format)));
   if (executable.binary.empty())
     return makeError("the executable's binary is empty");
@@ -250,7 +255,7 @@ CpuDevice::load(const Executable &executable) {
   if (!handle)
     return handle.error();
 
-  std::vector<HostEntryPoint> functions;
+  std::vector<void *> addresses;
   for (const std::string &entry : executable.entries) {
     ::dlerror();
     void *symbol = ::dlsym(*handle, entry.c_str());
@@ -261,11 +266,11 @@ CpuDevice::load(const Executable &executable) {
       closeAll(fds);
       return makeError("entry '" + entry + "' not found: " + reason);
     }
-    functions.push_back(reinterpret_cast<HostEntryPoint>(symbol));
+    addresses.push_back(symbol);
   }
-  return std::unique_ptr<LoadedExecutable>(
-      std::make_unique<CpuExecutable>(*this, executable.entries, *handle,
-                                      std::move(fds), std::move(functions)));
+  return std::make_unique<LoadedSharedObject>(*this, format, executable.entries,
+                                              *handle, std::move(fds),
+                                              std::move(addresses));
 }
 
 Status CpuDevice::dispatch(LoadedExecutable &executable,
@@ -278,8 +283,9 @@ Status CpuDevice::dispatch(LoadedExecutable &executable,
                      " ABI passes no push constants but the dispatch has " +
                      std::to_string(dispatch.constants.size()));
   // checkDispatch made sure the executable was loaded by this device.
-  auto &exe = static_cast<CpuExecutable &>(executable);
-  HostEntryPoint function = exe.function(static_cast<size_t>(dispatch.entry));
+  auto &exe = static_cast<LoadedSharedObject &>(executable);
+  auto function = reinterpret_cast<HostEntryPoint>(
+      exe.entryAddress(static_cast<size_t>(dispatch.entry)));
   std::vector<void *> pointers;
   pointers.reserve(bindings.size());
   for (Buffer *buffer : bindings)

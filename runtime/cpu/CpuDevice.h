@@ -37,8 +37,27 @@ struct CpuDeviceOptions {
   bool useMemfd = true;
 };
 
+/// A dlopen'ed shared object and the addresses of its entry points (the cpu
+/// device's host-so executables, the emu device's emu-so).
+class LoadedSharedObject final : public LoadedExecutable {
+public:
+  LoadedSharedObject(const Device &device, ExecutableFormat format,
+                     std::vector<std::string> entries, void *handle,
+                     std::vector<int> fds, std::vector<void *> addresses);
+  ~LoadedSharedObject() override;
+  void *entryAddress(size_t entry) const { return addresses_[entry]; }
+  /// Another symbol of the library; null when it has none of that name.
+  void *symbol(const std::string &name) const;
+
+private:
+  void *handle_;
+  /// Kept open while loaded, so that no other load reuses their numbers.
+  std::vector<int> fds_;
+  std::vector<void *> addresses_;
+};
+
 /// Runs host shared objects in this process.
-class CpuDevice final : public Device {
+class CpuDevice : public Device {
 public:
   explicit CpuDevice(CpuDeviceOptions options = {}) : options_(options) {}
 
@@ -61,6 +80,12 @@ public:
                   const std::vector<Buffer *> &bindings) override;
   /// Dispatches run synchronously, so there is nothing to wait for.
   Status synchronize() override { return Status::success(); }
+
+protected:
+  /// dlopens `executable`, which must be of `format`, and resolves every
+  /// entry point; a dlopen or dlsym failure returns the dlerror() text.
+  Result<std::unique_ptr<LoadedSharedObject>>
+  loadSharedObject(const Executable &executable, ExecutableFormat format);
 
 private:
   CpuDeviceOptions options_;

@@ -109,8 +109,11 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
       c.outOfBounds = &outOfBoundsCallback;
       c.device = &state;
     }
+    // Each workgroup's thread orders: from the dispatch's seed and the
+    // workgroup.
     Status status =
-        scheduler.run(static_cast<uint32_t>(threads), g,
+        scheduler.run(static_cast<uint32_t>(threads),
+                      seed * 0x9E3779B97F4A7C15ull + g,
                       [&](uint32_t t) { kernel(&contexts[t], buffers); });
     if (!status.ok())
       return makeError(status.message() + " (workgroup " + triple(block) + ")");

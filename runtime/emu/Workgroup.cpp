@@ -1,28 +1,112 @@
 //===- runtime/emu/Workgroup.cpp - A workgroup's threads as fibers --------===//
 //
-// Each fiber is a ucontext with its own stack whose link context is the
-// scheduler's: returning from the body ends the fiber and switches back.
 // barrier() marks the running fiber as waiting at its site and switches to
 // the scheduler, which runs every ready fiber of the round, in the drawn
 // order, before it compares the sites and releases the barrier.
+//
+// Switching: on x86-64 a switch saves the callee-saved registers, the SSE
+// and x87 control words and the stack pointer, and loads another's (a few
+// instructions, no system call); elsewhere POSIX ucontext, whose
+// swapcontext saves the signal mask with a system call at every switch.
+// A fiber's first switch lands in trampoline(), which runs the body and
+// switches back for good.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runtime/emu/Workgroup.h"
 
+#include <cstring>
 #include <string>
+
+#if defined(__x86_64__) && (defined(__linux__) || defined(__APPLE__))
+#define SIFT_EMU_FAST_SWITCH 1
+#else
+#define SIFT_EMU_FAST_SWITCH 0
 #include <ucontext.h>
+#endif
+
+#if SIFT_EMU_FAST_SWITCH
+// Saves the running context's callee-saved state on its stack and its stack
+// pointer in *from, then resumes the context whose stack pointer is `to`.
+extern "C" void sift_emu_switch(void **from, void *to);
+asm(R"(
+  .text
+  .p2align 4
+  .globl sift_emu_switch
+#ifdef __linux__
+  .type sift_emu_switch, @function
+#endif
+sift_emu_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+#ifdef __linux__
+  .size sift_emu_switch, .-sift_emu_switch
+  .section .note.GNU-stack,"",@progbits
+  .text
+#endif
+)");
+#endif
 
 namespace sift::emu {
 
 namespace {
 
-/// The scheduler whose fiber is starting (makecontext passes int arguments
-/// only; a fiber starts on the scheduler's host thread).
+/// The scheduler whose fiber is starting (a fiber's entry takes no
+/// arguments; a fiber starts on the scheduler's host thread).
 thread_local WorkgroupScheduler *starting = nullptr;
 
 } // namespace
 
+#if SIFT_EMU_FAST_SWITCH
+struct WorkgroupScheduler::MainContext {
+  void *stack = nullptr; ///< the scheduler's saved stack pointer
+};
+
+struct WorkgroupScheduler::Fiber {
+  enum class State { Ready, AtBarrier, Done };
+  void *context = nullptr; ///< the fiber's saved stack pointer
+  std::unique_ptr<char[]> stack;
+  State state = State::Ready;
+  uint32_t site = 0;
+};
+
+namespace {
+
+/// A fresh fiber's saved stack pointer: its first switch pops zeroed
+/// registers and the default control words, then returns into `entry`
+/// with the stack aligned as at a call.
+void *freshContext(char *stack, size_t bytes, void (*entry)()) {
+  uintptr_t top = reinterpret_cast<uintptr_t>(stack + bytes) & ~uintptr_t{15};
+  auto *slot = reinterpret_cast<uint64_t *>(top);
+  *--slot = 0;                                 // entry's return address
+  *--slot = reinterpret_cast<uint64_t>(entry); // where the switch returns
+  for (int r = 0; r < 6; ++r)
+    *--slot = 0;                             // rbp rbx r12 r13 r14 r15
+  *--slot = uint64_t{0x037F} << 32 | 0x1F80; // x87 control, mxcsr
+  return slot;
+}
+
+} // namespace
+#else
 struct WorkgroupScheduler::MainContext {
   ucontext_t context;
 };
@@ -34,6 +118,7 @@ struct WorkgroupScheduler::Fiber {
   State state = State::Ready;
   uint32_t site = 0;
 };
+#endif
 
 WorkgroupScheduler::WorkgroupScheduler(SchedulerOptions options)
     : options_(options), main_(std::make_unique<MainContext>()) {}
@@ -45,7 +130,13 @@ void WorkgroupScheduler::trampoline() {
   uint32_t thread = self->current_;
   (*self->body_)(thread);
   self->fibers_[thread]->state = Fiber::State::Done;
+#if SIFT_EMU_FAST_SWITCH
+  // Never resumed: the next run starts the fiber afresh.
+  sift_emu_switch(&self->fibers_[thread]->context, self->main_->stack);
+  __builtin_unreachable();
+#else
   // Returning switches to the link context, the scheduler's.
+#endif
 }
 
 std::vector<uint32_t>
@@ -71,6 +162,10 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
     Fiber &fiber = *fibers_[t];
     fiber.state = Fiber::State::Ready;
     fiber.site = 0;
+#if SIFT_EMU_FAST_SWITCH
+    fiber.context = freshContext(fiber.stack.get(), options_.stackBytes,
+                                 &WorkgroupScheduler::trampoline);
+#else
     if (getcontext(&fiber.context) != 0)
       return makeError("emu: getcontext failed for thread " +
                        std::to_string(t));
@@ -78,6 +173,7 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
     fiber.context.uc_stack.ss_size = options_.stackBytes;
     fiber.context.uc_link = &main_->context;
     makecontext(&fiber.context, &WorkgroupScheduler::trampoline, 0);
+#endif
   }
   uint64_t state = options_.seed ^ (round * 0xd1b54a32d192ed03ull);
   rounds_ = 0;
@@ -89,7 +185,11 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
     for (uint32_t t : order(ready, state)) {
       current_ = t;
       starting = this;
+#if SIFT_EMU_FAST_SWITCH
+      sift_emu_switch(&main_->stack, fibers_[t]->context);
+#else
       swapcontext(&main_->context, &fibers_[t]->context);
+#endif
     }
     // Every fiber now waits at a barrier or has left the kernel.
     std::vector<uint32_t> waiting;
@@ -122,7 +222,11 @@ void WorkgroupScheduler::barrier(uint32_t site) {
   Fiber &fiber = *fibers_[current_];
   fiber.state = Fiber::State::AtBarrier;
   fiber.site = site;
+#if SIFT_EMU_FAST_SWITCH
+  sift_emu_switch(&fiber.context, main_->stack);
+#else
   swapcontext(&fiber.context, &main_->context);
+#endif
 }
 
 } // namespace sift::emu

@@ -118,6 +118,7 @@ std::pair<std::string, std::string> ireeDevice(rt::DeviceKind device) {
   case rt::DeviceKind::Cuda: return {"cuda", "nvptx"};
   case rt::DeviceKind::Hip: return {"hip", "amdgpu"};
   case rt::DeviceKind::Cpu: return {"local-task", "host"};
+  case rt::DeviceKind::Emu: break; // IREE's modules have no emu kernels
   }
   return {"", ""};
 }

@@ -46,7 +46,10 @@ void addFlags(CLI::App &app, Options &o, std::string &device,
   app.add_option("paths", o.paths,
                  "Artifacts (.siftart), IREE cases (.ireecase folders) or "
                  "folders of them (required but with --write-bench-inputs)");
-  app.add_option("--device", device, "cuda, hip or cpu")->capture_default_str();
+  app.add_option("--device", device,
+                 "cuda, hip, cpu or emu (a GPU artifact's emu kernels on the "
+                 "host, with checks)")
+      ->capture_default_str();
   app.add_option("--out", o.out, "The results CSV")->capture_default_str();
   app.add_option("--output-dir", o.outputDir,
                  "Write each artifact's first-run outputs here as "
@@ -94,7 +97,7 @@ void checkValues(Options &o, const std::string &device,
   std::optional<rt::DeviceKind> kind = rt::parseDeviceKind(device);
   if (!kind)
     throw UsageError{"unknown device '" + device +
-                     "'; valid devices: cpu, cuda, hip"};
+                     "'; valid devices: cpu, cuda, hip, emu"};
   o.device = *kind;
   if (!(o.timeoutSeconds > 0))
     throw UsageError{"--timeout needs a positive number of seconds"};

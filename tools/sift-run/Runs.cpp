@@ -4,8 +4,10 @@
 
 #include "oracles/Compare.h"
 #include "oracles/Regenerate.h"
+#include "oracles/Verdict.h"
 #include "runtime/ExportedCase.h"
 #include "runtime/Runner.h"
+#include "runtime/emu/EmuDevice.h"
 #include "runtime/gpu/GpuDriver.h"
 #include "support/Npy.h"
 #include "support/Process.h"
@@ -78,6 +80,40 @@ std::string loadRunnable(const std::string &file, Row &row,
   return "";
 }
 
+/// Why `artifact` (case facts `info`) cannot run on `device` at all (a
+/// usage mistake, not a finding), or "".
+std::string deviceMismatch(const rt::Device &device,
+                           const rt::ExportedCase &info,
+                           const rt::Artifact &artifact,
+                           const std::string &file) {
+  std::string target(toString(info.target));
+  std::string on =
+      " does not run on --device=" + std::string(rt::toString(device.kind()));
+  switch (device.kind()) {
+  case rt::DeviceKind::Cpu:
+    if (info.target != TargetKind::Host)
+      return file + ": an artifact for " + target + on +
+             " (its kernels run on cuda, hip or emu)";
+    break;
+  case rt::DeviceKind::Cuda:
+  case rt::DeviceKind::Hip:
+    if (info.target != (device.kind() == rt::DeviceKind::Cuda
+                            ? TargetKind::Nvptx
+                            : TargetKind::Amdgpu))
+      return file + ": an artifact for " + target + on;
+    break;
+  case rt::DeviceKind::Emu:
+    if (info.target == TargetKind::Host)
+      return file + ": an artifact for host" + on + " (run it on cpu)";
+    if (!rt::emuExecutable(artifact) && !artifact.plan.dispatches.empty())
+      return file + ": an artifact without emu kernels" + on +
+             " (export it with harness --device=emu, or compile it with "
+             "harness compile --emu-kernels)";
+    break;
+  }
+  return "";
+}
+
 Row runOne(rt::Device &device, const std::string &file, const Options &options,
            const std::string &outputDir, std::string &writeError) {
   int repeat = options.repeat;
@@ -93,8 +129,20 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
     row.detail = why;
     return row;
   }
+  if (std::string why = deviceMismatch(device, info, artifact, file);
+      !why.empty()) {
+    row.unreadable = true;
+    row.verdict = "unreadable";
+    row.detail = why;
+    return row;
+  }
   std::vector<std::vector<HostTensor>> runs;
   for (int r = 0; r < repeat; ++r) {
+    // The emu device draws each run's workgroup and thread orders from the
+    // case's seed and the run's number.
+    if (device.kind() == rt::DeviceKind::Emu)
+      static_cast<rt::EmuDevice &>(device).reseed(info.seed * 2 +
+                                                  static_cast<uint64_t>(r));
     rt::GpuTimes before = rt::gpuTimes(device);
     // Even runs: queue-ordered buffers, every output exported as DLPack.
     rt::PlanRunOptions runOptions = rt::repeatedRunOptions(r);
@@ -113,7 +161,13 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
     if (r == 0)
       row.loadMs = (after.moduleLoad - before.moduleLoad).count() / 1e6;
     if (!outputs.ok()) {
-      row.verdict = "runtime-error";
+      // The emu device's checks are verdicts of their own.
+      std::optional<oracle::Verdict> check =
+          device.kind() == rt::DeviceKind::Emu
+              ? oracle::emuCheckVerdict(outputs.message())
+              : std::nullopt;
+      row.verdict =
+          check ? std::string(oracle::toString(*check)) : "runtime-error";
       row.detail = outputs.message();
       return row;
     }

@@ -15,6 +15,7 @@
 #include "oracles/ir/StageChecks.h"
 #include "oracles/static/BinaryChecks.h"
 #include "runtime/Runner.h"
+#include "runtime/emu/EmuDevice.h"
 
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
@@ -94,6 +95,7 @@ CompileOptions compileOptionsFor(const CaseOptions &options, uint64_t seed) {
   compileOptions.pipeline.target = options.target;
   compileOptions.pipeline.chip = options.chip;
   compileOptions.pipeline.faults = options.faults;
+  compileOptions.emuKernels = options.emuKernels;
   if (options.randomConfig)
     compileOptions.pipeline.randomConfigSeed =
         static_cast<int64_t>(seed & 0x7fffffffffffffffULL);
@@ -253,6 +255,11 @@ bool SiftCompiler::compile(const CaseOptions &options, CaseResult &result) {
 Result<std::vector<HostTensor>> SiftCompiler::run(const CaseResult &compiled,
                                                   rt::Device &device,
                                                   int repetition) {
+  // On the emu device each run draws its own workgroup and thread orders
+  // from the case's seed.
+  if (device.kind() == rt::DeviceKind::Emu)
+    static_cast<rt::EmuDevice &>(device).reseed(
+        compiled.seed * 2 + static_cast<uint64_t>(repetition));
   return rt::runPlan({&device}, compiled.artifact, compiled.inputs,
                      rt::repeatedRunOptions(repetition));
 }

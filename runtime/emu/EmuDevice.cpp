@@ -1,0 +1,73 @@
+//===- runtime/emu/EmuDevice.cpp - GPU kernels run on the host ------------===//
+
+#include "runtime/emu/EmuDevice.h"
+
+#include "runtime/emu/Dispatch.h"
+
+#include <cstring>
+
+using namespace sift;
+using namespace sift::rt;
+
+namespace {
+
+/// The workgroup bytes of entry `entry`, read from its global.
+Result<int64_t> workgroupBytesOf(const LoadedSharedObject &library,
+                                 const std::string &entry) {
+  const void *global = library.symbol(entry + "_workgroup_bytes");
+  if (!global)
+    return makeError("emu kernel '" + entry + "' has no " + entry +
+                     "_workgroup_bytes global");
+  int64_t bytes = 0;
+  std::memcpy(&bytes, global, sizeof bytes);
+  if (bytes < 0 || bytes > (int64_t{1} << 30))
+    return makeError("emu kernel '" + entry + "' declares " +
+                     std::to_string(bytes) + " bytes of workgroup memory");
+  return bytes;
+}
+
+} // namespace
+
+Result<std::unique_ptr<LoadedExecutable>>
+EmuDevice::load(const Executable &executable) {
+  Result<std::unique_ptr<LoadedSharedObject>> loaded =
+      loadSharedObject(executable, ExecutableFormat::EmuSharedObject);
+  if (!loaded)
+    return loaded.error();
+  for (const std::string &entry : executable.entries)
+    if (Result<int64_t> bytes = workgroupBytesOf(**loaded, entry); !bytes)
+      return bytes.error();
+  return std::unique_ptr<LoadedExecutable>(std::move(*loaded));
+}
+
+Status EmuDevice::dispatch(LoadedExecutable &executable,
+                           const Dispatch &dispatch,
+                           const std::vector<Buffer *> &bindings) {
+  if (Status s = checkDispatch(executable, dispatch, bindings); !s)
+    return s;
+  if (!dispatch.constants.empty())
+    return makeError("emu kernels take no push constants but the dispatch "
+                     "has " +
+                     std::to_string(dispatch.constants.size()));
+  // checkDispatch made sure this device loaded it, so it is emu-so.
+  auto &library = static_cast<LoadedSharedObject &>(executable);
+  const std::string &entry = library.entries()[dispatch.entry];
+  Result<int64_t> bytes = workgroupBytesOf(library, entry);
+  if (!bytes)
+    return bytes.error();
+  std::vector<void *> pointers;
+  pointers.reserve(bindings.size());
+  for (Buffer *buffer : bindings)
+    pointers.push_back(buffer->hostPointer());
+  emu::Launch launch{dispatch.grid, dispatch.block,
+                     static_cast<size_t>(*bytes) +
+                         dispatch.workgroupMemoryBytes};
+  auto kernel = reinterpret_cast<SiftEmuKernel>(
+      library.entryAddress(static_cast<size_t>(dispatch.entry)));
+  uint64_t seed = seed_ * 0x9E3779B97F4A7C15ull + dispatches_++;
+  if (Status s =
+          emu::runDispatch(launch, kernel, pointers.data(), scheduler_, seed);
+      !s)
+    return makeError(s.message() + " in kernel " + entry);
+  return Status::success();
+}

@@ -1,0 +1,54 @@
+//===- runtime/emu/EmuDevice.h - GPU kernels run on the host ----*- C++ -*-===//
+//
+// The emu device runs an artifact's emu kernels (an emu-so executable: the
+// GPU pipeline's kernels lowered for the host, EmuAbi.h) in place of its PTX
+// or HSACO. Buffers are host memory, as on the cpu device; a dispatch runs
+// its workgroups one after another in an order drawn from the device's seed
+// and the dispatch's number, each workgroup's threads as fibers
+// (Dispatch.h). What the kernels' checks report (out-of-bounds,
+// barrier-divergence) fails the dispatch with a message that starts with
+// the check's name and names the kernel.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/cpu/CpuDevice.h"
+#include "runtime/emu/Workgroup.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace sift::rt {
+
+/// Runs GPU kernels lowered for the host, on fibers, with checks.
+class EmuDevice final : public CpuDevice {
+public:
+  explicit EmuDevice(uint64_t seed = 0) : seed_(seed) {}
+
+  DeviceKind kind() const override { return DeviceKind::Emu; }
+  std::string name() const override { return "emu"; }
+
+  /// Accepts only emu-so executables; every entry needs its
+  /// `<entry>_workgroup_bytes` global.
+  Result<std::unique_ptr<LoadedExecutable>>
+  load(const Executable &executable) override;
+  /// Runs the dispatch to its end (synchronously); the workgroups' and the
+  /// threads' orders come from the seed and the dispatches run since it
+  /// was set.
+  Status dispatch(LoadedExecutable &executable, const Dispatch &dispatch,
+                  const std::vector<Buffer *> &bindings) override;
+
+  /// Starts the orders afresh from `seed` (a run of a case: its seed and
+  /// the run's number, so that a second run sees other orders).
+  void reseed(uint64_t seed) {
+    seed_ = seed;
+    dispatches_ = 0;
+  }
+
+private:
+  emu::WorkgroupScheduler scheduler_;
+  uint64_t seed_;
+  uint64_t dispatches_ = 0;
+};
+
+} // namespace sift::rt
