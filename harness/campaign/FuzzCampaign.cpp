@@ -459,9 +459,10 @@ void FuzzCampaign::printSummary(double rate) {
               store_->databasePath().c_str());
   if (!options_.exportDir.empty())
     std::printf("exported: %lld artifacts to %s (run them with sift-run %s "
-                "--device=cuda)\n",
+                "--device=%s)\n",
                 static_cast<long long>(exported_), options_.exportDir.c_str(),
-                options_.exportDir.c_str());
+                options_.exportDir.c_str(),
+                caseOptions_.emuKernels ? "cuda, hip or emu" : "cuda");
 }
 
 /// OUT/summary.json: the whole campaign (every process of it), and whether
