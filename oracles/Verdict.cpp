@@ -48,6 +48,8 @@ std::string_view toString(Verdict verdict) {
   case Verdict::SlowKernel:
     return "slow-kernel";
   case Verdict::BarrierDivergence: return "barrier-divergence";
+  case Verdict::DataRace: return "data-race";
+  case Verdict::UninitializedRead: return "uninitialized-read";
   }
   return "?";
 }
@@ -60,7 +62,8 @@ std::optional<Verdict> parseVerdict(std::string_view name) {
 }
 
 std::optional<Verdict> emuCheckVerdict(std::string_view message) {
-  for (Verdict verdict : {Verdict::OutOfBounds, Verdict::BarrierDivergence}) {
+  for (Verdict verdict : {Verdict::OutOfBounds, Verdict::BarrierDivergence,
+                          Verdict::DataRace, Verdict::UninitializedRead}) {
     std::string prefix = std::string(toString(verdict)) + ": ";
     size_t at = message.find(prefix);
     // At the start or after a "dispatch N: " context.
@@ -92,7 +95,9 @@ bool isFinding(Verdict verdict) {
   case Verdict::OutOfBounds:
   case Verdict::MemcheckError:
   case Verdict::SlowKernel:
-  case Verdict::BarrierDivergence: return true;
+  case Verdict::BarrierDivergence:
+  case Verdict::DataRace:
+  case Verdict::UninitializedRead: return true;
   }
   return true;
 }

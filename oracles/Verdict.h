@@ -36,6 +36,13 @@ enum class Verdict {
   /// The emu device saw threads of a workgroup reach different barriers,
   /// or some leave the kernel while others wait at one.
   BarrierDivergence,
+  /// The emu device saw two threads of a workgroup touch one element
+  /// between two barriers, or two workgroups of a dispatch touch one global
+  /// element, one of them writing.
+  DataRace,
+  /// The emu device saw a thread read workgroup memory its workgroup had
+  /// not written.
+  UninitializedRead,
 };
 
 /// Every verdict, in enum order.
@@ -59,6 +66,8 @@ inline constexpr Verdict kAllVerdicts[] = {
     Verdict::MemcheckError,
     Verdict::SlowKernel,
     Verdict::BarrierDivergence,
+    Verdict::DataRace,
+    Verdict::UninitializedRead,
 };
 
 /// The stable name: "pass", "gen-invalid", "compile-error", ...
@@ -69,8 +78,8 @@ std::optional<Verdict> parseVerdict(std::string_view name);
 
 /// The emu device's check that failed a run, from the run's error message
 /// (its checks start their reports with their verdict's name:
-/// "out-of-bounds: ...", "barrier-divergence: ..."); nullopt for any other
-/// runtime error.
+/// "out-of-bounds: ...", "barrier-divergence: ...", "data-race: ...",
+/// "uninitialized-read: ..."); nullopt for any other runtime error.
 std::optional<Verdict> emuCheckVerdict(std::string_view message);
 
 /// True for every verdict except `Pass`. `GenInvalid` counts: it is a bug in

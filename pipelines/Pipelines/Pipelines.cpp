@@ -26,6 +26,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -251,6 +252,9 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
     kernels.addPass(createKernelAllocsToAttributions(attributions));
     kernels.addPass(createLowerAffinePass());
     kernels.addPass(createSCFToControlFlowPass());
+    // The NVVM and ROCDL conversions expand floordivsi and the like on
+    // their own; the host's arith-to-LLVM does not.
+    kernels.addPass(arith::createArithExpandOpsPass());
     kernels.addPass(createLowerKernelsForHost());
     return;
   }

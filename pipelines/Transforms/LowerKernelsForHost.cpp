@@ -16,7 +16,11 @@
 //     number in the kernel (its site, for barrier-divergence messages);
 //   - every load, store and atomic of a statically shaped memref is checked
 //     first (a branch around a call of a stub that becomes the context's
-//     out-of-bounds callback); out of bounds, it goes to element 0.
+//     out-of-bounds callback); out of bounds, it goes to element 0;
+//   - every load and store of global or workgroup memory (not atomics, not
+//     private memory) then tells the context's access callback its site,
+//     address and whether it writes, for the race and uninitialized-read
+//     checks.
 //
 // Everything else goes down the usual LLVM conversions (arith, math, cf,
 // memref, index) with every GPU memory space mapped to the host's.
@@ -62,11 +66,19 @@ enum ContextField : int32_t {
   kWorkgroupMemory = 4,
   kBarrier = 5,
   kOutOfBounds = 6,
+  kDevice = 7,
+  kAccess = 8,
 };
+
+/// The access callback's flags (EmuAbi.h).
+constexpr int32_t kAccessWrite = 1;
+constexpr int32_t kAccessWorkgroup = 2;
 
 /// The function the bounds checks call before the conversion; the
 /// conversion makes each call one of the context's out-of-bounds callback.
 constexpr llvm::StringLiteral kOutOfBoundsStub = "__sift_emu_out_of_bounds";
+/// The same for the access reports.
+constexpr llvm::StringLiteral kAccessStub = "__sift_emu_access";
 
 /// The attribute that numbers a kernel's barriers before the conversion.
 constexpr llvm::StringLiteral kSiteAttr = "sift.barrier_site";
@@ -75,7 +87,7 @@ LLVM::LLVMStructType contextType(MLIRContext *context) {
   Type u32x3 = LLVM::LLVMArrayType::get(IntegerType::get(context, 32), 3);
   Type ptr = LLVM::LLVMPointerType::get(context);
   return LLVM::LLVMStructType::getLiteral(
-      context, {u32x3, u32x3, u32x3, u32x3, ptr, ptr, ptr, ptr});
+      context, {u32x3, u32x3, u32x3, u32x3, ptr, ptr, ptr, ptr, ptr});
 }
 
 /// The context: the first argument of the llvm.func around `op`.
@@ -243,16 +255,19 @@ struct BarrierToCallback : ConvertOpToLLVMPattern<gpu::BarrierOp> {
   }
 };
 
-/// The bounds checks' stub calls: the context's out-of-bounds callback.
-struct OutOfBoundsToCallback : ConvertOpToLLVMPattern<func::CallOp> {
+/// The checks' stub calls: the context's out-of-bounds and access
+/// callbacks.
+struct StubToCallback : ConvertOpToLLVMPattern<func::CallOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
   LogicalResult
   matchAndRewrite(func::CallOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getCallee() != kOutOfBoundsStub)
+    if (op.getCallee() != kOutOfBoundsStub && op.getCallee() != kAccessStub)
       return failure();
-    callContext(rewriter, op, kOutOfBounds, adaptor.getOperands());
+    callContext(rewriter, op,
+                op.getCallee() == kOutOfBoundsStub ? kOutOfBounds : kAccess,
+                adaptor.getOperands());
     rewriter.eraseOp(op);
     return success();
   }
@@ -264,7 +279,7 @@ struct DropStub : ConvertOpToLLVMPattern<func::FuncOp> {
   LogicalResult
   matchAndRewrite(func::FuncOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getName() != kOutOfBoundsStub)
+    if (op.getName() != kOutOfBoundsStub && op.getName() != kAccessStub)
       return failure();
     rewriter.eraseOp(op);
     return success();
@@ -275,7 +290,59 @@ struct DropStub : ConvertOpToLLVMPattern<func::FuncOp> {
 /// memref in `func`: when an index is out of its dimension the access goes
 /// to element 0 instead and the stub is called with the access's number,
 /// the row-major element it asked for and the memref's size.
-void checkBounds(gpu::GPUFuncOp func, func::FuncOp stub) {
+/// Where a memref's memory is, for the access reports.
+enum class Space { Global, Workgroup, Private };
+
+Space spaceOf(MemRefType type) {
+  auto space =
+      dyn_cast_if_present<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  if (!space)
+    return Space::Global;
+  switch (space.getValue()) {
+  case gpu::AddressSpace::Workgroup: return Space::Workgroup;
+  case gpu::AddressSpace::Private: return Space::Private;
+  case gpu::AddressSpace::Global: return Space::Global;
+  }
+  return Space::Global;
+}
+
+/// The host address of `memref[indices]` as an i64. Offset and strides
+/// are static where the layout says so (extract_strided_metadata would fold
+/// them into constants the conversion then leaves behind).
+Value addressOf(OpBuilder &b, Location loc, Value memref, ValueRange indices) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  bool known = succeeded(type.getStridesAndOffset(strides, offset)) &&
+               !ShapedType::isDynamic(offset) &&
+               llvm::none_of(strides, ShapedType::isDynamic);
+  Value element;
+  SmallVector<Value> strideValues;
+  if (known) {
+    element = arith::ConstantIndexOp::create(b, loc, offset);
+    for (int64_t stride : strides)
+      strideValues.push_back(arith::ConstantIndexOp::create(b, loc, stride));
+  } else {
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    element = metadata.getOffset();
+    llvm::append_range(strideValues, metadata.getStrides());
+  }
+  for (auto [index, stride] : llvm::zip(indices, strideValues))
+    element = arith::AddIOp::create(
+        b, loc, element, arith::MulIOp::create(b, loc, index, stride));
+  int64_t bytes = type.getElementType().isIntOrFloat()
+                      ? (type.getElementTypeBitWidth() + 7) / 8
+                      : 8;
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value address = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(b, loc, element,
+                            arith::ConstantIndexOp::create(b, loc, bytes)));
+  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+}
+
+void checkBounds(gpu::GPUFuncOp func, func::FuncOp stub,
+                 func::FuncOp accessStub) {
   SmallVector<Operation *> accesses;
   func.walk([&](Operation *op) {
     if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp>(op))
@@ -334,6 +401,19 @@ void checkBounds(gpu::GPUFuncOp func, func::FuncOp stub) {
         arith::ConstantIntOp::create(b, loc, type.getNumElements(), 64);
     func::CallOp::create(b, loc, stub, ValueRange{siteValue, wide, elements});
     cf::BranchOp::create(b, loc, after);
+    // The access report (atomics are ordered; private memory is a thread's
+    // own).
+    Space space = spaceOf(type);
+    if (isa<memref::AtomicRMWOp>(op) || space == Space::Private)
+      continue;
+    b.setInsertionPoint(op);
+    int32_t flags = (isa<memref::StoreOp>(op) ? kAccessWrite : 0) |
+                    (space == Space::Workgroup ? kAccessWorkgroup : 0);
+    func::CallOp::create(
+        b, loc, accessStub,
+        ValueRange{arith::ConstantIntOp::create(b, loc, site, 32),
+                   addressOf(b, loc, memref, safe),
+                   arith::ConstantIntOp::create(b, loc, flags, 32)});
   }
 }
 
@@ -367,7 +447,16 @@ public:
                                                 IntegerType::get(context, 64)},
                                                {}));
     stub.setPrivate();
-    module.walk([&](gpu::GPUFuncOp func) { checkBounds(func, stub); });
+    auto accessStub =
+        func::FuncOp::create(stubBuilder, module.getLoc(), kAccessStub,
+                             FunctionType::get(context,
+                                               {IntegerType::get(context, 32),
+                                                IntegerType::get(context, 64),
+                                                IntegerType::get(context, 32)},
+                                               {}));
+    accessStub.setPrivate();
+    module.walk(
+        [&](gpu::GPUFuncOp func) { checkBounds(func, stub, accessStub); });
     // Number each kernel's barriers in the order they appear.
     module.walk([&](gpu::GPUFuncOp func) {
       int64_t site = 0;
@@ -387,7 +476,7 @@ public:
     populateMathToLLVMConversionPatterns(converter, patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
     patterns.add<KernelToHostFunction, BarrierToCallback, ReturnToHost,
-                 OutOfBoundsToCallback, DropStub,
+                 StubToCallback, DropStub,
                  IdFromContext<gpu::ThreadIdOp, kThreadId>,
                  IdFromContext<gpu::BlockIdOp, kBlockId>,
                  IdFromContext<gpu::BlockDimOp, kBlockDim>,

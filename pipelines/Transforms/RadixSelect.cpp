@@ -281,13 +281,15 @@ private:
         scf::YieldOp::create(b, loc);
       });
       gpu::BarrierOp::create(b, loc);
-      Value live =
-          cmp(b, arith::CmpIPredicate::eq, loadState(b, r, kDone), i64(b, 0));
-      Value first = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
-      Value decide = arith::AndIOp::create(b, loc, live, first);
-      scf::IfOp::create(b, loc, decide, [&](OpBuilder &b, Location) {
-        recordDigit(b, pass, r, left, sums, reached);
-        scf::YieldOp::create(b, loc);
+      // Thread 0 alone reads the row's done flag, which it then writes
+      // (another thread reading it meanwhile would race).
+      onThreadZero(b, tid, [&](OpBuilder &b) {
+        Value live = cmp(b, arith::CmpIPredicate::eq, loadState(b, r, kDone),
+                         i64(b, 0));
+        scf::IfOp::create(b, loc, live, [&](OpBuilder &b, Location) {
+          recordDigit(b, pass, r, left, sums, reached);
+          scf::YieldOp::create(b, loc);
+        });
       });
     });
   }

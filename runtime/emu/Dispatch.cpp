@@ -9,6 +9,8 @@
 
 #include "runtime/emu/Dispatch.h"
 
+#include "runtime/emu/AccessChecker.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -23,6 +25,7 @@ namespace {
 struct DispatchState {
   WorkgroupScheduler *scheduler = nullptr;
   std::string outOfBounds; ///< the first report, empty if none
+  AccessChecker *checker = nullptr;
 };
 
 void barrierCallback(SiftEmuContext *context, uint32_t site) {
@@ -45,6 +48,15 @@ void outOfBoundsCallback(SiftEmuContext *context, uint32_t site, uint64_t index,
                        std::to_string(size) + " elements (thread " +
                        triple(context->threadId) + " of workgroup " +
                        triple(context->blockId) + ")";
+}
+
+void accessCallback(SiftEmuContext *context, uint32_t site, uint64_t address,
+                    uint32_t flags) {
+  auto *state = static_cast<DispatchState *>(context->device);
+  state->checker->access(state->scheduler->current(),
+                         state->scheduler->rounds(), site, address,
+                         (flags & kSiftEmuAccessWrite) != 0,
+                         (flags & kSiftEmuAccessWorkgroup) != 0);
 }
 
 struct AlignedFree {
@@ -85,6 +97,17 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
   std::vector<SiftEmuContext> contexts(threads);
   DispatchState state;
   state.scheduler = &scheduler;
+  std::vector<BoundBuffer> bound;
+  for (size_t b = 0; b < launch.bufferBytes.size(); ++b)
+    bound.push_back(
+        {reinterpret_cast<uint64_t>(buffers[b]), launch.bufferBytes[b]});
+  // One checker a host thread, kept across dispatches: its maps keep their
+  // memory, and clearing them is constant-time.
+  thread_local AccessChecker checker;
+  state.checker = &checker;
+  checker.startDispatch(std::move(bound), launch.block,
+                        reinterpret_cast<uint64_t>(memory.get()),
+                        launch.workgroupBytes);
   for (uint64_t g : order) {
     std::array<uint32_t, 3> block{
         static_cast<uint32_t>(g % launch.grid[0]),
@@ -92,6 +115,7 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
         static_cast<uint32_t>(g / (uint64_t{launch.grid[0]} * launch.grid[1]))};
     if (memory)
       std::memset(memory.get(), kWorkgroupFill, launch.workgroupBytes);
+    checker.startWorkgroup(g, block);
     for (uint64_t t = 0; t < threads; ++t) {
       SiftEmuContext &c = contexts[t];
       c.threadId[0] = static_cast<uint32_t>(t % launch.block[0]);
@@ -108,6 +132,7 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
       c.barrier = &barrierCallback;
       c.outOfBounds = &outOfBoundsCallback;
       c.device = &state;
+      c.access = &accessCallback;
     }
     // Each workgroup's thread orders: from the dispatch's seed and the
     // workgroup.
@@ -119,6 +144,8 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
       return makeError(status.message() + " (workgroup " + triple(block) + ")");
     if (!state.outOfBounds.empty())
       return makeError(state.outOfBounds);
+    if (!checker.problem().empty())
+      return makeError(checker.problem());
   }
   return Status::success();
 }

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace sift::emu {
 
@@ -28,12 +29,17 @@ struct Launch {
   std::array<uint32_t, 3> grid{1, 1, 1};
   std::array<uint32_t, 3> block{1, 1, 1};
   size_t workgroupBytes = 0;
+  /// The bytes of each buffer (binding order), to name an element's
+  /// buffer in a report; may be empty.
+  std::vector<uint64_t> bufferBytes;
 };
 
 /// Runs `kernel` over `launch` with `buffers` (the dispatch's bindings),
 /// workgroups in an order drawn from `seed`, threads scheduled by
 /// `scheduler`. An error names the workgroup (x, y, z) whose barriers
-/// diverged, or a launch that is empty or too large to emulate.
+/// diverged, or a launch that is empty or too large to emulate; or it is
+/// the first report of the checks (out-of-bounds, data-race,
+/// uninitialized-read: AccessChecker.h).
 Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
                    WorkgroupScheduler &scheduler, uint64_t seed);
 

@@ -27,6 +27,18 @@ typedef void (*SiftEmuBarrier)(SiftEmuContext *context, uint32_t site);
 typedef void (*SiftEmuOutOfBounds)(SiftEmuContext *context, uint32_t site,
                                    uint64_t index, uint64_t size);
 
+/// What an access report's flags say.
+enum : uint32_t {
+  kSiftEmuAccessWrite = 1,     ///< a store (else a load)
+  kSiftEmuAccessWorkgroup = 2, ///< to workgroup memory (else global)
+};
+
+/// Reports that memory access `site` of the kernel is about to load or
+/// store the element at host address `address` (flags: kSiftEmuAccess*).
+/// Atomics and private memory are not reported.
+typedef void (*SiftEmuAccess)(SiftEmuContext *context, uint32_t site,
+                              uint64_t address, uint32_t flags);
+
 struct SiftEmuContext {
   uint32_t threadId[3];  ///< x, y, z within the workgroup
   uint32_t blockId[3];   ///< x, y, z within the grid
@@ -36,6 +48,7 @@ struct SiftEmuContext {
   SiftEmuBarrier barrier;
   SiftEmuOutOfBounds outOfBounds;
   void *device; ///< the emu device's own state (opaque to kernels)
+  SiftEmuAccess access;
 };
 
 /// A GPU kernel lowered for the host.

@@ -59,9 +59,13 @@ Status EmuDevice::dispatch(LoadedExecutable &executable,
   pointers.reserve(bindings.size());
   for (Buffer *buffer : bindings)
     pointers.push_back(buffer->hostPointer());
-  emu::Launch launch{dispatch.grid, dispatch.block,
+  emu::Launch launch{dispatch.grid,
+                     dispatch.block,
                      static_cast<size_t>(*bytes) +
-                         dispatch.workgroupMemoryBytes};
+                         dispatch.workgroupMemoryBytes,
+                     {}};
+  for (Buffer *buffer : bindings)
+    launch.bufferBytes.push_back(buffer->size());
   auto kernel = reinterpret_cast<SiftEmuKernel>(
       library.entryAddress(static_cast<size_t>(dispatch.entry)));
   uint64_t seed = seed_ * 0x9E3779B97F4A7C15ull + dispatches_++;

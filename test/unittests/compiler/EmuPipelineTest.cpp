@@ -17,7 +17,9 @@
 #include "pipelines/Pipelines/Pipelines.h"
 #include "pipelines/Target/Compile.h"
 #include "pipelines/Target/HostTarget.h"
+#include "runtime/Runner.h"
 #include "runtime/emu/Dispatch.h"
+#include "runtime/emu/EmuDevice.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -213,6 +215,72 @@ TEST_F(EmuPipelineTest, RegisterSelectTopkOnTheCpu) {
       EXPECT_EQ(value, x[r * kN + order[j]]);
     }
   }
+}
+
+/// Compiles `text` with sift::compile and emu kernels for `target` and runs
+/// the artifact on the emu device through runPlan (what sift-run does).
+sift::Result<std::vector<sift::HostTensor>>
+compileAndEmulate(MLIRContext &context, const std::string &text,
+                  sift::TargetKind target, const sift::HostTensor &input,
+                  sift::FaultSet faults = {}) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(text, ParserConfig(&context));
+  if (!module)
+    return sift::makeError("does not parse");
+  sift::CompileOptions options;
+  options.pipeline.kind = sift::PipelineKind::Distribute;
+  options.pipeline.target = target;
+  options.pipeline.faults = faults;
+  options.emuKernels = true;
+  sift::CompileOutput output;
+  std::string error;
+  if (failed(sift::compile(*module, options, sift::EmitStage::Artifact, output,
+                           error)))
+    return sift::makeError(error);
+  const sift::rt::Executable *emu = sift::rt::emuExecutable(output.artifact);
+  if (!emu)
+    return sift::makeError("the artifact carries no emu kernels");
+  // One emu entry per GPU kernel, and the GPU executables still there.
+  size_t gpuEntries = 0;
+  for (const sift::rt::Executable &exe : output.artifact.executables)
+    if (exe.format != sift::rt::ExecutableFormat::EmuSharedObject)
+      gpuEntries += exe.entries.size();
+  EXPECT_EQ(emu->entries.size(), gpuEntries);
+  sift::rt::EmuDevice device(7);
+  return sift::rt::runPlan(device, output.artifact, {input});
+}
+
+TEST_F(EmuPipelineTest, CompiledArtifactsRunOnTheEmuDeviceForBothTargets) {
+  std::vector<float> in = randomFloats(2 * 3000, 5);
+  sift::HostTensor input;
+  input.type = sift::ElementType::F32;
+  input.shape = {2, 3000};
+  input.data.resize(in.size() * sizeof(float));
+  std::memcpy(input.data.data(), in.data(), input.data.size());
+  std::vector<float> expected = sortedRows(in, 3000);
+  for (sift::TargetKind target :
+       {sift::TargetKind::Nvptx, sift::TargetKind::Amdgpu}) {
+    auto outputs =
+        compileAndEmulate(context_, sortProgram(2, 3000), target, input);
+    ASSERT_TRUE(outputs.ok()) << outputs.message();
+    ASSERT_EQ(outputs->size(), 1u);
+    std::vector<float> got(expected.size());
+    ASSERT_EQ((*outputs)[0].data.size(), got.size() * sizeof(float));
+    std::memcpy(got.data(), (*outputs)[0].data.data(),
+                (*outputs)[0].data.size());
+    EXPECT_EQ(got, expected) << sift::toString(target);
+  }
+  // The same program with fault dist-no-barrier: the dispatch fails with
+  // the bounds check's report, naming the kernel.
+  sift::FaultSet faults;
+  faults.insert(sift::Fault::DistNoBarrier);
+  auto faulty = compileAndEmulate(context_, sortProgram(2, 3000),
+                                  sift::TargetKind::Nvptx, input, faults);
+  ASSERT_FALSE(faulty.ok());
+  EXPECT_NE(faulty.message().find("out-of-bounds: access"), std::string::npos)
+      << faulty.message();
+  EXPECT_NE(faulty.message().find("in kernel main_kernel"), std::string::npos)
+      << faulty.message();
 }
 
 } // namespace

@@ -480,6 +480,53 @@ TEST(ArtifactVerify, Executables) {
             "'host?entry=evil'");
 }
 
+/// Two PTX executables (2 and 3 entries) and their emu kernels.
+Artifact emuArtifact() {
+  Artifact artifact = sampleArtifact();
+  Executable ptx;
+  ptx.format = ExecutableFormat::Ptx;
+  ptx.target = "nvptx/sm_90";
+  ptx.entries = {"a", "b"};
+  ptx.binary = textBytes(".version 8.0\n");
+  Executable second = ptx;
+  second.entries = {"c", "d", "e"};
+  Executable emu;
+  emu.format = ExecutableFormat::EmuSharedObject;
+  emu.target = "emu/nvptx/sm_90";
+  emu.entries = {"k0__a", "k0__b", "k1__c", "k1__d", "k1__e"};
+  emu.binary = textBytes("\x7f"
+                         "ELF");
+  artifact.executables = {ptx, second, emu};
+  artifact.plan.dispatches[0].executable = 1;
+  artifact.plan.dispatches[0].entry = 2;
+  return artifact;
+}
+
+TEST(ArtifactVerify, EmuKernels) {
+  Artifact artifact = emuArtifact();
+  ASSERT_TRUE(verifyArtifact(artifact).ok())
+      << verifyArtifact(artifact).message();
+  Result<Artifact> parsed = parse(encodeArtifact(artifact));
+  ASSERT_TRUE(parsed.ok()) << parsed.message();
+  EXPECT_EQ(*parsed, artifact);
+  ASSERT_EQ(emuExecutable(*parsed), &parsed->executables[2]);
+  // Dispatch (executable 1, entry 2) is the emu kernels' entry 2 + 2.
+  EXPECT_EQ(emuEntryIndex(*parsed, parsed->plan.dispatches[0]), 4);
+  EXPECT_EQ(emuExecutable(sampleArtifact()), nullptr);
+
+  artifact.executables[2].entries.pop_back();
+  expectInvalid(artifact, "executable 2 (emu-so) has 4 entries for the 5 "
+                          "entries of the GPU executables before it");
+  artifact = emuArtifact();
+  std::swap(artifact.executables[1], artifact.executables[2]);
+  expectInvalid(artifact, "executable 1 (emu-so) is not the last executable");
+  artifact = emuArtifact();
+  artifact.plan.dispatches[0].executable = 2;
+  artifact.plan.dispatches[0].entry = 0;
+  expectInvalid(artifact, "dispatch 0 names executable 2, the emu kernels "
+                          "(which stand in for the others)");
+}
+
 TEST(ArtifactVerify, MetaKeysAndValues) {
   Artifact artifact = sampleArtifact();
   artifact.meta["a=b"] = "c";

@@ -1,0 +1,165 @@
+//===- runtime/emu/AccessChecker.h - Races and uninitialized reads -*- C++
+//-*-===//
+//
+// The emu device's checks on the memory accesses a kernel reports
+// (EmuAbi.h's access callback), during one dispatch:
+//
+//   data-race           two threads of a workgroup touch one element in the
+//                       same interval between barriers, one of them
+//                       writing; or two workgroups of the dispatch touch one
+//                       global element, one of them writing (workgroups
+//                       are not ordered within a dispatch)
+//   uninitialized-read  a thread reads workgroup memory that no thread of
+//                       its workgroup has written
+//
+// Atomics are not reported, so they never race; private memory neither.
+// The first problem is kept (later ones are not looked at) and its message
+// names the kernel's access sites, the element (its buffer and index, or
+// its byte in workgroup memory) and both threads.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sift::emu {
+
+/// A hash map from addresses to `Value`s for the checks' shadow state:
+/// open addressing, and clear() in constant time (a generation number
+/// marks the live slots), since the workgroup memory's map is cleared for
+/// every workgroup.
+template <typename Value> class AddressMap {
+public:
+  AddressMap() : slots_(kInitialSlots) {}
+
+  /// The value of `key`, default-constructed when new.
+  Value &operator[](uint64_t key) {
+    if ((used_ + 1) * 2 > slots_.size())
+      grow();
+    Slot &slot = find(slots_, key);
+    if (slot.generation != generation_) {
+      slot = Slot{key, generation_, Value()};
+      ++used_;
+    }
+    return slot.value;
+  }
+
+  void clear() {
+    used_ = 0;
+    if (++generation_ == 0) { // wrapped: no stale slot may look live
+      for (Slot &slot : slots_)
+        slot.generation = 0;
+      generation_ = 1;
+    }
+  }
+
+private:
+  static constexpr size_t kInitialSlots = 1024;
+  struct Slot {
+    uint64_t key = 0;
+    uint32_t generation = 0;
+    Value value{};
+  };
+
+  Slot &find(std::vector<Slot> &slots, uint64_t key) {
+    size_t mask = slots.size() - 1;
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    for (size_t i = static_cast<size_t>(h >> 20) & mask;; i = (i + 1) & mask)
+      if (slots[i].generation != generation_ || slots[i].key == key)
+        return slots[i];
+  }
+
+  void grow() {
+    std::vector<Slot> bigger(slots_.size() * 2);
+    for (Slot &slot : slots_)
+      if (slot.generation == generation_)
+        find(bigger, slot.key) = slot;
+    slots_.swap(bigger);
+  }
+
+  std::vector<Slot> slots_;
+  uint32_t generation_ = 1;
+  size_t used_ = 0;
+};
+
+/// A global buffer of the dispatch (its binding is its position): where it
+/// starts and how many bytes it has.
+struct BoundBuffer {
+  uint64_t address = 0;
+  uint64_t bytes = 0;
+};
+
+class AccessChecker {
+public:
+  /// A new dispatch over `buffers` (binding order) with workgroups of
+  /// `blockDim` threads whose workgroup memory is [workgroupBase,
+  /// workgroupBase + workgroupBytes).
+  void startDispatch(std::vector<BoundBuffer> buffers,
+                     const std::array<uint32_t, 3> &blockDim,
+                     uint64_t workgroupBase, uint64_t workgroupBytes);
+  /// A new workgroup: its workgroup memory holds nothing written yet.
+  void startWorkgroup(uint64_t workgroup,
+                      const std::array<uint32_t, 3> &blockId);
+
+  /// Thread `thread` (linear in its workgroup), in the interval between
+  /// barriers `epoch`, accesses the element at `address` at site `site`.
+  void access(uint32_t thread, uint64_t epoch, uint32_t site, uint64_t address,
+              bool write, bool workgroup);
+
+  /// The first problem seen ("data-race: ..." or "uninitialized-read:
+  /// ..."), or "".
+  const std::string &problem() const { return problem_; }
+
+private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  /// Two distinct ids (threads or workgroups) that did something, with the
+  /// access sites: enough to find one that is not a given other.
+  struct Two {
+    uint32_t first = kNone, second = kNone;
+    uint32_t firstSite = 0, secondSite = 0;
+    void add(uint32_t id, uint32_t site) {
+      if (first == kNone || first == id) {
+        first = id;
+        firstSite = site;
+      } else if (second == kNone || second == id) {
+        second = id;
+        secondSite = site;
+      }
+    }
+    /// One that is not `id`: its id and site; kNone when there is none.
+    std::pair<uint32_t, uint32_t> other(uint32_t id) const {
+      if (first != kNone && first != id)
+        return {first, firstSite};
+      if (second != kNone && second != id)
+        return {second, secondSite};
+      return {kNone, 0};
+    }
+  };
+  /// One element's accesses: by threads of workgroup `group` in its
+  /// interval `epoch` between barriers, and (global memory) by the
+  /// dispatch's workgroups.
+  struct Entry {
+    uint32_t group = kNone;
+    uint64_t epoch = 0;
+    Two threadWriters, threadReaders;
+    Two groupWriters, groupReaders;
+    bool written = false;
+  };
+  std::string where(uint64_t address, bool workgroup) const;
+  std::string thread(uint32_t linear) const;
+  void report(const std::string &message);
+
+  std::vector<BoundBuffer> buffers_;
+  uint64_t workgroupBase_ = 0, workgroupBytes_ = 0;
+  uint32_t workgroup_ = 0;
+  std::array<uint32_t, 3> blockId_{};
+  std::array<uint32_t, 3> blockDim_{1, 1, 1};
+  AddressMap<Entry> global_, local_;
+  std::string problem_;
+};
+
+} // namespace sift::emu
