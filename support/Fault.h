@@ -85,6 +85,24 @@ enum class Fault : uint8_t {
   /// look-back a tile too early: its predecessor's digit counts are lost.
   /// Oracle: mismatch on a GPU.
   RadixLookbackSkipsOne,
+  /// The radix sort's loads run past a row's end in its last, partial
+  /// tile (unused, but out of the buffer). Oracle: out-of-bounds under
+  /// --device=emu (memcheck on a GPU).
+  RadixTailOverrun,
+  /// The radix sort's tile ranking counts into its workgroup-memory table
+  /// without zeroing it first. Oracle: uninitialized-read under
+  /// --device=emu (mismatch on a GPU, where the table holds leftovers).
+  RadixSplitUnzeroed,
+  /// The radix sort's scan puts a barrier of each step inside the branch
+  /// of the threads that add, so the others skip it. Oracle:
+  /// barrier-divergence under --device=emu (a hang or undefined behaviour
+  /// on a GPU).
+  ScanBarrierInBranch,
+  /// The radix select's pick lets every thread read the row's done flag,
+  /// which thread 0 then writes in the same interval between barriers.
+  /// Oracle: data-race under --device=emu (harmless on today's GPUs,
+  /// which is why only a checker finds it).
+  SelectDoneRace,
 };
 
 /// Every fault, in enum order.
@@ -108,7 +126,11 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::RadixScanLostCarry,
                                        Fault::SplitLostChunkOffset,
                                        Fault::SelectMergeOneLevelShort,
-                                       Fault::RadixLookbackSkipsOne};
+                                       Fault::RadixLookbackSkipsOne,
+                                       Fault::RadixTailOverrun,
+                                       Fault::RadixSplitUnzeroed,
+                                       Fault::ScanBarrierInBranch,
+                                       Fault::SelectDoneRace};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -118,7 +140,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "nms-sort-global-temp", "crash-at-random", "merge-drop-last",
 /// "radix-digit-off-by-one", "radix-scan-lost-carry",
 /// "split-lost-chunk-offset", "select-merge-one-level-short",
-/// "radix-lookback-skips-one".
+/// "radix-lookback-skips-one", "radix-tail-overrun",
+/// "radix-split-unzeroed", "scan-barrier-in-branch", "select-done-race".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -142,6 +165,10 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::SplitLostChunkOffset: return "split-lost-chunk-offset";
   case Fault::SelectMergeOneLevelShort: return "select-merge-one-level-short";
   case Fault::RadixLookbackSkipsOne: return "radix-lookback-skips-one";
+  case Fault::RadixTailOverrun: return "radix-tail-overrun";
+  case Fault::RadixSplitUnzeroed: return "radix-split-unzeroed";
+  case Fault::ScanBarrierInBranch: return "scan-barrier-in-branch";
+  case Fault::SelectDoneRace: return "select-done-race";
   }
   return "?";
 }

@@ -124,6 +124,10 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::SplitLostChunkOffset:
     case Fault::SelectMergeOneLevelShort:
     case Fault::RadixLookbackSkipsOne:
+    case Fault::RadixTailOverrun:
+    case Fault::RadixSplitUnzeroed:
+    case Fault::ScanBarrierInBranch:
+    case Fault::SelectDoneRace:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

@@ -122,6 +122,13 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
       options.faults.contains(Fault::SelectMergeOneLevelShort);
   rows.injectRadixLookbackSkipsOne =
       options.faults.contains(Fault::RadixLookbackSkipsOne);
+  rows.injectRadixTailOverrun =
+      options.faults.contains(Fault::RadixTailOverrun);
+  rows.injectRadixSplitUnzeroed =
+      options.faults.contains(Fault::RadixSplitUnzeroed);
+  rows.injectScanBarrierInBranch =
+      options.faults.contains(Fault::ScanBarrierInBranch);
+  rows.injectSelectDoneRace = options.faults.contains(Fault::SelectDoneRace);
   pm.addNestedPass<func::FuncOp>(createWorkgroupRows(rows));
   LowerToLoopsOptions lower;
   lower.parallel = true;

@@ -281,6 +281,19 @@ private:
         scf::YieldOp::create(b, loc);
       });
       gpu::BarrierOp::create(b, loc);
+      if (options.doneRace) {
+        // Fault select-done-race: every thread reads the flag thread 0
+        // writes.
+        Value live =
+            cmp(b, arith::CmpIPredicate::eq, loadState(b, r, kDone), i64(b, 0));
+        Value first = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
+        scf::IfOp::create(b, loc, arith::AndIOp::create(b, loc, live, first),
+                          [&](OpBuilder &b, Location) {
+                            recordDigit(b, pass, r, left, sums, reached);
+                            scf::YieldOp::create(b, loc);
+                          });
+        return;
+      }
       // Thread 0 alone reads the row's done flag, which it then writes
       // (another thread reading it meanwhile would race).
       onThreadZero(b, tid, [&](OpBuilder &b) {

@@ -18,6 +18,7 @@ struct RadixSelectOptions {
   int64_t chunk = 0;    ///< elements of a row one workgroup counts
   int64_t threads = 1;  ///< threads of a counting or filtering workgroup
   bool digitOffByOne = false; ///< fault radix-digit-off-by-one
+  bool doneRace = false;      ///< fault select-done-race
 };
 
 /// The bits a radix select digit takes, and so a histogram's bins.

@@ -152,7 +152,9 @@ void RadixSortLowering::forEachLoadedAhead(
     for (int64_t k = 0; k < ahead; ++k) {
       Value e = add(b, first, index(b, k * threadCount));
       positions.push_back(e);
-      loaded.push_back(loads(b, add(b, c.start, minu(b, e, last))));
+      // Fault radix-tail-overrun: no clamp, past the row's end.
+      loaded.push_back(loads(
+          b, add(b, c.start, options.tailOverrun ? e : minu(b, e, last))));
     }
     for (int64_t k = 0; k < ahead; ++k) {
       Value inside = cmp(b, arith::CmpIPredicate::ult, positions[k], c.length);
@@ -260,7 +262,15 @@ Value RadixSortLowering::buildBlockScan(
     Value theirs = arith::SelectOp::create(
         b, loc, inside, memref::LoadOp::create(b, loc, partials, from),
         i32(b, 0));
-    barrier(b);
+    if (options.scanBarrierInBranch) {
+      // Fault scan-barrier-in-branch: only the adding threads wait.
+      scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location) {
+        barrier(b);
+        scf::YieldOp::create(b, loc);
+      });
+    } else {
+      barrier(b);
+    }
     Value mine = memref::LoadOp::create(b, loc, partials, tid);
     memref::StoreOp::create(b, loc, add(b, mine, theirs), partials, tid);
     barrier(b);
@@ -326,9 +336,10 @@ void RadixSortLowering::buildSplit(OpBuilder &b, Value tid, Value length,
   auto entry = [&](OpBuilder &b, Value bucket) -> Value {
     return add(b, mul(b, bucket, index(b, threadCount)), tid);
   };
-  for (int64_t bucket = 0; bucket < kSplitBins; ++bucket)
-    memref::StoreOp::create(b, loc, i32(b, 0), table,
-                            tableAt(b, entry(b, index(b, bucket))));
+  if (!options.splitUnzeroed) // fault radix-split-unzeroed
+    for (int64_t bucket = 0; bucket < kSplitBins; ++bucket)
+      memref::StoreOp::create(b, loc, i32(b, 0), table,
+                              tableAt(b, entry(b, index(b, bucket))));
   scf::ForOp::create(
       b, loc, lo, hi, one, ValueRange{},
       [&](OpBuilder &b, Location loc, Value i, ValueRange) {

@@ -23,6 +23,9 @@ struct RadixSortOptions {
   /// scan dispatch (algorithm radix_onesweep).
   bool onesweep = false;
   bool lookbackSkipsOne = false; ///< fault radix-lookback-skips-one
+  bool tailOverrun = false;      ///< fault radix-tail-overrun
+  bool splitUnzeroed = false;    ///< fault radix-split-unzeroed
+  bool scanBarrierInBranch = false; ///< fault scan-barrier-in-branch
 };
 
 /// The bits a pass of the radix sort places by, and the bits of each of the

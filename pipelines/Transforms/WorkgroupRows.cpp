@@ -363,6 +363,7 @@ struct WorkgroupRowsPass final
         radix.chunk = config.getRowTile();
         radix.threads = config.getWorkgroupSize()[0];
         radix.digitOffByOne = injectRadixDigitOffByOne;
+        radix.doneRace = injectSelectDoneRace;
         if (failed(sift::lowerTopkByRadixSelect(rewriter, *row, radix)))
           return signalPassFailure();
         rewriter.eraseOp(op);
@@ -392,6 +393,9 @@ struct WorkgroupRowsPass final
         radix.onesweep =
             config.getAlgorithm() == sift::Algorithm::RadixOnesweep;
         radix.lookbackSkipsOne = injectRadixLookbackSkipsOne;
+        radix.tailOverrun = injectRadixTailOverrun;
+        radix.splitUnzeroed = injectRadixSplitUnzeroed;
+        radix.scanBarrierInBranch = injectScanBarrierInBranch;
         if (failed(sift::lowerRowsByRadixSort(rewriter, *row, radix)))
           return signalPassFailure();
         rewriter.eraseOp(op);

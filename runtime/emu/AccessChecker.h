@@ -114,6 +114,10 @@ public:
   /// ..."), or "".
   const std::string &problem() const { return problem_; }
 
+  /// Keeps `message` as the problem unless one came first (the bounds
+  /// check's reports come here too, so that the earliest problem wins).
+  void report(const std::string &message);
+
 private:
   static constexpr uint32_t kNone = UINT32_MAX;
   /// Two distinct ids (threads or workgroups) that did something, with the
@@ -151,7 +155,6 @@ private:
   };
   std::string where(uint64_t address, bool workgroup) const;
   std::string thread(uint32_t linear) const;
-  void report(const std::string &message);
 
   std::vector<BoundBuffer> buffers_;
   uint64_t workgroupBase_ = 0, workgroupBytes_ = 0;

@@ -24,7 +24,7 @@ namespace {
 /// What the callbacks reach through a context's device pointer.
 struct DispatchState {
   WorkgroupScheduler *scheduler = nullptr;
-  std::string outOfBounds; ///< the first report, empty if none
+  /// Keeps the first problem, the bounds check's reports included.
   AccessChecker *checker = nullptr;
 };
 
@@ -40,14 +40,14 @@ std::string triple(const uint32_t *v) {
 void outOfBoundsCallback(SiftEmuContext *context, uint32_t site, uint64_t index,
                          uint64_t size) {
   auto *state = static_cast<DispatchState *>(context->device);
-  if (!state->outOfBounds.empty())
+  if (!state->checker->problem().empty())
     return;
-  state->outOfBounds = "out-of-bounds: access " + std::to_string(site) +
-                       " of the kernel goes to element " +
-                       std::to_string(index) + " of a memref of " +
-                       std::to_string(size) + " elements (thread " +
-                       triple(context->threadId) + " of workgroup " +
-                       triple(context->blockId) + ")";
+  state->checker->report("out-of-bounds: access " + std::to_string(site) +
+                         " of the kernel goes to element " +
+                         std::to_string(index) + " of a memref of " +
+                         std::to_string(size) + " elements (thread " +
+                         triple(context->threadId) + " of workgroup " +
+                         triple(context->blockId) + ")");
 }
 
 void accessCallback(SiftEmuContext *context, uint32_t site, uint64_t address,
@@ -142,8 +142,6 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
                       [&](uint32_t t) { kernel(&contexts[t], buffers); });
     if (!status.ok())
       return makeError(status.message() + " (workgroup " + triple(block) + ")");
-    if (!state.outOfBounds.empty())
-      return makeError(state.outOfBounds);
     if (!checker.problem().empty())
       return makeError(checker.problem());
   }
