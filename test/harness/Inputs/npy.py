@@ -142,6 +142,15 @@ if __name__ == "__main__":
     command = sys.argv[1]
     if command == "write":
         write(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
+    elif command == "random":
+        # random PATH DTYPE SHAPE SEED: eighths in [-400, 400), seeded.
+        import random
+        generator = random.Random(int(sys.argv[5]))
+        count = 1
+        for d in sys.argv[4].split("x"):
+            count *= int(d)
+        write(sys.argv[2], sys.argv[3], sys.argv[4],
+              [str(generator.randint(-3200, 3199) / 8) for _ in range(count)])
     elif command == "rows":
         rows(sys.argv[2])
     elif command == "sections":
