@@ -6,7 +6,9 @@
 // read the context's arrays (fields 0-3); each barrier calls the context's
 // callback (field 5) with its number in the kernel; an access out of its
 // memref calls the out-of-bounds callback (field 6) with the access's
-// number, the element and the size, and goes to element 0.
+// number, the element and the size, and goes to element 0; every load and
+// store of global or workgroup memory (not private) reports its address to
+// the access callback (field 8).
 
 // CHECK-LABEL: gpu.module @kernels
 // CHECK: llvm.mlir.global external constant @sum_workgroup_bytes(256 : i64)
@@ -29,12 +31,22 @@
 // CHECK:   %[[FO:.+]] = llvm.getelementptr %[[CTX]][0, 6]
 // CHECK:   %[[CBO:.+]] = llvm.load %[[FO]] : !llvm.ptr -> !llvm.ptr
 // CHECK:   llvm.call %[[CBO]](%[[CTX]], %{{.+}}, %{{.+}}, %{{.+}}) : !llvm.ptr, (!llvm.ptr, i32, i64, i64) -> ()
+// The load's access report (field 8): its site, address and flags 0 (a
+// read of global memory); the store to workgroup memory's, flags 3.
+// CHECK:   %[[FLAGS0:.+]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK:   %[[FA:.+]] = llvm.getelementptr %[[CTX]][0, 8]
+// CHECK:   %[[CBA:.+]] = llvm.load %[[FA]] : !llvm.ptr -> !llvm.ptr
+// CHECK:   llvm.call %[[CBA]](%[[CTX]], %{{.+}}, %{{.+}}, %[[FLAGS0]]) : !llvm.ptr, (!llvm.ptr, i32, i64, i32) -> ()
+// CHECK:   %[[FLAGS3:.+]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK:   llvm.getelementptr %[[CTX]][0, 8]
+// CHECK:   llvm.call %{{.+}}(%[[CTX]], %{{.+}}, %{{.+}}, %[[FLAGS3]])
 // CHECK:   %[[S1:.+]] = llvm.mlir.constant(1 : i32) : i32
-// CHECK:   %[[F1:.+]] = llvm.getelementptr %[[CTX]][0, 5]
+// CHECK-NEXT:   %[[F1:.+]] = llvm.getelementptr %[[CTX]][0, 5]
 // CHECK:   %[[CB1:.+]] = llvm.load %[[F1]] : !llvm.ptr -> !llvm.ptr
 // CHECK:   llvm.call %[[CB1]](%[[CTX]], %[[S1]]) : !llvm.ptr, (!llvm.ptr, i32) -> ()
-// CHECK:   %[[S2:.+]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK:   llvm.call %{{.+}}(%[[CTX]], %[[S2]])
+// CHECK:   %[[F2:.+]] = llvm.getelementptr %[[CTX]][0, 5]
+// CHECK:   %[[CB2:.+]] = llvm.load %[[F2]] : !llvm.ptr -> !llvm.ptr
+// CHECK:   llvm.call %[[CB2]](%[[CTX]], %{{.+}}) : !llvm.ptr, (!llvm.ptr, i32) -> ()
 // CHECK:   llvm.return
 // CHECK-NOT: gpu.
 gpu.module @kernels {

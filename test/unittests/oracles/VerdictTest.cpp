@@ -45,7 +45,10 @@ TEST(VerdictTest, StableNames) {
                             "mismatch",
                             "nondeterministic",
                             "memcheck-error",
-                            "slow-kernel"};
+                            "slow-kernel",
+                            "barrier-divergence",
+                            "data-race",
+                            "uninitialized-read"};
   ASSERT_EQ(std::size(expected), std::size(kAllVerdicts));
   for (size_t i = 0; i < std::size(expected); ++i)
     EXPECT_EQ(toString(kAllVerdicts[i]), expected[i]);

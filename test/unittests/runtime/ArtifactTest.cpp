@@ -335,7 +335,7 @@ TEST(ArtifactErrors, MalformedExecutableMeta) {
   replaceSection(bytes, "exe/0.meta",
                  textBytes("format=elf\ntarget=host\nentry=add_one\n"));
   expectError(bytes, "section 'exe/0.meta': unknown executable format 'elf' "
-                     "(expected host-so, ptx or hsaco)");
+                     "(expected host-so, ptx, hsaco or emu-so)");
   replaceSection(bytes, "exe/0.meta", textBytes("format=ptx\nentry=k\n"));
   expectError(bytes, "section 'exe/0.meta': missing 'target'");
   replaceSection(bytes, "exe/0.meta", textBytes("target=x\nentry=k\n"));
