@@ -78,7 +78,8 @@ FuzzCampaign::FuzzCampaign(const FuzzOptions &options) : options_(options) {
   caseOptions_.randomConfig = options.randomConfig;
   caseOptions_.frontEnd = options.frontEnd;
   caseOptions_.faults = options.faults;
-  caseOptions_.emuKernels = options.device == rt::DeviceKind::Emu;
+  caseOptions_.emuKernels =
+      options.emuKernels || options.device == rt::DeviceKind::Emu;
   // Runs on a GPU compare with a host reference: no inexact op (sigmoid's
   // exp, an ulp apart between libdevice and the host) may decide an order.
   caseOptions_.policy.allowInexactKeys = !options.exactKeys;

@@ -72,6 +72,10 @@ struct FuzzOptions {
   /// When set, every compiled GPU run is also written here as an artifact
   /// carrying its inputs, reference outputs and tolerances (sift-run).
   std::string exportDir;
+  /// GPU runs are compiled with their emu kernels too, without running them
+  /// here (--emu-kernels: the exports run on any device; --device=emu
+  /// implies it).
+  bool emuKernels = false;
   /// No inexact op feeds a sort key or top-k input (gen::Policy::
   /// allowInexactKeys off): on with a GPU device or exports, whose results
   /// are compared with the host reference bit for bit.

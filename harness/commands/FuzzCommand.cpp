@@ -177,6 +177,10 @@ void addOutputFlags(CLI::App *cmd, FuzzFlags &f) {
                   "Also write every compiled run as an artifact with its "
                   "inputs and reference outputs to this folder, for sift-run "
                   "on a GPU host");
+  cmd->add_flag("--emu-kernels", f.options.emuKernels,
+                "Compile GPU runs with their emu kernels too, so that the "
+                "exported artifacts also run on sift-run --device=emu "
+                "(--device=emu implies it)");
   f.progressOption = cmd->add_option(
       "--progress", f.progressSeconds,
       "Seconds between progress lines (0: none; default 1 on a terminal, "

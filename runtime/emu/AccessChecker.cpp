@@ -22,15 +22,53 @@ void AccessChecker::startDispatch(std::vector<BoundBuffer> buffers,
   workgroupBase_ = workgroupBase;
   workgroupBytes_ = workgroupBytes;
   global_.clear();
-  local_.clear();
   problem_.clear();
+  ++globalGeneration_;
+  if (bindings_.size() < buffers_.size())
+    bindings_.resize(buffers_.size());
+  for (size_t b = 0; b < buffers_.size(); ++b) {
+    uint64_t size = buffers_[b].elementBytes
+                        ? buffers_[b].bytes / buffers_[b].elementBytes
+                        : 0;
+    if (bindings_[b].size() < size)
+      bindings_[b].resize(size);
+  }
+  if (local_.size() < workgroupBytes)
+    local_.resize(workgroupBytes);
+}
+
+AccessChecker::Entry &AccessChecker::entryOf(uint64_t address, bool workgroup) {
+  auto fresh = [](Entry &e, uint32_t generation) -> Entry & {
+    if (e.generation != generation) {
+      e = Entry();
+      e.generation = generation;
+    }
+    return e;
+  };
+  if (workgroup) {
+    uint64_t offset = address - workgroupBase_;
+    if (address >= workgroupBase_ && offset < workgroupBytes_)
+      return fresh(local_[offset], localGeneration_);
+    return global_[address];
+  }
+  for (size_t k = 0; k < buffers_.size(); ++k) {
+    size_t b = (lastBinding_ + k) % buffers_.size();
+    const BoundBuffer &buffer = buffers_[b];
+    if (address < buffer.address || address - buffer.address >= buffer.bytes ||
+        buffer.elementBytes == 0)
+      continue;
+    lastBinding_ = b;
+    uint64_t element = (address - buffer.address) / buffer.elementBytes;
+    return fresh(bindings_[b][element], globalGeneration_);
+  }
+  return global_[address];
 }
 
 void AccessChecker::startWorkgroup(uint64_t workgroup,
                                    const std::array<uint32_t, 3> &blockId) {
   workgroup_ = static_cast<uint32_t>(workgroup);
   blockId_ = blockId;
-  local_.clear();
+  ++localGeneration_;
 }
 
 std::string AccessChecker::thread(uint32_t linear) const {
@@ -69,7 +107,7 @@ void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, uint32_t site,
   auto me = [&] {
     return thread(threadIndex) + " of workgroup " + triple(blockId_);
   };
-  Entry &e = (workgroup ? local_ : global_)[address];
+  Entry &e = entryOf(address, workgroup);
   if (workgroup && !write && !e.written) {
     report("uninitialized-read: " + me() + " " + what() +
            " before any thread of its workgroup wrote it");

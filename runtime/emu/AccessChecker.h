@@ -91,6 +91,8 @@ private:
 struct BoundBuffer {
   uint64_t address = 0;
   uint64_t bytes = 0;
+  /// The bytes of one element (the shadow's granularity); 0: unknown.
+  uint64_t elementBytes = 0;
 };
 
 class AccessChecker {
@@ -147,6 +149,7 @@ private:
   /// interval `epoch` between barriers, and (global memory) by the
   /// dispatch's workgroups.
   struct Entry {
+    uint32_t generation = 0; ///< live when it is the current one
     uint32_t group = kNone;
     uint64_t epoch = 0;
     Two threadWriters, threadReaders;
@@ -161,7 +164,18 @@ private:
   uint32_t workgroup_ = 0;
   std::array<uint32_t, 3> blockId_{};
   std::array<uint32_t, 3> blockDim_{1, 1, 1};
-  AddressMap<Entry> global_, local_;
+  /// The entry of `address`, reset when it is of an earlier workgroup
+  /// (workgroup memory) or dispatch (global memory).
+  Entry &entryOf(uint64_t address, bool workgroup);
+
+  /// Shadow arrays indexed by element (each binding of known element size)
+  /// and by byte (workgroup memory), kept across dispatches and made stale
+  /// by the generation numbers; a map for any other address.
+  std::vector<std::vector<Entry>> bindings_;
+  std::vector<Entry> local_;
+  uint32_t globalGeneration_ = 0, localGeneration_ = 0;
+  size_t lastBinding_ = 0;
+  AddressMap<Entry> global_;
   std::string problem_;
 };
 

@@ -100,7 +100,9 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
   std::vector<BoundBuffer> bound;
   for (size_t b = 0; b < launch.bufferBytes.size(); ++b)
     bound.push_back(
-        {reinterpret_cast<uint64_t>(buffers[b]), launch.bufferBytes[b]});
+        {reinterpret_cast<uint64_t>(buffers[b]), launch.bufferBytes[b],
+         b < launch.bufferElementBytes.size() ? launch.bufferElementBytes[b]
+                                              : 0});
   // One checker a host thread, kept across dispatches: its maps keep their
   // memory, and clearing them is constant-time.
   thread_local AccessChecker checker;

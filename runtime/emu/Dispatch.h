@@ -32,6 +32,9 @@ struct Launch {
   /// The bytes of each buffer (binding order), to name an element's
   /// buffer in a report; may be empty.
   std::vector<uint64_t> bufferBytes;
+  /// The bytes of each buffer's element (the race check's granularity); may
+  /// be empty.
+  std::vector<uint64_t> bufferElementBytes;
 };
 
 /// Runs `kernel` over `launch` with `buffers` (the dispatch's bindings),

@@ -64,8 +64,11 @@ Status EmuDevice::dispatch(LoadedExecutable &executable,
                      static_cast<size_t>(*bytes) +
                          dispatch.workgroupMemoryBytes,
                      {}};
-  for (Buffer *buffer : bindings)
+  for (Buffer *buffer : bindings) {
     launch.bufferBytes.push_back(buffer->size());
+    launch.bufferElementBytes.push_back(
+        bufferByteSize(buffer->desc().type, {1}).value_or(0));
+  }
   auto kernel = reinterpret_cast<SiftEmuKernel>(
       library.entryAddress(static_cast<size_t>(dispatch.entry)));
   uint64_t seed = seed_ * 0x9E3779B97F4A7C15ull + dispatches_++;
