@@ -59,11 +59,11 @@ Status EmuDevice::dispatch(LoadedExecutable &executable,
   pointers.reserve(bindings.size());
   for (Buffer *buffer : bindings)
     pointers.push_back(buffer->hostPointer());
-  emu::Launch launch{dispatch.grid,
-                     dispatch.block,
-                     static_cast<size_t>(*bytes) +
-                         dispatch.workgroupMemoryBytes,
-                     {}};
+  emu::Launch launch;
+  launch.grid = dispatch.grid;
+  launch.block = dispatch.block;
+  launch.workgroupBytes =
+      static_cast<size_t>(*bytes) + dispatch.workgroupMemoryBytes;
   for (Buffer *buffer : bindings) {
     launch.bufferBytes.push_back(buffer->size());
     launch.bufferElementBytes.push_back(
