@@ -439,22 +439,20 @@ public:
     // Bounds checks first, while accesses are still memref ops.
     OpBuilder stubBuilder(context);
     stubBuilder.setInsertionPointToStart(module.getBody());
-    auto stub =
-        func::FuncOp::create(stubBuilder, module.getLoc(), kOutOfBoundsStub,
-                             FunctionType::get(context,
-                                               {IntegerType::get(context, 32),
-                                                IntegerType::get(context, 64),
-                                                IntegerType::get(context, 64)},
-                                               {}));
-    stub.setPrivate();
-    auto accessStub =
-        func::FuncOp::create(stubBuilder, module.getLoc(), kAccessStub,
-                             FunctionType::get(context,
-                                               {IntegerType::get(context, 32),
-                                                IntegerType::get(context, 64),
-                                                IntegerType::get(context, 32)},
-                                               {}));
-    accessStub.setPrivate();
+    // (u32 site, u64, u64 or u32) -> ()
+    auto declare = [&](StringRef name, unsigned lastBits) {
+      Type u32 = IntegerType::get(context, 32);
+      auto stub = func::FuncOp::create(
+          stubBuilder, module.getLoc(), name,
+          FunctionType::get(context,
+                            {u32, IntegerType::get(context, 64),
+                             IntegerType::get(context, lastBits)},
+                            {}));
+      stub.setPrivate();
+      return stub;
+    };
+    func::FuncOp stub = declare(kOutOfBoundsStub, 64);
+    func::FuncOp accessStub = declare(kAccessStub, 32);
     module.walk(
         [&](gpu::GPUFuncOp func) { checkBounds(func, stub, accessStub); });
     // Number each kernel's barriers in the order they appear.

@@ -122,15 +122,10 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
   row.name = fs::path(file).stem().string();
   rt::Artifact artifact;
   rt::ExportedCase info;
-  if (std::string why = loadRunnable(file, row, artifact, info);
-      !why.empty()) {
-    row.unreadable = true;
-    row.verdict = "unreadable";
-    row.detail = why;
-    return row;
-  }
-  if (std::string why = deviceMismatch(device, info, artifact, file);
-      !why.empty()) {
+  std::string why = loadRunnable(file, row, artifact, info);
+  if (why.empty())
+    why = deviceMismatch(device, info, artifact, file);
+  if (!why.empty()) {
     row.unreadable = true;
     row.verdict = "unreadable";
     row.detail = why;
