@@ -20,7 +20,10 @@
 //   - every load and store of global or workgroup memory (not atomics, not
 //     private memory) then tells the context's access callback its site,
 //     address and whether it writes, for the race and uninitialized-read
-//     checks.
+//     checks; but not the loads of a buffer the kernel only loads from (a
+//     race needs a write: a dispatch binds distinct buffers, which the emu
+//     device checks), since such reports were most of an input-heavy
+//     kernel's time.
 //
 // Everything else goes down the usual LLVM conversions (arith, math, cf,
 // memref, index) with every GPU memory space mapped to the host's.
@@ -341,8 +344,45 @@ Value addressOf(OpBuilder &b, Location loc, Value memref, ValueRange indices) {
   return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
 }
 
+/// The memrefs of `func`'s buffer arguments that the kernel only loads
+/// from (through views), with those views. Any other use (a store, an
+/// atomic, a pointer taken out) makes a buffer written.
+llvm::DenseSet<Value> readOnlyMemrefs(gpu::GPUFuncOp func) {
+  llvm::DenseSet<Value> readOnly;
+  // The kernel's parameters, not its attributions (block arguments too),
+  // and only global memory.
+  unsigned parameters = func.getFunctionType().getNumInputs();
+  for (BlockArgument argument : func.getArguments().take_front(parameters)) {
+    auto type = dyn_cast<MemRefType>(argument.getType());
+    if (!type || spaceOf(type) != Space::Global)
+      continue;
+    SmallVector<Value> derived{argument}, work{argument};
+    bool onlyLoaded = true;
+    while (!work.empty() && onlyLoaded) {
+      Value value = work.pop_back_val();
+      for (Operation *user : value.getUsers()) {
+        if (isa<memref::LoadOp, memref::DimOp>(user))
+          continue;
+        if (isa<memref::SubViewOp, memref::ReinterpretCastOp, memref::CastOp,
+                memref::CollapseShapeOp, memref::ExpandShapeOp,
+                memref::MemorySpaceCastOp>(user)) {
+          derived.push_back(user->getResult(0));
+          work.push_back(user->getResult(0));
+          continue;
+        }
+        onlyLoaded = false;
+        break;
+      }
+    }
+    if (onlyLoaded)
+      readOnly.insert(derived.begin(), derived.end());
+  }
+  return readOnly;
+}
+
 void checkBounds(gpu::GPUFuncOp func, func::FuncOp stub,
                  func::FuncOp accessStub) {
+  llvm::DenseSet<Value> readOnly = readOnlyMemrefs(func);
   SmallVector<Operation *> accesses;
   func.walk([&](Operation *op) {
     if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp>(op))
@@ -404,7 +444,8 @@ void checkBounds(gpu::GPUFuncOp func, func::FuncOp stub,
     // The access report (atomics are ordered; private memory is a thread's
     // own).
     Space space = spaceOf(type);
-    if (isa<memref::AtomicRMWOp>(op) || space == Space::Private)
+    if (isa<memref::AtomicRMWOp>(op) || space == Space::Private ||
+        readOnly.contains(memref))
       continue;
     b.setInsertionPoint(op);
     int32_t flags = (isa<memref::StoreOp>(op) ? kAccessWrite : 0) |

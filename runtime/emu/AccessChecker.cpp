@@ -23,44 +23,50 @@ void AccessChecker::startDispatch(std::vector<BoundBuffer> buffers,
   workgroupBytes_ = workgroupBytes;
   global_.clear();
   problem_.clear();
-  ++globalGeneration_;
+  failed_ = false;
+  if (++globalGeneration_ == 0) // 0 is the zero bytes' generation
+    ++globalGeneration_;
   if (bindings_.size() < buffers_.size())
     bindings_.resize(buffers_.size());
+  shifts_.assign(buffers_.size(), 0);
   for (size_t b = 0; b < buffers_.size(); ++b) {
-    uint64_t size = buffers_[b].elementBytes
-                        ? buffers_[b].bytes / buffers_[b].elementBytes
-                        : 0;
-    if (bindings_[b].size() < size)
-      bindings_[b].resize(size);
+    // Elements of a power-of-two size are found by a shift (a division
+    // for every access would cost more than the rest of the check).
+    uint64_t bytes = buffers_[b].elementBytes;
+    if (bytes == 0 || (bytes & (bytes - 1)) != 0)
+      buffers_[b].elementBytes = 0; // checked through the map instead
+    else
+      while ((uint64_t{1} << shifts_[b]) < bytes)
+        ++shifts_[b];
+    uint64_t size =
+        buffers_[b].elementBytes ? buffers_[b].bytes >> shifts_[b] : 0;
+    bindings_[b].grow(size);
   }
-  if (local_.size() < workgroupBytes)
-    local_.resize(workgroupBytes);
+  local_.grow(workgroupBytes);
 }
 
-AccessChecker::Entry &AccessChecker::entryOf(uint64_t address, bool workgroup) {
-  auto fresh = [](Entry &e, uint32_t generation) -> Entry & {
-    if (e.generation != generation) {
-      e = Entry();
-      e.generation = generation;
+AccessChecker::GlobalEntry &AccessChecker::globalEntry(uint64_t address) {
+  auto live = [&](size_t b) -> GlobalEntry & {
+    const BoundBuffer &buffer = buffers_[b];
+    GlobalEntry &e = bindings_[b][(address - buffer.address) >> shifts_[b]];
+    if (e.generation != globalGeneration_) {
+      e = GlobalEntry();
+      e.generation = globalGeneration_;
     }
     return e;
   };
-  if (workgroup) {
-    uint64_t offset = address - workgroupBase_;
-    if (address >= workgroupBase_ && offset < workgroupBytes_)
-      return fresh(local_[offset], localGeneration_);
-    return global_[address];
-  }
-  for (size_t k = 0; k < buffers_.size(); ++k) {
-    size_t b = (lastBinding_ + k) % buffers_.size();
-    const BoundBuffer &buffer = buffers_[b];
-    if (address < buffer.address || address - buffer.address >= buffer.bytes ||
-        buffer.elementBytes == 0)
-      continue;
-    lastBinding_ = b;
-    uint64_t element = (address - buffer.address) / buffer.elementBytes;
-    return fresh(bindings_[b][element], globalGeneration_);
-  }
+  auto inside = [&](const BoundBuffer &buffer) {
+    return address >= buffer.address &&
+           address - buffer.address < buffer.bytes && buffer.elementBytes != 0;
+  };
+  // Accesses come in runs on one binding: try the last one first.
+  if (lastBinding_ < buffers_.size() && inside(buffers_[lastBinding_]))
+    return live(lastBinding_);
+  for (size_t b = 0; b < buffers_.size(); ++b)
+    if (inside(buffers_[b])) {
+      lastBinding_ = b;
+      return live(b);
+    }
   return global_[address];
 }
 
@@ -68,7 +74,8 @@ void AccessChecker::startWorkgroup(uint64_t workgroup,
                                    const std::array<uint32_t, 3> &blockId) {
   workgroup_ = static_cast<uint32_t>(workgroup);
   blockId_ = blockId;
-  ++localGeneration_;
+  if (++localGeneration_ == 0)
+    ++localGeneration_;
 }
 
 std::string AccessChecker::thread(uint32_t linear) const {
@@ -93,59 +100,100 @@ std::string AccessChecker::where(uint64_t address, bool workgroup) const {
 void AccessChecker::report(const std::string &message) {
   if (problem_.empty())
     problem_ = message;
+  failed_ = true;
 }
 
-void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, uint32_t site,
-                           uint64_t address, bool write, bool workgroup) {
-  if (!problem_.empty())
-    return;
-  // Messages are made only for a report.
-  auto what = [&] {
-    return std::string(write ? "writes " : "reads ") +
-           where(address, workgroup) + " (access " + std::to_string(site) + ")";
-  };
-  auto me = [&] {
-    return thread(threadIndex) + " of workgroup " + triple(blockId_);
-  };
-  Entry &e = entryOf(address, workgroup);
-  if (workgroup && !write && !e.written) {
-    report("uninitialized-read: " + me() + " " + what() +
+// The reports are out of line and cold: the checks run on the fibers'
+// stacks, and a frame big enough to build a message would be one more
+// cache line to miss at every access.
+void AccessChecker::reportAccess(Problem kind, uint32_t threadIndex,
+                                 uint64_t address, bool write, bool workgroup,
+                                 uint32_t site, uint32_t other,
+                                 uint32_t otherSite, bool otherWrote) {
+  std::string me = thread(threadIndex) + " of workgroup " + triple(blockId_) +
+                   " " + (write ? "writes " : "reads ") +
+                   where(address, workgroup) + " (access " +
+                   std::to_string(site) + ")";
+  std::string them = std::string(otherWrote ? "wrote" : "read") + " (access " +
+                     std::to_string(otherSite) + ")";
+  switch (kind) {
+  case Problem::UninitializedRead:
+    report("uninitialized-read: " + me +
            " before any thread of its workgroup wrote it");
     return;
+  case Problem::ThreadRace:
+    report("data-race: " + me + " that " + thread(other) + " " + them +
+           " since the last barrier");
+    return;
+  case Problem::WorkgroupRace:
+    report("data-race: " + me + " that another workgroup of the dispatch " +
+           them);
+    return;
   }
-  // Global memory: the workgroups of a dispatch are not ordered.
-  if (!workgroup) {
-    auto [writer, writerSite] = e.groupWriters.other(workgroup_);
-    auto [reader, readerSite] = e.groupReaders.other(workgroup_);
-    if (writer != kNone || (write && reader != kNone)) {
-      bool wrote = writer != kNone;
-      report("data-race: " + me() + " " + what() +
-             " that another workgroup of the dispatch " +
-             (wrote ? "wrote" : "read") + " (access " +
-             std::to_string(wrote ? writerSite : readerSite) + ")");
-      return;
-    }
-    (write ? e.groupWriters : e.groupReaders).add(workgroup_, site);
-  }
-  // Threads of this workgroup since its last barrier.
+}
+
+bool AccessChecker::threadsAccess(Entry &e, uint32_t threadIndex,
+                                  uint32_t epoch, uint32_t site,
+                                  uint64_t address, bool write,
+                                  bool workgroup) {
   if (e.group != workgroup_ || e.epoch != epoch) {
     e.group = workgroup_;
     e.epoch = epoch;
-    e.threadWriters = Two();
-    e.threadReaders = Two();
+    e.threadWriters = Threads();
+    e.threadReaders = Threads();
   }
   auto [writer, writerSite] = e.threadWriters.other(threadIndex);
   auto [reader, readerSite] = e.threadReaders.other(threadIndex);
   if (writer != kNone || (write && reader != kNone)) {
     bool wrote = writer != kNone;
-    report("data-race: " + me() + " " + what() + " that " +
-           thread(wrote ? writer : reader) + " " + (wrote ? "wrote" : "read") +
-           " (access " + std::to_string(wrote ? writerSite : readerSite) +
-           ") since the last barrier");
-    return;
+    reportAccess(Problem::ThreadRace, threadIndex, address, write, workgroup,
+                 site, wrote ? writer : reader, wrote ? writerSite : readerSite,
+                 wrote);
+    return false;
   }
   (write ? e.threadWriters : e.threadReaders).add(threadIndex, site);
   e.written |= write;
+  return true;
+}
+
+void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, uint32_t site,
+                           uint64_t address, bool write, bool workgroup) {
+  if (failed_)
+    return;
+  auto interval = static_cast<uint32_t>(epoch);
+  if (workgroup) {
+    uint64_t offset = address - workgroupBase_;
+    if (address < workgroupBase_ || offset >= workgroupBytes_) {
+      threadsAccess(global_[address], threadIndex, interval, site, address,
+                    write, workgroup);
+      return;
+    }
+    Entry &e = local_[offset];
+    if (e.generation != localGeneration_) {
+      e = Entry();
+      e.generation = localGeneration_;
+    }
+    if (!write && !e.written) {
+      reportAccess(Problem::UninitializedRead, threadIndex, address, write,
+                   workgroup, site, kNone, 0, false);
+      return;
+    }
+    threadsAccess(e, threadIndex, interval, site, address, write, workgroup);
+    return;
+  }
+  // Global memory: the workgroups of a dispatch are not ordered.
+  GlobalEntry &e = globalEntry(address);
+  auto [writer, writerSite] = e.groupWriters.other(workgroup_);
+  auto [reader, readerSite] = e.groupReaders.other(workgroup_);
+  if (writer != kNone || (write && reader != kNone)) {
+    bool wrote = writer != kNone;
+    reportAccess(Problem::WorkgroupRace, threadIndex, address, write, workgroup,
+                 site, wrote ? writer : reader, wrote ? writerSite : readerSite,
+                 wrote);
+    return;
+  }
+  (write ? e.groupWriters : e.groupReaders).add(workgroup_, site);
+  threadsAccess(e, threadIndex, interval, site, address, write, workgroup);
 }
 
 } // namespace sift::emu

@@ -20,6 +20,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "runtime/emu/LargeMemory.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -91,7 +93,8 @@ private:
 struct BoundBuffer {
   uint64_t address = 0;
   uint64_t bytes = 0;
-  /// The bytes of one element (the shadow's granularity); 0: unknown.
+  /// The bytes of one element (the shadow's granularity); 0 (unknown) or
+  /// not a power of two: the element's accesses are kept by address.
   uint64_t elementBytes = 0;
 };
 
@@ -123,39 +126,57 @@ public:
 private:
   static constexpr uint32_t kNone = UINT32_MAX;
   /// Two distinct ids (threads or workgroups) that did something, with the
-  /// access sites: enough to find one that is not a given other.
-  struct Two {
-    uint32_t first = kNone, second = kNone;
+  /// access sites: enough to find one that is not a given other. Threads
+  /// (at most 1024) fit `Id` = uint16_t, whose all-ones value is none.
+  template <typename Id> struct Two {
+    static constexpr Id kNoId = static_cast<Id>(~Id{0});
+    Id first = kNoId, second = kNoId;
     uint32_t firstSite = 0, secondSite = 0;
     void add(uint32_t id, uint32_t site) {
-      if (first == kNone || first == id) {
-        first = id;
+      if (first == kNoId || first == id) {
+        first = static_cast<Id>(id);
         firstSite = site;
-      } else if (second == kNone || second == id) {
-        second = id;
+      } else if (second == kNoId || second == id) {
+        second = static_cast<Id>(id);
         secondSite = site;
       }
     }
     /// One that is not `id`: its id and site; kNone when there is none.
     std::pair<uint32_t, uint32_t> other(uint32_t id) const {
-      if (first != kNone && first != id)
+      if (first != kNoId && first != id)
         return {first, firstSite};
-      if (second != kNone && second != id)
+      if (second != kNoId && second != id)
         return {second, secondSite};
       return {kNone, 0};
     }
   };
-  /// One element's accesses: by threads of workgroup `group` in its
-  /// interval `epoch` between barriers, and (global memory) by the
-  /// dispatch's workgroups.
+  using Threads = Two<uint16_t>;
+  using Workgroups = Two<uint32_t>;
+  /// One element's accesses by the threads of workgroup `group` in its
+  /// interval `epoch` between barriers. Workgroup memory needs no more
+  /// (its workgroup is the current one: `group` is unused there).
   struct Entry {
     uint32_t generation = 0; ///< live when it is the current one
     uint32_t group = kNone;
-    uint64_t epoch = 0;
-    Two threadWriters, threadReaders;
-    Two groupWriters, groupReaders;
+    uint32_t epoch = 0;
+    Threads threadWriters, threadReaders;
     bool written = false;
   };
+  /// A global element's: also the dispatch's workgroups that touched it.
+  struct GlobalEntry : Entry {
+    Workgroups groupWriters, groupReaders;
+  };
+  /// The checks of one access on its (live) entry; false when it found a
+  /// problem.
+  bool threadsAccess(Entry &e, uint32_t thread, uint32_t epoch, uint32_t site,
+                     uint64_t address, bool write, bool workgroup);
+  enum class Problem { UninitializedRead, ThreadRace, WorkgroupRace };
+  /// Reports `kind` for this access; `other` (a thread, or a workgroup)
+  /// and `otherSite` did the access it conflicts with.
+  [[gnu::noinline, gnu::cold]] void
+  reportAccess(Problem kind, uint32_t thread, uint64_t address, bool write,
+               bool workgroup, uint32_t site, uint32_t other,
+               uint32_t otherSite, bool otherWrote);
   std::string where(uint64_t address, bool workgroup) const;
   std::string thread(uint32_t linear) const;
 
@@ -164,19 +185,22 @@ private:
   uint32_t workgroup_ = 0;
   std::array<uint32_t, 3> blockId_{};
   std::array<uint32_t, 3> blockDim_{1, 1, 1};
-  /// The entry of `address`, reset when it is of an earlier workgroup
-  /// (workgroup memory) or dispatch (global memory).
-  Entry &entryOf(uint64_t address, bool workgroup);
+  /// The live entry of `address` in global memory, reset when it is of an
+  /// earlier dispatch.
+  GlobalEntry &globalEntry(uint64_t address);
 
   /// Shadow arrays indexed by element (each binding of known element size)
   /// and by byte (workgroup memory), kept across dispatches and made stale
-  /// by the generation numbers; a map for any other address.
-  std::vector<std::vector<Entry>> bindings_;
-  std::vector<Entry> local_;
+  /// by the generation numbers (zero bytes: generation 0, never live); a
+  /// map for any other address.
+  std::vector<LargeArray<GlobalEntry>> bindings_;
+  std::vector<unsigned> shifts_; ///< log2 of each binding's element bytes
+  LargeArray<Entry> local_;
   uint32_t globalGeneration_ = 0, localGeneration_ = 0;
   size_t lastBinding_ = 0;
-  AddressMap<Entry> global_;
+  AddressMap<GlobalEntry> global_;
   std::string problem_;
+  bool failed_ = false; ///< a problem was reported (cheaper to test)
 };
 
 } // namespace sift::emu

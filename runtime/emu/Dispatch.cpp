@@ -59,6 +59,8 @@ void accessCallback(SiftEmuContext *context, uint32_t site, uint64_t address,
                          (flags & kSiftEmuAccessWorkgroup) != 0);
 }
 
+void ignoreAccess(SiftEmuContext *, uint32_t, uint64_t, uint32_t) {}
+
 struct AlignedFree {
   void operator()(void *p) const { std::free(p); }
 };
@@ -134,14 +136,13 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
       c.barrier = &barrierCallback;
       c.outOfBounds = &outOfBoundsCallback;
       c.device = &state;
-      c.access = &accessCallback;
+      c.access = launch.checkAccesses ? &accessCallback : &ignoreAccess;
     }
     // Each workgroup's thread orders: from the dispatch's seed and the
     // workgroup.
-    Status status =
-        scheduler.run(static_cast<uint32_t>(threads),
-                      seed * 0x9E3779B97F4A7C15ull + g,
-                      [&](uint32_t t) { kernel(&contexts[t], buffers); });
+    Status status = scheduler.run(
+        static_cast<uint32_t>(threads), seed * 0x9E3779B97F4A7C15ull + g,
+        [&](uint32_t t) { kernel(&contexts[t], buffers); });
     if (!status.ok())
       return makeError(status.message() + " (workgroup " + triple(block) + ")");
     if (!checker.problem().empty())

@@ -35,6 +35,9 @@ struct Launch {
   /// The bytes of each buffer's element (the race check's granularity); may
   /// be empty.
   std::vector<uint64_t> bufferElementBytes;
+  /// Whether the kernel's access reports go to the race and
+  /// uninitialized-read checks (else they are ignored: a repeated run).
+  bool checkAccesses = true;
 };
 
 /// Runs `kernel` over `launch` with `buffers` (the dispatch's bindings),

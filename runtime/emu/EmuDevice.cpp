@@ -59,9 +59,19 @@ Status EmuDevice::dispatch(LoadedExecutable &executable,
   pointers.reserve(bindings.size());
   for (Buffer *buffer : bindings)
     pointers.push_back(buffer->hostPointer());
+  // The emu kernels report no load of a buffer they only load from (no
+  // race without a write), which holds only while no other binding of the
+  // dispatch is the same memory.
+  for (size_t a = 0; a < bindings.size(); ++a)
+    for (size_t b = a + 1; b < bindings.size(); ++b)
+      if (bindings[a] == bindings[b])
+        return makeError("emu: dispatch binds one buffer twice (bindings " +
+                         std::to_string(a) + " and " + std::to_string(b) +
+                         "), which its race checks do not allow");
   emu::Launch launch;
   launch.grid = dispatch.grid;
   launch.block = dispatch.block;
+  launch.checkAccesses = checkAccesses_;
   launch.workgroupBytes =
       static_cast<size_t>(*bytes) + dispatch.workgroupMemoryBytes;
   for (Buffer *buffer : bindings) {

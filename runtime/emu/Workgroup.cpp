@@ -4,11 +4,13 @@
 // the scheduler, which runs every ready fiber of the round, in the drawn
 // order, before it compares the sites and releases the barrier.
 //
-// Switching: on x86-64 a switch saves the callee-saved registers, the SSE
-// and x87 control words and the stack pointer, and loads another's (a few
-// instructions, no system call); elsewhere POSIX ucontext, whose
-// swapcontext saves the signal mask with a system call at every switch.
-// A fiber's first switch lands in trampoline(), which runs the body and
+// Switching: on x86-64 a switch saves the callee-saved registers and the
+// stack pointer and loads another's (a few instructions, no system call).
+// Not the SSE and x87 control words: no kernel changes them, so every
+// fiber runs under the host thread's, and loading the x87 one serializes
+// the processor (most of the switch's samples in a profile). Elsewhere POSIX
+// ucontext, whose swapcontext saves the signal mask with a system call at every
+// switch. A fiber's first switch lands in trampoline(), which runs the body and
 // switches back for good.
 //
 //===----------------------------------------------------------------------===//
@@ -43,14 +45,8 @@ sift_emu_switch:
   pushq %r13
   pushq %r14
   pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
   movq %rsp, (%rdi)
   movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
   popq %r15
   popq %r14
   popq %r13
@@ -84,7 +80,6 @@ struct WorkgroupScheduler::MainContext {
 struct WorkgroupScheduler::Fiber {
   enum class State { Ready, AtBarrier, Done };
   void *context = nullptr; ///< the fiber's saved stack pointer
-  std::unique_ptr<char[]> stack;
   State state = State::Ready;
   uint32_t site = 0;
 };
@@ -95,13 +90,12 @@ namespace {
 /// registers and the default control words, then returns into `entry`
 /// with the stack aligned as at a call.
 void *freshContext(char *stack, size_t bytes, void (*entry)()) {
-  uintptr_t top = reinterpret_cast<uintptr_t>(stack + bytes) & ~uintptr_t{15};
+  uintptr_t top = reinterpret_cast<uintptr_t>(stack + bytes) & ~uintptr_t{63};
   auto *slot = reinterpret_cast<uint64_t *>(top);
   *--slot = 0;                                 // entry's return address
   *--slot = reinterpret_cast<uint64_t>(entry); // where the switch returns
   for (int r = 0; r < 6; ++r)
-    *--slot = 0;                             // rbp rbx r12 r13 r14 r15
-  *--slot = uint64_t{0x037F} << 32 | 0x1F80; // x87 control, mxcsr
+    *--slot = 0; // rbp rbx r12 r13 r14 r15
   return slot;
 }
 
@@ -114,7 +108,6 @@ struct WorkgroupScheduler::MainContext {
 struct WorkgroupScheduler::Fiber {
   enum class State { Ready, AtBarrier, Done };
   ucontext_t context;
-  std::unique_ptr<char[]> stack;
   State state = State::Ready;
   uint32_t site = 0;
 };
@@ -139,23 +132,18 @@ void WorkgroupScheduler::trampoline() {
 #endif
 }
 
-std::vector<uint32_t>
-WorkgroupScheduler::order(const std::vector<uint32_t> &ready,
-                          uint64_t &state) const {
-  std::vector<uint32_t> order = ready;
-  shuffle(order, state);
-  return order;
-}
-
 Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
                                const std::function<void(uint32_t)> &body) {
   if (threads == 0)
     return Status::success();
-  while (fibers_.size() < threads) {
-    auto fiber = std::make_unique<Fiber>();
-    fiber->stack = std::make_unique<char[]>(options_.stackBytes);
-    fibers_.push_back(std::move(fiber));
-  }
+  while (fibers_.size() < threads)
+    fibers_.push_back(std::make_unique<Fiber>());
+  // One block for all stacks, on large pages. A stack's size plus one
+  // cache line apart, so that the stacks' tops, where every switch saves
+  // and loads, do not all fall into the same cache sets.
+  size_t stride = options_.stackBytes + 64;
+  if (stacks_.size() < threads * stride)
+    stacks_ = LargeBlock(threads * stride);
   body_ = &body;
   starting = this;
   for (uint32_t t = 0; t < threads; ++t) {
@@ -163,13 +151,14 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
     fiber.state = Fiber::State::Ready;
     fiber.site = 0;
 #if SIFT_EMU_FAST_SWITCH
-    fiber.context = freshContext(fiber.stack.get(), options_.stackBytes,
-                                 &WorkgroupScheduler::trampoline);
+    fiber.context =
+        freshContext(stacks_.data() + t * stride, options_.stackBytes,
+                     &WorkgroupScheduler::trampoline);
 #else
     if (getcontext(&fiber.context) != 0)
       return makeError("emu: getcontext failed for thread " +
                        std::to_string(t));
-    fiber.context.uc_stack.ss_sp = fiber.stack.get();
+    fiber.context.uc_stack.ss_sp = stacks_.data() + t * stride;
     fiber.context.uc_stack.ss_size = options_.stackBytes;
     fiber.context.uc_link = &main_->context;
     makecontext(&fiber.context, &WorkgroupScheduler::trampoline, 0);
@@ -177,12 +166,14 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
   }
   uint64_t state = options_.seed ^ (round * 0xd1b54a32d192ed03ull);
   rounds_ = 0;
-  std::vector<uint32_t> ready(threads);
+  std::vector<uint32_t> ready(threads), waiting;
+  waiting.reserve(threads);
   for (uint32_t t = 0; t < threads; ++t)
     ready[t] = t;
   while (true) {
     ++rounds_;
-    for (uint32_t t : order(ready, state)) {
+    shuffle(ready, state);
+    for (uint32_t t : ready) {
       current_ = t;
       starting = this;
 #if SIFT_EMU_FAST_SWITCH
@@ -192,7 +183,7 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
 #endif
     }
     // Every fiber now waits at a barrier or has left the kernel.
-    std::vector<uint32_t> waiting;
+    waiting.clear();
     for (uint32_t t = 0; t < threads; ++t)
       if (fibers_[t]->state == Fiber::State::AtBarrier)
         waiting.push_back(t);
@@ -214,7 +205,7 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
                          std::to_string(fibers_[t]->site));
     for (uint32_t t : waiting)
       fibers_[t]->state = Fiber::State::Ready;
-    ready = waiting;
+    ready.swap(waiting);
   }
 }
 

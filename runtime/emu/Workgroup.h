@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "runtime/emu/LargeMemory.h"
 #include "support/Result.h"
 
 #include <cstddef>
@@ -82,11 +83,10 @@ public:
 private:
   struct Fiber;
   static void trampoline();
-  std::vector<uint32_t> order(const std::vector<uint32_t> &ready,
-                              uint64_t &state) const;
 
   SchedulerOptions options_;
   std::vector<std::unique_ptr<Fiber>> fibers_;
+  LargeBlock stacks_; ///< the fibers' stacks, one after another
   struct MainContext;
   std::unique_ptr<MainContext> main_;
   const std::function<void(uint32_t)> *body_ = nullptr;

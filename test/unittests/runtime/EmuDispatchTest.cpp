@@ -22,6 +22,16 @@ using sift::emu::runDispatch;
 using sift::emu::SchedulerOptions;
 using sift::emu::WorkgroupScheduler;
 
+/// A launch of `grid` x `block` threads with `bytes` of workgroup memory.
+Launch launchOf(std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block,
+                size_t bytes) {
+  Launch launch;
+  launch.grid = grid;
+  launch.block = block;
+  launch.workgroupBytes = bytes;
+  return launch;
+}
+
 uint64_t globalThread(const SiftEmuContext *c) {
   uint64_t block = (uint64_t{c->blockId[2]} * c->gridDim[1] + c->blockId[1]) *
                        c->gridDim[0] +
@@ -39,7 +49,7 @@ void writeGlobalIds(SiftEmuContext *c, void **buffers) {
 
 TEST(EmuDispatch, EveryThreadOfEveryWorkgroupRuns) {
   WorkgroupScheduler scheduler;
-  Launch launch{{3, 2, 2}, {4, 2, 1}, 0};
+  Launch launch = launchOf({3, 2, 2}, {4, 2, 1}, 0);
   std::vector<uint64_t> out(12 * 8, ~uint64_t{0});
   void *buffers[] = {out.data()};
   ASSERT_TRUE(runDispatch(launch, &writeGlobalIds, buffers, scheduler, 1).ok());
@@ -70,7 +80,7 @@ TEST(EmuDispatch, WorkgroupMemoryIsSharedAcrossBarriers) {
     for (size_t i = 0; i < in.size(); ++i)
       in[i] = static_cast<int32_t>(i % 7) - 3;
     void *buffers[] = {in.data(), out.data()};
-    Launch launch{{8, 1, 1}, {64, 1, 1}, 64 * sizeof(int32_t)};
+    Launch launch = launchOf({8, 1, 1}, {64, 1, 1}, 64 * sizeof(int32_t));
     ASSERT_TRUE(runDispatch(launch, &blockSum, buffers, scheduler, seed).ok());
     for (int g = 0; g < 8; ++g) {
       int32_t expected = 0;
@@ -91,8 +101,8 @@ TEST(EmuDispatch, WorkgroupMemoryStartsAsTheFillInEveryWorkgroup) {
   WorkgroupScheduler scheduler;
   std::vector<unsigned char> out(4, 0);
   void *buffers[] = {out.data()};
-  ASSERT_TRUE(runDispatch({{4, 1, 1}, {1, 1, 1}, 16}, &readBeforeWrite, buffers,
-                          scheduler, 0)
+  ASSERT_TRUE(runDispatch(launchOf({4, 1, 1}, {1, 1, 1}, 16), &readBeforeWrite,
+                          buffers, scheduler, 0)
                   .ok());
   for (unsigned char b : out)
     EXPECT_EQ(b, sift::emu::kWorkgroupFill);
@@ -107,8 +117,8 @@ std::vector<uint32_t> workgroupOrder(uint64_t seed) {
   WorkgroupScheduler scheduler;
   std::vector<uint32_t> order;
   void *buffers[] = {&order};
-  EXPECT_TRUE(runDispatch({{16, 1, 1}, {1, 1, 1}, 0}, &recordOrder, buffers,
-                          scheduler, seed)
+  EXPECT_TRUE(runDispatch(launchOf({16, 1, 1}, {1, 1, 1}, 0), &recordOrder,
+                          buffers, scheduler, seed)
                   .ok());
   return order;
 }
@@ -129,8 +139,9 @@ void divergeInWorkgroupTwo(SiftEmuContext *c, void **) {
 
 TEST(EmuDispatch, DivergentBarriersNameTheWorkgroup) {
   WorkgroupScheduler scheduler;
-  sift::Status status = runDispatch(
-      {{4, 1, 1}, {2, 1, 1}, 0}, &divergeInWorkgroupTwo, nullptr, scheduler, 0);
+  sift::Status status =
+      runDispatch(launchOf({4, 1, 1}, {2, 1, 1}, 0), &divergeInWorkgroupTwo,
+                  nullptr, scheduler, 0);
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.message(),
             "barrier-divergence: thread 1 left the kernel while thread 0 "
@@ -139,13 +150,13 @@ TEST(EmuDispatch, DivergentBarriersNameTheWorkgroup) {
 
 TEST(EmuDispatch, LaunchesItCannotRunAreErrors) {
   WorkgroupScheduler scheduler;
-  sift::Status empty = runDispatch({{0, 1, 1}, {1, 1, 1}, 0}, &writeGlobalIds,
-                                   nullptr, scheduler, 0);
+  sift::Status empty = runDispatch(launchOf({0, 1, 1}, {1, 1, 1}, 0),
+                                   &writeGlobalIds, nullptr, scheduler, 0);
   ASSERT_FALSE(empty.ok());
   EXPECT_EQ(empty.message(),
             "emu: empty launch: grid (0, 1, 1), block (1, 1, 1)");
-  sift::Status large = runDispatch({{1, 1, 1}, {64, 32, 1}, 0}, &writeGlobalIds,
-                                   nullptr, scheduler, 0);
+  sift::Status large = runDispatch(launchOf({1, 1, 1}, {64, 32, 1}, 0),
+                                   &writeGlobalIds, nullptr, scheduler, 0);
   ASSERT_FALSE(large.ok());
   EXPECT_EQ(large.message(),
             "emu: block (64, 32, 1) has 2048 threads, more than 1024");
