@@ -40,6 +40,18 @@ struct Launch {
   bool checkAccesses = true;
 };
 
+/// A launch of `grid` x `block` threads with `workgroupBytes` of workgroup
+/// memory each (no buffer sizes: accesses are then kept by address).
+inline Launch launchOf(const std::array<uint32_t, 3> &grid,
+                       const std::array<uint32_t, 3> &block,
+                       size_t workgroupBytes) {
+  Launch launch;
+  launch.grid = grid;
+  launch.block = block;
+  launch.workgroupBytes = workgroupBytes;
+  return launch;
+}
+
 /// Runs `kernel` over `launch` with `buffers` (the dispatch's bindings),
 /// workgroups in an order drawn from `seed`, threads scheduled by
 /// `scheduler`. An error names the workgroup (x, y, z) whose barriers

@@ -114,8 +114,8 @@ TEST_F(EmuKernelTest, AKernelLoweredForTheHostRunsOnFibers) {
     void *buffers[] = {in.data(), out.data()};
     sift::emu::WorkgroupScheduler scheduler(sift::emu::SchedulerOptions{seed});
     sift::Status status = sift::emu::runDispatch(
-        {{8, 1, 1}, {64, 1, 1}, static_cast<size_t>(*bytes)}, kernel, buffers,
-        scheduler, seed);
+        sift::emu::launchOf({8, 1, 1}, {64, 1, 1}, static_cast<size_t>(*bytes)),
+        kernel, buffers, scheduler, seed);
     ASSERT_TRUE(status.ok()) << status.message();
     for (int g = 0; g < 8; ++g) {
       int32_t expected = 0;
@@ -134,8 +134,9 @@ TEST_F(EmuKernelTest, ABarrierSomeThreadsSkipDiverges) {
   std::vector<int32_t> in(8 * 64, 1), out(8, 0);
   void *buffers[] = {in.data(), out.data()};
   sift::emu::WorkgroupScheduler scheduler;
-  sift::Status status = sift::emu::runDispatch({{8, 1, 1}, {64, 1, 1}, 256},
-                                               kernel, buffers, scheduler, 0);
+  sift::Status status =
+      sift::emu::runDispatch(sift::emu::launchOf({8, 1, 1}, {64, 1, 1}, 256),
+                             kernel, buffers, scheduler, 0);
   ASSERT_FALSE(status.ok());
   // Thread 1 leaves; the others wait at the kernel's second barrier.
   EXPECT_NE(status.message().find("barrier-divergence: thread 1 left the "
@@ -163,8 +164,9 @@ TEST_F(EmuKernelTest, AnAccessOutOfItsMemrefIsReported) {
   std::vector<int32_t> out(64 + 4, -1);
   void *buffers[] = {out.data()};
   sift::emu::WorkgroupScheduler scheduler;
-  sift::Status status = sift::emu::runDispatch({{1, 1, 1}, {64, 1, 1}, 0},
-                                               kernel, buffers, scheduler, 0);
+  sift::Status status =
+      sift::emu::runDispatch(sift::emu::launchOf({1, 1, 1}, {64, 1, 1}, 0),
+                             kernel, buffers, scheduler, 0);
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.message(),
             "out-of-bounds: access 1 of the kernel goes to element 64 of a "

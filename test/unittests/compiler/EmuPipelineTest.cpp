@@ -91,7 +91,8 @@ protected:
       for (int b : dispatch.bindings)
         bindings.push_back(memory[b].data());
       sift::Status status = sift::emu::runDispatch(
-          {dispatch.grid, dispatch.block, static_cast<size_t>(*workgroupBytes)},
+          sift::emu::launchOf(dispatch.grid, dispatch.block,
+                              static_cast<size_t>(*workgroupBytes)),
           kernel, bindings.data(), scheduler, i);
       if (!status.ok() && dispatchError) {
         *dispatchError = symbol + ": " + status.message();

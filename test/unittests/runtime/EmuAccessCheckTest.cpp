@@ -26,10 +26,7 @@ using sift::emu::WorkgroupScheduler;
 /// A launch over int32 buffers `buffers` (their element counts).
 Launch launchOf(std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block,
                 size_t workgroupBytes, const std::vector<size_t> &elements) {
-  Launch launch;
-  launch.grid = grid;
-  launch.block = block;
-  launch.workgroupBytes = workgroupBytes;
+  Launch launch = sift::emu::launchOf(grid, block, workgroupBytes);
   for (size_t n : elements) {
     launch.bufferBytes.push_back(n * sizeof(int32_t));
     launch.bufferElementBytes.push_back(sizeof(int32_t));

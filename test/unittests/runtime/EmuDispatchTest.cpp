@@ -18,19 +18,10 @@
 namespace {
 
 using sift::emu::Launch;
+using sift::emu::launchOf;
 using sift::emu::runDispatch;
 using sift::emu::SchedulerOptions;
 using sift::emu::WorkgroupScheduler;
-
-/// A launch of `grid` x `block` threads with `bytes` of workgroup memory.
-Launch launchOf(std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block,
-                size_t bytes) {
-  Launch launch;
-  launch.grid = grid;
-  launch.block = block;
-  launch.workgroupBytes = bytes;
-  return launch;
-}
 
 uint64_t globalThread(const SiftEmuContext *c) {
   uint64_t block = (uint64_t{c->blockId[2]} * c->gridDim[1] + c->blockId[1]) *
