@@ -101,11 +101,15 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
   return "harness fuzz --pipeline=" + std::string(toString(run.pipeline)) +
          target + " --seed=" + std::to_string(options.seed) +
          (options.randomConfig ? " --random-config" : "") +
-         (options.frontEnd ? " --frontend=" +
-                                 std::string(gen::toString(*options.frontEnd))
-                           : "") +
+         (options.frontEnd
+              ? " --frontend=" + std::string(gen::toString(*options.frontEnd))
+              : "") +
          (options.injectText.empty() ? "" : " --inject=" + options.injectText) +
          (options.exactKeys ? " --exact-keys" : "") +
+         (run.target != TargetKind::Host &&
+                  options.device != rt::DeviceKind::Cpu
+              ? " --device=" + std::string(rt::toString(options.device))
+              : "") +
          (options.sizes != gen::SizeMode::Default
               ? " --sizes=" + std::string(gen::toString(options.sizes))
               : "") +

@@ -80,6 +80,8 @@ FuzzCampaign::FuzzCampaign(const FuzzOptions &options) : options_(options) {
   caseOptions_.faults = options.faults;
   caseOptions_.emuKernels =
       options.emuKernels || options.device == rt::DeviceKind::Emu;
+  if (options.device != rt::DeviceKind::Cpu)
+    caseOptions_.device = options.device;
   // Runs on a GPU compare with a host reference: no inexact op (sigmoid's
   // exp, an ulp apart between libdevice and the host) may decide an order.
   caseOptions_.policy.allowInexactKeys = !options.exactKeys;

@@ -77,10 +77,11 @@ T fieldOr(const json &object, const std::string &key, T fallback) {
 /// The fields of case.json a folder writer makes (fillCaseFolder); the
 /// others are kept on a rewrite.
 const char *const kWrittenFields[] = {
-    "seed",   "pipeline",          "target",     "inputs",  "verdict",
-    "stage",  "signature",         "detail",     "repro",   "program_weight",
-    "format", "generator_version", "chip",       "random_config",
-    "program", "faults",           "reproducer", "frontend"};
+    "seed",       "pipeline",       "target",    "inputs",
+    "verdict",    "stage",          "signature", "detail",
+    "repro",      "program_weight", "format",    "generator_version",
+    "chip",       "random_config",  "program",   "faults",
+    "reproducer", "frontend",       "device"};
 
 bool isWrittenField(const std::string &name) {
   for (const char *field : kWrittenFields)
@@ -121,6 +122,17 @@ Status readCaseFacts(const json &info, StoredCase &stored) {
         !chip.ok())
       return makeError("case.json: field 'chip': " + chip.message());
   stored.options.randomConfig = fieldOr<bool>(info, "random_config", false);
+  if (info.contains("device")) {
+    std::string device = field<std::string>(info, "device");
+    std::optional<rt::DeviceKind> kind = rt::parseDeviceKind(device);
+    if (!kind || *kind == rt::DeviceKind::Cpu ||
+        *targetKind == TargetKind::Host)
+      return makeError("case.json: field 'device' is '" + device +
+                       "', not where a GPU pipeline's case ran (cuda, hip "
+                       "or emu)");
+    stored.options.device = kind;
+    stored.options.emuKernels = *kind == rt::DeviceKind::Emu;
+  }
   if (info.contains("frontend")) {
     std::string frontEnd = field<std::string>(info, "frontend");
     stored.options.frontEnd = gen::parseFrontEnd(frontEnd);
@@ -407,6 +419,10 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
     info["reproducer"] = "sift-opt --run-reproducer reproducer.mlir";
   if (result.frontEnd != gen::FrontEnd::Sift)
     info["frontend"] = std::string(gen::toString(result.frontEnd));
+  // Where its GPU runs executed: a replay runs them there again.
+  if (options.device && result.target != TargetKind::Host &&
+      systemOf(result.pipeline) == SystemKind::Sift)
+    info["device"] = std::string(rt::toString(*options.device));
   if (!result.systemVersion.empty())
     info[std::string(toString(systemOf(result.pipeline))) + "_version"] =
         result.systemVersion;

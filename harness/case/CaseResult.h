@@ -12,6 +12,7 @@
 #include "generators/ProgramModel.h"
 #include "oracles/Verdict.h"
 #include "runtime/Artifact.h"
+#include "runtime/Device.h"
 #include "support/Fault.h"
 #include "support/HostTensor.h"
 #include "support/Stage.h"
@@ -44,6 +45,9 @@ struct CaseOptions {
   /// GPU pipelines: the artifact also carries the kernels lowered for the
   /// host, which the emu device runs (--device=emu).
   bool emuKernels = false;
+  /// Where the GPU pipelines' runs execute (the campaign's --device; a case
+  /// folder's "device"); none: nowhere, they get static verdicts only.
+  std::optional<rt::DeviceKind> device;
   gen::Policy policy;
   gen::InputMode inputs = gen::InputMode::Mixed;
   /// Told "compile", "compile:<pass>" before each pass, and "run" as the

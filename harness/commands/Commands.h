@@ -157,7 +157,8 @@ struct ImportOptions {
 /// `harness replay`.
 struct ReplayOptions {
   std::vector<std::string> folders;
-  double caseTimeoutSeconds = 20;
+  /// A case's time limit; none: 20 s, 300 s for a case run on emu.
+  std::optional<double> caseTimeoutSeconds;
   /// Write each folder again with the verdict observed (to accept a
   /// changed verdict, or to complete a hand-made case.json and inputs).
   bool rewrite = false;
@@ -168,6 +169,10 @@ struct ReplayOptions {
   /// (the nightly judges a previous night's case against tonight's
   /// compiler, which is sift with tonight's --inject).
   std::optional<FaultSet> faults;
+  /// Where the GPU pipelines' cases run (--device): none, each case where
+  /// its case.json says ("device"; static verdicts only without one); cpu,
+  /// every one statically; emu, every one's kernels on the host.
+  std::optional<rt::DeviceKind> device;
 };
 
 /// One case folder replayed (`harness replay`, the nightly's corpus).
@@ -197,7 +202,8 @@ struct ReduceOptions {
   /// Where the reduced case folder goes (default: the case's folder name
   /// with "-reduced").
   std::string output;
-  double caseTimeoutSeconds = 20;
+  /// One test's time limit; none: 20 s, 300 s for a case run on emu.
+  std::optional<double> caseTimeoutSeconds;
   uint64_t memoryLimitBytes = uint64_t(4) << 30;
   /// After the model, reduce the IR with sift-reduce (mlir-reduce) when the
   /// compile decides the verdict.
@@ -262,6 +268,9 @@ struct NightlyOptions {
   /// Replays of each signature's case for the flaky check.
   int repeats = 2;
   double caseTimeoutSeconds = 60;
+  /// Where the GPU cells' runs execute: cpu (static verdicts only) or emu
+  /// (their kernels on the host, with checks).
+  rt::DeviceKind device = rt::DeviceKind::Cpu;
   std::string commandLine;
   /// Tonight's GPU bench table (`harness bench --results -o DIR`; "" none):
   /// its slow kernels and failed runs are tonight's findings, and an

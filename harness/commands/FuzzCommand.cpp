@@ -21,8 +21,7 @@ struct FuzzFlags {
   std::string sizes = "default";
   std::string pipelines = "cpu", families = "sort,topk,nms", inputs = "mixed",
               time, targets = "nvptx,amdgpu", chips, device = "cpu",
-              caseTimeout = "60", memoryLimit = "4G", shard,
-              frontEnd = "random";
+              caseTimeout, memoryLimit = "4G", shard, frontEnd = "random";
   uint64_t count = 0;
   bool noIsolate = false;
   double progressSeconds = -1;
@@ -158,8 +157,9 @@ void addExecutionFlags(CLI::App *cmd, FuzzFlags &f) {
       ->capture_default_str();
   cmd->add_option("--case-timeout", f.caseTimeout,
                   "Time limit of one isolated case (compile and run): 90, "
-                  "90s, 5m; over it: compile-timeout or run-timeout")
-      ->capture_default_str();
+                  "90s, 5m; over it: compile-timeout or run-timeout "
+                  "(default 60 s; 300 s with --device=emu, whose kernels "
+                  "run on fibers, each thread in turn)");
   cmd->add_option("--memory-limit", f.memoryLimit,
                   "Memory limit of one isolated case: 512M, 4G, or none "
                   "(address space; resident memory in sanitizer builds)")
@@ -205,7 +205,12 @@ void checkExecution(FuzzFlags &f) {
     throw UsageError{shard.message()};
   o.shardIndex = shard->first;
   o.shardCount = shard->second;
-  o.caseTimeoutSeconds = durationFlag("--case-timeout", f.caseTimeout);
+  // The emu device runs a GPU's thousands of threads one at a time: its
+  // heaviest cases take minutes where a GPU takes milliseconds, and a
+  // run-timeout is to show a hang, not a slow host.
+  o.caseTimeoutSeconds = f.caseTimeout.empty()
+                             ? (o.device == rt::DeviceKind::Emu ? 300.0 : 60.0)
+                             : durationFlag("--case-timeout", f.caseTimeout);
   o.memoryLimitBytes = memoryFlag(f.memoryLimit);
   std::string faultError;
   std::optional<FaultSet> faults =

@@ -18,7 +18,7 @@ namespace {
 
 struct NightlyFlags {
   NightlyOptions options;
-  std::string time, slot = "3m", reduceTime = "1m", caseTimeout = "60",
+  std::string time, slot = "3m", reduceTime = "1m", caseTimeout, device = "cpu",
                     shard, pipelines, targets = "host,nvptx,amdgpu",
                     families = "sort,topk,nms", inputs = "all";
 };
@@ -43,7 +43,15 @@ void toOptions(NightlyFlags &f) {
   o.seconds = durationFlag("--time", f.time);
   o.slotSeconds = durationFlag("--slot", f.slot);
   o.reduceSeconds = durationFlag("--reduce-time", f.reduceTime);
-  o.caseTimeoutSeconds = durationFlag("--case-timeout", f.caseTimeout);
+  o.device = deviceFlag(f.device);
+  if (o.device != rt::DeviceKind::Cpu && o.device != rt::DeviceKind::Emu)
+    throw UsageError{"--device=" + f.device +
+                     ": a night runs its GPU cells on cpu (static verdicts) "
+                     "or emu"};
+  // As fuzz: the emu device's heaviest cases take minutes.
+  o.caseTimeoutSeconds = f.caseTimeout.empty()
+                             ? (o.device == rt::DeviceKind::Emu ? 300.0 : 60.0)
+                             : durationFlag("--case-timeout", f.caseTimeout);
   Result<std::pair<uint64_t, uint64_t>> shard = shardFrom(f.shard);
   if (!shard.ok())
     throw UsageError{shard.message()};
@@ -123,7 +131,13 @@ CommandEntry addNightlyCommand(CLI::App &app, const std::string &commandLine) {
   cmd->add_option("--repeat", f->options.repeats,
                   "Replays of each signature's case (flaky check)")
       ->capture_default_str();
-  cmd->add_option("--case-timeout", f->caseTimeout, "Time limit of one case")
+  cmd->add_option("--case-timeout", f->caseTimeout,
+                  "Time limit of one case (default 60 s; 300 s with "
+                  "--device=emu)");
+  cmd->add_option("--device", f->device,
+                  "Where the GPU cells run: cpu (static verdicts only) or "
+                  "emu (tileandfuse's and distribute's kernels for nvptx "
+                  "and amdgpu on the host, with checks)")
       ->capture_default_str();
   cmd->add_option("--bench", f->options.benchTable,
                   "Tonight's GPU bench table folder (harness bench --results "

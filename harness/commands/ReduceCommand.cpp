@@ -300,9 +300,16 @@ int runReduceCommand(const ReduceOptions &options) {
   std::optional<std::string> output = outputFolder(folder, options.output);
   if (!output)
     return kExitUsage;
-  auto device = rt::createDevice(rt::DeviceKind::Cpu);
+  // The case's GPU runs execute where they did when it was found (emu on
+  // this host; cuda or hip where there is one).
+  rt::DeviceKind kind = stored->options.device.value_or(rt::DeviceKind::Cpu);
+  auto device = rt::createDevice(kind);
   if (!device.ok()) {
-    std::fprintf(stderr, "harness reduce: %s\n", device.message().c_str());
+    std::fprintf(stderr,
+                 "harness reduce: %s: its GPU runs execute on %s, which this "
+                 "host cannot open: %s\n",
+                 folder.c_str(), std::string(rt::toString(kind)).c_str(),
+                 device.message().c_str());
     return kExitUsage;
   }
   Reduction reduction{options, folder, *stored, *output, **device,
@@ -315,16 +322,18 @@ int runReduceCommand(const ReduceOptions &options) {
     return kExitUsage;
   }
   reduction.system = *system;
+  // The emu device runs a GPU's threads one at a time: minutes, not 20 s.
+  double limit = options.caseTimeoutSeconds.value_or(
+      kind == rt::DeviceKind::Emu ? 300.0 : 20.0);
   reduction.limits.timeoutSeconds =
-      std::min(options.caseTimeoutSeconds,
-               stored->timeoutSeconds.value_or(options.caseTimeoutSeconds));
+      std::min(limit, stored->timeoutSeconds.value_or(limit));
   reduction.limits.memoryBytes = options.memoryLimitBytes;
   return reduction.run();
 }
 
 CommandEntry addReduceCommand(CLI::App &app) {
   auto options = std::make_shared<ReduceOptions>();
-  auto timeout = std::make_shared<std::string>("20");
+  auto timeout = std::make_shared<std::string>();
   auto memory = std::make_shared<std::string>("4G");
   CLI::App *cmd = app.add_subcommand(
       "reduce", "Shrink a finding's case folder while its signature stays "
@@ -335,16 +344,17 @@ CommandEntry addReduceCommand(CLI::App &app) {
                   "The reduced case folder (default: CASE-reduced)");
   cmd->add_option("--case-timeout", *timeout,
                   "Time limit of one test (a case's own timeout_seconds wins "
-                  "when shorter): 20, 20s, 1m")
-      ->capture_default_str();
+                  "when shorter): 20, 20s, 1m (default 20 s; 300 s for a "
+                  "case whose kernels run on emu)");
   cmd->add_option("--memory-limit", *memory,
                   "Memory limit of one test: 512M, 4G, or none")
       ->capture_default_str();
   cmd->add_flag("!--no-ir", options->reduceIr,
                 "Stop after the model: skip the IR phase (sift-reduce)");
   return {cmd, [options, timeout, memory] {
-            options->caseTimeoutSeconds =
-                durationFlag("--case-timeout", *timeout);
+            if (!timeout->empty())
+              options->caseTimeoutSeconds =
+                  durationFlag("--case-timeout", *timeout);
             options->memoryLimitBytes = memoryFlag(*memory);
             return runReduceCommand(*options);
           }};

@@ -120,10 +120,44 @@ void reportCase(const fs::path &folder, const StoredCase &stored,
               folder.filename().c_str(), observed.c_str(), why.c_str());
 }
 
+/// The devices a replay runs cases on, each made when a case first needs
+/// it.
+class ReplayDevices {
+public:
+  /// The device `options` run on (and which `options` may now carry emu
+  /// kernels for); an error when this host has no such device.
+  Result<rt::Device *> forCase(CaseOptions &options,
+                               std::optional<rt::DeviceKind> forced) {
+    rt::DeviceKind kind = rt::DeviceKind::Cpu;
+    if (options.target != TargetKind::Host &&
+        systemOf(options.pipeline) == SystemKind::Sift)
+      kind = forced.value_or(options.device.value_or(rt::DeviceKind::Cpu));
+    options.device = kind == rt::DeviceKind::Cpu
+                         ? std::nullopt
+                         : std::optional<rt::DeviceKind>(kind);
+    options.emuKernels = kind == rt::DeviceKind::Emu;
+    std::unique_ptr<rt::Device> &slot = devices_[static_cast<size_t>(kind)];
+    if (!slot) {
+      auto made = rt::createDevice(kind);
+      if (!made.ok())
+        return makeError("its GPU runs execute on " +
+                         std::string(rt::toString(kind)) +
+                         ", which this host cannot open (" + made.message() +
+                         "); --device=emu runs its kernels on the host, "
+                         "--device=cpu checks it statically");
+      slot = std::move(*made);
+    }
+    return slot.get();
+  }
+
+private:
+  std::unique_ptr<rt::Device> devices_[std::size(rt::kAllDeviceKinds)];
+};
+
 /// Replays one case folder into `record`.
-void replayOne(Systems &systems, rt::Device &device,
-               const fs::path &folder, const ReplayOptions &options,
-               ReplayRecord &record, ReplayTotals &totals) {
+void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
+               const ReplayOptions &options, ReplayRecord &record,
+               ReplayTotals &totals) {
   auto start = std::chrono::steady_clock::now();
   record.name = folder.filename().string();
   record.folder = folder.string();
@@ -136,26 +170,34 @@ void replayOne(Systems &systems, rt::Device &device,
   Result<StoredCase> stored = loadCaseFolder(folder);
   if (!stored.ok())
     return problem(stored.message());
-  IsolationLimits limits;
-  limits.timeoutSeconds = std::min(
-      options.caseTimeoutSeconds,
-      stored->timeoutSeconds.value_or(options.caseTimeoutSeconds));
   CaseSpec spec{stored->options, stored->seed, stored->program,
                 stored->inputs, std::nullopt, ""};
   if (options.faults && systemOf(stored->options.pipeline) == SystemKind::Sift)
     spec.options.faults = *options.faults;
+  Result<rt::Device *> device = devices.forCase(spec.options, options.device);
+  if (!device.ok())
+    return problem(device.message());
+  // The emu device runs a GPU's threads one at a time: minutes, not 20 s.
+  double limit = options.caseTimeoutSeconds.value_or(
+      spec.options.device == rt::DeviceKind::Emu ? 300.0 : 20.0);
+  IsolationLimits limits;
+  limits.timeoutSeconds =
+      std::min(limit, stored->timeoutSeconds.value_or(limit));
   std::string startError;
   Result<SystemUnderTest *> system = systems.of(stored->options.pipeline);
   if (!system.ok())
     return problem(system.message());
-  CaseResult seen = runCaseIsolated(**system, device, spec, limits, startError);
+  CaseResult seen =
+      runCaseIsolated(**system, **device, spec, limits, startError);
   record.seconds = secondsSince(start);
   if (!startError.empty())
     return problem("cannot start a worker: " + startError);
   reportCase(folder, *stored, seen, record, totals);
-  if (options.rewrite)
+  if (options.rewrite) {
+    stored->options.device = spec.options.device;
     if (Status s = rewriteCase(*stored, seen); !s.ok())
       problem("--rewrite: " + s.message());
+  }
 }
 
 } // namespace
@@ -163,14 +205,12 @@ void replayOne(Systems &systems, rt::Device &device,
 Result<std::vector<ReplayRecord>>
 replayCaseFolders(const std::vector<std::string> &folders,
                   const ReplayOptions &options) {
-  auto device = rt::createDevice(rt::DeviceKind::Cpu);
-  if (!device.ok())
-    return device.error();
+  ReplayDevices devices;
   Systems systems;
   ReplayTotals totals;
   std::vector<ReplayRecord> records(folders.size());
   for (size_t i = 0; i < folders.size(); ++i)
-    replayOne(systems, **device, folders[i], options, records[i], totals);
+    replayOne(systems, devices, folders[i], options, records[i], totals);
   return records;
 }
 
@@ -217,7 +257,7 @@ int runReplayCommand(const ReplayOptions &options) {
 
 CommandEntry addReplayCommand(CLI::App &app) {
   auto options = std::make_shared<ReplayOptions>();
-  auto timeout = std::make_shared<std::string>("20");
+  auto timeout = std::make_shared<std::string>();
   CLI::App *cmd = app.add_subcommand(
       "replay", "Run stored cases again (corpus/, a campaign's cases/) and "
                 "fail when a verdict changed");
@@ -234,11 +274,21 @@ CommandEntry addReplayCommand(CLI::App &app) {
                   "case folder, a changed verdict as a failure, an "
                   "unreadable case as an error");
   cmd->add_option("--case-timeout", *timeout,
-                  "Time limit of one case: 20, 20s, 1m")
-      ->capture_default_str();
-  return {cmd, [options, timeout] {
-            options->caseTimeoutSeconds =
-                durationFlag("--case-timeout", *timeout);
+                  "Time limit of one case: 20, 20s, 1m (default 20 s; 300 s "
+                  "for a case run on emu)");
+  auto device = std::make_shared<std::string>();
+  cmd->add_option("--device", *device,
+                  "Where the GPU pipelines' cases run: by default each where "
+                  "its case.json's \"device\" says (static verdicts only "
+                  "without one); cpu: all statically; emu: all with their "
+                  "kernels on the host, with checks")
+      ->check(CLI::IsMember({"cpu", "emu"}));
+  return {cmd, [options, timeout, device] {
+            if (!timeout->empty())
+              options->caseTimeoutSeconds =
+                  durationFlag("--case-timeout", *timeout);
+            if (!device->empty())
+              options->device = rt::parseDeviceKind(*device);
             return runReplayCommand(*options);
           }};
 }

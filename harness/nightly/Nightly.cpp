@@ -227,6 +227,7 @@ FuzzOptions Night::slotOptions(const NightCell &cell, uint64_t slot,
   o.shardIndex = options_.shardIndex;
   o.shardCount = options_.shardCount;
   o.caseTimeoutSeconds = options_.caseTimeoutSeconds;
+  o.device = options_.device;
   o.progressSeconds = 30;
   std::string fuzz = "harness fuzz --pipeline=" +
                      std::string(toString(cell.pipeline)) + " --target=" +
@@ -240,9 +241,19 @@ FuzzOptions Night::slotOptions(const NightCell &cell, uint64_t slot,
     fuzz += " --random-config";
   if (!o.injectText.empty())
     fuzz += " --inject=" + o.injectText;
+  if (cell.target != TargetKind::Host && o.device != rt::DeviceKind::Cpu)
+    fuzz += " --device=" + std::string(rt::toString(o.device));
   o.commandLine = "nightly slot " + std::to_string(slot) + " cell " +
                   cell.name() + ": " + fuzz;
   return o;
+}
+
+std::optional<double> Night::replayTimeout() const {
+  // Unset for a night on emu: replay's default, 20 s a case and 300 s for
+  // one whose kernels run on emu.
+  if (options_.device == rt::DeviceKind::Emu)
+    return std::nullopt;
+  return std::min(options_.caseTimeoutSeconds, 20.0);
 }
 
 Status Night::replayCorpus() {
@@ -262,7 +273,7 @@ Status Night::replayCorpus() {
               options_.corpus.c_str());
   std::fflush(stdout);
   ReplayOptions replay;
-  replay.caseTimeoutSeconds = std::min(options_.caseTimeoutSeconds, 20.0);
+  replay.caseTimeoutSeconds = replayTimeout();
   auto records = replayCaseFolders(mine, replay);
   if (!records.ok())
     return records.error();
@@ -327,9 +338,12 @@ int Night::reduceChild(const std::string &folder, const std::string &out,
   std::string log = out + ".log";
   // This very program, even when its file was replaced since it started.
   std::string self = "/proc/self/exe";
+  // A case run on emu takes reduce's own default (300 s for those).
   std::string timeout = "--case-timeout=" +
                         std::to_string(static_cast<int>(
-                            std::min(options_.caseTimeoutSeconds, 20.0)));
+                            options_.device == rt::DeviceKind::Emu
+                                ? options_.caseTimeoutSeconds
+                                : std::min(options_.caseTimeoutSeconds, 20.0)));
   std::string output = "--output=" + out;
   pid_t pid = forkTiedChild();
   if (pid < 0)
@@ -427,7 +441,7 @@ Status Night::reduceNew(StopSignals &stop) {
 std::pair<int, std::string> Night::replayTimes(const std::string &folder,
                                                int times) {
   ReplayOptions replay;
-  replay.caseTimeoutSeconds = std::min(options_.caseTimeoutSeconds, 20.0);
+  replay.caseTimeoutSeconds = replayTimeout();
   replay.faults = options_.faults; // tonight's compiler
   auto records = replayCaseFolders(
       std::vector<std::string>(static_cast<size_t>(times), folder), replay);

@@ -54,6 +54,8 @@ private:
   FuzzOptions slotOptions(const NightCell &cell, uint64_t slot,
                           double seconds) const;
   Status replayCorpus();
+  /// The time limit of a replayed case (none: replay's default).
+  std::optional<double> replayTimeout() const;
   Result<std::optional<int>> fuzzSlots();
   Status reduceNew(StopSignals &stop);
   int reduceChild(const std::string &folder, const std::string &out,
