@@ -79,8 +79,9 @@ Status readNight(NightDb &db, ReportNight &night) {
   return readReplay(db, night);
 }
 
-/// The command of a case folder's case.json ("repro"), or "".
-std::string reproOf(const std::string &caseDir) {
+/// The string field `key` of a case folder's case.json ("repro": its
+/// command; "device": where its GPU runs executed), or "".
+std::string caseField(const std::string &caseDir, const char *key) {
   if (caseDir.empty())
     return "";
   auto bytes = readFileBytes((fs::path(caseDir) / "case.json").string());
@@ -88,10 +89,24 @@ std::string reproOf(const std::string &caseDir) {
     return "";
   auto json = nlohmann::json::parse(bytes->begin(), bytes->end(), nullptr,
                                     false);
-  if (!json.is_object() || !json.contains("repro") ||
-      !json["repro"].is_string())
+  if (!json.is_object() || !json.contains(key) || !json[key].is_string())
     return "";
-  return json["repro"].get<std::string>();
+  return json[key].get<std::string>();
+}
+
+/// "a/b,c/d" with " on DEVICE" after each run.
+std::string onDevice(const std::string &runs, const std::string &device) {
+  std::string out;
+  size_t start = 0;
+  while (start <= runs.size()) {
+    size_t comma = runs.find(',', start);
+    std::string run = runs.substr(start, comma - start);
+    out += (out.empty() ? "" : ",") + run + " on " + device;
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  return out;
 }
 
 /// Folds `db`'s signatures into `out` (by text; later databases update
@@ -118,7 +133,8 @@ Status readSignatures(NightDb &db, const ReportNight &night,
     r.status = "seen";
     if (!s.caseDir.empty()) {
       r.caseDir = s.caseDir;
-      r.repro = reproOf(s.caseDir);
+      r.repro = caseField(s.caseDir, "repro");
+      r.device = caseField(s.caseDir, "device");
     }
   }
   auto runs = db.rows("SELECT s.text, group_concat(DISTINCT f.pipeline || "
@@ -126,8 +142,10 @@ Status readSignatures(NightDb &db, const ReportNight &night,
                       "s.id = f.signature GROUP BY s.text");
   if (runs.ok())
     for (const auto &row : *runs)
-      if (out.count(row[0]))
-        out[row[0]].runs = row[1];
+      if (out.count(row[0])) {
+        ReportSignature &r = out[row[0]];
+        r.runs = r.device.empty() ? row[1] : onDevice(row[1], r.device);
+      }
   return Status::success();
 }
 
@@ -144,7 +162,8 @@ Status readStatuses(NightDb &db, std::map<std::string, ReportSignature> &out) {
       r.firstSeen = s.firstSeen;
       r.lastSeen = s.lastSeen;
       r.caseDir = s.caseDir;
-      r.repro = reproOf(s.caseDir);
+      r.repro = caseField(s.caseDir, "repro");
+      r.device = caseField(s.caseDir, "device");
     }
     r.status = s.status;
     r.note = s.note;
@@ -210,14 +229,20 @@ nlohmann::json ReportData::toJson() const {
     json["nights"].push_back(std::move(night));
   }
   for (const ReportSignature &s : signatures)
-    json["signatures"].push_back(
-        {{"signature", s.text},       {"verdict", s.verdict},
-         {"status", s.status},        {"first_seen", s.firstSeen},
-         {"last_seen", s.lastSeen},   {"count", s.count},
-         {"runs", s.runs},            {"reduced_size", s.reducedSize},
-         {"reduced_dir", s.reducedDir}, {"case_dir", s.caseDir},
-         {"repro", s.repro},          {"note", s.note},
-         {"detection_seconds", s.detectionSeconds}});
+    json["signatures"].push_back({{"signature", s.text},
+                                  {"verdict", s.verdict},
+                                  {"status", s.status},
+                                  {"first_seen", s.firstSeen},
+                                  {"last_seen", s.lastSeen},
+                                  {"count", s.count},
+                                  {"runs", s.runs},
+                                  {"device", s.device},
+                                  {"reduced_size", s.reducedSize},
+                                  {"reduced_dir", s.reducedDir},
+                                  {"case_dir", s.caseDir},
+                                  {"repro", s.repro},
+                                  {"note", s.note},
+                                  {"detection_seconds", s.detectionSeconds}});
   return json;
 }
 

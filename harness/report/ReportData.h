@@ -52,6 +52,9 @@ struct ReportSignature {
   int64_t count = 0;
   /// Pipeline/target runs it was found in.
   std::string runs;
+  /// Where its case's GPU runs executed (case.json's "device"; "" for
+  /// static verdicts): each of `runs` then says " on <device>".
+  std::string device;
   int64_t reducedSize = -1;
   std::string reducedDir, caseDir, repro, note;
   /// Seconds from its night's (campaign's) start to its first finding.
