@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <fstream>
 #include <regex>
 #include <type_traits>
 #include <unistd.h>
@@ -208,13 +207,16 @@ Result<StoredCase> loadCaseFolder(const fs::path &folder) {
   if (!fs::is_directory(folder, ec))
     return makeError(fs::exists(folder, ec) ? "not a case folder (a file)"
                                             : "no such folder");
-  std::ifstream in(folder / "case.json");
-  if (!in)
-    return makeError(fs::exists(folder / "case.json", ec)
-                         ? "cannot read case.json"
-                         : "no case.json in it: not a case folder");
+  if (!fs::exists(folder / "case.json", ec))
+    return makeError("no case.json in it: not a case folder");
+  // Read whole through the checked reader: a case.json that is a folder or
+  // unreadable is a message, never an exception out of a stream.
+  Result<std::vector<uint8_t>> bytes =
+      readFileBytes((folder / "case.json").string());
+  if (!bytes.ok())
+    return makeError("cannot read case.json: " + bytes.message());
   try {
-    json info = json::parse(in);
+    json info = json::parse(bytes->begin(), bytes->end());
     if (Status s = readCaseFacts(info, stored); !s.ok())
       return s.error();
     if (Status s = readCaseProgram(info, stored); !s.ok())

@@ -27,7 +27,6 @@
 #include "generators/ProgramJson.h"
 #include "runtime/iree/IreeRun.h"
 
-#include <fstream>
 #include <iterator>
 
 // csv.h copies file names with strncpy into a fixed buffer, which GCC
@@ -106,13 +105,17 @@ std::optional<uint64_t> seedOf(const std::string &name) {
 std::string completeFromIreeCase(const std::string &dir, CaseResult &result,
                                  CaseOptions &caseOptions) {
   namespace fs = std::filesystem;
-  std::ifstream in(fs::path(dir) / "case.json", std::ios::binary);
-  std::ifstream text(fs::path(dir) / "program.mlir", std::ios::binary);
-  if (!in || !text)
-    return "its IREE case " + dir + " lacks case.json or program.mlir";
+  Result<std::vector<uint8_t>> json =
+      readFileBytes((fs::path(dir) / "case.json").string());
+  Result<std::vector<uint8_t>> mlir =
+      readFileBytes((fs::path(dir) / "program.mlir").string());
+  if (!json.ok() || !mlir.ok())
+    return "its IREE case " + dir +
+           " lacks a readable case.json or "
+           "program.mlir: " +
+           (!json.ok() ? json.message() : mlir.message());
   try {
-    nlohmann::json facts = nlohmann::json::parse(
-        std::string(std::istreambuf_iterator<char>(in), {}));
+    nlohmann::json facts = nlohmann::json::parse(json->begin(), json->end());
     Result<gen::Program> program = gen::programFromJson(facts.at("program"));
     if (!program.ok())
       return "its IREE case's program: " + program.message();
@@ -135,7 +138,7 @@ std::string completeFromIreeCase(const std::string &dir, CaseResult &result,
   } catch (const nlohmann::json::exception &error) {
     return dir + "/case.json: " + gen::jsonProblem(error);
   }
-  result.mlir.assign(std::istreambuf_iterator<char>(text), {});
+  result.mlir.assign(mlir->begin(), mlir->end());
   for (auto [prefix, count, tensors] :
        {std::tuple{"input", result.program.inputs.size(), &result.inputs},
         {"expected", result.program.outputs.size(), &result.expected}})
