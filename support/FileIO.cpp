@@ -114,3 +114,9 @@ Status sift::writeFileAtomic(const std::string &path, const uint8_t *data,
   }
   return Status::success();
 }
+
+bool sift::isSameFile(const std::string &a, const std::string &b) {
+  struct stat sa, sb;
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 &&
+         sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}

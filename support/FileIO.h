@@ -26,4 +26,8 @@ Result<std::vector<uint8_t>> readFileBytes(const std::string &path);
 Status writeFileAtomic(const std::string &path, const uint8_t *data,
                        size_t size);
 
+/// Whether `a` and `b` name one existing file (through links, `.`, `..`):
+/// an output about to replace an input. False when either does not exist.
+bool isSameFile(const std::string &a, const std::string &b);
+
 } // namespace sift

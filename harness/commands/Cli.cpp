@@ -2,8 +2,13 @@
 
 #include "harness/commands/Cli.h"
 
-#include <memory>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <memory>
+#include <unistd.h>
 
 namespace sift::harness {
 
@@ -85,6 +90,25 @@ std::vector<std::string> listFlag(const std::string &list,
       return items;
     start = end + 1;
   }
+}
+
+std::string unwritableReason(const std::string &path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path at = fs::absolute(path, ec).parent_path();
+  while (!at.empty() && !fs::exists(at, ec) && at != at.parent_path())
+    at = at.parent_path();
+  if (!fs::is_directory(at, ec))
+    return at.string() + " is not a folder";
+  // A file made and removed there: permissions, read-only mounts and
+  // pseudo file systems (/proc) all answer the same way.
+  fs::path probe = at / (".sift-probe-" + std::to_string(::getpid()));
+  int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return "cannot write in " + at.string() + ": " + std::strerror(errno);
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return "";
 }
 
 double durationFlag(const std::string &flag, const std::string &text) {

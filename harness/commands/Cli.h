@@ -65,6 +65,11 @@ FaultSet faultsFlag(const std::string &text);
 /// A CLI11 check for unsigned options (CLI11 would wrap "-5" around).
 CLI::Validator wholeNumber();
 
+/// Why a file or folder cannot be written at `path` ("" when it can): its
+/// nearest existing ancestor is not a folder or not writable. Checked
+/// before long work, so that the work is not lost at the end.
+std::string unwritableReason(const std::string &path);
+
 /// A usage error when some `--name=` has an empty value: CLI11 would take
 /// the next argument as its value instead (`--pipeline= --count=1`).
 void checkNoEmptyValues(const std::vector<std::string> &args);

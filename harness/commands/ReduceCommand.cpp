@@ -78,6 +78,22 @@ std::optional<std::string> outputFolder(const fs::path &folder,
                  output.c_str());
     return std::nullopt;
   }
+  // Checked now rather than after the whole reduction: a file in the way,
+  // a folder that is not a case, a place that cannot be written.
+  std::string problem;
+  if (fs::exists(output, ec) && !fs::is_directory(output, ec))
+    problem = "exists and is not a folder";
+  else if (fs::is_directory(output, ec) &&
+           !fs::exists(fs::path(output) / "case.json", ec))
+    problem = "is a folder that is not a case folder (no case.json): it is "
+              "never replaced";
+  else
+    problem = unwritableReason(output);
+  if (!problem.empty()) {
+    std::fprintf(stderr, "harness reduce: -o %s: %s\n", output.c_str(),
+                 problem.c_str());
+    return std::nullopt;
+  }
   return output;
 }
 

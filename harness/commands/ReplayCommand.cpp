@@ -221,6 +221,26 @@ int runReplayCommand(const ReplayOptions &options) {
     std::fprintf(stderr, "harness replay: %s\n", error.c_str());
   if (folders.empty())
     return kExitUsage;
+  // The JUnit report must not land in a case folder it replays (over its
+  // case.json or an input).
+  if (!options.junit.empty()) {
+    fs::path parent = fs::path(options.junit).parent_path();
+    for (const fs::path &folder : folders) {
+      std::error_code ec;
+      if (fs::equivalent(parent.empty() ? fs::path(".") : parent, folder, ec)) {
+        std::fprintf(stderr,
+                     "harness replay: --junit=%s is inside the case folder "
+                     "%s: the report would overwrite or clutter the case\n",
+                     options.junit.c_str(), folder.c_str());
+        return kExitUsage;
+      }
+    }
+    if (std::string why = unwritableReason(options.junit); !why.empty()) {
+      std::fprintf(stderr, "harness replay: --junit=%s: %s\n",
+                   options.junit.c_str(), why.c_str());
+      return kExitUsage;
+    }
+  }
   auto start = std::chrono::steady_clock::now();
   Result<std::vector<ReplayRecord>> replayed = replayCaseFolders(
       std::vector<std::string>(folders.begin(), folders.end()), options);

@@ -432,6 +432,22 @@ int runCompileCommand(const CompileCommandOptions &options) {
                          "artifact carries the inputs)\n");
     return kExitUsage;
   }
+  // The output must not replace what the compile reads.
+  if (options.output != "-") {
+    std::string read = isSameFile(options.output, options.program)
+                           ? "the program"
+                           : std::string();
+    for (size_t i = 0; i < options.inputs.size() && read.empty(); ++i)
+      if (isSameFile(options.output, options.inputs[i]))
+        read = "--input #" + std::to_string(i + 1);
+    if (!read.empty()) {
+      std::fprintf(stderr,
+                   "harness compile: -o %s is %s: writing the output there "
+                   "would destroy it\n",
+                   options.output.c_str(), read.c_str());
+      return kExitUsage;
+    }
+  }
   Session session;
   PipelineOptions pipeline;
   pipeline.kind = options.pipeline;

@@ -3,6 +3,7 @@
 #include "tools/sift-run/Options.h"
 
 #include "runtime/AllocatorSelection.h"
+#include "support/FileIO.h"
 #include "support/Text.h"
 
 #include <CLI/CLI.hpp>
@@ -135,6 +136,15 @@ void checkPaths(const Options &o) {
                      ": is a folder; give the results file's name, for "
                      "example --out=" +
                      (fs::path(o.out) / "results.csv").string()};
+  // The results must not replace what the run reads.
+  for (const std::string &path : o.paths)
+    if (isSameFile(o.out, path))
+      throw UsageError{"--out=" + o.out + " is " + path +
+                       ", one of the artifacts to run: writing the results "
+                       "there would destroy it"};
+  if (fs::path(o.out).extension() == ".siftart" && fs::exists(o.out, ec))
+    throw UsageError{"--out=" + o.out +
+                     " is an artifact: the results are a CSV file"};
   fs::path parent = fs::path(o.out).parent_path();
   if (!parent.empty() && !fs::is_directory(parent, ec))
     throw UsageError{"--out=" + o.out + ": the folder " + parent.string() +
