@@ -259,9 +259,6 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
     kernels.addPass(createKernelAllocsToAttributions(attributions));
     kernels.addPass(createLowerAffinePass());
     kernels.addPass(createSCFToControlFlowPass());
-    // The NVVM and ROCDL conversions expand floordivsi and the like on
-    // their own; the host's arith-to-LLVM does not.
-    kernels.addPass(arith::createArithExpandOpsPass());
     kernels.addPass(createLowerKernelsForHost());
     return;
   }

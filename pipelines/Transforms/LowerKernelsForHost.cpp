@@ -42,12 +42,14 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #define DEBUG_TYPE "sift-lower-kernels-for-host"
 
@@ -477,6 +479,19 @@ public:
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     MLIRContext *context = &getContext();
+    // The NVVM and ROCDL conversions expand floordivsi and the like on
+    // their own; the host's arith-to-LLVM does not. Only those: the
+    // arith-expand pass would also expand minimumf and maximumf into a
+    // compare and a select that ignore the sign of zero (minimumf(-0, +0)
+    // gives +0), where LLVM's minimum and maximum intrinsics order -0
+    // below +0 as arith documents (a top-k after a minimumf picked +0 for
+    // -0 on the emu device in a --random-config campaign).
+    {
+      RewritePatternSet expand(context);
+      arith::populateCeilFloorDivExpandOpsPatterns(expand);
+      if (failed(applyPatternsGreedily(module, std::move(expand))))
+        return signalPassFailure();
+    }
     // Bounds checks first, while accesses are still memref ops.
     OpBuilder stubBuilder(context);
     stubBuilder.setInsertionPointToStart(module.getBody());

@@ -88,3 +88,33 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// minimumf and maximumf become LLVM's minimum and maximum, which order -0
+// below +0 (not arith-expand's compare and select, which ignore the sign
+// of zero); floordivsi is expanded, since the host's arith-to-LLVM has no
+// pattern for it.
+// CHECK-LABEL: gpu.module @more
+// CHECK: llvm.func @signed_zero
+// CHECK-NOT: llvm.fcmp "ult"
+// CHECK: llvm.intr.minimum(%{{.+}}, %{{.+}}) : (f64, f64) -> f64
+// CHECK: llvm.intr.maximum(%{{.+}}, %{{.+}}) : (f64, f64) -> f64
+// CHECK: llvm.sdiv
+// CHECK: llvm.return
+gpu.module @more {
+  gpu.func @signed_zero(%io: memref<4xf64>, %n: memref<2xi32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %a = memref.load %io[%c0] : memref<4xf64>
+    %b = memref.load %io[%c1] : memref<4xf64>
+    %lo = arith.minimumf %a, %b : f64
+    %hi = arith.maximumf %a, %b : f64
+    memref.store %lo, %io[%c2] : memref<4xf64>
+    memref.store %hi, %io[%c0] : memref<4xf64>
+    %x = memref.load %n[%c0] : memref<2xi32>
+    %y = memref.load %n[%c1] : memref<2xi32>
+    %q = arith.floordivsi %x, %y : i32
+    memref.store %q, %n[%c0] : memref<2xi32>
+    gpu.return
+  }
+}
