@@ -2,15 +2,46 @@
 //
 // The worker protocols (sift-run's workers, the harness's isolated cases)
 // send one record per line with tab-separated fields; CSV fields and
-// XML/HTML text are escaped here too, for every writer of them.
+// XML/HTML text are escaped here too, for every writer of them; and the
+// one spelling of a duration every command's flags take.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace sift {
+
+/// Parses a duration: "90", "90s", "5m", "2h", "1.5m" (seconds). Nullopt
+/// if malformed or not positive.
+inline std::optional<double> parseDuration(const std::string &text) {
+  if (text.empty())
+    return std::nullopt;
+  double scale = 1;
+  std::string number = text;
+  switch (text.back()) {
+  case 's': number.pop_back(); break;
+  case 'm':
+    scale = 60;
+    number.pop_back();
+    break;
+  case 'h':
+    scale = 3600;
+    number.pop_back();
+    break;
+  default: break;
+  }
+  char *end = nullptr;
+  double value = std::strtod(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size() ||
+      !std::isfinite(value) || value <= 0)
+    return std::nullopt;
+  return value * scale;
+}
 
 /// `text` with tabs and line breaks turned into spaces: one field of a
 /// one-line record.

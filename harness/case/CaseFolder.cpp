@@ -241,7 +241,11 @@ std::vector<fs::path> findCaseFolders(const std::vector<std::string> &roots,
       continue;
     }
     if (!fs::is_directory(root, ec)) {
-      errors.push_back(root + ": no such folder");
+      bool file = fs::exists(root, ec);
+      errors.push_back(
+          root + (file ? ": a file, not a case folder (give the folder that "
+                         "holds case.json, or a folder of such folders)"
+                       : ": no such folder"));
       continue;
     }
     std::vector<fs::path> found;

@@ -2,6 +2,8 @@
 
 #include "harness/commands/Cli.h"
 
+#include "support/Text.h"
+
 #include <cerrno>
 #include <charconv>
 #include <cstring>

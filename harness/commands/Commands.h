@@ -308,8 +308,4 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
 /// or zero.
 std::optional<uint64_t> parseByteSize(const std::string &text);
 
-/// Parses a duration: "90", "90s", "5m", "2h", "1.5m". Nullopt if malformed
-/// or not positive.
-std::optional<double> parseDuration(const std::string &text);
-
 } // namespace sift::harness

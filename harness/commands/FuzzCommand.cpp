@@ -70,7 +70,20 @@ std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags) {
             "; amdgpu chips: " + chipList(TargetKind::Amdgpu)};
       chips.push_back(chip);
     }
-  return selectPipelineTargets(pipelines, targets, chips);
+  std::vector<PipelineTarget> runs =
+      selectPipelineTargets(pipelines, targets, chips);
+  // A chip no run compiles for would be silently ignored.
+  for (const std::string &chip : chips) {
+    bool used = false;
+    for (const PipelineTarget &run : runs)
+      used |= run.target != TargetKind::Host && findChip(run.target, chip).ok();
+    if (!used)
+      throw UsageError{"--chip=" + chip +
+                       ": no selected pipeline compiles for its target (the "
+                       "cpu pipeline runs on the host); select a GPU "
+                       "pipeline, or leave --chip out"};
+  }
+  return runs;
 }
 
 void addSelectionFlags(CLI::App *cmd, FuzzFlags &f) {

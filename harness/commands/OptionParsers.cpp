@@ -146,34 +146,6 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
   return faults;
 }
 
-std::optional<double> parseDuration(const std::string &text) {
-  if (text.empty())
-    return std::nullopt;
-  double scale = 1;
-  std::string number = text;
-  switch (text.back()) {
-  case 's':
-    scale = 1;
-    number.pop_back();
-    break;
-  case 'm':
-    scale = 60;
-    number.pop_back();
-    break;
-  case 'h':
-    scale = 3600;
-    number.pop_back();
-    break;
-  default: break;
-  }
-  char *end = nullptr;
-  double value = std::strtod(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() ||
-      !std::isfinite(value) || value <= 0)
-    return std::nullopt;
-  return value * scale;
-}
-
 std::vector<PipelineTarget>
 selectPipelineTargets(const std::vector<PipelineKind> &pipelines,
                       const std::vector<TargetKind> &targets,

@@ -293,6 +293,17 @@ int runCheckCommand(const CheckOptions &options) {
                  device.ok() ? startError.c_str() : device.message().c_str());
     return kExitUsage;
   }
+  // A program that does not parse is bad input (never the case's
+  // signature, so also "not interesting" to mlir-reduce), unless the case
+  // itself is a parse finding.
+  if (result.verdict == oracle::Verdict::GenInvalid &&
+      result.stage.step == Step::Parse &&
+      stored->expected != oracle::Verdict::GenInvalid) {
+    std::fprintf(stderr, "harness check: %s: does not parse: %s\n",
+                 options.program.c_str(),
+                 result.detail.substr(0, result.detail.find('\n')).c_str());
+    return kExitUsage;
+  }
   std::string signature = findingSignature(result);
   bool same = !stored->signature.empty() && signature == stored->signature;
   std::printf("%s at %s: %s\nsignature %s (%s the case's)\n",

@@ -206,10 +206,15 @@ CommandEntry addUpstreamCommand(CLI::App &app) {
   cmd->add_option("-o,--output", options->output,
                   "Folder for report.md, repro.mlir and the inputs")
       ->required();
-  cmd->add_option("--case-timeout", options->caseTimeoutSeconds,
-                  "Seconds the case may take")
+  auto timeout = std::make_shared<std::string>("120");
+  cmd->add_option("--case-timeout", *timeout,
+                  "Time the case may take: 120, 120s, 2m")
       ->capture_default_str();
-  return {cmd, [options] { return runUpstreamCommand(*options); }};
+  return {cmd, [options, timeout] {
+            options->caseTimeoutSeconds =
+                durationFlag("--case-timeout", *timeout);
+            return runUpstreamCommand(*options);
+          }};
 }
 
 } // namespace sift::harness

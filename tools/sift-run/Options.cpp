@@ -55,9 +55,20 @@ void addFlags(CLI::App &app, Options &o, std::string &device,
   app.add_option("--output-dir", o.outputDir,
                  "Write each artifact's first-run outputs here as "
                  "result<i>.npy (per artifact file stem with several)");
-  app.add_option("--timeout", o.timeoutSeconds,
-                 "Seconds one artifact may run before its worker is killed")
-      ->capture_default_str();
+  app.add_option_function<std::string>(
+         "--timeout",
+         [&o](const std::string &text) {
+           std::optional<double> seconds = parseDuration(text);
+           if (!seconds)
+             throw CLI::ValidationError(
+                 "--timeout", "'" + text +
+                                  "' is not a positive duration (30, 30s, "
+                                  "5m, 1h)");
+           o.timeoutSeconds = *seconds;
+         },
+         "How long one artifact may run before its worker is killed: 30, "
+         "30s, 5m")
+      ->default_str("30");
   app.add_option("--repeat", o.repeat,
                  "Runs per artifact (a second run that differs is "
                  "nondeterministic)")
