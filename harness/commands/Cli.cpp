@@ -94,6 +94,18 @@ std::vector<std::string> listFlag(const std::string &list,
   }
 }
 
+void checkOutFolder(const std::string &flag, const std::string &path) {
+  namespace fs = std::filesystem;
+  if (path.empty())
+    throw UsageError{flag + " needs a folder name"};
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec).lexically_normal();
+  if (absolute == absolute.root_path())
+    throw UsageError{flag + "=" + path +
+                     ": the root folder; give the run a folder of its own "
+                     "(its findings.db and cases/ go right in it)"};
+}
+
 std::string unwritableReason(const std::string &path) {
   namespace fs = std::filesystem;
   std::error_code ec;

@@ -65,6 +65,10 @@ FaultSet faultsFlag(const std::string &text);
 /// A CLI11 check for unsigned options (CLI11 would wrap "-5" around).
 CLI::Validator wholeNumber();
 
+/// An output folder flag's value: not empty, not a file system's root
+/// (a campaign writes findings.db and cases/ right in it).
+void checkOutFolder(const std::string &flag, const std::string &path);
+
 /// Why a file or folder cannot be written at `path` ("" when it can): its
 /// nearest existing ancestor is not a folder or not writable. Checked
 /// before long work, so that the work is not lost at the end.

@@ -281,8 +281,7 @@ FuzzOptions toOptions(FuzzFlags &f, const std::string &commandLine) {
                          "cpu from --pipeline"};
   o.frontEnd = frontEndFlag(f.frontEnd, o.runs);
   o.commandLine = commandLine;
-  if (o.outDir.empty())
-    throw UsageError{"--out needs a folder name"};
+  checkOutFolder("--out", o.outDir);
   if (*f.countOption)
     o.count = f.count;
   if (*f.timeOption)

@@ -77,8 +77,7 @@ void toOptions(NightlyFlags &f) {
     for (const std::string &name : listFlag(f.inputs, "--inputs"))
       o.selection.inputs.push_back(inputModeFlag(name));
   }
-  if (o.outDir.empty())
-    throw UsageError{"--out needs a folder name"};
+  checkOutFolder("--out", o.outDir);
   if (o.corpus == "none")
     o.corpus.clear();
   if (!o.injectText.empty())
@@ -130,6 +129,7 @@ CommandEntry addNightlyCommand(CLI::App &app, const std::string &commandLine) {
       ->capture_default_str();
   cmd->add_option("--repeat", f->options.repeats,
                   "Replays of each signature's case (flaky check)")
+      ->check(CLI::Range(1, 100))
       ->capture_default_str();
   cmd->add_option("--case-timeout", f->caseTimeout,
                   "Time limit of one case (default 60 s; 300 s with "
