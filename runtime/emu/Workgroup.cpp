@@ -122,10 +122,10 @@ void WorkgroupScheduler::trampoline() {
   WorkgroupScheduler *self = starting;
   uint32_t thread = self->current_;
   (*self->body_)(thread);
-  self->fibers_[thread]->state = Fiber::State::Done;
+  self->fibers_[thread].state = Fiber::State::Done;
 #if SIFT_EMU_FAST_SWITCH
   // Never resumed: the next run starts the fiber afresh.
-  sift_emu_switch(&self->fibers_[thread]->context, self->main_->stack);
+  sift_emu_switch(&self->fibers_[thread].context, self->main_->stack);
   __builtin_unreachable();
 #else
   // Returning switches to the link context, the scheduler's.
@@ -136,8 +136,8 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
                                const std::function<void(uint32_t)> &body) {
   if (threads == 0)
     return Status::success();
-  while (fibers_.size() < threads)
-    fibers_.push_back(std::make_unique<Fiber>());
+  if (fibers_.size() < threads)
+    fibers_.resize(threads);
   // One block for all stacks, on large pages. A stack's size plus one
   // cache line apart, so that the stacks' tops, where every switch saves
   // and loads, do not all fall into the same cache sets.
@@ -147,7 +147,7 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
   body_ = &body;
   starting = this;
   for (uint32_t t = 0; t < threads; ++t) {
-    Fiber &fiber = *fibers_[t];
+    Fiber &fiber = fibers_[t];
     fiber.state = Fiber::State::Ready;
     fiber.site = 0;
 #if SIFT_EMU_FAST_SWITCH
@@ -177,40 +177,40 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
       current_ = t;
       starting = this;
 #if SIFT_EMU_FAST_SWITCH
-      sift_emu_switch(&main_->stack, fibers_[t]->context);
+      sift_emu_switch(&main_->stack, fibers_[t].context);
 #else
-      swapcontext(&main_->context, &fibers_[t]->context);
+      swapcontext(&main_->context, &fibers_[t].context);
 #endif
     }
     // Every fiber now waits at a barrier or has left the kernel.
     waiting.clear();
     for (uint32_t t = 0; t < threads; ++t)
-      if (fibers_[t]->state == Fiber::State::AtBarrier)
+      if (fibers_[t].state == Fiber::State::AtBarrier)
         waiting.push_back(t);
     if (waiting.empty())
       return Status::success();
     for (uint32_t t = 0; t < threads; ++t)
-      if (fibers_[t]->state == Fiber::State::Done)
+      if (fibers_[t].state == Fiber::State::Done)
         return makeError("barrier-divergence: thread " + std::to_string(t) +
                          " left the kernel while thread " +
                          std::to_string(waiting[0]) + " waits at barrier " +
-                         std::to_string(fibers_[waiting[0]]->site));
+                         std::to_string(fibers_[waiting[0]].site));
     uint32_t first = waiting[0];
     for (uint32_t t : waiting)
-      if (fibers_[t]->site != fibers_[first]->site)
+      if (fibers_[t].site != fibers_[first].site)
         return makeError("barrier-divergence: thread " + std::to_string(first) +
                          " waits at barrier " +
-                         std::to_string(fibers_[first]->site) + ", thread " +
+                         std::to_string(fibers_[first].site) + ", thread " +
                          std::to_string(t) + " at barrier " +
-                         std::to_string(fibers_[t]->site));
+                         std::to_string(fibers_[t].site));
     for (uint32_t t : waiting)
-      fibers_[t]->state = Fiber::State::Ready;
+      fibers_[t].state = Fiber::State::Ready;
     ready.swap(waiting);
   }
 }
 
 void WorkgroupScheduler::barrier(uint32_t site) {
-  Fiber &fiber = *fibers_[current_];
+  Fiber &fiber = fibers_[current_];
   fiber.state = Fiber::State::AtBarrier;
   fiber.site = site;
 #if SIFT_EMU_FAST_SWITCH

@@ -37,10 +37,13 @@ inline uint64_t nextRandom(uint64_t &state) {
   return z ^ (z >> 31);
 }
 
-/// Shuffles `values` (Fisher-Yates) with nextRandom(state).
+/// Shuffles `values` (Fisher-Yates) with nextRandom(state). An index below
+/// i is the high half of a random 32-bit number times i, not a remainder:
+/// a division for every element of every round cost more than the rest of
+/// a round of the scheduler (up to 2^32 values).
 template <typename T> void shuffle(std::vector<T> &values, uint64_t &state) {
   for (size_t i = values.size(); i > 1; --i)
-    std::swap(values[i - 1], values[nextRandom(state) % i]);
+    std::swap(values[i - 1], values[((nextRandom(state) >> 32) * i) >> 32]);
 }
 
 /// How a WorkgroupScheduler runs its fibers.
@@ -85,7 +88,7 @@ private:
   static void trampoline();
 
   SchedulerOptions options_;
-  std::vector<std::unique_ptr<Fiber>> fibers_;
+  std::vector<Fiber> fibers_; ///< one after another: a round visits all
   LargeBlock stacks_; ///< the fibers' stacks, one after another
   struct MainContext;
   std::unique_ptr<MainContext> main_;
