@@ -420,7 +420,7 @@ int FuzzCampaign::finish() {
   stop_.reset(); // a second Ctrl-C ends the process again
   tally_.seconds = earlierSeconds_ + elapsed();
   progress_->finish(tally_, tally_.seconds);
-  if (signal)
+  if (signal && !options_.nightlySlot)
     std::fprintf(stderr,
                  "harness: stopped by %s after case %llu; the campaign is "
                  "resumable: run the same command with --resume\n",

@@ -103,6 +103,9 @@ struct FuzzOptions {
   /// Progress every this many seconds (0: never); default 1 s on a
   /// terminal, 10 s otherwise.
   std::optional<double> progressSeconds;
+  /// A slot of a nightly: a stop says nothing of --resume (the nightly
+  /// says how it goes on: the same command again).
+  bool nightlySlot = false;
   /// The command line, stored with the run.
   std::string commandLine;
 };

@@ -229,6 +229,7 @@ FuzzOptions Night::slotOptions(const NightCell &cell, uint64_t slot,
   o.caseTimeoutSeconds = options_.caseTimeoutSeconds;
   o.device = options_.device;
   o.progressSeconds = 30;
+  o.nightlySlot = true;
   std::string fuzz = "harness fuzz --pipeline=" +
                      std::string(toString(cell.pipeline)) + " --target=" +
                      std::string(toString(cell.target)) + " --seed=" +
