@@ -142,13 +142,11 @@ bool AccessChecker::threadsAccess(Entry &e, uint32_t threadIndex,
     e.threadWriters = Threads();
     e.threadReaders = Threads();
   }
-  auto [writer, writerSite] = e.threadWriters.other(threadIndex);
-  auto [reader, readerSite] = e.threadReaders.other(threadIndex);
-  if (writer != kNone || (write && reader != kNone)) {
-    bool wrote = writer != kNone;
+  if (Conflict c =
+          conflictWith(e.threadWriters, e.threadReaders, threadIndex, write);
+      c.id != kNone) {
     reportAccess(Problem::ThreadRace, threadIndex, address, write, workgroup,
-                 site, wrote ? writer : reader, wrote ? writerSite : readerSite,
-                 wrote);
+                 site, c.id, c.site, c.wrote);
     return false;
   }
   (write ? e.threadWriters : e.threadReaders).add(threadIndex, site);
@@ -183,13 +181,11 @@ void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, uint32_t site,
   }
   // Global memory: the workgroups of a dispatch are not ordered.
   GlobalEntry &e = globalEntry(address);
-  auto [writer, writerSite] = e.groupWriters.other(workgroup_);
-  auto [reader, readerSite] = e.groupReaders.other(workgroup_);
-  if (writer != kNone || (write && reader != kNone)) {
-    bool wrote = writer != kNone;
+  if (Conflict c =
+          conflictWith(e.groupWriters, e.groupReaders, workgroup_, write);
+      c.id != kNone) {
     reportAccess(Problem::WorkgroupRace, threadIndex, address, write, workgroup,
-                 site, wrote ? writer : reader, wrote ? writerSite : readerSite,
-                 wrote);
+                 site, c.id, c.site, c.wrote);
     return;
   }
   (write ? e.groupWriters : e.groupReaders).add(workgroup_, site);

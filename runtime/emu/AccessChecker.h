@@ -152,6 +152,21 @@ private:
   };
   using Threads = Two<uint16_t>;
   using Workgroups = Two<uint32_t>;
+  /// An earlier access another id made that an access of `id` conflicts
+  /// with: a write, or (when this access writes) a read; `id` kNone: none.
+  struct Conflict {
+    uint32_t id = kNone, site = 0;
+    bool wrote = false;
+  };
+  template <typename Set>
+  static Conflict conflictWith(const Set &writers, const Set &readers,
+                               uint32_t id, bool write) {
+    if (auto [writer, site] = writers.other(id); writer != kNone)
+      return {writer, site, true};
+    if (auto [reader, site] = readers.other(id); write && reader != kNone)
+      return {reader, site, false};
+    return {};
+  }
   /// One element's accesses by the threads of workgroup `group` in its
   /// interval `epoch` between barriers. Workgroup memory needs no more
   /// (its workgroup is the current one: `group` is unused there).
