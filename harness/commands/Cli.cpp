@@ -2,6 +2,7 @@
 
 #include "harness/commands/Cli.h"
 
+#include "support/FileIO.h"
 #include "support/Text.h"
 
 #include <cerrno>
@@ -104,6 +105,16 @@ void checkOutFolder(const std::string &flag, const std::string &path) {
     throw UsageError{flag + "=" + path +
                      ": the root folder; give the run a folder of its own "
                      "(its findings.db and cases/ go right in it)"};
+}
+
+std::string repeatedFile(const std::vector<std::string> &paths) {
+  for (size_t a = 0; a < paths.size(); ++a)
+    for (size_t b = a + 1; b < paths.size(); ++b)
+      if (isSameFile(paths[a], paths[b]))
+        return paths[a] == paths[b]
+                   ? paths[a] + " is given twice"
+                   : paths[a] + " and " + paths[b] + " are one file";
+  return "";
 }
 
 std::string unwritableReason(const std::string &path) {

@@ -69,6 +69,10 @@ CLI::Validator wholeNumber();
 /// (a campaign writes findings.db and cases/ right in it).
 void checkOutFolder(const std::string &flag, const std::string &path);
 
+/// "A and B are one file" when two of `paths` name the same file (it
+/// would be counted twice), else "".
+std::string repeatedFile(const std::vector<std::string> &paths);
+
 /// Why a file or folder cannot be written at `path` ("" when it can): its
 /// nearest existing ancestor is not a folder or not writable. Checked
 /// before long work, so that the work is not lost at the end.

@@ -196,6 +196,8 @@ std::string completeFromArtifact(const std::string &path, CaseResult &result,
 Result<std::vector<std::pair<std::string, std::vector<ImportedRow>>>>
 readAllResults(const std::vector<std::string> &paths) {
   std::vector<std::pair<std::string, std::vector<ImportedRow>>> files;
+  if (std::string twice = repeatedFile(paths); !twice.empty())
+    return makeError(twice + ": its rows would be counted twice");
   for (const std::string &path : paths) {
     Result<std::vector<ImportedRow>> rows = readResults(path);
     if (!rows.ok())

@@ -15,6 +15,11 @@
 namespace sift::harness {
 
 int runReportCommand(const ReportOptions &options) {
+  if (std::string twice = repeatedFile(options.databases); !twice.empty()) {
+    std::fprintf(stderr, "harness report: %s: its night would be shown twice\n",
+                 twice.c_str());
+    return kExitUsage;
+  }
   Result<ReportData> data = readReportData(options.databases);
   if (!data.ok()) {
     std::fprintf(stderr, "harness report: %s\n", data.message().c_str());
