@@ -1,0 +1,72 @@
+//===- ProgramCommand.h - What harness run and compile share ---*- C++ -*-===//
+//
+// `harness run` (RunCommand.cpp) and `harness compile` (CompileCommand.cpp)
+// both take one program file and `--input` .npy files: reading them, checking
+// the inputs against @main, checking the pipeline and target, and compiling
+// with a recovered crash live here. Each prints its own error, naming the
+// file or the argument, and the caller exits 2 (bad input) or 1 (a program
+// the pipeline fails on).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "harness/commands/Commands.h"
+#include "harness/sut/sift/SiftCompiler.h"
+#include "support/HostTensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sift::harness {
+
+/// Reads a program file; prints the error and returns nullopt on failure.
+std::optional<std::string> readProgram(const std::string &path);
+
+/// `count` `noun`, with an "s" unless it is one.
+std::string counted(size_t count, const std::string &noun);
+
+/// The program at `path` parsed and verified, with its @main; null after
+/// printing why (a file that cannot be read or parsed, or no @main: bad
+/// input).
+mlir::OwningOpRef<mlir::ModuleOp> loadProgram(Session &session,
+                                              const std::string &path);
+
+/// "--input #2 (b.npy)": how messages name input `index` (0-based).
+std::string inputName(const std::vector<std::string> &paths, size_t index);
+
+/// Reads the `--input` files, before anything else is done. Prints the
+/// first that cannot be read or is no well-formed .npy, naming it, and
+/// returns false.
+bool readInputFiles(const char *command, const std::vector<std::string> &paths,
+                    std::vector<HostTensor> &inputs);
+
+/// Checks the inputs read from `paths` against the arguments of `main`:
+/// their count, then each one's element type and shape. Prints the first
+/// problem, naming the argument, and returns false.
+bool checkInputs(const char *command, const std::string &program,
+                 mlir::func::FuncOp main, const std::vector<std::string> &paths,
+                 const std::vector<HostTensor> &inputs);
+
+/// Compiles `module` (changed in place) to `stage`. Returns nullopt on
+/// success, else the exit code after printing why: 1 for a program the
+/// pipeline fails on or crashes in. A crash is recovered and reported with
+/// its pass; MLIR's crash reproducer is kept at `keepReproducer` when that
+/// is not empty. `emuKernels`: the artifact also gets the kernels lowered
+/// for the host.
+std::optional<int> compileProgram(Session &session, mlir::ModuleOp module,
+                                  const std::string &path,
+                                  const PipelineOptions &pipeline,
+                                  EmitStage stage, CompileOutput &output,
+                                  const std::string &keepReproducer,
+                                  bool emuKernels = false);
+
+/// Whether `pipeline` may target `target` (cpu the host, the GPU pipelines
+/// nvptx or amdgpu); prints why not.
+bool checkPipelineTarget(const PipelineOptions &pipeline);
+
+} // namespace sift::harness
