@@ -33,6 +33,8 @@ public:
   int run();
 
 private:
+  /// The folder a signature's reduced case goes to: "sig-" and a hash.
+  static std::string reducedName(const std::string &signature);
   struct State {
     uint64_t seed = 0;
     std::string started;
