@@ -158,6 +158,13 @@ struct ImportOptions {
 };
 
 /// `harness replay`.
+/// A case's default time limit: a campaign's (fuzz, nightly) or a replayed
+/// one's (replay, reduce); on the emu device, which runs a GPU's threads
+/// one at a time and takes minutes on its heaviest cases, 300 s for both.
+inline double defaultCaseTimeout(bool campaign, bool emu) {
+  return emu ? 300.0 : campaign ? 60.0 : 20.0;
+}
+
 struct ReplayOptions {
   std::vector<std::string> folders;
   /// A case's time limit; none: 20 s, 300 s for a case run on emu.

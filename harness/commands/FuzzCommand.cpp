@@ -221,9 +221,10 @@ void checkExecution(FuzzFlags &f) {
   // The emu device runs a GPU's thousands of threads one at a time: its
   // heaviest cases take minutes where a GPU takes milliseconds, and a
   // run-timeout is to show a hang, not a slow host.
-  o.caseTimeoutSeconds = f.caseTimeout.empty()
-                             ? (o.device == rt::DeviceKind::Emu ? 300.0 : 60.0)
-                             : durationFlag("--case-timeout", f.caseTimeout);
+  o.caseTimeoutSeconds =
+      f.caseTimeout.empty()
+          ? defaultCaseTimeout(true, o.device == rt::DeviceKind::Emu)
+          : durationFlag("--case-timeout", f.caseTimeout);
   o.memoryLimitBytes = memoryFlag(f.memoryLimit);
   std::string faultError;
   std::optional<FaultSet> faults =

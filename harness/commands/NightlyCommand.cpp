@@ -49,9 +49,10 @@ void toOptions(NightlyFlags &f) {
                      ": a night runs its GPU cells on cpu (static verdicts) "
                      "or emu"};
   // As fuzz: the emu device's heaviest cases take minutes.
-  o.caseTimeoutSeconds = f.caseTimeout.empty()
-                             ? (o.device == rt::DeviceKind::Emu ? 300.0 : 60.0)
-                             : durationFlag("--case-timeout", f.caseTimeout);
+  o.caseTimeoutSeconds =
+      f.caseTimeout.empty()
+          ? defaultCaseTimeout(true, o.device == rt::DeviceKind::Emu)
+          : durationFlag("--case-timeout", f.caseTimeout);
   Result<std::pair<uint64_t, uint64_t>> shard = shardFrom(f.shard);
   if (!shard.ok())
     throw UsageError{shard.message()};

@@ -351,7 +351,7 @@ int runReduceCommand(const ReduceOptions &options) {
   reduction.system = *system;
   // The emu device runs a GPU's threads one at a time: minutes, not 20 s.
   double limit = options.caseTimeoutSeconds.value_or(
-      kind == rt::DeviceKind::Emu ? 300.0 : 20.0);
+      defaultCaseTimeout(false, kind == rt::DeviceKind::Emu));
   reduction.limits.timeoutSeconds =
       std::min(limit, stored->timeoutSeconds.value_or(limit));
   reduction.limits.memoryBytes = options.memoryLimitBytes;

@@ -179,7 +179,7 @@ void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
     return problem(device.message());
   // The emu device runs a GPU's threads one at a time: minutes, not 20 s.
   double limit = options.caseTimeoutSeconds.value_or(
-      spec.options.device == rt::DeviceKind::Emu ? 300.0 : 20.0);
+      defaultCaseTimeout(false, spec.options.device == rt::DeviceKind::Emu));
   IsolationLimits limits;
   limits.timeoutSeconds =
       std::min(limit, stored->timeoutSeconds.value_or(limit));
@@ -226,8 +226,7 @@ int runReplayCommand(const ReplayOptions &options) {
   if (!options.junit.empty()) {
     fs::path parent = fs::path(options.junit).parent_path();
     for (const fs::path &folder : folders) {
-      std::error_code ec;
-      if (fs::equivalent(parent.empty() ? fs::path(".") : parent, folder, ec)) {
+      if (isSameFile(parent.empty() ? "." : parent.string(), folder.string())) {
         std::fprintf(stderr,
                      "harness replay: --junit=%s is inside the case folder "
                      "%s: the report would overwrite or clutter the case\n",
