@@ -16,8 +16,7 @@ uint64_t bytesOf(const Program &p, const std::vector<int> &ids) {
   uint64_t bytes = 0;
   for (int id : ids) {
     const TensorType &t = p.values[static_cast<size_t>(id)];
-    bytes += static_cast<uint64_t>(t.numElements()) *
-             byteWidth(t.elementType);
+    bytes += static_cast<uint64_t>(t.numElements()) * byteWidth(t.elementType);
   }
   return bytes;
 }
@@ -27,8 +26,8 @@ BenchProgram finish(std::string name, Family family, Program program,
   BenchProgram b;
   b.name = std::move(name);
   b.family = family;
-  b.bytesMoved = bytesOf(program, program.inputs) +
-                 bytesOf(program, program.outputs);
+  b.bytesMoved =
+      bytesOf(program, program.inputs) + bytesOf(program, program.outputs);
   b.program = std::move(program);
   b.seed = seed;
   return b;
@@ -59,6 +58,9 @@ BenchProgram sort(int64_t rows, int64_t cols, uint64_t seed) {
                 Family::Sort, b.take(), seed);
 }
 
+/// Boxes a detection head's NMS keeps a class at most.
+constexpr int64_t kHeadMaxOut = 100;
+
 BenchProgram nms(int64_t boxes, uint64_t seed) {
   Policy policy;
   Rng rng(seed);
@@ -72,14 +74,42 @@ BenchProgram nms(int64_t boxes, uint64_t seed) {
   return finish("nms-" + std::to_string(boxes), Family::Nms, b.take(), seed);
 }
 
+/// A detection head's NMS: boxes [B, N, 4] and logits [B, C, N], a
+/// sigmoid, then NMS per (image, class) with score threshold 0.5 (about
+/// half of the boxes of a class pass whatever the logits' scale), IoU 0.5
+/// and at most 100 boxes a class.
+BenchProgram nmsHead(int64_t batches, int64_t classes, int64_t boxes,
+                     uint64_t seed) {
+  Policy policy;
+  Rng rng(seed);
+  ProgramBuilder b(policy, rng);
+  int box = b.addInput({ElementType::F32, {batches, boxes, 4}});
+  int logits = b.addInput({ElementType::F32, {batches, classes, boxes}});
+  int score = b.addElementwise(EwKind::Sigmoid, {logits}, ElementType::F32);
+  auto [selected, count] =
+      b.addNms(box, score, kHeadMaxOut, 0.5f, 0.5f, /*centerPointBox=*/false);
+  b.addOutput(selected);
+  b.addOutput(count);
+  return finish("nms-head-" + std::to_string(batches) + "x" +
+                    std::to_string(classes) + "x" + std::to_string(boxes),
+                Family::Nms, b.take(), seed);
+}
+
 } // namespace
 
 std::vector<BenchProgram> benchPrograms() {
-  return {topk(1024, 1024, 8, 101),     topk(4096, 4096, 8, 102),
-          topk(64, 65536, 64, 103),     topk(1, 1 << 20, 8, 104),
-          sort(1024, 1024, 201),        sort(16384, 128, 202),
-          sort(1, 1 << 20, 203),        nms(1000, 301),
-          nms(5000, 302),               nms(20000, 303)};
+  return {topk(1024, 1024, 8, 101),
+          topk(4096, 4096, 8, 102),
+          topk(64, 65536, 64, 103),
+          topk(1, 1 << 20, 8, 104),
+          sort(1024, 1024, 201),
+          sort(16384, 128, 202),
+          sort(1, 1 << 20, 203),
+          nms(1000, 301),
+          nms(5000, 302),
+          nms(20000, 303),
+          nmsHead(4, 80, 1000, 304),
+          nmsHead(1, 80, 20000, 305)};
 }
 
 namespace {
@@ -107,6 +137,12 @@ std::optional<BenchProgram> parseBenchName(const std::string &name) {
   } else if (std::sscanf(name.c_str(), "sort-%lldx%lld", &r, &c) == 2 &&
              sane(r, c)) {
     BenchProgram b = sort(r, c, shapeSeed(2, r, c, 0));
+    if (b.name == name)
+      return b;
+  } else if (std::sscanf(name.c_str(), "nms-head-%lldx%lldx%lld", &r, &c, &k) ==
+                 3 &&
+             sane(r, c) && sane(r * c, k)) {
+    BenchProgram b = nmsHead(r, c, k, shapeSeed(4, r, c, k));
     if (b.name == name)
       return b;
   } else if (std::sscanf(name.c_str(), "nms-%lld", &r) == 1 && sane(r, 4)) {
@@ -138,8 +174,15 @@ std::vector<BenchProgram> benchLadder(const BenchProgram &bench) {
   const Program &p = bench.program;
   const TensorType &in = p.values[static_cast<size_t>(p.inputs[0])];
   if (bench.family == Family::Nms) {
+    bool head = bench.name.rfind("nms-head-", 0) == 0;
+    std::string prefix =
+        head ? "nms-head-" + std::to_string(in.shape[0]) + "x" +
+                   std::to_string(
+                       p.values[static_cast<size_t>(p.inputs[1])].shape[1]) +
+                   "x"
+             : "nms-";
     for (int64_t boxes = in.shape[1] / 4; boxes >= 16; boxes /= 4)
-      rungs.push_back(*findBenchProgram("nms-" + std::to_string(boxes)));
+      rungs.push_back(*findBenchProgram(prefix + std::to_string(boxes)));
     return rungs;
   }
   int64_t rows = in.shape[0], cols = in.shape[1];
@@ -155,10 +198,10 @@ std::vector<BenchProgram> benchLadder(const BenchProgram &bench) {
     if (rows * cols < 4096)
       break;
     std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
-    rungs.push_back(*findBenchProgram(
-        bench.family == Family::TopK
-            ? "topk-" + shape + "-k" + std::to_string(k)
-            : "sort-" + shape));
+    rungs.push_back(
+        *findBenchProgram(bench.family == Family::TopK
+                              ? "topk-" + shape + "-k" + std::to_string(k)
+                              : "sort-" + shape));
   }
   return rungs;
 }

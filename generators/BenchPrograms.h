@@ -1,4 +1,5 @@
-//===- BenchPrograms.h - The fixed programs `harness bench` times -*- C++ -*-===//
+//===- BenchPrograms.h - The fixed programs `harness bench` times -*- C++
+//-*-===//
 //
 // Model-sized programs, one op each, that every pipeline of every system is
 // timed on beside the vendors' libraries (CUB, PyTorch): top-k of
@@ -6,7 +7,10 @@
 // (largest, along the last dimension, values and indices); sort of
 // [1024, 1024], [16384, 128], [1, 1M] (f32 ascending along the last
 // dimension, values); NMS of 1000, 5000 and 20000 boxes (one batch, one
-// class, corner boxes, IoU 0.5, no score threshold, every box may be kept).
+// class, corner boxes, IoU 0.5, no score threshold, every box may be kept);
+// detection heads: 4 images x 80 classes x 1000 boxes and 1 x 80 x 20000
+// (a sigmoid over the logits, score threshold 0.5, IoU 0.5, at most 100 a
+// class).
 // Inputs are f32, drawn from each program's fixed seed in `uniform` mode, so
 // the GPU host regenerates them instead of carrying them.
 //
@@ -24,7 +28,8 @@
 namespace sift::gen {
 
 struct BenchProgram {
-  /// "topk-1024x1024-k8", "sort-1x1048576", "nms-5000".
+  /// "topk-1024x1024-k8", "sort-1x1048576", "nms-5000",
+  /// "nms-head-4x80x1000".
   std::string name;
   Family family = Family::Sort;
   Program program;
@@ -40,7 +45,8 @@ std::vector<BenchProgram> benchPrograms();
 
 /// The benchmark named `name`, or nullopt: one of benchPrograms(), or
 /// any other shape spelled the same way ("topk-RxC-kK", "sort-RxC",
-/// "nms-N"; at most 2^24 elements, k at most C), whose seed comes from its
+/// "nms-N", "nms-head-BxCxN"; at most 2^24 elements, k at most C), whose
+/// seed comes from its
 /// sizes, so both hosts make the same inputs from the name alone.
 std::optional<BenchProgram> findBenchProgram(const std::string &name);
 

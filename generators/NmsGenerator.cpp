@@ -92,6 +92,8 @@ int useSelected(ProgramBuilder &b, const NmsPolicy &np, int selected,
 /// before its first draw: whether a program gets one, and everything the
 /// pre-filter draws, leave the program's own draws untouched.
 constexpr uint64_t kPrefilterStream = 0x9E3779B97F4A7C15ull;
+/// The stream of the block-edge box counts (NmsPolicy::blockEdgeChance).
+constexpr uint64_t kBlockEdgeStream = 0xC2B2AE3D27D4EB4Full;
 
 /// A detection model's pre-filter in front of the op: the largest k in
 /// [1, N] of a per-box objectness input [B, N] (of the scores' type) give
@@ -120,13 +122,17 @@ void addPrefilter(ProgramBuilder &b, const NmsPolicy &np, int64_t maxElements,
 } // namespace
 
 NmsShape generateNmsShape(const NmsPolicy &policy, int64_t maxElements,
-                          Rng &rng) {
+                          Rng &rng, Rng *edgeRng) {
   const int64_t cap = std::max<int64_t>(maxElements, 4);
   NmsShape s;
   s.batches = positiveSize(policy.batchSizeWeights, policy.maxBatches, rng);
   s.classes = positiveSize(policy.classCountWeights, policy.maxClasses, rng);
   s.boxes = generateDimSize(policy.boxCountWeights,
                             std::max<int64_t>(0, policy.maxBoxes), rng);
+  if (edgeRng && edgeRng->chance(policy.blockEdgeChance))
+    s.boxes = std::min<int64_t>(std::max<int64_t>(0, policy.maxBoxes),
+                                64 * edgeRng->uniform(1, 4) +
+                                    edgeRng->uniform(-1, 1));
   // boxes [B, N, 4] and scores [B, C, N] within the cap.
   auto inputsFit = [&] {
     return s.batches * s.boxes * 4 <= cap &&
@@ -185,12 +191,13 @@ std::optional<float> generateScoreThreshold(const NmsPolicy &policy, Rng &rng) {
 
 Program generateNmsProgram(const Policy &policy, Rng &rng) {
   Rng prefilterRng = rng.fork(kPrefilterStream);
+  Rng edgeRng = rng.fork(kBlockEdgeStream);
   ProgramBuilder b(policy, rng);
   const NmsPolicy &np = policy.nms;
 
   const int64_t maxElements =
       std::min(policy.shapes.maxElements, np.maxElements);
-  NmsShape s = generateNmsShape(np, maxElements, rng);
+  NmsShape s = generateNmsShape(np, maxElements, rng, &edgeRng);
   ElementType boxType = pickBoxType(b, np.boxTypeWeights);
   ElementType scoreType = pickBoxType(b, np.scoreTypeWeights);
   float iou = generateIouThreshold(np, rng);

@@ -41,9 +41,10 @@ struct NmsShape {
 };
 
 /// Sizes drawn from `policy` (NmsPolicy's weights), every tensor within
-/// `maxElements` elements.
+/// `maxElements` elements; `edgeRng`, when given, may put N at a 64-box
+/// block's edge (NmsPolicy::blockEdgeChance) with draws of its own.
 NmsShape generateNmsShape(const NmsPolicy &policy, int64_t maxElements,
-                          Rng &rng);
+                          Rng &rng, Rng *edgeRng = nullptr);
 
 /// An iou_threshold in [0, 1] drawn from NmsPolicy::iouThresholdWeights.
 float generateIouThreshold(const NmsPolicy &policy, Rng &rng);

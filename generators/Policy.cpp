@@ -63,9 +63,18 @@ void Policy::setSizes(SizeMode mode) {
   shapes.maxWorkDimSize = defaults.maxWorkDimSize;
   shapes.maxElements = defaults.maxElements;
   shapes.workDimInnermostThree = mode == SizeMode::Large;
+  NmsPolicy nmsDefaults;
+  nms.maxBoxes = nmsDefaults.maxBoxes;
+  nms.maxClasses = nmsDefaults.maxClasses;
+  nms.maxElements = nmsDefaults.maxElements;
   if (mode == SizeMode::Large) {
     shapes.maxWorkDimSize = int64_t{1} << 20;
     shapes.maxElements = int64_t{1} << 20;
+    // Detection-model NMS: up to 80 classes and 8192 boxes (the cpu
+    // reference still checks a row of 8192 candidates in about a second).
+    nms.maxBoxes = 8192;
+    nms.maxClasses = 80;
+    nms.maxElements = int64_t{1} << 20;
   }
 }
 

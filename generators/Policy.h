@@ -162,6 +162,10 @@ struct NmsPolicy {
                                                                 1, 1, 1};
   std::array<unsigned, kNumDimSizeClasses> boxCountWeights = {1, 2, 3, 3,
                                                               2, 1, 2};
+  /// Chance that N is instead at the edge of the GPU NMS's 64-candidate
+  /// blocks (mask_blocks): 64 q - 1, 64 q or 64 q + 1 for q in 1..4. Drawn
+  /// from a stream of its own (NmsGenerator.cpp), like the pre-filter.
+  double blockEdgeChance = 0.15;
   /// Weights of max_output_boxes_per_class = 0, 1, N, small (2..8), any in
   /// [0, N], above N (N + 1..8 or 2N + 1), negative (-1, -7, INT64_MIN).
   std::array<unsigned, 7> maxOutputWeights = {2, 2, 2, 3, 2, 1, 1};

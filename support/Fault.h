@@ -103,6 +103,14 @@ enum class Fault : uint8_t {
   /// Oracle: data-race under --device=emu (harmless on today's GPUs,
   /// which is why only a checker finds it).
   SelectDoneRace,
+  /// NMS's suppression mask (algorithm mask_blocks) never sets a word's
+  /// last bit: a candidate at position 64 q + 63 of a block is never
+  /// suppressed by the mask. Oracle: mismatch (GPU or emu).
+  NmsMaskLastBitLost,
+  /// NMS's walk (algorithm mask_blocks) merges every kept box of a block
+  /// but the last into the removed set of the later blocks. Oracle:
+  /// mismatch (GPU or emu).
+  NmsWalkRowNotMerged,
 };
 
 /// Every fault, in enum order.
@@ -130,7 +138,9 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::RadixTailOverrun,
                                        Fault::RadixSplitUnzeroed,
                                        Fault::ScanBarrierInBranch,
-                                       Fault::SelectDoneRace};
+                                       Fault::SelectDoneRace,
+                                       Fault::NmsMaskLastBitLost,
+                                       Fault::NmsWalkRowNotMerged};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -141,7 +151,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "radix-digit-off-by-one", "radix-scan-lost-carry",
 /// "split-lost-chunk-offset", "select-merge-one-level-short",
 /// "radix-lookback-skips-one", "radix-tail-overrun",
-/// "radix-split-unzeroed", "scan-barrier-in-branch", "select-done-race".
+/// "radix-split-unzeroed", "scan-barrier-in-branch", "select-done-race",
+/// "nms-mask-last-bit-lost", "nms-walk-row-not-merged".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -169,6 +180,8 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::RadixSplitUnzeroed: return "radix-split-unzeroed";
   case Fault::ScanBarrierInBranch: return "scan-barrier-in-branch";
   case Fault::SelectDoneRace: return "select-done-race";
+  case Fault::NmsMaskLastBitLost: return "nms-mask-last-bit-lost";
+  case Fault::NmsWalkRowNotMerged: return "nms-walk-row-not-merged";
   }
   return "?";
 }

@@ -128,6 +128,8 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::RadixSplitUnzeroed:
     case Fault::ScanBarrierInBranch:
     case Fault::SelectDoneRace:
+    case Fault::NmsMaskLastBitLost:
+    case Fault::NmsWalkRowNotMerged:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

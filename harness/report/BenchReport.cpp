@@ -61,7 +61,8 @@ std::vector<std::string> splitName(const std::string &name) {
 
 /// The vendor baselines: torch, and CUB's calls ("cub", "cub-radix").
 bool isVendor(const std::string &impl) {
-  return impl == "torch" || impl.rfind("cub", 0) == 0;
+  return impl == "torch" || impl.rfind("torch-", 0) == 0 ||
+         impl.rfind("cub", 0) == 0;
 }
 
 /// "12.345", or "> 30000" for a lower bound, or "-" when unknown.

@@ -75,12 +75,18 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " gives every thread at least one element of a "
                           "tile: row_tile "
                        << rowTile << " < " << threads << " threads";
-  if (!merge && rowTile != 0)
+  if (algorithm == Algorithm::MaskBlocks &&
+      (rowTile < 1 || !llvm::isPowerOf2_64(rowTile)))
+    return emitError() << "mask_blocks needs a row_tile (mask words a "
+                          "workgroup computes) that is a power of two, found "
+                       << rowTile;
+  if (!merge && algorithm != Algorithm::MaskBlocks && rowTile != 0)
     return emitError() << "row_tile is for merge_rows, radix_select, "
-                          "radix_sort, radix_onesweep, split_select and "
-                          "register_select only, not "
+                          "radix_sort, radix_onesweep, split_select, "
+                          "register_select and mask_blocks only, not "
                        << stringifyAlgorithm(algorithm);
-  if (algorithm == Algorithm::WorkgroupRow || merge) {
+  if (algorithm == Algorithm::WorkgroupRow ||
+      algorithm == Algorithm::MaskBlocks || merge) {
     // Workgroups per row: the domain tile is one point and the threads
     // cooperate on the row (or a tile of it) along x.
     StringRef name = stringifyAlgorithm(algorithm);

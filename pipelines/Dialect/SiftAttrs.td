@@ -86,7 +86,15 @@ def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
     // ticket, sorts it by the digit in workgroup memory, publishes its
     // digit counts and walks back over earlier tiles' published counts
     // (RadixSort.cpp).
-    I32EnumAttrCase<"RadixOnesweep", 9, "radix_onesweep">
+    I32EnumAttrCase<"RadixOnesweep", 9, "radix_onesweep">,
+    // NMS per class (sift.nms_per_class): a mask dispatch (a workgroup of
+    // 64 threads per (batch, class, block of 64 candidates, `row_tile`
+    // word columns): each thread a 64-bit word of the suppression mask,
+    // upper triangle only) and a walk dispatch (a workgroup per (batch,
+    // class): thread 0 decides a block's 64 candidates in order, then all
+    // threads merge the kept boxes' mask rows into the removed set in
+    // workgroup memory), over a host-allocated mask (MaskNms.cpp).
+    I32EnumAttrCase<"MaskBlocks", 10, "mask_blocks">
   ]> {
   let cppNamespace = "::sift";
   let genSpecializedAttr = 0;
@@ -115,13 +123,16 @@ def Sift_LoweringConfigAttr : AttrDef<Sift_Dialect, "LoweringConfig"> {
       `row_tile` elements of a row, and merge passes join the tiles),
       `radix_select` (top-k only: workgroups of `row_tile` elements of a row
       count key digits, pass after pass), `radix_sort`, `radix_onesweep`,
-      `split_select`,
+      `split_select`, `mask_blocks` (NMS only: a mask dispatch and a walk
+      dispatch over a suppression bit-mask; `workgroup_size` is the walk's),
       `register_select` (top-k of small k only: workgroups of `row_tile`
       elements of a row keep their threads' k best in registers) or
       `elementwise`;
     - `row_tile`: `merge_rows`, `radix_select`, `radix_sort`,
       `radix_onesweep`, `split_select` and `register_select` only, the elements of a row one workgroup sorts,
-      counts or selects from (a power of two); absent (0) otherwise.
+      counts or selects from (a power of two); for `mask_blocks` the mask
+      words (columns) one mask workgroup computes for its 64 candidates (a
+      power of two, from 1); absent (0) otherwise.
 
     ```mlir
     #sift.lowering_config<workgroup_tile = [1, 64], thread_tile = [1, 1],

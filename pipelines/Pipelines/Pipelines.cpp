@@ -129,6 +129,12 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   rows.injectScanBarrierInBranch =
       options.faults.contains(Fault::ScanBarrierInBranch);
   rows.injectSelectDoneRace = options.faults.contains(Fault::SelectDoneRace);
+  rows.injectNmsMaskLastBitLost =
+      options.faults.contains(Fault::NmsMaskLastBitLost);
+  rows.injectNmsWalkRowNotMerged =
+      options.faults.contains(Fault::NmsWalkRowNotMerged);
+  // tileandfuse's mask threads read boxes themselves (private memory only).
+  rows.stageNmsBoxes = options.kind != PipelineKind::TileAndFuse;
   pm.addNestedPass<func::FuncOp>(createWorkgroupRows(rows));
   LowerToLoopsOptions lower;
   lower.parallel = true;

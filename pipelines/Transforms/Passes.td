@@ -276,7 +276,12 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     select-merge-one-level-short) the register select's tree merge stops a
     level early; with `inject-radix-lookback-skips-one` (fault
     radix-lookback-skips-one) the onesweep look-back starts a tile too
-    early, missing its predecessor's counts.
+    early, missing its predecessor's counts. `sift.nms_per_class` with
+    `mask_blocks` becomes a mask dispatch and a walk dispatch (MaskNms.cpp);
+    `inject-nms-mask-last-bit-lost` (fault nms-mask-last-bit-lost) never sets
+    a mask word's bit 63, `inject-nms-walk-row-not-merged` (fault
+    nms-walk-row-not-merged) leaves the last kept box of each block out of
+    the removed set of later blocks.
   }];
   let options = [
     Option<"injectNoBarrier", "inject-no-barrier", "bool", /*default=*/"false",
@@ -300,6 +305,13 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            "bool", /*default=*/"false", "Fault scan-barrier-in-branch">,
     Option<"injectSelectDoneRace", "inject-select-done-race", "bool",
            /*default=*/"false", "Fault select-done-race">,
+    Option<"injectNmsMaskLastBitLost", "inject-nms-mask-last-bit-lost",
+           "bool", /*default=*/"false", "Fault nms-mask-last-bit-lost">,
+    Option<"injectNmsWalkRowNotMerged", "inject-nms-walk-row-not-merged",
+           "bool", /*default=*/"false", "Fault nms-walk-row-not-merged">,
+    Option<"stageNmsBoxes", "stage-nms-boxes", "bool", /*default=*/"true",
+           "mask_blocks stages each mask column's boxes in workgroup memory "
+           "(distribute); false reads them from the boxes (tileandfuse)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",

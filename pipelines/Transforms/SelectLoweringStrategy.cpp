@@ -11,6 +11,7 @@
 
 #include "pipelines/Dialect/SiftDialect.h"
 #include "pipelines/Transforms/DomainConfigs.h"
+#include "pipelines/Transforms/MaskNms.h"
 #include "pipelines/Transforms/Passes.h"
 #include "pipelines/Transforms/RadixSort.h"
 #include "pipelines/Transforms/RegisterSelect.h"
@@ -24,6 +25,7 @@
 #include "llvm/ADT/bit.h"
 
 #include <algorithm>
+#include <limits>
 
 #define DEBUG_TYPE "sift-select-lowering-strategy"
 
@@ -362,9 +364,39 @@ int64_t defaultSplitChunk(ArrayRef<int64_t> chunks, int64_t k) {
   return chunks.empty() ? 0 : chunks.back();
 }
 
+/// The most mask bytes (B * C * N * ceil(N / 64) words) mask_blocks
+/// allocates: a detection head of 80 classes x 20,000 boxes takes 3.7 GiB.
+constexpr int64_t kMaskBlocksMaxBytes = int64_t{4} << 30;
+
 struct SelectLoweringStrategyPass final
     : sift::impl::SelectLoweringStrategyBase<SelectLoweringStrategyPass> {
   using SelectLoweringStrategyBase::SelectLoweringStrategyBase;
+
+  /// The mask_blocks config of an NMS over `domain` (batch, class) with `n`
+  /// sorted candidates, or null when its mask or its walk's workgroup memory
+  /// would not fit (or its mask grid would be too large). Default: mask
+  /// workgroups of 8 words, a walk workgroup of one thread per later word
+  /// (64 to 512); random: any power-of-two group up to the words and any
+  /// power-of-two walk threads up to 1024.
+  sift::LoweringConfigAttr maskBlocksConfig(MLIRContext *context,
+                                            ArrayRef<int64_t> domain, int64_t n,
+                                            bool random, ConfigRng &rng) {
+    int64_t rows = rowsOf(domain);
+    int64_t words = (n + sift::kNmsBlock - 1) / sift::kNmsBlock;
+    if (n < 2 || rows < 1 || sift::maskNmsWalkBytes(n) > maxWorkgroupMemory ||
+        rows > kMaskBlocksMaxBytes / 8 / n / words ||
+        rows * words * words > std::numeric_limits<int32_t>::max())
+      return {};
+    int64_t paddedWords = nextPowerOfTwo(words);
+    int64_t group = std::min<int64_t>(8, paddedWords);
+    int64_t threads = std::clamp<int64_t>(paddedWords, 64, 512);
+    if (random) {
+      group = randomPowerOfTwo(1, paddedWords, rng);
+      threads = randomPowerOfTwo(1, 1024, rng);
+    }
+    return rowTileConfig(context, domain.size(), threads, group,
+                         sift::Algorithm::MaskBlocks);
+  }
 
   /// The config of a sift or linalg op. Rows: distribute lets a workgroup
   /// cooperate on a row that fits its memory (from 16 elements by
@@ -379,15 +411,25 @@ struct SelectLoweringStrategyPass final
                                         ConfigRng &rng) {
     MLIRContext *context = op->getContext();
     bool random = randomSeed >= 0;
-    // NMS per class: distribute gives each (batch, class) with candidates
-    // a workgroup that builds its suppression mask cooperatively; otherwise
-    // one (batch, class) per thread, its selection in place.
+    // NMS per class: both GPU pipelines build a blocked suppression mask
+    // over the GPU and walk it a workgroup per (batch, class) (mask_blocks)
+    // when the mask fits (tileandfuse only when a thread's walk, N
+    // candidates against up to max_out kept, is long); distribute may also
+    // give each (batch, class) a workgroup that builds its mask and walks it
+    // alone (workgroup_row); otherwise one (batch, class) per thread, its
+    // selection in place.
     if (auto nms = dyn_cast<sift::NmsPerClassOp>(op)) {
       int64_t n =
           cast<ShapedType>(nms.getSortedScores().getType()).getDimSize(2);
-      bool cooperative = kind == sift::Pipeline::Distribute && n >= 2 &&
-                         nms.getMaxOutPerClass() > 0;
-      if (cooperative && (!random || rng.below(2) == 0)) {
+      bool candidates = n >= 2 && nms.getMaxOutPerClass() > 0;
+      // A thread's walk: N candidates, each against up to max_out kept.
+      bool shortWalk = n * std::min<int64_t>(n, nms.getMaxOutPerClass()) <=
+                       kSerialStepsPerThread;
+      bool distribute = kind == sift::Pipeline::Distribute;
+      sift::LoweringConfigAttr mask =
+          candidates ? maskBlocksConfig(context, domain, n, random, rng)
+                     : sift::LoweringConfigAttr();
+      auto workgroupRow = [&] {
         int64_t padded = nextPowerOfTwo(n);
         int64_t threads = std::clamp<int64_t>(padded, 32, 256);
         if (random)
@@ -395,11 +437,34 @@ struct SelectLoweringStrategyPass final
                         1 + llvm::countr_zero(static_cast<uint64_t>(
                                 std::min<int64_t>(padded, 1024))));
         return workgroupRowConfig(context, domain.size(), threads);
+      };
+      auto rowPerThread = [&] {
+        return random ? randomConfig(context, domain,
+                                     sift::Algorithm::RowPerThread, rng)
+                      : defaultConfig(context, domain, 64,
+                                      sift::Algorithm::RowPerThread);
+      };
+      if (!random) {
+        if (mask && (distribute || !shortWalk))
+          return mask;
+        return distribute && candidates ? workgroupRow() : rowPerThread();
       }
-      return random ? randomConfig(context, domain,
-                                   sift::Algorithm::RowPerThread, rng)
-                    : defaultConfig(context, domain, 64,
-                                    sift::Algorithm::RowPerThread);
+      // Random: any that fits, but a long walk goes to one thread, and a
+      // row of more than 1024 candidates to workgroup_row (its mask built by
+      // one workgroup), only when nothing else can take it (a campaign's
+      // slowest kernels were these).
+      SmallVector<sift::Algorithm> choices;
+      if (mask)
+        choices.push_back(sift::Algorithm::MaskBlocks);
+      if (distribute && candidates && (n <= 1024 || !mask))
+        choices.push_back(sift::Algorithm::WorkgroupRow);
+      if (shortWalk || choices.empty())
+        choices.push_back(sift::Algorithm::RowPerThread);
+      switch (choices[rng.below(choices.size())]) {
+      case sift::Algorithm::MaskBlocks: return mask;
+      case sift::Algorithm::WorkgroupRow: return workgroupRow();
+      default: return rowPerThread();
+      }
     }
     if (!isa<sift::SortOp, sift::TopkOp>(op))
       return random ? randomConfig(context, domain,

@@ -77,7 +77,8 @@ bool isCooperative(sift::Algorithm algorithm) {
          algorithm == sift::Algorithm::RadixSelect ||
          algorithm == sift::Algorithm::RegisterSelect ||
          algorithm == sift::Algorithm::RadixSort ||
-         algorithm == sift::Algorithm::RadixOnesweep;
+         algorithm == sift::Algorithm::RadixOnesweep ||
+         algorithm == sift::Algorithm::MaskBlocks;
 }
 
 /// Fuse elementwise linalg producers (not sift ops: their rows span tiles).

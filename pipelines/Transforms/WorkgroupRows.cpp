@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipelines/Dialect/SiftDialect.h"
+#include "pipelines/Transforms/MaskNms.h"
 #include "pipelines/Transforms/MergeRows.h"
 #include "pipelines/Transforms/Passes.h"
 #include "pipelines/Transforms/RadixSelect.h"
@@ -324,7 +325,8 @@ struct WorkgroupRowsPass final
                      config.getAlgorithm() == sift::Algorithm::RadixSelect ||
                      config.getAlgorithm() == sift::Algorithm::RadixSort ||
                      config.getAlgorithm() == sift::Algorithm::RadixOnesweep ||
-                     config.getAlgorithm() == sift::Algorithm::RegisterSelect))
+                     config.getAlgorithm() == sift::Algorithm::RegisterSelect ||
+                     config.getAlgorithm() == sift::Algorithm::MaskBlocks))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -343,6 +345,20 @@ struct WorkgroupRowsPass final
       auto config =
           op->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
       rewriter.setInsertionPoint(op);
+      if (auto nms = dyn_cast<sift::NmsPerClassOp>(op);
+          nms && config.getAlgorithm() == sift::Algorithm::MaskBlocks) {
+        sift::MaskNmsOptions mask;
+        mask.walkThreads = config.getWorkgroupSize()[0];
+        mask.group = config.getRowTile();
+        mask.stageBoxes = stageNmsBoxes;
+        mask.barriers = !injectNoBarrier;
+        mask.lastBitLost = injectNmsMaskLastBitLost;
+        mask.rowNotMerged = injectNmsWalkRowNotMerged;
+        if (failed(sift::lowerNmsPerClassByMaskBlocks(rewriter, nms, mask)))
+          return signalPassFailure();
+        rewriter.eraseOp(op);
+        continue;
+      }
       if (auto nms = dyn_cast<sift::NmsPerClassOp>(op)) {
         if (failed(sift::lowerNmsPerClassToWorkgroups(
                 rewriter, nms, config.getWorkgroupSize()[0], !injectNoBarrier,

@@ -17,7 +17,12 @@ sift-run --bench's entries: each repetition, then the median and the
 spread (max - min). The programs are read from
 their folder names: topk-RxC-kK (largest k along the last dimension),
 sort-RxC (ascending along the last dimension), nms-N (IoU 0.5, corner boxes
-made x1 < x2, y1 < y2 first, outside the timing).
+made x1 < x2, y1 < y2 first, outside the timing), nms-head-BxCxN (a
+detection head: sigmoid of the logits, score threshold 0.5, IoU 0.5, at most
+100 boxes a class; timed twice: "torch" is torchvision's batched_nms over
+every (image, class) at once, "torch-per-class" a loop of torchvision's nms
+over the (image, class) pairs; the cap of 100 a class is applied after the
+timing, when checking).
 """
 import json
 import os
@@ -71,6 +76,22 @@ def check(name, folder, result):
         values = (result[0] if isinstance(result, tuple) else result).cpu().numpy()
         return "pass" if same_keys(values, expected(0)) else \
             "mismatch: sorted values differ from the reference"
+    if name.startswith("nms-head-"):
+        count = int(expected(1).reshape(-1)[0])
+        want = expected(0)[:count].tolist()
+        images, classes, boxes = (t.cpu().numpy().tolist() for t in result)
+        groups = {}
+        for b, c, n in zip(images, classes, boxes):  # score order per group
+            kept = groups.setdefault((b, c), [])
+            if len(kept) < HEAD_MAX_OUT:
+                kept.append([b, c, n])
+        got = [row for key in sorted(groups) for row in groups[key]]
+        if got != want:
+            first = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b),
+                         min(len(got), len(want)))
+            return f"mismatch: kept {len(got)} boxes, the reference {count} " \
+                   f"(first difference at {first})"
+        return "pass"
     if name.startswith("nms-"):
         count = int(expected(1).reshape(-1)[0])
         want = expected(0)[:count, 2].tolist()
@@ -82,8 +103,55 @@ def check(name, folder, result):
     return "pass"
 
 
+HEAD_MAX_OUT = 100
+
+
+def xyxy_of(boxes):
+    """sift's boxes [..., 4] as [y1, x1, y2, x2] with any two diagonal
+    corners, made torchvision's [x1, y1, x2, y2] with x1 <= x2, y1 <= y2."""
+    y = torch.stack([boxes[..., 0], boxes[..., 2]])
+    x = torch.stack([boxes[..., 1], boxes[..., 3]])
+    return torch.stack([x.min(0).values, y.min(0).values,
+                        x.max(0).values, y.max(0).values], dim=-1).contiguous()
+
+
+def head_ops(boxes, logits):
+    """A detection head's NMS, twice: (implementation, function) pairs. Each
+    function returns the kept (image, class, box) in score order."""
+    import torchvision
+    classes = logits.shape[1]
+    xyxy = xyxy_of(boxes)
+
+    def candidates():
+        scores = torch.sigmoid(logits)
+        b, c, n = (scores > 0.5).nonzero(as_tuple=True)
+        return b, c, n, scores[b, c, n]
+
+    def batched():
+        b, c, n, s = candidates()
+        kept = torchvision.ops.batched_nms(xyxy[b, n], s, b * classes + c, 0.5)
+        return b[kept], c[kept], n[kept]
+
+    def per_class():
+        scores = torch.sigmoid(logits)
+        out = ([], [], [])
+        for b in range(logits.shape[0]):
+            for c in range(classes):
+                n = (scores[b, c] > 0.5).nonzero(as_tuple=True)[0]
+                kept = n[torchvision.ops.nms(xyxy[b, n], scores[b, c, n], 0.5)]
+                out[0].append(torch.full_like(kept, b))
+                out[1].append(torch.full_like(kept, c))
+                out[2].append(kept)
+        return tuple(torch.cat(part) for part in out)
+
+    return [("torch", batched), ("torch-per-class", per_class)]
+
+
 def op_of(name, folder):
+    """The function to time, or a list of (implementation, function)."""
     load = lambda i: torch.from_numpy(np.load(os.path.join(folder, f"input{i}.npy"))).cuda()
+    if re.fullmatch(r"nms-head-(\d+)x(\d+)x(\d+)", name):
+        return head_ops(load(0), load(1))
     if m := re.fullmatch(r"topk-(\d+)x(\d+)-k(\d+)", name):
         x, k = load(0), int(m.group(3))
         return lambda: torch.topk(x, k, dim=-1, largest=True, sorted=True)
@@ -93,11 +161,7 @@ def op_of(name, folder):
     if re.fullmatch(r"nms-(\d+)", name):
         import torchvision
         boxes, scores = load(0)[0], load(1)[0, 0]
-        # sift's boxes are [y1, x1, y2, x2] with any two diagonal corners.
-        y = torch.stack([boxes[:, 0], boxes[:, 2]])
-        x = torch.stack([boxes[:, 1], boxes[:, 3]])
-        xyxy = torch.stack([x.min(0).values, y.min(0).values,
-                            x.max(0).values, y.max(0).values], dim=1).contiguous()
+        xyxy = xyxy_of(boxes)
         return lambda: torchvision.ops.nms(xyxy, scores, 0.5)
     return None
 
@@ -131,19 +195,23 @@ def main():
     benchmarks = []
     for name in sorted(os.listdir(inputs)):
         folder = os.path.join(inputs, name)
-        fn = op_of(name, folder)
-        if fn is None:
+        ops = op_of(name, folder)
+        if ops is None:
             continue
-        label = check(name, folder, fn())
-        ms = timed(fn, runs, warmup)
-        full = f"{name}/torch/cuda"
-        benchmarks += [entry(full, t, i, repetitions=runs, label=label)
-                       for i, t in enumerate(ms)]
-        benchmarks.append(entry(full, float(np.median(ms)), aggregate="median",
-                                repetitions=runs, label=label))
-        benchmarks.append(entry(full, max(ms) - min(ms), aggregate="spread",
-                                repetitions=runs, label=label))
-        print(f"{full}: median {np.median(ms):.3f} ms of {runs} ({label})", flush=True)
+        if callable(ops):
+            ops = [("torch", ops)]
+        for impl, fn in ops:
+            label = check(name, folder, fn())
+            ms = timed(fn, runs, warmup)
+            full = f"{name}/{impl}/cuda"
+            benchmarks += [entry(full, t, i, repetitions=runs, label=label)
+                           for i, t in enumerate(ms)]
+            benchmarks.append(entry(full, float(np.median(ms)), aggregate="median",
+                                    repetitions=runs, label=label))
+            benchmarks.append(entry(full, max(ms) - min(ms), aggregate="spread",
+                                    repetitions=runs, label=label))
+            print(f"{full}: median {np.median(ms):.3f} ms of {runs} ({label})",
+                  flush=True)
     context = {"date": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()),
                "host_name": socket.gethostname(), "executable": "torch_bench.py",
                "device": torch.cuda.get_device_name(0),

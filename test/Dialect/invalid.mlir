@@ -290,7 +290,7 @@ func.func private @merge_odd_tile() attributes {c = #sift.lowering_config<workgr
 
 // -----
 
-// expected-error @+1 {{row_tile is for merge_rows, radix_select, radix_sort, radix_onesweep, split_select and register_select only, not workgroup_row}}
+// expected-error @+1 {{row_tile is for merge_rows, radix_select, radix_sort, radix_onesweep, split_select, register_select and mask_blocks only, not workgroup_row}}
 func.func private @tile_not_merge() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = workgroup_row, row_tile = 64>}
 
 // -----

@@ -3,14 +3,25 @@
 // RUN: sift-opt %s --sift-tileandfuse-pipeline="target=nvptx" | FileCheck %s --check-prefixes=CHECK,NVVM
 // RUN: sift-opt %s --sift-tileandfuse-pipeline="target=amdgpu toolkit=%sift_obj/amdgpu-toolkit" | FileCheck %s --check-prefixes=CHECK,ROCDL
 // RUN: sift-opt %s --sift-distribute-pipeline="target=nvptx" -mlir-print-ir-after=sift-workgroup-rows 2>&1 >/dev/null | FileCheck %s --check-prefix=COOP
+// RUN: sift-opt %s --sift-tileandfuse-pipeline="target=nvptx" -mlir-print-ir-after=sift-workgroup-rows 2>&1 >/dev/null | FileCheck %s --check-prefix=TF
 // sift.nms through both GPU pipelines to PTX and HSACO. distribute: the
-// score sort and the selection are each a workgroup per (batch, class),
-// the selection building its suppression mask in workgroup memory.
-// tileandfuse: a (batch, class) per thread, nothing on a kernel's heap.
+// score sort is a workgroup per (batch, class); the selection is
+// mask_blocks: a mask dispatch (the 6 x 37 x 1 words on the host, each
+// mask workgroup staging a column's boxes in workgroup memory) and a walk
+// dispatch (the removed set in workgroup memory). tileandfuse: a (batch,
+// class) per thread (max_out 4 of 37 candidates is a short walk), nothing
+// on a kernel's heap.
 
+// COOP: memref.alloc() : memref<6x37x1xi64>
 // COOP: gpu.launch
-// COOP: memref.alloc() : memref<37x1xi64, #gpu.address_space<workgroup>>
+// COOP: memref.alloc() : memref<256xf32, #gpu.address_space<workgroup>>
 // COOP: gpu.barrier
+// COOP: gpu.launch
+// COOP: memref.alloc() : memref<1xi64, #gpu.address_space<workgroup>>
+// COOP: gpu.barrier
+// TF-NOT: memref<6x37x1xi64>
+// TF-NOT: gpu.barrier
+// TF: scf.forall
 
 // CHECK: sift.dispatch_plan
 // CHECK: func.func @main(

@@ -1,6 +1,6 @@
 //===- test/unittests/generators/BenchProgramsTest.cpp - Benchmark shapes -===//
 //
-// The benchmark programs by name: the fixed ten keep their seeds, other
+// The benchmark programs by name: the fixed twelve keep their seeds, other
 // shapes spelled the same way resolve to a program with a seed of their
 // own (the GPU host makes the same inputs from the name), misspellings do
 // not; a slow kernel's ladder of smaller shapes ends where it says.
@@ -43,6 +43,29 @@ TEST(BenchProgramsTest, OtherShapesResolveByName) {
   EXPECT_EQ(a->bytesMoved, 16u * 4096 * 4 + 16 * 8 * 4 + 16 * 8 * 8);
   ASSERT_TRUE(findBenchProgram("sort-3x5"));
   EXPECT_EQ(findBenchProgram("nms-78")->family, Family::Nms);
+}
+
+TEST(BenchProgramsTest, DetectionHeadsAreNmsAfterASigmoid) {
+  std::optional<BenchProgram> head = findBenchProgram("nms-head-4x80x1000");
+  ASSERT_TRUE(head);
+  EXPECT_TRUE(isFixedBench("nms-head-1x80x20000"));
+  EXPECT_EQ(head->family, Family::Nms);
+  // boxes [4, 1000, 4] and logits [4, 80, 1000], a sigmoid, the NMS.
+  const Program &p = head->program;
+  ASSERT_EQ(p.inputs.size(), 2u);
+  EXPECT_EQ(p.values[static_cast<size_t>(p.inputs[1])].shape,
+            (std::vector<int64_t>{4, 80, 1000}));
+  ASSERT_EQ(p.ops.size(), 2u);
+  EXPECT_EQ(p.ops[1].kind, OpKind::Nms);
+  // Other heads resolve by name; a head's ladder keeps its images and
+  // classes.
+  std::optional<BenchProgram> other = findBenchProgram("nms-head-2x3x64");
+  ASSERT_TRUE(other);
+  EXPECT_NE(other->seed, head->seed);
+  EXPECT_FALSE(findBenchProgram("nms-head-2x3"));
+  EXPECT_EQ(
+      namesOf(benchLadder(*head)),
+      (std::vector<std::string>{"nms-head-4x80x250", "nms-head-4x80x62"}));
 }
 
 TEST(BenchProgramsTest, MisspelledOrHugeShapesAreNotBenchmarks) {

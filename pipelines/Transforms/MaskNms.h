@@ -1,0 +1,43 @@
+//===- MaskNms.h - NMS by a blocked suppression mask ------------*- C++ -*-===//
+//
+// The `mask_blocks` lowering that sift-workgroup-rows applies to
+// `sift.nms_per_class` in both GPU pipelines (MaskNms.cpp).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "pipelines/Dialect/SiftDialect.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace sift {
+
+/// How a mask_blocks lowering is built: the config's walk threads and mask
+/// words per workgroup, whether the mask kernel stages boxes in workgroup
+/// memory, and the faults it may plant.
+struct MaskNmsOptions {
+  int64_t walkThreads = 64;  ///< threads of the walk's workgroup
+  int64_t group = 8;         ///< mask words a mask workgroup computes per row
+  bool stageBoxes = true;    ///< distribute: boxes staged in workgroup memory
+  bool barriers = true;      ///< false: fault dist-no-barrier
+  bool lastBitLost = false;  ///< fault nms-mask-last-bit-lost
+  bool rowNotMerged = false; ///< fault nms-walk-row-not-merged
+};
+
+/// Candidates in one block of the mask (one 64-bit word's worth).
+constexpr int64_t kNmsBlock = 64;
+
+/// Workgroup memory (bytes) of mask_blocks' walk for rows of `n`
+/// candidates: the removed set (a word per 64 candidates), a block's
+/// diagonal words, boxes and kept list, two shared counts.
+int64_t maskNmsWalkBytes(int64_t n);
+
+/// Builds, at the rewriter's insertion point, the two dispatches of `op`
+/// (bufferized, static shapes, at least one candidate and max_out > 0) and
+/// the mask they share, a host-allocated plan buffer of B * C * N * ceil(N
+/// / 64) words. Does not erase `op`.
+mlir::LogicalResult lowerNmsPerClassByMaskBlocks(mlir::RewriterBase &rewriter,
+                                                 NmsPerClassOp op,
+                                                 const MaskNmsOptions &options);
+
+} // namespace sift
