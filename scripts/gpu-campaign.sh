@@ -10,7 +10,7 @@
 # of N artifacts (default 40, every k-th) again under compute-sanitizer
 # memcheck. Writes $OUT/<NAME>.csv, $OUT/<NAME>-memcheck.csv and
 # $OUT/summary.txt: verdicts per folder and pipeline, kernel time per case
-# (median, p90, max) and the ten slowest kernels with their artifacts.
+# (median, p90, p99, max) and the ten slowest kernels with their artifacts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 memcheck=40
@@ -69,8 +69,11 @@ for path in sorted(glob.glob(os.path.join(out, "*.csv"))):
     for pipeline in sorted({t[2] for t in times}):
         ms = sorted(t[0] for t in times if t[2] == pipeline)
         p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
+        p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
         print(f"   kernel ms per case, {pipeline}: median {statistics.median(ms):.3f}"
-              f" p90 {p90:.3f} max {ms[-1]:.1f} (n={len(ms)})")
+              f" p90 {p90:.3f} p99 {p99:.3f} max {ms[-1]:.1f} (n={len(ms)})")
+    ms = sorted(t[0] for t in times)
+    print(f"   kernel ms per case, all: p99 {ms[min(len(ms) - 1, int(0.99 * len(ms)))]:.3f}")
     for ms, f, pipeline in sorted(times, reverse=True)[:10]:
         print(f"   slow: {ms:10.1f} ms {pipeline} {os.path.basename(f)}")
     for r in rows:

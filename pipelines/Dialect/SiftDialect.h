@@ -94,6 +94,14 @@ NmsCorners buildNmsCorners(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value buildNmsIoU(mlir::OpBuilder &b, mlir::Location loc,
                         const NmsCorners &a, const NmsCorners &c);
 
+/// The parts of buildNmsIoU before its division: the IoU is 0 when
+/// `degenerate`, else intersection / unionArea.
+struct NmsOverlap {
+  mlir::Value intersection, unionArea, degenerate;
+};
+NmsOverlap buildNmsOverlap(mlir::OpBuilder &b, mlir::Location loc,
+                           const NmsCorners &a, const NmsCorners &c);
+
 /// The corners of box `batchAndBox` of `op`'s boxes as `op` reads them: its
 /// box format, and fault nms-unnormalized-corners when `op` records it
 /// (corner-format boxes taken as `[ymin, xmin, ymax, xmax]`). Every lowering

@@ -431,8 +431,9 @@ static NmsCorners buildUnnormalizedNmsCorners(OpBuilder &b, Location loc,
   return box;
 }
 
-Value sift::buildNmsIoU(OpBuilder &b, Location loc, const NmsCorners &a,
-                        const NmsCorners &c) {
+sift::NmsOverlap sift::buildNmsOverlap(OpBuilder &b, Location loc,
+                                       const NmsCorners &a,
+                                       const NmsCorners &c) {
   auto area = [&](const NmsCorners &box) {
     Value height = arith::SubFOp::create(b, loc, box.ymax, box.ymin);
     Value width = arith::SubFOp::create(b, loc, box.xmax, box.xmin);
@@ -461,8 +462,16 @@ Value sift::buildNmsIoU(OpBuilder &b, Location loc, const NmsCorners &a,
                            notPositive(areaA)),
       arith::OrIOp::create(b, loc, notPositive(areaC),
                            notPositive(unionArea)));
-  Value iou = arith::DivFOp::create(b, loc, intersection, unionArea);
-  return arith::SelectOp::create(b, loc, degenerate, zero, iou);
+  return {intersection, unionArea, degenerate};
+}
+
+Value sift::buildNmsIoU(OpBuilder &b, Location loc, const NmsCorners &a,
+                        const NmsCorners &c) {
+  NmsOverlap overlap = buildNmsOverlap(b, loc, a, c);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value iou =
+      arith::DivFOp::create(b, loc, overlap.intersection, overlap.unionArea);
+  return arith::SelectOp::create(b, loc, overlap.degenerate, zero, iou);
 }
 
 SmallVector<utils::IteratorType> NmsPerClassOp::getLoopIteratorTypes() {

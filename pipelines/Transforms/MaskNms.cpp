@@ -24,18 +24,22 @@
 //          its word, private memory only). Words of bw < bi are never
 //          computed nor read (the upper triangle).
 //   walk:  a workgroup per (batch, class), its removed set in workgroup
-//          memory; per block while there is room: the threads load the
-//          block's diagonal words, thread 0 walks the block's 64 candidates
-//          in order (kept when its removed bit is clear and there is room:
-//          its box goes to the next slot and its diagonal word is ORed into
-//          the block's removed word), then every thread ORs the kept rows'
-//          words into its share of the later removed words.
+//          memory; per block of 64 candidates while there is room: thread 0
+//          decides the block, unrolled over its 64 places (a place is kept
+//          when its removed bit is clear, and then ORs its diagonal word
+//          into the block's removed word; the kept places are the clear
+//          bits of the final word, the first max_out - count of them
+//          kept); then every thread writes some kept boxes to their slots,
+//          loads some of the next block's diagonal words and boxes into the
+//          second of two workgroup buffers, and ORs the kept rows into its
+//          share of the later removed words (64 independent loads).
 //
 // A candidate is dropped exactly when an earlier kept box overlaps it by
-// more than the threshold: the scalar rule. Faults: nms-mask-last-bit-lost
-// (the mask never sets a word's bit 63), nms-walk-row-not-merged (the walk
-// merges every kept row of a block but the last into the later words),
-// dist-no-barrier (no barriers).
+// more than the threshold: the scalar rule. The mask kernel divides only
+// where two boxes overlap (the IoU is exactly buildNmsIoU's). Faults:
+// nms-mask-last-bit-lost (the mask never sets a word's bit 63),
+// nms-walk-row-not-merged (the walk merges every kept row of a block but
+// the last into the later words), dist-no-barrier (no barriers).
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,7 +59,7 @@ using namespace mlir;
 
 int64_t sift::maskNmsWalkBytes(int64_t n) {
   int64_t words = (n + kNmsBlock - 1) / kNmsBlock;
-  return words * 8 + 2 * kNmsBlock * 8 + kNmsBlock * 4 + 2 * 8;
+  return words * 8 + 4 * kNmsBlock * 8 + 2 * 8;
 }
 
 namespace {
@@ -188,6 +192,30 @@ private:
     klass = arith::RemUIOp::create(b, loc, r, index(b, classes));
   }
 
+  /// Whether IoU(later, kept) is over `threshold` (>= with fault
+  /// nms-iou-ge), the IoU exactly buildNmsIoU's; its division only where
+  /// the boxes overlap (most pairs do not: the branch skips it).
+  Value buildOver(OpBuilder &b, const sift::NmsCorners &later,
+                  const sift::NmsCorners &kept, Value threshold, bool iouGe) {
+    auto predicate =
+        iouGe ? arith::CmpFPredicate::OGE : arith::CmpFPredicate::OGT;
+    sift::NmsOverlap overlap = sift::buildNmsOverlap(b, loc, later, kept);
+    Value zeroOver =
+        arith::CmpFOp::create(b, loc, predicate, f32(b, 0.0), threshold);
+    auto decide = scf::IfOp::create(
+        b, loc, overlap.degenerate,
+        [&](OpBuilder &b, Location) { scf::YieldOp::create(b, loc, zeroOver); },
+        [&](OpBuilder &b, Location) {
+          Value iou = arith::DivFOp::create(b, loc, overlap.intersection,
+                                            overlap.unionArea);
+          scf::YieldOp::create(
+              b, loc,
+              arith::CmpFOp::create(b, loc, predicate, iou, threshold)
+                  .getResult());
+        });
+    return decide.getResult(0);
+  }
+
   void buildMask() {
     int64_t perRow = words * groups;
     bool iouGe = sift::hasInjectedFault(op, sift::Fault::NmsIouGe);
@@ -252,12 +280,7 @@ private:
                       } else {
                         later = cornersOf(b, batch, klass, first, j);
                       }
-                      Value iou = sift::buildNmsIoU(b, loc, later, own);
-                      Value over = arith::CmpFOp::create(
-                          b, loc,
-                          iouGe ? arith::CmpFPredicate::OGE
-                                : arith::CmpFPredicate::OGT,
-                          iou, threshold);
+                      Value over = buildOver(b, later, own, threshold, iouGe);
                       Value valid = arith::AndIOp::create(
                           b, loc, cmp(b, CmpIPredicate::ugt, j, i),
                           cmp(b, CmpIPredicate::ult, j, m));
@@ -273,7 +296,8 @@ private:
                               .getResult());
                     });
                 scf::IfOp::create(b, loc, active, [&](OpBuilder &b, Location) {
-                  memref::StoreOp::create(b, loc, loop.getResult(0), mask,
+                  Value word = loop.getResult(0);
+                  memref::StoreOp::create(b, loc, word, mask,
                                           ValueRange{r, i, bw});
                   scf::YieldOp::create(b, loc);
                 });
@@ -287,10 +311,9 @@ private:
   /// The walk's workgroup memory.
   struct WalkMemory {
     Value removed;  ///< a bit per candidate, set once suppressed
-    Value diagonal; ///< the block's diagonal words
-    Value boxes;    ///< the block's candidates' boxes
-    Value kept;     ///< offsets in the block of the boxes kept in it
-    Value shared;   ///< how many the block kept, the count after it
+    Value diagonal; ///< two blocks' diagonal words (this one's, the next's)
+    Value boxes;    ///< two blocks' candidates' boxes
+    Value shared; ///< the block's kept places (a bit each), the count after it
   };
 
   void buildWalk() {
@@ -314,9 +337,8 @@ private:
     };
     WalkMemory memory;
     memory.removed = workgroup(words, i64Type);
-    memory.diagonal = workgroup(sift::kNmsBlock, i64Type);
-    memory.boxes = workgroup(sift::kNmsBlock, i64Type);
-    memory.kept = workgroup(sift::kNmsBlock, b.getI32Type());
+    memory.diagonal = workgroup(2 * sift::kNmsBlock, i64Type);
+    memory.boxes = workgroup(2 * sift::kNmsBlock, i64Type);
     memory.shared = workgroup(2, i64Type);
     Value step = index(b, options.walkThreads);
     scf::ForOp::create(b, loc, tid, wm, step, ValueRange{},
@@ -325,6 +347,7 @@ private:
                                                  memory.removed, w);
                          scf::YieldOp::create(b, loc);
                        });
+    buildPlaceLoads(b, r, batch, klass, tid, first, m, wm, index(b, 0), memory);
     barrier(b);
     Value maxOutI64 = i64(b, op.getMaxOutPerClass());
     auto blocks = scf::ForOp::create(
@@ -351,139 +374,236 @@ private:
     });
   }
 
+  /// Loads the places of block `blk` (its diagonal words and boxes, zeros
+  /// past its candidates or when there is no such block) into buffer
+  /// `blk` % 2 of `memory`, the threads sharing the 64 places.
+  void buildPlaceLoads(OpBuilder &b, Value r, Value batch, Value klass,
+                       Value tid, Value first, Value m, Value wm, Value blk,
+                       const WalkMemory &memory) {
+    Value base = mul(b, blk, index(b, sift::kNmsBlock));
+    Value exists = cmp(b, CmpIPredicate::ult, blk, wm);
+    Value length = arith::SelectOp::create(
+        b, loc, exists,
+        minu(b, index(b, sift::kNmsBlock), sub(b, m, minu(b, base, m))),
+        index(b, 0));
+    Value buffer = mul(b, arith::AndIOp::create(b, loc, blk, index(b, 1)),
+                       index(b, sift::kNmsBlock));
+    scf::ForOp::create(
+        b, loc, tid, index(b, sift::kNmsBlock), index(b, options.walkThreads),
+        ValueRange{}, [&](OpBuilder &b, Location, Value j, ValueRange) {
+          auto load = scf::IfOp::create(
+              b, loc, cmp(b, CmpIPredicate::ult, j, length),
+              [&](OpBuilder &b, Location) {
+                Value word = memref::LoadOp::create(
+                    b, loc, mask, ValueRange{r, add(b, base, j), blk});
+                Value box = memref::LoadOp::create(
+                    b, loc, op.getOrder(),
+                    ValueRange{batch, klass, add(b, first, add(b, base, j))});
+                scf::YieldOp::create(b, loc, ValueRange{word, box});
+              },
+              [&](OpBuilder &b, Location) {
+                scf::YieldOp::create(b, loc, ValueRange{i64(b, 0), i64(b, 0)});
+              });
+          Value place = add(b, buffer, j);
+          memref::StoreOp::create(b, loc, load.getResult(0), memory.diagonal,
+                                  place);
+          memref::StoreOp::create(b, loc, load.getResult(1), memory.boxes,
+                                  place);
+          scf::YieldOp::create(b, loc);
+        });
+  }
+
+  /// The number of set bits of the i64 `x` (SWAR; no math dialect op).
+  Value popcount(OpBuilder &b, Value x) {
+    auto shr = [&](Value v, int64_t n) {
+      return arith::ShRUIOp::create(b, loc, v, i64(b, n)).getResult();
+    };
+    auto band = [&](Value v, uint64_t m) {
+      return arith::AndIOp::create(b, loc, v, i64(b, static_cast<int64_t>(m)))
+          .getResult();
+    };
+    x = arith::SubIOp::create(b, loc, x,
+                              band(shr(x, 1), 0x5555555555555555ull));
+    x = arith::AddIOp::create(b, loc, band(x, 0x3333333333333333ull),
+                              band(shr(x, 2), 0x3333333333333333ull));
+    x = band(arith::AddIOp::create(b, loc, x, shr(x, 4)),
+             0x0F0F0F0F0F0F0F0Full);
+    x = arith::MulIOp::create(b, loc, x, i64(b, 0x0101010101010101ll));
+    return shr(x, 56);
+  }
+
+  /// Bit j of the i64 `x` as an i1.
+  Value bitSet(OpBuilder &b, Value x, Value j) {
+    Value shifted = arith::ShRUIOp::create(b, loc, x, j);
+    return cmp(b, CmpIPredicate::ne,
+               arith::AndIOp::create(b, loc, shifted, i64(b, 1)), i64(b, 0));
+  }
+
   /// Block `blk` of the walk, entered with `count` kept so far (below
-  /// max_out): every thread loads some of its diagonal words and boxes,
-  /// thread 0 decides it, every thread merges the kept rows into its share
-  /// of the later words. Returns the count after it.
+  /// max_out) and its places loaded (buffer blk % 2): thread 0 decides it
+  /// into a word of kept places; then every thread writes some kept boxes
+  /// to their slots, loads some places of the next block into the other
+  /// buffer and merges the kept rows into its share of the later words
+  /// (all their loads in flight at once). Returns the count after it.
   Value buildWalkBlock(OpBuilder &b, Value r, Value batch, Value klass,
                        Value tid, Value first, Value m, Value wm, Value blk,
                        Value count, const WalkMemory &memory) {
     Value one = index(b, 1);
-    Value step = index(b, options.walkThreads);
     Value base = mul(b, blk, index(b, sift::kNmsBlock));
     Value length = minu(b, index(b, sift::kNmsBlock), sub(b, m, base));
-    scf::ForOp::create(
-        b, loc, tid, length, step, ValueRange{},
-        [&](OpBuilder &b, Location, Value j, ValueRange) {
-          Value word = memref::LoadOp::create(
-              b, loc, mask, ValueRange{r, add(b, base, j), blk});
-          memref::StoreOp::create(b, loc, word, memory.diagonal, j);
-          Value box = memref::LoadOp::create(
-              b, loc, op.getOrder(),
-              ValueRange{batch, klass, add(b, first, add(b, base, j))});
-          memref::StoreOp::create(b, loc, box, memory.boxes, j);
-          scf::YieldOp::create(b, loc);
-        });
-    barrier(b);
+    Value buffer = mul(b, arith::AndIOp::create(b, loc, blk, one),
+                       index(b, sift::kNmsBlock));
     onThreadZero(b, tid, [&](OpBuilder &b) {
-      buildBlockDecisions(b, batch, klass, length, blk, count, memory);
+      buildBlockDecisions(b, length, blk, count, buffer, memory);
     });
     barrier(b);
-    Value keptCount =
-        toIndex(b, memref::LoadOp::create(b, loc, memory.shared, index(b, 0)));
+    Value keptBits = memref::LoadOp::create(b, loc, memory.shared, index(b, 0));
     Value newCount = memref::LoadOp::create(b, loc, memory.shared, index(b, 1));
-    if (options.rowNotMerged)
-      keptCount = arith::SelectOp::create(
-          b, loc, cmp(b, CmpIPredicate::ugt, keptCount, index(b, 0)),
-          sub(b, keptCount, one), keptCount);
-    buildMerge(b, r, tid, blk, wm, base, keptCount, memory);
+    // Kept place t goes to slot count + (kept places before t).
+    scf::ForOp::create(
+        b, loc, tid, index(b, sift::kNmsBlock), index(b, options.walkThreads),
+        ValueRange{}, [&](OpBuilder &b, Location, Value t, ValueRange) {
+          Value t64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), t);
+          scf::IfOp::create(
+              b, loc, bitSet(b, keptBits, t64), [&](OpBuilder &b, Location) {
+                Value below = arith::SubIOp::create(
+                    b, loc, arith::ShLIOp::create(b, loc, i64(b, 1), t64),
+                    i64(b, 1));
+                Value rank =
+                    popcount(b, arith::AndIOp::create(b, loc, keptBits, below));
+                Value box = memref::LoadOp::create(b, loc, memory.boxes,
+                                                   add(b, buffer, t));
+                memref::StoreOp::create(
+                    b, loc, box, op.getSlotsInit(),
+                    ValueRange{
+                        batch, klass,
+                        arith::IndexCastOp::create(
+                            b, loc, b.getIndexType(),
+                            arith::AddIOp::create(b, loc, count, rank))});
+                scf::YieldOp::create(b, loc);
+              });
+          scf::YieldOp::create(b, loc);
+        });
+    Value mergeBits = keptBits;
+    if (options.rowNotMerged) {
+      // The highest kept place: smear the top bit down, keep its top.
+      Value smear = keptBits;
+      for (int64_t shift : {1, 2, 4, 8, 16, 32})
+        smear = arith::OrIOp::create(
+            b, loc, smear,
+            arith::ShRUIOp::create(b, loc, smear, i64(b, shift)));
+      Value highest = arith::XOrIOp::create(
+          b, loc, smear, arith::ShRUIOp::create(b, loc, smear, i64(b, 1)));
+      mergeBits = arith::XOrIOp::create(b, loc, keptBits, highest);
+    }
+    buildPlaceLoads(b, r, batch, klass, tid, first, m, wm, add(b, blk, one),
+                    memory);
+    buildMerge(b, r, tid, blk, wm, base, mergeBits, memory);
     barrier(b);
     return newCount;
   }
 
-  /// Thread 0's walk over block `blk` (its `length` candidates): kept boxes
-  /// to their slots, their offsets in the block to `kept`, then how many
-  /// were kept and the new count to `shared`. Every load is from workgroup
-  /// memory.
-  void buildBlockDecisions(OpBuilder &b, Value batch, Value klass, Value length,
-                           Value blk, Value count, const WalkMemory &memory) {
-    Value maxOutI64 = i64(b, op.getMaxOutPerClass());
-    Value start = memref::LoadOp::create(b, loc, memory.removed, blk);
-    auto loop = scf::ForOp::create(
-        b, loc, index(b, 0), length, index(b, 1),
-        ValueRange{start, count, index(b, 0)},
-        [&](OpBuilder &b, Location, Value j, ValueRange state) {
-          Value word = state[0], slot = state[1], keptCount = state[2];
-          Value bit = arith::AndIOp::create(
-              b, loc,
-              arith::ShRUIOp::create(
-                  b, loc, word,
-                  arith::IndexCastOp::create(b, loc, b.getI64Type(), j)),
-              i64(b, 1));
-          Value keep = arith::AndIOp::create(
-              b, loc, cmp(b, CmpIPredicate::slt, slot, maxOutI64),
-              cmp(b, CmpIPredicate::eq, bit, i64(b, 0)));
-          auto decide = scf::IfOp::create(
-              b, loc, keep,
-              [&](OpBuilder &b, Location) {
-                Value box = memref::LoadOp::create(b, loc, memory.boxes, j);
-                memref::StoreOp::create(
-                    b, loc, box, op.getSlotsInit(),
-                    ValueRange{batch, klass,
-                               arith::IndexCastOp::create(
-                                   b, loc, b.getIndexType(), slot)});
-                memref::StoreOp::create(
-                    b, loc,
-                    arith::IndexCastOp::create(b, loc, b.getI32Type(), j),
-                    memory.kept, keptCount);
-                Value row = memref::LoadOp::create(b, loc, memory.diagonal, j);
+  /// Thread 0's walk over block `blk` (its `length` candidates, their
+  /// places in buffer `buffer`): a place is kept when its bit of the
+  /// removed word is clear, and then ORs its diagonal word into it. Places
+  /// past `length` start removed, so the kept places are the clear bits of
+  /// the final word; the chain from one place to the next is a shift, a
+  /// test and an OR (every load is from workgroup memory, none depends on a
+  /// decision). Beyond max_out - count kept places, the later ones are
+  /// dropped (the walk ends with this block). The kept places and the new
+  /// count go to `shared`.
+  void buildBlockDecisions(OpBuilder &b, Value length, Value blk, Value count,
+                           Value buffer, const WalkMemory &memory) {
+    Value all = i64(b, -1);
+    Value length64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), length);
+    Value full = cmp(b, CmpIPredicate::eq, length, index(b, sift::kNmsBlock));
+    Value invalid = arith::SelectOp::create(
+        b, loc, full, i64(b, 0), arith::ShLIOp::create(b, loc, all, length64));
+    Value word = arith::OrIOp::create(
+        b, loc, memref::LoadOp::create(b, loc, memory.removed, blk), invalid);
+    for (int64_t j = 0; j < sift::kNmsBlock; ++j) {
+      Value row = memref::LoadOp::create(b, loc, memory.diagonal,
+                                         add(b, buffer, index(b, j)));
+      Value clear = arith::XOrIOp::create(
+          b, loc, bitSet(b, word, i64(b, j)),
+          arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+      word = arith::SelectOp::create(
+          b, loc, clear, arith::OrIOp::create(b, loc, word, row), word);
+    }
+    Value kept = arith::XOrIOp::create(b, loc, word, all);
+    // At most max_out - count of them: drop the places after that many.
+    Value room =
+        arith::SubIOp::create(b, loc, i64(b, op.getMaxOutPerClass()), count);
+    Value total = popcount(b, kept);
+    auto capped = scf::IfOp::create(
+        b, loc, cmp(b, CmpIPredicate::sgt, total, room),
+        [&](OpBuilder &b, Location) {
+          auto walk = scf::ForOp::create(
+              b, loc, index(b, 0), index(b, sift::kNmsBlock), index(b, 1),
+              ValueRange{kept, i64(b, 0)},
+              [&](OpBuilder &b, Location, Value j, ValueRange state) {
+                Value j64 =
+                    arith::IndexCastOp::create(b, loc, b.getI64Type(), j);
+                Value set = bitSet(b, state[0], j64);
+                Value seen = arith::AddIOp::create(
+                    b, loc, state[1],
+                    arith::ExtUIOp::create(b, loc, b.getI64Type(), set));
+                Value over = arith::AndIOp::create(
+                    b, loc, set, cmp(b, CmpIPredicate::sgt, seen, room));
+                Value cleared = arith::AndIOp::create(
+                    b, loc, state[0],
+                    arith::XOrIOp::create(
+                        b, loc, arith::ShLIOp::create(b, loc, i64(b, 1), j64),
+                        all));
                 scf::YieldOp::create(
                     b, loc,
-                    ValueRange{arith::OrIOp::create(b, loc, word, row),
-                               add(b, slot, i64(b, 1)),
-                               add(b, keptCount, index(b, 1))});
-              },
-              [&](OpBuilder &b, Location) {
-                scf::YieldOp::create(b, loc, ValueRange{word, slot, keptCount});
+                    ValueRange{arith::SelectOp::create(b, loc, over, cleared,
+                                                       state[0]),
+                               seen});
               });
-          scf::YieldOp::create(b, loc, decide.getResults());
-        });
+          scf::YieldOp::create(b, loc, walk.getResult(0));
+        },
+        [&](OpBuilder &b, Location) { scf::YieldOp::create(b, loc, kept); });
+    Value keptBits = capped.getResult(0);
+    memref::StoreOp::create(b, loc, keptBits, memory.shared, index(b, 0));
     memref::StoreOp::create(
-        b, loc,
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), loop.getResult(2)),
-        memory.shared, index(b, 0));
-    memref::StoreOp::create(b, loc, loop.getResult(1), memory.shared,
-                            index(b, 1));
+        b, loc, arith::AddIOp::create(b, loc, count, popcount(b, keptBits)),
+        memory.shared, index(b, 1));
   }
 
-  /// Kept rows a walk thread merges per step of its loop.
-  static constexpr int64_t kMergeUnroll = 8;
-
-  /// Every thread ORs the kept rows of block `blk` into its share of the
-  /// removed words after it, kMergeUnroll rows at a time: their loads are
-  /// independent, so a thread has that many in flight. A step past the
-  /// last kept row repeats it (ORing a row twice changes nothing).
+  /// Every thread ORs the kept rows of block `blk` (the set bits of
+  /// `keptBits`) into its share of the removed words after it, unrolled
+  /// over the block's 64 places with no branch: a place not kept loads the
+  /// first kept place's row instead (ORing a row twice changes nothing), so
+  /// all 64 loads are independent and in flight at once.
   void buildMerge(OpBuilder &b, Value r, Value tid, Value blk, Value wm,
-                  Value base, Value keptCount, const WalkMemory &memory) {
+                  Value base, Value keptBits, const WalkMemory &memory) {
     Value one = index(b, 1);
-    Value lastKept = sub(b, keptCount, one);
-    scf::ForOp::create(
-        b, loc, add(b, add(b, blk, one), tid), wm,
-        index(b, options.walkThreads), ValueRange{},
-        [&](OpBuilder &b, Location, Value w, ValueRange) {
-          Value start = memref::LoadOp::create(b, loc, memory.removed, w);
-          auto rowsLoop = scf::ForOp::create(
-              b, loc, index(b, 0), keptCount, index(b, kMergeUnroll),
-              ValueRange{start},
-              [&](OpBuilder &b, Location, Value q, ValueRange acc) {
-                SmallVector<Value> rowWords;
-                for (int64_t u = 0; u < kMergeUnroll; ++u) {
-                  Value slot = minu(b, add(b, q, index(b, u)), lastKept);
-                  Value offset = toIndex(
-                      b, memref::LoadOp::create(b, loc, memory.kept, slot)
-                             .getResult());
-                  rowWords.push_back(memref::LoadOp::create(
-                      b, loc, mask, ValueRange{r, add(b, base, offset), w}));
-                }
-                Value merged = acc[0];
-                for (Value word : rowWords)
-                  merged = arith::OrIOp::create(b, loc, merged, word);
-                scf::YieldOp::create(b, loc, merged);
-              });
-          memref::StoreOp::create(b, loc, rowsLoop.getResult(0), memory.removed,
-                                  w);
-          scf::YieldOp::create(b, loc);
-        });
+    Value any = cmp(b, CmpIPredicate::ne, keptBits, i64(b, 0));
+    scf::IfOp::create(b, loc, any, [&](OpBuilder &b, Location) {
+      Value lowest = arith::AndIOp::create(
+          b, loc, keptBits, arith::SubIOp::create(b, loc, i64(b, 0), keptBits));
+      Value firstKept = toIndex(
+          b, popcount(b, arith::SubIOp::create(b, loc, lowest, i64(b, 1))));
+      Value fallback = add(b, base, firstKept);
+      scf::ForOp::create(
+          b, loc, add(b, add(b, blk, one), tid), wm,
+          index(b, options.walkThreads), ValueRange{},
+          [&](OpBuilder &b, Location, Value w, ValueRange) {
+            Value merged = memref::LoadOp::create(b, loc, memory.removed, w);
+            for (int64_t j = 0; j < sift::kNmsBlock; ++j) {
+              Value rowIndex = arith::SelectOp::create(
+                  b, loc, bitSet(b, keptBits, i64(b, j)),
+                  add(b, base, index(b, j)), fallback);
+              Value word = memref::LoadOp::create(b, loc, mask,
+                                                  ValueRange{r, rowIndex, w});
+              merged = arith::OrIOp::create(b, loc, merged, word);
+            }
+            memref::StoreOp::create(b, loc, merged, memory.removed, w);
+            scf::YieldOp::create(b, loc);
+          });
+      scf::YieldOp::create(b, loc);
+    });
   }
 
   RewriterBase &b;

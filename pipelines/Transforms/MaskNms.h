@@ -28,8 +28,8 @@ struct MaskNmsOptions {
 constexpr int64_t kNmsBlock = 64;
 
 /// Workgroup memory (bytes) of mask_blocks' walk for rows of `n`
-/// candidates: the removed set (a word per 64 candidates), a block's
-/// diagonal words, boxes and kept list, two shared counts.
+/// candidates: the removed set (a word per 64 candidates), two blocks'
+/// diagonal words and boxes, a block's kept places and the count.
 int64_t maskNmsWalkBytes(int64_t n);
 
 /// Builds, at the rewriter's insertion point, the two dispatches of `op`
