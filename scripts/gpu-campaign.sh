@@ -3,26 +3,28 @@
 # compile host (`harness fuzz --export-artifacts=DIR`) and carried as
 # tarballs (`tar cJf NAME.tar.xz -C PARENT NAME`):
 #
-#   scripts/gpu-campaign.sh [--memcheck=N] NAME.tar.xz...
+#   scripts/gpu-campaign.sh [--memcheck=N] [--jobs=N] NAME.tar.xz...
 #
 # For each tarball: unpack, run every artifact with sift-run on the GPU (via
-# scripts/gpu-run.sh, which builds the runtime-only sift-run), then a sample
-# of N artifacts (default 40, every k-th) again under compute-sanitizer
+# scripts/gpu-run.sh, which builds the runtime-only sift-run; --jobs=N: up
+# to N folders at once, one sift-run each), then a sample of N artifacts (default 40, every k-th) again under compute-sanitizer
 # memcheck. Writes $OUT/<NAME>.csv, $OUT/<NAME>-memcheck.csv and
 # $OUT/summary.txt: verdicts per folder and pipeline, kernel time per case
 # (median, p90, p99, max) and the ten slowest kernels with their artifacts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 memcheck=40
+jobs=1
 tarballs=()
 for arg in "$@"; do
   case "$arg" in
     --memcheck=*) memcheck="${arg#--memcheck=}" ;;
+    --jobs=*) jobs="${arg#--jobs=}" ;;
     -*) echo "gpu-campaign.sh: unknown flag '$arg'" >&2; exit 2 ;;
     *) tarballs+=("$arg") ;;
   esac
 done
-[ "${#tarballs[@]}" -gt 0 ] || { echo "usage: gpu-campaign.sh [--memcheck=N] NAME.tar.xz..." >&2; exit 2; }
+[ "${#tarballs[@]}" -gt 0 ] || { echo "usage: gpu-campaign.sh [--memcheck=N] [--jobs=N] NAME.tar.xz..." >&2; exit 2; }
 out="${OUT:-gpu-out}"
 mkdir -p "$out"
 work=/tmp/sift-campaign
@@ -34,7 +36,7 @@ for tarball in "${tarballs[@]}"; do
 done
 for dir in "$work"/*/; do dirs+=("${dir%/}"); done
 status=0
-OUT="$out" scripts/gpu-run.sh --device=cuda "${dirs[@]}" || status=$?
+OUT="$out" scripts/gpu-run.sh --device=cuda --jobs="$jobs" "${dirs[@]}" || status=$?
 sift_run=/tmp/sift-runtime-build/tools/sift-run
 if [ "$memcheck" -gt 0 ]; then
   for dir in "${dirs[@]}"; do
