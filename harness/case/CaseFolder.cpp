@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <regex>
 #include <type_traits>
 #include <unistd.h>
@@ -324,6 +325,54 @@ std::string normalizeNumbers(const std::string &text) {
   return out;
 }
 
+/// Shaped types (`memref<...>`, `tensor<...>`, `vector<...>`) as `memref<T>`
+/// (or tensor, vector) whatever their shape, rank, element type and layout:
+/// one lowering bug reports the same message for every shape it meets. A
+/// memref's memory space stays (`memref<T, workgroup>`, `memref<T,
+/// private>`): where a buffer lives is part of a bug's class.
+std::string normalizeShapedTypes(const std::string &text) {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t start = std::string::npos;
+    std::string kind;
+    for (const char *name : {"memref<", "tensor<", "vector<"}) {
+      size_t at = text.find(name, i);
+      if (at != std::string::npos &&
+          (start == std::string::npos || at < start)) {
+        start = at;
+        kind = std::string(name, std::strlen(name) - 1);
+      }
+    }
+    if (start == std::string::npos) {
+      out.append(text, i, std::string::npos);
+      break;
+    }
+    size_t open = start + kind.size();
+    size_t end = open, depth = 0;
+    for (; end < text.size(); ++end) {
+      if (text[end] == '<')
+        ++depth;
+      else if (text[end] == '>' && --depth == 0)
+        break;
+    }
+    if (end >= text.size()) { // Unbalanced: leave the rest as it is.
+      out.append(text, i, std::string::npos);
+      break;
+    }
+    std::string inside = text.substr(open + 1, end - open - 1);
+    out.append(text, i, start - i);
+    out += kind + "<T";
+    for (const char *space : {"workgroup", "private"})
+      if (inside.find(std::string("address_space<") + space) !=
+          std::string::npos)
+        out += std::string(", ") + space;
+    out += ">";
+    i = end + 1;
+  }
+  return out;
+}
+
 } // namespace
 
 std::string findingSignature(const CaseResult &result) {
@@ -335,6 +384,12 @@ std::string findingSignature(const CaseResult &result) {
   static const std::regex path(R"((/[^ /:'"]+)+)");
   first = std::regex_replace(first, ssa, "%V");
   first = std::regex_replace(first, path, "PATH");
+  first = normalizeShapedTypes(first);
+  // Scalar element types alike (`f16`, `i64`, `index`): a bug's class
+  // rarely depends on them, and its message names whichever it met.
+  static const std::regex scalar(
+      R"(\b(b?f(16|32|64)|i(1|8|16|32|64)|index)\b)");
+  first = std::regex_replace(first, scalar, "E");
   first = normalizeNumbers(first);
   // The op the case is about (its first sort, top-k or NMS; from the text
   // when there is no model).

@@ -317,6 +317,41 @@ TEST(FindingStoreTest, SignatureNormalizesNumbers) {
   EXPECT_NE(findingSignature(a), findingSignature(f));
 }
 
+TEST(FindingStoreTest, SignatureCollapsesShapedAndElementTypes) {
+  // One bug (issue 27: a night with tf-global-temp alone gave 17
+  // signatures), met at every shape, rank and element type: one signature.
+  auto malloc = [](const std::string &detail) {
+    CaseResult r = fakeFinding(7, detail);
+    r.verdict = oracle::Verdict::MallocInKernel;
+    r.stage = Stage(Step::Static);
+    return r;
+  };
+  CaseResult a = malloc("memref.alloc of memref<?x6x4xf16> lowers to a call "
+                        "to malloc (introduced by convert-parallel-loops)");
+  CaseResult b = malloc("memref.alloc of memref<?x1xi64> lowers to a call to "
+                        "malloc (introduced by convert-parallel-loops)");
+  CaseResult c = malloc("memref.alloc of memref<8xf32, strided<[1], offset: "
+                        "?>> lowers to a call to malloc (introduced by "
+                        "convert-parallel-loops)");
+  EXPECT_EQ(findingSignature(a), findingSignature(b));
+  EXPECT_EQ(findingSignature(a), findingSignature(c));
+  EXPECT_NE(findingSignature(a).find("memref<T>"), std::string::npos)
+      << findingSignature(a);
+  // Where the buffer lives stays part of the class.
+  CaseResult d = malloc("memref.alloc of memref<64xi64, "
+                        "#gpu.address_space<workgroup>> lowers to a call to "
+                        "malloc (introduced by convert-parallel-loops)");
+  EXPECT_NE(findingSignature(a), findingSignature(d));
+  EXPECT_NE(findingSignature(d).find("memref<T, workgroup>"), std::string::npos)
+      << findingSignature(d);
+  // Scalar types too; other words are not touched.
+  CaseResult e = malloc("cannot lower arith.addf on f16 (introduced by x)");
+  CaseResult f = malloc("cannot lower arith.addf on i64 (introduced by x)");
+  CaseResult g = malloc("cannot lower arith.mulf on i64 (introduced by x)");
+  EXPECT_EQ(findingSignature(e), findingSignature(f));
+  EXPECT_NE(findingSignature(f), findingSignature(g));
+}
+
 // However often a signature recurs, it keeps kReprosPerSignature case
 // folders; every finding still gets its row and the signature its count.
 TEST(FindingStoreTest, FewReprosPerSignature) {
