@@ -229,6 +229,10 @@ Status mergeAll(sqlite3 *db, const std::vector<std::string> &inputs) {
                         input);
         !s)
       return s;
+    if (Status s = checkIntact(db, "src", input); !s) {
+      (void)exec(db, "DETACH DATABASE src", input);
+      return s;
+    }
     if (Status s = mergeOne(db, input); !s) {
       (void)exec(db, "ROLLBACK", "rollback");
       return makeError(input + ": " + s.message() +

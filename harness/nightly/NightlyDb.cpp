@@ -17,6 +17,35 @@ std::string sqlQuoted(const std::string &text) {
   return out + "'";
 }
 
+Status checkIntact(sqlite3 *db, const std::string &schema,
+                   const std::string &path) {
+  sqlite3_stmt *stmt = nullptr;
+  std::string sql = "PRAGMA " + schema + ".integrity_check(1)";
+  std::string problem;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
+    problem = sqlite3_errmsg(db);
+  } else {
+    int step = sqlite3_step(stmt);
+    if (step == SQLITE_ROW) {
+      const unsigned char *text = sqlite3_column_text(stmt, 0);
+      std::string first = text ? reinterpret_cast<const char *>(text) : "";
+      if (first != "ok")
+        problem = first;
+    } else {
+      problem = sqlite3_errmsg(db);
+    }
+  }
+  sqlite3_finalize(stmt);
+  if (problem.empty())
+    return Status::success();
+  for (char &c : problem)
+    if (c == '\n')
+      c = ' ';
+  return makeError(
+      path + ": the database is damaged (sqlite's integrity_check: " + problem +
+      "); restore it from a copy, or leave it out");
+}
+
 Result<std::unique_ptr<NightDb>> NightDb::open(const std::string &path,
                                                bool readOnly) {
   sqlite3 *db = nullptr;
@@ -32,6 +61,9 @@ Result<std::unique_ptr<NightDb>> NightDb::open(const std::string &path,
   // A file that is not a database fails here, not at the first query.
   if (Status s = night->exec("SELECT count(*) FROM sqlite_master"); !s.ok())
     return s.error();
+  if (readOnly)
+    if (Status s = checkIntact(db, "main", path); !s.ok())
+      return s.error();
   return night;
 }
 

@@ -82,4 +82,11 @@ const char *nightlyTablesSql();
 /// `text` as an SQL string literal.
 std::string sqlQuoted(const std::string &text);
 
+/// An error naming `path` when sqlite's integrity_check finds schema `schema`
+/// ("main", or an attached one) of `db` damaged (a torn page, an index
+/// that disagrees with its table: what later shows as "UNIQUE constraint
+/// failed" or wrong counts); success when it is intact.
+Status checkIntact(sqlite3 *db, const std::string &schema,
+                   const std::string &path);
+
 } // namespace sift::harness
