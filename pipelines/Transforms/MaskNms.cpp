@@ -112,30 +112,6 @@ private:
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
   }
 
-  /// The first position p in [lo, hi) where `holds(p)` is false, `holds`
-  /// being true on a prefix of [lo, hi) (hi when it holds on all of it).
-  Value partitionPoint(OpBuilder &b, Value lo, Value hi,
-                       function_ref<Value(OpBuilder &, Value)> holds) {
-    Type indexType = b.getIndexType();
-    auto loop = scf::WhileOp::create(
-        b, loc, TypeRange{indexType, indexType}, ValueRange{lo, hi},
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          Value more = cmp(b, CmpIPredicate::ult, args[0], args[1]);
-          scf::ConditionOp::create(b, loc, more, args);
-        },
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          Value half = arith::ShRUIOp::create(b, loc, sub(b, args[1], args[0]),
-                                              index(b, 1));
-          Value mid = add(b, args[0], half);
-          Value yes = holds(b, mid);
-          Value newLo = arith::SelectOp::create(
-              b, loc, yes, add(b, mid, index(b, 1)), args[0]);
-          Value newHi = arith::SelectOp::create(b, loc, yes, args[1], mid);
-          scf::YieldOp::create(b, loc, ValueRange{newLo, newHi});
-        });
-    return loop.getResult(0);
-  }
-
   /// The score at sorted position `p` of (batch, klass), as f32.
   Value scoreAt(OpBuilder &b, Value batch, Value klass, Value p) {
     Value score = memref::LoadOp::create(b, loc, op.getSortedScores(),
@@ -151,7 +127,7 @@ private:
     Value zero = index(b, 0), all = index(b, n);
     if (!threshold)
       return {zero, all};
-    Value first = partitionPoint(b, zero, all, [&](OpBuilder &b, Value p) {
+    Value first = lowerBound(b, zero, all, [&](OpBuilder &b, Value p) {
       Value score = scoreAt(b, batch, klass, p);
       return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, score,
                                    score)
@@ -159,7 +135,7 @@ private:
     });
     bool scoreGe = sift::hasInjectedFault(op, sift::Fault::NmsScoreThresholdGe);
     Value bound = f32(b, threshold->convertToFloat());
-    Value end = partitionPoint(b, first, all, [&](OpBuilder &b, Value p) {
+    Value end = lowerBound(b, first, all, [&](OpBuilder &b, Value p) {
       return arith::CmpFOp::create(b, loc,
                                    scoreGe ? arith::CmpFPredicate::OGE
                                            : arith::CmpFPredicate::OGT,
@@ -187,9 +163,20 @@ private:
                                   index(b, sift::kNmsBlock));
   }
 
-  void splitRow(OpBuilder &b, Value r, Value &batch, Value &klass) {
-    batch = arith::DivUIOp::create(b, loc, r, index(b, classes));
-    klass = arith::RemUIOp::create(b, loc, r, index(b, classes));
+  /// Row r's (batch, class), its candidates (sorted positions first to
+  /// first + m) and their blocks (wm).
+  struct RowCandidates {
+    Value batch, klass, first, m, wm;
+  };
+  RowCandidates rowCandidates(OpBuilder &b, Value r) {
+    RowCandidates row;
+    row.batch = arith::DivUIOp::create(b, loc, r, index(b, classes));
+    row.klass = arith::RemUIOp::create(b, loc, r, index(b, classes));
+    std::pair<Value, Value> range = candidates(b, row.batch, row.klass);
+    row.first = range.first;
+    row.m = sub(b, range.second, range.first);
+    row.wm = ceilBlocks(b, row.m);
+    return row;
   }
 
   /// Whether IoU(later, kept) is over `threshold` (>= with fault
@@ -226,12 +213,9 @@ private:
           Value rest = arith::RemUIOp::create(b, loc, block, index(b, perRow));
           Value bi = arith::DivUIOp::create(b, loc, rest, index(b, groups));
           Value group = arith::RemUIOp::create(b, loc, rest, index(b, groups));
-          Value batch, klass;
-          splitRow(b, r, batch, klass);
-          std::pair<Value, Value> range = candidates(b, batch, klass);
-          Value first = range.first;
-          Value m = sub(b, range.second, first);
-          Value wm = ceilBlocks(b, m);
+          RowCandidates row = rowCandidates(b, r);
+          Value batch = row.batch, klass = row.klass, first = row.first,
+                m = row.m, wm = row.wm;
           Value i = add(b, mul(b, bi, index(b, sift::kNmsBlock)), tid);
           Value active = cmp(b, CmpIPredicate::ult, i, m);
           sift::NmsCorners own = cornersOf(b, batch, klass, first, i);
@@ -323,12 +307,9 @@ private:
   }
 
   void buildWalkKernel(OpBuilder &b, Value r, Value tid) {
-    Value batch, klass;
-    splitRow(b, r, batch, klass);
-    std::pair<Value, Value> range = candidates(b, batch, klass);
-    Value first = range.first;
-    Value m = sub(b, range.second, first);
-    Value wm = ceilBlocks(b, m);
+    RowCandidates row = rowCandidates(b, r);
+    Value batch = row.batch, klass = row.klass, first = row.first, m = row.m,
+          wm = row.wm;
     MLIRContext *context = b.getContext();
     Type i64Type = b.getI64Type();
     auto workgroup = [&](int64_t size, Type element) -> Value {

@@ -174,32 +174,6 @@ private:
     });
   }
 
-  /// A binary search: the least i in [lo, hi) for which `goesOn(i)` is
-  /// false, `goesOn` true then false along the range (hi when always true).
-  Value lowerBound(OpBuilder &b, Value lo, Value hi,
-                   function_ref<Value(OpBuilder &, Value)> goesOn) {
-    Type indexType = b.getIndexType();
-    auto search = scf::WhileOp::create(
-        b, loc, TypeRange{indexType, indexType}, ValueRange{lo, hi},
-        [&](OpBuilder &b, Location loc, ValueRange bounds) {
-          Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             bounds[0], bounds[1]);
-          scf::ConditionOp::create(b, loc, more, bounds);
-        },
-        [&](OpBuilder &b, Location loc, ValueRange bounds) {
-          Value lo = bounds[0], hi = bounds[1];
-          Value mid = arith::ShRUIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, lo, hi), index(b, 1));
-          Value on = goesOn(b, mid);
-          Value next = arith::AddIOp::create(b, loc, mid, index(b, 1));
-          scf::YieldOp::create(
-              b, loc,
-              ValueRange{arith::SelectOp::create(b, loc, on, next, lo),
-                         arith::SelectOp::create(b, loc, on, hi, mid)});
-        });
-    return search.getResult(0);
-  }
-
   /// (key, index) of run position `at` of row `r`.
   std::pair<Value, Value> pairAt(OpBuilder &b, Runs runs, Value r, Value at) {
     return {memref::LoadOp::create(b, loc, runs.keys, ValueRange{r, at}),

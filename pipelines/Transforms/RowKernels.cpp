@@ -434,6 +434,31 @@ sift::RowKernelBuilder::tileOf(OpBuilder &b, Value block, int64_t perRow,
   return t;
 }
 
+Value sift::RowKernelBuilder::lowerBound(
+    OpBuilder &b, Value lo, Value hi,
+    function_ref<Value(OpBuilder &, Value)> goesOn) const {
+  Type indexType = b.getIndexType();
+  auto search = scf::WhileOp::create(
+      b, loc, TypeRange{indexType, indexType}, ValueRange{lo, hi},
+      [&](OpBuilder &b, Location loc, ValueRange bounds) {
+        Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           bounds[0], bounds[1]);
+        scf::ConditionOp::create(b, loc, more, bounds);
+      },
+      [&](OpBuilder &b, Location loc, ValueRange bounds) {
+        Value lo = bounds[0], hi = bounds[1];
+        Value mid = arith::ShRUIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, lo, hi), index(b, 1));
+        Value on = goesOn(b, mid);
+        Value next = arith::AddIOp::create(b, loc, mid, index(b, 1));
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{arith::SelectOp::create(b, loc, on, next, lo),
+                       arith::SelectOp::create(b, loc, on, hi, mid)});
+      });
+  return search.getResult(0);
+}
+
 void sift::RowKernelBuilder::onThreadZero(
     OpBuilder &b, Value tid, function_ref<void(OpBuilder &)> body) const {
   Value first = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));

@@ -187,6 +187,13 @@ protected:
   Tile tileOf(mlir::OpBuilder &b, mlir::Value block, int64_t perRow,
               int64_t size, const RowOp &row) const;
 
+  /// A binary search: the least i in [lo, hi) for which `goesOn(i)` is
+  /// false, `goesOn` true then false along the range (hi when always true).
+  mlir::Value
+  lowerBound(mlir::OpBuilder &b, mlir::Value lo, mlir::Value hi,
+             llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Value)>
+                 goesOn) const;
+
   /// Runs `body` on thread `tid` 0 only.
   void onThreadZero(mlir::OpBuilder &b, mlir::Value tid,
                     llvm::function_ref<void(mlir::OpBuilder &)> body) const;
