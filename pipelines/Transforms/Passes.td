@@ -20,6 +20,20 @@ def MarkInputsReadOnly : Pass<"sift-mark-inputs-read-only", "mlir::ModuleOp"> {
   }];
 }
 
+def DistinctResultBuffers : Pass<"sift-distinct-result-buffers",
+                                  "mlir::func::FuncOp"> {
+  let summary = "Gives every returned buffer of a function its own allocation";
+  let description = [{
+    A buffer a `func.return` returns a second time (two results of one value,
+    as One-Shot Bufferize makes of tensors with no elements) gets a new
+    `memref.alloc` and a `memref.copy` into it. Upstream's
+    buffer-results-to-out-params with hoist-static-allocs replaces and
+    erases a returned allocation once per result and crashes on the second
+    (LLVM 22); after this pass each result is an allocation of its own.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def DecomposeNms : Pass<"sift-decompose-nms", "mlir::func::FuncOp"> {
   let summary = "Splits sift.nms into a sort, a per-class selection and a "
                 "compaction";

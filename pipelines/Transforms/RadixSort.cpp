@@ -128,7 +128,7 @@ std::pair<Value, Value> RadixSortLowering::load(OpBuilder &b, int64_t pass,
                                                 const Tile &c, Value at) {
   if (pass == 0)
     return {
-        memref::LoadOp::create(b, loc, row.staged.front(),
+        memref::LoadOp::create(b, loc, row.sources.front(),
                                sift::rowElementIndices(c.rowIvs, row.dim, at)),
         withSlots ? arith::IndexCastOp::create(b, loc, b.getI32Type(), at)
                   : Value()};
@@ -213,10 +213,10 @@ void RadixSortLowering::buildDigitCount(
 }
 
 void RadixSortLowering::copyAside(OpBuilder &b, const Tile &c, Value at) {
-  for (auto [operand, copy] :
-       llvm::zip(ArrayRef<Value>(row.staged).drop_front(), copies)) {
+  for (auto [source, copy] :
+       llvm::zip(ArrayRef<Value>(row.sources).drop_front(), copies)) {
     Value v = memref::LoadOp::create(
-        b, loc, operand, sift::rowElementIndices(c.rowIvs, row.dim, at));
+        b, loc, source, sift::rowElementIndices(c.rowIvs, row.dim, at));
     memref::StoreOp::create(b, loc, v, copy, ValueRange{c.r, at});
   }
 }

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -31,6 +32,39 @@ int64_t sift::RowOp::rows() const {
   for (int64_t size : domain)
     rows *= size;
   return rows;
+}
+
+/// A whole buffer of its own: a function argument or an allocation (not a
+/// view that may alias another).
+static bool isWholeBuffer(Value v) {
+  if (isa<BlockArgument>(v))
+    return true;
+  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(v.getDefiningOp());
+}
+
+void sift::foldCopiesIntoRow(RowOp &row) {
+  if (!isa<SortOp>(row.op))
+    return;
+  for (Operation *prev = row.op->getPrevNode(); prev;
+       prev = prev->getPrevNode()) {
+    auto copy = dyn_cast<linalg::CopyOp>(prev);
+    if (!copy || copy.getDpsInputs().size() != 1 ||
+        copy.getDpsInits().size() != 1)
+      return;
+    Value from = copy.getDpsInputs()[0], to = copy.getDpsInits()[0];
+    auto it = llvm::find(row.staged, to);
+    if (it == row.staged.end())
+      return;
+    size_t i = it - row.staged.begin();
+    auto fromType = dyn_cast<MemRefType>(from.getType());
+    if (row.sources[i] != to || !fromType || fromType != to.getType() ||
+        !fromType.getLayout().isIdentity() ||
+        llvm::is_contained(row.staged, from) || !isWholeBuffer(from) ||
+        !isWholeBuffer(to))
+      return;
+    row.sources[i] = from;
+    row.foldedCopies.push_back(copy);
+  }
 }
 
 FailureOr<sift::RowOp> sift::describeRow(Operation *op) {
@@ -55,6 +89,7 @@ FailureOr<sift::RowOp> sift::describeRow(Operation *op) {
   }
   if (!type.hasStaticShape())
     return op->emitOpError("a row kernel needs static shapes, found ") << type;
+  row.sources = row.staged;
   row.n = type.getDimSize(row.dim);
   for (int64_t d = 0; d < type.getRank(); ++d)
     if (d != row.dim)

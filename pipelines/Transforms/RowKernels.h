@@ -31,6 +31,12 @@ struct RowOp {
   int64_t n = 0;                         ///< its size
   mlir::SmallVector<mlir::Value> staged; ///< sort: its operands (key first);
                                          ///< top-k: its input
+  /// Where each staged operand's row is first read: the operand itself, or
+  /// after foldCopiesIntoRow the source of a copy into it (a sort of a
+  /// copy of a read-only input reads the input and writes its operand).
+  mlir::SmallVector<mlir::Value> sources;
+  /// The copies foldCopiesIntoRow folded: the lowering erases them.
+  mlir::SmallVector<mlir::Operation *> foldedCopies;
   mlir::SmallVector<int64_t> domain;     ///< the other dimensions' sizes
   KeyBefore before;                      ///< the op's order of two keys
   /// Rows: the product of `domain`.
@@ -40,6 +46,13 @@ struct RowOp {
 /// Describes `op` (a sift.sort or sift.topk on statically shaped memrefs);
 /// an error on `op` otherwise.
 mlir::FailureOr<RowOp> describeRow(mlir::Operation *op);
+
+/// Lets a sort read its rows from where they were copied from: each
+/// linalg.copy right before `row.op` (only such copies in between) that
+/// fills a staged operand from another whole buffer (a function argument or
+/// an allocation, same type) becomes that operand's source and is recorded
+/// in `row.foldedCopies`; the lowering erases them. Nothing for a top-k.
+void foldCopiesIntoRow(RowOp &row);
 
 /// The domain indices (row-major over `domain`) of row number `linear`.
 mlir::SmallVector<mlir::Value> delinearizeRow(mlir::OpBuilder &b,

@@ -106,14 +106,22 @@ sift::LoweringConfigAttr workgroupRowConfig(MLIRContext *context,
 }
 
 /// The longest row random configs give one thread alone when a cooperative
-/// algorithm fits it: an insertion sort of 256 elements is ~16 K steps
-/// (~80 ns each on the H200 in global memory; one of 1024 took 20 ms).
-constexpr int64_t kLongestSerialRow = 256;
+/// algorithm fits it: an insertion sort of 128 elements is ~4 K steps
+/// (80-200 ns each on the H100 in global memory; one of 1024 took 20 ms,
+/// two rows of 255 a thread 6 ms).
+constexpr int64_t kLongestSerialRow = 128;
 /// The longest chunk a split_select thread walks (once, in order).
 constexpr int64_t kLongestSplitChunk = 1024;
 /// The serial steps a random config may give one thread of a sift op's
 /// rows: rows a thread are limited to this budget over a row's steps.
 constexpr int64_t kSerialStepsPerThread = 65536;
+/// The same budget of random configs: 8 K steps, ~1.6 ms at the slowest
+/// (a campaign's 99th percentile must stay under 5 ms).
+constexpr int64_t kRandomSerialSteps = 8192;
+/// The most IoUs a random config gives one thread of an NMS workgroup_row's
+/// mask, or of its rows' walks in row_per_thread (~0.2 us each from global
+/// memory on the H100).
+constexpr int64_t kLongestIouWalk = 4096;
 
 /// The serial steps of one thread's row of a sift op: an insertion sort's
 /// n^2 / 4, a top-k's walk of n with an insertion into k kept (a quarter
@@ -222,8 +230,9 @@ sift::LoweringConfigAttr randomRowTileConfig(MLIRContext *context,
 }
 
 /// The most tiles the rows of a random radix_sort config make: their digit
-/// counts take 1 KiB a tile (64 MiB).
-constexpr int64_t kRadixSortMaxTiles = 65536;
+/// counts take 1 KiB a tile (16 MiB); 37 K tiles of 4 elements, six
+/// dispatches of tiny workgroups, took 3 ms on the H100.
+constexpr int64_t kRadixSortMaxTiles = 16384;
 /// Keys a radix_sort thread ranks by default (tiles of 1024 with 8 or 4
 /// were slower on the H100).
 constexpr int64_t kRadixSortItems = 16;
@@ -392,7 +401,9 @@ struct SelectLoweringStrategyPass final
     int64_t threads = std::clamp<int64_t>(paddedWords, 64, 512);
     if (random) {
       group = randomPowerOfTwo(1, paddedWords, rng);
-      threads = randomPowerOfTwo(1, 1024, rng);
+      // A warp at least: the walk's threads merge each kept box's row
+      // (4 threads over 52 words took 9-10 ms of a campaign's kernels).
+      threads = randomPowerOfTwo(32, 1024, rng);
     }
     return rowTileConfig(context, domain.size(), threads, group,
                          sift::Algorithm::MaskBlocks);
@@ -432,17 +443,31 @@ struct SelectLoweringStrategyPass final
       auto workgroupRow = [&] {
         int64_t padded = nextPowerOfTwo(n);
         int64_t threads = std::clamp<int64_t>(padded, 32, 256);
-        if (random)
-          threads = int64_t{1} << rng.below(
-                        1 + llvm::countr_zero(static_cast<uint64_t>(
-                                std::min<int64_t>(padded, 1024))));
+        if (random) {
+          // The workgroup builds the row's n^2 / 2 IoUs of its mask alone:
+          // at least enough threads that each computes kLongestIouWalk (one
+          // thread of 513 boxes took 26 ms, a campaign's slowest kernel).
+          int64_t most = std::min<int64_t>(padded, 1024);
+          int64_t least =
+              std::min<int64_t>(most, nextPowerOfTwo(std::max<int64_t>(
+                                          1, n * n / 2 / kLongestIouWalk)));
+          int lo = llvm::countr_zero(static_cast<uint64_t>(least));
+          int hi = llvm::countr_zero(static_cast<uint64_t>(most));
+          threads = int64_t{1} << (lo + rng.below(1 + hi - lo));
+        }
         return workgroupRowConfig(context, domain.size(), threads);
       };
+      int64_t walk = std::max<int64_t>(
+          1, n * std::min<int64_t>(n, nms.getMaxOutPerClass()));
       auto rowPerThread = [&] {
-        return random ? randomConfig(context, domain,
-                                     sift::Algorithm::RowPerThread, rng)
-                      : defaultConfig(context, domain, 64,
-                                      sift::Algorithm::RowPerThread);
+        // Random tiles give a thread rows whose walks stay within
+        // kLongestIouWalk IoUs together.
+        return random
+                   ? randomConfig(context, domain,
+                                  sift::Algorithm::RowPerThread, rng,
+                                  std::max<int64_t>(1, kLongestIouWalk / walk))
+                   : defaultConfig(context, domain, 64,
+                                   sift::Algorithm::RowPerThread);
       };
       if (!random) {
         if (mask && (distribute || !shortWalk))
@@ -458,7 +483,7 @@ struct SelectLoweringStrategyPass final
         choices.push_back(sift::Algorithm::MaskBlocks);
       if (distribute && candidates && (n <= 1024 || !mask))
         choices.push_back(sift::Algorithm::WorkgroupRow);
-      if (shortWalk || choices.empty())
+      if (walk <= kLongestIouWalk || choices.empty())
         choices.push_back(sift::Algorithm::RowPerThread);
       switch (choices[rng.below(choices.size())]) {
       case sift::Algorithm::MaskBlocks: return mask;
@@ -616,7 +641,8 @@ struct SelectLoweringStrategyPass final
     // Every pipeline: a thread's rows are walked one after another, so
     // random tiles keep its serial steps within kSerialStepsPerThread.
     int64_t maxRows = std::max<int64_t>(
-        1, kSerialStepsPerThread / serialSteps(row.n, row.k));
+        1, (random ? kRandomSerialSteps : kSerialStepsPerThread) /
+               serialSteps(row.n, row.k));
     if (kind == sift::Pipeline::TileAndFuse && row.privateBytes > 0)
       maxRows = std::min(maxRows, std::max<int64_t>(
                                       1, maxThreadTileMemory /

@@ -64,8 +64,9 @@ public:
 
   void build() {
     int64_t rows = row.rows();
-    if (rows == 0 || row.n == 0)
-      return; // No work.
+    auto topk = dyn_cast<sift::TopkOp>(row.op);
+    if (rows == 0 || row.n == 0 || (topk && topk.getK() == 0))
+      return; // No work (and no kernel over a result with no elements).
     Value one = constant(1);
     auto launch = gpu::LaunchOp::create(b, loc, constant(rows), one, one,
                                         constant(threads), one, one);
@@ -151,14 +152,14 @@ private:
   }
 
   void stageIn() {
-    sift::forEachOfThread(b, loc, tid, constant(row.n), threadCount,
-                    [&](OpBuilder &b, Location loc, Value e) {
-                      for (auto [operand, stage] :
-                           llvm::zip(row.staged, staging)) {
-                        Value v = memref::LoadOp::create(b, loc, operand, at(e));
-                        memref::StoreOp::create(b, loc, v, stage, e);
-                      }
-                    });
+    sift::forEachOfThread(
+        b, loc, tid, constant(row.n), threadCount,
+        [&](OpBuilder &b, Location loc, Value e) {
+          for (auto [source, stage] : llvm::zip(row.sources, staging)) {
+            Value v = memref::LoadOp::create(b, loc, source, at(e));
+            memref::StoreOp::create(b, loc, v, stage, e);
+          }
+        });
     // Padding keys get a value (never one that decides: padding goes last).
     Type keyType = cast<MemRefType>(staging.front().getType()).getElementType();
     Value zero = arith::ConstantOp::create(
@@ -195,8 +196,8 @@ private:
     sift::forEachOfThread(
         b, loc, tid, constant(row.n), threadCount,
         [&](OpBuilder &b, Location loc, Value e) {
-          for (auto [operand, stage] : llvm::zip(row.staged, staging)) {
-            Value v = memref::LoadOp::create(b, loc, operand, at(e));
+          for (auto [source, stage] : llvm::zip(row.sources, staging)) {
+            Value v = memref::LoadOp::create(b, loc, source, at(e));
             memref::StoreOp::create(b, loc, v, stage, e);
           }
           Value key = memref::LoadOp::create(b, loc, staging.front(), e);
@@ -370,6 +371,17 @@ struct WorkgroupRowsPass final
       FailureOr<sift::RowOp> row = sift::describeRow(op);
       if (failed(row))
         return signalPassFailure();
+      // The algorithms that stage a sort's rows read them from where a
+      // copy just before took them (a sort of a read-only input: one read
+      // of the input, no copy dispatch).
+      if (config.getAlgorithm() == sift::Algorithm::WorkgroupRow ||
+          config.getAlgorithm() == sift::Algorithm::RadixSort ||
+          config.getAlgorithm() == sift::Algorithm::RadixOnesweep)
+        sift::foldCopiesIntoRow(*row);
+      auto eraseFolded = [&] {
+        for (Operation *copy : row->foldedCopies)
+          rewriter.eraseOp(copy);
+      };
       if (config.getAlgorithm() == sift::Algorithm::RadixSelect) {
         if (!isa<sift::TopkOp>(op)) {
           op->emitOpError("radix_select selects a top-k; it cannot sort");
@@ -415,6 +427,7 @@ struct WorkgroupRowsPass final
         if (failed(sift::lowerRowsByRadixSort(rewriter, *row, radix)))
           return signalPassFailure();
         rewriter.eraseOp(op);
+        eraseFolded();
         continue;
       }
       if (config.getAlgorithm() == sift::Algorithm::MergeRows) {
@@ -431,6 +444,7 @@ struct WorkgroupRowsPass final
       Lowering(rewriter, *row, config.getWorkgroupSize()[0], !injectNoBarrier)
           .build();
       rewriter.eraseOp(op);
+      eraseFolded();
     }
   }
 };
