@@ -138,6 +138,22 @@ Status Night::loadState() {
 }
 
 Status Night::prepare() {
+  // The previous night first: a database that cannot be compared with
+  // fails before anything is created or run.
+  if (!options_.previous.empty()) {
+    auto previous = NightDb::open(options_.previous, /*readOnly=*/true);
+    if (!previous.ok())
+      return makeError("--previous: " + previous.message());
+    // An empty or foreign database fails here, before the night's work,
+    // not at the comparison that ends it.
+    if (!(*previous)->hasTable("signatures") ||
+        !(*previous)->hasTable("findings"))
+      return makeError("--previous: " + options_.previous +
+                       ": not a findings database (no signatures and "
+                       "findings tables); give an earlier night's "
+                       "findings.db");
+    previous_ = std::move(*previous);
+  }
   std::error_code ec;
   fs::create_directories(options_.outDir, ec);
   if (ec)
@@ -166,12 +182,6 @@ Status Night::prepare() {
   db_ = std::move(*db);
   if (Status s = db_->createTables(); !s.ok())
     return s;
-  if (!options_.previous.empty()) {
-    auto previous = NightDb::open(options_.previous, /*readOnly=*/true);
-    if (!previous.ok())
-      return makeError("--previous: " + previous.message());
-    previous_ = std::move(*previous);
-  }
   if (!options_.benchTable.empty()) {
     auto table = readBenchTableJson(
         (fs::path(options_.benchTable) / "table.json").string());
