@@ -199,6 +199,23 @@ std::optional<int> FuzzCampaign::begin() {
                    static_cast<unsigned long long>(firstCase_));
     }
   }
+  // Cases an earlier run of this campaign already ran would be counted
+  // twice: only --resume (which starts after them) or other cases go on.
+  uint64_t end = options_.count ? options_.skip + *options_.count : UINT64_MAX;
+  uint64_t ranFrom = 0;
+  auto earlier =
+      store_->findOverlappingRun(info.resumeKey, firstCase_, end, &ranFrom);
+  if (!earlier.ok())
+    return usage(earlier.message());
+  if (*earlier)
+    return usage(
+        store_->databasePath() + " already holds cases " +
+        std::to_string(ranFrom) + " to " +
+        std::to_string((*earlier)->nextCase - 1) + " of this campaign (run " +
+        std::to_string((*earlier)->run) +
+        "); running them again would count them twice: --resume goes on "
+        "after a stopped run, --skip or another --seed runs other cases, "
+        "another --out starts a new database");
   info.firstCase = firstCase_;
   nextCase_ = firstCase_;
   auto runId = store_->beginRun(info);

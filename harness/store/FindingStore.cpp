@@ -18,12 +18,14 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <filesystem>
 #include <fcntl.h>
+#include <filesystem>
+#include <limits>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -269,6 +271,33 @@ FindingStore::findResumePoint(const std::string &resumeKey) {
       sqlite3_column_int64(stmt.get(), 0),
       static_cast<uint64_t>(sqlite3_column_int64(stmt.get(), 1)),
       tally ? reinterpret_cast<const char *>(tally) : ""});
+}
+
+Result<std::optional<ResumePoint>>
+FindingStore::findOverlappingRun(const std::string &resumeKey, uint64_t first,
+                                 uint64_t end, uint64_t *overlapFirst) {
+  auto clamp = [](uint64_t v) {
+    return static_cast<int64_t>(
+        std::min<uint64_t>(v, std::numeric_limits<int64_t>::max()));
+  };
+  Statement stmt(db_, "SELECT run, first_case, next_case FROM progress "
+                      "WHERE resume_key = ? AND next_case > first_case AND "
+                      "first_case < ? AND next_case > ? ORDER BY run LIMIT 1");
+  if (!stmt.ok())
+    return sqliteError(db_, "preparing the overlap lookup");
+  stmt.bind(1, resumeKey);
+  stmt.bind(2, clamp(end));
+  stmt.bind(3, clamp(first));
+  int step = sqlite3_step(stmt.get());
+  if (step == SQLITE_DONE)
+    return std::optional<ResumePoint>();
+  if (step != SQLITE_ROW)
+    return sqliteError(db_, "looking up earlier runs of the campaign");
+  if (overlapFirst)
+    *overlapFirst = static_cast<uint64_t>(sqlite3_column_int64(stmt.get(), 1));
+  return std::optional<ResumePoint>(ResumePoint{
+      sqlite3_column_int64(stmt.get(), 0),
+      static_cast<uint64_t>(sqlite3_column_int64(stmt.get(), 2)), ""});
 }
 
 Status FindingStore::markResumed(int64_t run, int64_t byRun) {

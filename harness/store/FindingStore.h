@@ -93,6 +93,12 @@ public:
   /// The latest unfinished run with `resumeKey`, if any.
   Result<std::optional<ResumePoint>> findResumePoint(
       const std::string &resumeKey);
+  /// A run with `resumeKey` that already ran a case of [first, end) (the
+  /// same command again on the same folder would count its cases twice),
+  /// as the run and the cases it ran; nullopt when none did.
+  Result<std::optional<ResumePoint>>
+  findOverlappingRun(const std::string &resumeKey, uint64_t first, uint64_t end,
+                     uint64_t *overlapFirst);
   /// Marks an unfinished run as taken over by `byRun`.
   Status markResumed(int64_t run, int64_t byRun);
   /// Closes a run with its totals. A run that is not `finished` (stopped
