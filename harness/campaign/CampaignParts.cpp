@@ -15,6 +15,7 @@
 #include "support/FileIO.h"
 #include "support/Npy.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <cstdio>
@@ -60,12 +61,13 @@ ProgressLine::ProgressLine(std::optional<double> intervalSeconds,
       budget_(budgetSeconds), count_(count),
       last_(std::chrono::steady_clock::now()) {}
 
-void ProgressLine::tick(const CampaignTally &tally, double seconds) {
+void ProgressLine::tick(const CampaignTally &tally, double seconds,
+                        const std::string &running) {
   auto now = std::chrono::steady_clock::now();
   if (interval_ <= 0 ||
       std::chrono::duration<double>(now - last_).count() < interval_)
     return;
-  print(tally, seconds, /*final=*/false);
+  print(tally, seconds, /*final=*/false, running);
   last_ = now;
 }
 
@@ -74,8 +76,8 @@ void ProgressLine::finish(const CampaignTally &tally, double seconds) {
     print(tally, seconds, /*final=*/true);
 }
 
-void ProgressLine::print(const CampaignTally &tally, double seconds,
-                         bool final) {
+void ProgressLine::print(const CampaignTally &tally, double seconds, bool final,
+                         const std::string &running) {
   std::string line = "[" + clockText(seconds);
   if (budget_)
     line += " of " + clockText(*budget_);
@@ -86,6 +88,20 @@ void ProgressLine::print(const CampaignTally &tally, double seconds,
   std::snprintf(rate, sizeof(rate), ", %.1f cases/s, ",
                 seconds > 0 ? tally.cases / seconds : 0.0);
   line += rate + std::to_string(tally.findings) + " findings";
+  // What is left: the cases at this rate, or the time budget, whichever
+  // ends first.
+  if (!final) {
+    std::optional<double> left;
+    if (count_ && tally.cases > 0 && seconds > 0)
+      left = (static_cast<double>(*count_) - static_cast<double>(tally.cases)) *
+             seconds / static_cast<double>(tally.cases);
+    if (budget_)
+      left = std::min(left.value_or(*budget_), *budget_ - seconds);
+    if (left)
+      line += ", ETA " + clockText(std::max(0.0, *left));
+  }
+  if (!running.empty())
+    line += "; " + running;
   if (tty_)
     std::fprintf(stderr, "\r%s\033[K%s", line.c_str(), final ? "\n" : "");
   else

@@ -238,6 +238,21 @@ void FuzzCampaign::runCases() {
           return workerCase(request, phase);
         },
         nullptr, limits_);
+  if (pool_)
+    // The progress line goes on while cases compile or run (an IREE
+    // compile may take a minute), naming the longest case in flight.
+    pool_->setIdle([this] {
+      std::string running;
+      std::vector<WorkerPool::Busy> busy = pool_->busy();
+      if (!busy.empty() && busy.front().seconds >= 2) {
+        char text[160];
+        std::snprintf(text, sizeof text, "%zu running, one in %s for %.0f s",
+                      busy.size(), busy.front().phase.c_str(),
+                      busy.front().seconds);
+        running = text;
+      }
+      progress_->tick(tally_, earlierSeconds_ + elapsed(), running);
+    });
   uint64_t limit = options_.count.value_or(UINT64_MAX);
   uint64_t done = firstCase_ - options_.skip; // cases earlier runs did
   limit = limit > done ? limit - done : 0;

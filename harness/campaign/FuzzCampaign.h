@@ -38,15 +38,18 @@ public:
   ProgressLine(std::optional<double> intervalSeconds,
                std::optional<double> budgetSeconds,
                std::optional<uint64_t> count);
-  /// Prints when the interval has passed since the last line.
-  void tick(const CampaignTally &tally, double seconds);
+  /// Prints when the interval has passed since the last line; `running`
+  /// says what the cases in flight are doing (between cases).
+  void tick(const CampaignTally &tally, double seconds,
+            const std::string &running = "");
   /// The last line (and a newline on a terminal).
   void finish(const CampaignTally &tally, double seconds);
   /// Prefix that clears a rewritten line before other output.
   const char *clear() const { return tty_ ? "\r\033[K" : ""; }
 
 private:
-  void print(const CampaignTally &tally, double seconds, bool final);
+  void print(const CampaignTally &tally, double seconds, bool final,
+             const std::string &running = "");
 
   bool tty_;
   double interval_;

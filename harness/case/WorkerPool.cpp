@@ -212,9 +212,10 @@ void WorkerPool::assign() {
     idle->current = &entry;
     idle->phase.clear();
     idle->errorText.clear();
-    idle->deadline =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(limits_.timeoutSeconds));
+    idle->started = Clock::now();
+    idle->deadline = idle->started +
+                     std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(limits_.timeoutSeconds));
     writeAll(idle->requestFd,
              frame("case", (entry.wantFull ? "1" : "0") + entry.request));
   }
@@ -354,6 +355,21 @@ void WorkerPool::step() {
   for (Worker &worker : workers_)
     service(worker);
   deliverReady();
+  if (idle_)
+    idle_();
+}
+
+std::vector<WorkerPool::Busy> WorkerPool::busy() const {
+  std::vector<Busy> out;
+  for (const Worker &worker : workers_)
+    if (worker.pid >= 0 && worker.current)
+      out.push_back(
+          {worker.phase.empty() ? "start" : worker.phase,
+           std::chrono::duration<double>(Clock::now() - worker.started)
+               .count()});
+  std::sort(out.begin(), out.end(),
+            [](const Busy &a, const Busy &b) { return a.seconds > b.seconds; });
+  return out;
 }
 
 void WorkerPool::deliverReady() {

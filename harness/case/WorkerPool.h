@@ -59,6 +59,17 @@ public:
   void drain();
   /// Workers forked so far (a measure of reuse for tests and reports).
   size_t workersStarted() const { return workersStarted_; }
+  /// Called after every wait for the workers (at least once a second
+  /// while a case runs): a campaign's progress line between cases.
+  void setIdle(std::function<void()> idle) { idle_ = std::move(idle); }
+  /// What a busy worker is doing: its case's phase ("compile", "compile:
+  /// <pass>", "run") and the seconds since the case started.
+  struct Busy {
+    std::string phase;
+    double seconds = 0;
+  };
+  /// The busy workers, the longest-running first.
+  std::vector<Busy> busy() const;
 
 private:
   struct Entry {
@@ -73,7 +84,7 @@ private:
     int requestFd = -1, reportFd = -1, errorFd = -1;
     std::string reportText, errorText, phase;
     Entry *current = nullptr;
-    std::chrono::steady_clock::time_point deadline;
+    std::chrono::steady_clock::time_point started, deadline;
     size_t casesDone = 0;
   };
 
@@ -94,6 +105,7 @@ private:
   std::vector<Worker> workers_;
   std::deque<Entry> entries_;
   size_t workersStarted_ = 0;
+  std::function<void()> idle_;
 };
 
 } // namespace sift::harness
