@@ -461,48 +461,58 @@ int FuzzCampaign::finish() {
                        /*finished=*/signal == 0);
   double rate = tally_.seconds > 0 ? tally_.cases / tally_.seconds : 0.0;
   printSummary(rate);
-  writeSummary(rate);
+  std::string json = writeSummary(rate);
+  if (options_.json) {
+    std::fputs(json.c_str(), stdout);
+    std::fflush(stdout);
+  }
   if (signal)
     return stopCode;
   return tally_.findings ? kExitFindings : kExitOk;
 }
 
 void FuzzCampaign::printSummary(double rate) {
-  std::printf("sift fuzz: runs=%s seed=%llu inputs=%s%s\n", runsText_.c_str(),
-              static_cast<unsigned long long>(options_.seed),
-              std::string(gen::toString(options_.inputs)).c_str(),
-              options_.shardCount > 1
-                  ? (" shard=" + std::to_string(options_.shardIndex) + "/" +
-                     std::to_string(options_.shardCount))
-                        .c_str()
-                  : "");
-  std::printf("cases: %lld in %.2f s (%.1f cases/s; compile %.2f s, run "
-              "%.2f s)\n",
-              static_cast<long long>(tally_.cases), tally_.seconds, rate,
-              tally_.compileSeconds, tally_.runSeconds);
+  // With --json stdout carries the JSON alone.
+  FILE *out = options_.json ? stderr : stdout;
+  std::fprintf(out, "sift fuzz: runs=%s seed=%llu inputs=%s%s\n",
+               runsText_.c_str(),
+               static_cast<unsigned long long>(options_.seed),
+               std::string(gen::toString(options_.inputs)).c_str(),
+               options_.shardCount > 1
+                   ? (" shard=" + std::to_string(options_.shardIndex) + "/" +
+                      std::to_string(options_.shardCount))
+                         .c_str()
+                   : "");
+  std::fprintf(out,
+               "cases: %lld in %.2f s (%.1f cases/s; compile %.2f s, run "
+               "%.2f s)\n",
+               static_cast<long long>(tally_.cases), tally_.seconds, rate,
+               tally_.compileSeconds, tally_.runSeconds);
   if (tally_.cases != thisRunCases_)
-    std::printf("  this run: %lld cases from case %llu\n",
-                static_cast<long long>(thisRunCases_),
-                static_cast<unsigned long long>(firstCase_));
-  std::printf("verdicts: %s\n", formatVerdictCounts(tally_.verdicts()).c_str());
+    std::fprintf(out, "  this run: %lld cases from case %llu\n",
+                 static_cast<long long>(thisRunCases_),
+                 static_cast<unsigned long long>(firstCase_));
+  std::fprintf(out, "verdicts: %s\n",
+               formatVerdictCounts(tally_.verdicts()).c_str());
   if (options_.runs.size() > 1)
     for (const auto &[name, counts] : tally_.byRun)
-      std::printf("  %s: %s\n", name.c_str(),
-                  formatVerdictCounts(counts).c_str());
-  std::printf("findings: %lld (database %s)\n",
-              static_cast<long long>(tally_.findings),
-              store_->databasePath().c_str());
+      std::fprintf(out, "  %s: %s\n", name.c_str(),
+                   formatVerdictCounts(counts).c_str());
+  std::fprintf(out, "findings: %lld (database %s)\n",
+               static_cast<long long>(tally_.findings),
+               store_->databasePath().c_str());
   if (!options_.exportDir.empty())
-    std::printf("exported: %lld artifacts to %s (run them with sift-run %s "
-                "--device=%s)\n",
-                static_cast<long long>(exported_), options_.exportDir.c_str(),
-                options_.exportDir.c_str(),
-                caseOptions_.emuKernels ? "cuda, hip or emu" : "cuda");
+    std::fprintf(out,
+                 "exported: %lld artifacts to %s (run them with sift-run %s "
+                 "--device=%s)\n",
+                 static_cast<long long>(exported_), options_.exportDir.c_str(),
+                 options_.exportDir.c_str(),
+                 caseOptions_.emuKernels ? "cuda, hip or emu" : "cuda");
 }
 
 /// OUT/summary.json: the whole campaign (every process of it), and whether
 /// it is complete or was stopped (and is resumable at `next_case`).
-void FuzzCampaign::writeSummary(double rate) {
+std::string FuzzCampaign::writeSummary(double rate) {
   nlohmann::json summary = tally_.toJson();
   summary["runs"] = runsText_;
   summary["sift_version"] = siftVersion();
@@ -513,6 +523,10 @@ void FuzzCampaign::writeSummary(double rate) {
   summary["inputs"] = std::string(gen::toString(options_.inputs));
   summary["sizes"] = std::string(gen::toString(options_.sizes));
   summary["cases_per_second"] = rate;
+  summary["database"] = store_->databasePath();
+  if (!options_.exportDir.empty())
+    summary["exported"] = {{"folder", options_.exportDir},
+                           {"artifacts", exported_}};
   summary["next_case"] = nextCase_;
   summary["this_run"] = {{"first_case", firstCase_},
                          {"cases", thisRunCases_},
@@ -527,6 +541,7 @@ void FuzzCampaign::writeSummary(double rate) {
   (void)writeFileAtomic(options_.outDir + "/summary.json",
                         reinterpret_cast<const uint8_t *>(text.data()),
                         text.size());
+  return text;
 }
 
 } // namespace sift::harness

@@ -97,7 +97,8 @@ private:
   void caseDone(uint64_t i);
   int finish();
   void printSummary(double rate);
-  void writeSummary(double rate);
+  /// Writes OUT/summary.json; returns its text.
+  std::string writeSummary(double rate);
   CaseOptions optionsFor(size_t r) const;
   rt::Device &deviceFor(const PipelineTarget &run);
   void fail(const std::string &message);

@@ -103,6 +103,9 @@ struct FuzzOptions {
   /// Progress every this many seconds (0: never); default 1 s on a
   /// terminal, 10 s otherwise.
   std::optional<double> progressSeconds;
+  /// The summary as JSON on stdout (summary.json's), the text summary on
+  /// stderr.
+  bool json = false;
   /// A slot of a nightly: a stop says nothing of --resume (the nightly
   /// says how it goes on: the same command again).
   bool nightlySlot = false;

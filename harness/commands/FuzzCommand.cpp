@@ -183,6 +183,9 @@ void addOutputFlags(CLI::App *cmd, FuzzFlags &f) {
   cmd->add_option("--out", f.options.outDir,
                   "Output folder (findings.db, cases/, summary.json)")
       ->capture_default_str();
+  cmd->add_flag("--json", f.options.json,
+                "Print the summary as JSON on stdout (what summary.json "
+                "holds; the text summary goes to stderr), for scripts");
   cmd->add_option("--save-cases", f.options.saveCasesDir,
                   "Also write every case's folder (any verdict, corpus "
                   "format) to this folder");

@@ -24,10 +24,9 @@ namespace {
 /// The arguments with `fuzz` inserted when no command is named.
 std::vector<std::string> withDefaultCommand(int argc, char **argv) {
   std::vector<std::string> args(argv, argv + argc);
-  static const char *commands[] = {"fuzz",   "run",    "compile",
-                                   "import", "merge",  "replay",
-                                   "reduce", "check",  "upstream",
-                                   "nightly", "report", "bench"};
+  static const char *commands[] = {
+      "fuzz",  "run",      "compile", "import", "merge", "replay", "reduce",
+      "check", "upstream", "nightly", "report", "bench", "list"};
   bool named = false;
   if (args.size() > 1)
     for (const char *command : commands)
@@ -60,13 +59,19 @@ int main(int argc, char **argv) {
                       : iree.message());
   }));
   app.require_subcommand(1);
-  std::vector<CommandEntry> commands = {
-      addFuzzCommand(app, commandLine), addReplayCommand(app),
-      addReduceCommand(app),            addCheckCommand(app),
-      addMergeCommand(app),             addImportCommand(app, commandLine),
-      addRunCommand(app),               addCompileCommand(app),
-      addUpstreamCommand(app),          addNightlyCommand(app, commandLine),
-      addReportCommand(app),            addBenchCommand(app)};
+  std::vector<CommandEntry> commands = {addFuzzCommand(app, commandLine),
+                                        addReplayCommand(app),
+                                        addReduceCommand(app),
+                                        addCheckCommand(app),
+                                        addMergeCommand(app),
+                                        addImportCommand(app, commandLine),
+                                        addRunCommand(app),
+                                        addCompileCommand(app),
+                                        addUpstreamCommand(app),
+                                        addNightlyCommand(app, commandLine),
+                                        addReportCommand(app),
+                                        addBenchCommand(app),
+                                        addListCommand(app)};
   // Every command's help ends with what its exit code means.
   const std::string exitCodes =
       "Exit: 0 nothing found; 1 findings (or the given program failed to "

@@ -1,0 +1,280 @@
+//===- ListCommand.cpp - `harness list`: what the flags accept -----------===//
+//
+// The names the other commands take, from the tables the code uses (so the
+// list cannot drift from them): faults with what each plants and which
+// oracle catches it, pipelines, targets, chips, benchmarks, families,
+// input modes and sift-run's devices; as text, or as JSON (`--json`) for
+// scripts. `harness list completion` prints a bash completion script built
+// from the command line's own subcommands and flags.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/commands/Cli.h"
+#include "harness/commands/Commands.h"
+
+#include "generators/BenchPrograms.h"
+#include "generators/Policy.h"
+#include "support/Fault.h"
+#include "support/Targets.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sift::harness {
+
+namespace {
+
+/// What a fault plants, and the oracle that catches it.
+struct FaultText {
+  const char *plants;
+  const char *oracle;
+};
+
+FaultText describe(Fault fault) {
+  switch (fault) {
+  case Fault::TfGlobalTemp:
+    return {"tileandfuse leaves per-thread temporaries on the heap",
+            "malloc-in-kernel (static)"};
+  case Fault::TfKeepUnusedResults:
+    return {"unused sort / top-k results neither dropped nor privatized",
+            "malloc-in-kernel (static)"};
+  case Fault::WgAllocAsMalloc:
+    return {"workgroup staging buffers left as memref.alloc (malloc)",
+            "malloc-in-kernel (static)"};
+  case Fault::DistUndistributedWrite:
+    return {"every thread of a workgroup writes the same element",
+            "undistributed-write (static); mismatch on a GPU"};
+  case Fault::DistNoBarrier:
+    return {"the cooperative sort without its barriers",
+            "mismatch on a GPU; uninitialized-read on emu"};
+  case Fault::CrashOnPrime:
+    return {"the compiler aborts when a sorted dimension is prime",
+            "compile-crash"};
+  case Fault::HangOnK1:
+    return {"a pass never returns when k = 1", "compile-timeout"};
+  case Fault::ExportDeviceLocal:
+    return {"the runtime refuses to export a queue-ordered device-local "
+            "buffer (sift-run --inject)",
+            "runtime-error"};
+  case Fault::AllocSelectFirst:
+    return {"allocator selection ignores a buffer's affinity (sift-run "
+            "--inject)",
+            "the affinity oracle (runtime-error)"};
+  case Fault::WgUnaligned:
+    return {"workgroup attributions without an explicit alignment",
+            "misaligned-access (static, PTX)"};
+  case Fault::NmsIouGe:
+    return {"NMS suppresses at IoU >= the threshold instead of >", "mismatch"};
+  case Fault::NmsUnnormalizedCorners:
+    return {"NMS takes corner boxes without min/max", "mismatch"};
+  case Fault::NmsScoreThresholdGe:
+    return {"NMS keeps scores >= the threshold instead of >", "mismatch"};
+  case Fault::NmsSortGlobalTemp:
+    return {"tileandfuse leaves the NMS score sort's row buffers in global "
+            "memory",
+            "malloc-in-kernel (static)"};
+  case Fault::CrashAtRandom:
+    return {"the compiler aborts on about half of its runs over a sort",
+            "compile-crash (flaky in a nightly)"};
+  case Fault::MergeDropLast:
+    return {"merge_rows loses the last element of every merge's second run",
+            "mismatch on a GPU; data-race on emu"};
+  case Fault::RadixDigitOffByOne:
+    return {"radix_select counts every element one bin too high",
+            "mismatch on a GPU; data-race on emu"};
+  case Fault::RadixScanLostCarry:
+    return {"radix_sort's scan loses the carry into odd threads' chunks",
+            "mismatch on a GPU; data-race on emu"};
+  case Fault::SplitLostChunkOffset:
+    return {"split_select forgets a chosen candidate's chunk start",
+            "mismatch (GPU or emu)"};
+  case Fault::SelectMergeOneLevelShort:
+    return {"register_select's tree merge stops one level early",
+            "mismatch (GPU or emu)"};
+  case Fault::RadixLookbackSkipsOne:
+    return {"radix_onesweep's look-back skips its predecessor tile",
+            "mismatch on a GPU; data-race on emu"};
+  case Fault::RadixTailOverrun:
+    return {"the radix sort's loads run past a row's end",
+            "out-of-bounds on emu (memcheck on a GPU)"};
+  case Fault::RadixSplitUnzeroed:
+    return {"the radix sort's tile ranking counts into an unzeroed table",
+            "uninitialized-read on emu"};
+  case Fault::ScanBarrierInBranch:
+    return {"the radix sort's scan puts a barrier inside a branch",
+            "barrier-divergence on emu"};
+  case Fault::SelectDoneRace:
+    return {"the radix select's pick reads the done flag thread 0 writes",
+            "data-race on emu"};
+  case Fault::NmsMaskLastBitLost:
+    return {"mask_blocks NMS never sets a mask word's bit 63",
+            "mismatch (GPU or emu)"};
+  case Fault::NmsWalkRowNotMerged:
+    return {"mask_blocks NMS leaves a block's last kept box unmerged",
+            "mismatch (GPU or emu)"};
+  }
+  return {"?", "?"};
+}
+
+/// Every list, by name.
+nlohmann::json lists() {
+  nlohmann::json out;
+  for (Fault fault : kAllFaults) {
+    FaultText text = describe(fault);
+    out["faults"].push_back({{"name", std::string(toString(fault))},
+                             {"plants", text.plants},
+                             {"oracle", text.oracle}});
+  }
+  out["pipelines"] = {
+      "cpu",  "tileandfuse",      "distribute",      "all",
+      "iree", "iree-tileandfuse", "iree-distribute", "iree-all"};
+  out["targets"] = {"nvptx", "amdgpu", "host"};
+  for (size_t i = 0; i < kChipCount; ++i)
+    out["chips"].push_back(
+        {{"name", std::string(kChips[i].name)},
+         {"target", std::string(toString(kChips[i].target))},
+         {"workgroup_memory_bytes", kChips[i].workgroupMemoryBytes}});
+  for (const gen::BenchProgram &bench : gen::benchPrograms())
+    out["benchmarks"].push_back(
+        {{"name", bench.name},
+         {"family", std::string(gen::toString(bench.family))}});
+  for (gen::Family family : gen::kAllFamilies)
+    out["families"].push_back(std::string(gen::toString(family)));
+  for (gen::InputMode mode : gen::kAllInputModes)
+    out["inputs"].push_back(std::string(gen::toString(mode)));
+  out["devices"] = {"cpu", "cuda", "hip", "emu"};
+  return out;
+}
+
+void printText(const nlohmann::json &all, const std::string &what) {
+  for (auto &[name, items] : all.items()) {
+    if (what != "all" && what != name)
+      continue;
+    if (what == "all")
+      std::printf("%s:\n", name.c_str());
+    std::string indent = what == "all" ? "  " : "";
+    for (const nlohmann::json &item : items) {
+      if (item.is_string()) {
+        std::printf("%s%s\n", indent.c_str(), item.get<std::string>().c_str());
+      } else if (name == "faults") {
+        std::printf("%s%-30s %s; caught as %s\n", indent.c_str(),
+                    item["name"].get<std::string>().c_str(),
+                    item["plants"].get<std::string>().c_str(),
+                    item["oracle"].get<std::string>().c_str());
+      } else if (name == "chips") {
+        std::printf("%s%-8s %-7s %lld KiB of workgroup memory\n",
+                    indent.c_str(), item["name"].get<std::string>().c_str(),
+                    item["target"].get<std::string>().c_str(),
+                    item["workgroup_memory_bytes"].get<long long>() / 1024);
+      } else {
+        std::printf("%s%-22s %s\n", indent.c_str(),
+                    item["name"].get<std::string>().c_str(),
+                    item["family"].get<std::string>().c_str());
+      }
+    }
+  }
+}
+
+/// The names a flag's values come from, for completion.
+std::string wordsOf(const nlohmann::json &items) {
+  std::string words;
+  for (const nlohmann::json &item : items)
+    words += (words.empty() ? "" : " ") +
+             (item.is_string() ? item.get<std::string>()
+                               : item["name"].get<std::string>());
+  return words;
+}
+
+/// A bash completion script: the subcommands, each one's flags, and the
+/// values of the flags that take names.
+std::string bashCompletion(const CLI::App &root, const nlohmann::json &all) {
+  std::string script =
+      "# bash completion for harness: source it, or put it in\n"
+      "# ~/.local/share/bash-completion/completions/harness\n"
+      "_harness() {\n"
+      "  local cur=${COMP_WORDS[COMP_CWORD]} sub=fuzz w\n"
+      "  for w in \"${COMP_WORDS[@]:1:COMP_CWORD-1}\"; do\n"
+      "    case $w in -*) ;; *) sub=$w; break ;; esac\n"
+      "  done\n"
+      "  case $cur in\n";
+  auto values = [&](const std::string &flag, const std::string &words) {
+    script += "    " + flag + "=*) COMPREPLY=($(compgen -P \"" + flag +
+              "=\" -W \"" + words + "\" -- \"${cur#*=}\")); return ;;\n";
+  };
+  values("--inject", wordsOf(all["faults"]));
+  values("--pipeline", wordsOf(all["pipelines"]));
+  values("--target", wordsOf(all["targets"]));
+  values("--chip", wordsOf(all["chips"]));
+  values("--bench", wordsOf(all["benchmarks"]));
+  values("--family", wordsOf(all["families"]));
+  values("--inputs", wordsOf(all["inputs"]));
+  values("--device", wordsOf(all["devices"]));
+  values("--sizes", "default large");
+  values("--frontend", "linalg_ext torch onnx random");
+  script += "  esac\n  case $sub in\n";
+  std::string subcommands;
+  for (const CLI::App *sub : root.get_subcommands({})) {
+    subcommands += (subcommands.empty() ? "" : " ") + sub->get_name();
+    std::string flags;
+    for (const CLI::Option *option : sub->get_options())
+      for (const std::string &name : option->get_lnames())
+        flags += " --" + name;
+    script += "    " + sub->get_name() + ") COMPREPLY=($(compgen -W \"" +
+              flags + "\" -- \"$cur\")) ;;\n";
+  }
+  script += "  esac\n"
+            "  if [ \"$COMP_CWORD\" -eq 1 ] && [[ $cur != -* ]]; then\n"
+            "    COMPREPLY=($(compgen -W \"" +
+            subcommands +
+            "\" -- \"$cur\"))\n"
+            "  fi\n"
+            "}\n"
+            "complete -o default -F _harness harness\n";
+  return script;
+}
+
+struct ListFlags {
+  std::string what = "all";
+  bool json = false;
+};
+
+} // namespace
+
+CommandEntry addListCommand(CLI::App &app) {
+  auto f = std::make_shared<ListFlags>();
+  CLI::App *cmd = app.add_subcommand(
+      "list", "List what the flags take: faults (what each plants, which "
+              "oracle catches it), pipelines, targets, chips, benchmarks, "
+              "families, inputs, devices; or a bash completion script");
+  cmd->add_option("what", f->what,
+                  "faults, pipelines, targets, chips, benchmarks, families, "
+                  "inputs, devices, all, or completion")
+      ->capture_default_str();
+  cmd->add_flag("--json", f->json, "JSON on stdout, for scripts");
+  CLI::App *root = &app;
+  return {cmd, [f, root] {
+            nlohmann::json all = lists();
+            if (f->what == "completion") {
+              std::fputs(bashCompletion(*root, all).c_str(), stdout);
+              return kExitOk;
+            }
+            if (f->what != "all" && !all.contains(f->what))
+              throw UsageError{
+                  "list: unknown list '" + f->what +
+                  "'; valid: faults, pipelines, targets, chips, benchmarks, "
+                  "families, inputs, devices, all, completion"};
+            if (f->json) {
+              nlohmann::json out = f->what == "all" ? all : all[f->what];
+              std::printf("%s\n", out.dump(2).c_str());
+              return kExitOk;
+            }
+            printText(all, f->what);
+            return kExitOk;
+          }};
+}
+
+} // namespace sift::harness
