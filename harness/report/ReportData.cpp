@@ -74,6 +74,15 @@ Status readNight(NightDb &db, ReportNight &night) {
   night.label = night.started.empty() ? fs::path(db.path()).parent_path()
                                             .filename().string()
                                       : night.started.substr(0, 16);
+  auto commands =
+      night.nightly
+          ? db.rows("SELECT command FROM nightly WHERE id = 1")
+          : db.rows("SELECT DISTINCT command FROM runs ORDER BY id LIMIT 4");
+  if (!commands.ok())
+    return commands.error();
+  for (const auto &row : *commands)
+    if (!row.empty() && !row[0].empty())
+      night.options += (night.options.empty() ? "" : "; ") + row[0];
   if (Status s = readTallies(db, night); !s.ok())
     return s;
   return readReplay(db, night);
@@ -111,7 +120,8 @@ std::string onDevice(const std::string &runs, const std::string &device) {
 
 /// Folds `db`'s signatures into `out` (by text; later databases update
 /// status and last seen).
-Status readSignatures(NightDb &db, const ReportNight &night,
+Status readSignatures(NightDb &db, const ReportNight &night, size_t index,
+                      size_t nights,
                       std::map<std::string, ReportSignature> &out) {
   std::string base = fs::path(db.path()).parent_path().string();
   auto seen = db.campaignSignatures(base.empty() ? "." : base);
@@ -124,6 +134,8 @@ Status readSignatures(NightDb &db, const ReportNight &night,
     r.text = s.text;
     r.verdict = s.verdict;
     r.count += s.count;
+    r.perNight.resize(nights, 0);
+    r.perNight[index] += s.count;
     if (fresh || s.firstSeen < r.firstSeen) {
       r.firstSeen = s.firstSeen;
       double first = epochOfUtc(s.firstSeen);
@@ -196,14 +208,18 @@ Result<ReportData> readReportData(const std::vector<std::string> &databases) {
     ReportNight night;
     if (Status s = readNight(**db, night); !s.ok())
       return s.error();
-    if (Status s = readSignatures(**db, night, signatures); !s.ok())
+    if (Status s = readSignatures(**db, night, data.nights.size(),
+                                  databases.size(), signatures);
+        !s.ok())
       return s.error();
     if (Status s = readStatuses(**db, signatures); !s.ok())
       return s.error();
     data.nights.push_back(std::move(night));
   }
-  for (auto &[text, s] : signatures)
+  for (auto &[text, s] : signatures) {
+    s.perNight.resize(databases.size(), 0);
     data.signatures.push_back(std::move(s));
+  }
   return data;
 }
 
@@ -213,12 +229,16 @@ nlohmann::json ReportData::toJson() const {
                          {"nights", nlohmann::json::array()},
                          {"signatures", nlohmann::json::array()}};
   for (const ReportNight &n : nights) {
-    nlohmann::json night = {{"label", n.label},     {"db", n.db},
-                            {"started", n.started}, {"seconds", n.seconds},
-                            {"cases", n.cases},     {"steps", n.steps},
+    nlohmann::json night = {{"label", n.label},
+                            {"db", n.db},
+                            {"started", n.started},
+                            {"seconds", n.seconds},
+                            {"cases", n.cases},
+                            {"steps", n.steps},
                             {"verdicts", n.verdicts},
                             {"coverage", n.coverage},
                             {"nightly", n.nightly},
+                            {"options", n.options},
                             {"replay", nlohmann::json::array()}};
     for (const ReportNight::Replay &r : n.replay)
       night["replay"].push_back({{"case", r.name},
@@ -242,7 +262,8 @@ nlohmann::json ReportData::toJson() const {
                                   {"case_dir", s.caseDir},
                                   {"repro", s.repro},
                                   {"note", s.note},
-                                  {"detection_seconds", s.detectionSeconds}});
+                                  {"detection_seconds", s.detectionSeconds},
+                                  {"per_night", s.perNight}});
   return json;
 }
 

@@ -40,6 +40,8 @@ struct ReportNight {
   };
   std::vector<Replay> replay;
   bool nightly = false;
+  /// What ran: the nightly's command, or its campaigns' (distinct).
+  std::string options;
 };
 
 /// One signature over every database given.
@@ -59,6 +61,8 @@ struct ReportSignature {
   std::string reducedDir, caseDir, repro, note;
   /// Seconds from its night's (campaign's) start to its first finding.
   double detectionSeconds = -1;
+  /// Its count in each night, in the order of ReportData::nights.
+  std::vector<int64_t> perNight;
 };
 
 struct ReportData {

@@ -111,9 +111,28 @@ std::string replaySection(const ReportData &data) {
                      "changed verdict is a regression.</p>"
                    : "<p>The latest database is not a nightly's: no corpus "
                      "replay.</p>";
-  return "<h2 id=\"replay\">Corpus replay</h2>" + intro +
-         renderTable("table-replay",
-                     {"case", "recorded", "observed", "result", "error"}, rows);
+  // The changes first and open; the unchanged cases folded away.
+  std::vector<std::vector<TableCell>> changed, unchanged;
+  for (auto &row : rows)
+    (row[3].text == "REGRESSION" || !row[4].text.empty() ? changed : unchanged)
+        .push_back(std::move(row));
+  std::string html = "<h2 id=\"replay\">Corpus replay</h2>" + intro;
+  if (last.nightly)
+    html += "<p id=\"replay-changes\">" + std::to_string(changed.size()) +
+            " of " + std::to_string(last.replay.size()) +
+            " corpus cases changed or failed to replay.</p>";
+  if (!changed.empty())
+    html += renderTable("table-replay",
+                        {"case", "recorded", "observed", "result", "error"},
+                        changed);
+  if (!unchanged.empty())
+    html += "<details><summary>" + std::to_string(unchanged.size()) +
+            " unchanged</summary>" +
+            renderTable("table-replay-unchanged",
+                        {"case", "recorded", "observed", "result", "error"},
+                        unchanged) +
+            "</details>";
+  return html;
 }
 
 std::vector<std::pair<std::string, std::string>>

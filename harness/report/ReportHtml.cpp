@@ -40,6 +40,17 @@ std::string number(double v) {
 
 /// A vertical bar chart: one group per category, one bar per series
 /// (stacked when `stacked`), a legend, values in each bar's title.
+/// The smallest "round" tick step (1, 2 or 5 times a power of ten) at
+/// which four steps reach `maxValue`.
+double roundTickStep(double maxValue) {
+  double raw = std::max(maxValue, 1.0) / 4;
+  double power = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * power >= raw)
+      return std::max(m * power, 1.0);
+  return 10 * power;
+}
+
 std::string barChart(const std::string &id, const std::string &title,
                      const std::vector<std::string> &categories,
                      const std::vector<ChartSeries> &series, bool stacked) {
@@ -53,9 +64,13 @@ std::string barChart(const std::string &id, const std::string &title,
     }
     maxValue = std::max(maxValue, sum);
   }
-  std::string svg = "<svg id=\"" + id + "\" class=\"chart\" role=\"img\" "
-                    "width=\"" + number(width) + "\" height=\"" +
-                    number(height + 20 * ((series.size() + 3) / 4)) +
+  // Ticks at round values: the axis ends at four round steps.
+  maxValue = 4 * roundTickStep(maxValue);
+  std::string svg = "<svg id=\"" + id +
+                    "\" class=\"chart\" role=\"img\" "
+                    "width=\"" +
+                    number(width) + "\" height=\"" +
+                    number(height + 20 * ((series.size() + 2) / 3)) +
                     "\" xmlns=\"http://www.w3.org/2000/svg\"><title>" +
                     htmlEscaped(title) + "</title>";
   double plotH = height - bottom - top, plotW = width - left - 10;
@@ -79,12 +94,13 @@ std::string barChart(const std::string &id, const std::string &title,
       double h = plotH * v / maxValue;
       double x = stacked ? x0 : x0 + barW * s;
       double y = stacked ? base - h : top + plotH - h;
-      svg += "<rect class=\"bar\" x=\"" + number(x) + "\" y=\"" + number(y) +
-             "\" width=\"" + number(barW) + "\" height=\"" + number(h) +
-             "\" fill=\"" + kColors[s % 10] + "\"><title>" +
-             htmlEscaped(categories[c] + " " + series[s].name + ": " +
-                         number(v)) +
-             "</title></rect>";
+      svg +=
+          "<rect class=\"bar\" x=\"" + number(x) + "\" y=\"" + number(y) +
+          "\" width=\"" + number(barW) + "\" height=\"" + number(h) +
+          "\" fill=\"" + kColors[s % 10] + (s >= 10 ? "\" stroke=\"#000" : "") +
+          "\"><title>" +
+          htmlEscaped(categories[c] + " " + series[s].name + ": " + number(v)) +
+          "</title></rect>";
       if (stacked)
         base -= h;
     }
@@ -93,13 +109,16 @@ std::string barChart(const std::string &id, const std::string &title,
            number(top + plotH + 14) + "\" class=\"ax\" text-anchor=\"middle\">" +
            htmlEscaped(label) + "</text>";
   }
+  // The legend names each series whole (three a row), so that bars of
+  // similar runs ("iree-tileandfuse/nvptx", "iree-tileandfuse/amdgpu")
+  // are told apart; beyond ten series the colours repeat with a stroke.
   for (size_t s = 0; s < series.size(); ++s) {
-    double x = left + 180 * (s % 4), y = height - 16 + 20 * (s / 4);
+    double x = left + 240 * (s % 3), y = height - 16 + 20 * (s / 3);
     svg += "<rect x=\"" + number(x) + "\" y=\"" + number(y - 10) +
            "\" width=\"10\" height=\"10\" fill=\"" + kColors[s % 10] +
-           "\"/><text x=\"" + number(x + 14) + "\" y=\"" + number(y) +
-           "\" class=\"ax\">" + htmlEscaped(series[s].name.substr(0, 26)) +
-           "</text>";
+           (s >= 10 ? "\" stroke=\"#000" : "") + "\"/><text x=\"" +
+           number(x + 14) + "\" y=\"" + number(y) + "\" class=\"ax\">" +
+           htmlEscaped(series[s].name.substr(0, 40)) + "</text>";
   }
   return svg + "</svg>";
 }

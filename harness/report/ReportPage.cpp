@@ -26,6 +26,7 @@ details summary{cursor:pointer;color:#555}.chart{margin:8px 12px 8px 0}.grid{str
 .ax{font-size:10px;fill:#555}.ct{font-size:12px;font-weight:bold;fill:#222}
 .cards{display:flex;gap:12px;flex-wrap:wrap}.card{border:1px solid #ddd;border-radius:6px;padding:8px 14px}
 .card b{display:block;font-size:1.4em}.regression{color:#b00;font-weight:bold}
+input.filter{font-size:0.9em;padding:3px 6px;width:24em;margin:4px 0}td.trend{white-space:nowrap}
 )css";
 
 // Sorts a table by the clicked column (numbers as numbers, data-sort when
@@ -49,6 +50,16 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
         return asc ? c : -c;
       });
       rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+});
+document.querySelectorAll('input.filter').forEach(function (box) {
+  var table = document.getElementById(box.getAttribute('data-table'));
+  box.addEventListener('input', function () {
+    var words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
+    Array.from(table.tBodies[0].rows).forEach(function (row) {
+      var text = row.textContent.toLowerCase();
+      row.style.display = words.every(function (w) { return text.indexOf(w) >= 0; }) ? '' : 'none';
     });
   });
 });
@@ -146,47 +157,109 @@ std::string verdictsSection(const ReportData &data) {
                      rows);
 }
 
+/// The signatures in the order a reader wants them: new first, then open,
+/// flaky, seen and fixed; the most found first within a status.
+std::vector<const ReportSignature *> sortedSignatures(const ReportData &data) {
+  auto rank = [](const std::string &status) {
+    static const char *order[] = {"new", "open", "flaky", "seen", "fixed"};
+    for (int i = 0; i < 5; ++i)
+      if (status == order[i])
+        return i;
+    return 5;
+  };
+  std::vector<const ReportSignature *> out;
+  for (const ReportSignature &s : data.signatures)
+    out.push_back(&s);
+  std::stable_sort(out.begin(), out.end(), [&](auto *a, auto *b) {
+    if (rank(a->status) != rank(b->status))
+      return rank(a->status) < rank(b->status);
+    return a->count > b->count;
+  });
+  return out;
+}
+
+/// Its counts night by night ("0 · 3 · 5"), oldest first.
+std::string trendText(const ReportSignature &s) {
+  std::string text;
+  for (int64_t n : s.perNight)
+    text += (text.empty() ? "" : " \u00b7 ") + std::to_string(n);
+  return text;
+}
+
+/// A link to a signature's case folder, shown as its hash.
+std::string caseLink(const ReportSignature &s, const std::string &outDir) {
+  if (s.caseDir.empty())
+    return "";
+  std::string rel =
+      fs::path(s.caseDir).lexically_relative(fs::absolute(outDir)).string();
+  std::string name = fs::path(s.caseDir).filename().string();
+  std::string shown = name.substr(name.rfind('-') + 1).substr(0, 8);
+  return "<a href=\"" + htmlEscaped(rel.empty() ? s.caseDir : rel) +
+         "\" title=\"" + htmlEscaped(s.caseDir) + "\">" +
+         htmlEscaped(shown.empty() ? name : shown) + "</a>";
+}
+
+/// Tonight's new signatures, before everything else.
+std::string newTonightSection(const ReportData &data,
+                              const std::string &outDir) {
+  std::string html = "<h2 id=\"new-tonight\">New tonight</h2>";
+  std::vector<std::vector<TableCell>> rows;
+  for (const ReportSignature *s : sortedSignatures(data))
+    if (s->status == "new")
+      rows.push_back(
+          {cell(s->verdict),
+           {"", "<code>" + htmlEscaped(s->text) + "</code>", s->text, "sig"},
+           {s->runs, spacedList(s->runs), s->runs, "runs"},
+           numCell(static_cast<double>(s->count)),
+           {s->caseDir, caseLink(*s, outDir), s->caseDir, "case"}});
+  if (rows.empty())
+    return html + "<p id=\"no-new\">No new signature in the latest "
+                  "night.</p>";
+  return html + renderTable("table-new",
+                            {"verdict", "signature", "runs", "count", "case"},
+                            rows);
+}
+
 std::string signaturesSection(const ReportData &data,
                               const std::string &outDir) {
   std::vector<std::vector<TableCell>> rows;
-  for (const ReportSignature &s : data.signatures) {
-    std::string link;
-    if (!s.caseDir.empty()) {
-      std::string rel = fs::path(s.caseDir).lexically_relative(
-                                fs::absolute(outDir)).string();
-      // The folder's name repeats the verdict, pipeline and target beside
-      // it: the link shows its hash, the tooltip the whole path.
-      std::string name = fs::path(s.caseDir).filename().string();
-      std::string shown = name.substr(name.rfind('-') + 1).substr(0, 8);
-      link = "<a href=\"" + htmlEscaped(rel.empty() ? s.caseDir : rel) +
-             "\" title=\"" + htmlEscaped(s.caseDir) + "\">" +
-             htmlEscaped(shown.empty() ? name : shown) + "</a>";
-    }
+  for (const ReportSignature *sp : sortedSignatures(data)) {
+    const ReportSignature &s = *sp;
+    std::string link = caseLink(s, outDir);
     TableCell status = cell(s.status);
     status.cls = s.status;
     rows.push_back(
-        {status, cell(s.verdict),
+        {status,
+         cell(s.verdict),
          {"", "<code>" + htmlEscaped(s.text) + "</code>", s.text, "sig"},
-         {s.runs, spacedList(s.runs), s.runs, "runs"}, cell(s.firstSeen),
+         {s.runs, spacedList(s.runs), s.runs, "runs"},
+         cell(s.firstSeen),
          cell(s.lastSeen),
          numCell(static_cast<double>(s.count)),
          s.reducedSize >= 0 ? numCell(static_cast<double>(s.reducedSize))
                             : TableCell{"-", "", "-1", "num"},
-         {"", s.repro.empty() ? "-" : "<details><summary>command</summary><code>" +
-                                          htmlEscaped(s.repro) +
-                                          "</code></details>",
+         {"",
+          s.repro.empty() ? "-"
+                          : "<details><summary>command</summary><code>" +
+                                htmlEscaped(s.repro) + "</code></details>",
           s.repro, "repro"},
-         {s.caseDir, link, s.caseDir, "case"}, cell(s.note)});
+         {s.caseDir, link, s.caseDir, "case"},
+         {trendText(s), htmlEscaped(trendText(s)), "", "trend"},
+         cell(s.note)});
   }
   return "<h2 id=\"signatures\">Signatures</h2><p>Status against the "
          "previous night: <b>new</b> (not seen before), <b>open</b> (seen "
          "before), <b>fixed</b> (not seen, and its stored case passes now), "
          "<b>flaky</b> (its case did not reproduce every time). Reduced "
-         "size: ops x elements of the reduced case.</p>" +
+         "size: ops x elements of the reduced case. Per night: its count in "
+         "each night, oldest first. New first, then by count.</p>"
+         "<input class=\"filter\" id=\"filter-signatures\" "
+         "data-table=\"table-signatures\" placeholder=\"filter: words all "
+         "rows must contain\">" +
          renderTable("table-signatures",
                      {"status", "verdict", "signature", "runs", "first seen",
                       "last seen", "count", "reduced size", "repro", "case",
-                      "note"},
+                      "per night", "note"},
                      rows);
 }
 
@@ -235,10 +308,17 @@ std::string renderReportHtml(const ReportData &data,
     html += (i ? ", " : "") + htmlEscaped(data.nights[i].label) + " (<code>" +
             htmlEscaped(data.nights[i].db) + "</code>)";
   html += ". The same data: <a href=\"report.json\">report.json</a> and the "
-          "CSV files beside this page.</p>";
-  html += summary(data) + verdictsSection(data) +
-          signaturesSection(data, outDir) + throughputSection(data) +
-          coverageSection(data) + detectionSection(data) + replaySection(data);
+          "CSV files beside this page.</p><details id=\"options\"><summary>"
+          "What each night ran (its options: pipelines, faults, seeds)"
+          "</summary><ul>";
+  for (const ReportNight &n : data.nights)
+    html += "<li>" + htmlEscaped(n.label) + ": <code>" +
+            htmlEscaped(n.options.empty() ? "-" : n.options) + "</code></li>";
+  html += "</ul></details>";
+  html += summary(data) + newTonightSection(data, outDir) +
+          verdictsSection(data) + signaturesSection(data, outDir) +
+          throughputSection(data) + coverageSection(data) +
+          detectionSection(data) + replaySection(data);
   return html + "<script>" + kScript + "</script></body></html>\n";
 }
 
