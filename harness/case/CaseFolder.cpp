@@ -385,12 +385,34 @@ std::string findingSignature(const CaseResult &result) {
   first = std::regex_replace(first, ssa, "%V");
   first = std::regex_replace(first, path, "PATH");
   first = normalizeShapedTypes(first);
+  // Kernel and workgroup-buffer names carry the kernel's number in its
+  // module (main_kernel_4, __wg_main_kernel_1): another kernel before it
+  // renumbers them without changing the bug. A count of further places
+  // ("(and 3 more)") depends on the program, not the bug.
+  static const std::regex kernel(R"(([A-Za-z_]*kernel)_\d+)");
+  first = std::regex_replace(first, kernel, "$1_K");
+  static const std::regex firstKernel(R"(\b([A-Za-z]+_kernel)__)");
+  first = std::regex_replace(first, firstKernel, "$1_K__");
+  static const std::regex more(R"( \(and \d+ more\))");
+  first = std::regex_replace(first, more, "");
   // Scalar element types alike (`f16`, `i64`, `index`): a bug's class
   // rarely depends on them, and its message names whichever it met.
   static const std::regex scalar(
       R"(\b(b?f(16|32|64)|i(1|8|16|32|64)|index)\b)");
   first = std::regex_replace(first, scalar, "E");
   first = normalizeNumbers(first);
+  // A wrong output is one class at any index rank, with or without the
+  // values' bits in parentheses or a float's ulp distance.
+  static const std::regex index(R"(at \[N(, N)*\])");
+  first = std::regex_replace(first, index, "at [N..]");
+  static const std::regex bits(R"( \(N\))");
+  first = std::regex_replace(first, bits, "");
+  static const std::regex ulp(R"(; N ulp apart, tolerance N ulp)");
+  first = std::regex_replace(first, ulp, "");
+  // A vector access of any width to under-aligned memory is one class.
+  static const std::regex vector(
+      R"(\b(ld|st)\.(shared|global|local)\.v\d+\.[bfsu]\d+)");
+  first = std::regex_replace(first, vector, "vector $1.$2");
   // The op the case is about (its first sort, top-k or NMS; from the text
   // when there is no model).
   std::string op = "-";
@@ -409,8 +431,14 @@ std::string findingSignature(const CaseResult &result) {
     if (first != std::string::npos)
       op = first == sort ? "sort" : first == topk ? "topk" : "nms";
   }
-  return std::string(oracle::toString(result.verdict)) + "|" + result.stage.text() +
-         "|" + first + "|" + op;
+  // A pass's finding (static, or a compile that crashed or hung in it) is
+  // named by the pass and its message: the same bug whichever op family
+  // the case began with. Wrong results keep the op, their main clue.
+  std::string stage = result.stage.text();
+  if (stage.rfind("static", 0) == 0 || stage.rfind("compile", 0) == 0)
+    op = "*";
+  return std::string(oracle::toString(result.verdict)) + "|" + stage + "|" +
+         first + "|" + op;
 }
 
 Result<std::string> writeCaseFolder(const std::string &parent,

@@ -99,7 +99,14 @@ void reportCase(const fs::path &folder, const StoredCase &stored,
                 const CaseResult &seen, ReplayRecord &record,
                 ReplayTotals &totals) {
   bool same = seen.verdict == stored.expected;
-  (same ? totals.unchanged : totals.changed)++;
+  // A finding that keeps its verdict but not its signature (another pass,
+  // another op, another first line) is another bug: changed too. Cases
+  // without a recorded signature (hand-made) compare the verdict only.
+  std::string signature = findingSignature(seen);
+  bool sameSignature = !same || seen.verdict == oracle::Verdict::Pass ||
+                       stored.signature.empty() ||
+                       stored.signature == signature;
+  (same && sameSignature ? totals.unchanged : totals.changed)++;
   std::string recorded(oracle::toString(stored.expected));
   std::string observed(oracle::toString(seen.verdict));
   record.recorded = recorded;
@@ -109,6 +116,15 @@ void reportCase(const fs::path &folder, const StoredCase &stored,
                      observed +
                      (seen.stage.empty() ? "" : " at " + seen.stage.text());
     record.body = seen.detail;
+  } else if (!sameSignature) {
+    record.failure = "signature changed: recorded " + stored.signature +
+                     ", observed " + signature;
+    record.body = seen.detail;
+    std::printf("CHANGED %s: %s (same verdict, signature recorded %s, "
+                "observed %s)\n",
+                folder.filename().c_str(), observed.c_str(),
+                stored.signature.c_str(), signature.c_str());
+    return;
   }
   std::string why =
       same ? ""

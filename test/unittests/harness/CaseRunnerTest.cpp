@@ -352,6 +352,71 @@ TEST(FindingStoreTest, SignatureCollapsesShapedAndElementTypes) {
   EXPECT_NE(findingSignature(f), findingSignature(g));
 }
 
+TEST(FindingStoreTest, SignatureIgnoresKernelNumbersAndMoreCounts) {
+  // A kernel's number in its module changes when a kernel before it comes
+  // or goes (a copy kernel dropped renumbered a radix sort's scatter from
+  // main_kernel_4 to main_kernel_2), and "(and N more)" counts places of
+  // one program: neither is part of the bug.
+  auto finding = [](const std::string &detail) {
+    CaseResult r = fakeFinding(7, detail);
+    r.verdict = oracle::Verdict::DataRace;
+    r.stage = Stage(Step::Run);
+    return r;
+  };
+  CaseResult a = finding("dispatch 9: data-race: thread (1, 0, 0) writes byte "
+                         "8 in kernel main_kernel_4__main_kernel");
+  CaseResult b = finding("dispatch 7: data-race: thread (3, 0, 0) writes byte "
+                         "24 in kernel main_kernel_2__main_kernel");
+  EXPECT_EQ(findingSignature(a), findingSignature(b));
+  // The module's first kernel has no number.
+  CaseResult a0 = finding("dispatch 0: data-race: thread (1, 0, 0) writes "
+                          "byte 8 in kernel main_kernel__main_kernel");
+  EXPECT_EQ(findingSignature(a), findingSignature(a0)) << findingSignature(a0);
+  CaseResult c = finding("PTX kernel main_kernel: st.shared.v2.b64 (16 bytes) "
+                         "at __wg_main_kernel_1+0, declared .align 8 (and 2 "
+                         "more)");
+  CaseResult d = finding("PTX kernel main_kernel: st.shared.v2.b64 (16 bytes) "
+                         "at __wg_main_kernel_0+8, declared .align 8");
+  EXPECT_EQ(findingSignature(c), findingSignature(d)) << findingSignature(c);
+  // Any vector width is one class; a load is not a store.
+  CaseResult e = finding("PTX kernel main_kernel: st.shared.v4.b32 (16 bytes) "
+                         "at __wg_main_kernel_0+8, declared .align 4");
+  EXPECT_EQ(findingSignature(d), findingSignature(e));
+  CaseResult f = finding("PTX kernel main_kernel: ld.shared.v4.b32 (16 bytes) "
+                         "at __wg_main_kernel_0+8, declared .align 4");
+  EXPECT_NE(findingSignature(e), findingSignature(f));
+}
+
+TEST(FindingStoreTest, SignatureOfAWrongResultAtAnyIndexRank) {
+  // One wrong-result class at any output rank, with or without the bits
+  // in parentheses and a float's ulp distance; the op stays (for a wrong
+  // result it is the main clue), a pass's finding drops it.
+  auto mismatch = [](const std::string &detail, gen::OpKind kind) {
+    CaseResult r = fakeFinding(7, detail);
+    r.verdict = oracle::Verdict::Mismatch;
+    r.stage = Stage(Step::Compare);
+    r.program.ops.resize(1);
+    r.program.ops[0].kind = kind;
+    return r;
+  };
+  CaseResult a = mismatch("output 0 at [3, 1]: expected 2, got 5; 4 of 90 "
+                          "elements differ",
+                          gen::OpKind::Nms);
+  CaseResult b = mismatch("output 1 at [7]: expected 0.5 (0x3f000000), got "
+                          "0.25 (0x3e800000); 3 ulp apart, tolerance 0 ulp; 1 "
+                          "of 8 elements differ",
+                          gen::OpKind::Nms);
+  CaseResult c = mismatch("output 0 at [3, 1]: expected 2, got 5; 4 of 90 "
+                          "elements differ",
+                          gen::OpKind::Sort);
+  EXPECT_EQ(findingSignature(a), findingSignature(b)) << findingSignature(b);
+  EXPECT_NE(findingSignature(a), findingSignature(c));
+  CaseResult d = c, e = a;
+  d.verdict = e.verdict = oracle::Verdict::MallocInKernel;
+  d.stage = e.stage = Stage(Step::Static);
+  EXPECT_EQ(findingSignature(d), findingSignature(e));
+}
+
 // However often a signature recurs, it keeps kReprosPerSignature case
 // folders; every finding still gets its row and the signature its count.
 TEST(FindingStoreTest, FewReprosPerSignature) {
