@@ -377,42 +377,49 @@ std::string normalizeShapedTypes(const std::string &text) {
 
 std::string findingSignature(const CaseResult &result) {
   std::string first = result.detail.substr(0, result.detail.find('\n'));
-  // Drop a leading "file:line:col: " or loc("file":line:col) location.
-  static const std::regex location(R"(^[^ :]+:\d+:\d+: |^loc\([^)]*\): )");
-  first = std::regex_replace(first, location, "");
-  static const std::regex ssa(R"(%[A-Za-z0-9_#]+)");
-  static const std::regex path(R"((/[^ /:'"]+)+)");
-  first = std::regex_replace(first, ssa, "%V");
-  first = std::regex_replace(first, path, "PATH");
+  // Rewrites applied in order; each names what varies without changing
+  // the bug.
+  struct Rewrite {
+    std::regex pattern;
+    const char *with;
+  };
+  // Before shapes and numbers: a leading "file:line:col: " or loc(...)
+  // location, SSA names, paths; a kernel's or workgroup buffer's number in
+  // its module (main_kernel_4, __wg_main_kernel_1, and the first kernel's
+  // main_kernel__): a kernel more or less before it renumbers it; a count
+  // of further places ("(and 3 more)"), which depends on the program.
+  static const Rewrite early[] = {
+      {std::regex(R"(^[^ :]+:\d+:\d+: |^loc\([^)]*\): )"), ""},
+      {std::regex(R"(%[A-Za-z0-9_#]+)"), "%V"},
+      {std::regex(R"((/[^ /:'"]+)+)"), "PATH"},
+      {std::regex(R"(([A-Za-z_]*kernel)_\d+)"), "$1_K"},
+      {std::regex(R"(\b([A-Za-z]+_kernel)__)"), "$1_K__"},
+      {std::regex(R"( \(and \d+ more\))"), ""},
+  };
+  // After shapes: scalar element types (`f16`, `i64`, `index`), whichever a
+  // message met; then numbers.
+  static const Rewrite scalars[] = {
+      {std::regex(R"(\b(b?f(16|32|64)|i(1|8|16|32|64)|index)\b)"), "E"},
+  };
+  // After numbers: a wrong output at any index rank, with or without the
+  // values' bits in parentheses or a float's ulp distance; a vector access
+  // of any width to under-aligned memory.
+  static const Rewrite late[] = {
+      {std::regex(R"(at \[N(, N)*\])"), "at [N..]"},
+      {std::regex(R"( \(N\))"), ""},
+      {std::regex(R"(; N ulp apart, tolerance N ulp)"), ""},
+      {std::regex(R"(\b(ld|st)\.(shared|global|local)\.v\d+\.[bfsu]\d+)"),
+       "vector $1.$2"},
+  };
+  auto apply = [&](const auto &rewrites) {
+    for (const Rewrite &r : rewrites)
+      first = std::regex_replace(first, r.pattern, r.with);
+  };
+  apply(early);
   first = normalizeShapedTypes(first);
-  // Kernel and workgroup-buffer names carry the kernel's number in its
-  // module (main_kernel_4, __wg_main_kernel_1): another kernel before it
-  // renumbers them without changing the bug. A count of further places
-  // ("(and 3 more)") depends on the program, not the bug.
-  static const std::regex kernel(R"(([A-Za-z_]*kernel)_\d+)");
-  first = std::regex_replace(first, kernel, "$1_K");
-  static const std::regex firstKernel(R"(\b([A-Za-z]+_kernel)__)");
-  first = std::regex_replace(first, firstKernel, "$1_K__");
-  static const std::regex more(R"( \(and \d+ more\))");
-  first = std::regex_replace(first, more, "");
-  // Scalar element types alike (`f16`, `i64`, `index`): a bug's class
-  // rarely depends on them, and its message names whichever it met.
-  static const std::regex scalar(
-      R"(\b(b?f(16|32|64)|i(1|8|16|32|64)|index)\b)");
-  first = std::regex_replace(first, scalar, "E");
+  apply(scalars);
   first = normalizeNumbers(first);
-  // A wrong output is one class at any index rank, with or without the
-  // values' bits in parentheses or a float's ulp distance.
-  static const std::regex index(R"(at \[N(, N)*\])");
-  first = std::regex_replace(first, index, "at [N..]");
-  static const std::regex bits(R"( \(N\))");
-  first = std::regex_replace(first, bits, "");
-  static const std::regex ulp(R"(; N ulp apart, tolerance N ulp)");
-  first = std::regex_replace(first, ulp, "");
-  // A vector access of any width to under-aligned memory is one class.
-  static const std::regex vector(
-      R"(\b(ld|st)\.(shared|global|local)\.v\d+\.[bfsu]\d+)");
-  first = std::regex_replace(first, vector, "vector $1.$2");
+  apply(late);
   // The op the case is about (its first sort, top-k or NMS; from the text
   // when there is no model).
   std::string op = "-";

@@ -140,6 +140,15 @@ private:
     return sift::workgroupMemRefType(b.getContext(), size, element);
   }
 
+  /// Element `e` of every operand's row, read where the row comes from
+  /// (the operand, or a copy's source), into its staging buffer.
+  void stageElement(OpBuilder &b, Location loc, Value e) {
+    for (auto [source, stage] : llvm::zip(row.sources, staging)) {
+      Value v = memref::LoadOp::create(b, loc, source, at(e));
+      memref::StoreOp::create(b, loc, v, stage, e);
+    }
+  }
+
   /// The key (first staged operand) gets `padded` slots, the rest `n`.
   void allocateStaging() {
     for (auto [i, operand] : llvm::enumerate(row.staged))
@@ -154,12 +163,7 @@ private:
   void stageIn() {
     sift::forEachOfThread(
         b, loc, tid, constant(row.n), threadCount,
-        [&](OpBuilder &b, Location loc, Value e) {
-          for (auto [source, stage] : llvm::zip(row.sources, staging)) {
-            Value v = memref::LoadOp::create(b, loc, source, at(e));
-            memref::StoreOp::create(b, loc, v, stage, e);
-          }
-        });
+        [&](OpBuilder &b, Location loc, Value e) { stageElement(b, loc, e); });
     // Padding keys get a value (never one that decides: padding goes last).
     Type keyType = cast<MemRefType>(staging.front().getType()).getElementType();
     Value zero = arith::ConstantOp::create(
@@ -196,10 +200,7 @@ private:
     sift::forEachOfThread(
         b, loc, tid, constant(row.n), threadCount,
         [&](OpBuilder &b, Location loc, Value e) {
-          for (auto [source, stage] : llvm::zip(row.sources, staging)) {
-            Value v = memref::LoadOp::create(b, loc, source, at(e));
-            memref::StoreOp::create(b, loc, v, stage, e);
-          }
+          stageElement(b, loc, e);
           Value key = memref::LoadOp::create(b, loc, staging.front(), e);
           Value bits = sift::buildOrderBits(b, loc, key, invert);
           if (bits.getType().getIntOrFloatBitWidth() < 64)
