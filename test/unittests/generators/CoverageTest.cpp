@@ -14,6 +14,7 @@
 #include "generators/ProgramGenerator.h"
 #include "generators/ShapeGenerator.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -195,4 +196,24 @@ TEST(CoverageTags, OnePerOpAndAxisInBuckets) {
   EXPECT_EQ(kBucket(1), "1");
   EXPECT_EQ(kBucket(8), "2-8");
   EXPECT_EQ(kBucket(65), ">64");
+}
+
+TEST(CoverageTags, NmsCountsAsItsOwnFamily) {
+  // An NMS program is family nms (it counted as topk once): its size is
+  // its scores' box count.
+  Program p;
+  int boxes = p.addValue({ElementType::F32, {1, 300, 4}});
+  int scores = p.addValue({ElementType::F32, {1, 5, 300}});
+  int selected = p.addValue({ElementType::I64, {20, 3}});
+  p.inputs = {boxes, scores};
+  Op nms;
+  nms.kind = OpKind::Nms;
+  nms.operands = {boxes, scores};
+  nms.results = {selected};
+  p.ops = {nms};
+  p.outputs = {selected};
+  std::vector<std::string> tags = coverageTags(p);
+  EXPECT_NE(std::find(tags.begin(), tags.end(), "family=nms"), tags.end());
+  EXPECT_EQ(std::find(tags.begin(), tags.end(), "family=topk"), tags.end());
+  EXPECT_NE(std::find(tags.begin(), tags.end(), "size=257-4096"), tags.end());
 }
