@@ -1,0 +1,76 @@
+//===- RowConfigs.h - Lowering configs of the cooperative row kernels -*- C++
+//-*-===//
+//
+// The row shape strategy selection reasons about, and the configs of the
+// row algorithms that tile a row (RowConfigs.cpp).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "pipelines/Dialect/SiftDialect.h"
+#include "pipelines/Transforms/DomainConfigs.h"
+
+#include "mlir/IR/Operation.h"
+
+#include <cstdint>
+
+namespace sift {
+
+/// The row a sift op sorts or selects: its size, and the bytes a staged
+/// copy of one row takes in workgroup memory (every sort operand, or the
+/// top-k input, plus an i32 index per slot of the padded row) and in a
+/// thread's private memory (the operands, or the top-k input and outputs).
+struct RowShape {
+  int64_t n = 0;
+  int64_t k = -1; ///< top-k's k; -1 for a sort
+  int64_t keyBytes = 0;
+  int64_t workgroupBytes = 0;
+  int64_t privateBytes = 0;
+  /// Whether workgroup_row may sort the row as one i64 composite an
+  /// element (keys of at most 32 bits in a named order).
+  bool composite = false;
+  /// Whether radix_sort moves each key with its row position.
+  bool slots = true;
+};
+
+/// The row of `op` (a sift.sort or sift.topk with static shapes).
+RowShape rowShape(mlir::Operation *op);
+
+/// merge_rows or radix_select: workgroups of `threads` threads along x,
+/// each on `tile` elements of a row.
+LoweringConfigAttr rowTileConfig(mlir::MLIRContext *context, int64_t rank,
+                                 int64_t threads, int64_t tile,
+                                 Algorithm algorithm);
+
+/// register_select's default rows start here (a bitonic sort of a shorter
+/// row in workgroup memory is as quick).
+inline constexpr int64_t kRegisterDefaultRow = 256;
+
+/// The fewest threads a random config gives a workgroup of `items`
+/// elements.
+int64_t fewestRandomThreads(int64_t items);
+
+/// Any power of two from `lowest` up to `highest` (both powers of two).
+int64_t randomPowerOfTwo(int64_t lowest, int64_t highest, ConfigRng &rng);
+
+/// A random merge_rows or radix_select config of a row of `n` (tiles up to
+/// `largest`).
+LoweringConfigAttr randomRowTileConfig(mlir::MLIRContext *context, int64_t rank,
+                                       int64_t n, int64_t largest,
+                                       Algorithm algorithm, ConfigRng &rng);
+
+/// The radix_sort (or radix_onesweep) config of `rows` rows within
+/// `budget` bytes of workgroup memory; null when none fits.
+LoweringConfigAttr radixSortConfig(mlir::MLIRContext *context, int64_t rank,
+                                   int64_t rows, const RowShape &row,
+                                   int64_t budget, bool random, ConfigRng &rng,
+                                   Algorithm algorithm);
+
+/// The register_select config of `rows` rows within `budget` bytes of
+/// workgroup memory; null when none fits.
+LoweringConfigAttr registerSelectConfig(mlir::MLIRContext *context,
+                                        int64_t rank, int64_t rows,
+                                        const RowShape &row, int64_t budget,
+                                        bool random, ConfigRng &rng);
+
+} // namespace sift
