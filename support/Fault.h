@@ -111,6 +111,10 @@ enum class Fault : uint8_t {
   /// but the last into the removed set of the later blocks. Oracle:
   /// mismatch (GPU or emu).
   NmsWalkRowNotMerged,
+  /// NMS's tiled mask (algorithm mask_tiles, tileandfuse's default) gives
+  /// the last row of a thread's tile its first row's box: that candidate's
+  /// mask word holds another box's overlaps. Oracle: mismatch (GPU or emu).
+  NmsTileLastRowFirstBox,
 };
 
 /// Every fault, in enum order.
@@ -140,7 +144,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::ScanBarrierInBranch,
                                        Fault::SelectDoneRace,
                                        Fault::NmsMaskLastBitLost,
-                                       Fault::NmsWalkRowNotMerged};
+                                       Fault::NmsWalkRowNotMerged,
+                                       Fault::NmsTileLastRowFirstBox};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -152,7 +157,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "split-lost-chunk-offset", "select-merge-one-level-short",
 /// "radix-lookback-skips-one", "radix-tail-overrun",
 /// "radix-split-unzeroed", "scan-barrier-in-branch", "select-done-race",
-/// "nms-mask-last-bit-lost", "nms-walk-row-not-merged".
+/// "nms-mask-last-bit-lost", "nms-walk-row-not-merged",
+/// "nms-tile-last-row-first-box".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -182,6 +188,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::SelectDoneRace: return "select-done-race";
   case Fault::NmsMaskLastBitLost: return "nms-mask-last-bit-lost";
   case Fault::NmsWalkRowNotMerged: return "nms-walk-row-not-merged";
+  case Fault::NmsTileLastRowFirstBox: return "nms-tile-last-row-first-box";
   }
   return "?";
 }

@@ -111,10 +111,13 @@ FaultText describe(Fault fault) {
     return {"the radix select's pick reads the done flag thread 0 writes",
             "data-race on emu"};
   case Fault::NmsMaskLastBitLost:
-    return {"mask_blocks NMS never sets a mask word's bit 63",
+    return {"GPU NMS mask (mask_blocks, mask_tiles) never sets a word's bit 63",
             "mismatch (GPU or emu)"};
   case Fault::NmsWalkRowNotMerged:
     return {"mask_blocks NMS leaves a block's last kept box unmerged",
+            "mismatch (GPU or emu)"};
+  case Fault::NmsTileLastRowFirstBox:
+    return {"mask_tiles NMS gives a tile's last row its first row's box",
             "mismatch (GPU or emu)"};
   }
   return {"?", "?"};

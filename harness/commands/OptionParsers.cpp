@@ -130,6 +130,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::SelectDoneRace:
     case Fault::NmsMaskLastBitLost:
     case Fault::NmsWalkRowNotMerged:
+    case Fault::NmsTileLastRowFirstBox:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

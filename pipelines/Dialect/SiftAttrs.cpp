@@ -80,13 +80,21 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "mask_blocks needs a row_tile (mask words a "
                           "workgroup computes) that is a power of two, found "
                        << rowTile;
-  if (!merge && algorithm != Algorithm::MaskBlocks && rowTile != 0)
+  if (algorithm == Algorithm::MaskTiles &&
+      (rowTile < 1 || rowTile > 64 || !llvm::isPowerOf2_64(rowTile)))
+    return emitError() << "mask_tiles needs a row_tile (candidates a "
+                          "thread's tile holds) that is a power of two from "
+                          "1 to 64, found "
+                       << rowTile;
+  bool mask =
+      algorithm == Algorithm::MaskBlocks || algorithm == Algorithm::MaskTiles;
+  if (!merge && !mask && rowTile != 0)
     return emitError() << "row_tile is for merge_rows, radix_select, "
                           "radix_sort, radix_onesweep, split_select, "
-                          "register_select and mask_blocks only, not "
+                          "register_select, mask_blocks and mask_tiles only, "
+                          "not "
                        << stringifyAlgorithm(algorithm);
-  if (algorithm == Algorithm::WorkgroupRow ||
-      algorithm == Algorithm::MaskBlocks || merge) {
+  if (algorithm == Algorithm::WorkgroupRow || mask || merge) {
     // Workgroups per row: the domain tile is one point and the threads
     // cooperate on the row (or a tile of it) along x.
     StringRef name = stringifyAlgorithm(algorithm);

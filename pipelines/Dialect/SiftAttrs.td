@@ -94,7 +94,14 @@ def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
     // class): thread 0 decides a block's 64 candidates in order, then all
     // threads merge the kept boxes' mask rows into the removed set in
     // workgroup memory), over a host-allocated mask (MaskNms.cpp).
-    I32EnumAttrCase<"MaskBlocks", 10, "mask_blocks">
+    I32EnumAttrCase<"MaskBlocks", 10, "mask_blocks">,
+    // NMS per class, tileandfuse's own: the same mask and walk as
+    // mask_blocks, but the mask is tiled into thread tiles of `row_tile`
+    // candidates x one 64-bit word column: a thread holds its candidates'
+    // boxes in private memory and reads each of the column's 64 boxes
+    // once, through the sorted order (the gather fused into the tile), for
+    // all of its rows; no workgroup memory (MaskNms.cpp).
+    I32EnumAttrCase<"MaskTiles", 11, "mask_tiles">
   ]> {
   let cppNamespace = "::sift";
   let genSpecializedAttr = 0;
@@ -125,6 +132,7 @@ def Sift_LoweringConfigAttr : AttrDef<Sift_Dialect, "LoweringConfig"> {
       count key digits, pass after pass), `radix_sort`, `radix_onesweep`,
       `split_select`, `mask_blocks` (NMS only: a mask dispatch and a walk
       dispatch over a suppression bit-mask; `workgroup_size` is the walk's),
+      `mask_tiles` (NMS only: as `mask_blocks`, the mask in thread tiles),
       `register_select` (top-k of small k only: workgroups of `row_tile`
       elements of a row keep their threads' k best in registers) or
       `elementwise`;
@@ -132,7 +140,8 @@ def Sift_LoweringConfigAttr : AttrDef<Sift_Dialect, "LoweringConfig"> {
       `radix_onesweep`, `split_select` and `register_select` only, the elements of a row one workgroup sorts,
       counts or selects from (a power of two); for `mask_blocks` the mask
       words (columns) one mask workgroup computes for its 64 candidates (a
-      power of two, from 1); absent (0) otherwise.
+      power of two, from 1); for `mask_tiles` the candidates (rows) of a
+      thread's tile (a power of two, 1 to 64); absent (0) otherwise.
 
     ```mlir
     #sift.lowering_config<workgroup_tile = [1, 64], thread_tile = [1, 1],

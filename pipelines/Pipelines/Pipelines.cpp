@@ -134,6 +134,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
       options.faults.contains(Fault::NmsMaskLastBitLost);
   rows.injectNmsWalkRowNotMerged =
       options.faults.contains(Fault::NmsWalkRowNotMerged);
+  rows.injectNmsTileLastRowFirstBox =
+      options.faults.contains(Fault::NmsTileLastRowFirstBox);
   // tileandfuse's mask threads read boxes themselves (private memory only).
   rows.stageNmsBoxes = options.kind != PipelineKind::TileAndFuse;
   pm.addNestedPass<func::FuncOp>(createWorkgroupRows(rows));

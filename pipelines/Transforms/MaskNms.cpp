@@ -23,6 +23,15 @@
 //          first; tileandfuse reads them from the boxes (a thread's tile is
 //          its word, private memory only). Words of bw < bi are never
 //          computed nor read (the upper triangle).
+//   mask (mask_tiles, tileandfuse's own): the mask cut into thread tiles
+//          of R candidates (rows) x one word column, a flat grid of
+//          workgroups of kMaskTileThreads threads; tile (r, bi, bw, s)
+//          holds candidates 64 bi + R s .. + R - 1 of row r, the 64 / R
+//          tiles of one (bi, bw) in consecutive threads. A thread keeps
+//          its R boxes in private memory and reads each of column bw's 64
+//          boxes once, through the sorted order (the gather fused into the
+//          tile), for all R rows: R words of R x 64 IoUs. Tiles of bw < bi
+//          (below the diagonal) return at once.
 //   walk:  a workgroup per (batch, class), its removed set in workgroup
 //          memory; per block of 64 candidates while there is room: thread 0
 //          decides the block, unrolled over its 64 places (a place is kept
@@ -39,7 +48,9 @@
 // where two boxes overlap (the IoU is exactly buildNmsIoU's). Faults:
 // nms-mask-last-bit-lost (the mask never sets a word's bit 63),
 // nms-walk-row-not-merged (the walk merges every kept row of a block but
-// the last into the later words), dist-no-barrier (no barriers).
+// the last into the later words), nms-tile-last-row-first-box (a mask_tiles
+// thread compares its tile's last row with its first row's box),
+// dist-no-barrier (no barriers).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +67,18 @@
 #include <limits>
 
 using namespace mlir;
+
+bool sift::maskTilesGridFits(int64_t rows, int64_t n, int64_t tileRows) {
+  if (rows < 1 || n < 1 || tileRows < 1 || tileRows > kNmsBlock)
+    return false;
+  int64_t words = (n + kNmsBlock - 1) / kNmsBlock;
+  int64_t limit = std::numeric_limits<int32_t>::max();
+  // Workgroups: rows * words^2 * (64 / R) threads, kMaskTileThreads each.
+  return rows <= limit / words / words &&
+         rows * words * words <= limit / (kNmsBlock / tileRows) &&
+         rows * words * words * (kNmsBlock / tileRows) / kMaskTileThreads <
+             limit;
+}
 
 int64_t sift::maskNmsWalkBytes(int64_t n) {
   int64_t words = (n + kNmsBlock - 1) / kNmsBlock;
@@ -91,13 +114,22 @@ public:
       return op.emitOpError("mask_blocks needs a group and walk threads");
     words = (n + sift::kNmsBlock - 1) / sift::kNmsBlock;
     groups = (words + options.group - 1) / options.group;
-    if (rows > std::numeric_limits<int32_t>::max() / words / groups)
+    if (options.tileRows > 0) {
+      if (!sift::maskTilesGridFits(rows, n, options.tileRows))
+        return op.emitOpError("mask_tiles would launch more thread tiles ")
+               << "than a grid holds (" << rows << " rows of " << n
+               << " candidates, " << options.tileRows << " a tile)";
+    } else if (rows > std::numeric_limits<int32_t>::max() / words / groups) {
       return op.emitOpError("mask_blocks would launch ")
              << rows << " x " << words << " x " << groups
              << " mask workgroups, more than a grid holds";
+    }
     mask = memref::AllocOp::create(
         b, loc, MemRefType::get({rows, n, words}, b.getI64Type()));
-    buildMask();
+    if (options.tileRows > 0)
+      buildMaskTiles();
+    else
+      buildMask();
     buildWalk();
     return success();
   }
@@ -264,16 +296,8 @@ private:
                       } else {
                         later = cornersOf(b, batch, klass, first, j);
                       }
-                      Value over = buildOver(b, later, own, threshold, iouGe);
-                      Value valid = arith::AndIOp::create(
-                          b, loc, cmp(b, CmpIPredicate::ugt, j, i),
-                          cmp(b, CmpIPredicate::ult, j, m));
-                      Value set = arith::AndIOp::create(b, loc, over, valid);
-                      Value bit = arith::ShLIOp::create(
-                          b, loc,
-                          arith::ExtUIOp::create(b, loc, b.getI64Type(), set),
-                          arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                                     jj));
+                      Value bit =
+                          maskBit(b, later, own, threshold, iouGe, i, j, jj, m);
                       scf::YieldOp::create(
                           b, loc,
                           arith::OrIOp::create(b, loc, word[0], bit)
@@ -290,6 +314,106 @@ private:
                 scf::YieldOp::create(b, loc);
               });
         });
+  }
+
+  /// Bit j - base of a mask word (an i64) for candidate j over candidate
+  /// i: IoU(j, i) over the threshold, j after i and among the m
+  /// candidates.
+  Value maskBit(OpBuilder &b, const sift::NmsCorners &later,
+                const sift::NmsCorners &own, Value threshold, bool iouGe,
+                Value i, Value j, Value jj, Value m) {
+    Value over = buildOver(b, later, own, threshold, iouGe);
+    Value valid =
+        arith::AndIOp::create(b, loc, cmp(b, CmpIPredicate::ugt, j, i),
+                              cmp(b, CmpIPredicate::ult, j, m));
+    Value set = arith::AndIOp::create(b, loc, over, valid);
+    return arith::ShLIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), set),
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), jj));
+  }
+
+  /// mask_tiles' mask dispatch: a thread per tile of R candidates x one
+  /// word column (see the file comment).
+  void buildMaskTiles() {
+    int64_t tileRows = options.tileRows;
+    int64_t perBlock = sift::kNmsBlock / tileRows;
+    int64_t tiles = rows * words * words * perBlock;
+    int64_t blocks =
+        (tiles + sift::kMaskTileThreads - 1) / sift::kMaskTileThreads;
+    bool iouGe = sift::hasInjectedFault(op, sift::Fault::NmsIouGe);
+    sift::buildLaunch(
+        b, loc, blocks, sift::kMaskTileThreads,
+        [&](OpBuilder &b, Value block, Value tid) {
+          Value t =
+              add(b, mul(b, block, index(b, sift::kMaskTileThreads)), tid);
+          Value s = arith::RemUIOp::create(b, loc, t, index(b, perBlock));
+          Value rest = arith::DivUIOp::create(b, loc, t, index(b, perBlock));
+          Value bw = arith::RemUIOp::create(b, loc, rest, index(b, words));
+          rest = arith::DivUIOp::create(b, loc, rest, index(b, words));
+          Value bi = arith::RemUIOp::create(b, loc, rest, index(b, words));
+          Value r = arith::DivUIOp::create(b, loc, rest, index(b, words));
+          // Past the grid's tiles or below the diagonal: nothing to do.
+          Value live = arith::AndIOp::create(
+              b, loc, cmp(b, CmpIPredicate::ult, t, index(b, tiles)),
+              cmp(b, CmpIPredicate::uge, bw, bi));
+          scf::IfOp::create(b, loc, live, [&](OpBuilder &b, Location) {
+            buildMaskTile(b, r, bi, bw, s, iouGe);
+            scf::YieldOp::create(b, loc);
+          });
+        });
+  }
+
+  /// Tile (r, bi, bw, s) of mask_tiles: rows 64 bi + R s .. + R - 1
+  /// against column block bw, when both are among the candidates.
+  void buildMaskTile(OpBuilder &b, Value r, Value bi, Value bw, Value s,
+                     bool iouGe) {
+    int64_t tileRows = options.tileRows;
+    RowCandidates row = rowCandidates(b, r);
+    Value i0 = add(b, mul(b, bi, index(b, sift::kNmsBlock)),
+                   mul(b, s, index(b, tileRows)));
+    Value inside =
+        arith::AndIOp::create(b, loc, cmp(b, CmpIPredicate::ult, i0, row.m),
+                              cmp(b, CmpIPredicate::ult, bw, row.wm));
+    scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location) {
+      // The tile's own boxes, in private memory (registers) for its life.
+      SmallVector<Value> rowsOfTile;
+      SmallVector<sift::NmsCorners> own;
+      for (int64_t k = 0; k < tileRows; ++k) {
+        rowsOfTile.push_back(add(b, i0, index(b, k)));
+        bool shifted = options.tileRowShifted && k == tileRows - 1;
+        own.push_back(cornersOf(b, row.batch, row.klass, row.first,
+                                shifted ? i0 : rowsOfTile.back()));
+      }
+      Value threshold = f32(b, op.getIouThreshold().convertToFloat());
+      Value base = mul(b, bw, index(b, sift::kNmsBlock));
+      SmallVector<Value> zeros(tileRows, i64(b, 0));
+      auto loop = scf::ForOp::create(
+          b, loc, index(b, 0),
+          index(b, options.lastBitLost ? sift::kNmsBlock - 1 : sift::kNmsBlock),
+          index(b, 1), zeros,
+          [&](OpBuilder &b, Location, Value jj, ValueRange words) {
+            Value j = add(b, base, jj);
+            // Column box j: one load (through the order) for all R rows.
+            sift::NmsCorners later =
+                cornersOf(b, row.batch, row.klass, row.first, j);
+            SmallVector<Value> next;
+            for (int64_t k = 0; k < tileRows; ++k)
+              next.push_back(arith::OrIOp::create(
+                  b, loc, words[k],
+                  maskBit(b, later, own[k], threshold, iouGe, rowsOfTile[k], j,
+                          jj, row.m)));
+            scf::YieldOp::create(b, loc, next);
+          });
+      for (int64_t k = 0; k < tileRows; ++k) {
+        Value in = cmp(b, CmpIPredicate::ult, rowsOfTile[k], row.m);
+        scf::IfOp::create(b, loc, in, [&](OpBuilder &b, Location) {
+          memref::StoreOp::create(b, loc, loop.getResult(k), mask,
+                                  ValueRange{r, rowsOfTile[k], bw});
+          scf::YieldOp::create(b, loc);
+        });
+      }
+      scf::YieldOp::create(b, loc);
+    });
   }
 
   /// The walk's workgroup memory.

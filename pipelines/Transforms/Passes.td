@@ -295,7 +295,10 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     `inject-nms-mask-last-bit-lost` (fault nms-mask-last-bit-lost) never sets
     a mask word's bit 63, `inject-nms-walk-row-not-merged` (fault
     nms-walk-row-not-merged) leaves the last kept box of each block out of
-    the removed set of later blocks.
+    the removed set of later blocks. With `mask_tiles` the mask dispatch is
+    a grid of thread tiles instead (each thread R candidates x one word, its
+    boxes in private memory); `inject-nms-tile-last-row-first-box` (fault
+    nms-tile-last-row-first-box) gives a tile's last row its first row's box.
   }];
   let options = [
     Option<"injectNoBarrier", "inject-no-barrier", "bool", /*default=*/"false",
@@ -323,6 +326,8 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            "bool", /*default=*/"false", "Fault nms-mask-last-bit-lost">,
     Option<"injectNmsWalkRowNotMerged", "inject-nms-walk-row-not-merged",
            "bool", /*default=*/"false", "Fault nms-walk-row-not-merged">,
+    Option<"injectNmsTileLastRowFirstBox", "inject-nms-tile-last-row-first-box",
+           "bool", /*default=*/"false", "Fault nms-tile-last-row-first-box">,
     Option<"stageNmsBoxes", "stage-nms-boxes", "bool", /*default=*/"true",
            "mask_blocks stages each mask column's boxes in workgroup memory "
            "(distribute); false reads them from the boxes (tileandfuse)">,

@@ -175,6 +175,10 @@ int64_t defaultSplitChunk(ArrayRef<int64_t> chunks, int64_t k) {
   return chunks.empty() ? 0 : chunks.back();
 }
 
+/// Candidates of a default mask_tiles thread tile (their boxes in 16
+/// registers; each column box read serves 4 IoUs).
+constexpr int64_t kMaskTileRows = 4;
+
 /// The most mask bytes (B * C * N * ceil(N / 64) words) mask_blocks
 /// allocates: a detection head of 80 classes x 20,000 boxes takes 3.7 GiB.
 constexpr int64_t kMaskBlocksMaxBytes = int64_t{4} << 30;
@@ -211,6 +215,20 @@ struct SelectLoweringStrategyPass final
                          sift::Algorithm::MaskBlocks);
   }
 
+  /// The mask_tiles config (tileandfuse's own NMS mask) for the same NMS
+  /// as `blocks` (a mask_blocks config, null when the mask does not fit):
+  /// its walk threads and thread tiles of `tileRows` candidates. Null when
+  /// the mask does not fit or its grid would be too large.
+  sift::LoweringConfigAttr maskTilesConfig(MLIRContext *context,
+                                           ArrayRef<int64_t> domain, int64_t n,
+                                           sift::LoweringConfigAttr blocks,
+                                           int64_t tileRows) {
+    if (!blocks || !sift::maskTilesGridFits(rowsOf(domain), n, tileRows))
+      return {};
+    return rowTileConfig(context, domain.size(), blocks.getWorkgroupSize()[0],
+                         tileRows, sift::Algorithm::MaskTiles);
+  }
+
   /// The config of a sift or linalg op. Rows: distribute lets a workgroup
   /// cooperate on a row that fits its memory (from 16 elements by
   /// default) and sorts longer rows with radix_sort (named orders) or
@@ -242,6 +260,11 @@ struct SelectLoweringStrategyPass final
       sift::LoweringConfigAttr mask =
           candidates ? maskBlocksConfig(context, domain, n, random, rng)
                      : sift::LoweringConfigAttr();
+      // tileandfuse's own mask: thread tiles of kMaskTileRows candidates
+      // by default; random configs (both pipelines) draw any power of two
+      // from 1 to 64 whose grid fits (64 has the smallest grid).
+      sift::LoweringConfigAttr tiles = maskTilesConfig(
+          context, domain, n, mask, random ? sift::kNmsBlock : kMaskTileRows);
       auto workgroupRow = [&] {
         int64_t padded = nextPowerOfTwo(n);
         int64_t threads = std::clamp<int64_t>(padded, 32, 256);
@@ -272,8 +295,10 @@ struct SelectLoweringStrategyPass final
                                    sift::Algorithm::RowPerThread);
       };
       if (!random) {
-        if (mask && (distribute || !shortWalk))
+        if (mask && distribute)
           return mask;
+        if (tiles && !shortWalk)
+          return tiles;
         return distribute && candidates ? workgroupRow() : rowPerThread();
       }
       // Random: any that fits, but a long walk goes to one thread, and a
@@ -283,12 +308,20 @@ struct SelectLoweringStrategyPass final
       SmallVector<sift::Algorithm> choices;
       if (mask)
         choices.push_back(sift::Algorithm::MaskBlocks);
+      if (tiles)
+        choices.push_back(sift::Algorithm::MaskTiles);
       if (distribute && candidates && (n <= 1024 || !mask))
         choices.push_back(sift::Algorithm::WorkgroupRow);
       if (walk <= kLongestIouWalk || choices.empty())
         choices.push_back(sift::Algorithm::RowPerThread);
       switch (choices[rng.below(choices.size())]) {
       case sift::Algorithm::MaskBlocks: return mask;
+      case sift::Algorithm::MaskTiles: {
+        int64_t tileRows = randomPowerOfTwo(1, sift::kNmsBlock, rng);
+        while (!sift::maskTilesGridFits(rowsOf(domain), n, tileRows))
+          tileRows *= 2;
+        return maskTilesConfig(context, domain, n, mask, tileRows);
+      }
       case sift::Algorithm::WorkgroupRow: return workgroupRow();
       default: return rowPerThread();
       }

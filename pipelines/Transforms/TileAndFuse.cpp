@@ -78,7 +78,8 @@ bool isCooperative(sift::Algorithm algorithm) {
          algorithm == sift::Algorithm::RegisterSelect ||
          algorithm == sift::Algorithm::RadixSort ||
          algorithm == sift::Algorithm::RadixOnesweep ||
-         algorithm == sift::Algorithm::MaskBlocks;
+         algorithm == sift::Algorithm::MaskBlocks ||
+         algorithm == sift::Algorithm::MaskTiles;
 }
 
 /// Fuse elementwise linalg producers (not sift ops: their rows span tiles).

@@ -328,7 +328,8 @@ struct WorkgroupRowsPass final
                      config.getAlgorithm() == sift::Algorithm::RadixSort ||
                      config.getAlgorithm() == sift::Algorithm::RadixOnesweep ||
                      config.getAlgorithm() == sift::Algorithm::RegisterSelect ||
-                     config.getAlgorithm() == sift::Algorithm::MaskBlocks))
+                     config.getAlgorithm() == sift::Algorithm::MaskBlocks ||
+                     config.getAlgorithm() == sift::Algorithm::MaskTiles))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -348,14 +349,19 @@ struct WorkgroupRowsPass final
           op->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
       rewriter.setInsertionPoint(op);
       if (auto nms = dyn_cast<sift::NmsPerClassOp>(op);
-          nms && config.getAlgorithm() == sift::Algorithm::MaskBlocks) {
+          nms && (config.getAlgorithm() == sift::Algorithm::MaskBlocks ||
+                  config.getAlgorithm() == sift::Algorithm::MaskTiles)) {
         sift::MaskNmsOptions mask;
         mask.walkThreads = config.getWorkgroupSize()[0];
-        mask.group = config.getRowTile();
+        if (config.getAlgorithm() == sift::Algorithm::MaskTiles)
+          mask.tileRows = config.getRowTile();
+        else
+          mask.group = config.getRowTile();
         mask.stageBoxes = stageNmsBoxes;
         mask.barriers = !injectNoBarrier;
         mask.lastBitLost = injectNmsMaskLastBitLost;
         mask.rowNotMerged = injectNmsWalkRowNotMerged;
+        mask.tileRowShifted = injectNmsTileLastRowFirstBox;
         if (failed(sift::lowerNmsPerClassByMaskBlocks(rewriter, nms, mask)))
           return signalPassFailure();
         rewriter.eraseOp(op);

@@ -290,7 +290,7 @@ func.func private @merge_odd_tile() attributes {c = #sift.lowering_config<workgr
 
 // -----
 
-// expected-error @+1 {{row_tile is for merge_rows, radix_select, radix_sort, radix_onesweep, split_select, register_select and mask_blocks only, not workgroup_row}}
+// expected-error @+1 {{row_tile is for merge_rows, radix_select, radix_sort, radix_onesweep, split_select, register_select, mask_blocks and mask_tiles only, not workgroup_row}}
 func.func private @tile_not_merge() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = workgroup_row, row_tile = 64>}
 
 // -----
@@ -469,3 +469,13 @@ func.func @per_class_n_dynamic(%b: tensor<1x?x4xf32>, %s: tensor<1x2x?xf32>, %o:
 
 // expected-error @+1 {{radix_sort gives every thread at least one element of a tile: row_tile 64 < 128 threads}}
 func.func private @radix_sort_threads() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = radix_sort, row_tile = 64>}
+
+// -----
+
+// expected-error @+1 {{mask_tiles needs a row_tile (candidates a thread's tile holds) that is a power of two from 1 to 64, found 128}}
+func.func private @mask_tiles_rows() attributes {c = #sift.lowering_config<workgroup_tile = [1, 1], thread_tile = [1, 1], workgroup_size = [64, 1, 1], algorithm = mask_tiles, row_tile = 128>}
+
+// -----
+
+// expected-error @+1 {{mask_tiles computes a row in workgroups: workgroup_tile and thread_tile must be all 1s}}
+func.func private @mask_tiles_domain() attributes {c = #sift.lowering_config<workgroup_tile = [1, 4], thread_tile = [1, 1], workgroup_size = [64, 1, 1], algorithm = mask_tiles, row_tile = 4>}

@@ -2,14 +2,18 @@
 // RUN: sift-opt %s --sift-distribute-pipeline="target=amdgpu toolkit=%sift_obj/amdgpu-toolkit" | FileCheck %s --check-prefixes=CHECK,ROCDL
 // RUN: sift-opt %s --sift-tileandfuse-pipeline="target=nvptx" | FileCheck %s --check-prefixes=CHECK,NVVM
 // RUN: sift-opt %s --sift-tileandfuse-pipeline="target=amdgpu toolkit=%sift_obj/amdgpu-toolkit" | FileCheck %s --check-prefixes=CHECK,ROCDL
-// RUN: sift-opt %s --sift-tileandfuse-pipeline="target=nvptx" -mlir-print-ir-after=sift-select-lowering-strategy 2>&1 >/dev/null | FileCheck %s --check-prefix=CONFIG
+// RUN: sift-opt %s --sift-distribute-pipeline="target=nvptx" -mlir-print-ir-after=sift-select-lowering-strategy 2>&1 >/dev/null | FileCheck %s --check-prefix=DCONFIG
+// RUN: sift-opt %s --sift-tileandfuse-pipeline="target=nvptx" -mlir-print-ir-after=sift-select-lowering-strategy 2>&1 >/dev/null | FileCheck %s --check-prefix=TCONFIG
 // An NMS whose walk is long for one thread (300 candidates, max_out 300)
-// takes mask_blocks in both GPU pipelines, to PTX for sm_90 and HSACO for
-// gfx942: the plan holds the mask, the mask and walk kernels are among the
-// dispatches, and no kernel allocates.
+// takes a blocked mask in both GPU pipelines (distribute mask_blocks,
+// tileandfuse its own thread tiles, mask_tiles), to PTX for sm_90 and HSACO
+// for gfx942: the plan holds the mask, the mask and walk kernels are among
+// the dispatches, and no kernel allocates.
 
-// CONFIG: sift.nms_per_class
-// CONFIG-SAME: algorithm = mask_blocks, row_tile = 8
+// DCONFIG: sift.nms_per_class
+// DCONFIG-SAME: algorithm = mask_blocks, row_tile = 8
+// TCONFIG: sift.nms_per_class
+// TCONFIG-SAME: algorithm = mask_tiles, row_tile = 4
 
 // CHECK: sift.dispatch_plan
 // CHECK: func.func @main(
