@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Sets sift up on a Debian 12 machine: installs the Debian packages it needs
-# (only those missing; needs root or sudo), then configures and builds into
-# ./build. Safe to run again: it only does what is left to do.
+# (only those missing; needs root or sudo) and IREE, then configures and
+# builds into ./build. Safe to run again: it only does what is left to do.
+# It fails (exit 1, before building) when IREE or Chromium cannot be
+# installed: CI must not go green without the tests that need them.
 #
 # Environment:
 #   SIFT_BUILD_DIR   build folder (default: build)
 #   SIFT_JOBS        parallel build jobs (default: nproc)
 #   SIFT_CMAKE_ARGS  extra CMake arguments, e.g. -DSIFT_BUILD_COMPILER=OFF
 #   SIFT_WITH_IREE   0: do not install IREE (the IREE pipelines are then
-#                    unavailable); otherwise the pinned IREE_PACKAGES go into
-#                    BUILD_DIR/venv from the Python package index
+#                    unavailable and their tests skip: -DSIFT_REQUIRE_IREE=OFF);
+#                    otherwise the pinned IREE_PACKAGES go into BUILD_DIR/venv
+#                    from the Python package index (pip's PIP_* variables
+#                    apply), and a failed install fails the bootstrap
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -51,11 +55,12 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-echo "bootstrap: configuring $BUILD_DIR"
-# shellcheck disable=SC2086
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release ${SIFT_CMAKE_ARGS:-} >/dev/null
-echo "bootstrap: building with $JOBS jobs"
-cmake --build "$BUILD_DIR" -j "$JOBS"
+if ! command -v chromium >/dev/null; then
+  echo "bootstrap: Chromium is not installed (package chromium): the report tests need it" >&2
+  exit 1
+fi
+
+REQUIRE_IREE=ON
 if [[ "${SIFT_WITH_IREE:-1}" != 0 ]]; then
   VENV="$BUILD_DIR/venv"
   if "$VENV/bin/iree-compile" --version 2>/dev/null | grep -q "version 3.13.0" &&
@@ -63,9 +68,22 @@ if [[ "${SIFT_WITH_IREE:-1}" != 0 ]]; then
     echo "bootstrap: IREE 3.13.0 is in $VENV"
   else
     echo "bootstrap: installing ${IREE_PACKAGES[*]} into $VENV"
-    { [[ -x "$VENV/bin/pip" ]] || python3 -m venv "$VENV"; } &&
-      "$VENV/bin/pip" install -q --disable-pip-version-check "${IREE_PACKAGES[@]}" ||
-      echo "bootstrap: could not install IREE into $VENV; the IREE pipelines are unavailable (SIFT_WITH_IREE=0 skips this step)" >&2
+    mkdir -p "$BUILD_DIR"
+    if ! { { [[ -x "$VENV/bin/pip" ]] || python3 -m venv "$VENV"; } &&
+           "$VENV/bin/pip" install -q --disable-pip-version-check "${IREE_PACKAGES[@]}"; }; then
+      echo "bootstrap: could not install IREE into $VENV: the IREE tests cannot run, so this fails; SIFT_WITH_IREE=0 builds without IREE (its tests then skip)" >&2
+      exit 1
+    fi
   fi
+else
+  echo "bootstrap: SIFT_WITH_IREE=0: no IREE; its pipelines are unavailable and its tests skip"
+  REQUIRE_IREE=OFF
 fi
+
+echo "bootstrap: configuring $BUILD_DIR"
+# shellcheck disable=SC2086
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DSIFT_REQUIRE_IREE="$REQUIRE_IREE" ${SIFT_CMAKE_ARGS:-} >/dev/null
+echo "bootstrap: building with $JOBS jobs"
+cmake --build "$BUILD_DIR" -j "$JOBS"
 echo "bootstrap: done; tools are in $BUILD_DIR/harness (harness) and $BUILD_DIR/tools (sift-opt, sift-reduce, sift-run)"

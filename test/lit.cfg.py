@@ -38,3 +38,17 @@ if os.path.exists(os.path.join(os.environ.get("SIFT_IREE_DIR", ""), "bin", "iree
         else os.path.join(config.sift_obj_root, "venv", "bin")
     config.substitutions.append(("%iree_compile", os.path.join(iree_bin, "iree-compile")))
     config.substitutions.append(("%iree_run_module", os.path.join(iree_bin, "iree-run-module")))
+
+# With SIFT_REQUIRE_IREE (the default; bootstrap turns it off only for
+# SIFT_WITH_IREE=0) a missing IREE or Chromium fails the run instead of
+# leaving its tests UNSUPPORTED: CI must not pass without them.
+if config.sift_require_iree:
+    for feature, what in (("iree", "IREE (iree-compile in " +
+                           os.path.join(config.sift_obj_root, "venv", "bin") +
+                           " or $SIFT_IREE_DIR/bin)"),
+                          ("chromium", "Chromium (chromium on PATH)")):
+        if feature not in config.available_features:
+            lit_config.fatal("SIFT_REQUIRE_IREE is ON but " + what +
+                             " is missing: run scripts/bootstrap.sh, or "
+                             "configure with -DSIFT_REQUIRE_IREE=OFF to skip "
+                             "its tests")

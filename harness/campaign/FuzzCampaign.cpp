@@ -116,10 +116,6 @@ std::optional<int> FuzzCampaign::open() {
     return usage("--pipeline and --target select nothing to run (the GPU "
                  "pipelines target nvptx or amdgpu; host takes cpu and "
                  "iree)");
-  auto store = FindingStore::open(options_.outDir);
-  if (!store.ok())
-    return usage(store.message());
-  store_ = std::move(*store);
   auto device = rt::createDevice(rt::DeviceKind::Cpu);
   if (!device.ok())
     return usage(device.message());
@@ -136,13 +132,27 @@ std::optional<int> FuzzCampaign::open() {
   for (const PipelineTarget &run : options_.runs)
     ireeRuns |= systemOf(run.pipeline) == SystemKind::Iree;
   if (ireeRuns) {
-    for (const PipelineTarget &run : options_.runs)
+    for (PipelineTarget &run : options_.runs) {
       if (Result<SystemUnderTest *> system = systems_.of(run.pipeline);
           !system.ok())
         return usage(system.message());
+      // A chip the installed IREE takes (never a finding for one it does
+      // not): the given one checked, or its preferred default.
+      Result<std::string> chip =
+          systems_.chipFor(run.pipeline, run.target, run.chip);
+      if (!chip.ok())
+        return usage(chip.message());
+      run.chip = *chip;
+    }
     if (std::optional<std::string> why = ireeFamilyProblem())
       return usage(*why);
   }
+  // The findings database only once every run can go (a bad chip or a
+  // missing system leaves nothing behind).
+  auto store = FindingStore::open(options_.outDir);
+  if (!store.ok())
+    return usage(store.message());
+  store_ = std::move(*store);
   if (!options_.exportDir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(options_.exportDir, ec);

@@ -104,7 +104,8 @@ private:
   void fail(const std::string &message);
   double elapsed() const;
 
-  const FuzzOptions &options_;
+  /// A copy: setup() fills in the chip each IREE GPU run compiles for.
+  FuzzOptions options_;
   std::unique_ptr<FindingStore> store_;
   std::unique_ptr<rt::Device> cpu_, gpu_;
   bool isolated_ = false;

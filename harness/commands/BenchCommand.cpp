@@ -161,15 +161,6 @@ struct BenchJob {
   PipelineTarget run;
 };
 
-/// `run` with the chip harness bench compiles it for.
-PipelineTarget benchRun(PipelineTarget run) {
-  // The pinned IREE rejects sm_90 (iree-org/iree#22147).
-  if (systemOf(run.pipeline) == SystemKind::Iree &&
-      run.target == TargetKind::Nvptx && run.chip.empty())
-    run.chip = "sm_89";
-  return run;
-}
-
 /// The fixed programs (those of --bench) through every selected run.
 std::vector<BenchJob> fixedJobs(const BenchOptions &options) {
   std::vector<BenchJob> jobs;
@@ -203,7 +194,7 @@ Result<std::vector<BenchJob>> ladderJobs(const std::string &tableDir) {
     for (gen::BenchProgram &rung : gen::benchLadder(*bench))
       if (!gen::isFixedBench(rung.name) &&
           seen.insert(rung.name + "/" + row.impl + "/" + row.target).second)
-        jobs.push_back({std::move(rung), benchRun({*pipeline, *target, ""})});
+        jobs.push_back({std::move(rung), {*pipeline, *target, ""}});
   }
   return jobs;
 }
@@ -261,6 +252,19 @@ int runBenchCommand(const BenchOptions &options) {
     return kExitUsage;
   }
   Systems systems;
+  // Every IREE GPU run gets a chip the installed IREE takes (IreeChips.h)
+  // before anything compiles; one it does not take is a usage error.
+  for (BenchJob &job : jobs) {
+    if (systemOf(job.run.pipeline) != SystemKind::Iree)
+      continue;
+    Result<std::string> chip =
+        systems.chipFor(job.run.pipeline, job.run.target, job.run.chip);
+    if (!chip.ok()) {
+      std::fprintf(stderr, "harness bench: %s\n", chip.message().c_str());
+      return kExitUsage;
+    }
+    job.run.chip = *chip;
+  }
   nlohmann::json rows = nlohmann::json::array();
   for (const BenchJob &job : jobs) {
     Result<nlohmann::json> row = runJob(systems, options, job);
@@ -349,7 +353,7 @@ CommandEntry addBenchCommand(CLI::App &app) {
             f->options.runs = {};
             for (const PipelineTarget &run :
                  selectPipelineTargets(pipelines, targets, {}))
-              f->options.runs.push_back(benchRun(run));
+              f->options.runs.push_back(run);
             if (!f->benches.empty())
               f->options.benches = listFlag(f->benches, "--bench");
             for (const std::string &name : f->options.benches)

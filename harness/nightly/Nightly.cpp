@@ -56,15 +56,6 @@ uint64_t todaySeed() {
 
 const char *kPhases[] = {"replay", "fuzz", "reduce", "compare", "done"};
 
-/// The chip a cell's run compiles for: IREE's CUDA runs sm_89 (the pinned
-/// IREE rejects sm_90, iree-org/iree#22147); the rest the target's default.
-std::string chipOf(const NightCell &cell) {
-  if (systemOf(cell.pipeline) == SystemKind::Iree &&
-      cell.target == TargetKind::Nvptx)
-    return "sm_89";
-  return "";
-}
-
 } // namespace
 
 Night::Night(const NightlyOptions &options)
@@ -221,7 +212,9 @@ std::vector<NightCell> Night::cells() {
 FuzzOptions Night::slotOptions(const NightCell &cell, uint64_t slot,
                                double seconds) const {
   FuzzOptions o;
-  o.runs = {PipelineTarget{cell.pipeline, cell.target, chipOf(cell)}};
+  // The target's default chip; an IREE run's is one the installed IREE
+  // takes (the campaign picks it, IreeChips.h).
+  o.runs = {PipelineTarget{cell.pipeline, cell.target, ""}};
   o.seconds = seconds;
   uint64_t state = state_.seed ^ (slot * 0x9e3779b97f4a7c15ull);
   o.seed = gen::splitmix64(state);

@@ -16,4 +16,14 @@ Result<SystemUnderTest *> Systems::of(PipelineKind pipeline) {
   return static_cast<SystemUnderTest *>(iree_.get());
 }
 
+Result<std::string> Systems::chipFor(PipelineKind pipeline, TargetKind target,
+                                     const std::string &chip) {
+  if (systemOf(pipeline) == SystemKind::Sift)
+    return chip;
+  Result<SystemUnderTest *> system = of(pipeline);
+  if (!system.ok())
+    return system.error();
+  return ireeChipFor(iree_->toolchain(), target, chip);
+}
+
 } // namespace sift::harness

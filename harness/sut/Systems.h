@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "harness/sut/iree/IreeChips.h"
 #include "harness/sut/iree/IreeCompiler.h"
 #include "harness/sut/sift/SiftCompiler.h"
 
@@ -19,6 +20,12 @@ public:
   /// unavailable.
   Result<SystemUnderTest *> of(PipelineKind pipeline);
   SiftCompiler &sift() { return sift_; }
+  /// The chip a run compiles for: sift's runs `chip` as given (their
+  /// chips are checked against sift's table when parsed); IREE's GPU runs a
+  /// chip the installed IREE accepts (IreeChips.h), the error naming the
+  /// ones it does.
+  Result<std::string> chipFor(PipelineKind pipeline, TargetKind target,
+                              const std::string &chip);
 
 private:
   SiftCompiler sift_;

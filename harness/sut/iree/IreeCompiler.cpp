@@ -11,6 +11,7 @@
 #include "harness/sut/iree/IreeCompiler.h"
 
 #include "generators/MlirEmitter.h"
+#include "harness/sut/iree/IreeChips.h"
 #include "harness/sut/iree/IreeConfigs.h"
 #include "oracles/ComparisonPolicy.h"
 #include "oracles/static/BinaryChecks.h"
@@ -277,8 +278,15 @@ std::optional<std::string> forcedInput(const IreeToolchain &iree,
 
 } // namespace
 
-bool IreeCompiler::compileIn(const CaseOptions &options,
+bool IreeCompiler::compileIn(const CaseOptions &given,
                              const std::string &source, CaseResult &result) {
+  // A case without a chip (an older case folder, a command that did not
+  // choose one) compiles for a chip this IREE takes, not sift's default.
+  CaseOptions options = given;
+  if (options.chip.empty() && options.target != TargetKind::Host)
+    if (Result<std::string> chip = ireeChipFor(iree_, options.target, "");
+        chip.ok())
+      options.chip = *chip;
   if (options.onPhase)
     options.onPhase("compile");
   result.systemVersion = iree_.version;

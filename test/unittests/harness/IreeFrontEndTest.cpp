@@ -12,9 +12,10 @@
 
 #include "generators/MlirEmitter.h"
 #include "generators/ProgramBuilder.h"
-#include "runtime/iree/IreeRun.h"
 #include "oracles/Compare.h"
 #include "oracles/Reference.h"
+#include "runtime/iree/IreeRun.h"
+#include "test/unittests/RequireIree.h"
 
 #include <gtest/gtest.h>
 
@@ -121,7 +122,7 @@ gen::Program descendingSort() {
 TEST(IreeFrontEnd, SortAndTopKMatchTheReference) {
   Result<IreeToolchain> iree = findIree();
   if (!iree.ok())
-    GTEST_SKIP() << iree.message();
+    SIFT_NEEDS_IREE(iree.message());
   const double nan = std::nan("");
   {
     // Ascending f32 with NaNs (largest) and an elementwise producer.
@@ -163,7 +164,7 @@ TEST(IreeFrontEnd, SortAndTopKMatchTheReference) {
 TEST(IreeFrontEnd, EveryFrontEndGivesKnownOutputs) {
   Result<IreeToolchain> iree = findIree();
   if (!iree.ok())
-    GTEST_SKIP() << iree.message();
+    SIFT_NEEDS_IREE(iree.message());
   gen::Program sort = descendingSort(), absSort, topk;
   {
     gen::ProgramBuilder b(policy, rng);
@@ -235,7 +236,7 @@ TEST(IreeFrontEnd, EveryFrontEndGivesKnownOutputs) {
 TEST(IreeFrontEnd, OnnxNmsGivesKnownOutputs) {
   Result<IreeToolchain> iree = findIree();
   if (!iree.ok())
-    GTEST_SKIP() << iree.message();
+    SIFT_NEEDS_IREE(iree.message());
   gen::ProgramBuilder b(policy, rng);
   int boxes = b.addInput({ElementType::F32, {1, 4, 4}});
   int scores = b.addInput({ElementType::F32, {1, 1, 4}});

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/iree/IreeRun.h"
+#include "test/unittests/RequireIree.h"
 
 #include <gtest/gtest.h>
 
@@ -99,7 +100,7 @@ TEST(IreeRun, TargetFlags) {
 TEST(IreeRun, SortAndTopKOnTheHost) {
   Result<IreeToolchain> iree = findIree();
   if (!iree.ok())
-    GTEST_SKIP() << iree.message();
+    SIFT_NEEDS_IREE(iree.message());
   Work work;
   IreeModule sort;
   ToolRun compiled = ireeCompile(*iree, work.file("sort.mlir", kSort),
@@ -136,7 +137,7 @@ TEST(IreeRun, SortAndTopKOnTheHost) {
 TEST(IreeRun, ACompileErrorIsReported) {
   Result<IreeToolchain> iree = findIree();
   if (!iree.ok())
-    GTEST_SKIP() << iree.message();
+    SIFT_NEEDS_IREE(iree.message());
   Work work;
   IreeModule module;
   ToolRun compiled = ireeCompile(
