@@ -71,6 +71,11 @@ Status writeJUnit(const std::string &path,
     std::snprintf(time, sizeof time, "%.3f", r.seconds);
     xml += "  <testcase classname=\"replay\" name=\"" + markupEscaped(r.name) +
            "\" time=\"" + time + "\"";
+    if (!r.fixedUpstream.empty()) {
+      xml += ">\n    <skipped message=\"fixed upstream: " +
+             markupEscaped(r.fixedUpstream) + "\"/>\n  </testcase>\n";
+      continue;
+    }
     if (r.failure.empty() && r.error.empty()) {
       xml += "/>\n";
       continue;
@@ -91,14 +96,56 @@ Status writeJUnit(const std::string &path,
 
 /// Counts of a replay.
 struct ReplayTotals {
-  int unchanged = 0, changed = 0, unreadable = 0;
+  int unchanged = 0, changed = 0, unreadable = 0, fixedUpstream = 0;
 };
+
+/// The known root cause a case folder reproduces: the entry of the nearest
+/// known.json in its parent folders (corpus/iree/known.json) whose "cases"
+/// list its folder's name; "" when none does.
+std::string knownRootCause(const fs::path &folder) {
+  fs::path dir = fs::absolute(folder).lexically_normal().parent_path();
+  for (int up = 0; up < 3 && !dir.empty(); ++up, dir = dir.parent_path()) {
+    fs::path file = dir / "known.json";
+    if (!fs::is_regular_file(file))
+      continue;
+    std::ifstream in(file);
+    nlohmann::json known = nlohmann::json::parse(in, nullptr, false);
+    if (known.is_discarded() || !known.contains("root_causes"))
+      return "";
+    std::string name = folder.filename().string();
+    for (const auto &[id, cause] : known["root_causes"].items()) {
+      const nlohmann::json &cases = cause.value("cases", nlohmann::json());
+      if (cases.is_array() &&
+          std::find(cases.begin(), cases.end(), name) != cases.end())
+        return id + " (" + cause.value("upstream", "not found upstream") + ")";
+    }
+    return "";
+  }
+  return "";
+}
 
 /// The line replay prints for a case, and its record's failure.
 void reportCase(const fs::path &folder, const StoredCase &stored,
                 const CaseResult &seen, ReplayRecord &record,
                 ReplayTotals &totals) {
   bool same = seen.verdict == stored.expected;
+  // A known root cause's case that passes now was fixed in the system
+  // under test: news, not a regression.
+  if (!same && seen.verdict == oracle::Verdict::Pass &&
+      stored.expected != oracle::Verdict::Pass) {
+    if (std::string cause = knownRootCause(folder); !cause.empty()) {
+      ++totals.fixedUpstream;
+      record.recorded = oracle::toString(stored.expected);
+      record.observed = oracle::toString(seen.verdict);
+      record.fixedUpstream = cause;
+      std::printf(
+          "FIXED UPSTREAM %s: %s passes now (recorded %s)%s\n",
+          folder.filename().c_str(), cause.c_str(), record.recorded.c_str(),
+          seen.systemVersion.empty() ? ""
+                                     : (" on " + seen.systemVersion).c_str());
+      return;
+    }
+  }
   // A finding that keeps its verdict but not its signature (another pass,
   // another op, another first line) is another bug: changed too. Cases
   // without a recorded signature (hand-made) compare the verdict only.
@@ -266,14 +313,20 @@ int runReplayCommand(const ReplayOptions &options) {
   std::vector<ReplayRecord> &records = *replayed;
   ReplayTotals totals;
   for (const ReplayRecord &r : records)
-    (!r.error.empty() ? totals.unreadable
-     : r.failure.empty() ? totals.unchanged
-                         : totals.changed)++;
+    (!r.error.empty()           ? totals.unreadable
+     : !r.fixedUpstream.empty() ? totals.fixedUpstream
+     : r.failure.empty()        ? totals.unchanged
+                                : totals.changed)++;
   double seconds = secondsSince(start);
   std::printf("replayed %zu cases in %.1f s: %d unchanged, %d changed, %d "
-              "unreadable\n",
+              "unreadable%s\n",
               folders.size(), seconds, totals.unchanged, totals.changed,
-              totals.unreadable);
+              totals.unreadable,
+              totals.fixedUpstream
+                  ? (", " + std::to_string(totals.fixedUpstream) +
+                     " fixed upstream (known root causes that pass now)")
+                        .c_str()
+                  : "");
   if (!options.junit.empty()) {
     std::error_code ec;
     if (fs::path parent = fs::path(options.junit).parent_path();
