@@ -62,7 +62,7 @@ FaultText describe(Fault fault) {
             "runtime-error"};
   case Fault::AllocSelectFirst:
     return {"allocator selection ignores a buffer's affinity (sift-run "
-            "--inject)",
+            "--inject; shows on plans a second device uses)",
             "the affinity oracle (runtime-error)"};
   case Fault::WgUnaligned:
     return {"workgroup attributions without an explicit alignment",

@@ -162,8 +162,8 @@ int runUpstreamCommand(const UpstreamOptions &options) {
   }
   if (!oracle::isFinding(result.verdict)) {
     std::fprintf(stderr,
-                 "harness upstream: %s: the case %s now (IREE %s): nothing "
-                 "to report\n",
+                 "harness upstream: %s: the finding does not reproduce: the "
+                 "case's verdict is %s now (IREE %s); nothing to report\n",
                  options.folder.c_str(),
                  std::string(oracle::toString(result.verdict)).c_str(),
                  result.systemVersion.c_str());

@@ -74,7 +74,12 @@ void addFlags(CLI::App &app, Options &o, std::string &device,
                  "nondeterministic)")
       ->capture_default_str();
   app.add_option("--inject", inject,
-                 "Runtime faults: export-device-local, alloc-select-first");
+                 "Runtime faults: export-device-local (a queue-ordered "
+                 "device-local output refuses its DLPack export), "
+                 "alloc-select-first (allocator selection ignores a buffer's "
+                 "affinity: caught on plans whose buffers a second device "
+                 "uses; a one-device plan runs as without it, with a "
+                 "warning)");
   app.add_option("--device-lead-allocator", o.leadAllocator,
                  "The device ordinal whose allocator leads (0 here)");
   app.add_option("--sanitize", o.sanitize,
