@@ -146,6 +146,18 @@ std::optional<int> FuzzCampaign::open() {
     }
     if (std::optional<std::string> why = ireeFamilyProblem())
       return usage(*why);
+    // Known root causes tag IREE's findings; a file given by --known must
+    // load, the default only when the source tree has it.
+    std::string path = options_.knownFile.empty() ? defaultKnownCausesPath()
+                                                  : options_.knownFile;
+    bool given = !options_.knownFile.empty();
+    if (path != "none" && !path.empty() &&
+        (given || std::filesystem::exists(path))) {
+      Result<KnownCauses> known = KnownCauses::load(path);
+      if (!known.ok())
+        return usage("--known: " + known.message());
+      known_ = std::move(*known);
+    }
   }
   // The findings database only once every run can go (a bad chip or a
   // missing system leaves nothing behind).
@@ -153,6 +165,8 @@ std::optional<int> FuzzCampaign::open() {
   if (!store.ok())
     return usage(store.message());
   store_ = std::move(*store);
+  if (known_)
+    store_->setKnownCauses(&*known_);
   if (!options_.exportDir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(options_.exportDir, ec);
@@ -511,6 +525,22 @@ void FuzzCampaign::printSummary(double rate) {
   std::fprintf(out, "findings: %lld (database %s)\n",
                static_cast<long long>(tally_.findings),
                store_->databasePath().c_str());
+  if (known_) {
+    int64_t untagged = 0;
+    Result<std::map<std::string, int64_t>> counts =
+        store_->knownCauseCounts(&untagged);
+    if (counts.ok()) {
+      std::string text;
+      for (const auto &[causes, count] : *counts)
+        text +=
+            (text.empty() ? "" : ", ") + causes + " " + std::to_string(count);
+      std::fprintf(out,
+                   "  of known root causes (%s): %s; not known: %lld (the "
+                   "whole database)\n",
+                   known_->path().c_str(), text.empty() ? "none" : text.c_str(),
+                   static_cast<long long>(untagged));
+    }
+  }
   if (!options_.exportDir.empty())
     std::fprintf(out,
                  "exported: %lld artifacts to %s (run them with sift-run %s "
@@ -534,6 +564,16 @@ std::string FuzzCampaign::writeSummary(double rate) {
   summary["sizes"] = std::string(gen::toString(options_.sizes));
   summary["cases_per_second"] = rate;
   summary["database"] = store_->databasePath();
+  if (known_) {
+    int64_t untagged = 0;
+    if (Result<std::map<std::string, int64_t>> counts =
+            store_->knownCauseCounts(&untagged);
+        counts.ok()) {
+      summary["known_root_causes"] = {{"file", known_->path()},
+                                      {"findings", *counts},
+                                      {"not_known", untagged}};
+    }
+  }
   if (!options_.exportDir.empty())
     summary["exported"] = {{"folder", options_.exportDir},
                            {"artifacts", exported_}};

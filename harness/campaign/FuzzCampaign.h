@@ -106,6 +106,8 @@ private:
 
   /// A copy: setup() fills in the chip each IREE GPU run compiles for.
   FuzzOptions options_;
+  /// IREE's known root causes, which tag the IREE findings (when loaded).
+  std::optional<KnownCauses> known_;
   std::unique_ptr<FindingStore> store_;
   std::unique_ptr<rt::Device> cpu_, gpu_;
   bool isolated_ = false;

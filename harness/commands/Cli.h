@@ -42,6 +42,7 @@ CommandEntry addImportCommand(CLI::App &app, const std::string &commandLine);
 CommandEntry addRunCommand(CLI::App &app);
 CommandEntry addCompileCommand(CLI::App &app);
 CommandEntry addUpstreamCommand(CLI::App &app);
+CommandEntry addBisectCommand(CLI::App &app);
 CommandEntry addListCommand(CLI::App &app);
 
 // Flag values shared by several commands; each throws a UsageError.

@@ -50,6 +50,9 @@ selectPipelineTargets(const std::vector<PipelineKind> &pipelines,
 struct FuzzOptions {
   /// Every (pipeline, target) each case is compiled for.
   std::vector<PipelineTarget> runs = {PipelineTarget{}};
+  /// IREE's known root causes (--known): "" the source tree's
+  /// corpus/iree/known.json when it exists, "none" no tagging.
+  std::string knownFile;
   /// Cases to run; with `seconds` too, whichever ends first.
   std::optional<uint64_t> count;
   std::optional<double> seconds;

@@ -183,6 +183,10 @@ void addOutputFlags(CLI::App *cmd, FuzzFlags &f) {
   cmd->add_option("--out", f.options.outDir,
                   "Output folder (findings.db, cases/, summary.json)")
       ->capture_default_str();
+  cmd->add_option("--known", f.options.knownFile,
+                  "IREE's known root causes, which tag IREE findings in the "
+                  "database, summary and report (default: the source tree's "
+                  "corpus/iree/known.json; none: no tagging)");
   cmd->add_flag("--json", f.options.json,
                 "Print the summary as JSON on stdout (what summary.json "
                 "holds; the text summary goes to stderr), for scripts");

@@ -25,8 +25,8 @@ namespace {
 std::vector<std::string> withDefaultCommand(int argc, char **argv) {
   std::vector<std::string> args(argv, argv + argc);
   static const char *commands[] = {
-      "fuzz",  "run",      "compile", "import", "merge", "replay", "reduce",
-      "check", "upstream", "nightly", "report", "bench", "list"};
+      "fuzz",  "run",      "compile", "import",  "merge",  "replay", "reduce",
+      "check", "upstream", "bisect",  "nightly", "report", "bench",  "list"};
   bool named = false;
   if (args.size() > 1)
     for (const char *command : commands)
@@ -68,6 +68,7 @@ int main(int argc, char **argv) {
                                         addRunCommand(app),
                                         addCompileCommand(app),
                                         addUpstreamCommand(app),
+                                        addBisectCommand(app),
                                         addNightlyCommand(app, commandLine),
                                         addReportCommand(app),
                                         addBenchCommand(app),

@@ -158,6 +158,13 @@ Status readSignatures(NightDb &db, const ReportNight &night, size_t index,
         ReportSignature &r = out[row[0]];
         r.runs = r.device.empty() ? row[1] : onDevice(row[1], r.device);
       }
+  // Known root causes (databases from before the table have none).
+  auto known = db.rows("SELECT s.text, k.causes FROM known_causes k JOIN "
+                       "signatures s ON s.id = k.signature");
+  if (known.ok())
+    for (const auto &row : *known)
+      if (out.count(row[0]))
+        out[row[0]].knownCauses = row[1];
   return Status::success();
 }
 
@@ -262,6 +269,7 @@ nlohmann::json ReportData::toJson() const {
                                   {"case_dir", s.caseDir},
                                   {"repro", s.repro},
                                   {"note", s.note},
+                                  {"known_root_causes", s.knownCauses},
                                   {"detection_seconds", s.detectionSeconds},
                                   {"per_night", s.perNight}});
   return json;

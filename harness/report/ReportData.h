@@ -63,6 +63,9 @@ struct ReportSignature {
   double detectionSeconds = -1;
   /// Its count in each night, in the order of ReportData::nights.
   std::vector<int64_t> perNight;
+  /// The known root causes it is tagged with (table known_causes: "R5",
+  /// "R4|R13"); "" for a new bug.
+  std::string knownCauses;
 };
 
 struct ReportData {

@@ -166,12 +166,13 @@ renderReportCsv(const ReportData &data) {
   std::string signatures =
       csvRow({"status", "verdict", "signature", "runs", "first_seen",
               "last_seen", "count", "reduced_size", "repro", "case_dir",
-              "reduced_dir", "detection_seconds", "note"});
+              "reduced_dir", "detection_seconds", "note", "known_root_causes"});
   for (const ReportSignature &s : data.signatures)
-    signatures += csvRow({s.status, s.verdict, s.text, s.runs, s.firstSeen,
-                          s.lastSeen, std::to_string(s.count),
-                          std::to_string(s.reducedSize), s.repro, s.caseDir,
-                          s.reducedDir, num(s.detectionSeconds), s.note});
+    signatures +=
+        csvRow({s.status, s.verdict, s.text, s.runs, s.firstSeen, s.lastSeen,
+                std::to_string(s.count), std::to_string(s.reducedSize), s.repro,
+                s.caseDir, s.reducedDir, num(s.detectionSeconds), s.note,
+                s.knownCauses});
   return {{"verdicts.csv", verdicts},   {"signatures.csv", signatures},
           {"throughput.csv", steps},    {"coverage.csv", coverage},
           {"replay.csv", replay}};

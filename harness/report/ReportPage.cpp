@@ -245,7 +245,10 @@ std::string signaturesSection(const ReportData &data,
           s.repro, "repro"},
          {s.caseDir, link, s.caseDir, "case"},
          {trendText(s), htmlEscaped(trendText(s)), "", "trend"},
-         cell(s.note)});
+         cell(s.knownCauses.empty()
+                  ? s.note
+                  : "known root cause " + s.knownCauses +
+                        (s.note.empty() ? "" : "; " + s.note))});
   }
   return "<h2 id=\"signatures\">Signatures</h2><p>Status against the "
          "previous night: <b>new</b> (not seen before), <b>open</b> (seen "

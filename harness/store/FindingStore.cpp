@@ -188,6 +188,9 @@ FindingStore::open(const std::string &outDir) {
       pipeline TEXT, target TEXT, verdict TEXT, stage TEXT,
       signature INTEGER REFERENCES signatures(id), detail TEXT,
       case_dir TEXT, found TEXT);
+    CREATE TABLE IF NOT EXISTS known_causes(
+      signature INTEGER PRIMARY KEY REFERENCES signatures(id),
+      causes TEXT NOT NULL, source TEXT);
   )sql";
   if (Status status = store->exec(schema); !status.ok())
     return makeError(dbPath + ": " + status.message());
@@ -383,9 +386,43 @@ FindingStore::recordFinding(int64_t runId, const CaseResult &result,
   insert.bind(10, now);
   if (sqlite3_step(insert.get()) != SQLITE_DONE)
     return rollback(sqliteError(db_, "storing the finding"));
+  if (known_ && systemOf(result.pipeline) == SystemKind::Iree)
+    if (std::string causes = known_->causesOf(signature); !causes.empty()) {
+      Statement tag(db_, "INSERT OR REPLACE INTO known_causes(signature, "
+                         "causes, source) VALUES((SELECT id FROM signatures "
+                         "WHERE text = ?), ?, ?)");
+      if (!tag.ok())
+        return rollback(sqliteError(db_, "preparing the root-cause tag"));
+      tag.bind(1, signature);
+      tag.bind(2, causes);
+      tag.bind(3, known_->path());
+      if (sqlite3_step(tag.get()) != SQLITE_DONE)
+        return rollback(sqliteError(db_, "storing the root-cause tag"));
+    }
   if (Status s = exec("COMMIT"); !s.ok())
     return s.error();
   return keepFolder ? finalDir.string() : std::string();
+}
+
+Result<std::map<std::string, int64_t>>
+FindingStore::knownCauseCounts(int64_t *untagged) {
+  std::map<std::string, int64_t> counts;
+  Statement query(db_, "SELECT coalesce(k.causes, ''), count(*) FROM "
+                       "findings f LEFT JOIN known_causes k ON k.signature "
+                       "= f.signature GROUP BY 1");
+  if (!query.ok())
+    return sqliteError(db_, "preparing the root-cause counts");
+  *untagged = 0;
+  while (sqlite3_step(query.get()) == SQLITE_ROW) {
+    const unsigned char *text = sqlite3_column_text(query.get(), 0);
+    std::string causes = text ? reinterpret_cast<const char *>(text) : "";
+    int64_t count = sqlite3_column_int64(query.get(), 1);
+    if (causes.empty())
+      *untagged += count;
+    else
+      counts[causes] = count;
+  }
+  return counts;
 }
 
 Status FindingStore::endRun(int64_t runId, int64_t cases, int64_t findings,

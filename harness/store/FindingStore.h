@@ -12,6 +12,7 @@
 
 #include "harness/case/CaseFolder.h"
 #include "harness/case/CaseRunner.h"
+#include "harness/store/KnownCauses.h"
 #include "support/Result.h"
 
 #include <nlohmann/json.hpp>
@@ -106,6 +107,13 @@ public:
   Status endRun(int64_t runId, int64_t cases, int64_t findings, double seconds,
                 bool finished = true);
 
+  /// Tags every IREE finding recorded from now on with the root causes of
+  /// `known` its signature matches (table known_causes, per signature).
+  void setKnownCauses(const KnownCauses *known) { known_ = known; }
+  /// Findings per root-cause tag ("R5", "R4|R13") over the whole
+  /// database, and how many findings carry no tag.
+  Result<std::map<std::string, int64_t>> knownCauseCounts(int64_t *untagged);
+
   const std::string &outDir() const { return outDir_; }
   std::string databasePath() const;
 
@@ -116,6 +124,7 @@ private:
   std::string outDir_;
   sqlite3 *db_;
   int lockFd_;
+  const KnownCauses *known_ = nullptr;
 };
 
 } // namespace sift::harness

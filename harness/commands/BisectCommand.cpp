@@ -1,0 +1,323 @@
+//===- BisectCommand.cpp - `harness bisect`: IREE releases against cases --===//
+//
+// Replays IREE case folders against a range of IREE releases: each release
+// (its compiler and runtime wheels, and the ONNX package its importer
+// needs) is installed from the Python package index into its own venv under
+// a cache folder on first use, one at a time, then every case is replayed
+// with SIFT_IREE_DIR pointing at it. Per case it prints a row of outcomes,
+// the first release where it fails as recorded and the last before that
+// where it passed (or that it fails in every release, or passes in the
+// newest). --table writes the grid as Markdown and --json as JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#include "harness/case/CaseFolder.h"
+#include "harness/commands/Cli.h"
+#include "harness/commands/Commands.h"
+
+#include "support/FileIO.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace sift::harness {
+
+namespace {
+
+/// IREE's releases on the Python package index, oldest first: the compiler
+/// wheel's version and the runtime's (3.7.1 was a compiler-only fix).
+struct IreeRelease {
+  const char *compiler;
+  const char *runtime;
+};
+constexpr IreeRelease kReleases[] = {
+    {"3.0.0", "3.0.0"},   {"3.1.0", "3.1.0"},   {"3.2.0", "3.2.0"},
+    {"3.3.0", "3.3.0"},   {"3.4.0", "3.4.0"},   {"3.5.0", "3.5.0"},
+    {"3.6.0", "3.6.0"},   {"3.7.1", "3.7.0"},   {"3.8.0", "3.8.0"},
+    {"3.9.0", "3.9.0"},   {"3.10.0", "3.10.0"}, {"3.11.0", "3.11.0"},
+    {"3.12.0", "3.12.0"}, {"3.13.0", "3.13.0"}};
+
+/// The ONNX package every release's importer is given (the pinned one).
+constexpr const char *kOnnxPackage = "onnx==1.17.0";
+
+std::string releaseList() {
+  std::string text;
+  for (const IreeRelease &r : kReleases)
+    text += (text.empty() ? "" : ", ") + std::string(r.compiler);
+  return text;
+}
+
+int releaseIndex(const std::string &version) {
+  for (size_t i = 0; i < std::size(kReleases); ++i)
+    if (version == kReleases[i].compiler)
+      return static_cast<int>(i);
+  return -1;
+}
+
+/// The releases of "FROM..TO" (both among kReleases, FROM not after TO).
+std::vector<IreeRelease> releasesOf(const std::string &range) {
+  size_t dots = range.find("..");
+  if (dots == std::string::npos)
+    throw UsageError{"--iree=" + range +
+                     ": expected FROM..TO, e.g. 3.0.0..3.13.0"};
+  int from = releaseIndex(range.substr(0, dots));
+  int to = releaseIndex(range.substr(dots + 2));
+  if (from < 0 || to < 0)
+    throw UsageError{"--iree=" + range + ": releases are " + releaseList()};
+  if (from > to)
+    throw UsageError{"--iree=" + range + ": " + range.substr(0, dots) +
+                     " comes after " + range.substr(dots + 2)};
+  return std::vector<IreeRelease>(kReleases + from, kReleases + to + 1);
+}
+
+std::string defaultCache() {
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return (fs::path(xdg) / "sift" / "iree").string();
+  if (const char *home = std::getenv("HOME"); home && *home)
+    return (fs::path(home) / ".cache" / "sift" / "iree").string();
+  return (fs::temp_directory_path() / "sift-iree-releases").string();
+}
+
+/// Runs a shell command (its output to this process's stderr); its status.
+int shell(const std::string &command) {
+  int status = std::system(command.c_str());
+  return status == -1 ? -1 : WEXITSTATUS(status);
+}
+
+Status writeText(const std::string &path, const std::string &text) {
+  return writeFileAtomic(path, reinterpret_cast<const uint8_t *>(text.data()),
+                         text.size());
+}
+
+std::string quoted(const std::string &text) {
+  std::string out = "'";
+  for (char c : text)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// The venv of `release` under `cache`, installed unless it is complete
+/// (a marker written after pip succeeded); an error says why not.
+Result<std::string> ensureRelease(const std::string &cache,
+                                  const IreeRelease &release) {
+  fs::path venv = fs::path(cache) / ("iree-" + std::string(release.compiler));
+  fs::path done = venv / "sift-installed";
+  if (fs::exists(done))
+    return venv.string();
+  std::error_code ec;
+  fs::remove_all(venv, ec); // a half-made venv from a stopped install
+  fs::create_directories(cache, ec);
+  if (ec)
+    return makeError("cannot create the cache " + cache + ": " + ec.message());
+  std::printf("bisect: installing IREE %s into %s\n", release.compiler,
+              venv.c_str());
+  std::fflush(stdout);
+  std::string pip = quoted((venv / "bin" / "pip").string());
+  std::string command =
+      "python3 -m venv " + quoted(venv.string()) + " >&2 && " + pip +
+      " install -q --disable-pip-version-check iree-base-compiler==" +
+      release.compiler + " iree-base-runtime==" + release.runtime + " " +
+      kOnnxPackage + " >&2";
+  if (shell(command) != 0) {
+    fs::remove_all(venv, ec);
+    return makeError("could not install IREE " + std::string(release.compiler) +
+                     " into " + venv.string() + " (pip failed; see above)");
+  }
+  if (Status s = writeText(done.string(), "ok\n"); !s.ok())
+    return s.error();
+  return venv.string();
+}
+
+/// One case's outcome on one release: "fails" (as recorded: verdict and
+/// signature), "passes", "other VERDICT" (another finding), "error".
+std::string outcomeOf(const ReplayRecord &r) {
+  if (!r.error.empty())
+    return "error";
+  if (r.observed == "pass" && r.recorded != "pass")
+    return "passes";
+  if (r.failure.empty() && r.fixedUpstream.empty())
+    return "fails";
+  return "other " + r.observed;
+}
+
+/// The verdict line of one case over the releases.
+std::string summaryOf(const std::vector<std::string> &outcomes,
+                      const std::vector<IreeRelease> &releases) {
+  int firstFail = -1;
+  for (size_t i = 0; i < outcomes.size(); ++i)
+    if (outcomes[i] == "fails") {
+      firstFail = static_cast<int>(i);
+      break;
+    }
+  if (firstFail < 0)
+    return outcomes.back() == "passes"
+               ? "passes in " + std::string(releases.back().compiler) +
+                     " and never fails as recorded in the range"
+               : "never fails as recorded in the range";
+  std::string text =
+      "first fails in " + std::string(releases[firstFail].compiler);
+  int lastPass = -1;
+  for (int i = firstFail - 1; i >= 0; --i)
+    if (outcomes[i] == "passes") {
+      lastPass = i;
+      break;
+    }
+  if (firstFail == 0)
+    text += " (the range's first release)";
+  else if (lastPass < 0)
+    text += "; no earlier release in the range passes it (" +
+            std::string(releases[firstFail - 1].compiler) + ": " +
+            outcomes[firstFail - 1] + ")";
+  else
+    text += ", last passed in " + std::string(releases[lastPass].compiler);
+  for (size_t i = firstFail + 1; i < outcomes.size(); ++i)
+    if (outcomes[i] == "passes") {
+      text += "; passes again from " + std::string(releases[i].compiler);
+      break;
+    }
+  return text;
+}
+
+struct BisectOptions {
+  std::vector<std::string> cases;
+  std::string range = "3.0.0..3.13.0";
+  std::string cache;
+  std::string table, json;
+  std::optional<double> caseTimeoutSeconds;
+};
+
+int runBisect(const BisectOptions &options) {
+  std::vector<IreeRelease> releases = releasesOf(options.range);
+  std::vector<std::string> errors;
+  std::vector<fs::path> folders = findCaseFolders(options.cases, errors);
+  for (const std::string &error : errors)
+    std::fprintf(stderr, "harness bisect: %s\n", error.c_str());
+  if (folders.empty() || !errors.empty())
+    return kExitUsage;
+  for (const fs::path &folder : folders) {
+    Result<StoredCase> stored = loadCaseFolder(folder);
+    if (!stored.ok()) {
+      std::fprintf(stderr, "harness bisect: %s: %s\n", folder.c_str(),
+                   stored.message().c_str());
+      return kExitUsage;
+    }
+    if (systemOf(stored->options.pipeline) != SystemKind::Iree) {
+      std::fprintf(stderr,
+                   "harness bisect: %s: a %s case; bisect replays IREE's "
+                   "cases (iree, iree-tileandfuse, iree-distribute)\n",
+                   folder.c_str(),
+                   std::string(toString(stored->options.pipeline)).c_str());
+      return kExitUsage;
+    }
+  }
+  for (const std::string &file : {options.table, options.json})
+    if (!file.empty())
+      if (std::string why = unwritableReason(file); !why.empty()) {
+        std::fprintf(stderr, "harness bisect: %s: %s\n", file.c_str(),
+                     why.c_str());
+        return kExitUsage;
+      }
+  std::string cache = options.cache.empty() ? defaultCache() : options.cache;
+  // outcomes[case][release]
+  std::vector<std::vector<std::string>> outcomes(folders.size());
+  ReplayOptions replay;
+  replay.caseTimeoutSeconds = options.caseTimeoutSeconds;
+  std::vector<std::string> paths(folders.begin(), folders.end());
+  for (size_t r = 0; r < releases.size(); ++r) {
+    std::printf("bisect: [%zu/%zu] IREE %s\n", r + 1, releases.size(),
+                releases[r].compiler);
+    std::fflush(stdout);
+    Result<std::string> venv = ensureRelease(cache, releases[r]);
+    if (!venv.ok()) {
+      std::fprintf(stderr, "harness bisect: %s\n", venv.message().c_str());
+      for (auto &row : outcomes)
+        row.push_back("not installed");
+      continue;
+    }
+    ::setenv("SIFT_IREE_DIR", venv->c_str(), 1);
+    Result<std::vector<ReplayRecord>> records =
+        replayCaseFolders(paths, replay);
+    for (size_t c = 0; c < folders.size(); ++c)
+      outcomes[c].push_back(records.ok() ? outcomeOf((*records)[c]) : "error");
+  }
+  ::unsetenv("SIFT_IREE_DIR");
+
+  std::string md = "| case |";
+  for (const IreeRelease &r : releases)
+    md += std::string(" ") + r.compiler + " |";
+  md += " verdict |\n| --- |";
+  for (size_t i = 0; i <= releases.size(); ++i)
+    md += " --- |";
+  md += "\n";
+  nlohmann::json json = nlohmann::json::array();
+  std::printf("\n");
+  for (size_t c = 0; c < folders.size(); ++c) {
+    std::string name = folders[c].filename().string();
+    std::string summary = summaryOf(outcomes[c], releases);
+    std::printf("%s: %s\n  ", name.c_str(), summary.c_str());
+    md += "| " + name + " |";
+    nlohmann::json row = {{"case", name}, {"summary", summary}};
+    for (size_t r = 0; r < releases.size(); ++r) {
+      std::printf("%s %s%s", releases[r].compiler, outcomes[c][r].c_str(),
+                  r + 1 < releases.size() ? ", " : "\n");
+      md += " " + outcomes[c][r] + " |";
+      row["outcomes"][releases[r].compiler] = outcomes[c][r];
+    }
+    md += " " + summary + " |\n";
+    json.push_back(row);
+  }
+  if (!options.table.empty())
+    if (Status s = writeText(options.table, md); !s.ok()) {
+      std::fprintf(stderr, "harness bisect: %s\n", s.message().c_str());
+      return kExitUsage;
+    }
+  if (!options.json.empty())
+    if (Status s = writeText(options.json, json.dump(1) + "\n"); !s.ok()) {
+      std::fprintf(stderr, "harness bisect: %s\n", s.message().c_str());
+      return kExitUsage;
+    }
+  return kExitOk;
+}
+
+} // namespace
+
+CommandEntry addBisectCommand(CLI::App &app) {
+  auto options = std::make_shared<BisectOptions>();
+  auto timeout = std::make_shared<std::string>();
+  CLI::App *cmd = app.add_subcommand(
+      "bisect", "Replay IREE case folders against a range of IREE releases "
+                "(each installed from the Python package index into its own "
+                "cached venv on first use) and print where each starts to "
+                "fail");
+  cmd->add_option("cases", options->cases,
+                  "IREE case folders or folders of them (corpus/iree)")
+      ->required();
+  cmd->add_option("--iree", options->range,
+                  "Releases FROM..TO (default 3.0.0..3.13.0); releases: " +
+                      releaseList());
+  cmd->add_option("--cache", options->cache,
+                  "Where the releases' venvs live (default "
+                  "$XDG_CACHE_HOME/sift/iree or ~/.cache/sift/iree)");
+  cmd->add_option("--table", options->table,
+                  "Also write the grid of outcomes as a Markdown table here");
+  cmd->add_option("--json", options->json,
+                  "Also write the outcomes as JSON here");
+  cmd->add_option("--case-timeout", *timeout,
+                  "Time limit of one case (default 20 s)");
+  return {cmd, [options, timeout] {
+            if (!timeout->empty())
+              options->caseTimeoutSeconds =
+                  durationFlag("--case-timeout", *timeout);
+            return runBisect(*options);
+          }};
+}
+
+} // namespace sift::harness
