@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sys/wait.h>
 
@@ -226,11 +227,42 @@ int runBisect(const BisectOptions &options) {
         return kExitUsage;
       }
   std::string cache = options.cache.empty() ? defaultCache() : options.cache;
-  // outcomes[case][release]
+  // outcomes[case][release], and the first line of what was seen where
+  // it was not the recorded finding.
   std::vector<std::vector<std::string>> outcomes(folders.size());
+  std::vector<std::vector<std::string>> details(folders.size());
   ReplayOptions replay;
   replay.caseTimeoutSeconds = options.caseTimeoutSeconds;
-  std::vector<std::string> paths(folders.begin(), folders.end());
+  // Each case is replayed from a copy without its recorded chip: a GPU
+  // case compiles for the first chip each release accepts (IreeChips.h;
+  // IREE 3.11 does not know sm_89, which 3.13 cases record).
+  std::string work =
+      (fs::temp_directory_path() / "sift-bisect-XXXXXX").string();
+  if (!mkdtemp(work.data())) {
+    std::fprintf(stderr, "harness bisect: cannot make a work folder in %s\n",
+                 fs::temp_directory_path().c_str());
+    return kExitUsage;
+  }
+  std::vector<std::string> paths;
+  for (const fs::path &folder : folders) {
+    fs::path copy = fs::path(work) / folder.filename();
+    std::error_code ec;
+    fs::copy(folder, copy, fs::copy_options::recursive, ec);
+    nlohmann::json info;
+    if (!ec) {
+      std::ifstream in(copy / "case.json");
+      info = nlohmann::json::parse(in, nullptr, false);
+    }
+    if (ec || info.is_discarded()) {
+      std::fprintf(stderr, "harness bisect: %s: cannot copy the case: %s\n",
+                   folder.c_str(), ec ? ec.message().c_str() : "bad JSON");
+      fs::remove_all(work, ec);
+      return kExitUsage;
+    }
+    info["chip"] = "";
+    std::ofstream(copy / "case.json") << info.dump(2) << "\n";
+    paths.push_back(copy.string());
+  }
   for (size_t r = 0; r < releases.size(); ++r) {
     std::printf("bisect: [%zu/%zu] IREE %s\n", r + 1, releases.size(),
                 releases[r].compiler);
@@ -245,10 +277,18 @@ int runBisect(const BisectOptions &options) {
     ::setenv("SIFT_IREE_DIR", venv->c_str(), 1);
     Result<std::vector<ReplayRecord>> records =
         replayCaseFolders(paths, replay);
-    for (size_t c = 0; c < folders.size(); ++c)
-      outcomes[c].push_back(records.ok() ? outcomeOf((*records)[c]) : "error");
+    for (size_t c = 0; c < folders.size(); ++c) {
+      const ReplayRecord *record = records.ok() ? &(*records)[c] : nullptr;
+      outcomes[c].push_back(record ? outcomeOf(*record) : "error");
+      std::string seen = !record ? records.message()
+                         : !record->error.empty() ? record->error
+                                                  : record->body;
+      details[c].push_back(seen.substr(0, seen.find('\n')));
+    }
   }
   ::unsetenv("SIFT_IREE_DIR");
+  std::error_code removed;
+  fs::remove_all(work, removed);
 
   std::string md = "| case |";
   for (const IreeRelease &r : releases)
@@ -270,6 +310,8 @@ int runBisect(const BisectOptions &options) {
                   r + 1 < releases.size() ? ", " : "\n");
       md += " " + outcomes[c][r] + " |";
       row["outcomes"][releases[r].compiler] = outcomes[c][r];
+      if (outcomes[c][r] != "fails" && !details[c][r].empty())
+        row["details"][releases[r].compiler] = details[c][r];
     }
     md += " " + summary + " |\n";
     json.push_back(row);
