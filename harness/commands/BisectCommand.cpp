@@ -195,54 +195,27 @@ struct BisectOptions {
   std::optional<double> caseTimeoutSeconds;
 };
 
-int runBisect(const BisectOptions &options) {
-  std::vector<IreeRelease> releases = releasesOf(options.range);
-  std::vector<std::string> errors;
-  std::vector<fs::path> folders = findCaseFolders(options.cases, errors);
-  for (const std::string &error : errors)
-    std::fprintf(stderr, "harness bisect: %s\n", error.c_str());
-  if (folders.empty() || !errors.empty())
-    return kExitUsage;
+/// Why `folders` cannot be bisected (unreadable, or not IREE's); "".
+std::string caseProblem(const std::vector<fs::path> &folders) {
   for (const fs::path &folder : folders) {
     Result<StoredCase> stored = loadCaseFolder(folder);
-    if (!stored.ok()) {
-      std::fprintf(stderr, "harness bisect: %s: %s\n", folder.c_str(),
-                   stored.message().c_str());
-      return kExitUsage;
-    }
-    if (systemOf(stored->options.pipeline) != SystemKind::Iree) {
-      std::fprintf(stderr,
-                   "harness bisect: %s: a %s case; bisect replays IREE's "
-                   "cases (iree, iree-tileandfuse, iree-distribute)\n",
-                   folder.c_str(),
-                   std::string(toString(stored->options.pipeline)).c_str());
-      return kExitUsage;
-    }
+    if (!stored.ok())
+      return folder.string() + ": " + stored.message();
+    if (systemOf(stored->options.pipeline) != SystemKind::Iree)
+      return folder.string() + ": a " +
+             std::string(toString(stored->options.pipeline)) +
+             " case; bisect replays IREE's cases (iree, iree-tileandfuse, "
+             "iree-distribute)";
   }
-  for (const std::string &file : {options.table, options.json})
-    if (!file.empty())
-      if (std::string why = unwritableReason(file); !why.empty()) {
-        std::fprintf(stderr, "harness bisect: %s: %s\n", file.c_str(),
-                     why.c_str());
-        return kExitUsage;
-      }
-  std::string cache = options.cache.empty() ? defaultCache() : options.cache;
-  // outcomes[case][release], and the first line of what was seen where
-  // it was not the recorded finding.
-  std::vector<std::vector<std::string>> outcomes(folders.size());
-  std::vector<std::vector<std::string>> details(folders.size());
-  ReplayOptions replay;
-  replay.caseTimeoutSeconds = options.caseTimeoutSeconds;
-  // Each case is replayed from a copy without its recorded chip: a GPU
-  // case compiles for the first chip each release accepts (IreeChips.h;
-  // IREE 3.11 does not know sm_89, which 3.13 cases record).
-  std::string work =
-      (fs::temp_directory_path() / "sift-bisect-XXXXXX").string();
-  if (!mkdtemp(work.data())) {
-    std::fprintf(stderr, "harness bisect: cannot make a work folder in %s\n",
-                 fs::temp_directory_path().c_str());
-    return kExitUsage;
-  }
+  return "";
+}
+
+/// Copies of `folders` under `work` without their recorded chip: a GPU case
+/// compiles for the first chip each release accepts (IreeChips.h; IREE
+/// 3.11 does not know sm_89, which 3.13 cases record).
+Result<std::vector<std::string>>
+copiesWithoutChips(const std::vector<fs::path> &folders,
+                   const std::string &work) {
   std::vector<std::string> paths;
   for (const fs::path &folder : folders) {
     fs::path copy = fs::path(work) / folder.filename();
@@ -253,43 +226,54 @@ int runBisect(const BisectOptions &options) {
       std::ifstream in(copy / "case.json");
       info = nlohmann::json::parse(in, nullptr, false);
     }
-    if (ec || info.is_discarded()) {
-      std::fprintf(stderr, "harness bisect: %s: cannot copy the case: %s\n",
-                   folder.c_str(), ec ? ec.message().c_str() : "bad JSON");
-      fs::remove_all(work, ec);
-      return kExitUsage;
-    }
+    if (ec || info.is_discarded())
+      return makeError(folder.string() + ": cannot copy the case: " +
+                       (ec ? ec.message() : std::string("bad JSON")));
     info["chip"] = "";
     std::ofstream(copy / "case.json") << info.dump(2) << "\n";
     paths.push_back(copy.string());
   }
-  for (size_t r = 0; r < releases.size(); ++r) {
-    std::printf("bisect: [%zu/%zu] IREE %s\n", r + 1, releases.size(),
-                releases[r].compiler);
-    std::fflush(stdout);
-    Result<std::string> venv = ensureRelease(cache, releases[r]);
-    if (!venv.ok()) {
-      std::fprintf(stderr, "harness bisect: %s\n", venv.message().c_str());
-      for (auto &row : outcomes)
-        row.push_back("not installed");
-      continue;
-    }
-    ::setenv("SIFT_IREE_DIR", venv->c_str(), 1);
-    Result<std::vector<ReplayRecord>> records =
-        replayCaseFolders(paths, replay);
-    for (size_t c = 0; c < folders.size(); ++c) {
-      const ReplayRecord *record = records.ok() ? &(*records)[c] : nullptr;
-      outcomes[c].push_back(record ? outcomeOf(*record) : "error");
-      std::string seen = !record ? records.message()
-                         : !record->error.empty() ? record->error
-                                                  : record->body;
-      details[c].push_back(seen.substr(0, seen.find('\n')));
-    }
-  }
-  ::unsetenv("SIFT_IREE_DIR");
-  std::error_code removed;
-  fs::remove_all(work, removed);
+  return paths;
+}
 
+/// Each case's outcome per release, and the first line of what was seen
+/// where it was not the recorded finding.
+struct Grid {
+  std::vector<std::vector<std::string>> outcomes, details;
+};
+
+/// Replays `paths` with `release` (installed under `cache` first) into
+/// the next column of `grid`.
+void replayRelease(const std::string &cache, const IreeRelease &release,
+                   const std::vector<std::string> &paths,
+                   const ReplayOptions &replay, Grid &grid) {
+  Result<std::string> venv = ensureRelease(cache, release);
+  if (!venv.ok()) {
+    std::fprintf(stderr, "harness bisect: %s\n", venv.message().c_str());
+    for (size_t c = 0; c < paths.size(); ++c) {
+      grid.outcomes[c].push_back("not installed");
+      grid.details[c].push_back(venv.message());
+    }
+    return;
+  }
+  ::setenv("SIFT_IREE_DIR", venv->c_str(), 1);
+  Result<std::vector<ReplayRecord>> records = replayCaseFolders(paths, replay);
+  ::unsetenv("SIFT_IREE_DIR");
+  for (size_t c = 0; c < paths.size(); ++c) {
+    const ReplayRecord *record = records.ok() ? &(*records)[c] : nullptr;
+    grid.outcomes[c].push_back(record ? outcomeOf(*record) : "error");
+    std::string seen = !record                  ? records.message()
+                       : !record->error.empty() ? record->error
+                                                : record->body;
+    grid.details[c].push_back(seen.substr(0, seen.find('\n')));
+  }
+}
+
+/// Prints the grid, and writes it as Markdown to `table` and as JSON to
+/// `json` (each when given).
+Status reportGrid(const std::vector<fs::path> &folders,
+                  const std::vector<IreeRelease> &releases, const Grid &grid,
+                  const std::string &table, const std::string &json) {
   std::string md = "| case |";
   for (const IreeRelease &r : releases)
     md += std::string(" ") + r.compiler + " |";
@@ -297,35 +281,79 @@ int runBisect(const BisectOptions &options) {
   for (size_t i = 0; i <= releases.size(); ++i)
     md += " --- |";
   md += "\n";
-  nlohmann::json json = nlohmann::json::array();
+  nlohmann::json rows = nlohmann::json::array();
   std::printf("\n");
   for (size_t c = 0; c < folders.size(); ++c) {
+    const std::vector<std::string> &outcomes = grid.outcomes[c];
     std::string name = folders[c].filename().string();
-    std::string summary = summaryOf(outcomes[c], releases);
+    std::string summary = summaryOf(outcomes, releases);
     std::printf("%s: %s\n  ", name.c_str(), summary.c_str());
     md += "| " + name + " |";
     nlohmann::json row = {{"case", name}, {"summary", summary}};
     for (size_t r = 0; r < releases.size(); ++r) {
-      std::printf("%s %s%s", releases[r].compiler, outcomes[c][r].c_str(),
+      std::printf("%s %s%s", releases[r].compiler, outcomes[r].c_str(),
                   r + 1 < releases.size() ? ", " : "\n");
-      md += " " + outcomes[c][r] + " |";
-      row["outcomes"][releases[r].compiler] = outcomes[c][r];
-      if (outcomes[c][r] != "fails" && !details[c][r].empty())
-        row["details"][releases[r].compiler] = details[c][r];
+      md += " " + outcomes[r] + " |";
+      row["outcomes"][releases[r].compiler] = outcomes[r];
+      if (outcomes[r] != "fails" && !grid.details[c][r].empty())
+        row["details"][releases[r].compiler] = grid.details[c][r];
     }
     md += " " + summary + " |\n";
-    json.push_back(row);
+    rows.push_back(row);
   }
-  if (!options.table.empty())
-    if (Status s = writeText(options.table, md); !s.ok()) {
-      std::fprintf(stderr, "harness bisect: %s\n", s.message().c_str());
-      return kExitUsage;
-    }
-  if (!options.json.empty())
-    if (Status s = writeText(options.json, json.dump(1) + "\n"); !s.ok()) {
-      std::fprintf(stderr, "harness bisect: %s\n", s.message().c_str());
-      return kExitUsage;
-    }
+  if (!table.empty())
+    if (Status s = writeText(table, md); !s.ok())
+      return s;
+  if (!json.empty())
+    if (Status s = writeText(json, rows.dump(1) + "\n"); !s.ok())
+      return s;
+  return Status::success();
+}
+
+int runBisect(const BisectOptions &options) {
+  auto fail = [](const std::string &message) {
+    std::fprintf(stderr, "harness bisect: %s\n", message.c_str());
+    return kExitUsage;
+  };
+  std::vector<IreeRelease> releases = releasesOf(options.range);
+  std::vector<std::string> errors;
+  std::vector<fs::path> folders = findCaseFolders(options.cases, errors);
+  for (const std::string &error : errors)
+    fail(error);
+  if (folders.empty() || !errors.empty())
+    return kExitUsage;
+  if (std::string why = caseProblem(folders); !why.empty())
+    return fail(why);
+  for (const std::string &file : {options.table, options.json})
+    if (!file.empty())
+      if (std::string why = unwritableReason(file); !why.empty())
+        return fail(file + ": " + why);
+  std::string work =
+      (fs::temp_directory_path() / "sift-bisect-XXXXXX").string();
+  if (!mkdtemp(work.data()))
+    return fail("cannot make a work folder in " +
+                fs::temp_directory_path().string());
+  Result<std::vector<std::string>> paths = copiesWithoutChips(folders, work);
+  Grid grid;
+  grid.outcomes.resize(folders.size());
+  grid.details.resize(folders.size());
+  std::string cache = options.cache.empty() ? defaultCache() : options.cache;
+  ReplayOptions replay;
+  replay.caseTimeoutSeconds = options.caseTimeoutSeconds;
+  for (size_t r = 0; paths.ok() && r < releases.size(); ++r) {
+    std::printf("bisect: [%zu/%zu] IREE %s\n", r + 1, releases.size(),
+                releases[r].compiler);
+    std::fflush(stdout);
+    replayRelease(cache, releases[r], *paths, replay, grid);
+  }
+  std::error_code removed;
+  fs::remove_all(work, removed);
+  if (!paths.ok())
+    return fail(paths.message());
+  if (Status s =
+          reportGrid(folders, releases, grid, options.table, options.json);
+      !s.ok())
+    return fail(s.message());
   return kExitOk;
 }
 

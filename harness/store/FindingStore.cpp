@@ -387,21 +387,28 @@ FindingStore::recordFinding(int64_t runId, const CaseResult &result,
   if (sqlite3_step(insert.get()) != SQLITE_DONE)
     return rollback(sqliteError(db_, "storing the finding"));
   if (known_ && systemOf(result.pipeline) == SystemKind::Iree)
-    if (std::string causes = known_->causesOf(signature); !causes.empty()) {
-      Statement tag(db_, "INSERT OR REPLACE INTO known_causes(signature, "
-                         "causes, source) VALUES((SELECT id FROM signatures "
-                         "WHERE text = ?), ?, ?)");
-      if (!tag.ok())
-        return rollback(sqliteError(db_, "preparing the root-cause tag"));
-      tag.bind(1, signature);
-      tag.bind(2, causes);
-      tag.bind(3, known_->path());
-      if (sqlite3_step(tag.get()) != SQLITE_DONE)
-        return rollback(sqliteError(db_, "storing the root-cause tag"));
-    }
+    if (Status s = tagKnownCauses(signature); !s.ok())
+      return rollback(s.error());
   if (Status s = exec("COMMIT"); !s.ok())
     return s.error();
   return keepFolder ? finalDir.string() : std::string();
+}
+
+Status FindingStore::tagKnownCauses(const std::string &signature) {
+  std::string causes = known_->causesOf(signature);
+  if (causes.empty())
+    return Status::success();
+  Statement tag(db_, "INSERT OR REPLACE INTO known_causes(signature, causes, "
+                     "source) VALUES((SELECT id FROM signatures WHERE text = "
+                     "?), ?, ?)");
+  if (!tag.ok())
+    return sqliteError(db_, "preparing the root-cause tag");
+  tag.bind(1, signature);
+  tag.bind(2, causes);
+  tag.bind(3, known_->path());
+  if (sqlite3_step(tag.get()) != SQLITE_DONE)
+    return sqliteError(db_, "storing the root-cause tag");
+  return Status::success();
 }
 
 Result<std::map<std::string, int64_t>>

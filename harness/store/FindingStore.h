@@ -120,6 +120,9 @@ public:
 private:
   FindingStore(std::string outDir, sqlite3 *db, int lockFd);
   Status exec(const std::string &sql);
+  /// Within recordFinding's transaction: the known root causes of
+  /// `signature`, when any, into known_causes.
+  Status tagKnownCauses(const std::string &signature);
 
   std::string outDir_;
   sqlite3 *db_;

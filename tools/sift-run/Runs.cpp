@@ -114,6 +114,28 @@ std::string deviceMismatch(const rt::Device &device,
   return "";
 }
 
+/// alloc-select-first ignores a buffer's affinity, which only a plan that
+/// gives a buffer to a second device shows; sift's plans use one device:
+/// say so rather than pass silently.
+static void warnIfNoEffect(const Options &options,
+                           const rt::Artifact &artifact,
+                           const std::string &file) {
+  if (!options.faults.contains(Fault::AllocSelectFirst))
+    return;
+  auto secondDevice = [](const rt::PlanBuffer &b) {
+    return std::any_of(b.affinity.begin(), b.affinity.end(),
+                       [](int d) { return d != 0; });
+  };
+  if (std::none_of(artifact.plan.buffers.begin(), artifact.plan.buffers.end(),
+                   secondDevice))
+    std::fprintf(stderr,
+                 "sift-run: %s: --inject=alloc-select-first has no effect "
+                 "here: every buffer of its plan is used by device 0 alone "
+                 "(a one-device plan, as sift's compiler writes); the fault "
+                 "shows on plans whose buffers a second device uses\n",
+                 file.c_str());
+}
+
 Row runOne(rt::Device &device, const std::string &file, const Options &options,
            const std::string &outputDir, std::string &writeError) {
   int repeat = options.repeat;
@@ -131,20 +153,7 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
     row.detail = why;
     return row;
   }
-  // alloc-select-first ignores a buffer's affinity, which only a plan that
-  // gives a buffer to a second device shows; sift's plans use one device.
-  if (options.faults.contains(Fault::AllocSelectFirst) &&
-      std::none_of(artifact.plan.buffers.begin(), artifact.plan.buffers.end(),
-                   [](const rt::PlanBuffer &b) {
-                     return std::any_of(b.affinity.begin(), b.affinity.end(),
-                                        [](int d) { return d != 0; });
-                   }))
-    std::fprintf(stderr,
-                 "sift-run: %s: --inject=alloc-select-first has no effect "
-                 "here: every buffer of its plan is used by device 0 alone "
-                 "(a one-device plan, as sift's compiler writes); the fault "
-                 "shows on plans whose buffers a second device uses\n",
-                 file.c_str());
+  warnIfNoEffect(options, artifact, file);
   std::vector<std::vector<HostTensor>> runs;
   for (int r = 0; r < repeat; ++r) {
     // The emu device draws each run's workgroup and thread orders from the
