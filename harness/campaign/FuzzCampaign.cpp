@@ -280,8 +280,11 @@ void FuzzCampaign::runCases() {
   uint64_t limit = options_.count.value_or(UINT64_MAX);
   uint64_t done = firstCase_ - options_.skip; // cases earlier runs did
   limit = limit > done ? limit - done : 0;
+  bool cut = false; // stopped or past --time, not at the last case
   for (uint64_t n = 0; n < limit && !failed_; ++n) {
-    if (stop_->requested() || (options_.seconds && elapsed() >= *options_.seconds))
+    cut = stop_->requested() ||
+          (options_.seconds && elapsed() >= *options_.seconds);
+    if (cut)
       break;
     uint64_t i = firstCase_ + n;
     if (i % options_.shardCount != options_.shardIndex)
@@ -295,6 +298,15 @@ void FuzzCampaign::runCases() {
         runOne(i, r, last);
     }
   }
+  // Past the deadline only the cases in flight are waited for: the queued
+  // ones are dropped whole (a later --resume runs them), so a 5-second
+  // slot does not become 8.
+  if (pool_ && cut && !failed_)
+    thisRunCases_ -= static_cast<int64_t>(
+        pool_->dropUnstarted([](const std::string &request) {
+          return request.size() > 2 &&
+                 request.compare(request.size() - 2, 2, " 0") == 0;
+        }));
   // After a failure the workers in flight are killed, not waited for.
   if (pool_ && !failed_)
     pool_->drain();

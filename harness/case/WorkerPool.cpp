@@ -397,6 +397,24 @@ void WorkerPool::submit(std::string request, bool wantFull, Deliver deliver) {
   deliverReady();
 }
 
+size_t WorkerPool::dropUnstarted(
+    const std::function<bool(const std::string &)> &isFirst) {
+  // assign() starts entries in order, so the unstarted ones are a suffix.
+  size_t from = entries_.size();
+  while (from > 0 && !entries_[from - 1].started)
+    --from;
+  while (from < entries_.size() && !isFirst(entries_[from].request))
+    ++from;
+  size_t groups = 0;
+  for (size_t k = from; k < entries_.size(); ++k)
+    groups += isFirst(entries_[k].request);
+  // Erasing at the back keeps the busy workers' pointers to earlier
+  // entries valid.
+  entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(from),
+                 entries_.end());
+  return groups;
+}
+
 void WorkerPool::drain() {
   while (!entries_.empty())
     step();

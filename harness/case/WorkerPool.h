@@ -57,6 +57,12 @@ public:
   void submit(std::string request, bool wantFull, Deliver deliver);
   /// Waits for every request and delivers the rest.
   void drain();
+  /// Forgets the queued requests no worker has started, from the first
+  /// one `isFirst` accepts on (so a group of requests is dropped whole or
+  /// not at all); their `deliver` is never called. Returns how many of the
+  /// dropped requests `isFirst` accepts. A campaign past its deadline
+  /// calls it so that only the cases in flight delay its end.
+  size_t dropUnstarted(const std::function<bool(const std::string &)> &isFirst);
   /// Workers forked so far (a measure of reuse for tests and reports).
   size_t workersStarted() const { return workersStarted_; }
   /// Called after every wait for the workers (at least once a second

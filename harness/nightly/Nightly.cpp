@@ -401,7 +401,9 @@ Status Night::reduceNew(StopSignals &stop) {
     fs::path out = reducedRoot / reducedName(sig.text);
     if (fs::exists(out / "case.json", ec))
       continue; // reduced before this night was stopped
-    double left = options_.seconds * 0.95 - spent();
+    // Reduction stops at 90% so that the judging after it (replaying each
+    // new signature --repeat times to tell flaky from new) has its share.
+    double left = options_.seconds * 0.9 - spent();
     if (left < 3 || stop.requested())
       break;
     std::printf("nightly: reducing %s (%.0f s at most)\n",

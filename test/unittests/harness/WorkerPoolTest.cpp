@@ -59,6 +59,8 @@ CaseResult handle(const std::string &request, const Phase &phase) {
     std::signal(SIGSEGV, SIG_DFL);
     std::raise(SIGSEGV);
   }
+  if (request.rfind("nap", 0) == 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
   if (request.rfind("hang", 0) == 0) {
     phase("run");
     std::this_thread::sleep_for(std::chrono::seconds(30));
@@ -135,6 +137,38 @@ TEST(WorkerPool, AHangIsATimeoutAndTheNextCaseRuns) {
   EXPECT_TRUE(outcomes[0].timedOut);
   EXPECT_EQ(outcomes[0].phase, "run");
   EXPECT_TRUE(outcomes[1].reported);
+}
+
+// A campaign past its deadline drops the queued requests whole: a group
+// (here a case's runs, the first ending in " 0") is dropped only when none
+// of it has started, and the dropped requests are never delivered.
+TEST(WorkerPool, DropsOnlyWholeUnstartedGroups) {
+  auto first = [](const std::string &request) {
+    return request.size() > 2 && request.substr(request.size() - 2) == " 0";
+  };
+  {
+    WorkerPool pool(2, handle, nullptr, quick(30));
+    std::vector<std::string> delivered;
+    for (const char *request : {"nap 1 0", "nap 1 1", "ok 2 0", "ok 2 1"})
+      pool.submit(request, false, [&, request](const IsolatedOutcome &) {
+        delivered.push_back(request);
+      });
+    EXPECT_EQ(pool.dropUnstarted(first), 1u);
+    pool.drain();
+    EXPECT_EQ(delivered, (std::vector<std::string>{"nap 1 0", "nap 1 1"}));
+  }
+  {
+    // The second run of a started case stays: its case is half done.
+    WorkerPool pool(1, handle, nullptr, quick(30));
+    std::vector<std::string> delivered;
+    for (const char *request : {"nap 3 0", "ok 3 1"})
+      pool.submit(request, false, [&, request](const IsolatedOutcome &) {
+        delivered.push_back(request);
+      });
+    EXPECT_EQ(pool.dropUnstarted(first), 0u);
+    pool.drain();
+    EXPECT_EQ(delivered, (std::vector<std::string>{"nap 3 0", "ok 3 1"}));
+  }
 }
 
 TEST(WorkerPool, FindingsComeBackWhole) {
