@@ -12,6 +12,7 @@
 #include "generators/Rng.h"
 #include "harness/Version.h"
 #include "harness/case/IsolatedCase.h"
+#include "harness/sut/iree/IreeCompiler.h"
 #include "support/FileIO.h"
 
 #include <nlohmann/json.hpp>
@@ -35,20 +36,21 @@ std::string familyText(const FuzzOptions &options) {
 
 /// Everything that decides which cases a campaign runs and how: a resumed
 /// campaign must match it.
-std::string resumeKey(const FuzzOptions &options, const std::string &runs) {
+std::string resumeKey(const FuzzOptions &options, const std::string &runs,
+                      const std::string &steered) {
   return "seed=" + std::to_string(options.seed) + " runs=" + runs +
+         (steered.empty() ? "" : " steer=" + steered) +
          " inputs=" + std::string(gen::toString(options.inputs)) +
          " family=" + familyText(options) + " inject=" + options.injectText +
          (options.randomConfig ? " random-config" : "") +
-         (options.frontEnd ? " frontend=" +
-                                 std::string(gen::toString(*options.frontEnd))
-                           : "") +
+         (options.frontEnd
+              ? " frontend=" + std::string(gen::toString(*options.frontEnd))
+              : "") +
          (options.exactKeys ? " exact-keys" : "") +
          (options.sizes != gen::SizeMode::Default
               ? " sizes=" + std::string(gen::toString(options.sizes))
               : "") +
-         " shard=" +
-         std::to_string(options.shardIndex) + "/" +
+         " shard=" + std::to_string(options.shardIndex) + "/" +
          std::to_string(options.shardCount);
 }
 
@@ -64,6 +66,25 @@ std::optional<std::string> FuzzCampaign::ireeFamilyProblem() const {
            "--frontend=" + std::string(gen::toString(*frontEnd)) +
            " takes --family=sort,topk";
   return std::nullopt;
+}
+
+/// Runs steered per rule and action ("R4:static_dims" -> 12), from the
+/// coverage tags the IREE compiler adds.
+std::map<std::string, int64_t> FuzzCampaign::steeredCounts() const {
+  std::map<std::string, int64_t> counts;
+  for (const auto &[tag, count] : tally_.coverage)
+    if (tag.rfind("steered=", 0) == 0)
+      counts[tag.substr(8)] += count;
+  return counts;
+}
+
+/// The root causes this campaign steers around ("R2,R3,R4"; "" none).
+std::string FuzzCampaign::steeredText() const {
+  std::string text;
+  if (caseOptions_.steering)
+    for (const SteerRule &rule : *caseOptions_.steering)
+      text += (text.empty() ? "" : ",") + rule.id;
+  return text;
 }
 
 std::string runName(const PipelineTarget &run) {
@@ -157,6 +178,9 @@ std::optional<int> FuzzCampaign::open() {
       if (!known.ok())
         return usage("--known: " + known.message());
       known_ = std::move(*known);
+      if (!options_.exploreKnown && !known_->steerRules().empty())
+        caseOptions_.steering =
+            std::make_shared<std::vector<SteerRule>>(known_->steerRules());
     }
   }
   // The findings database only once every run can go (a bad chip or a
@@ -187,7 +211,7 @@ std::optional<int> FuzzCampaign::begin() {
   info.pipeline = runsText_;
   info.inputs = std::string(gen::toString(options_.inputs));
   info.seed = options_.seed;
-  info.resumeKey = resumeKey(options_, runsText_);
+  info.resumeKey = resumeKey(options_, runsText_, steeredText());
   // --resume: go on after the last case an unfinished (stopped or killed)
   // campaign with the same key finished; --count stays the campaign's total.
   firstCase_ = options_.skip;
@@ -417,8 +441,17 @@ CaseResult FuzzCampaign::fromOutcome(uint64_t i, size_t r,
   // compute again; one that died gets its case rebuilt from the seed.
   if (outcome.result)
     return resultFromOutcome(outcome, CaseSpec());
-  return resultFromOutcome(
-      outcome, generatedSpec(optionsFor(r), gen::caseSeed(options_.seed, i)));
+  CaseOptions o = optionsFor(r);
+  CaseResult rebuilt = resultFromOutcome(
+      outcome, generatedSpec(o, gen::caseSeed(options_.seed, i)));
+  // Its steering again, so that its case folder spells it the same.
+  if (o.steering && systemOf(o.pipeline) == SystemKind::Iree) {
+    SteerOutcome steered;
+    ireeSpelling(o, rebuilt.program, rebuilt.seed, steered);
+    for (const std::string &applied : steered.applied)
+      rebuilt.coverage.push_back("steered=" + applied);
+  }
+  return rebuilt;
 }
 
 void FuzzCampaign::record(uint64_t i, size_t r, const CaseResult &result) {
@@ -552,6 +585,13 @@ void FuzzCampaign::printSummary(double rate) {
                    known_->path().c_str(), text.empty() ? "none" : text.c_str(),
                    static_cast<long long>(untagged));
     }
+    std::map<std::string, int64_t> steered = steeredCounts();
+    std::string text;
+    for (const auto &[what, count] : steered)
+      text += (text.empty() ? "" : ", ") + what + " " + std::to_string(count);
+    if (caseOptions_.steering)
+      std::fprintf(out, "  steered around %s (--explore-known: not): %s runs\n",
+                   steeredText().c_str(), text.empty() ? "no" : text.c_str());
   }
   if (!options_.exportDir.empty())
     std::fprintf(out,
@@ -585,6 +625,10 @@ std::string FuzzCampaign::writeSummary(double rate) {
                                       {"findings", *counts},
                                       {"not_known", untagged}};
     }
+    summary["known_root_causes"]["steered_around"] =
+        caseOptions_.steering ? nlohmann::json(steeredText())
+                              : nlohmann::json(nullptr);
+    summary["known_root_causes"]["steered_runs"] = steeredCounts();
   }
   if (!options_.exportDir.empty())
     summary["exported"] = {{"folder", options_.exportDir},

@@ -108,6 +108,8 @@ private:
   FuzzOptions options_;
   /// IREE's known root causes, which tag the IREE findings (when loaded).
   std::optional<KnownCauses> known_;
+  std::string steeredText() const;
+  std::map<std::string, int64_t> steeredCounts() const;
   std::unique_ptr<FindingStore> store_;
   std::unique_ptr<rt::Device> cpu_, gpu_;
   bool isolated_ = false;

@@ -81,7 +81,8 @@ const char *const kWrittenFields[] = {
     "verdict",    "stage",          "signature", "detail",
     "repro",      "program_weight", "format",    "generator_version",
     "chip",       "random_config",  "program",   "faults",
-    "reproducer", "frontend",       "device"};
+    "reproducer", "frontend",       "device",    "steered",
+    "static_dims"};
 
 bool isWrittenField(const std::string &name) {
   for (const char *field : kWrittenFields)
@@ -140,6 +141,7 @@ Status readCaseFacts(const json &info, StoredCase &stored) {
       return makeError("case.json: field 'frontend' is '" + frontEnd +
                        "', not linalg_ext, torch or onnx");
   }
+  stored.options.staticDims = fieldOr<bool>(info, "static_dims", false);
   stored.repro = fieldOr<std::string>(info, "repro", "");
   stored.signature = fieldOr<std::string>(info, "signature", "");
   for (const auto &[name, value] : info.items())
@@ -515,6 +517,18 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
     info["reproducer"] = "sift-opt --run-reproducer reproducer.mlir";
   if (result.frontEnd != gen::FrontEnd::Sift)
     info["frontend"] = std::string(gen::toString(result.frontEnd));
+  // Steered around a known IREE bug: a replay spells the case the same.
+  json steered = json::array();
+  for (const std::string &tag : result.coverage)
+    if (tag.rfind("steered=", 0) == 0) {
+      steered.push_back(tag.substr(8));
+      if (tag.size() > 12 && tag.substr(tag.size() - 12) == ":static_dims")
+        info["static_dims"] = true;
+    }
+  if (!steered.empty())
+    info["steered"] = steered;
+  else if (options.staticDims)
+    info["static_dims"] = true;
   // Where its GPU runs executed: a replay runs them there again.
   if (options.device && result.target != TargetKind::Host &&
       systemOf(result.pipeline) == SystemKind::Sift)

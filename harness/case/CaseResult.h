@@ -10,6 +10,7 @@
 #include "generators/FrontEnd.h"
 #include "generators/Policy.h"
 #include "generators/ProgramModel.h"
+#include "harness/store/KnownCauses.h"
 #include "oracles/Verdict.h"
 #include "runtime/Artifact.h"
 #include "runtime/Device.h"
@@ -21,6 +22,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +42,12 @@ struct CaseOptions {
   /// IREE's pipelines: the front end every case is spelled in; none: one
   /// drawn per case from its seed among those that can spell it (--frontend).
   std::optional<gen::FrontEnd> frontEnd;
+  /// IREE: the open root causes' steering rules a campaign applies (none
+  /// with --explore-known or --known=none; IreeSteering.h).
+  std::shared_ptr<const std::vector<SteerRule>> steering;
+  /// IREE: spell every dimension static (a case folder steered that way:
+  /// case.json's "static_dims").
+  bool staticDims = false;
   /// Injected compiler faults.
   FaultSet faults;
   /// GPU pipelines: the artifact also carries the kernels lowered for the

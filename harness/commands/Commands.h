@@ -53,6 +53,9 @@ struct FuzzOptions {
   /// IREE's known root causes (--known): "" the source tree's
   /// corpus/iree/known.json when it exists, "none" no tagging.
   std::string knownFile;
+  /// Compile the programs that meet an open known root cause's trigger too
+  /// (--explore-known); by default IREE runs steer around them.
+  bool exploreKnown = false;
   /// Cases to run; with `seconds` too, whichever ends first.
   std::optional<uint64_t> count;
   std::optional<double> seconds;
@@ -280,6 +283,10 @@ struct NightlyOptions {
   /// Faults injected into sift's pipelines (IREE's take none).
   FaultSet faults;
   std::string injectText;
+  /// IREE's known root causes and whether to explore them (the fuzz
+  /// slots' --known and --explore-known).
+  std::string knownFile;
+  bool exploreKnown = false;
   size_t jobs = 1;
   double slotSeconds = 180;
   /// Reduction of one new signature at most (and never past the budget).

@@ -187,6 +187,10 @@ void addOutputFlags(CLI::App *cmd, FuzzFlags &f) {
                   "IREE's known root causes, which tag IREE findings in the "
                   "database, summary and report (default: the source tree's "
                   "corpus/iree/known.json; none: no tagging)");
+  cmd->add_flag("--explore-known", f.options.exploreKnown,
+                "IREE runs: also compile the programs that meet an open "
+                "known root cause's trigger (by default they are spelled "
+                "around it or not compiled: known.json's \"steer\")");
   cmd->add_flag("--json", f.options.json,
                 "Print the summary as JSON on stdout (what summary.json "
                 "holds; the text summary goes to stderr), for scripts");

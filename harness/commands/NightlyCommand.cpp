@@ -121,6 +121,13 @@ CommandEntry addNightlyCommand(CLI::App &app, const std::string &commandLine) {
   cmd->add_option("--inject", f->options.injectText,
                   "Faults for sift's pipelines (proves the night finds "
                   "them)");
+  cmd->add_option("--known", f->options.knownFile,
+                  "IREE's known root causes for the IREE slots (default: "
+                  "the source tree's corpus/iree/known.json; none: neither "
+                  "tagged nor steered around)");
+  cmd->add_flag("--explore-known", f->options.exploreKnown,
+                "IREE slots also compile what meets an open known root "
+                "cause's trigger");
   cmd->add_option("--jobs", f->options.jobs, "Isolated cases at once")
       ->capture_default_str();
   cmd->add_option("--slot", f->slot, "One cell's fuzz time")

@@ -78,7 +78,9 @@ std::string Night::key() const {
          " time=" + std::to_string(static_cast<int64_t>(options_.seconds)) +
          " shard=" + std::to_string(options_.shardIndex) + "/" +
          std::to_string(options_.shardCount) +
-         " inject=" + options_.injectText;
+         " inject=" + options_.injectText +
+         (options_.exploreKnown ? " explore-known" : "") +
+         (options_.knownFile.empty() ? "" : " known=" + options_.knownFile);
 }
 
 Status Night::saveState() {
@@ -226,6 +228,8 @@ FuzzOptions Night::slotOptions(const NightCell &cell, uint64_t slot,
     o.faults = options_.faults;
     o.injectText = options_.injectText;
   }
+  o.knownFile = options_.knownFile;
+  o.exploreKnown = options_.exploreKnown;
   o.outDir = options_.outDir;
   o.jobs = options_.jobs;
   o.shardIndex = options_.shardIndex;
@@ -244,6 +248,12 @@ FuzzOptions Night::slotOptions(const NightCell &cell, uint64_t slot,
     fuzz += " --frontend=" + std::string(gen::toString(*cell.frontEnd));
   if (cell.randomConfig)
     fuzz += " --random-config";
+  if (systemOf(cell.pipeline) == SystemKind::Iree) {
+    if (!o.knownFile.empty())
+      fuzz += " --known=" + o.knownFile;
+    if (o.exploreKnown)
+      fuzz += " --explore-known";
+  }
   if (!o.injectText.empty())
     fuzz += " --inject=" + o.injectText;
   if (cell.target != TargetKind::Host && o.device != rt::DeviceKind::Cpu)

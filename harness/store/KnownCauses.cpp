@@ -4,9 +4,88 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 
 namespace sift::harness {
+
+const char *toString(SteerRule::Then then) {
+  return then == SteerRule::Then::StaticDims ? "static_dims" : "skip";
+}
+
+namespace {
+
+using nlohmann::json;
+
+/// A list of strings at `key` of `when` (absent: empty).
+Result<std::vector<std::string>> stringList(const json &when, const char *key) {
+  std::vector<std::string> out;
+  if (!when.contains(key))
+    return out;
+  if (!when[key].is_array())
+    return makeError(std::string("\"") + key + "\" is not a list");
+  for (const json &item : when[key]) {
+    if (!item.is_string())
+      return makeError(std::string("\"") + key + "\" holds a non-string");
+    out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
+/// One root cause's "steer": {"when": {...}, "then": "static_dims"|"skip"}.
+Result<SteerRule> parseSteer(const std::string &id, const json &steer) {
+  static const char *const kKeys[] = {
+      "front_ends",      "targets",      "families", "unused_result",
+      "unused_of_input", "dynamic_dims", "casts"};
+  SteerRule rule;
+  rule.id = id;
+  if (!steer.is_object() || !steer.contains("when") ||
+      !steer["when"].is_object())
+    return makeError("\"steer\" is not {\"when\": {...}, \"then\": ...}");
+  const json &when = steer["when"];
+  for (const auto &[key, value] : when.items())
+    if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char *k) {
+          return key == k;
+        }) == std::end(kKeys))
+      return makeError("\"steer\": unknown condition \"" + key + "\"");
+  auto flag = [&](const char *key, bool &out) -> Status {
+    if (!when.contains(key))
+      return Status::success();
+    if (!when[key].is_boolean() || !when[key].get<bool>())
+      return makeError(std::string("\"") + key + "\" is not true");
+    out = true;
+    return Status::success();
+  };
+  for (auto [key, list] : {std::pair{"front_ends", &rule.when.frontEnds},
+                           std::pair{"targets", &rule.when.targets},
+                           std::pair{"families", &rule.when.families},
+                           std::pair{"casts", &rule.when.casts}}) {
+    auto items = stringList(when, key);
+    if (!items.ok())
+      return makeError("\"steer\": " + items.message());
+    *list = *items;
+  }
+  for (auto [key, out] :
+       {std::pair{"unused_result", &rule.when.unusedResult},
+        std::pair{"unused_of_input", &rule.when.unusedOfInput},
+        std::pair{"dynamic_dims", &rule.when.dynamicDims}})
+    if (Status s = flag(key, *out); !s.ok())
+      return makeError("\"steer\": " + s.message());
+  std::string then = steer.value("then", "");
+  if (then == "static_dims")
+    rule.then = SteerRule::Then::StaticDims;
+  else if (then == "skip")
+    rule.then = SteerRule::Then::Skip;
+  else
+    return makeError("\"steer\": \"then\" is '" + then +
+                     "', not static_dims or skip");
+  if (rule.then == SteerRule::Then::StaticDims && !rule.when.dynamicDims)
+    return makeError("\"steer\": static_dims needs \"dynamic_dims\": true "
+                     "in \"when\" (a static program has nothing to change)");
+  return rule;
+}
+
+} // namespace
 
 Result<KnownCauses> KnownCauses::load(const std::string &path) {
   std::ifstream in(path);
@@ -41,6 +120,16 @@ Result<KnownCauses> KnownCauses::load(const std::string &path) {
       }
     }
     known.causes_.push_back(std::move(entry));
+    // A fixed root cause is not steered around: campaigns should see
+    // whether the fix holds.
+    std::string state = cause.value("state", "");
+    if (cause.contains("steer") && !cause["steer"].is_null() &&
+        state.rfind("fixed", 0) != 0) {
+      Result<SteerRule> rule = parseSteer(id, cause["steer"]);
+      if (!rule.ok())
+        return makeError(path + ": " + id + ": " + rule.message());
+      known.steer_.push_back(std::move(*rule));
+    }
   }
   // nlohmann's object keeps keys sorted: R10 would come before R2.
   std::stable_sort(known.causes_.begin(), known.causes_.end(),
@@ -53,6 +142,16 @@ Result<KnownCauses> KnownCauses::load(const std::string &path) {
                                                 10);
                      };
                      return number(a.id) < number(b.id);
+                   });
+  std::stable_sort(known.steer_.begin(), known.steer_.end(),
+                   [&](const SteerRule &a, const SteerRule &b) {
+                     auto rank = [&](const std::string &id) {
+                       for (size_t i = 0; i < known.causes_.size(); ++i)
+                         if (known.causes_[i].id == id)
+                           return i;
+                       return known.causes_.size();
+                     };
+                     return rank(a.id) < rank(b.id);
                    });
   return known;
 }

@@ -6,18 +6,44 @@
 // (harness/case/CaseFolder.h's findingSignature). A campaign tags each IREE
 // finding with the root causes whose expressions match its signature, so
 // the database, the summary and the report count known bugs apart from
-// new ones.
+// new ones. An open root cause may also say how campaigns steer around
+// it (`steer`: when a program and its spelling meet `when`, spell its
+// dimensions static or do not compile it): SteerRule below, applied by
+// harness/sut/iree/IreeSteering.h.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "support/Result.h"
 
+#include <cstdint>
 #include <regex>
 #include <string>
 #include <vector>
 
 namespace sift::harness {
+
+/// How campaigns stay away from one open root cause's trigger. Every
+/// condition given must hold (an empty list or an unset field holds).
+struct SteerRule {
+  std::string id; ///< the root cause ("R4")
+  struct When {
+    std::vector<std::string> frontEnds; ///< "linalg_ext", "torch", "onnx"
+    std::vector<std::string> targets;   ///< "host", "nvptx", "amdgpu"
+    std::vector<std::string> families;  ///< the program has an op of one
+    /// A sort or top-k result nothing uses (and, with unusedOfInput, the
+    /// operand it comes from is a function argument).
+    bool unusedResult = false, unusedOfInput = false;
+    /// The spelling has a dynamic dimension.
+    bool dynamicDims = false;
+    /// Element-type conversions the program has ("f64->f16").
+    std::vector<std::string> casts;
+  } when;
+  enum class Then { StaticDims, Skip } then = Then::Skip;
+};
+
+/// "static_dims" or "skip".
+const char *toString(SteerRule::Then then);
 
 class KnownCauses {
 public:
@@ -29,6 +55,9 @@ public:
   /// in the file's order ("R4|R13"); "" when none does.
   std::string causesOf(const std::string &signature) const;
 
+  /// The steering rules of the root causes not fixed, in the file's order.
+  const std::vector<SteerRule> &steerRules() const { return steer_; }
+
   const std::string &path() const { return path_; }
   size_t size() const { return causes_.size(); }
 
@@ -39,6 +68,7 @@ private:
   };
   std::string path_;
   std::vector<Cause> causes_;
+  std::vector<SteerRule> steer_;
 };
 
 /// Where a campaign looks for IREE's known root causes by default: the

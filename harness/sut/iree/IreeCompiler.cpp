@@ -13,6 +13,7 @@
 #include "generators/MlirEmitter.h"
 #include "harness/sut/iree/IreeChips.h"
 #include "harness/sut/iree/IreeConfigs.h"
+#include "harness/sut/iree/IreeSteering.h"
 #include "oracles/ComparisonPolicy.h"
 #include "oracles/static/BinaryChecks.h"
 
@@ -158,6 +159,20 @@ std::string ireeCompileCommand(const CaseOptions &options,
   return command + " -o " + output;
 }
 
+gen::IreeSpelling ireeSpelling(const CaseOptions &options,
+                               const gen::Program &program, uint64_t seed,
+                               SteerOutcome &steered) {
+  gen::IreeSpelling spelling;
+  spelling.frontEnd = ireeFrontEnd(program, options.frontEnd, seed);
+  spelling.dynamicDims =
+      options.staticDims ? gen::DynamicDims() : ireeDynamicDims(program, seed);
+  steered = SteerOutcome();
+  if (options.steering)
+    steered = steerCase(*options.steering, program, spelling.frontEnd,
+                        options.target, spelling.dynamicDims);
+  return spelling;
+}
+
 IreeCompiler::IreeCompiler(IreeToolchain toolchain)
     : iree_(std::move(toolchain)) {}
 
@@ -174,12 +189,18 @@ bool IreeCompiler::compile(const CaseOptions &options, CaseResult &result) {
   std::vector<std::string> attributes =
       ireeOpAttributes(result.program, options.pipeline, options.target,
                        options.randomConfig, result.seed);
-  gen::IreeSpelling spelling;
-  spelling.frontEnd =
-      ireeFrontEnd(result.program, options.frontEnd, result.seed);
+  SteerOutcome steered;
+  gen::IreeSpelling spelling =
+      ireeSpelling(options, result.program, result.seed, steered);
   spelling.opAttributes = std::move(attributes);
-  spelling.dynamicDims = ireeDynamicDims(result.program, result.seed);
   result.frontEnd = spelling.frontEnd;
+  for (const std::string &applied : steered.applied)
+    result.coverage.push_back("steered=" + applied);
+  if (!steered.skippedBy.empty())
+    return failWith(result, oracle::Verdict::Pass, Stage(Step::Generate),
+                    "not compiled: steered around " + steered.skippedBy +
+                        ", an open known root cause (--explore-known "
+                        "compiles it)");
   if (std::string why = oracle::documentedUnsupported(
           comparisonPolicy(result), result.program);
       !why.empty())

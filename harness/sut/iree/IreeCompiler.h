@@ -10,7 +10,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "generators/MlirEmitter.h"
 #include "harness/sut/SystemUnderTest.h"
+#include "harness/sut/iree/IreeSteering.h"
 #include "runtime/iree/IreeRun.h"
 #include "runtime/iree/IreeToolchain.h"
 
@@ -60,6 +62,14 @@ private:
 /// an LLVM fatal error; else `fallback`.
 std::string ireeDiagnostic(const std::string &output,
                            const std::string &fallback);
+
+/// How a case is spelled for IREE: its front end (options' or drawn from
+/// `seed`), its dynamic dimensions (drawn from `seed`; none with
+/// options.staticDims), after options.steering (what it did in `steered`).
+/// Op attributes are the caller's.
+gen::IreeSpelling ireeSpelling(const CaseOptions &options,
+                               const gen::Program &program, uint64_t seed,
+                               SteerOutcome &steered);
 
 /// The flags a case adds to the target's (ireeTargetFlags).
 std::vector<std::string> ireeExtraFlags(const CaseOptions &options);
