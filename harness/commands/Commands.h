@@ -261,6 +261,11 @@ struct BenchOptions {
 struct ReportOptions {
   std::vector<std::string> databases;
   std::string output;
+  /// IREE's known root causes for the upstream section ("" the source
+  /// tree's corpus/iree/known.json when it exists; "none": no section) and
+  /// `harness bisect --json`'s file ("" bisect.json beside known.json when
+  /// it exists; "none": no bisection column).
+  std::string knownFile, bisectFile;
 };
 
 /// `harness nightly`.

@@ -15,6 +15,7 @@
 #include "harness/case/CaseRunner.h"
 #include "harness/case/IsolatedCase.h"
 #include "harness/store/FindingStore.h"
+#include "harness/store/KnownCauses.h"
 #include "harness/sut/Systems.h"
 
 #include "generators/MlirEmitter.h"
@@ -108,18 +109,18 @@ std::string knownRootCause(const fs::path &folder) {
     fs::path file = dir / "known.json";
     if (!fs::is_regular_file(file))
       continue;
-    std::ifstream in(file);
-    nlohmann::json known = nlohmann::json::parse(in, nullptr, false);
-    if (known.is_discarded() || !known.contains("root_causes"))
+    Result<KnownCauses> known = KnownCauses::load(file.string());
+    if (!known.ok()) {
+      std::fprintf(stderr, "harness replay: %s\n", known.message().c_str());
       return "";
-    std::string name = folder.filename().string();
-    for (const auto &[id, cause] : known["root_causes"].items()) {
-      const nlohmann::json &cases = cause.value("cases", nlohmann::json());
-      if (cases.is_array() &&
-          std::find(cases.begin(), cases.end(), name) != cases.end())
-        return id + " (" + cause.value("upstream", "not found upstream") + ")";
     }
-    return "";
+    const KnownCauses::Cause *cause =
+        known->causeOfCase(folder.filename().string());
+    if (!cause)
+      return "";
+    return cause->id + " (" +
+           (cause->upstream.empty() ? "not found upstream" : cause->upstream) +
+           ")";
   }
   return "";
 }

@@ -272,6 +272,24 @@ nlohmann::json ReportData::toJson() const {
                                   {"known_root_causes", s.knownCauses},
                                   {"detection_seconds", s.detectionSeconds},
                                   {"per_night", s.perNight}});
+  for (const ReportRootCause &r : rootCauses) {
+    nlohmann::json bisected = nlohmann::json::object();
+    for (const auto &[name, summary] : r.bisect)
+      bisected[name] = summary;
+    json["root_causes"].push_back({{"id", r.id},
+                                   {"summary", r.summary},
+                                   {"upstream", r.upstream},
+                                   {"state", r.state},
+                                   {"seen_on", r.seenOn},
+                                   {"cases", r.cases},
+                                   {"signatures", r.signatures},
+                                   {"findings", r.findings},
+                                   {"bisect", bisected}});
+  }
+  if (!knownFile.empty())
+    json["known_file"] = knownFile;
+  if (!bisectFile.empty())
+    json["bisect_file"] = bisectFile;
   return json;
 }
 

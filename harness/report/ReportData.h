@@ -68,10 +68,27 @@ struct ReportSignature {
   std::string knownCauses;
 };
 
+/// One of IREE's known root causes (corpus/iree/known.json) for the
+/// report's upstream section, with what these databases found of it and
+/// when its cases started to fail across IREE's releases (bisect.json,
+/// `harness bisect --json`).
+struct ReportRootCause {
+  std::string id, summary, upstream, state, seenOn;
+  std::vector<std::string> cases;
+  /// Signatures tagged with it in these databases, and their findings.
+  int64_t signatures = 0, findings = 0;
+  /// Per case of it that was bisected: the bisection's summary ("first
+  /// fails in 3.2.0, passed in 3.1.0").
+  std::vector<std::pair<std::string, std::string>> bisect;
+};
+
 struct ReportData {
   std::string generated; ///< UTC, when the report was made
   std::vector<ReportNight> nights;
   std::vector<ReportSignature> signatures;
+  /// IREE's known root causes (empty without a known.json); the files read.
+  std::vector<ReportRootCause> rootCauses;
+  std::string knownFile, bisectFile;
 
   nlohmann::json toJson() const;
 };
@@ -79,6 +96,12 @@ struct ReportData {
 /// Reads every database in order (oldest night first as given); an error
 /// names the database that cannot be read.
 Result<ReportData> readReportData(const std::vector<std::string> &databases);
+
+/// Fills data.rootCauses from `knownPath` (known.json) and, when not "",
+/// `bisectPath` (`harness bisect --json`'s file), counting the signatures
+/// of `data` tagged with each; an error names the file and what is wrong.
+Status addRootCauses(ReportData &data, const std::string &knownPath,
+                     const std::string &bisectPath);
 
 /// "cpu/host" -> {"sift", "cpu", "host"}; IREE's pipelines are "iree".
 std::vector<std::string> splitRunName(const std::string &run);

@@ -135,6 +135,34 @@ std::string replaySection(const ReportData &data) {
   return html;
 }
 
+/// upstream.csv: a row per known root cause and corpus case of it.
+std::string upstreamCsv(const ReportData &data) {
+  std::string csv = csvRow({"root_cause", "upstream", "state", "seen_on",
+                            "signatures", "findings", "case", "bisection"});
+  for (const ReportRootCause &r : data.rootCauses) {
+    std::vector<std::string> head = {r.id,
+                                     r.upstream,
+                                     r.state,
+                                     r.seenOn,
+                                     std::to_string(r.signatures),
+                                     std::to_string(r.findings)};
+    std::vector<std::string> cases = r.cases;
+    if (cases.empty())
+      cases.push_back("");
+    for (const std::string &name : cases) {
+      std::string bisected;
+      for (const auto &[bisectedCase, summary] : r.bisect)
+        if (bisectedCase == name)
+          bisected = summary;
+      std::vector<std::string> fields = head;
+      fields.push_back(name);
+      fields.push_back(bisected);
+      csv += csvRow(fields);
+    }
+  }
+  return csv;
+}
+
 std::vector<std::pair<std::string, std::string>>
 renderReportCsv(const ReportData &data) {
   std::string verdicts = csvRow({"night", "system", "pipeline", "target",
@@ -173,9 +201,15 @@ renderReportCsv(const ReportData &data) {
                 std::to_string(s.count), std::to_string(s.reducedSize), s.repro,
                 s.caseDir, s.reducedDir, num(s.detectionSeconds), s.note,
                 s.knownCauses});
-  return {{"verdicts.csv", verdicts},   {"signatures.csv", signatures},
-          {"throughput.csv", steps},    {"coverage.csv", coverage},
-          {"replay.csv", replay}};
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"verdicts.csv", verdicts},
+      {"signatures.csv", signatures},
+      {"throughput.csv", steps},
+      {"coverage.csv", coverage},
+      {"replay.csv", replay}};
+  if (!data.rootCauses.empty())
+    files.emplace_back("upstream.csv", upstreamCsv(data));
+  return files;
 }
 
 Status writeReport(const ReportData &data, const std::string &outDir) {

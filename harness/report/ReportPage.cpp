@@ -298,6 +298,7 @@ std::string throughputSection(const ReportData &data) {
 std::string coverageSection(const ReportData &data);
 std::string detectionSection(const ReportData &data);
 std::string replaySection(const ReportData &data);
+std::string upstreamSection(const ReportData &data);
 
 std::string renderReportHtml(const ReportData &data,
                              const std::string &outDir) {
@@ -321,7 +322,7 @@ std::string renderReportHtml(const ReportData &data,
   html += summary(data) + newTonightSection(data, outDir) +
           verdictsSection(data) + signaturesSection(data, outDir) +
           throughputSection(data) + coverageSection(data) +
-          detectionSection(data) + replaySection(data);
+          detectionSection(data) + replaySection(data) + upstreamSection(data);
   return html + "<script>" + kScript + "</script></body></html>\n";
 }
 

@@ -102,8 +102,25 @@ Result<KnownCauses> KnownCauses::load(const std::string &path) {
   KnownCauses known;
   known.path_ = path;
   for (const auto &[id, cause] : causes.items()) {
+    if (!cause.is_object())
+      return makeError(path + ": " + id + ": not an object");
     Cause entry;
     entry.id = id;
+    auto text = [&](const char *key) {
+      return cause.contains(key) && cause[key].is_string()
+                 ? cause[key].get<std::string>()
+                 : std::string();
+    };
+    entry.summary = text("summary");
+    entry.upstream = text("upstream");
+    entry.state = text("state");
+    entry.seenOn = text("seen_on");
+    if (cause.contains("cases")) {
+      Result<std::vector<std::string>> cases = stringList(cause, "cases");
+      if (!cases.ok())
+        return makeError(path + ": " + id + ": " + cases.message());
+      entry.cases = *cases;
+    }
     const nlohmann::json &patterns =
         cause.value("signatures", nlohmann::json::array());
     if (!patterns.is_array())
@@ -154,6 +171,15 @@ Result<KnownCauses> KnownCauses::load(const std::string &path) {
                      return rank(a.id) < rank(b.id);
                    });
   return known;
+}
+
+const KnownCauses::Cause *
+KnownCauses::causeOfCase(const std::string &name) const {
+  for (const Cause &cause : causes_)
+    if (std::find(cause.cases.begin(), cause.cases.end(), name) !=
+        cause.cases.end())
+      return &cause;
+  return nullptr;
 }
 
 std::string KnownCauses::causesOf(const std::string &signature) const {

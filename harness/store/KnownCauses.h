@@ -55,6 +55,18 @@ public:
   /// in the file's order ("R4|R13"); "" when none does.
   std::string causesOf(const std::string &signature) const;
 
+  /// What the file says of each root cause, in its order (R1, R2, ...).
+  struct Cause {
+    std::string id, summary, upstream, state, seenOn;
+    /// corpus/iree folders that reproduce it.
+    std::vector<std::string> cases;
+    std::vector<std::regex> signatures;
+  };
+  const std::vector<Cause> &causes() const { return causes_; }
+  /// The root cause that lists case folder `name` in its "cases" (null
+  /// when none does).
+  const Cause *causeOfCase(const std::string &name) const;
+
   /// The steering rules of the root causes not fixed, in the file's order.
   const std::vector<SteerRule> &steerRules() const { return steer_; }
 
@@ -62,10 +74,6 @@ public:
   size_t size() const { return causes_.size(); }
 
 private:
-  struct Cause {
-    std::string id;
-    std::vector<std::regex> signatures;
-  };
   std::string path_;
   std::vector<Cause> causes_;
   std::vector<SteerRule> steer_;
