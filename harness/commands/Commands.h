@@ -209,6 +209,10 @@ struct ReplayRecord {
   /// A known root cause's case (known.json beside its folder or above it)
   /// that passes now: "R5 (iree-org/iree#19474)"; not a failure.
   std::string fixedUpstream;
+  /// A known root cause's case that shows only on a GPU run (its
+  /// "needs_device"), which a replay here cannot give: why it was not
+  /// replayed ("R9 shows only on a cuda run"); neither a pass nor a failure.
+  std::string needsDevice;
 };
 
 /// Replays each case folder (not a folder of them) in an isolated worker,

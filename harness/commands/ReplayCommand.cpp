@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 namespace fs = std::filesystem;
 
@@ -72,9 +73,12 @@ Status writeJUnit(const std::string &path,
     std::snprintf(time, sizeof time, "%.3f", r.seconds);
     xml += "  <testcase classname=\"replay\" name=\"" + markupEscaped(r.name) +
            "\" time=\"" + time + "\"";
-    if (!r.fixedUpstream.empty()) {
-      xml += ">\n    <skipped message=\"fixed upstream: " +
-             markupEscaped(r.fixedUpstream) + "\"/>\n  </testcase>\n";
+    if (!r.fixedUpstream.empty() || !r.needsDevice.empty()) {
+      xml += ">\n    <skipped message=\"" +
+             markupEscaped(r.fixedUpstream.empty()
+                               ? "needs a device: " + r.needsDevice
+                               : "fixed upstream: " + r.fixedUpstream) +
+             "\"/>\n  </testcase>\n";
       continue;
     }
     if (r.failure.empty() && r.error.empty()) {
@@ -97,13 +101,15 @@ Status writeJUnit(const std::string &path,
 
 /// Counts of a replay.
 struct ReplayTotals {
-  int unchanged = 0, changed = 0, unreadable = 0, fixedUpstream = 0;
+  int unchanged = 0, changed = 0, unreadable = 0, fixedUpstream = 0,
+      needsDevice = 0;
 };
 
 /// The known root cause a case folder reproduces: the entry of the nearest
 /// known.json in its parent folders (corpus/iree/known.json) whose "cases"
-/// list its folder's name; "" when none does.
-std::string knownRootCause(const fs::path &folder) {
+/// list the folder's name; none when no known.json lists it (a malformed
+/// one is reported, and taken as none).
+std::optional<KnownCauses::Cause> knownCauseOf(const fs::path &folder) {
   fs::path dir = fs::absolute(folder).lexically_normal().parent_path();
   for (int up = 0; up < 3 && !dir.empty(); ++up, dir = dir.parent_path()) {
     fs::path file = dir / "known.json";
@@ -112,17 +118,20 @@ std::string knownRootCause(const fs::path &folder) {
     Result<KnownCauses> known = KnownCauses::load(file.string());
     if (!known.ok()) {
       std::fprintf(stderr, "harness replay: %s\n", known.message().c_str());
-      return "";
+      return std::nullopt;
     }
-    const KnownCauses::Cause *cause =
-        known->causeOfCase(folder.filename().string());
-    if (!cause)
-      return "";
-    return cause->id + " (" +
-           (cause->upstream.empty() ? "not found upstream" : cause->upstream) +
-           ")";
+    if (const KnownCauses::Cause *cause =
+            known->causeOfCase(folder.filename().string()))
+      return *cause;
+    return std::nullopt;
   }
-  return "";
+  return std::nullopt;
+}
+
+/// "R5 (iree-org/iree#19474)".
+std::string describeCause(const KnownCauses::Cause &cause) {
+  return cause.id + " (" +
+         (cause.upstream.empty() ? "not found upstream" : cause.upstream) + ")";
 }
 
 /// The line replay prints for a case, and its record's failure.
@@ -134,7 +143,8 @@ void reportCase(const fs::path &folder, const StoredCase &stored,
   // under test: news, not a regression.
   if (!same && seen.verdict == oracle::Verdict::Pass &&
       stored.expected != oracle::Verdict::Pass) {
-    if (std::string cause = knownRootCause(folder); !cause.empty()) {
+    if (std::optional<KnownCauses::Cause> known = knownCauseOf(folder)) {
+      std::string cause = describeCause(*known);
       ++totals.fixedUpstream;
       record.recorded = oracle::toString(stored.expected);
       record.observed = oracle::toString(seen.verdict);
@@ -234,6 +244,20 @@ void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
   Result<StoredCase> stored = loadCaseFolder(folder);
   if (!stored.ok())
     return problem(stored.message());
+  // An IREE case whose root cause shows only on a GPU run: a replay here
+  // (static, or on the host) would pass and call it fixed.
+  if (systemOf(stored->options.pipeline) == SystemKind::Iree)
+    if (std::optional<KnownCauses::Cause> known = knownCauseOf(folder);
+        known && !known->needsDevice.empty()) {
+      record.needsDevice =
+          known->id + " shows only on a " + known->needsDevice + " run";
+      record.recorded = oracle::toString(stored->expected);
+      ++totals.needsDevice;
+      std::printf("NEEDS DEVICE %s: %s; not replayed here (export it and "
+                  "run it with sift-run on a GPU host)\n",
+                  folder.filename().c_str(), record.needsDevice.c_str());
+      return;
+    }
   CaseSpec spec{stored->options, stored->seed, stored->program,
                 stored->inputs, std::nullopt, ""};
   if (options.faults && systemOf(stored->options.pipeline) == SystemKind::Sift)
@@ -316,6 +340,7 @@ int runReplayCommand(const ReplayOptions &options) {
   for (const ReplayRecord &r : records)
     (!r.error.empty()           ? totals.unreadable
      : !r.fixedUpstream.empty() ? totals.fixedUpstream
+     : !r.needsDevice.empty()   ? totals.needsDevice
      : r.failure.empty()        ? totals.unchanged
                                 : totals.changed)++;
   double seconds = secondsSince(start);
@@ -328,6 +353,10 @@ int runReplayCommand(const ReplayOptions &options) {
                      " fixed upstream (known root causes that pass now)")
                         .c_str()
                   : "");
+  if (totals.needsDevice)
+    std::printf("not replayed: %d needing a GPU run (known root causes that "
+                "show only there)\n",
+                totals.needsDevice);
   if (!options.junit.empty()) {
     std::error_code ec;
     if (fs::path parent = fs::path(options.junit).parent_path();

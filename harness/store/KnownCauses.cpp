@@ -115,6 +115,7 @@ Result<KnownCauses> KnownCauses::load(const std::string &path) {
     entry.upstream = text("upstream");
     entry.state = text("state");
     entry.seenOn = text("seen_on");
+    entry.needsDevice = text("needs_device");
     if (cause.contains("cases")) {
       Result<std::vector<std::string>> cases = stringList(cause, "cases");
       if (!cases.ok())

@@ -58,6 +58,8 @@ public:
   /// What the file says of each root cause, in its order (R1, R2, ...).
   struct Cause {
     std::string id, summary, upstream, state, seenOn;
+    /// The device its wrong answer shows on ("cuda"; "" any replay).
+    std::string needsDevice;
     /// corpus/iree folders that reproduce it.
     std::vector<std::string> cases;
     std::vector<std::regex> signatures;
