@@ -81,9 +81,13 @@ std::map<std::string, int64_t> FuzzCampaign::steeredCounts() const {
 /// The root causes this campaign steers around ("R2,R3,R4"; "" none).
 std::string FuzzCampaign::steeredText() const {
   std::string text;
+  std::string last;
   if (caseOptions_.steering)
     for (const SteerRule &rule : *caseOptions_.steering)
-      text += (text.empty() ? "" : ",") + rule.id;
+      if (rule.id != last) { // a root cause's rules are adjacent
+        text += (text.empty() ? "" : ",") + rule.id;
+        last = rule.id;
+      }
   return text;
 }
 

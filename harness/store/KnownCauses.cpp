@@ -141,12 +141,17 @@ Result<KnownCauses> KnownCauses::load(const std::string &path) {
     // A fixed root cause is not steered around: campaigns should see
     // whether the fix holds.
     std::string state = cause.value("state", "");
+    // One rule, or a list of rules (any of which steers).
     if (cause.contains("steer") && !cause["steer"].is_null() &&
         state.rfind("fixed", 0) != 0) {
-      Result<SteerRule> rule = parseSteer(id, cause["steer"]);
-      if (!rule.ok())
-        return makeError(path + ": " + id + ": " + rule.message());
-      known.steer_.push_back(std::move(*rule));
+      const nlohmann::json &steer = cause["steer"];
+      for (const nlohmann::json &one :
+           steer.is_array() ? steer : nlohmann::json::array({steer})) {
+        Result<SteerRule> rule = parseSteer(id, one);
+        if (!rule.ok())
+          return makeError(path + ": " + id + ": " + rule.message());
+        known.steer_.push_back(std::move(*rule));
+      }
     }
   }
   // nlohmann's object keeps keys sorted: R10 would come before R2.

@@ -65,9 +65,9 @@ TEST(KnownCauses, TheCorpusSteersAroundItsOpenCompileBugs) {
   std::vector<std::string> ids;
   for (const SteerRule &rule : known->steerRules())
     ids.push_back(rule.id + ":" + toString(rule.then));
-  EXPECT_EQ(ids, (std::vector<std::string>{"R2:skip", "R3:static_dims",
-                                           "R4:static_dims", "R5:static_dims",
-                                           "R6:static_dims", "R16:skip"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{
+                     "R2:skip", "R2:skip", "R3:static_dims", "R4:static_dims",
+                     "R5:static_dims", "R6:static_dims", "R16:skip"}));
 }
 
 TEST(KnownCauses, AMalformedSteerNamesTheFileAndTheRootCause) {
@@ -76,7 +76,8 @@ TEST(KnownCauses, AMalformedSteerNamesTheFileAndTheRootCause) {
         R"({"when": {}, "then": "static_dims"})",
         R"({"when": {"targets": "host"}, "then": "skip"})",
         R"({"when": {"unused_result": false}, "then": "skip"})",
-        R"({"when": {}, "then": "later"})", R"("skip")"}) {
+        R"({"when": {}, "then": "later"})", R"("skip")",
+        R"([{"when": {}, "then": "skip"}, {"when": {}}])"}) {
     std::string path = writeKnown("bad.json", "open", steer);
     Result<KnownCauses> known = KnownCauses::load(path);
     ASSERT_FALSE(known.ok()) << steer;
