@@ -14,6 +14,7 @@
 #include "harness/case/CaseFolder.h"
 #include "harness/commands/Cli.h"
 #include "harness/commands/Commands.h"
+#include "harness/store/KnownCauses.h"
 
 #include "support/FileIO.h"
 
@@ -324,6 +325,24 @@ int runBisect(const BisectOptions &options) {
     return kExitUsage;
   if (std::string why = caseProblem(folders); !why.empty())
     return fail(why);
+  // A root cause that shows only on a GPU run: bisect's replays are static
+  // or on the host, where such a case would pass in every release.
+  std::vector<fs::path> kept;
+  for (const fs::path &folder : folders) {
+    std::optional<KnownCauses::Cause> known =
+        knownCauseOfFolder(folder, "harness bisect");
+    if (known && !known->needsDevice.empty())
+      std::printf("left out %s: %s shows only on a %s run, which bisect "
+                  "cannot make\n",
+                  folder.filename().c_str(), known->id.c_str(),
+                  known->needsDevice.c_str());
+    else
+      kept.push_back(folder);
+  }
+  std::fflush(stdout);
+  if (kept.empty())
+    return fail("no case left to bisect: each shows only on a GPU run");
+  folders = std::move(kept);
   for (const std::string &file : {options.table, options.json})
     if (!file.empty())
       if (std::string why = unwritableReason(file); !why.empty())

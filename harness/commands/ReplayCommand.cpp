@@ -105,29 +105,6 @@ struct ReplayTotals {
       needsDevice = 0;
 };
 
-/// The known root cause a case folder reproduces: the entry of the nearest
-/// known.json in its parent folders (corpus/iree/known.json) whose "cases"
-/// list the folder's name; none when no known.json lists it (a malformed
-/// one is reported, and taken as none).
-std::optional<KnownCauses::Cause> knownCauseOf(const fs::path &folder) {
-  fs::path dir = fs::absolute(folder).lexically_normal().parent_path();
-  for (int up = 0; up < 3 && !dir.empty(); ++up, dir = dir.parent_path()) {
-    fs::path file = dir / "known.json";
-    if (!fs::is_regular_file(file))
-      continue;
-    Result<KnownCauses> known = KnownCauses::load(file.string());
-    if (!known.ok()) {
-      std::fprintf(stderr, "harness replay: %s\n", known.message().c_str());
-      return std::nullopt;
-    }
-    if (const KnownCauses::Cause *cause =
-            known->causeOfCase(folder.filename().string()))
-      return *cause;
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 /// "R5 (iree-org/iree#19474)".
 std::string describeCause(const KnownCauses::Cause &cause) {
   return cause.id + " (" +
@@ -143,7 +120,8 @@ void reportCase(const fs::path &folder, const StoredCase &stored,
   // under test: news, not a regression.
   if (!same && seen.verdict == oracle::Verdict::Pass &&
       stored.expected != oracle::Verdict::Pass) {
-    if (std::optional<KnownCauses::Cause> known = knownCauseOf(folder)) {
+    if (std::optional<KnownCauses::Cause> known =
+            knownCauseOfFolder(folder, "harness replay")) {
       std::string cause = describeCause(*known);
       ++totals.fixedUpstream;
       record.recorded = oracle::toString(stored.expected);
@@ -247,15 +225,22 @@ void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
   // An IREE case whose root cause shows only on a GPU run: a replay here
   // (static, or on the host) would pass and call it fixed.
   if (systemOf(stored->options.pipeline) == SystemKind::Iree)
-    if (std::optional<KnownCauses::Cause> known = knownCauseOf(folder);
+    if (std::optional<KnownCauses::Cause> known =
+            knownCauseOfFolder(folder, "harness replay");
         known && !known->needsDevice.empty()) {
       record.needsDevice =
           known->id + " shows only on a " + known->needsDevice + " run";
       record.recorded = oracle::toString(stored->expected);
       ++totals.needsDevice;
-      std::printf("NEEDS DEVICE %s: %s; not replayed here (export it and "
-                  "run it with sift-run on a GPU host)\n",
-                  folder.filename().c_str(), record.needsDevice.c_str());
+      // A corpus case keeps the compiled module it failed with.
+      fs::path module = folder / (known->needsDevice + ".ireecase");
+      std::printf("NEEDS DEVICE %s: %s; not replayed here (on a GPU host: "
+                  "%s)\n",
+                  folder.filename().c_str(), record.needsDevice.c_str(),
+                  fs::exists(module) ? ("sift-run " + module.string() +
+                                        " --device=" + known->needsDevice)
+                                           .c_str()
+                                     : "export it and run it with sift-run");
       return;
     }
   CaseSpec spec{stored->options, stored->seed, stored->program,

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 
 namespace sift::harness {
@@ -197,6 +198,27 @@ std::string KnownCauses::causesOf(const std::string &signature) const {
         break;
       }
   return causes;
+}
+
+std::optional<KnownCauses::Cause>
+knownCauseOfFolder(const std::filesystem::path &folder, const char *tool) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::absolute(folder).lexically_normal().parent_path();
+  for (int up = 0; up < 3 && !dir.empty(); ++up, dir = dir.parent_path()) {
+    fs::path file = dir / "known.json";
+    if (!fs::is_regular_file(file))
+      continue;
+    Result<KnownCauses> known = KnownCauses::load(file.string());
+    if (!known.ok()) {
+      std::fprintf(stderr, "%s: %s\n", tool, known.message().c_str());
+      return std::nullopt;
+    }
+    if (const KnownCauses::Cause *cause =
+            known->causeOfCase(folder.filename().string()))
+      return *cause;
+    return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 std::string defaultKnownCausesPath() {

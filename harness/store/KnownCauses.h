@@ -17,6 +17,8 @@
 #include "support/Result.h"
 
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -80,6 +82,14 @@ private:
   std::vector<Cause> causes_;
   std::vector<SteerRule> steer_;
 };
+
+/// The known root cause a case folder reproduces: the entry of the nearest
+/// known.json in the folder's parents (up to three levels: corpus/iree/
+/// known.json) whose "cases" list the folder's name. None when no
+/// known.json lists it; a malformed one is reported on stderr, prefixed by
+/// `tool`, and taken as none.
+std::optional<KnownCauses::Cause>
+knownCauseOfFolder(const std::filesystem::path &folder, const char *tool);
 
 /// Where a campaign looks for IREE's known root causes by default: the
 /// source tree's corpus/iree/known.json.
