@@ -4,6 +4,7 @@
 
 #include "generators/Rng.h"
 
+#include <algorithm>
 #include <regex>
 
 namespace sift::harness {
@@ -55,10 +56,15 @@ std::string forcedConfig(PipelineKind pipeline, TargetKind target,
     }
   }
   workgroup[dimension] = thread[dimension] = 0;
-  // Nothing to distribute (a 1-D op): one thread runs it, as IREE itself
-  // configures such ops; more threads with no distribution is a config
-  // IREE rejects, not a bug.
-  if (shape.size() == 1)
+  // Nothing to distribute (a 1-D op, or every other dimension of size 0,
+  // whose tile is 0): one thread runs it, as IREE itself configures such
+  // ops; more threads with no distribution is a config IREE rejects ("write
+  // affecting operations on shared resources are restricted to lane or
+  // thread distributed contexts"), not a bug.
+  const std::vector<int64_t> &spread =
+      pipeline == PipelineKind::IreeTileAndFuse ? thread : workgroup;
+  if (std::none_of(spread.begin(), spread.end(),
+                   [](int64_t tile) { return tile > 0; }))
     threads = 1;
   int64_t subgroup = target == TargetKind::Amdgpu ? 64 : 32;
   std::string translation =

@@ -66,6 +66,25 @@ TEST(IreeConfigs, FixedConfigsForceThePipelineOnSortAndTopK) {
       true, 5);
   EXPECT_NE(flat[0].find("workgroup_size = [1, 1, 1]"), std::string::npos)
       << flat[0];
+  // Nor has one whose other dimensions are all empty (their tile is 0),
+  // in either forced pipeline: IREE rejects more threads there.
+  for (PipelineKind forced :
+       {PipelineKind::IreeTileAndFuse, PipelineKind::IreeDistribute})
+    for (uint64_t seed = 0; seed < 10; ++seed) {
+      std::string text = ireeOpAttributes(sortProgram({7, 0}, 0), forced,
+                                          TargetKind::Amdgpu, true, seed)[0];
+      EXPECT_NE(text.find("workgroup_size = [1, 1, 1]"), std::string::npos)
+          << text;
+    }
+  // One dimension left to spread: the drawn workgroup size stays.
+  std::set<std::string> sizes;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    std::string text = ireeOpAttributes(sortProgram({7, 0, 16}, 0),
+                                        PipelineKind::IreeTileAndFuse,
+                                        TargetKind::Nvptx, true, seed)[0];
+    sizes.insert(text.substr(text.find("workgroup_size")));
+  }
+  EXPECT_GT(sizes.size(), 1u);
 }
 
 TEST(IreeConfigs, RandomConfigsDivideTheirDimensionsAndFollowTheSeed) {
