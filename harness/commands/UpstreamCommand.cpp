@@ -22,6 +22,7 @@
 #include "support/Shape.h"
 
 #include <filesystem>
+#include <regex>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -29,6 +30,32 @@ namespace fs = std::filesystem;
 namespace sift::harness {
 
 namespace {
+
+/// IREE's diagnostics as an issue shows them: the program is repro.mlir
+/// (not the temporary file sift compiled, a path of this machine), and the
+/// IR dumps after the first lines are left out (repro.mlir reproduces them).
+std::string sawText(const std::string &detail) {
+  static const std::regex temporary(R"([^\s:'"]*sift-iree-[A-Za-z0-9_]+/program\.mlir)");
+  std::string text = std::regex_replace(detail, temporary, "repro.mlir");
+  constexpr size_t kLines = 16, kColumns = 400;
+  std::string out;
+  size_t lines = 0, at = 0;
+  while (at < text.size() && lines < kLines) {
+    size_t end = text.find('\n', at);
+    std::string line =
+        text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (line.size() > kColumns)
+      line = line.substr(0, kColumns) + " [...]";
+    out += line + "\n";
+    ++lines;
+    at = end == std::string::npos ? text.size() : end + 1;
+  }
+  if (at < text.size())
+    out += "[... " + std::to_string(text.size() - at) +
+           " more bytes: compile repro.mlir to see them]\n";
+  return out;
+}
+
 
 struct UpstreamOptions {
   std::string folder, output;
@@ -114,7 +141,7 @@ std::string reportText(const CaseResult &result, const CaseOptions &options,
     }
     md << fenced("", outputs);
   }
-  md << "\n## What sift saw\n\n" << fenced("", result.detail);
+  md << "\n## What sift saw\n\n" << fenced("", sawText(result.detail));
   return md.str();
 }
 
