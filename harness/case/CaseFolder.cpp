@@ -519,15 +519,20 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
     info["frontend"] = std::string(gen::toString(result.frontEnd));
   // Steered around a known IREE bug: a replay spells the case the same.
   json steered = json::array();
+  bool staticDims = options.staticDims;
+  const std::string spelledStatic =
+      std::string(":") + toString(SteerRule::Then::StaticDims);
   for (const std::string &tag : result.coverage)
-    if (tag.rfind("steered=", 0) == 0) {
-      steered.push_back(tag.substr(8));
-      if (tag.size() > 12 && tag.substr(tag.size() - 12) == ":static_dims")
-        info["static_dims"] = true;
+    if (tag.rfind(kSteeredTag, 0) == 0) {
+      std::string applied = tag.substr(kSteeredTag.size());
+      steered.push_back(applied);
+      staticDims |= applied.size() > spelledStatic.size() &&
+                    applied.compare(applied.size() - spelledStatic.size(),
+                                    spelledStatic.size(), spelledStatic) == 0;
     }
   if (!steered.empty())
     info["steered"] = steered;
-  else if (options.staticDims)
+  if (staticDims)
     info["static_dims"] = true;
   // Where its GPU runs executed: a replay runs them there again.
   if (options.device && result.target != TargetKind::Host &&

@@ -18,14 +18,15 @@ namespace {
 
 using nlohmann::json;
 
-/// A list of strings at `key` of `when` (absent: empty).
-Result<std::vector<std::string>> stringList(const json &when, const char *key) {
+/// A list of strings at `key` of `object` (absent: empty).
+Result<std::vector<std::string>> stringList(const json &object,
+                                            const char *key) {
   std::vector<std::string> out;
-  if (!when.contains(key))
+  if (!object.contains(key))
     return out;
-  if (!when[key].is_array())
+  if (!object[key].is_array())
     return makeError(std::string("\"") + key + "\" is not a list");
-  for (const json &item : when[key]) {
+  for (const json &item : object[key]) {
     if (!item.is_string())
       return makeError(std::string("\"") + key + "\" holds a non-string");
     out.push_back(item.get<std::string>());
@@ -86,6 +87,67 @@ Result<SteerRule> parseSteer(const std::string &id, const json &steer) {
   return rule;
 }
 
+/// The number in a root cause's id ("R10" -> 10): the file's order (a JSON
+/// object's keys come sorted as text, R10 before R2).
+long idNumber(const std::string &id) {
+  size_t digits = id.find_first_of("0123456789");
+  return digits == std::string::npos
+             ? 0L
+             : std::strtol(id.c_str() + digits, nullptr, 10);
+}
+
+/// One root cause's description and signatures; errors name `id`.
+Result<KnownCauses::Cause> parseCause(const std::string &id,
+                                      const nlohmann::json &cause) {
+  if (!cause.is_object())
+    return makeError(id + ": not an object");
+  KnownCauses::Cause entry;
+  entry.id = id;
+  auto text = [&](const char *key) {
+    return cause.contains(key) && cause[key].is_string()
+               ? cause[key].get<std::string>()
+               : std::string();
+  };
+  entry.summary = text("summary");
+  entry.upstream = text("upstream");
+  entry.state = text("state");
+  entry.seenOn = text("seen_on");
+  entry.needsDevice = text("needs_device");
+  Result<std::vector<std::string>> cases = stringList(cause, "cases");
+  if (!cases.ok())
+    return makeError(id + ": " + cases.message());
+  entry.cases = *cases;
+  Result<std::vector<std::string>> patterns = stringList(cause, "signatures");
+  if (!patterns.ok())
+    return makeError(id + ": " + patterns.message());
+  for (const std::string &pattern : *patterns) {
+    try {
+      entry.signatures.emplace_back(pattern, std::regex::ECMAScript);
+    } catch (const std::regex_error &e) {
+      return makeError(id + ": bad expression '" + pattern + "': " + e.what());
+    }
+  }
+  return entry;
+}
+
+/// Its steering rules: one, or a list (any of which steers); none for a
+/// fixed root cause (campaigns should see whether the fix holds).
+Status parseSteers(const std::string &id, const nlohmann::json &cause,
+                   std::vector<SteerRule> &out) {
+  if (!cause.contains("steer") || cause["steer"].is_null() ||
+      cause.value("state", "").rfind("fixed", 0) == 0)
+    return Status::success();
+  const nlohmann::json &steer = cause["steer"];
+  for (const nlohmann::json &one :
+       steer.is_array() ? steer : nlohmann::json::array({steer})) {
+    Result<SteerRule> rule = parseSteer(id, one);
+    if (!rule.ok())
+      return makeError(id + ": " + rule.message());
+    out.push_back(std::move(*rule));
+  }
+  return Status::success();
+}
+
 } // namespace
 
 Result<KnownCauses> KnownCauses::load(const std::string &path) {
@@ -103,79 +165,20 @@ Result<KnownCauses> KnownCauses::load(const std::string &path) {
   KnownCauses known;
   known.path_ = path;
   for (const auto &[id, cause] : causes.items()) {
-    if (!cause.is_object())
-      return makeError(path + ": " + id + ": not an object");
-    Cause entry;
-    entry.id = id;
-    auto text = [&](const char *key) {
-      return cause.contains(key) && cause[key].is_string()
-                 ? cause[key].get<std::string>()
-                 : std::string();
-    };
-    entry.summary = text("summary");
-    entry.upstream = text("upstream");
-    entry.state = text("state");
-    entry.seenOn = text("seen_on");
-    entry.needsDevice = text("needs_device");
-    if (cause.contains("cases")) {
-      Result<std::vector<std::string>> cases = stringList(cause, "cases");
-      if (!cases.ok())
-        return makeError(path + ": " + id + ": " + cases.message());
-      entry.cases = *cases;
-    }
-    const nlohmann::json &patterns =
-        cause.value("signatures", nlohmann::json::array());
-    if (!patterns.is_array())
-      return makeError(path + ": " + id + ": \"signatures\" is not a list");
-    for (const nlohmann::json &pattern : patterns) {
-      if (!pattern.is_string())
-        return makeError(path + ": " + id + ": a signature is not a string");
-      try {
-        entry.signatures.emplace_back(pattern.get<std::string>(),
-                                      std::regex::ECMAScript);
-      } catch (const std::regex_error &e) {
-        return makeError(path + ": " + id + ": bad expression '" +
-                         pattern.get<std::string>() + "': " + e.what());
-      }
-    }
-    known.causes_.push_back(std::move(entry));
-    // A fixed root cause is not steered around: campaigns should see
-    // whether the fix holds.
-    std::string state = cause.value("state", "");
-    // One rule, or a list of rules (any of which steers).
-    if (cause.contains("steer") && !cause["steer"].is_null() &&
-        state.rfind("fixed", 0) != 0) {
-      const nlohmann::json &steer = cause["steer"];
-      for (const nlohmann::json &one :
-           steer.is_array() ? steer : nlohmann::json::array({steer})) {
-        Result<SteerRule> rule = parseSteer(id, one);
-        if (!rule.ok())
-          return makeError(path + ": " + id + ": " + rule.message());
-        known.steer_.push_back(std::move(*rule));
-      }
-    }
+    Result<Cause> entry = parseCause(id, cause);
+    if (!entry.ok())
+      return makeError(path + ": " + entry.message());
+    known.causes_.push_back(std::move(*entry));
+    if (Status s = parseSteers(id, cause, known.steer_); !s.ok())
+      return makeError(path + ": " + s.message());
   }
-  // nlohmann's object keeps keys sorted: R10 would come before R2.
   std::stable_sort(known.causes_.begin(), known.causes_.end(),
                    [](const Cause &a, const Cause &b) {
-                     auto number = [](const std::string &id) {
-                       size_t digits = id.find_first_of("0123456789");
-                       return digits == std::string::npos
-                                  ? 0L
-                                  : std::strtol(id.c_str() + digits, nullptr,
-                                                10);
-                     };
-                     return number(a.id) < number(b.id);
+                     return idNumber(a.id) < idNumber(b.id);
                    });
   std::stable_sort(known.steer_.begin(), known.steer_.end(),
-                   [&](const SteerRule &a, const SteerRule &b) {
-                     auto rank = [&](const std::string &id) {
-                       for (size_t i = 0; i < known.causes_.size(); ++i)
-                         if (known.causes_[i].id == id)
-                           return i;
-                       return known.causes_.size();
-                     };
-                     return rank(a.id) < rank(b.id);
+                   [](const SteerRule &a, const SteerRule &b) {
+                     return idNumber(a.id) < idNumber(b.id);
                    });
   return known;
 }

@@ -21,6 +21,7 @@
 #include <optional>
 #include <regex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sift::harness {
@@ -43,6 +44,10 @@ struct SteerRule {
   } when;
   enum class Then { StaticDims, Skip } then = Then::Skip;
 };
+
+/// The coverage tag of a run steered by a rule: "steered=R4:static_dims"
+/// (IreeSteering.h adds it; the summary and case folders read it).
+inline constexpr std::string_view kSteeredTag = "steered=";
 
 /// "static_dims" or "skip".
 const char *toString(SteerRule::Then then);

@@ -194,8 +194,7 @@ bool IreeCompiler::compile(const CaseOptions &options, CaseResult &result) {
       ireeSpelling(options, result.program, result.seed, steered);
   spelling.opAttributes = std::move(attributes);
   result.frontEnd = spelling.frontEnd;
-  for (const std::string &applied : steered.applied)
-    result.coverage.push_back("steered=" + applied);
+  addSteerTags(steered, result.coverage);
   if (!steered.skippedBy.empty())
     return failWith(result, oracle::Verdict::Pass, Stage(Step::Generate),
                     "not compiled: steered around " + steered.skippedBy +

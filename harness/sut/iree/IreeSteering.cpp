@@ -90,6 +90,12 @@ bool steerMatches(const SteerRule &rule, const SteerFacts &facts) {
          (!when.dynamicDims || facts.dynamicDims);
 }
 
+void addSteerTags(const SteerOutcome &outcome,
+                  std::vector<std::string> &coverage) {
+  for (const std::string &applied : outcome.applied)
+    coverage.push_back(std::string(kSteeredTag) + applied);
+}
+
 SteerOutcome steerCase(const std::vector<SteerRule> &rules,
                        const gen::Program &program, gen::FrontEnd frontEnd,
                        TargetKind target, gen::DynamicDims &dynamicDims) {

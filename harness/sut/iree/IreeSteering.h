@@ -43,6 +43,10 @@ struct SteerOutcome {
   std::string skippedBy;
 };
 
+/// Adds a coverage tag (kSteeredTag) per rule `outcome` applied.
+void addSteerTags(const SteerOutcome &outcome,
+                  std::vector<std::string> &coverage);
+
 /// Applies `rules` to one case: the static_dims rules first (clearing
 /// `dynamicDims`), then the skip rules on what is left.
 SteerOutcome steerCase(const std::vector<SteerRule> &rules,
