@@ -58,6 +58,7 @@ private:
   Status replayCorpus();
   /// The time limit of a replayed case (none: replay's default).
   std::optional<double> replayTimeout() const;
+  bool judgingTimeLeft(const StopSignals &stop) const;
   Result<std::optional<int>> fuzzSlots();
   Status reduceNew(StopSignals &stop);
   int reduceChild(const std::string &folder, const std::string &out,

@@ -79,6 +79,13 @@ std::pair<int, std::string> Night::replayTimes(const std::string &folder,
   return {kept, last};
 }
 
+/// Whether the judging's replays may still run: judging may take the
+/// night 5% past its budget (calling a flaky finding new, or a fixed one
+/// open, costs more than a night a few seconds long), not past a stop.
+bool Night::judgingTimeLeft(const StopSignals &stop) const {
+  return spent() <= options_.seconds * 1.05 && !stop.requested();
+}
+
 /// Tonight's statuses: new or open, flaky when a replay did not reproduce.
 void Night::judgeTonight(std::vector<NightSignature> &tonight,
                          const std::map<std::string, NightSignature> &before,
@@ -103,9 +110,7 @@ void Night::judgeTonight(std::vector<NightSignature> &tonight,
     if (sig.caseDir.empty() || options_.repeats <= 0 ||
         sig.verdict == "slow-kernel")
       continue;
-    // The same slack as the missing signatures' replays below: calling a
-    // flaky finding new costs more than a night a few seconds long.
-    if (spent() > options_.seconds * 1.05 || stop.requested()) {
+    if (!judgingTimeLeft(stop)) {
       sig.note = "not replayed: the night's budget ran out";
       continue;
     }
@@ -142,7 +147,7 @@ Night::judgeMissing(const std::vector<NightSignature> &tonight,
       judgeSlowKernel(sig);
     } else if (sig.caseDir.empty() || !fs::exists(sig.caseDir, ec)) {
       sig.note = "not hit tonight; its case folder is gone";
-    } else if (spent() > options_.seconds * 1.05 || stop.requested()) {
+    } else if (!judgingTimeLeft(stop)) {
       sig.note = "not hit tonight; not replayed (the budget ran out)";
     } else {
       auto [kept, last] = replayTimes(sig.caseDir, 1);
