@@ -115,6 +115,10 @@ enum class Fault : uint8_t {
   /// the last row of a thread's tile its first row's box: that candidate's
   /// mask word holds another box's overlaps. Oracle: mismatch (GPU or emu).
   NmsTileLastRowFirstBox,
+  /// radix_match's warp match ignores a digit's top bit: lanes whose
+  /// digits differ only there rank as one group, so two elements take one
+  /// place of the sorted tile. Oracle: mismatch (GPU or emu).
+  RadixMatchPeerBitLost,
 };
 
 /// Every fault, in enum order.
@@ -145,7 +149,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::SelectDoneRace,
                                        Fault::NmsMaskLastBitLost,
                                        Fault::NmsWalkRowNotMerged,
-                                       Fault::NmsTileLastRowFirstBox};
+                                       Fault::NmsTileLastRowFirstBox,
+                                       Fault::RadixMatchPeerBitLost};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -158,7 +163,7 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "radix-lookback-skips-one", "radix-tail-overrun",
 /// "radix-split-unzeroed", "scan-barrier-in-branch", "select-done-race",
 /// "nms-mask-last-bit-lost", "nms-walk-row-not-merged",
-/// "nms-tile-last-row-first-box".
+/// "nms-tile-last-row-first-box", "radix-match-peer-bit-lost".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -189,6 +194,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::NmsMaskLastBitLost: return "nms-mask-last-bit-lost";
   case Fault::NmsWalkRowNotMerged: return "nms-walk-row-not-merged";
   case Fault::NmsTileLastRowFirstBox: return "nms-tile-last-row-first-box";
+  case Fault::RadixMatchPeerBitLost: return "radix-match-peer-bit-lost";
   }
   return "?";
 }

@@ -119,6 +119,9 @@ FaultText describe(Fault fault) {
   case Fault::NmsTileLastRowFirstBox:
     return {"mask_tiles NMS gives a tile's last row its first row's box",
             "mismatch (GPU or emu)"};
+  case Fault::RadixMatchPeerBitLost:
+    return {"radix_match's warp match ignores a digit's top bit",
+            "mismatch (GPU or emu)"};
   }
   return {"?", "?"};
 }

@@ -131,6 +131,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::NmsMaskLastBitLost:
     case Fault::NmsWalkRowNotMerged:
     case Fault::NmsTileLastRowFirstBox:
+    case Fault::RadixMatchPeerBitLost:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

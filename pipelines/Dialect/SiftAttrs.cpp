@@ -61,6 +61,7 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                algorithm == Algorithm::RadixSelect ||
                algorithm == Algorithm::RadixSort ||
                algorithm == Algorithm::RadixOnesweep ||
+               algorithm == Algorithm::RadixMatch ||
                algorithm == Algorithm::SplitSelect ||
                algorithm == Algorithm::RegisterSelect;
   if (merge && (rowTile < 2 || !llvm::isPowerOf2_64(rowTile)))
@@ -69,12 +70,18 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "found "
                        << rowTile;
   if ((algorithm == Algorithm::RadixSort ||
-       algorithm == Algorithm::RadixOnesweep) &&
-      rowTile < threads)
+       algorithm == Algorithm::RadixOnesweep ||
+       algorithm == Algorithm::RadixMatch) &&
+      (rowTile < threads || rowTile % threads != 0))
     return emitError() << stringifyAlgorithm(algorithm)
-                       << " gives every thread at least one element of a "
-                          "tile: row_tile "
-                       << rowTile << " < " << threads << " threads";
+                       << " gives every thread the same number of elements "
+                          "of a tile, at least one: row_tile "
+                       << rowTile << " over " << threads << " threads";
+  if (algorithm == Algorithm::RadixMatch &&
+      (threads % 32 != 0 || rowTile > 16 * threads))
+    return emitError() << "radix_match ranks in whole warps of 32 threads, "
+                          "at most 16 elements a thread: "
+                       << threads << " threads, row_tile " << rowTile;
   if (algorithm == Algorithm::MaskBlocks &&
       (rowTile < 1 || !llvm::isPowerOf2_64(rowTile)))
     return emitError() << "mask_blocks needs a row_tile (mask words a "
@@ -90,7 +97,8 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       algorithm == Algorithm::MaskBlocks || algorithm == Algorithm::MaskTiles;
   if (!merge && !mask && rowTile != 0)
     return emitError() << "row_tile is for merge_rows, radix_select, "
-                          "radix_sort, radix_onesweep, split_select, "
+                          "radix_sort, radix_onesweep, radix_match, "
+                          "split_select, "
                           "register_select, mask_blocks and mask_tiles only, "
                           "not "
                        << stringifyAlgorithm(algorithm);

@@ -101,7 +101,14 @@ def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
     // boxes in private memory and reads each of the column's 64 boxes
     // once, through the sorted order (the gather fused into the tile), for
     // all of its rows; no workgroup memory (MaskNms.cpp).
-    I32EnumAttrCase<"MaskTiles", 11, "mask_tiles">
+    I32EnumAttrCase<"MaskTiles", 11, "mask_tiles">,
+    // radix_sort with each tile ranked by warp match instead of the two
+    // 4-bit splits: every warp ranks its items digit by digit, eight
+    // ballots finding the lanes that share a digit, into per-warp counts in
+    // workgroup memory, and one scan over (digit, warp) places them; the
+    // digits' starts in the tile come with it (RadixSort.cpp). Needs whole
+    // warps of 32 threads and at most 16 items a thread.
+    I32EnumAttrCase<"RadixMatch", 12, "radix_match">
   ]> {
   let cppNamespace = "::sift";
   let genSpecializedAttr = 0;
@@ -129,7 +136,7 @@ def Sift_LoweringConfigAttr : AttrDef<Sift_Dialect, "LoweringConfig"> {
       `workgroup_row`, but the threads of a workgroup sort a tile of
       `row_tile` elements of a row, and merge passes join the tiles),
       `radix_select` (top-k only: workgroups of `row_tile` elements of a row
-      count key digits, pass after pass), `radix_sort`, `radix_onesweep`,
+      count key digits, pass after pass), `radix_sort`, `radix_onesweep`, `radix_match`,
       `split_select`, `mask_blocks` (NMS only: a mask dispatch and a walk
       dispatch over a suppression bit-mask; `workgroup_size` is the walk's),
       `mask_tiles` (NMS only: as `mask_blocks`, the mask in thread tiles),
@@ -137,7 +144,7 @@ def Sift_LoweringConfigAttr : AttrDef<Sift_Dialect, "LoweringConfig"> {
       elements of a row keep their threads' k best in registers) or
       `elementwise`;
     - `row_tile`: `merge_rows`, `radix_select`, `radix_sort`,
-      `radix_onesweep`, `split_select` and `register_select` only, the elements of a row one workgroup sorts,
+      `radix_onesweep`, `radix_match`, `split_select` and `register_select` only, the elements of a row one workgroup sorts,
       counts or selects from (a power of two); for `mask_blocks` the mask
       words (columns) one mask workgroup computes for its 64 candidates (a
       power of two, from 1); for `mask_tiles` the candidates (rows) of a

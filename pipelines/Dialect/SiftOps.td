@@ -314,4 +314,42 @@ def Sift_YieldOp : Sift_Op<"yield", [Pure, ReturnLike, Terminator,
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
 }
 
+//===----------------------------------------------------------------------===//
+// sift.warp_ballot, sift.warp_sync
+//===----------------------------------------------------------------------===//
+
+// Warp-level ops of the kernels sift builds (radix_match's ranking), lowered
+// per target by sift-lower-warp-ops. A warp is 32 threads of consecutive
+// thread ids (half a wave64 on AMD); every thread of the workgroup must
+// reach each op (the emu device exchanges through workgroup memory between
+// barriers). Neither is Pure: they must not be moved across control flow.
+
+def Sift_WarpBallotOp : Sift_Op<"warp_ballot"> {
+  let summary = "The predicates of a warp's 32 threads as a bit mask";
+  let description = [{
+    Returns an `i32` whose bit `l` is the predicate of lane `l` of the
+    calling thread's warp (thread id x modulo 32 within its group of 32).
+
+    ```mlir
+    %mask = sift.warp_ballot %pred
+    ```
+  }];
+  let arguments = (ins I1:$predicate);
+  let results = (outs I32:$mask);
+  let assemblyFormat = "$predicate attr-dict";
+}
+
+def Sift_WarpSyncOp : Sift_Op<"warp_sync"> {
+  let summary = "Orders the workgroup-memory accesses of a warp's threads";
+  let description = [{
+    Every thread of the warp waits here; its earlier workgroup-memory
+    writes are then visible to the warp's other threads.
+
+    ```mlir
+    sift.warp_sync
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // SIFT_DIALECT_SIFTOPS_TD

@@ -129,6 +129,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
       options.faults.contains(Fault::RadixSplitUnzeroed);
   rows.injectScanBarrierInBranch =
       options.faults.contains(Fault::ScanBarrierInBranch);
+  rows.injectRadixMatchPeerBitLost =
+      options.faults.contains(Fault::RadixMatchPeerBitLost);
   rows.injectSelectDoneRace = options.faults.contains(Fault::SelectDoneRace);
   rows.injectNmsMaskLastBitLost =
       options.faults.contains(Fault::NmsMaskLastBitLost);
@@ -262,6 +264,7 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
     // The emu device: the kernels as they are before the target's
     // lowering, made host functions.
     OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    kernels.addPass(createLowerWarpOps(LowerWarpOpsOptions{"host"}));
     KernelAllocsToAttributionsOptions attributions;
     attributions.injectWgAllocAsMalloc =
         options.faults.contains(Fault::WgAllocAsMalloc);
@@ -285,6 +288,8 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
   }
   // Step 2. Lower each kernel module to NVVM or ROCDL.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createLowerWarpOps(LowerWarpOpsOptions{
+      options.target == TargetKind::Amdgpu ? "rocdl" : "nvvm"}));
   KernelAllocsToAttributionsOptions attributions;
   attributions.injectWgAllocAsMalloc =
       options.faults.contains(Fault::WgAllocAsMalloc);

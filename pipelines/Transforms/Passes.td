@@ -320,6 +320,8 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            /*default=*/"false", "Fault radix-split-unzeroed">,
     Option<"injectScanBarrierInBranch", "inject-scan-barrier-in-branch",
            "bool", /*default=*/"false", "Fault scan-barrier-in-branch">,
+    Option<"injectRadixMatchPeerBitLost", "inject-radix-match-peer-bit-lost",
+           "bool", /*default=*/"false", "Fault radix-match-peer-bit-lost">,
     Option<"injectSelectDoneRace", "inject-select-done-race", "bool",
            /*default=*/"false", "Fault select-done-race">,
     Option<"injectNmsMaskLastBitLost", "inject-nms-mask-last-bit-lost",
@@ -451,6 +453,32 @@ def TestTileSiftOps : Pass<"sift-test-tile", "mlir::func::FuncOp"> {
 }
 
 #endif // SIFT_TRANSFORMS_PASSES_TD
+
+def LowerWarpOps : Pass<"sift-lower-warp-ops", "mlir::gpu::GPUModuleOp"> {
+  let summary = "sift.warp_ballot and sift.warp_sync for one target";
+  let description = [{
+    In every `gpu.func` of the module, for `target`:
+    - `nvvm`: a ballot is `nvvm.vote.sync ballot` over the full warp, a sync
+      `nvvm.bar.warp.sync`;
+    - `rocdl`: a ballot is `rocdl.ballot` (i64) shifted down by the lane's
+      32-lane half of its wave (`gpu.lane_id & 32`), a sync a fence at
+      wavefront scope (a wave runs in lockstep; the fence keeps the
+      compiler from reordering its workgroup-memory accesses);
+    - `host` (the emu device): a ballot stores the predicate in a workgroup
+      scratch of a slot per thread, waits at a gpu.barrier, ORs the slots
+      of its warp and waits again; a sync is a gpu.barrier. Both need every
+      thread of the workgroup to reach them (the emu device reports
+      barrier divergence otherwise) and a `known_block_size`.
+    Runs before sift-kernel-allocs-to-attributions (the scratch is an alloc).
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"nvvm\"",
+           "nvvm, rocdl or host">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+                           "::mlir::ROCDL::ROCDLDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
 
 def LowerKernelsForHost
     : Pass<"sift-lower-kernels-for-host", "mlir::gpu::GPUModuleOp"> {

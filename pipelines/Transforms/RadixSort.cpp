@@ -43,6 +43,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -381,6 +382,124 @@ void RadixSortLowering::buildSplit(OpBuilder &b, Value tid, Value length,
   barrier(b);
 }
 
+void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value length,
+                                       int64_t pass,
+                                       std::pair<Value, Value> from,
+                                       std::pair<Value, Value> to,
+                                       Value counters, Value starts,
+                                       Value partials) {
+  Type i32Type = b.getI32Type();
+  Value threads = index(b, options.threads);
+  Value warpSize = index(b, 32);
+  sift::forEachOfThread(b, loc, tid, index(b, warps() * kBins), threads,
+                        [&](OpBuilder &b, Location loc, Value i) {
+                          memref::StoreOp::create(b, loc, i32(b, 0), counters,
+                                                  i);
+                        });
+  barrier(b);
+  Value warp = arith::DivUIOp::create(b, loc, tid, warpSize);
+  Value lane = arith::RemUIOp::create(b, loc, tid, warpSize);
+  Value laneBit = arith::ShLIOp::create(
+      b, loc, i32(b, 1), arith::IndexCastOp::create(b, loc, i32Type, lane));
+  Value lower = sub(b, laneBit, i32(b, 1));
+  Value higher = arith::XOrIOp::create(
+      b, loc, arith::OrIOp::create(b, loc, lower, laneBit), i32(b, -1));
+  Value warpCounts = mul(b, warp, index(b, kBins));
+  Value first = mul(b, warp, index(b, 32 * items()));
+  Value last = sub(b, length, index(b, 1));
+  auto ballot = [&](Value predicate) -> Value {
+    return sift::WarpBallotOp::create(b, loc, i32Type, predicate);
+  };
+  auto popc = [&](Value v) -> Value {
+    return LLVM::CtPopOp::create(b, loc, i32Type, v);
+  };
+  struct Item {
+    Value valid, key, slot, digit, rank;
+  };
+  SmallVector<Item> mine;
+  for (int64_t i = 0; i < items(); ++i) {
+    Item item;
+    Value p = add(b, first, add(b, index(b, i * 32), lane));
+    item.valid = cmp(b, arith::CmpIPredicate::ult, p, length);
+    // Past the tile's end a lane reads its last element and counts nothing.
+    Value at = staged(b, minu(b, p, last));
+    item.key = memref::LoadOp::create(b, loc, from.first, at);
+    if (withSlots)
+      item.slot = memref::LoadOp::create(b, loc, from.second, at);
+    item.digit = passDigit(b, item.key, pass);
+    Value digitBits = arith::IndexCastOp::create(b, loc, i32Type, item.digit);
+    Value peers = ballot(item.valid);
+    for (int64_t bit = 0; bit < sift::kRadixSortDigitBits; ++bit) {
+      if (options.matchPeerBitLost && bit == sift::kRadixSortDigitBits - 1)
+        continue; // Fault radix-match-peer-bit-lost.
+      Value set = cmp(
+          b, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(b, loc, digitBits, i32(b, int64_t{1} << bit)),
+          i32(b, 0));
+      Value vote = ballot(set);
+      Value same = arith::SelectOp::create(
+          b, loc, set, vote, arith::XOrIOp::create(b, loc, vote, i32(b, -1)));
+      peers = arith::AndIOp::create(b, loc, peers, same);
+    }
+    Value slotOfCount = add(b, warpCounts, item.digit);
+    Value before = memref::LoadOp::create(b, loc, counters, slotOfCount);
+    sift::WarpSyncOp::create(b, loc);
+    // The highest lane of the group adds the group's size.
+    Value leader = arith::AndIOp::create(
+        b, loc, item.valid,
+        cmp(b, arith::CmpIPredicate::eq,
+            arith::AndIOp::create(b, loc, peers, higher), i32(b, 0)));
+    Value groupSize = popc(peers);
+    scf::IfOp::create(b, loc, leader, [&](OpBuilder &b, Location) {
+      memref::StoreOp::create(b, loc, add(b, before, groupSize), counters,
+                              slotOfCount);
+      scf::YieldOp::create(b, loc);
+    });
+    sift::WarpSyncOp::create(b, loc);
+    item.rank =
+        add(b, before, popc(arith::AndIOp::create(b, loc, peers, lower)));
+    mine.push_back(item);
+  }
+  barrier(b);
+  // counters[w][d] becomes where warp w's items of digit d start in the
+  // sorted tile: the digits' totals scanned, then the warps' counts.
+  auto digitTotal = [&](OpBuilder &b, Value d) -> Value {
+    Value sum = i32(b, 0);
+    for (int64_t w = 0; w < warps(); ++w)
+      sum = add(b, sum,
+                memref::LoadOp::create(b, loc, counters,
+                                       add(b, index(b, w * kBins), d)));
+    return sum;
+  };
+  buildBlockScan(
+      b, tid, options.threads, index(b, kBins), i32(b, 0), digitTotal,
+      [&](OpBuilder &b, Value d, Value start) {
+        memref::StoreOp::create(b, loc, start, starts, d);
+        Value running = start;
+        for (int64_t w = 0; w < warps(); ++w) {
+          Value at = add(b, index(b, w * kBins), d);
+          Value count = memref::LoadOp::create(b, loc, counters, at);
+          memref::StoreOp::create(b, loc, running, counters, at);
+          running = add(b, running, count);
+        }
+      },
+      partials, /*loseCarry=*/false);
+  barrier(b);
+  for (const Item &item : mine)
+    scf::IfOp::create(b, loc, item.valid, [&](OpBuilder &b, Location) {
+      Value place = add(b,
+                        memref::LoadOp::create(b, loc, counters,
+                                               add(b, warpCounts, item.digit)),
+                        item.rank);
+      Value at = staged(b, toIndex(b, place));
+      memref::StoreOp::create(b, loc, item.key, to.first, at);
+      if (withSlots)
+        memref::StoreOp::create(b, loc, item.slot, to.second, at);
+      scf::YieldOp::create(b, loc);
+    });
+  barrier(b);
+}
+
 void RadixSortLowering::buildScatter(int64_t pass) {
   bool last = pass == passes - 1;
   int64_t to = pass % 2;
@@ -408,7 +527,9 @@ void RadixSortLowering::buildScatter(int64_t pass) {
                                   slotArray()};
         std::pair<Value, Value> other{workgroupArray(b, stagedSize(), keyType),
                                       slotArray()};
-        Value table = workgroupArray(b, tableSize(), i32Type);
+        Value table = options.match
+                          ? workgroupArray(b, warps() * kBins, i32Type)
+                          : workgroupArray(b, tableSize(), i32Type);
         Value partials = workgroupArray(b, options.threads, i32Type);
         Value starts = workgroupArray(b, kBins, i32Type);
         Value bases = workgroupArray(b, kBins, i32Type);
@@ -445,46 +566,56 @@ void RadixSortLowering::buildScatter(int64_t pass) {
             },
             partials, /*loseCarry=*/false);
         // Digits the tile lacks keep a start of 0.
-        sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
-                              [&](OpBuilder &b, Location loc, Value d) {
-                                memref::StoreOp::create(b, loc, i32(b, 0),
-                                                        starts, d);
-                              });
+        if (!options.match)
+          sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
+                                [&](OpBuilder &b, Location loc, Value d) {
+                                  memref::StoreOp::create(b, loc, i32(b, 0),
+                                                          starts, d);
+                                });
         barrier(b);
         // onesweep: the counts go out before the tile is sorted, so that
         // later tiles' look-backs rarely wait.
         if (options.onesweep)
           publishCounts(b, tid, pass, c, tileCounts);
-        int64_t shift = pass * sift::kRadixSortDigitBits;
-        buildSplit(b, tid, c.length, a, other, shift, table, partials);
-        buildSplit(b, tid, c.length, other, a,
-                   shift + sift::kRadixSortSplitBits, table, partials);
+        if (options.match) {
+          // The sorted tile and the digits' starts in one ranking.
+          buildMatchRank(b, tid, c.length, pass, a, other, table, starts,
+                         partials);
+          std::swap(a, other);
+        } else {
+          int64_t shift = pass * sift::kRadixSortDigitBits;
+          buildSplit(b, tid, c.length, a, other, shift, table, partials);
+          buildSplit(b, tid, c.length, other, a,
+                     shift + sift::kRadixSortSplitBits, table, partials);
+        }
         // Where each digit starts in the sorted tile.
-        sift::forEachOfThread(
-            b, loc, tid, c.length, threads,
-            [&](OpBuilder &b, Location loc, Value e) {
-              Value d = passDigit(
-                  b, memref::LoadOp::create(b, loc, a.first, staged(b, e)),
-                  pass);
-              Value zero = index(b, 0);
-              Value later = cmp(b, arith::CmpIPredicate::ne, e, zero);
-              Value previous = arith::SelectOp::create(
-                  b, loc, later, sub(b, e, index(b, 1)), e);
-              Value dp = passDigit(
-                  b,
-                  memref::LoadOp::create(b, loc, a.first, staged(b, previous)),
-                  pass);
-              Value starts0 = arith::OrIOp::create(
-                  b, loc, cmp(b, arith::CmpIPredicate::eq, e, zero),
-                  cmp(b, arith::CmpIPredicate::ne, d, dp));
-              scf::IfOp::create(b, loc, starts0, [&](OpBuilder &b, Location) {
-                memref::StoreOp::create(
-                    b, loc, arith::IndexCastOp::create(b, loc, i32Type, e),
-                    starts, d);
-                scf::YieldOp::create(b, loc);
+        if (!options.match)
+          sift::forEachOfThread(
+              b, loc, tid, c.length, threads,
+              [&](OpBuilder &b, Location loc, Value e) {
+                Value d = passDigit(
+                    b, memref::LoadOp::create(b, loc, a.first, staged(b, e)),
+                    pass);
+                Value zero = index(b, 0);
+                Value later = cmp(b, arith::CmpIPredicate::ne, e, zero);
+                Value previous = arith::SelectOp::create(
+                    b, loc, later, sub(b, e, index(b, 1)), e);
+                Value dp = passDigit(b,
+                                     memref::LoadOp::create(
+                                         b, loc, a.first, staged(b, previous)),
+                                     pass);
+                Value starts0 = arith::OrIOp::create(
+                    b, loc, cmp(b, arith::CmpIPredicate::eq, e, zero),
+                    cmp(b, arith::CmpIPredicate::ne, d, dp));
+                scf::IfOp::create(b, loc, starts0, [&](OpBuilder &b, Location) {
+                  memref::StoreOp::create(
+                      b, loc, arith::IndexCastOp::create(b, loc, i32Type, e),
+                      starts, d);
+                  scf::YieldOp::create(b, loc);
+                });
               });
-            });
-        barrier(b);
+        if (!options.match)
+          barrier(b);
         // Where element e of the sorted tile goes: bases[d] + e, for its
         // digit d (the bucket's start in the row, plus the tile's offset
         // in the bucket, less where d starts in the tile). Digits the tile
@@ -560,15 +691,16 @@ using namespace mlir;
 
 int64_t sift::radixSortWorkgroupBytes(int64_t tile, int64_t threads,
                                       int64_t keyBytes, bool slots,
-                                      bool onesweep) {
+                                      bool onesweep, bool match) {
   // Two (key, slot) arrays of the tile with a gap after each thread's
-  // items, the split counts with a gap after every 16, the scan's partials
-  // and the digits' starts in the tile and buckets' in the row; onesweep's
-  // digits' ends and ticket.
+  // items, the split counts with a gap after every 16 (radix_match: the
+  // warps' digit counts), the scan's partials and the digits' starts in
+  // the tile and buckets' in the row; onesweep's digits' ends and ticket.
   using radixsort::kBins, radixsort::kSplitBins;
-  return 2 * (tile + threads) * (keyBytes + (slots ? 4 : 0)) +
-         (kSplitBins + 1) * threads * 4 + threads * 4 + 2 * kBins * 4 +
-         (onesweep ? kBins * 4 + 4 : 0);
+  int64_t ranking = match ? std::max<int64_t>(threads / 32, 1) * kBins * 4
+                          : (kSplitBins + 1) * threads * 4;
+  return 2 * (tile + threads) * (keyBytes + (slots ? 4 : 0)) + ranking +
+         threads * 4 + 2 * kBins * 4 + (onesweep ? kBins * 4 + 4 : 0);
 }
 
 bool sift::radixSortNeedsSlots(Operation *op) {

@@ -26,6 +26,10 @@ struct RadixSortOptions {
   bool tailOverrun = false;      ///< fault radix-tail-overrun
   bool splitUnzeroed = false;    ///< fault radix-split-unzeroed
   bool scanBarrierInBranch = false; ///< fault scan-barrier-in-branch
+  /// Each tile ranked by warp match instead of two 4-bit splits
+  /// (algorithm radix_match).
+  bool match = false;
+  bool matchPeerBitLost = false; ///< fault radix-match-peer-bit-lost
 };
 
 /// The bits a pass of the radix sort places by, and the bits of each of the
@@ -35,9 +39,10 @@ inline constexpr int64_t kRadixSortSplitBits = 4;
 
 /// The workgroup memory (bytes) a radix_sort workgroup of `threads` threads
 /// on tiles of `tile` keys of `keyBytes` bytes takes, with or without their
-/// i32 row positions (`slots`), as radix_sort or radix_onesweep.
+/// i32 row positions (`slots`), as radix_sort, radix_onesweep or (`match`)
+/// radix_match.
 int64_t radixSortWorkgroupBytes(int64_t tile, int64_t threads, int64_t keyBytes,
-                                bool slots, bool onesweep);
+                                bool slots, bool onesweep, bool match = false);
 
 /// Whether radix_sort moves each key with its i32 row position: for a
 /// top-k's indices and a sort's other operands, not for a sort of keys

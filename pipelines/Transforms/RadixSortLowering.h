@@ -156,6 +156,20 @@ private:
                   std::pair<Value, Value> from, std::pair<Value, Value> to,
                   int64_t shift, Value table, Value partials);
 
+  /// radix_match: stably sorts the first `length` (key, slot) pairs of the
+  /// workgroup arrays `from` by pass `pass`'s digit into `to`, and makes
+  /// starts[d] where digit d starts in the sorted tile. Warp w's lane l
+  /// takes items at w * 32 * items + i * 32 + l (i < items, in order): for
+  /// each item the warp finds the lanes that share its digit (eight
+  /// ballots), the highest of them adds their number to the warp's count
+  /// of the digit in `counters` (workgroup memory, [warps][256]) and each
+  /// ranks after the lower ones; a scan over (digit, warp) then makes the
+  /// counts places. The fault radix-match-peer-bit-lost ignores the top bit.
+  void buildMatchRank(OpBuilder &b, Value tid, Value length, int64_t pass,
+                      std::pair<Value, Value> from, std::pair<Value, Value> to,
+                      Value counters, Value starts, Value partials);
+  int64_t warps() const { return options.threads / 32; }
+
   /// onesweep: the workgroup's tile number in pass `pass`, the next ticket
   /// (thread 0 takes it, workgroup memory hands it to the others).
   Value ticketOf(OpBuilder &b, Value tid, int64_t pass);

@@ -124,16 +124,24 @@ constexpr int64_t kRadixSortItems = 16;
 /// `budget`; the tile at most the row rounded up to a power of two (from
 /// 2). A random config draws any power-of-two tile that fits with one
 /// thread and keeps `rows` within kRadixSortMaxTiles tiles, then any
-/// power-of-two threads up to the tile that fit with it. Null when not
-/// even two elements and one thread fit.
+/// power-of-two threads up to the tile that fit with it. radix_match's
+/// threads are whole warps with at most kRadixSortItems items each. Null
+/// when nothing fits.
 sift::LoweringConfigAttr
 sift::radixSortConfig(MLIRContext *context, int64_t rank, int64_t rows,
                       const RowShape &row, int64_t budget, bool random,
                       ConfigRng &rng, sift::Algorithm algorithm) {
   bool onesweep = algorithm == sift::Algorithm::RadixOnesweep;
+  bool match = algorithm == sift::Algorithm::RadixMatch;
+  // radix_match ranks in whole warps, at most 16 items a thread.
+  auto fewest = [&](int64_t tile) {
+    return match ? std::max<int64_t>(32, tile / kRadixSortItems)
+                 : fewestRandomThreads(tile);
+  };
   auto fits = [&](int64_t tile, int64_t threads) {
-    return sift::radixSortWorkgroupBytes(tile, threads, row.keyBytes, row.slots,
-                                         onesweep) <= budget;
+    return threads <= tile &&
+           sift::radixSortWorkgroupBytes(tile, threads, row.keyBytes, row.slots,
+                                         onesweep, match) <= budget;
   };
   int64_t most =
       std::min<int64_t>(4096, std::max<int64_t>(2, nextPowerOfTwo(row.n)));
@@ -141,6 +149,8 @@ sift::radixSortConfig(MLIRContext *context, int64_t rank, int64_t rows,
     for (int64_t tile = most; tile >= 2; tile /= 2) {
       int64_t threads =
           std::min<int64_t>(std::max<int64_t>(tile / kRadixSortItems, 1), 1024);
+      if (match)
+        threads = fewest(tile);
       if (fits(tile, threads))
         return rowTileConfig(context, rank, threads, tile, algorithm);
     }
@@ -148,7 +158,7 @@ sift::radixSortConfig(MLIRContext *context, int64_t rank, int64_t rows,
   }
   SmallVector<int64_t> tiles;
   for (int64_t tile = 2; tile <= most; tile *= 2)
-    if (fits(tile, fewestRandomThreads(tile)) &&
+    if (fits(tile, fewest(tile)) &&
         (tile == most ||
          (rows * ((row.n + tile - 1) / tile) <= kRadixSortMaxTiles &&
           (row.n + tile - 1) / tile <= kRandomTilesPerRow)))
@@ -157,8 +167,8 @@ sift::radixSortConfig(MLIRContext *context, int64_t rank, int64_t rows,
     return {};
   int64_t tile = tiles[rng.below(tiles.size())];
   SmallVector<int64_t> threadChoices;
-  for (int64_t threads = fewestRandomThreads(tile);
-       threads <= std::min<int64_t>(tile, 1024); threads *= 2)
+  for (int64_t threads = fewest(tile); threads <= std::min<int64_t>(tile, 1024);
+       threads *= 2)
     if (fits(tile, threads))
       threadChoices.push_back(threads);
   int64_t threads = threadChoices[rng.below(threadChoices.size())];

@@ -59,7 +59,7 @@ LoweringConfigAttr randomRowTileConfig(mlir::MLIRContext *context, int64_t rank,
                                        int64_t n, int64_t largest,
                                        Algorithm algorithm, ConfigRng &rng);
 
-/// The radix_sort (or radix_onesweep) config of `rows` rows within
+/// The radix_sort (radix_onesweep, radix_match) config of `rows` rows within
 /// `budget` bytes of workgroup memory; null when none fits.
 LoweringConfigAttr radixSortConfig(mlir::MLIRContext *context, int64_t rank,
                                    int64_t rows, const RowShape &row,

@@ -361,9 +361,12 @@ struct SelectLoweringStrategyPass final
       algorithms.push_back(sift::Algorithm::WorkgroupRow);
     else if (radixSortFits && !random)
       // Too long for one workgroup: a radix sort when the order is a named
-      // one, otherwise tile sorts and merges. (radix_onesweep's serial
-      // look-back was slower on the H100: random configs draw it.)
-      algorithms.push_back(sift::Algorithm::RadixSort);
+      // one (ranked by warp match: radix_match took 0.91x CUB's radix sort
+      // of 1M keys on the H200, radix_sort 1.2x), otherwise tile sorts and
+      // merges. (radix_onesweep's serial look-back was slower on the H100:
+      // random configs draw it.)
+      algorithms.push_back(row.n >= 32 ? sift::Algorithm::RadixMatch
+                                       : sift::Algorithm::RadixSort);
     else if (mergeFits && !random)
       algorithms.push_back(sift::Algorithm::MergeRows);
     if (mergeFits && random)
@@ -371,6 +374,8 @@ struct SelectLoweringStrategyPass final
     if (radixSortFits && random) {
       algorithms.push_back(sift::Algorithm::RadixSort);
       algorithms.push_back(sift::Algorithm::RadixOnesweep);
+      if (row.n >= 32)
+        algorithms.push_back(sift::Algorithm::RadixMatch);
     }
     // tileandfuse's own top-k of long rows: per-thread top-k's of chunks
     // and a top-k of their candidates (SplitTopk.cpp); a split's per-chunk
@@ -438,12 +443,19 @@ struct SelectLoweringStrategyPass final
                                  sift::Algorithm::RadixSelect, rng);
     }
     if (algorithm == sift::Algorithm::RadixSort ||
-        algorithm == sift::Algorithm::RadixOnesweep) {
+        algorithm == sift::Algorithm::RadixOnesweep ||
+        algorithm == sift::Algorithm::RadixMatch) {
       int64_t rows = rowsOf(domain);
       if (auto config =
               radixSortConfig(context, domain.size(), rows, row,
                               maxWorkgroupMemory, random, rng, algorithm))
         return config;
+      // radix_match needs whole warps; radix_sort fits with fewer threads.
+      if (algorithm == sift::Algorithm::RadixMatch)
+        if (auto config = radixSortConfig(context, domain.size(), rows, row,
+                                          maxWorkgroupMemory, random, rng,
+                                          sift::Algorithm::RadixSort))
+          return config;
       algorithm = sift::Algorithm::RowPerThread; // Nothing fits.
     }
     if (algorithm == sift::Algorithm::MergeRows) {

@@ -78,6 +78,7 @@ bool isCooperative(sift::Algorithm algorithm) {
          algorithm == sift::Algorithm::RegisterSelect ||
          algorithm == sift::Algorithm::RadixSort ||
          algorithm == sift::Algorithm::RadixOnesweep ||
+         algorithm == sift::Algorithm::RadixMatch ||
          algorithm == sift::Algorithm::MaskBlocks ||
          algorithm == sift::Algorithm::MaskTiles;
 }

@@ -327,6 +327,7 @@ struct WorkgroupRowsPass final
                      config.getAlgorithm() == sift::Algorithm::RadixSelect ||
                      config.getAlgorithm() == sift::Algorithm::RadixSort ||
                      config.getAlgorithm() == sift::Algorithm::RadixOnesweep ||
+                     config.getAlgorithm() == sift::Algorithm::RadixMatch ||
                      config.getAlgorithm() == sift::Algorithm::RegisterSelect ||
                      config.getAlgorithm() == sift::Algorithm::MaskBlocks ||
                      config.getAlgorithm() == sift::Algorithm::MaskTiles))
@@ -383,7 +384,8 @@ struct WorkgroupRowsPass final
       // of the input, no copy dispatch).
       if (config.getAlgorithm() == sift::Algorithm::WorkgroupRow ||
           config.getAlgorithm() == sift::Algorithm::RadixSort ||
-          config.getAlgorithm() == sift::Algorithm::RadixOnesweep)
+          config.getAlgorithm() == sift::Algorithm::RadixOnesweep ||
+          config.getAlgorithm() == sift::Algorithm::RadixMatch)
         sift::foldCopiesIntoRow(*row);
       auto eraseFolded = [&] {
         for (Operation *copy : row->foldedCopies)
@@ -419,7 +421,8 @@ struct WorkgroupRowsPass final
         continue;
       }
       if (config.getAlgorithm() == sift::Algorithm::RadixSort ||
-          config.getAlgorithm() == sift::Algorithm::RadixOnesweep) {
+          config.getAlgorithm() == sift::Algorithm::RadixOnesweep ||
+          config.getAlgorithm() == sift::Algorithm::RadixMatch) {
         sift::RadixSortOptions radix;
         radix.tile = config.getRowTile();
         radix.threads = config.getWorkgroupSize()[0];
@@ -427,6 +430,8 @@ struct WorkgroupRowsPass final
         radix.lostCarry = injectRadixScanLostCarry;
         radix.onesweep =
             config.getAlgorithm() == sift::Algorithm::RadixOnesweep;
+        radix.match = config.getAlgorithm() == sift::Algorithm::RadixMatch;
+        radix.matchPeerBitLost = injectRadixMatchPeerBitLost;
         radix.lookbackSkipsOne = injectRadixLookbackSkipsOne;
         radix.tailOverrun = injectRadixTailOverrun;
         radix.splitUnzeroed = injectRadixSplitUnzeroed;

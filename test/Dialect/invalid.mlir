@@ -290,7 +290,7 @@ func.func private @merge_odd_tile() attributes {c = #sift.lowering_config<workgr
 
 // -----
 
-// expected-error @+1 {{row_tile is for merge_rows, radix_select, radix_sort, radix_onesweep, split_select, register_select, mask_blocks and mask_tiles only, not workgroup_row}}
+// expected-error @+1 {{row_tile is for merge_rows, radix_select, radix_sort, radix_onesweep, radix_match, split_select, register_select, mask_blocks and mask_tiles only, not workgroup_row}}
 func.func private @tile_not_merge() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = workgroup_row, row_tile = 64>}
 
 // -----
@@ -467,8 +467,23 @@ func.func @per_class_n_dynamic(%b: tensor<1x?x4xf32>, %s: tensor<1x2x?xf32>, %o:
 
 // -----
 
-// expected-error @+1 {{radix_sort gives every thread at least one element of a tile: row_tile 64 < 128 threads}}
+// expected-error @+1 {{radix_sort gives every thread the same number of elements of a tile, at least one: row_tile 64 over 128 threads}}
 func.func private @radix_sort_threads() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = radix_sort, row_tile = 64>}
+
+// -----
+
+// expected-error @+1 {{radix_onesweep gives every thread the same number of elements of a tile, at least one: row_tile 1024 over 96 threads}}
+func.func private @radix_uneven_threads() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [96, 1, 1], algorithm = radix_onesweep, row_tile = 1024>}
+
+// -----
+
+// expected-error @+1 {{radix_match ranks in whole warps of 32 threads, at most 16 elements a thread: 16 threads, row_tile 64}}
+func.func private @radix_match_part_warp() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [16, 1, 1], algorithm = radix_match, row_tile = 64>}
+
+// -----
+
+// expected-error @+1 {{radix_match ranks in whole warps of 32 threads, at most 16 elements a thread: 32 threads, row_tile 1024}}
+func.func private @radix_match_items() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = radix_match, row_tile = 1024>}
 
 // -----
 

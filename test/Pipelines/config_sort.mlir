@@ -5,7 +5,7 @@
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute max-workgroup-memory=131072" -split-input-file | FileCheck %s --check-prefix=BIG
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute max-workgroup-memory=24576" -split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=13" -split-input-file | FileCheck %s --check-prefix=RANDOM13
-// RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=2" -split-input-file | FileCheck %s --check-prefix=RANDOM2
+// RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=6" -split-input-file | FileCheck %s --check-prefix=RANDOM6
 // Strategy selection for sift.sort: the domain is every dimension but the
 // sorted one, the innermost domain dimension on x. Short rows (under 16)
 // get a thread each; in distribute, longer rows that fit workgroup memory
@@ -77,12 +77,13 @@ func.func @composite_threads(%a: tensor<4x1024xf32>, %b: tensor<8x128xi32>, %c: 
 // -----
 
 // 2 x 4096 x 8 bytes + 16 KiB of indices = 80 KiB: over 48 KiB, and the
-// order is a named one, so a radix sort (radix_sort) of tiles of 1024 f64
-// keys, 16 a thread: two (key, slot) arrays of 12 KiB, 4 KiB of split
-// counts, the scan's partials and 256 digit starts fit 48 KiB (2048 would
-// not); a larger budget takes the workgroup algorithm.
+// order is a named one, so a radix sort ranked by warp match (radix_match)
+// of tiles of 1024 f64 keys, 16 a thread: two (key, slot) arrays of 12.75
+// KiB, the two warps' digit counts (2 KiB), the scan's partials and 256
+// digit starts and bases fit 48 KiB (2048 would not); a larger budget takes
+// the workgroup algorithm.
 // CHECK-LABEL: func.func @too_large
-// CHECK: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = radix_sort, row_tile = 1024>
+// CHECK: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = radix_match, row_tile = 1024>
 // BIG-LABEL: func.func @too_large
 // BIG: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [512, 1, 1], algorithm = workgroup_row>
 func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<2x4096xf64>, tensor<2x4096xi64>) {
@@ -92,20 +93,21 @@ func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<
 
 // -----
 
-// One row of 2^20: a radix sort in tiles of 2048 f32 keys, 128 threads
-// (28 KiB of workgroup memory: keys alone, no row positions). A 24 KiB
-// budget halves the tile.
+// One row of 2^20: a radix sort ranked by warp match in tiles of 4096 f32
+// keys, 256 threads (45 KiB of workgroup memory: keys alone, no row
+// positions, and eight warps' digit counts). A 24 KiB budget halves the
+// tile.
 // CHECK-LABEL: func.func @huge_row
-// CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [128, 1, 1], algorithm = radix_sort, row_tile = 2048>
+// CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [256, 1, 1], algorithm = radix_match, row_tile = 4096>
 // SMALL-LABEL: func.func @huge_row
-// SMALL: workgroup_size = [64, 1, 1], algorithm = radix_sort, row_tile = 1024>
-// Random configs draw radix_sort with any tile that keeps a row within 1024
-// tiles (here from 1024; the digit counts within 65536 tiles) and at least
-// a thread per 64 keys, and merge_rows too.
+// SMALL: workgroup_size = [128, 1, 1], algorithm = radix_match, row_tile = 2048>
+// Random configs draw radix_match with any tile that keeps a row within
+// 1024 tiles (here from 1024) in whole warps, at most 16 keys a thread,
+// and radix_sort, radix_onesweep and merge_rows too.
 // RANDOM13-LABEL: func.func @huge_row
-// RANDOM13: workgroup_size = [32, 1, 1], algorithm = radix_sort, row_tile = 1024>
-// RANDOM2-LABEL: func.func @huge_row
-// RANDOM2: algorithm = merge_rows, row_tile = {{[0-9]+}}>
+// RANDOM13: workgroup_size = [64, 1, 1], algorithm = radix_match, row_tile = 1024>
+// RANDOM6-LABEL: func.func @huge_row
+// RANDOM6: algorithm = merge_rows, row_tile = {{[0-9]+}}>
 func.func @huge_row(%a: tensor<1048576xf32>) -> tensor<1048576xf32> {
   %r = sift.sort dimension(0) descending outs(%a : tensor<1048576xf32>) -> tensor<1048576xf32>
   return %r : tensor<1048576xf32>

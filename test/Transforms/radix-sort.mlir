@@ -2,6 +2,7 @@
 // RUN: sift-opt %s -sift-workgroup-rows=inject-radix-scan-lost-carry=1 -split-input-file | FileCheck %s --check-prefix=CARRY
 // RUN: sift-opt %s -sift-workgroup-rows=inject-no-barrier=1 -split-input-file | FileCheck %s --check-prefix=NOBARRIER
 // RUN: sift-opt %s -sift-workgroup-rows=inject-radix-lookback-skips-one=1 -split-input-file | FileCheck %s --check-prefix=LOOKBACK
+// RUN: sift-opt %s -sift-workgroup-rows=inject-radix-match-peer-bit-lost=1 -split-input-file | FileCheck %s --check-prefix=PEERBIT
 // Algorithm radix_sort: plan buffers, then per 8-bit digit of the keys'
 // order bits a count, a scan and a scatter launch.
 
@@ -174,5 +175,42 @@ func.func @keys_alone(%k: memref<37xi16>) {
 // LOOKBACK: scf.while
 func.func @onesweep(%k: memref<37xf32>) {
   sift.sort dimension(0) ascending {sift.lowering_config = #os} outs(%k : memref<37xf32>)
+  return
+}
+
+// -----
+
+#match = #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [32, 1, 1], algorithm = radix_match, row_tile = 64>
+// radix_match: radix_sort's plan and count and scan launches (two passes
+// for i16 keys), but each scatter ranks its tile by warp match: a warp's
+// 256 digit counts in workgroup memory, and for each of a thread's 2 items
+// nine ballots (the valid lanes, then one a digit bit), the warp's count
+// read, a warp sync, the group's highest lane adding the group's size
+// (a population count), a warp sync; no split table.
+// CHECK-LABEL: func.func @match
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK: gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c2{{.*}}, %{{.+}} = %c1{{.*}}, %{{.+}} = %c1{{.*}}) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c32,
+// CHECK-NOT: memref<544xi32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-9: sift.warp_ballot
+// CHECK: sift.warp_sync
+// CHECK: %[[SIZE:.+]] = llvm.intr.ctpop
+// CHECK: scf.if
+// CHECK:   arith.addi %{{.+}}, %[[SIZE]] : i32
+// CHECK:   memref.store
+// CHECK: sift.warp_sync
+// CHECK-COUNT-9: sift.warp_ballot
+// CHECK-NOT: sift.warp_ballot
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK-NOT: gpu.launch
+// The fault: the digit's top bit has no ballot, eight a item.
+// PEERBIT-LABEL: func.func @match
+// PEERBIT-COUNT-8: sift.warp_ballot
+// PEERBIT-NOT: sift.warp_ballot
+// PEERBIT: sift.warp_sync
+func.func @match(%k: memref<100xi16>) {
+  sift.sort dimension(0) descending {sift.lowering_config = #match} outs(%k : memref<100xi16>)
   return
 }
