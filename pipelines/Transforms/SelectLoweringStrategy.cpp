@@ -183,9 +183,16 @@ constexpr int64_t kMaskTileRows = 4;
 /// allocates: a detection head of 80 classes x 20,000 boxes takes 3.7 GiB.
 constexpr int64_t kMaskBlocksMaxBytes = int64_t{4} << 30;
 
+/// Mixed into the seed of the stream that turns drawn radix sorts into
+/// radix_match.
+constexpr uint64_t kMatchStream = 0x6d61746368ULL;
+
 struct SelectLoweringStrategyPass final
     : sift::impl::SelectLoweringStrategyBase<SelectLoweringStrategyPass> {
   using SelectLoweringStrategyBase::SelectLoweringStrategyBase;
+
+  /// radix_match's own stream (see chooseConfig).
+  ConfigRng matchRng{0};
 
   /// The mask_blocks config of an NMS over `domain` (batch, class) with `n`
   /// sorted candidates, or null when its mask or its walk's workgroup memory
@@ -374,8 +381,6 @@ struct SelectLoweringStrategyPass final
     if (radixSortFits && random) {
       algorithms.push_back(sift::Algorithm::RadixSort);
       algorithms.push_back(sift::Algorithm::RadixOnesweep);
-      if (row.n >= 32)
-        algorithms.push_back(sift::Algorithm::RadixMatch);
     }
     // tileandfuse's own top-k of long rows: per-thread top-k's of chunks
     // and a top-k of their candidates (SplitTopk.cpp); a split's per-chunk
@@ -414,9 +419,16 @@ struct SelectLoweringStrategyPass final
     if (random && row.n > kLongestSerialRow && algorithms.size() > 1)
       algorithms.erase(algorithms.begin());
     sift::Algorithm algorithm = algorithms.back();
-    if (random)
+    if (random) {
       algorithm = algorithms[rng.below(algorithms.size())];
-    else if (!chunks.empty() && !privateFits && row.k <= kSplitDefaultK)
+      // Half of the drawn radix sorts rank by warp match, decided by a
+      // stream of its own: the main stream's draws (every op's algorithm
+      // and sizes, which recorded cases replay) are those of before
+      // radix_match.
+      if (algorithm == sift::Algorithm::RadixSort && row.n >= 32 &&
+          matchRng.below(2) == 0)
+        algorithm = sift::Algorithm::RadixMatch;
+    } else if (!chunks.empty() && !privateFits && row.k <= kSplitDefaultK)
       algorithm = sift::Algorithm::SplitSelect; // tileandfuse's default
     else if (algorithm == sift::Algorithm::WorkgroupRow && row.n < 16)
       algorithm = sift::Algorithm::RowPerThread;
@@ -510,6 +522,7 @@ struct SelectLoweringStrategyPass final
     sift::Pipeline kind = sift::toPipelineAttrKind(*parsed);
     auto pipelineAttr = sift::PipelineAttr::get(context, kind);
     ConfigRng rng{static_cast<uint64_t>(randomSeed)};
+    matchRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kMatchStream};
     OpBuilder b(context);
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (!isa<sift::SortOp, sift::TopkOp, sift::NmsPerClassOp,

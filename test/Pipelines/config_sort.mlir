@@ -5,7 +5,8 @@
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute max-workgroup-memory=131072" -split-input-file | FileCheck %s --check-prefix=BIG
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute max-workgroup-memory=24576" -split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=13" -split-input-file | FileCheck %s --check-prefix=RANDOM13
-// RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=6" -split-input-file | FileCheck %s --check-prefix=RANDOM6
+// RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=3" -split-input-file | FileCheck %s --check-prefix=RANDOM3
+// RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=2" -split-input-file | FileCheck %s --check-prefix=RANDOM2
 // Strategy selection for sift.sort: the domain is every dimension but the
 // sorted one, the innermost domain dimension on x. Short rows (under 16)
 // get a thread each; in distribute, longer rows that fit workgroup memory
@@ -101,13 +102,19 @@ func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<
 // CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [256, 1, 1], algorithm = radix_match, row_tile = 4096>
 // SMALL-LABEL: func.func @huge_row
 // SMALL: workgroup_size = [128, 1, 1], algorithm = radix_match, row_tile = 2048>
-// Random configs draw radix_match with any tile that keeps a row within
-// 1024 tiles (here from 1024) in whole warps, at most 16 keys a thread,
-// and radix_sort, radix_onesweep and merge_rows too.
+// Random configs draw radix_sort (or radix_onesweep) with any tile that
+// keeps a row within 1024 tiles (here from 1024) and at least a thread per
+// 64 keys, and merge_rows; half of the radix sorts (a stream of their own)
+// rank by warp match, in whole warps with at most 16 keys a thread.
 // RANDOM13-LABEL: func.func @huge_row
-// RANDOM13: workgroup_size = [64, 1, 1], algorithm = radix_match, row_tile = 1024>
-// RANDOM6-LABEL: func.func @huge_row
-// RANDOM6: algorithm = merge_rows, row_tile = {{[0-9]+}}>
+// RANDOM13: workgroup_size = [32, 1, 1], algorithm = radix_sort, row_tile = 1024>
+// RANDOM13-LABEL: func.func @long_comparator
+// RANDOM3-LABEL: func.func @huge_row
+// RANDOM3: algorithm = merge_rows, row_tile = {{[0-9]+}}>
+// RANDOM3-LABEL: func.func @long_comparator
+// RANDOM2-LABEL: func.func @huge_row
+// RANDOM2: workgroup_size = [256, 1, 1], algorithm = radix_match, row_tile = 4096>
+// RANDOM2-LABEL: func.func @long_comparator
 func.func @huge_row(%a: tensor<1048576xf32>) -> tensor<1048576xf32> {
   %r = sift.sort dimension(0) descending outs(%a : tensor<1048576xf32>) -> tensor<1048576xf32>
   return %r : tensor<1048576xf32>
