@@ -117,7 +117,8 @@ enum class Fault : uint8_t {
   NmsTileLastRowFirstBox,
   /// radix_match's warp match ignores a digit's top bit: lanes whose
   /// digits differ only there rank as one group, so two elements take one
-  /// place of the sorted tile. Oracle: mismatch (GPU or emu).
+  /// place of the sorted tile. Oracle: data-race on the emu device; on a
+  /// GPU runtime-error (an illegal address) or mismatch.
   RadixMatchPeerBitLost,
 };
 

@@ -121,7 +121,7 @@ FaultText describe(Fault fault) {
             "mismatch (GPU or emu)"};
   case Fault::RadixMatchPeerBitLost:
     return {"radix_match's warp match ignores a digit's top bit",
-            "mismatch (GPU or emu)"};
+            "data-race on emu; runtime-error or mismatch on a GPU"};
   }
   return {"?", "?"};
 }
