@@ -125,17 +125,21 @@ constexpr int64_t kRadixSortItems = 16;
 /// 2). A random config draws any power-of-two tile that fits with one
 /// thread and keeps `rows` within kRadixSortMaxTiles tiles, then any
 /// power-of-two threads up to the tile that fit with it. radix_match's
-/// threads are whole warps with at most kRadixSortItems items each. Null
-/// when nothing fits.
+/// threads are whole warps with at most kRadixSortItems items each (half
+/// as many for 64-bit keys). Null when nothing fits.
 sift::LoweringConfigAttr
 sift::radixSortConfig(MLIRContext *context, int64_t rank, int64_t rows,
                       const RowShape &row, int64_t budget, bool random,
                       ConfigRng &rng, sift::Algorithm algorithm) {
   bool onesweep = algorithm == sift::Algorithm::RadixOnesweep;
   bool match = algorithm == sift::Algorithm::RadixMatch;
-  // radix_match ranks in whole warps, at most 16 items a thread.
+  // radix_match ranks in whole warps, at most 16 items a thread, 8 for
+  // 64-bit keys: its ranking is unrolled over a thread's items in each of
+  // the 8-bit passes, and eight passes of 16 took an f64 sort over 5 s to
+  // compile for gfx942.
+  int64_t matchItems = row.keyBytes > 4 ? kRadixSortItems / 2 : kRadixSortItems;
   auto fewest = [&](int64_t tile) {
-    return match ? std::max<int64_t>(32, tile / kRadixSortItems)
+    return match ? std::max<int64_t>(32, tile / matchItems)
                  : fewestRandomThreads(tile);
   };
   auto fits = [&](int64_t tile, int64_t threads) {

@@ -79,12 +79,14 @@ func.func @composite_threads(%a: tensor<4x1024xf32>, %b: tensor<8x128xi32>, %c: 
 
 // 2 x 4096 x 8 bytes + 16 KiB of indices = 80 KiB: over 48 KiB, and the
 // order is a named one, so a radix sort ranked by warp match (radix_match)
-// of tiles of 1024 f64 keys, 16 a thread: two (key, slot) arrays of 12.75
-// KiB, the two warps' digit counts (2 KiB), the scan's partials and 256
-// digit starts and bases fit 48 KiB (2048 would not); a larger budget takes
-// the workgroup algorithm.
+// of tiles of 1024 f64 keys, 8 a thread (its ranking is unrolled over a
+// thread's keys in each pass: 64-bit keys take eight passes, so half the
+// keys of 32-bit ones): two (key, slot) arrays of 13.5 KiB, the four warps'
+// digit counts (4 KiB), the scan's partials and 256 digit starts and bases
+// fit 48 KiB (2048 would not); a larger budget takes the workgroup
+// algorithm.
 // CHECK-LABEL: func.func @too_large
-// CHECK: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = radix_match, row_tile = 1024>
+// CHECK: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = radix_match, row_tile = 1024>
 // BIG-LABEL: func.func @too_large
 // BIG: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [512, 1, 1], algorithm = workgroup_row>
 func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<2x4096xf64>, tensor<2x4096xi64>) {
