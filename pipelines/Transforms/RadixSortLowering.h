@@ -1,9 +1,10 @@
 //===- RadixSortLowering.h - How radix_sort kernels are built ---*- C++ -*-===//
 //
-// The builder both radix sorts share (RadixSort.cpp: plan buffers, the
-// count, scan and scatter launches, the tile sort by two 4-bit splits;
-// RadixOnesweep.cpp: radix_onesweep's init and histogram launches and its
-// decoupled look-back). Private to those two files.
+// The builder the radix sorts share (RadixSort.cpp: plan buffers, the
+// count, scan and scatter launches; RadixRank.cpp: the tile rankings, two
+// 4-bit splits or warp match; RadixOnesweep.cpp: radix_onesweep's init and
+// histogram launches and its decoupled look-back). Private to those three
+// files.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
