@@ -160,6 +160,7 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createDedupeKernels());
 
   pm.addPass(createExtractGpuPlan(ExtractGpuPlanOptions{options.entry}));
   if (!options.withoutDeviceTail)
@@ -306,6 +307,7 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
     rocdl.chipset = chip;
     rocdl.useBarePtrCallConv = true;
     kernels.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+    kernels.addPass(createAmdgpuNoVectorizeShifts());
   } else {
     ConvertGpuOpsToNVVMOpsOptions nvvm;
     nvvm.useBarePtrCallConv = true;

@@ -33,6 +33,10 @@ constexpr int64_t kNmsBlock = 64;
 /// Threads of a mask_tiles mask workgroup (a flat grid of thread tiles).
 constexpr int64_t kMaskTileThreads = 128;
 
+/// The most rows of a mask_tiles tile that --random-config draws (a grid
+/// too large for smaller tiles still gets larger ones).
+constexpr int64_t kRandomMaskTileRows = 16;
+
 /// Whether mask_tiles' mask grid (a thread per tile of `tileRows`
 /// candidates x one word, over B * C = `rows` rows of `n` candidates) fits
 /// a launch.

@@ -400,6 +400,19 @@ def CopiesToLinalg : Pass<"sift-copies-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def DedupeKernels : Pass<"sift-dedupe-kernels", "mlir::ModuleOp"> {
+  let summary = "Makes kernel modules with the same contents one";
+  let description = [{
+    Kernel outlining makes a `gpu.module` for every `gpu.launch`, even when
+    two launches run the same code on other buffers (a radix sort's middle
+    passes, whose pass number each kernel loads; the scans of every pass).
+    This pass keeps the first of the kernel modules whose contents print
+    the same (the module's own name aside, locations ignored), points the
+    `gpu.launch_func` ops of the others at it and erases them, so that the
+    GPU backend compiles each kernel once and the oracles check it once.
+  }];
+}
+
 def ExtractGpuPlan : Pass<"sift-extract-gpu-plan", "mlir::ModuleOp"> {
   let summary = "Extracts the dispatch plan from the host side of a GPU program";
   let description = [{
@@ -453,6 +466,24 @@ def TestTileSiftOps : Pass<"sift-test-tile", "mlir::func::FuncOp"> {
 }
 
 #endif // SIFT_TRANSFORMS_PASSES_TD
+
+def AmdgpuNoVectorizeShifts
+    : Pass<"sift-amdgpu-no-vectorize-shifts", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Keeps LLVM 22's vectorizers off AMDGPU kernels that shift "
+                "right by a variable amount";
+  let description = [{
+    LLVM 22's AMDGPU instruction selection crashes (in
+    MachineRegisterInfo::constrainRegClass) on a vector logical shift right
+    by a variable amount of a float's order bits (the select, and, xor of
+    sift's key order), which the loop and SLP vectorizers make when a thread
+    computes two such digits in a row: a radix sort whose kernels load
+    their pass's number (RadixSortLowering::passIndex) hits it. Each
+    `llvm.func` of the module (after the ROCDL conversion) that holds an
+    `llvm.lshr` whose amount is not a constant gets the `noimplicitfloat`
+    passthrough attribute, which keeps the loop, SLP and load/store
+    vectorizers away from it; other kernels are left as they are.
+  }];
+}
 
 def LowerWarpOps : Pass<"sift-lower-warp-ops", "mlir::gpu::GPUModuleOp"> {
   let summary = "sift.warp_ballot and sift.warp_sync for one target";

@@ -76,19 +76,19 @@ void RadixSortLowering::buildHistogram() {
       });
 }
 
-Value RadixSortLowering::ticketOf(OpBuilder &b, Value tid, int64_t pass) {
+Value RadixSortLowering::ticketOf(OpBuilder &b, Value tid, Value pass) {
   Value ticket = workgroupArray(b, 1, b.getI32Type());
   onThreadZero(b, tid, [&](OpBuilder &b) {
-    Value mine = memref::AtomicRMWOp::create(
-        b, loc, arith::AtomicRMWKind::addi, i32(b, 1), tickets,
-        ValueRange{index(b, 0), index(b, pass)});
+    Value mine = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                             i32(b, 1), tickets,
+                                             ValueRange{index(b, 0), pass});
     memref::StoreOp::create(b, loc, mine, ticket, index(b, 0));
   });
   gpu::BarrierOp::create(b, loc); // Needed even under dist-no-barrier.
   return toIndex(b, memref::LoadOp::create(b, loc, ticket, index(b, 0)));
 }
 
-void RadixSortLowering::publishCounts(OpBuilder &b, Value tid, int64_t pass,
+void RadixSortLowering::publishCounts(OpBuilder &b, Value tid, Value pass,
                                       const Tile &c, Value counts) {
   Value first = isFirstTile(b, c);
   sift::forEachOfThread(
@@ -96,8 +96,8 @@ void RadixSortLowering::publishCounts(OpBuilder &b, Value tid, int64_t pass,
       [&](OpBuilder &b, Location loc, Value d) {
         Value count = memref::LoadOp::create(b, loc, counts, d);
         Value word = arith::SelectOp::create(
-            b, loc, first, statusWord(b, inclusiveEpoch(pass), count),
-            statusWord(b, aggregateEpoch(pass), count));
+            b, loc, first, statusWord(b, inclusiveEpoch(b, pass), count),
+            statusWord(b, aggregateEpoch(b, pass), count));
         memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::assign, word,
                                     status, statusSlot(b, c, c.number, d));
       });
@@ -123,11 +123,12 @@ Value RadixSortLowering::relaxedLoad(OpBuilder &b, Value buffer,
                               LLVM::AtomicOrdering::monotonic);
 }
 
-void RadixSortLowering::lookBack(OpBuilder &b, Value tid, int64_t pass,
+void RadixSortLowering::lookBack(OpBuilder &b, Value tid, Value pass,
                                  const Tile &c, Value counts, Value starts,
                                  Value bases) {
   Value threads = index(b, options.threads);
-  int64_t aggregate = aggregateEpoch(pass), inclusive = inclusiveEpoch(pass);
+  Value aggregate = aggregateEpoch(b, pass),
+        inclusive = inclusiveEpoch(b, pass);
   Value first = isFirstTile(b, c);
   auto countOf = [&](OpBuilder &b, Value d) -> Value {
     return memref::LoadOp::create(b, loc, counts, d);
@@ -163,9 +164,8 @@ void RadixSortLowering::lookBack(OpBuilder &b, Value tid, int64_t pass,
                     Value word = relaxedLoad(b, status, at);
                     Value epoch =
                         arith::ShRUIOp::create(b, loc, word, i64(b, 32));
-                    Value pending =
-                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                              epoch, i64(b, aggregate));
+                    Value pending = arith::CmpIOp::create(
+                        b, loc, arith::CmpIPredicate::ult, epoch, aggregate);
                     scf::ConditionOp::create(b, loc, pending, ValueRange{word});
                   },
                   [&](OpBuilder &b, Location loc, ValueRange) {
@@ -175,8 +175,7 @@ void RadixSortLowering::lookBack(OpBuilder &b, Value tid, int64_t pass,
               Value count = arith::TruncIOp::create(b, loc, i32Type, word);
               Value done = arith::CmpIOp::create(
                   b, loc, arith::CmpIPredicate::eq,
-                  arith::ShRUIOp::create(b, loc, word, i64(b, 32)),
-                  i64(b, inclusive));
+                  arith::ShRUIOp::create(b, loc, word, i64(b, 32)), inclusive);
               // An inclusive prefix ends the walk (t = -1).
               Value next = arith::SelectOp::create(
                   b, loc, done, i64(b, -1),

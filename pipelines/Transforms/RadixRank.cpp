@@ -22,7 +22,7 @@ namespace sift::radixsort {
 
 void RadixSortLowering::buildSplit(OpBuilder &b, Value tid, Value length,
                                    std::pair<Value, Value> from,
-                                   std::pair<Value, Value> to, int64_t shift,
+                                   std::pair<Value, Value> to, Value shift,
                                    Value table, Value partials) {
   int64_t threadCount = options.threads;
   Value one = index(b, 1);
@@ -77,8 +77,7 @@ void RadixSortLowering::buildSplit(OpBuilder &b, Value tid, Value length,
 }
 
 void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value length,
-                                       int64_t pass,
-                                       std::pair<Value, Value> from,
+                                       Value pass, std::pair<Value, Value> from,
                                        std::pair<Value, Value> to,
                                        Value counters, Value starts,
                                        Value partials) {

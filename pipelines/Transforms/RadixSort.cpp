@@ -87,6 +87,11 @@ LogicalResult RadixSortLowering::build() {
   for (Value operand : ArrayRef<Value>(row.staged).drop_front())
     copies.push_back(
         allocate(cast<MemRefType>(operand.getType()).getElementType()));
+  passIds.assign(passes, Value());
+  if (passes >= 4)
+    for (int64_t pass = 1; pass < passes; ++pass)
+      passIds[pass] =
+          memref::AllocOp::create(b, loc, MemRefType::get({1}, b.getI32Type()));
   if (options.onesweep) {
     histogram = memref::AllocOp::create(
         b, loc, MemRefType::get({rows, passes * kBins}, b.getI32Type()));
@@ -112,16 +117,30 @@ LogicalResult RadixSortLowering::build() {
   return success();
 }
 
-Value RadixSortLowering::digitOf(OpBuilder &b, Value key, int64_t shift,
+Value RadixSortLowering::digitOf(OpBuilder &b, Value key, Value shift,
                                  int64_t width) {
   Value bits = sift::buildOrderBits(b, loc, key, invert);
   Type type = bits.getType();
   Value shifted = arith::ShRUIOp::create(
-      b, loc, bits, arith::ConstantIntOp::create(b, loc, type, shift));
+      b, loc, bits, arith::IndexCastUIOp::create(b, loc, type, shift));
   Value digit = arith::AndIOp::create(
       b, loc, shifted,
       arith::ConstantIntOp::create(b, loc, type, (int64_t{1} << width) - 1));
   return toIndex(b, digit);
+}
+
+void RadixSortLowering::writePassIds(OpBuilder &b, Value block, Value tid) {
+  if (llvm::all_of(passIds, [](Value v) { return !v; }))
+    return;
+  Value firstBlock = cmp(b, arith::CmpIPredicate::eq, block, index(b, 0));
+  scf::IfOp::create(b, loc, firstBlock, [&](OpBuilder &b, Location) {
+    onThreadZero(b, tid, [&](OpBuilder &b) {
+      for (auto [pass, id] : llvm::enumerate(passIds))
+        if (id)
+          memref::StoreOp::create(b, loc, i32(b, pass), id, index(b, 0));
+    });
+    scf::YieldOp::create(b, loc);
+  });
 }
 
 std::pair<Value, Value> RadixSortLowering::load(OpBuilder &b, int64_t pass,
@@ -186,6 +205,10 @@ void RadixSortLowering::buildDigitCount(
       std::max(options.threads, std::min<int64_t>(options.tile, 512));
   launch(rows * tiles, threadCount, [&](OpBuilder &b, Value block, Value tid) {
     Value threads = index(b, threadCount);
+    if (first == 0)
+      writePassIds(b, block, tid);
+    // One pass: its number as its kernels see it; several: constants.
+    Value only = count == 1 ? passIndex(b, first) : Value();
     Tile c = tileOf(b, block);
     Value bins = workgroupArray(b, count * kBins, b.getI32Type());
     sift::forEachOfThread(b, loc, tid, index(b, count * kBins), threads,
@@ -204,8 +227,9 @@ void RadixSortLowering::buildDigitCount(
           for (int64_t pass = first; pass < first + count; ++pass)
             memref::AtomicRMWOp::create(
                 b, loc, arith::AtomicRMWKind::addi, i32(b, 1), bins,
-                ValueRange{add(b, passDigit(b, loaded[0], pass),
-                               index(b, (pass - first) * kBins))});
+                ValueRange{add(
+                    b, passDigit(b, loaded[0], only ? only : index(b, pass)),
+                    index(b, (pass - first) * kBins))});
         });
     barrier(b);
     writeOut(b, c, bins, tid, threads);
@@ -330,6 +354,7 @@ void RadixSortLowering::buildScatter(int64_t pass) {
   int64_t to = pass % 2;
   launch(
       rows * tiles, options.threads, [&](OpBuilder &b, Value block, Value tid) {
+        Value p = passIndex(b, pass);
         Value threads = index(b, options.threads);
         Type i32Type = b.getI32Type();
         // onesweep: the tile's digit counts (zeroed before the ticket's
@@ -344,7 +369,7 @@ void RadixSortLowering::buildScatter(int64_t pass) {
                                                           tileCounts, d);
                                 });
         }
-        Tile c = tileOf(b, options.onesweep ? ticketOf(b, tid, pass) : block);
+        Tile c = tileOf(b, options.onesweep ? ticketOf(b, tid, p) : block);
         auto slotArray = [&]() -> Value {
           return withSlots ? workgroupArray(b, stagedSize(), i32Type) : Value();
         };
@@ -374,7 +399,7 @@ void RadixSortLowering::buildScatter(int64_t pass) {
               if (tileCounts)
                 memref::AtomicRMWOp::create(
                     b, loc, arith::AtomicRMWKind::addi, i32(b, 1), tileCounts,
-                    ValueRange{passDigit(b, loaded[0], pass)});
+                    ValueRange{passDigit(b, loaded[0], p)});
             });
         // Where each digit's bucket starts in the row: a scan of the totals.
         buildBlockScan(
@@ -383,7 +408,7 @@ void RadixSortLowering::buildScatter(int64_t pass) {
               if (options.onesweep)
                 return memref::LoadOp::create(
                     b, loc, histogram,
-                    ValueRange{c.r, add(b, i, index(b, pass * kBins))});
+                    ValueRange{c.r, add(b, i, mul(b, p, index(b, kBins)))});
               return memref::LoadOp::create(b, loc, totals, ValueRange{c.r, i});
             },
             [&](OpBuilder &b, Value i, Value v) {
@@ -401,17 +426,18 @@ void RadixSortLowering::buildScatter(int64_t pass) {
         // onesweep: the counts go out before the tile is sorted, so that
         // later tiles' look-backs rarely wait.
         if (options.onesweep)
-          publishCounts(b, tid, pass, c, tileCounts);
+          publishCounts(b, tid, p, c, tileCounts);
         if (options.match) {
           // The sorted tile and the digits' starts in one ranking.
-          buildMatchRank(b, tid, c.length, pass, a, other, table, starts,
+          buildMatchRank(b, tid, c.length, p, a, other, table, starts,
                          partials);
           std::swap(a, other);
         } else {
-          int64_t shift = pass * sift::kRadixSortDigitBits;
+          Value shift = passShift(b, p);
           buildSplit(b, tid, c.length, a, other, shift, table, partials);
           buildSplit(b, tid, c.length, other, a,
-                     shift + sift::kRadixSortSplitBits, table, partials);
+                     add(b, shift, index(b, sift::kRadixSortSplitBits)), table,
+                     partials);
         }
         // Where each digit starts in the sorted tile.
         if (!options.match)
@@ -420,7 +446,7 @@ void RadixSortLowering::buildScatter(int64_t pass) {
               [&](OpBuilder &b, Location loc, Value e) {
                 Value d = passDigit(
                     b, memref::LoadOp::create(b, loc, a.first, staged(b, e)),
-                    pass);
+                    p);
                 Value zero = index(b, 0);
                 Value later = cmp(b, arith::CmpIPredicate::ne, e, zero);
                 Value previous = arith::SelectOp::create(
@@ -428,7 +454,7 @@ void RadixSortLowering::buildScatter(int64_t pass) {
                 Value dp = passDigit(b,
                                      memref::LoadOp::create(
                                          b, loc, a.first, staged(b, previous)),
-                                     pass);
+                                     p);
                 Value starts0 = arith::OrIOp::create(
                     b, loc, cmp(b, arith::CmpIPredicate::eq, e, zero),
                     cmp(b, arith::CmpIPredicate::ne, d, dp));
@@ -446,7 +472,7 @@ void RadixSortLowering::buildScatter(int64_t pass) {
         // in the bucket, less where d starts in the tile). Digits the tile
         // lacks get a value no element reads.
         if (options.onesweep)
-          lookBack(b, tid, pass, c, tileCounts, starts, bases);
+          lookBack(b, tid, p, c, tileCounts, starts, bases);
         else
           sift::forEachOfThread(
               b, loc, tid, index(b, kBins), threads,
@@ -469,7 +495,7 @@ void RadixSortLowering::buildScatter(int64_t pass) {
               Value slot = withSlots
                                ? memref::LoadOp::create(b, loc, a.second, from)
                                : Value();
-              Value d = passDigit(b, key, pass);
+              Value d = passDigit(b, key, p);
               Value place = toIndex(
                   b, add(b, memref::LoadOp::create(b, loc, bases, d),
                          arith::IndexCastOp::create(b, loc, i32Type, e)));

@@ -71,12 +71,35 @@ private:
                                    MemRefType::get({rows, row.n}, element));
   }
 
-  /// Bits [shift, shift + width) of `key`'s order bits, as an index.
-  Value digitOf(OpBuilder &b, Value key, int64_t shift, int64_t width);
-  Value passDigit(OpBuilder &b, Value key, int64_t pass) {
-    return digitOf(b, key, pass * sift::kRadixSortDigitBits,
-                   sift::kRadixSortDigitBits);
+  /// Bits [shift, shift + width) of `key`'s order bits, as an index
+  /// (`shift` an index).
+  Value digitOf(OpBuilder &b, Value key, Value shift, int64_t width);
+  /// Where pass `pass` (an index) takes its digit from.
+  Value passShift(OpBuilder &b, Value pass) {
+    return mul(b, pass, index(b, sift::kRadixSortDigitBits));
   }
+  Value passDigit(OpBuilder &b, Value key, Value pass) {
+    return digitOf(b, key, passShift(b, pass), sift::kRadixSortDigitBits);
+  }
+
+  /// Pass `pass`'s number as its kernels see it: a constant for the first
+  /// pass (and for every pass of keys of one or two bytes), else a load
+  /// from the pass's own one-element plan buffer, which the first launch
+  /// fills. The passes' launches then outline to the same kernels but for
+  /// the first pass's (which read the op's operands) and the last scatter
+  /// (which writes its results): their buffers are arguments, the
+  /// ping-pong side only swaps them. sift-dedupe-kernels makes those one:
+  /// an f64 sort builds 7 kernels instead of 24, and the GPU backend
+  /// compiles each once.
+  Value passIndex(OpBuilder &b, int64_t pass) {
+    if (!passIds[pass])
+      return index(b, pass);
+    return toIndex(b,
+                   memref::LoadOp::create(b, loc, passIds[pass], index(b, 0)));
+  }
+  /// The first launch's thread 0 of workgroup 0 writes every middle pass's
+  /// number into its buffer.
+  void writePassIds(OpBuilder &b, Value block, Value tid);
 
   Tile tileOf(OpBuilder &b, Value block) {
     return RowKernelBuilder::tileOf(b, block, tiles, options.tile, row);
@@ -155,7 +178,7 @@ private:
   /// counts its items per bucket, a scan makes the counts places.
   void buildSplit(OpBuilder &b, Value tid, Value length,
                   std::pair<Value, Value> from, std::pair<Value, Value> to,
-                  int64_t shift, Value table, Value partials);
+                  Value shift, Value table, Value partials);
 
   /// radix_match: stably sorts the first `length` (key, slot) pairs of the
   /// workgroup arrays `from` by pass `pass`'s digit into `to`, and makes
@@ -166,21 +189,21 @@ private:
   /// of the digit in `counters` (workgroup memory, [warps][256]) and each
   /// ranks after the lower ones; a scan over (digit, warp) then makes the
   /// counts places. The fault radix-match-peer-bit-lost ignores the top bit.
-  void buildMatchRank(OpBuilder &b, Value tid, Value length, int64_t pass,
+  void buildMatchRank(OpBuilder &b, Value tid, Value length, Value pass,
                       std::pair<Value, Value> from, std::pair<Value, Value> to,
                       Value counters, Value starts, Value partials);
   int64_t warps() const { return options.threads / 32; }
 
   /// onesweep: the workgroup's tile number in pass `pass`, the next ticket
   /// (thread 0 takes it, workgroup memory hands it to the others).
-  Value ticketOf(OpBuilder &b, Value tid, int64_t pass);
+  Value ticketOf(OpBuilder &b, Value tid, Value pass);
 
   /// The status word of tile `t`'s digit `d`: the pass's epoch above a
   /// count, an aggregate (the tile's own count) at 2 * pass + 1, an
   /// inclusive prefix (the count of every tile up to it) at 2 * pass + 2;
   /// an earlier pass's epoch reads as not yet published.
-  Value statusWord(OpBuilder &b, int64_t epoch, Value count) {
-    Value high = i64(b, epoch << 32);
+  Value statusWord(OpBuilder &b, Value epoch, Value count) {
+    Value high = arith::ShLIOp::create(b, loc, epoch, i64(b, 32));
     return arith::OrIOp::create(
         b, loc, high, arith::ExtUIOp::create(b, loc, b.getI64Type(), count));
   }
@@ -190,15 +213,20 @@ private:
   SmallVector<Value> statusSlot(OpBuilder &b, const Tile &c, Value t, Value d) {
     return {c.r, add(b, mul(b, t, index(b, kBins)), d)};
   }
-  static int64_t aggregateEpoch(int64_t pass) { return 2 * pass + 1; }
-  static int64_t inclusiveEpoch(int64_t pass) { return 2 * pass + 2; }
+  Value aggregateEpoch(OpBuilder &b, Value pass) { return epoch(b, pass, 1); }
+  Value inclusiveEpoch(OpBuilder &b, Value pass) { return epoch(b, pass, 2); }
+  Value epoch(OpBuilder &b, Value pass, int64_t plus) {
+    Value twice = mul(b, pass, index(b, 2));
+    return arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                        add(b, twice, index(b, plus)));
+  }
   Value isFirstTile(OpBuilder &b, const Tile &c) {
     return cmp(b, arith::CmpIPredicate::eq, c.number, index(b, 0));
   }
 
   /// onesweep: publishes tile `c`'s count of each digit (`counts`), an
   /// inclusive prefix for the row's first tile, an aggregate otherwise.
-  void publishCounts(OpBuilder &b, Value tid, int64_t pass, const Tile &c,
+  void publishCounts(OpBuilder &b, Value tid, Value pass, const Tile &c,
                      Value counts);
 
   /// A relaxed (monotonic) atomic load of `buffer[at]`: memref has no
@@ -213,7 +241,7 @@ private:
   /// the digit's place in the row less its start in the tile. A tile waits
   /// only for tiles with earlier tickets, whose workgroups have started.
   /// The fault radix-lookback-skips-one starts the walk a tile too early.
-  void lookBack(OpBuilder &b, Value tid, int64_t pass, const Tile &c,
+  void lookBack(OpBuilder &b, Value tid, Value pass, const Tile &c,
                 Value counts, Value starts, Value bases);
 
   /// Pass `pass`: a workgroup per tile sorts it by the digit in workgroup
@@ -236,6 +264,8 @@ private:
   Type keyType;
   Value keys[2], slots[2], counts, totals;
   Value histogram, status, tickets; ///< onesweep
+  /// passIndex's buffers (null where the number is a constant).
+  SmallVector<Value> passIds;
   SmallVector<Value> copies;
 };
 
