@@ -9,7 +9,8 @@
 # scripts/gpu-run.sh, which builds the runtime-only sift-run; --jobs=N: up
 # to N folders at once, one sift-run each), then a sample of N artifacts (default 40, every k-th) again under compute-sanitizer
 # memcheck. Writes $OUT/<NAME>.csv, $OUT/<NAME>-memcheck.csv and
-# $OUT/summary.txt: verdicts per folder and pipeline, kernel time per case
+# $OUT/summary.txt: the runs' throughput (artifacts/s, build excluded),
+# verdicts per folder and pipeline, kernel time per case
 # (median, p90, p99, max) and the ten slowest kernels with their artifacts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,7 +52,8 @@ if [ "$memcheck" -gt 0 ]; then
       --out="$out/$name-memcheck.csv" 2> "$out/$name-memcheck.log" || status=$?
   done
 fi
-python3 - "$out" > "$out/summary.txt" <<'EOF'
+cat "$out/throughput.txt" > "$out/summary.txt" 2>/dev/null || true
+python3 - "$out" >> "$out/summary.txt" <<'EOF'
 import csv, glob, os, sys, statistics
 out = sys.argv[1]
 for path in sorted(glob.glob(os.path.join(out, "*.csv"))):

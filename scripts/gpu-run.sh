@@ -64,6 +64,11 @@ else
 fi
 status=0
 pids=()
+artifacts=0
+for dir in "${dirs[@]}"; do
+  artifacts=$((artifacts + $(find "$dir" -maxdepth 1 \( -name '*.siftart' -o -name '*.ireecase' \) | wc -l)))
+done
+started=$(date +%s.%N)
 for dir in "${dirs[@]}"; do
   name=$(basename "$dir")
   # --resume: run again after a preemption, it goes on where it stopped.
@@ -77,4 +82,7 @@ for dir in "${dirs[@]}"; do
 done
 for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
 cat "$out"/*.summary 2>/dev/null || true
+# Throughput of the runs alone (not the build or the runtime tests).
+python3 -c 'import sys; n, s = int(sys.argv[1]), float(sys.argv[3]) - float(sys.argv[2]); print(f"sift-run phase: {n} artifacts in {s:.1f} s, {n / s if s > 0 else 0:.1f} artifacts/s (up to {sys.argv[4]} sift-run at a time)")' \
+  "$artifacts" "$started" "$(date +%s.%N)" "$jobs" | tee "$out/throughput.txt"
 exit $status
