@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "oracles/Verdict.h"
 
+#include "support/Process.h"
+
 #include <string>
 
 namespace sift::oracle {
@@ -72,6 +74,23 @@ std::optional<Verdict> emuCheckVerdict(std::string_view message) {
       return verdict;
   }
   return std::nullopt;
+}
+
+Verdict runFailureVerdict(std::string_view message, bool emu) {
+  using sift::kRunTimedOutPrefix;
+  if (message.substr(0, kRunTimedOutPrefix.size()) == kRunTimedOutPrefix)
+    return Verdict::RunTimeout;
+  if (emu)
+    if (std::optional<Verdict> check = emuCheckVerdict(message))
+      return *check;
+  return Verdict::RuntimeError;
+}
+
+std::string_view runFailureDetail(std::string_view message) {
+  using sift::kRunTimedOutPrefix;
+  if (message.substr(0, kRunTimedOutPrefix.size()) == kRunTimedOutPrefix)
+    message.remove_prefix(kRunTimedOutPrefix.size());
+  return message;
 }
 
 bool isFinding(Verdict verdict) {

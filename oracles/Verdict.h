@@ -82,6 +82,14 @@ std::optional<Verdict> parseVerdict(std::string_view name);
 /// "uninitialized-read: ..."); nullopt for any other runtime error.
 std::optional<Verdict> emuCheckVerdict(std::string_view message);
 
+/// The verdict of a failed run from its error message: run-timeout when it
+/// starts with kRunTimedOutPrefix (support/Process.h), an emu check's
+/// verdict (`emu`: the run was on the emu device), else runtime-error.
+Verdict runFailureVerdict(std::string_view message, bool emu);
+
+/// The message without kRunTimedOutPrefix (the verdict says it).
+std::string_view runFailureDetail(std::string_view message);
+
 /// True for every verdict except `Pass`. `GenInvalid` counts: it is a bug in
 /// the generator rather than the compiler, but it is still reported.
 bool isFinding(Verdict verdict);

@@ -9,7 +9,15 @@
 
 #include <sys/types.h>
 
+#include <string_view>
+
 namespace sift {
+
+/// How a run's error message starts when a tool sift runs under its own
+/// time limit (iree-run-module) was stopped: the verdict is then
+/// run-timeout, as when an isolated case's worker is killed, never
+/// runtime-error (oracle::runFailureVerdict).
+inline constexpr std::string_view kRunTimedOutPrefix = "run-timeout: ";
 
 /// In a child just forked from `parent`: be killed when the parent dies
 /// (Linux; it holds across exec), and exit at once if it already has, so

@@ -76,13 +76,14 @@ CaseResult runProgramCase(SystemUnderTest &system, rt::Device &device,
                         " (a documented limit, checked at run time)";
         return result;
       }
-      // The emu device's checks are verdicts of their own.
-      std::optional<oracle::Verdict> check =
-          device.kind() == rt::DeviceKind::Emu
-              ? oracle::emuCheckVerdict(actual.message())
-              : std::nullopt;
-      return decide(result, check.value_or(oracle::Verdict::RuntimeError),
-                    Stage(Step::Run), actual.message());
+      // The emu device's checks and a tool's own time limit are verdicts
+      // of their own.
+      return decide(result,
+                    oracle::runFailureVerdict(
+                        actual.message(),
+                        device.kind() == rt::DeviceKind::Emu),
+                    Stage(Step::Run),
+                    std::string(oracle::runFailureDetail(actual.message())));
     }
     if (r == 0) {
       result.actual = std::move(actual.value());

@@ -153,8 +153,12 @@ ireeRunModule(const std::string &runModule, const std::string &device,
   }
   ToolRun run = runTool(args, seconds);
   if (run.status != 0)
-    return makeError(run.timedOut ? "iree-run-module did not finish in time"
-                                  : runFailure(run));
+    return makeError(run.timedOut
+                         ? std::string(kRunTimedOutPrefix) +
+                               "the run did not finish in time; "
+                               "iree-run-module was stopped at its limit of " +
+                               std::to_string(static_cast<int>(seconds)) + " s"
+                         : runFailure(run));
   std::vector<HostTensor> results;
   for (const std::string &file : outputs) {
     Result<HostTensor> tensor = readNpy(file);

@@ -179,14 +179,11 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
     if (r == 0)
       row.loadMs = (after.moduleLoad - before.moduleLoad).count() / 1e6;
     if (!outputs.ok()) {
-      // The emu device's checks are verdicts of their own.
-      std::optional<oracle::Verdict> check =
-          device.kind() == rt::DeviceKind::Emu
-              ? oracle::emuCheckVerdict(outputs.message())
-              : std::nullopt;
-      row.verdict =
-          check ? std::string(oracle::toString(*check)) : "runtime-error";
-      row.detail = outputs.message();
+      // The emu device's checks and a tool's own time limit are verdicts
+      // of their own.
+      row.verdict = std::string(oracle::toString(oracle::runFailureVerdict(
+          outputs.message(), device.kind() == rt::DeviceKind::Emu)));
+      row.detail = std::string(oracle::runFailureDetail(outputs.message()));
       return row;
     }
     runs.push_back(std::move(*outputs));

@@ -1,10 +1,13 @@
 //===- test/unittests/oracles/VerdictTest.cpp - Verdict names -------------===//
 //
 // The stable verdict names round-trip, are unique, and match the list in
-// DESIGN.md; every verdict but `pass` is a finding.
+// DESIGN.md; every verdict but `pass` is a finding; a failed run's message
+// decides between run-timeout, an emu check and runtime-error.
 //
 //===----------------------------------------------------------------------===//
 #include "oracles/Verdict.h"
+
+#include "support/Process.h"
 
 #include <gtest/gtest.h>
 
@@ -69,6 +72,29 @@ TEST(VerdictTest, EverythingButPassIsAFinding) {
   for (Verdict verdict : kAllVerdicts)
     EXPECT_EQ(isFinding(verdict), verdict != Verdict::Pass)
         << toString(verdict);
+}
+
+TEST(VerdictTest, AFailedRunsMessageDecidesItsVerdict) {
+  // iree-run-module stopped by its own limit (IreeRun.cpp's message): a
+  // run-timeout on any device, not a runtime error (a replay with a case
+  // timeout above that limit called a slow NMS a runtime-error).
+  std::string stopped = std::string(kRunTimedOutPrefix) +
+                        "iree-run-module did not finish in 120 s";
+  EXPECT_EQ(runFailureVerdict(stopped, false), Verdict::RunTimeout);
+  EXPECT_EQ(runFailureVerdict(stopped, true), Verdict::RunTimeout);
+  EXPECT_EQ(runFailureDetail(stopped),
+            "iree-run-module did not finish in 120 s");
+  EXPECT_EQ(runFailureDetail("data-race: thread 3"), "data-race: thread 3");
+  // Only at the start: a tool's output that mentions it is not one.
+  EXPECT_EQ(runFailureVerdict("iree-run-module: run-timeout: no", false),
+            Verdict::RuntimeError);
+  // The emu device's checks count on the emu device only.
+  EXPECT_EQ(runFailureVerdict("dispatch 2: data-race: thread 3", true),
+            Verdict::DataRace);
+  EXPECT_EQ(runFailureVerdict("dispatch 2: data-race: thread 3", false),
+            Verdict::RuntimeError);
+  EXPECT_EQ(runFailureVerdict("CUDA error: an illegal memory access", true),
+            Verdict::RuntimeError);
 }
 
 } // namespace
