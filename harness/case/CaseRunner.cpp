@@ -80,8 +80,7 @@ CaseResult runProgramCase(SystemUnderTest &system, rt::Device &device,
       // of their own.
       return decide(result,
                     oracle::runFailureVerdict(
-                        actual.message(),
-                        device.kind() == rt::DeviceKind::Emu),
+                        actual.message(), device.kind() == rt::DeviceKind::Emu),
                     Stage(Step::Run),
                     std::string(oracle::runFailureDetail(actual.message())));
     }
