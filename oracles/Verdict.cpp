@@ -76,9 +76,14 @@ std::optional<Verdict> emuCheckVerdict(std::string_view message) {
   return std::nullopt;
 }
 
+namespace {
+bool timedOut(std::string_view message) {
+  return message.substr(0, kRunTimedOutPrefix.size()) == kRunTimedOutPrefix;
+}
+} // namespace
+
 Verdict runFailureVerdict(std::string_view message, bool emu) {
-  using sift::kRunTimedOutPrefix;
-  if (message.substr(0, kRunTimedOutPrefix.size()) == kRunTimedOutPrefix)
+  if (timedOut(message))
     return Verdict::RunTimeout;
   if (emu)
     if (std::optional<Verdict> check = emuCheckVerdict(message))
@@ -87,8 +92,7 @@ Verdict runFailureVerdict(std::string_view message, bool emu) {
 }
 
 std::string_view runFailureDetail(std::string_view message) {
-  using sift::kRunTimedOutPrefix;
-  if (message.substr(0, kRunTimedOutPrefix.size()) == kRunTimedOutPrefix)
+  if (timedOut(message))
     message.remove_prefix(kRunTimedOutPrefix.size());
   return message;
 }

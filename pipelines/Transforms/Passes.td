@@ -465,26 +465,6 @@ def TestTileSiftOps : Pass<"sift-test-tile", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
-#endif // SIFT_TRANSFORMS_PASSES_TD
-
-def AmdgpuNoVectorizeShifts
-    : Pass<"sift-amdgpu-no-vectorize-shifts", "mlir::gpu::GPUModuleOp"> {
-  let summary = "Keeps LLVM 22's vectorizers off AMDGPU kernels that shift "
-                "right by a variable amount";
-  let description = [{
-    LLVM 22's AMDGPU instruction selection crashes (in
-    MachineRegisterInfo::constrainRegClass) on a vector logical shift right
-    by a variable amount of a float's order bits (the select, and, xor of
-    sift's key order), which the loop and SLP vectorizers make when a thread
-    computes two such digits in a row: a radix sort whose kernels load
-    their pass's number (RadixSortLowering::passIndex) hits it. Each
-    `llvm.func` of the module (after the ROCDL conversion) that holds an
-    `llvm.lshr` whose amount is not a constant gets the `noimplicitfloat`
-    passthrough attribute, which keeps the loop, SLP and load/store
-    vectorizers away from it; other kernels are left as they are.
-  }];
-}
-
 def LowerWarpOps : Pass<"sift-lower-warp-ops", "mlir::gpu::GPUModuleOp"> {
   let summary = "sift.warp_ballot and sift.warp_sync for one target";
   let description = [{
@@ -531,3 +511,23 @@ def LowerKernelsForHost
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::func::FuncDialect",
                            "::mlir::cf::ControlFlowDialect"];
 }
+
+def AmdgpuNoVectorizeShifts
+    : Pass<"sift-amdgpu-no-vectorize-shifts", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Keeps LLVM 22's vectorizers off AMDGPU kernels that shift "
+                "right by a variable amount";
+  let description = [{
+    LLVM 22's AMDGPU instruction selection crashes (in
+    MachineRegisterInfo::constrainRegClass) on a vector logical shift right
+    by a variable amount of a float's order bits (the select, and, xor of
+    sift's key order), which the loop and SLP vectorizers make when a thread
+    computes two such digits in a row: a radix sort whose kernels load
+    their pass's number (RadixSortLowering::passIndex) hits it. Each
+    `llvm.func` of the module (after the ROCDL conversion) that holds an
+    `llvm.lshr` whose amount is not a constant gets the `noimplicitfloat`
+    passthrough attribute, which keeps the loop, SLP and load/store
+    vectorizers away from it; other kernels are left as they are.
+  }];
+}
+
+#endif // SIFT_TRANSFORMS_PASSES_TD

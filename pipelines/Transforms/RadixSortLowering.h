@@ -97,8 +97,8 @@ private:
     return toIndex(b,
                    memref::LoadOp::create(b, loc, passIds[pass], index(b, 0)));
   }
-  /// The first launch's thread 0 of workgroup 0 writes every middle pass's
-  /// number into its buffer.
+  /// The first launch's thread 0 of workgroup 0 writes the number of every
+  /// pass that passIndex loads into that pass's buffer.
   void writePassIds(OpBuilder &b, Value block, Value tid);
 
   Tile tileOf(OpBuilder &b, Value block) {
