@@ -213,7 +213,7 @@ Status exportIreeBench(const FuzzOptions &options, const rt::ExportedCase &info,
 }
 
 Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
-                  const CaseResult &result) {
+                  const CaseResult &result, const std::string &name) {
   rt::Artifact artifact = result.artifact;
   artifact.inputs = result.inputs;
   artifact.expected = result.expected;
@@ -235,10 +235,11 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
     artifact.inputs.clear();
     artifact.expected.clear();
   }
+  const std::string file = name.empty() ? info.name() : name;
   if (systemOf(run.pipeline) == SystemKind::Iree)
-    return exportIreeCase(options, info, result, info.name());
+    return exportIreeCase(options, info, result, file);
   rt::setExportedCase(artifact, info);
-  std::string path = options.exportDir + "/" + info.name() + ".siftart";
+  std::string path = options.exportDir + "/" + file + ".siftart";
   if (Status s = rt::writeArtifact(path, artifact); !s)
     return makeError(path + ": " + s.message());
   return Status::success();

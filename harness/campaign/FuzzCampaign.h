@@ -63,9 +63,10 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
                          uint64_t index);
 
 /// Writes `result`'s artifact with its inputs, reference outputs and
-/// tolerances to --export-artifacts as <seed>-<pipeline>-<target>.siftart.
+/// tolerances to --export-artifacts as <seed>-<pipeline>-<target>.siftart
+/// (IREE's: .ireecase), or as `name` when one is given.
 Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
-                  const CaseResult &result);
+                  const CaseResult &result, const std::string &name = "");
 
 /// An IREE benchmark run `name`.ireecase for sift-run --bench: the IREE
 /// case format with "bench" and without .npy files.

@@ -154,6 +154,14 @@ uint64_t memoryFlag(const std::string &text) {
   return *bytes;
 }
 
+std::string faultListText(const FaultSet &faults) {
+  std::string list;
+  for (Fault fault : kAllFaults)
+    if (faults.contains(fault))
+      list += (list.empty() ? "" : ",") + std::string(toString(fault));
+  return list;
+}
+
 FaultSet faultsFlag(const std::string &text) {
   std::string error;
   std::optional<FaultSet> faults = parseFaults(text, /*forFuzz=*/false, error);

@@ -64,6 +64,8 @@ double durationFlag(const std::string &flag, const std::string &text);
 uint64_t memoryFlag(const std::string &text);
 /// The faults of a by-hand command's --inject.
 FaultSet faultsFlag(const std::string &text);
+/// `faults` as --inject spells them: comma-separated, catalogue order.
+std::string faultListText(const FaultSet &faults);
 /// A CLI11 check for unsigned options (CLI11 would wrap "-5" around).
 CLI::Validator wholeNumber();
 

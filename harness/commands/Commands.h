@@ -192,6 +192,11 @@ struct ReplayOptions {
   /// its case.json says ("device"; static verdicts only without one); cpu,
   /// every one statically; emu, every one's kernels on the host.
   std::optional<rt::DeviceKind> device;
+  /// When set, each case's compiled GPU run is also written here as an
+  /// artifact (sift's .siftart, IREE's .ireecase) for sift-run on a GPU
+  /// host; a case that shows only on a GPU run is compiled to be exported
+  /// (--export-artifacts), not judged here.
+  std::string exportDir;
 };
 
 /// One case folder replayed (`harness replay`, the nightly's corpus).

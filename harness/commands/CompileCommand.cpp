@@ -47,14 +47,6 @@ namespace sift::harness {
 
 namespace {
 
-std::string faultList(const FaultSet &faults) {
-  std::string list;
-  for (Fault fault : kAllFaults)
-    if (faults.contains(fault))
-      list += (list.empty() ? "" : ",") + std::string(toString(fault));
-  return list;
-}
-
 /// What an artifact of a hand-written program carries beside its code: the
 /// case facts and, where the reference reaches the program, the expected
 /// outputs (from the model read back from the IR before the pipeline
@@ -73,7 +65,7 @@ bool describeCarried(const CompileCommandOptions &options,
   info.chip = options.chip.empty() ? std::string(defaultChip(options.target))
                                    : options.chip;
   info.inputs = "given";
-  info.faults = faultList(options.faults);
+  info.faults = faultListText(options.faults);
   Result<gen::Program> model = importModel(main);
   Result<std::vector<HostTensor>> reference =
       model.ok() ? oracle::evaluate(*model, inputs)
@@ -145,7 +137,7 @@ int writeBenchArtifact(const CompileCommandOptions &options,
                                    : options.chip;
   info.inputs = std::string(gen::toString(bench->inputs));
   info.tolerances = oracle::outputTolerances(bench->program);
-  info.faults = faultList(options.faults);
+  info.faults = faultListText(options.faults);
   info.bench = bench->name;
   rt::setExportedCase(artifact, info);
   if (Status s = rt::writeArtifact(options.output, artifact); !s.ok()) {

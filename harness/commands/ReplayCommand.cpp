@@ -11,6 +11,7 @@
 #include "harness/commands/Commands.h"
 #include "harness/commands/Cli.h"
 
+#include "harness/campaign/FuzzCampaign.h"
 #include "harness/case/CaseFolder.h"
 #include "harness/case/CaseRunner.h"
 #include "harness/case/IsolatedCase.h"
@@ -206,6 +207,28 @@ private:
   std::unique_ptr<rt::Device> devices_[std::size(rt::kAllDeviceKinds)];
 };
 
+/// Writes `seen`, the replay of `stored`, as an artifact in `dir` named
+/// after the case folder, with the case's inputs and reference outputs:
+/// sift-run runs it on a GPU host.
+Status exportReplayed(const std::string &dir, const StoredCase &stored,
+                      const CaseResult &seen) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return makeError(dir + ": " + ec.message());
+  FuzzOptions fuzz;
+  fuzz.exportDir = dir;
+  fuzz.inputs = stored.options.inputs;
+  fuzz.randomConfig = stored.options.randomConfig;
+  fuzz.faults = stored.options.faults;
+  fuzz.injectText = faultListText(stored.options.faults);
+  fuzz.frontEnd = stored.options.frontEnd;
+  return exportCase(fuzz,
+                    PipelineTarget{stored.options.pipeline,
+                                   stored.options.target, stored.options.chip},
+                    seen, fs::path(stored.folder).filename().string());
+}
+
 /// Replays one case folder into `record`.
 void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
                const ReplayOptions &options, ReplayRecord &record,
@@ -222,6 +245,7 @@ void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
   Result<StoredCase> stored = loadCaseFolder(folder);
   if (!stored.ok())
     return problem(stored.message());
+  bool needsDevice = false;
   // An IREE case whose root cause shows only on a GPU run: a replay here
   // (static, or on the host) would pass and call it fixed.
   if (systemOf(stored->options.pipeline) == SystemKind::Iree)
@@ -241,7 +265,9 @@ void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
                                         " --device=" + known->needsDevice)
                                            .c_str()
                                      : "export it and run it with sift-run");
-      return;
+      if (options.exportDir.empty())
+        return;
+      needsDevice = true;
     }
   CaseSpec spec{stored->options, stored->seed, stored->program,
                 stored->inputs, std::nullopt, ""};
@@ -265,6 +291,19 @@ void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
   record.seconds = secondsSince(start);
   if (!startError.empty())
     return problem("cannot start a worker: " + startError);
+  if (!options.exportDir.empty() && seen.compiled &&
+      stored->options.target != TargetKind::Host) {
+    if (Status s = exportReplayed(options.exportDir, *stored, seen); !s.ok())
+      return problem("--export-artifacts: " + s.message());
+    std::printf("exported %s to %s\n", folder.filename().c_str(),
+                options.exportDir.c_str());
+  } else if (needsDevice) {
+    return problem("--export-artifacts: it did not compile here (" +
+                   std::string(oracle::toString(seen.verdict)) + ": " +
+                   seen.detail + ")");
+  }
+  if (needsDevice)
+    return; // judged on the GPU host, not here
   reportCase(folder, *stored, seen, record, totals);
   if (options.rewrite) {
     stored->options.device = spec.options.device;
@@ -386,6 +425,12 @@ CommandEntry addReplayCommand(CLI::App &app) {
                   "without one); cpu: all statically; emu: all with their "
                   "kernels on the host, with checks")
       ->check(CLI::IsMember({"cpu", "emu"}));
+  cmd->add_option("--export-artifacts", options->exportDir,
+                  "Also write each case's compiled GPU run here as an "
+                  "artifact with its inputs and reference outputs, for "
+                  "sift-run on a GPU host; a case of a known root cause that "
+                  "shows only on a GPU run is compiled and exported instead "
+                  "of skipped");
   return {cmd, [options, timeout, device] {
             if (!timeout->empty())
               options->caseTimeoutSeconds =
