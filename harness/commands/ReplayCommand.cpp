@@ -258,13 +258,16 @@ void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
       ++totals.needsDevice;
       // A corpus case keeps the compiled module it failed with.
       fs::path module = folder / (known->needsDevice + ".ireecase");
-      std::printf("NEEDS DEVICE %s: %s; not replayed here (on a GPU host: "
-                  "%s)\n",
+      std::string there =
+          !options.exportDir.empty() ? "compiled here for " + options.exportDir
+          : fs::exists(module) ? "on a GPU host: sift-run " + module.string() +
+                                     " --device=" + known->needsDevice
+                               : "on a GPU host: export it "
+                                 "(--export-artifacts) and run it "
+                                 "with sift-run";
+      std::printf("NEEDS DEVICE %s: %s; not judged here (%s)\n",
                   folder.filename().c_str(), record.needsDevice.c_str(),
-                  fs::exists(module) ? ("sift-run " + module.string() +
-                                        " --device=" + known->needsDevice)
-                                           .c_str()
-                                     : "export it and run it with sift-run");
+                  there.c_str());
       if (options.exportDir.empty())
         return;
       needsDevice = true;
