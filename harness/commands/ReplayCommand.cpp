@@ -220,13 +220,42 @@ Status exportReplayed(const std::string &dir, const StoredCase &stored,
   fuzz.exportDir = dir;
   fuzz.inputs = stored.options.inputs;
   fuzz.randomConfig = stored.options.randomConfig;
-  fuzz.faults = stored.options.faults;
   fuzz.injectText = faultListText(stored.options.faults);
-  fuzz.frontEnd = stored.options.frontEnd;
   return exportCase(fuzz,
                     PipelineTarget{stored.options.pipeline,
                                    stored.options.target, stored.options.chip},
                     seen, fs::path(stored.folder).filename().string());
+}
+
+/// An IREE case whose root cause shows only on a GPU run: a replay here
+/// (static, or on the host) would pass and call it fixed. Says so (NEEDS
+/// DEVICE, and where it can be judged), records it and returns true.
+bool announceNeedsDevice(const fs::path &folder, const StoredCase &stored,
+                         const ReplayOptions &options, ReplayRecord &record,
+                         ReplayTotals &totals) {
+  if (systemOf(stored.options.pipeline) != SystemKind::Iree)
+    return false;
+  std::optional<KnownCauses::Cause> known =
+      knownCauseOfFolder(folder, "harness replay");
+  if (!known || known->needsDevice.empty())
+    return false;
+  record.needsDevice =
+      known->id + " shows only on a " + known->needsDevice + " run";
+  record.recorded = oracle::toString(stored.expected);
+  ++totals.needsDevice;
+  // A corpus case keeps the compiled module it failed with.
+  fs::path module = folder / (known->needsDevice + ".ireecase");
+  std::string there =
+      !options.exportDir.empty() ? "compiled here for " + options.exportDir
+      : fs::exists(module) ? "on a GPU host: sift-run " + module.string() +
+                                 " --device=" + known->needsDevice
+                           : "on a GPU host: export it "
+                             "(--export-artifacts) and run it "
+                             "with sift-run";
+  std::printf("NEEDS DEVICE %s: %s; not judged here (%s)\n",
+              folder.filename().c_str(), record.needsDevice.c_str(),
+              there.c_str());
+  return true;
 }
 
 /// Replays one case folder into `record`.
@@ -245,33 +274,11 @@ void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
   Result<StoredCase> stored = loadCaseFolder(folder);
   if (!stored.ok())
     return problem(stored.message());
-  bool needsDevice = false;
-  // An IREE case whose root cause shows only on a GPU run: a replay here
-  // (static, or on the host) would pass and call it fixed.
-  if (systemOf(stored->options.pipeline) == SystemKind::Iree)
-    if (std::optional<KnownCauses::Cause> known =
-            knownCauseOfFolder(folder, "harness replay");
-        known && !known->needsDevice.empty()) {
-      record.needsDevice =
-          known->id + " shows only on a " + known->needsDevice + " run";
-      record.recorded = oracle::toString(stored->expected);
-      ++totals.needsDevice;
-      // A corpus case keeps the compiled module it failed with.
-      fs::path module = folder / (known->needsDevice + ".ireecase");
-      std::string there =
-          !options.exportDir.empty() ? "compiled here for " + options.exportDir
-          : fs::exists(module) ? "on a GPU host: sift-run " + module.string() +
-                                     " --device=" + known->needsDevice
-                               : "on a GPU host: export it "
-                                 "(--export-artifacts) and run it "
-                                 "with sift-run";
-      std::printf("NEEDS DEVICE %s: %s; not judged here (%s)\n",
-                  folder.filename().c_str(), record.needsDevice.c_str(),
-                  there.c_str());
-      if (options.exportDir.empty())
-        return;
-      needsDevice = true;
-    }
+  // Not judged here; with --export-artifacts compiled to be exported.
+  const bool needsDevice =
+      announceNeedsDevice(folder, *stored, options, record, totals);
+  if (needsDevice && options.exportDir.empty())
+    return;
   CaseSpec spec{stored->options, stored->seed, stored->program,
                 stored->inputs, std::nullopt, ""};
   if (options.faults && systemOf(stored->options.pipeline) == SystemKind::Sift)
