@@ -357,6 +357,21 @@ bool nmsOddBoxes(const Op &op, const HostTensor &boxes) {
   return false;
 }
 
+/// Whether float tensor `t` holds both -0.0 and +0.0.
+bool holdsBothZeros(const HostTensor &t) {
+  if (!isFloat(t.type))
+    return false;
+  bool negative = false, positive = false;
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    uint64_t bits = bitsAt(t, i);
+    if (floatValue(t.type, bits) != 0)
+      continue;
+    bool sign = (bits >> (8 * byteWidth(t.type) - 1)) & 1;
+    (sign ? negative : positive) = true;
+  }
+  return negative && positive;
+}
+
 /// Why op `op` is not compared at all on these inputs under `policy`
 /// (nor anything computed from it), or "".
 std::string opaqueWhy(const ComparisonPolicy &policy, const Op &op,
@@ -390,6 +405,9 @@ std::vector<bool> openOps(const ComparisonPolicy &policy, const Program &program
         (!policy.topkLowerIndexFirst || policy.topkFillIndex))
       open[i] = topkHasTies(op, values[op.operands[0]], values[op.results[0]],
                             policy.topkFillIndex);
+    if ((op.kind == OpKind::Sort || op.kind == OpKind::TopK) &&
+        policy.signedZeroOrdered && holdsBothZeros(values[op.operands[0]]))
+      open[i] = true;
   }
   return open;
 }
@@ -573,7 +591,8 @@ PolicyComparison compareUnderPolicy(const ComparisonPolicy &policy,
   bool strict = policy.stableSort && policy.topkLowerIndexFirst &&
                 !policy.topkFillIndex && !policy.flushesDenormals &&
                 !policy.inexactUnchecked && !policy.nanOrderOpen &&
-                !policy.nmsTieOrderOpen;
+                !policy.nmsTieOrderOpen && !policy.nmsOddBoxesOpen &&
+                !policy.signedZeroOrdered;
   if (!result.mismatch || strict || result.mismatch->flatIndex < 0)
     return result;
   // Every value of the program, from the reference.

@@ -61,6 +61,11 @@ struct ComparisonPolicy {
   /// size, and says nothing of either): such an NMS is not compared, nor
   /// anything computed from it.
   bool nmsOddBoxesOpen = false;
+  /// Sorts and top-k order -0.0 before +0.0 (a total order on the bits,
+  /// as XLA's sort documents) instead of keeping them equal keys: where a
+  /// sort's key or a top-k's input holds both zeros, the order of its
+  /// equal elements is compared as a set.
+  bool signedZeroOrdered = false;
   /// Runtime errors the system raises on purpose for what it does not
   /// implement.
   std::vector<DocumentedLimit> documentedLimits;

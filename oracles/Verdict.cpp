@@ -52,6 +52,7 @@ std::string_view toString(Verdict verdict) {
   case Verdict::BarrierDivergence: return "barrier-divergence";
   case Verdict::DataRace: return "data-race";
   case Verdict::UninitializedRead: return "uninitialized-read";
+  case Verdict::Unsupported: return "unsupported";
   }
   return "?";
 }
@@ -85,6 +86,8 @@ bool timedOut(std::string_view message) {
 Verdict runFailureVerdict(std::string_view message, bool emu) {
   if (timedOut(message))
     return Verdict::RunTimeout;
+  if (message.substr(0, kUnsupportedPrefix.size()) == kUnsupportedPrefix)
+    return Verdict::Unsupported;
   if (emu)
     if (std::optional<Verdict> check = emuCheckVerdict(message))
       return *check;
@@ -100,6 +103,7 @@ std::string_view runFailureDetail(std::string_view message) {
 bool isFinding(Verdict verdict) {
   switch (verdict) {
   case Verdict::Pass:
+  case Verdict::Unsupported:
     return false;
   case Verdict::GenInvalid:
   case Verdict::CompileError:

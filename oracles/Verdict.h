@@ -43,6 +43,10 @@ enum class Verdict {
   /// The emu device saw a thread read workgroup memory its workgroup had
   /// not written.
   UninitializedRead,
+  /// The system documents that it does not implement the program (a
+  /// limit it raises on purpose, or a form its exchange format cannot
+  /// express): counted, never a finding, never a pass.
+  Unsupported,
 };
 
 /// Every verdict, in enum order.
@@ -68,6 +72,7 @@ inline constexpr Verdict kAllVerdicts[] = {
     Verdict::BarrierDivergence,
     Verdict::DataRace,
     Verdict::UninitializedRead,
+    Verdict::Unsupported,
 };
 
 /// The stable name: "pass", "gen-invalid", "compile-error", ...
@@ -83,14 +88,15 @@ std::optional<Verdict> parseVerdict(std::string_view name);
 std::optional<Verdict> emuCheckVerdict(std::string_view message);
 
 /// The verdict of a failed run from its error message: run-timeout when it
-/// starts with kRunTimedOutPrefix (support/Process.h), an emu check's
+/// starts with kRunTimedOutPrefix (support/Process.h), unsupported when it
+/// starts with kUnsupportedPrefix, an emu check's
 /// verdict (`emu`: the run was on the emu device), else runtime-error.
 Verdict runFailureVerdict(std::string_view message, bool emu);
 
 /// The message without kRunTimedOutPrefix (the verdict says it).
 std::string_view runFailureDetail(std::string_view message);
 
-/// True for every verdict except `Pass`. `GenInvalid` counts: it is a bug in
+/// True for every verdict except `Pass` and `Unsupported`. `GenInvalid` counts: it is a bug in
 /// the generator rather than the compiler, but it is still reported.
 bool isFinding(Verdict verdict);
 

@@ -26,6 +26,7 @@ PACKAGES=(
   clang-22 lld-22 liblld-22-dev libclang-rt-22-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libsqlite3-dev sqlite3 libfccp-dev
+  libtomlplusplus-dev
   rocm-device-libs libamdhip64-dev libdlpack-dev
   python3-venv
   chromium

@@ -19,6 +19,12 @@ namespace sift {
 /// runtime-error (oracle::runFailureVerdict).
 inline constexpr std::string_view kRunTimedOutPrefix = "run-timeout: ";
 
+/// How a run's error message starts when the system under test said, by a
+/// documented exit code or message, that it does not implement the
+/// program: the verdict is then unsupported, not a finding
+/// (oracle::runFailureVerdict).
+inline constexpr std::string_view kUnsupportedPrefix = "unsupported: ";
+
 /// In a child just forked from `parent`: be killed when the parent dies
 /// (Linux; it holds across exec), and exit at once if it already has, so
 /// that a killed harness or sift-run leaves no worker behind on the GPU.

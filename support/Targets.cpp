@@ -40,6 +40,7 @@ std::string_view toString(PipelineKind kind) {
   case PipelineKind::Iree: return "iree";
   case PipelineKind::IreeTileAndFuse: return "iree-tileandfuse";
   case PipelineKind::IreeDistribute: return "iree-distribute";
+  case PipelineKind::File: return "file";
   }
   return "?";
 }
@@ -52,18 +53,25 @@ SystemKind systemOf(PipelineKind kind) {
   case PipelineKind::Iree:
   case PipelineKind::IreeTileAndFuse:
   case PipelineKind::IreeDistribute: return SystemKind::Iree;
+  case PipelineKind::File: return SystemKind::File;
   }
   return SystemKind::Sift;
 }
 
 std::string_view toString(SystemKind kind) {
-  return kind == SystemKind::Iree ? "iree" : "sift";
+  switch (kind) {
+  case SystemKind::Sift: return "sift";
+  case SystemKind::Iree: return "iree";
+  case SystemKind::File: return "file";
+  }
+  return "?";
 }
 
 bool pipelineTargets(PipelineKind pipeline, TargetKind target) {
   switch (pipeline) {
   case PipelineKind::Cpu: return target == TargetKind::Host;
-  case PipelineKind::Iree: return true;
+  case PipelineKind::Iree:
+  case PipelineKind::File: return true;
   default: return target != TargetKind::Host;
   }
 }
@@ -73,6 +81,17 @@ std::optional<PipelineKind> parsePipelineKind(std::string_view name) {
     if (toString(kind) == name)
       return kind;
   return std::nullopt;
+}
+
+std::optional<StoredPipeline> parseStoredPipeline(std::string_view name) {
+  if (std::optional<PipelineKind> kind = parsePipelineKind(name))
+    return StoredPipeline{*kind, ""};
+  if (name.empty() || name == "file" || name[0] < 'a' || name[0] > 'z')
+    return std::nullopt;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+      return std::nullopt;
+  return StoredPipeline{PipelineKind::File, std::string(name)};
 }
 
 std::string_view toString(TargetKind kind) {

@@ -27,10 +27,15 @@ enum class PipelineKind {
   Iree,
   IreeTileAndFuse,
   IreeDistribute,
+  /// A pipeline of a system described by a file (harness/sut/file/): which
+  /// one is named beside the kind (CaseOptions::filePipeline), since system
+  /// files are data a command loads. Not in the lists below, and
+  /// parsePipelineKind never returns it.
+  File,
 };
 
-/// The compilers sift tests.
-enum class SystemKind { Sift, Iree };
+/// The compilers sift tests: its own, IREE, and those described by files.
+enum class SystemKind { Sift, Iree, File };
 
 /// Every pipeline kind, in enum order.
 inline constexpr PipelineKind kAllPipelineKinds[] = {
@@ -50,9 +55,20 @@ inline constexpr PipelineKind kIreePipelineKinds[] = {
 std::string_view toString(PipelineKind kind);
 std::optional<PipelineKind> parsePipelineKind(std::string_view name);
 
+/// A pipeline as findings, case folders and workers store it: sift's or
+/// IREE's by its stable name, or a system file's by its full name (kind
+/// File, `file` the name: lower-case letters, digits and '-').
+struct StoredPipeline {
+  PipelineKind kind = PipelineKind::Cpu;
+  std::string file;
+};
+/// Parses a stored pipeline name; nullopt when it is neither a known name
+/// nor a well-formed system file pipeline's.
+std::optional<StoredPipeline> parseStoredPipeline(std::string_view name);
+
 /// The compiler a pipeline belongs to.
 SystemKind systemOf(PipelineKind kind);
-/// "sift", "iree".
+/// "sift", "iree", "file".
 std::string_view toString(SystemKind kind);
 
 
@@ -69,7 +85,8 @@ std::optional<TargetKind> parseTargetKind(std::string_view name);
 
 /// Whether `pipeline` compiles for `target`: cpu for the host alone, sift's
 /// GPU pipelines and IREE's forced ones for nvptx and amdgpu, `iree` for
-/// every target.
+/// every target; a file system's pipeline for the targets its file lists
+/// (checked by the harness: true here).
 bool pipelineTargets(PipelineKind pipeline, TargetKind target);
 
 /// The default chip of a target: sm_90 (nvptx), gfx942 (amdgpu), x86-64.

@@ -114,8 +114,12 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
   if (run.target != TargetKind::Host)
     target = " --target=" + std::string(toString(run.target)) +
              (run.chip.empty() ? "" : " --chip=" + run.chip);
-  return "harness fuzz --pipeline=" + std::string(toString(run.pipeline)) +
-         target + " --seed=" + std::to_string(options.seed) +
+  std::string systems;
+  for (const std::string &file : options.systemFiles)
+    systems += " --system=" + file;
+  return "harness fuzz --pipeline=" +
+         pipelineName(run.pipeline, run.filePipeline) + systems + target +
+         " --seed=" + std::to_string(options.seed) +
          (options.randomConfig ? " --random-config" : "") +
          (options.frontEnd
               ? " --frontend=" + std::string(gen::toString(*options.frontEnd))
@@ -236,6 +240,9 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
     artifact.expected.clear();
   }
   const std::string file = name.empty() ? info.name() : name;
+  if (run.pipeline == PipelineKind::File)
+    return makeError("--export-artifacts does not export the runs of "
+                     "systems described by files yet (issue 42's GPU half)");
   if (systemOf(run.pipeline) == SystemKind::Iree)
     return exportIreeCase(options, info, result, file);
   rt::setExportedCase(artifact, info);

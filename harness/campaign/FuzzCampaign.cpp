@@ -69,7 +69,7 @@ std::optional<std::string> FuzzCampaign::ireeFamilyProblem() const {
 }
 
 std::string runName(const PipelineTarget &run) {
-  return std::string(toString(run.pipeline)) + "/" +
+  return pipelineName(run.pipeline, run.filePipeline) + "/" +
          std::string(toString(run.target));
 }
 
@@ -129,6 +129,25 @@ std::optional<int> FuzzCampaign::open() {
       return usage("--device=" + std::string(rt::toString(options_.device)) +
                    ": " + created.message());
     gpu_ = std::move(*created);
+  }
+  // Systems described by files: each made now (its version asked), so a
+  // system that is not installed is one sentence before anything runs.
+  for (const std::string &path : options_.systemFiles)
+    if (Status added = systems_.addFile(path); !added.ok())
+      return usage("--system: " + added.message());
+  for (const PipelineTarget &run : options_.runs) {
+    if (run.pipeline != PipelineKind::File)
+      continue;
+    if (Result<SystemUnderTest *> system =
+            systems_.of(run.pipeline, run.filePipeline);
+        !system.ok())
+      return usage(system.message());
+    const SystemFile *file = *systems_.fileWithPipeline(run.filePipeline);
+    std::error_code ec;
+    for (const std::string &path : options_.systemFiles)
+      if (std::filesystem::equivalent(path, file->path, ec))
+        givenSystemFiles_[run.filePipeline] =
+            std::filesystem::absolute(path).lexically_normal().string();
   }
   bool ireeRuns = false;
   for (const PipelineTarget &run : options_.runs)
@@ -322,6 +341,7 @@ CaseOptions FuzzCampaign::optionsFor(size_t r) const {
   const PipelineTarget &run = options_.runs[r];
   CaseOptions o = caseOptions_;
   o.pipeline = run.pipeline;
+  o.filePipeline = run.filePipeline;
   o.target = run.target;
   o.chip = run.chip;
   // NMS reaches IREE only through the ONNX front end (open() refuses
@@ -338,12 +358,21 @@ CaseOptions FuzzCampaign::optionsFor(size_t r) const {
     o.policy.nms.maxClasses = 1;
     o.policy.allowInexactKeys = false;
   }
+  // Nor in a system described by a file: its math library is its own.
+  // A file given with --system is recorded in its case folders (replay
+  // finds it again); a shipped one is found by its pipeline's name.
+  if (run.pipeline == PipelineKind::File) {
+    o.policy.allowInexactKeys = false;
+    if (auto given = givenSystemFiles_.find(run.filePipeline);
+        given != givenSystemFiles_.end())
+      o.systemFile = given->second;
+  }
   return o;
 }
 
 SystemUnderTest &FuzzCampaign::systemFor(const PipelineTarget &run) {
   // open() made every system a run needs.
-  return **systems_.of(run.pipeline);
+  return **systems_.of(run.pipeline, run.filePipeline);
 }
 
 rt::Device &FuzzCampaign::deviceFor(const PipelineTarget &run) {

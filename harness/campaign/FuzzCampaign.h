@@ -22,6 +22,7 @@
 #include "harness/case/WorkerPool.h"
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -122,6 +123,9 @@ private:
   /// The systems under test: sift's compiler, and IREE when a run needs it.
   SystemUnderTest &systemFor(const PipelineTarget &run);
   Systems systems_;
+  /// The --system file of each file pipeline given that way (absolute),
+  /// which its case folders record.
+  std::map<std::string, std::string> givenSystemFiles_;
   /// The whole campaign's counts (earlier processes' too, when resumed);
   /// `thisRun` counts this process's cases alone.
   CampaignTally tally_;

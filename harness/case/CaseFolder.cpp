@@ -82,7 +82,8 @@ const char *const kWrittenFields[] = {
     "repro",      "program_weight", "format",    "generator_version",
     "chip",       "random_config",  "program",   "faults",
     "reproducer", "frontend",       "device",    "steered",
-    "static_dims"};
+    "static_dims", "system",        "program_file", "system_file",
+    "system_command", "system_version"};
 
 bool isWrittenField(const std::string &name) {
   for (const char *field : kWrittenFields)
@@ -110,12 +111,15 @@ Status readCaseFacts(const json &info, StoredCase &stored) {
   stored.expected = *parsed;
   std::string pipeline = field<std::string>(info, "pipeline");
   std::string target = field<std::string>(info, "target");
-  std::optional<PipelineKind> kind = parsePipelineKind(pipeline);
+  std::optional<StoredPipeline> kind = parseStoredPipeline(pipeline);
   std::optional<TargetKind> targetKind = parseTargetKind(target);
   if (!kind || !targetKind)
     return makeError("unknown pipeline '" + pipeline + "' or target '" +
                      target + "'");
-  stored.options.pipeline = *kind;
+  stored.options.pipeline = kind->kind;
+  stored.options.filePipeline = kind->file;
+  if (kind->kind == PipelineKind::File)
+    stored.options.systemFile = fieldOr<std::string>(info, "system_file", "");
   stored.options.target = *targetKind;
   stored.options.chip = fieldOr<std::string>(info, "chip", "");
   if (*targetKind != TargetKind::Host)
@@ -457,7 +461,7 @@ Result<std::string> writeCaseFolder(const std::string &parent,
   char name[128];
   std::snprintf(name, sizeof(name), "%s-%s-%s-%016llx",
                 std::string(oracle::toString(result.verdict)).c_str(),
-                std::string(toString(result.pipeline)).c_str(),
+                pipelineName(result).c_str(),
                 std::string(toString(result.target)).c_str(),
                 static_cast<unsigned long long>(result.seed));
   return writeCaseFolderAt((fs::path(parent) / name).string(), result,
@@ -472,12 +476,15 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
                       const CaseOptions &options,
                       const std::string &reproCommand,
                       const nlohmann::json &extra) {
-  // The texts: the program always, a crash's stderr and reproducer when
-  // there are any.
-  for (auto [name, text] : {std::pair{"program.mlir", &result.mlir},
+  // The texts: the program always (in a file system's exchange format,
+  // under its file name), a crash's stderr and reproducer when there are
+  // any.
+  const std::string programName =
+      result.programFile.empty() ? "program.mlir" : result.programFile;
+  for (auto [name, text] : {std::pair{programName.c_str(), &result.mlir},
                             {"stderr.txt", &result.log},
                             {"reproducer.mlir", &result.reproducer}}) {
-    if (text->empty() && std::string(name) != "program.mlir")
+    if (text->empty() && std::string(name) != programName)
       continue;
     if (Status s = writeFileAtomic(
             (dir / name).string(),
@@ -492,7 +499,7 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
       return s.error();
   nlohmann::json info = {
       {"seed", result.seed},
-      {"pipeline", std::string(toString(result.pipeline))},
+      {"pipeline", pipelineName(result)},
       {"target", std::string(toString(result.target))},
       {"inputs", std::string(gen::toString(options.inputs))},
       {"verdict", std::string(oracle::toString(result.verdict))},
@@ -538,9 +545,19 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
   if (options.device && result.target != TargetKind::Host &&
       systemOf(result.pipeline) == SystemKind::Sift)
     info["device"] = std::string(rt::toString(*options.device));
+  if (result.pipeline == PipelineKind::File) {
+    info["system"] = result.systemName;
+    info["program_file"] = result.programFile;
+    if (!options.systemFile.empty())
+      info["system_file"] = options.systemFile;
+    if (!result.systemCommand.empty())
+      info["system_command"] = result.systemCommand;
+  }
   if (!result.systemVersion.empty())
-    info[std::string(toString(systemOf(result.pipeline))) + "_version"] =
-        result.systemVersion;
+    info[(result.pipeline == PipelineKind::File
+              ? std::string("system")
+              : std::string(toString(systemOf(result.pipeline)))) +
+         "_version"] = result.systemVersion;
   for (const auto &[field, value] : extra.items())
     info[field] = value;
   std::string text = info.dump(2) + "\n";

@@ -32,6 +32,12 @@ namespace sift::harness {
 /// What every case of a campaign shares.
 struct CaseOptions {
   PipelineKind pipeline = PipelineKind::Cpu;
+  /// PipelineKind::File: the pipeline's full name ("xla", "onnxruntime-
+  /// basic"), which the loaded system files resolve (harness/sut/file/).
+  std::string filePipeline;
+  /// PipelineKind::File: the system file given with --system (a case
+  /// folder's "system_file"), or "" for a shipped one (found by name).
+  std::string systemFile;
   /// Host for cpu; nvptx or amdgpu for the GPU pipelines.
   TargetKind target = TargetKind::Host;
   /// The GPU chip; empty: the target's default.
@@ -68,6 +74,8 @@ struct CaseOptions {
 struct CaseResult {
   uint64_t seed = 0;
   PipelineKind pipeline = PipelineKind::Cpu;
+  /// PipelineKind::File: the pipeline's full name (CaseOptions's).
+  std::string filePipeline;
   TargetKind target = TargetKind::Host;
   oracle::Verdict verdict = oracle::Verdict::Pass;
   /// The step that decided a non-pass verdict: generate, parse, compile,
@@ -82,7 +90,14 @@ struct CaseResult {
   /// The input form `mlir` is in (sift's ops for sift's compiler; IREE's
   /// drawn or chosen front end).
   gen::FrontEnd frontEnd = gen::FrontEnd::Sift;
+  /// The program as the system was given it: MLIR text, or for a system
+  /// described by a file the bytes of its exchange format's file, named
+  /// `programFile` ("program.py", "model.onnx"; empty for MLIR).
   std::string mlir;
+  std::string programFile;
+  /// A system described by a file: its name, and its own command line on
+  /// the kept program (the run step, or the compile step that failed).
+  std::string systemName, systemCommand;
   std::vector<HostTensor> inputs, expected, actual;
   double compileSeconds = 0, runSeconds = 0;
   /// False when the case was only checked statically (GPU pipelines without
@@ -110,6 +125,7 @@ inline CaseResult blankCase(const CaseOptions &options, uint64_t seed) {
   CaseResult result;
   result.seed = seed;
   result.pipeline = options.pipeline;
+  result.filePipeline = options.filePipeline;
   result.target = options.target;
   return result;
 }
@@ -129,6 +145,20 @@ inline bool failWith(CaseResult &result, oracle::Verdict verdict,
                      Stage stage, std::string detail) {
   decide(result, verdict, std::move(stage), std::move(detail));
   return false;
+}
+
+/// How findings, summaries and case folders name a pipeline: its stable
+/// name, or a file system's pipeline by its full name.
+inline std::string pipelineName(PipelineKind pipeline,
+                                const std::string &filePipeline) {
+  return pipeline == PipelineKind::File ? filePipeline
+                                        : std::string(toString(pipeline));
+}
+inline std::string pipelineName(const CaseResult &result) {
+  return pipelineName(result.pipeline, result.filePipeline);
+}
+inline std::string pipelineName(const CaseOptions &options) {
+  return pipelineName(options.pipeline, options.filePipeline);
 }
 
 /// Seconds since `start` (steady clock).

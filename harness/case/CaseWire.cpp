@@ -74,7 +74,10 @@ std::string encodeCaseResult(const CaseResult &result, bool full) {
   std::string out;
   put(out, "full", full ? "1" : "0");
   put(out, "seed", std::to_string(result.seed));
-  put(out, "pipeline", toString(result.pipeline));
+  put(out, "pipeline", pipelineName(result));
+  put(out, "program_file", result.programFile);
+  put(out, "system_name", result.systemName);
+  put(out, "system_command", result.systemCommand);
   put(out, "target", toString(result.target));
   put(out, "verdict", oracle::toString(result.verdict));
   put(out, "stage", result.stage.text());
@@ -147,12 +150,19 @@ Status decodeSummary(const Fields &fields, CaseResult &result) {
                        required + "'");
   auto text = [&](const char *name) { return *fieldText(fields, name); };
   result.seed = std::strtoull(text("seed").c_str(), nullptr, 10);
-  auto pipeline = parsePipelineKind(text("pipeline"));
+  auto pipeline = parseStoredPipeline(text("pipeline"));
   auto target = parseTargetKind(text("target"));
   auto verdict = oracle::parseVerdict(text("verdict"));
   if (!pipeline || !target || !verdict)
     return makeError("case result: unknown pipeline, target or verdict");
-  result.pipeline = *pipeline;
+  result.pipeline = pipeline->kind;
+  result.filePipeline = pipeline->file;
+  if (const std::string *file = fieldText(fields, "program_file"))
+    result.programFile = *file;
+  if (const std::string *name = fieldText(fields, "system_name"))
+    result.systemName = *name;
+  if (const std::string *command = fieldText(fields, "system_command"))
+    result.systemCommand = *command;
   result.target = *target;
   result.verdict = *verdict;
   std::optional<Stage> stage = Stage::parse(text("stage"));

@@ -36,6 +36,8 @@ struct PipelineTarget {
   PipelineKind pipeline = PipelineKind::Cpu;
   TargetKind target = TargetKind::Host;
   std::string chip;
+  /// PipelineKind::File: the system file's pipeline, by its full name.
+  std::string filePipeline;
 };
 
 /// The (pipeline, target) pairs `--pipeline` and `--target` select: cpu
@@ -50,6 +52,9 @@ selectPipelineTargets(const std::vector<PipelineKind> &pipelines,
 struct FuzzOptions {
   /// Every (pipeline, target) each case is compiled for.
   std::vector<PipelineTarget> runs = {PipelineTarget{}};
+  /// System files given with --system (their pipelines are in `runs`);
+  /// shipped ones (systems/) are found by their pipeline's name.
+  std::vector<std::string> systemFiles;
   /// IREE's known root causes (--known): "" the source tree's
   /// corpus/iree/known.json when it exists, "none" no tagging.
   std::string knownFile;

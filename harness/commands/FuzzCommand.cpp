@@ -6,6 +6,7 @@
 
 #include "harness/campaign/FuzzCampaign.h"
 #include "harness/commands/Cli.h"
+#include "harness/sut/Systems.h"
 
 #include <algorithm>
 #include <memory>
@@ -22,18 +23,100 @@ struct FuzzFlags {
   std::string pipelines = "cpu", families = "sort,topk,nms", inputs = "mixed",
               time, targets = "nvptx,amdgpu", chips, device = "cpu",
               caseTimeout, memoryLimit = "4G", shard, frontEnd = "random";
+  std::vector<std::string> systems;
   uint64_t count = 0;
   bool noIsolate = false;
   double progressSeconds = -1;
   CLI::Option *countOption = nullptr, *timeOption = nullptr,
-              *progressOption = nullptr;
+              *progressOption = nullptr, *pipelineOption = nullptr,
+              *targetOption = nullptr;
 };
+
+/// The runs of a file system's pipeline: the selected targets it compiles
+/// for (--target given), else its host target when it has one, else all
+/// of its targets.
+void addFileRuns(const SystemPipeline &pipeline, const FuzzFlags &flags,
+                 const std::vector<TargetKind> &targets,
+                 std::vector<PipelineTarget> &runs) {
+  std::vector<TargetKind> chosen;
+  bool given = flags.targetOption && *flags.targetOption;
+  for (TargetKind target : pipeline.targets)
+    if (given ? std::count(targets.begin(), targets.end(), target) > 0
+              : target == TargetKind::Host)
+      chosen.push_back(target);
+  if (!given && chosen.empty())
+    chosen = pipeline.targets;
+  for (TargetKind target : chosen) {
+    PipelineTarget run{PipelineKind::File, target, "", pipeline.fullName};
+    bool seen = false;
+    for (const PipelineTarget &known : runs)
+      seen |= known.pipeline == run.pipeline &&
+              known.filePipeline == run.filePipeline && known.target == target;
+    if (!seen)
+      runs.push_back(run);
+  }
+}
+
+/// The pipelines of the systems described by files that `name` selects
+/// ("xla", "xla-nofusion", "xla-all"), loading --system files and the
+/// shipped ones; empty when no system file has it.
+std::vector<const SystemPipeline *> filePipelines(Systems &systems,
+                                                  const std::string &name) {
+  Result<const SystemFile *> file = systems.fileWithPipeline(name);
+  if (!file.ok())
+    throw UsageError{file.message()};
+  if (*file)
+    return {(*file)->pipeline(name)};
+  std::vector<const SystemPipeline *> all;
+  if (name.size() > 4 && name.compare(name.size() - 4, 4, "-all") == 0) {
+    Result<const SystemFile *> named =
+        systems.fileNamed(name.substr(0, name.size() - 4));
+    if (!named.ok())
+      throw UsageError{named.message()};
+    if (*named)
+      for (const SystemPipeline &pipeline : (*named)->pipelines)
+        all.push_back(&pipeline);
+  }
+  return all;
+}
+
+/// An unknown --pipeline: sift's and IREE's names and those of every
+/// system file.
+std::string unknownPipelineMessage(const std::string &name, Systems &systems) {
+  std::string list;
+  for (PipelineKind kind : kAllPipelineKinds)
+    list += (list.empty() ? "" : ", ") + std::string(toString(kind));
+  list += ", all, iree-all";
+  std::vector<std::string> errors;
+  for (const SystemFile *file : systems.allFiles(errors)) {
+    for (const SystemPipeline &pipeline : file->pipelines)
+      list += ", " + pipeline.fullName;
+    list += ", " + file->name + "-all";
+  }
+  return "unknown pipeline '" + name + "'; valid pipelines: " + list +
+         " (harness list systems; --system=FILE adds a system file's)";
+}
 
 /// --pipeline, --target, --chip: the (pipeline, target) runs. Every chip
 /// must be in the chip table, for a selected target.
-std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags) {
+std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags,
+                                     std::vector<std::string> &systemFiles) {
+  Systems systems;
+  for (const std::string &path : flags.systems) {
+    if (Status added = systems.addFile(path); !added.ok())
+      throw UsageError{"--system: " + added.message()};
+    systemFiles.push_back(path);
+  }
+  std::vector<std::string> names = listFlag(flags.pipelines, "--pipeline");
+  // --system without --pipeline: the given systems' pipelines.
+  if (!flags.systems.empty() && !(flags.pipelineOption && *flags.pipelineOption)) {
+    names.clear();
+    for (const std::string &path : flags.systems)
+      names.push_back(loadSystemFile(path)->name + "-all");
+  }
   std::vector<PipelineKind> pipelines;
-  for (const std::string &name : listFlag(flags.pipelines, "--pipeline")) {
+  std::vector<const SystemPipeline *> files;
+  for (const std::string &name : names) {
     std::vector<PipelineKind> named;
     if (name == "all")
       named.assign(std::begin(kSiftPipelineKinds),
@@ -41,8 +124,15 @@ std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags) {
     else if (name == "iree-all")
       named.assign(std::begin(kIreePipelineKinds),
                    std::end(kIreePipelineKinds));
-    else
+    else if (parsePipelineKind(name))
       named = {pipelineFlag(name)};
+    else if (std::vector<const SystemPipeline *> found =
+                 filePipelines(systems, name);
+             !found.empty()) {
+      files.insert(files.end(), found.begin(), found.end());
+      continue;
+    } else
+      throw UsageError{unknownPipelineMessage(name, systems)};
     for (PipelineKind kind : named)
       if (std::find(pipelines.begin(), pipelines.end(), kind) ==
           pipelines.end())
@@ -72,6 +162,8 @@ std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags) {
     }
   std::vector<PipelineTarget> runs =
       selectPipelineTargets(pipelines, targets, chips);
+  for (const SystemPipeline *pipeline : files)
+    addFileRuns(*pipeline, flags, targets, runs);
   // A chip no run compiles for would be silently ignored.
   for (const std::string &chip : chips) {
     bool used = false;
@@ -87,15 +179,25 @@ std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags) {
 }
 
 void addSelectionFlags(CLI::App *cmd, FuzzFlags &f) {
-  cmd->add_option("--pipeline", f.pipelines,
-                  "Pipelines: sift's cpu, tileandfuse, distribute or all; "
-                  "IREE's iree, iree-tileandfuse, iree-distribute or "
-                  "iree-all; or a comma-separated list")
-      ->capture_default_str();
-  cmd->add_option("--target", f.targets,
-                  "Targets of the pipelines that choose one: nvptx, "
-                  "amdgpu, host (iree only; cpu always runs on the host)")
-      ->capture_default_str();
+  f.pipelineOption =
+      cmd->add_option("--pipeline", f.pipelines,
+                      "Pipelines: sift's cpu, tileandfuse, distribute or "
+                      "all; IREE's iree, iree-tileandfuse, iree-distribute "
+                      "or iree-all; a system file's (xla, onnxruntime-basic, "
+                      "xla-all: harness list systems); or a comma-separated "
+                      "list")
+          ->capture_default_str();
+  cmd->add_option("--system", f.systems,
+                  "A system file (TOML, docs/systems.md) of a compiler to "
+                  "test; its pipelines are run unless --pipeline names "
+                  "others (repeatable)");
+  f.targetOption =
+      cmd->add_option("--target", f.targets,
+                      "Targets of the pipelines that choose one: nvptx, "
+                      "amdgpu, host (iree and system files; cpu always runs "
+                      "on the host; a system file's pipelines default to "
+                      "host)")
+          ->capture_default_str();
   cmd->add_option("--chip", f.chips,
                   "GPU chips, per target: sm_XX for nvptx (default sm_90), "
                   "gfxNNN for amdgpu (default gfx942)");
@@ -266,7 +368,7 @@ frontEndFlag(const std::string &name, const std::vector<PipelineTarget> &runs) {
 
 FuzzOptions toOptions(FuzzFlags &f, const std::string &commandLine) {
   FuzzOptions &o = f.options;
-  o.runs = runsFrom(f);
+  o.runs = runsFrom(f, o.systemFiles);
   checkExecution(f);
   o.families.clear();
   for (const std::string &name : listFlag(f.families, "--family")) {

@@ -11,6 +11,7 @@
 
 #include "harness/commands/Cli.h"
 #include "harness/commands/Commands.h"
+#include "harness/sut/Systems.h"
 
 #include "generators/BenchPrograms.h"
 #include "generators/Policy.h"
@@ -126,8 +127,54 @@ FaultText describe(Fault fault) {
   return {"?", "?"};
 }
 
+/// The systems described by files (shipped, and `given` with --system):
+/// each with its pipelines, format and semantic points, and with
+/// `versions` its version (the version command run: whether it is
+/// installed).
+nlohmann::json systemsList(const std::vector<std::string> &given,
+                           bool versions) {
+  Systems systems;
+  for (const std::string &path : given)
+    if (Status added = systems.addFile(path); !added.ok())
+      throw UsageError{"--system: " + added.message()};
+  std::vector<std::string> errors;
+  nlohmann::json out = nlohmann::json::array();
+  for (const SystemFile *file : systems.allFiles(errors)) {
+    nlohmann::json entry = {{"name", file->name},
+                            {"description", file->description},
+                            {"file", file->path},
+                            {"format", std::string(gen::toString(file->format))},
+                            {"pipelines", nlohmann::json::array()},
+                            {"semantics", nlohmann::json::object()}};
+    for (const SystemPipeline &pipeline : file->pipelines) {
+      nlohmann::json targets = nlohmann::json::array();
+      for (TargetKind target : pipeline.targets)
+        targets.push_back(std::string(toString(target)));
+      entry["pipelines"].push_back({{"name", pipeline.fullName},
+                                    {"targets", targets},
+                                    {"options", pipeline.options},
+                                    {"description", pipeline.description}});
+    }
+    for (const SemanticPoint &point : file->semantics)
+      entry["semantics"][point.key] = {{"value", point.value},
+                                       {"source", point.source}};
+    if (versions) {
+      Result<std::unique_ptr<FileSystem>> made = makeFileSystem(*file);
+      entry["installed"] = made.ok();
+      entry["version"] = made.ok() ? (*made)->version()
+                                   : made.message().substr(
+                                         0, made.message().find('\n'));
+    }
+    out.push_back(entry);
+  }
+  for (const std::string &error : errors)
+    out.push_back({{"name", "?"}, {"error", error}});
+  return out;
+}
+
 /// Every list, by name.
-nlohmann::json lists() {
+nlohmann::json lists(const std::vector<std::string> &systemFiles,
+                     bool versions) {
   nlohmann::json out;
   for (Fault fault : kAllFaults) {
     FaultText text = describe(fault);
@@ -153,7 +200,50 @@ nlohmann::json lists() {
   for (gen::InputMode mode : gen::kAllInputModes)
     out["inputs"].push_back(std::string(gen::toString(mode)));
   out["devices"] = {"cpu", "cuda", "hip", "emu"};
+  out["systems"] = systemsList(systemFiles, versions);
+  for (const nlohmann::json &system : out["systems"])
+    if (system.contains("pipelines")) {
+      for (const nlohmann::json &pipeline : system["pipelines"])
+        out["pipelines"].push_back(pipeline["name"]);
+      out["pipelines"].push_back(system["name"].get<std::string>() + "-all");
+    }
   return out;
+}
+
+/// One system of `harness list systems`.
+void printSystem(const nlohmann::json &item, const std::string &indent) {
+  if (item.contains("error")) {
+    std::printf("%s%s\n", indent.c_str(),
+                item["error"].get<std::string>().c_str());
+    return;
+  }
+  std::printf("%s%s (%s; %s)\n", indent.c_str(),
+              item["name"].get<std::string>().c_str(),
+              item["format"].get<std::string>().c_str(),
+              item["file"].get<std::string>().c_str());
+  if (!item["description"].get<std::string>().empty())
+    std::printf("%s  %s\n", indent.c_str(),
+                item["description"].get<std::string>().c_str());
+  if (item.contains("version"))
+    std::printf("%s  version: %s\n", indent.c_str(),
+                (item["installed"].get<bool>()
+                     ? item["version"].get<std::string>()
+                     : "not installed: " + item["version"].get<std::string>())
+                    .c_str());
+  for (const nlohmann::json &pipeline : item["pipelines"]) {
+    std::string targets, options;
+    for (const nlohmann::json &t : pipeline["targets"])
+      targets += (targets.empty() ? "" : ",") + t.get<std::string>();
+    for (const nlohmann::json &o : pipeline["options"])
+      options += " " + o.get<std::string>();
+    std::printf("%s  --pipeline=%-24s targets %s%s\n", indent.c_str(),
+                pipeline["name"].get<std::string>().c_str(), targets.c_str(),
+                options.empty() ? "" : ("; options" + options).c_str());
+  }
+  for (auto &[key, point] : item["semantics"].items())
+    std::printf("%s  %s = %s (%s)\n", indent.c_str(), key.c_str(),
+                point["value"].get<std::string>().c_str(),
+                point["source"].get<std::string>().c_str());
 }
 
 void printText(const nlohmann::json &all, const std::string &what) {
@@ -171,6 +261,8 @@ void printText(const nlohmann::json &all, const std::string &what) {
                     item["name"].get<std::string>().c_str(),
                     item["plants"].get<std::string>().c_str(),
                     item["oracle"].get<std::string>().c_str());
+      } else if (name == "systems") {
+        printSystem(item, indent);
       } else if (name == "chips") {
         std::printf("%s%-8s %-7s %lld KiB of workgroup memory\n",
                     indent.c_str(), item["name"].get<std::string>().c_str(),
@@ -246,6 +338,7 @@ std::string bashCompletion(const CLI::App &root, const nlohmann::json &all) {
 struct ListFlags {
   std::string what = "all";
   bool json = false;
+  std::vector<std::string> systems;
 };
 
 } // namespace
@@ -255,15 +348,19 @@ CommandEntry addListCommand(CLI::App &app) {
   CLI::App *cmd = app.add_subcommand(
       "list", "List what the flags take: faults (what each plants, which "
               "oracle catches it), pipelines, targets, chips, benchmarks, "
-              "families, inputs, devices; or a bash completion script");
+              "families, inputs, devices, systems (the compilers described "
+              "by files: pipelines, semantics, installed version); or a "
+              "bash completion script");
   cmd->add_option("what", f->what,
                   "faults, pipelines, targets, chips, benchmarks, families, "
-                  "inputs, devices, all, or completion")
+                  "inputs, devices, systems, all, or completion")
       ->capture_default_str();
   cmd->add_flag("--json", f->json, "JSON on stdout, for scripts");
+  cmd->add_option("--system", f->systems,
+                  "A system file to list beside the shipped ones");
   CLI::App *root = &app;
   return {cmd, [f, root] {
-            nlohmann::json all = lists();
+            nlohmann::json all = lists(f->systems, f->what == "systems");
             if (f->what == "completion") {
               std::fputs(bashCompletion(*root, all).c_str(), stdout);
               return kExitOk;
@@ -272,7 +369,7 @@ CommandEntry addListCommand(CLI::App &app) {
               throw UsageError{
                   "list: unknown list '" + f->what +
                   "'; valid: faults, pipelines, targets, chips, benchmarks, "
-                  "families, inputs, devices, all, completion"};
+                  "families, inputs, devices, systems, all, completion"};
             if (f->json) {
               nlohmann::json out = f->what == "all" ? all : all[f->what];
               std::printf("%s\n", out.dump(2).c_str());

@@ -276,7 +276,7 @@ int runCheckCommand(const CheckOptions &options) {
   CaseSpec spec{stored->options, stored->seed, {}, {},
                 std::string(bytes->begin(), bytes->end()), options.program};
   Systems systems;
-  Result<SystemUnderTest *> system = systems.of(stored->options.pipeline);
+  Result<SystemUnderTest *> system = systems.forCase(stored->options);
   if (!system.ok()) {
     std::fprintf(stderr, "harness check: %s\n", system.message().c_str());
     return kExitUsage;
@@ -342,7 +342,7 @@ int runReduceCommand(const ReduceOptions &options) {
   Reduction reduction{options, folder, *stored, *output, **device,
                       {},      nullptr, {},      ""};
   Result<SystemUnderTest *> system =
-      reduction.systems.of(stored->options.pipeline);
+      reduction.systems.forCase(stored->options);
   if (!system.ok()) {
     std::fprintf(stderr, "harness reduce: %s: %s\n", folder.c_str(),
                  system.message().c_str());

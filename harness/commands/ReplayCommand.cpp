@@ -293,7 +293,7 @@ void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
   limits.timeoutSeconds =
       std::min(limit, stored->timeoutSeconds.value_or(limit));
   std::string startError;
-  Result<SystemUnderTest *> system = systems.of(stored->options.pipeline);
+  Result<SystemUnderTest *> system = systems.forCase(stored->options);
   if (!system.ok())
     return problem(system.message());
   CaseResult seen =

@@ -167,7 +167,7 @@ int runUpstreamCommand(const UpstreamOptions &options) {
     return kExitUsage;
   }
   Systems systems;
-  Result<SystemUnderTest *> system = systems.of(stored->options.pipeline);
+  Result<SystemUnderTest *> system = systems.forCase(stored->options);
   auto device = rt::createDevice(rt::DeviceKind::Cpu);
   if (!system.ok() || !device.ok()) {
     std::fprintf(stderr, "harness upstream: %s\n",

@@ -376,7 +376,7 @@ FindingStore::recordFinding(int64_t runId, const CaseResult &result,
     return rollback(sqliteError(db_, "preparing the finding"));
   insert.bind(1, runId);
   insert.bind(2, static_cast<int64_t>(result.seed));
-  insert.bind(3, std::string(toString(result.pipeline)));
+  insert.bind(3, pipelineName(result));
   insert.bind(4, std::string(toString(result.target)));
   insert.bind(5, std::string(oracle::toString(result.verdict)));
   insert.bind(6, result.stage.text());

@@ -1,0 +1,351 @@
+//===- harness/sut/file/FileSystem.cpp - A system a file describes --------===//
+
+#include "harness/sut/file/FileSystem.h"
+
+#include "generators/ProgramJson.h"
+#include "support/FileIO.h"
+#include "support/Npy.h"
+#include "support/Process.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+
+#include <unistd.h>
+
+namespace sift::harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// "SIGSEGV" for a signal number.
+std::string signalName(int signal) {
+  const char *abbrev = sigabbrev_np(signal);
+  return abbrev ? "SIG" + std::string(abbrev) : std::to_string(signal);
+}
+
+/// The last `count` lines of `text`.
+std::string tail(const std::string &text, size_t count = 30) {
+  size_t at = text.size();
+  for (size_t n = 0; n <= count && at > 0; ++n) {
+    size_t nl = text.rfind('\n', at - 1);
+    if (nl == std::string::npos)
+      return text;
+    at = nl;
+  }
+  return "[...]" + text.substr(at);
+}
+
+/// The documented limit `run` shows (an unsupported exit code, or a
+/// message a limit names), or nullopt.
+std::optional<std::string> unsupportedBy(const SystemFile &file,
+                                         const CommandRun &run) {
+  for (int code : file.unsupportedExitCodes)
+    if (run.status == code)
+      return "exit code " + std::to_string(code) +
+             " (the system's own word that it does not implement this)";
+  for (const SystemLimit &limit : file.limits)
+    if (run.output.find(limit.contains) != std::string::npos)
+      return limit.why + " (" + limit.source + ")";
+  return std::nullopt;
+}
+
+} // namespace
+
+FileSystem::FileSystem(SystemFile file, std::string version)
+    : file_(std::move(file)), version_(std::move(version)) {}
+
+FileSystem::~FileSystem() {
+  if (!workRoot_.empty() && workOwner_ == getpid()) {
+    std::error_code ec;
+    fs::remove_all(workRoot_, ec);
+  }
+}
+
+Result<std::string> FileSystem::freshCaseDir() {
+  std::error_code ec;
+  if (workRoot_.empty() || workOwner_ != getpid()) {
+    std::string pattern =
+        (fs::temp_directory_path(ec) / ("sift-" + file_.name + "-XXXXXX"))
+            .string();
+    if (!mkdtemp(pattern.data()))
+      return makeError("cannot make a work folder for " + file_.name + ": " +
+                       std::strerror(errno));
+    workRoot_ = pattern;
+    workOwner_ = getpid();
+  }
+  std::string dir = workRoot_ + "/case";
+  fs::remove_all(dir, ec);
+  for (const char *sub : {"inputs", "outputs", "artifacts"})
+    if (!fs::create_directories(fs::path(dir) / sub, ec) && ec)
+      return makeError(dir + ": " + ec.message());
+  return dir;
+}
+
+const SystemPipeline &
+FileSystem::pipelineOf(PipelineKind kind, const std::string &fullName) const {
+  const SystemPipeline *pipeline =
+      kind == PipelineKind::File ? file_.pipeline(fullName) : nullptr;
+  // The harness only hands this system its own pipelines (Systems::of).
+  return pipeline ? *pipeline : file_.pipelines.front();
+}
+
+CommandValues FileSystem::valuesFor(const CaseOptions &options,
+                                    const std::string &caseDir) const {
+  const SystemPipeline &pipeline =
+      pipelineOf(options.pipeline, options.filePipeline);
+  CommandValues v;
+  v.options = pipeline.options;
+  fs::path dir(caseDir);
+  v.values = {
+      {"python", systemPython()},
+      {"here", file_.folder},
+      {"program", (dir / gen::programFileName(file_.format)).string()},
+      {"inputs", (dir / "inputs").string()},
+      {"outputs", (dir / "outputs").string()},
+      {"artifacts", (dir / "artifacts").string()},
+      {"device", options.target == TargetKind::Host    ? "cpu"
+                 : options.target == TargetKind::Nvptx ? "cuda"
+                                                       : "hip"},
+      {"target", std::string(toString(options.target))},
+      {"chip", options.chip},
+      {"pipeline", pipeline.name},
+  };
+  return v;
+}
+
+std::string FileSystem::commandLine(const CaseOptions &options,
+                                    const std::string &step,
+                                    const std::string &caseDir) const {
+  const CommandTemplate &command =
+      step == "compile" && file_.compile ? *file_.compile : file_.run;
+  std::string env;
+  for (const auto &[name, value] :
+       pipelineOf(options.pipeline, options.filePipeline).env)
+    env += shellLine({name + "=" + value}) + " ";
+  return env + shellLine(expandCommand(command, valuesFor(options, caseDir)));
+}
+
+bool FileSystem::compile(const CaseOptions &options, CaseResult &result) {
+  auto start = std::chrono::steady_clock::now();
+  result.systemVersion = version_;
+  result.systemName = file_.name;
+  // The system's own command line, over a folder CASE laid out as the
+  // system sees it (the program, inputs/input_<i>.npy, outputs/).
+  result.systemCommand =
+      (file_.compile ? commandLine(options, "compile", "CASE") + " && " : "") +
+      commandLine(options, "run", "CASE");
+  pending_.reset();
+  if (std::string why =
+          oracle::documentedUnsupported(file_.policy, result.program);
+      !why.empty())
+    return failWith(result, oracle::Verdict::Unsupported,
+                    Stage(Step::Generate), "not compiled: " + why +
+                                               " (a documented limit)");
+  Result<gen::ExchangeProgram> program =
+      file_.format == gen::ExchangeFormat::ModelJson
+          ? Result<gen::ExchangeProgram>(gen::ExchangeProgram{
+                file_.format, gen::programToJson(result.program).dump(1)})
+          : gen::emitExchange(result.program, file_.format);
+  if (!program.ok())
+    return failWith(result, oracle::Verdict::Unsupported,
+                    Stage(Step::Generate),
+                    "the " + std::string(gen::toString(file_.format)) +
+                        " format cannot express this program: " +
+                        program.message());
+  result.mlir = program->bytes;
+  result.programFile = std::string(gen::programFileName(file_.format));
+  Result<std::string> dir = freshCaseDir();
+  if (!dir.ok())
+    return failWith(result, oracle::Verdict::CompileError,
+                    Stage(Step::Compile), dir.message());
+  caseDir_ = *dir;
+  lastOptions_ = options;
+  Status written = writeFileAtomic(
+      (fs::path(caseDir_) / result.programFile).string(),
+      reinterpret_cast<const uint8_t *>(result.mlir.data()), result.mlir.size());
+  for (size_t i = 0; written.ok() && i < result.inputs.size(); ++i)
+    written = writeNpy((fs::path(caseDir_) / "inputs" /
+                        ("input_" + std::to_string(i) + ".npy"))
+                           .string(),
+                       result.inputs[i]);
+  if (!written.ok())
+    return failWith(result, oracle::Verdict::CompileError,
+                    Stage(Step::Compile), written.message());
+  if (options.onPhase)
+    options.onPhase("compile");
+  bool ok = file_.compile ? compileStep(options, result)
+                          : compileByRunning(options, result);
+  result.compileSeconds = secondsSince(start);
+  result.compiled = ok;
+  return ok;
+}
+
+bool FileSystem::judgeCompileFailure(const CommandRun &run,
+                                     const std::string &command,
+                                     double seconds, CaseResult &result) {
+  std::string context = "\n$ " + command + "\n" + tail(run.output);
+  if (run.timedOut)
+    return failWith(result, oracle::Verdict::CompileTimeout,
+                    Stage(Step::Compile),
+                    file_.name + " compiled past its " +
+                        std::to_string(static_cast<int>(seconds)) + " s" +
+                        context);
+  if (std::optional<std::string> why = unsupportedBy(file_, run))
+    return failWith(result, oracle::Verdict::Unsupported, Stage(Step::Compile),
+                    "not compiled: " + *why + context);
+  std::string diagnostic = commandDiagnostic(run.output);
+  if (run.signal)
+    return failWith(result, oracle::Verdict::CompileCrash, Stage(Step::Compile),
+                    file_.name + " was killed by " + signalName(run.signal) +
+                        (diagnostic.empty() ? "" : ": " + diagnostic) +
+                        context);
+  return failWith(result, oracle::Verdict::CompileError, Stage(Step::Compile),
+                  (diagnostic.empty() ? file_.name + " exited with status " +
+                                            std::to_string(run.status)
+                                      : diagnostic) +
+                      context);
+}
+
+bool FileSystem::compileStep(const CaseOptions &options, CaseResult &result) {
+  std::vector<std::string> args =
+      expandCommand(*file_.compile, valuesFor(options, caseDir_));
+  CommandRun run =
+      runCommand(args, pipelineOf(options.pipeline, options.filePipeline).env,
+                 caseDir_, file_.compileSeconds, file_.memoryMiB);
+  if (run.status == 0)
+    return true;
+  return judgeCompileFailure(run, commandLine(options, "compile", "CASE"),
+                             file_.compileSeconds, result);
+}
+
+bool FileSystem::compileByRunning(const CaseOptions &options,
+                                  CaseResult &result) {
+  std::vector<std::string> args =
+      expandCommand(file_.run, valuesFor(options, caseDir_));
+  CommandRun run =
+      runCommand(args, pipelineOf(options.pipeline, options.filePipeline).env,
+                 caseDir_, file_.runSeconds, file_.memoryMiB);
+  std::string phase = lastPhase(run.output);
+  bool failed = run.status != 0 || run.timedOut || run.signal;
+  if (failed && phase == "compile")
+    return judgeCompileFailure(run, commandLine(options, "run", "CASE"),
+                               file_.runSeconds, result);
+  pending_ = outcomeOf(run, options, result.program.outputs.size());
+  pendingSeed_ = result.seed;
+  return true;
+}
+
+Result<std::vector<HostTensor>>
+FileSystem::outcomeOf(const CommandRun &run, const CaseOptions &options,
+                      size_t outputs) {
+  std::string context =
+      "\n$ " + commandLine(options, "run", "CASE") + "\n" + tail(run.output);
+  if (run.timedOut)
+    return makeError(std::string(kRunTimedOutPrefix) + file_.name +
+                     " ran past its " +
+                     std::to_string(static_cast<int>(file_.runSeconds)) +
+                     " s" + context);
+  if (run.status != 0 || run.signal) {
+    if (std::optional<std::string> why = unsupportedBy(file_, run))
+      return makeError(std::string(kUnsupportedPrefix) + *why + context);
+    std::string diagnostic = commandDiagnostic(run.output);
+    std::string what = run.signal ? file_.name + " was killed by " +
+                                        signalName(run.signal)
+                                  : file_.name + " exited with status " +
+                                        std::to_string(run.status);
+    return makeError((diagnostic.empty() ? what : diagnostic) + context);
+  }
+  std::vector<HostTensor> tensors;
+  for (size_t i = 0; i < outputs; ++i) {
+    std::string path = (fs::path(caseDir_) / "outputs" /
+                        ("output_" + std::to_string(i) + ".npy"))
+                           .string();
+    Result<HostTensor> tensor = readNpy(path);
+    if (!tensor.ok())
+      return makeError(file_.name + "'s run wrote no readable output " +
+                       std::to_string(i) + ": " + tensor.message() + context);
+    tensors.push_back(std::move(*tensor));
+  }
+  return tensors;
+}
+
+Result<std::vector<HostTensor>> FileSystem::run(const CaseResult &compiled,
+                                                rt::Device &device,
+                                                int repetition) {
+  if (!runsOn(device, compiled.target))
+    return makeError(file_.name + "'s " +
+                     std::string(toString(compiled.target)) +
+                     " pipelines do not run on this device here");
+  if (pending_ && pendingSeed_ == compiled.seed && repetition == 0) {
+    Result<std::vector<HostTensor>> outcome = std::move(*pending_);
+    pending_.reset();
+    return outcome;
+  }
+  std::error_code ec;
+  fs::remove_all(fs::path(caseDir_) / "outputs", ec);
+  fs::create_directories(fs::path(caseDir_) / "outputs", ec);
+  std::vector<std::string> args =
+      expandCommand(file_.run, valuesFor(lastOptions_, caseDir_));
+  CommandRun run = runCommand(
+      args, pipelineOf(lastOptions_.pipeline, lastOptions_.filePipeline).env,
+      caseDir_, file_.runSeconds, file_.memoryMiB);
+  return outcomeOf(run, lastOptions_, compiled.program.outputs.size());
+}
+
+CaseResult FileSystem::compileText(const CaseOptions &options,
+                                   const std::string &text,
+                                   const std::string &, uint64_t seed) {
+  CaseResult result = blankCase(options, seed);
+  result.mlir = text;
+  result.programFile = std::string(gen::programFileName(file_.format));
+  Result<std::string> dir = freshCaseDir();
+  if (!dir.ok()) {
+    decide(result, oracle::Verdict::CompileError, Stage(Step::Compile),
+           dir.message());
+    return result;
+  }
+  caseDir_ = *dir;
+  lastOptions_ = options;
+  Status written = writeFileAtomic(
+      (fs::path(caseDir_) / result.programFile).string(),
+      reinterpret_cast<const uint8_t *>(text.data()), text.size());
+  if (!written.ok()) {
+    decide(result, oracle::Verdict::CompileError, Stage(Step::Compile),
+           written.message());
+    return result;
+  }
+  if (file_.compile)
+    result.compiled = compileStep(options, result);
+  else
+    result.detail = file_.name + " has no compile step: a program text "
+                                 "alone is not judged";
+  return result;
+}
+
+bool FileSystem::runsOn(const rt::Device &device, TargetKind target) const {
+  return device.kind() == rt::DeviceKind::Cpu && target == TargetKind::Host;
+}
+
+Result<std::unique_ptr<FileSystem>> makeFileSystem(SystemFile file) {
+  std::string version = file.versionText;
+  if (file.versionCommand) {
+    CommandValues values;
+    values.values = {{"python", systemPython()}, {"here", file.folder}};
+    std::vector<std::string> args = expandCommand(*file.versionCommand, values);
+    CommandRun run = runCommand(args, {}, "", 120, 0);
+    std::string first = run.output.substr(0, run.output.find('\n'));
+    if (run.status != 0 || first.empty())
+      return makeError(
+          file.path + ":" + std::to_string(file.versionCommand->line) +
+          ": the version command failed (is " + file.name +
+          " installed? scripts/bootstrap.sh installs the shipped systems)\n$ " +
+          shellLine(args) + "\n" + tail(run.output, 12));
+    version = first;
+  }
+  return std::make_unique<FileSystem>(std::move(file), std::move(version));
+}
+
+} // namespace sift::harness
