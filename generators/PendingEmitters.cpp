@@ -21,7 +21,6 @@ Result<std::string> emitJaxProgram(const Program &) { return notYet("jax"); }
 Result<std::string> emitPyTorchProgram(const Program &) {
   return notYet("pytorch");
 }
-Result<std::string> emitOnnxModel(const Program &) { return notYet("onnx"); }
 Result<std::string> emitStableHlo(const Program &) {
   return notYet("stablehlo");
 }

@@ -75,6 +75,26 @@ struct ComparisonPolicy {
   bool nmsOneBatchOneClass = false;
 };
 
+/// A point of a policy as system files and exported cases write it
+/// (docs/systems.md): its key, the values it takes (the first is sift's
+/// own rule) and what it means.
+struct PolicyPoint {
+  const char *key;
+  std::vector<const char *> values;
+  const char *meaning;
+};
+
+/// Every point a policy is written with (oracles/PolicyPoints.cpp).
+const std::vector<PolicyPoint> &policyPoints();
+
+/// The point named `key`, or null.
+const PolicyPoint *findPolicyPoint(const std::string &key);
+
+/// Sets point `key` to `value` in `policy`; false when the point does not
+/// take that value (or there is no such point).
+bool applyPolicyPoint(ComparisonPolicy &policy, const std::string &key,
+                      const std::string &value);
+
 /// Why `program` is outside what the system documents it implements, or
 /// "" (then any failure of it is a finding).
 std::string documentedUnsupported(const ComparisonPolicy &policy,

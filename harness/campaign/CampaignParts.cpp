@@ -241,8 +241,11 @@ Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
   }
   const std::string file = name.empty() ? info.name() : name;
   if (run.pipeline == PipelineKind::File)
-    return makeError("--export-artifacts does not export the runs of "
-                     "systems described by files yet (issue 42's GPU half)");
+    return exportSystemCase(options, info, run.filePipeline, result,
+                            name.empty() ? std::to_string(result.seed) + "-" +
+                                               run.filePipeline + "-" +
+                                               std::string(toString(run.target))
+                                         : name);
   if (systemOf(run.pipeline) == SystemKind::Iree)
     return exportIreeCase(options, info, result, file);
   rt::setExportedCase(artifact, info);

@@ -69,6 +69,12 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
 Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
                   const CaseResult &result, const std::string &name = "");
 
+/// A run of a system described by a file as NAME.syscase/ for sift-run
+/// (SystemExport.cpp).
+Status exportSystemCase(const FuzzOptions &options, const rt::ExportedCase &info,
+                        const std::string &filePipeline,
+                        const CaseResult &result, const std::string &name);
+
 /// An IREE benchmark run `name`.ireecase for sift-run --bench: the IREE
 /// case format with "bench" and without .npy files.
 Status exportIreeBench(const FuzzOptions &options, const rt::ExportedCase &info,

@@ -409,21 +409,24 @@ std::vector<std::string> collectArtifacts(const std::vector<std::string> &paths,
   std::vector<std::string> files;
   for (const std::string &path : paths) {
     std::error_code ec;
-    if (fs::path(path).extension() == ".ireecase" &&
+    std::string extension = fs::path(path).extension().string();
+    if ((extension == ".ireecase" || extension == ".syscase") &&
         fs::is_directory(path, ec)) {
-      files.push_back(path); // one IREE case
+      files.push_back(path); // one IREE or file system's case
     } else if (fs::is_directory(path, ec)) {
       std::vector<std::string> found;
       for (const fs::directory_entry &entry : fs::directory_iterator(path, ec))
         if (entry.path().extension() == ".siftart" ||
-            (entry.path().extension() == ".ireecase" && entry.is_directory()))
+            ((entry.path().extension() == ".ireecase" ||
+              entry.path().extension() == ".syscase") &&
+             entry.is_directory()))
           found.push_back(entry.path().string());
       if (ec)
         errors.push_back(path + ": cannot list the directory: " + ec.message());
       std::sort(found.begin(), found.end());
       if (found.empty() && !ec)
-        errors.push_back(path + ": no .siftart files or .ireecase folders in "
-                                "the directory");
+        errors.push_back(path + ": no .siftart files, .ireecase or .syscase "
+                                "folders in the directory");
       files.insert(files.end(), found.begin(), found.end());
     } else if (fs::exists(path, ec)) {
       files.push_back(path);

@@ -21,6 +21,7 @@
 
 #include "tools/sift-run/Bench.h"
 #include "tools/sift-run/IreeCases.h"
+#include "tools/sift-run/SystemCases.h"
 #include "tools/sift-run/Options.h"
 #include "tools/sift-run/ResultsCsv.h"
 #include "tools/sift-run/Runs.h"
@@ -103,10 +104,14 @@ Status runFiles(const Options &options, std::vector<std::string> files,
   auto sink = [&](const Row &row) { return csv.append(row); };
   // IREE cases run through IREE's iree-run-module, sift's artifacts on
   // sift's runtime.
-  std::vector<std::string> iree, sift;
+  std::vector<std::string> iree, systems, sift;
   for (const std::string &file : files)
-    (isIreeCase(file) ? iree : sift).push_back(file);
+    (isIreeCase(file) ? iree : isSystemCase(file) ? systems : sift)
+        .push_back(file);
   if (Status s = runIreeCases(options, iree, rows, sink, writeErrors); !s)
+    return s;
+  // Systems described by files run their own commands.
+  if (Status s = runSystemCases(options, systems, rows, sink); !s)
     return s;
   files = sift;
   if (files.empty())

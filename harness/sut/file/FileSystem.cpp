@@ -5,6 +5,7 @@
 #include "generators/ProgramJson.h"
 #include "support/FileIO.h"
 #include "support/Npy.h"
+#include "oracles/StepVerdict.h"
 #include "support/Process.h"
 
 #include <chrono>
@@ -20,36 +21,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// "SIGSEGV" for a signal number.
-std::string signalName(int signal) {
-  const char *abbrev = sigabbrev_np(signal);
-  return abbrev ? "SIG" + std::string(abbrev) : std::to_string(signal);
-}
-
-/// The last `count` lines of `text`.
-std::string tail(const std::string &text, size_t count = 30) {
-  size_t at = text.size();
-  for (size_t n = 0; n <= count && at > 0; ++n) {
-    size_t nl = text.rfind('\n', at - 1);
-    if (nl == std::string::npos)
-      return text;
-    at = nl;
-  }
-  return "[...]" + text.substr(at);
-}
-
-/// The documented limit `run` shows (an unsupported exit code, or a
-/// message a limit names), or nullopt.
-std::optional<std::string> unsupportedBy(const SystemFile &file,
-                                         const CommandRun &run) {
-  for (int code : file.unsupportedExitCodes)
-    if (run.status == code)
-      return "exit code " + std::to_string(code) +
-             " (the system's own word that it does not implement this)";
+/// What the system file says its failures mean.
+oracle::StepRules rulesOf(const SystemFile &file) {
+  oracle::StepRules rules;
+  rules.system = file.name;
+  rules.unsupportedExitCodes = file.unsupportedExitCodes;
   for (const SystemLimit &limit : file.limits)
-    if (run.output.find(limit.contains) != std::string::npos)
-      return limit.why + " (" + limit.source + ")";
-  return std::nullopt;
+    rules.limits.push_back({limit.contains, limit.why + " (" + limit.source + ")"});
+  return rules;
 }
 
 } // namespace
@@ -174,6 +153,12 @@ bool FileSystem::compile(const CaseOptions &options, CaseResult &result) {
   if (!written.ok())
     return failWith(result, oracle::Verdict::CompileError,
                     Stage(Step::Compile), written.message());
+  // A GPU target's steps need the GPU host: here the program is only
+  // written (for --export-artifacts and sift-run, SystemExport.cpp).
+  if (options.target != TargetKind::Host) {
+    result.compiled = true;
+    return true;
+  }
   if (options.onPhase)
     options.onPhase("compile");
   bool ok = file_.compile ? compileStep(options, result)
@@ -183,42 +168,18 @@ bool FileSystem::compile(const CaseOptions &options, CaseResult &result) {
   return ok;
 }
 
-bool FileSystem::judgeCompileFailure(const CommandRun &run,
-                                     const std::string &command,
-                                     double seconds, CaseResult &result) {
-  std::string context = "\n$ " + command + "\n" + tail(run.output);
-  if (run.timedOut)
-    return failWith(result, oracle::Verdict::CompileTimeout,
-                    Stage(Step::Compile),
-                    file_.name + " compiled past its " +
-                        std::to_string(static_cast<int>(seconds)) + " s" +
-                        context);
-  if (std::optional<std::string> why = unsupportedBy(file_, run))
-    return failWith(result, oracle::Verdict::Unsupported, Stage(Step::Compile),
-                    "not compiled: " + *why + context);
-  std::string diagnostic = commandDiagnostic(run.output);
-  if (run.signal)
-    return failWith(result, oracle::Verdict::CompileCrash, Stage(Step::Compile),
-                    file_.name + " was killed by " + signalName(run.signal) +
-                        (diagnostic.empty() ? "" : ": " + diagnostic) +
-                        context);
-  return failWith(result, oracle::Verdict::CompileError, Stage(Step::Compile),
-                  (diagnostic.empty() ? file_.name + " exited with status " +
-                                            std::to_string(run.status)
-                                      : diagnostic) +
-                      context);
-}
-
 bool FileSystem::compileStep(const CaseOptions &options, CaseResult &result) {
   std::vector<std::string> args =
       expandCommand(*file_.compile, valuesFor(options, caseDir_));
   CommandRun run =
       runCommand(args, pipelineOf(options.pipeline, options.filePipeline).env,
                  caseDir_, file_.compileSeconds, file_.memoryMiB);
-  if (run.status == 0)
+  oracle::StepJudgement judged = oracle::judgeStep(
+      run, oracle::StepKind::Compile, rulesOf(file_),
+      commandLine(options, "compile", "CASE"), file_.compileSeconds);
+  if (judged.verdict == oracle::Verdict::Pass)
     return true;
-  return judgeCompileFailure(run, commandLine(options, "compile", "CASE"),
-                             file_.compileSeconds, result);
+  return failWith(result, judged.verdict, Stage(Step::Compile), judged.detail);
 }
 
 bool FileSystem::compileByRunning(const CaseOptions &options,
@@ -228,35 +189,26 @@ bool FileSystem::compileByRunning(const CaseOptions &options,
   CommandRun run =
       runCommand(args, pipelineOf(options.pipeline, options.filePipeline).env,
                  caseDir_, file_.runSeconds, file_.memoryMiB);
-  std::string phase = lastPhase(run.output);
-  bool failed = run.status != 0 || run.timedOut || run.signal;
-  if (failed && phase == "compile")
-    return judgeCompileFailure(run, commandLine(options, "run", "CASE"),
-                               file_.runSeconds, result);
-  pending_ = outcomeOf(run, options, result.program.outputs.size());
+  oracle::StepJudgement judged = oracle::judgeStep(
+      run, oracle::StepKind::JitRun, rulesOf(file_),
+      commandLine(options, "run", "CASE"), file_.runSeconds);
+  if (judged.verdict != oracle::Verdict::Pass && judged.compiling)
+    return failWith(result, judged.verdict, Stage(Step::Compile),
+                    judged.detail);
+  pending_ = outcomeOf(judged, result.program.outputs.size());
   pendingSeed_ = result.seed;
   return true;
 }
 
 Result<std::vector<HostTensor>>
-FileSystem::outcomeOf(const CommandRun &run, const CaseOptions &options,
-                      size_t outputs) {
-  std::string context =
-      "\n$ " + commandLine(options, "run", "CASE") + "\n" + tail(run.output);
-  if (run.timedOut)
-    return makeError(std::string(kRunTimedOutPrefix) + file_.name +
-                     " ran past its " +
-                     std::to_string(static_cast<int>(file_.runSeconds)) +
-                     " s" + context);
-  if (run.status != 0 || run.signal) {
-    if (std::optional<std::string> why = unsupportedBy(file_, run))
-      return makeError(std::string(kUnsupportedPrefix) + *why + context);
-    std::string diagnostic = commandDiagnostic(run.output);
-    std::string what = run.signal ? file_.name + " was killed by " +
-                                        signalName(run.signal)
-                                  : file_.name + " exited with status " +
-                                        std::to_string(run.status);
-    return makeError((diagnostic.empty() ? what : diagnostic) + context);
+FileSystem::outcomeOf(const oracle::StepJudgement &judged, size_t outputs) {
+  switch (judged.verdict) {
+  case oracle::Verdict::Pass: break;
+  case oracle::Verdict::RunTimeout:
+    return makeError(std::string(kRunTimedOutPrefix) + judged.detail);
+  case oracle::Verdict::Unsupported:
+    return makeError(std::string(kUnsupportedPrefix) + judged.detail);
+  default: return makeError(judged.detail);
   }
   std::vector<HostTensor> tensors;
   for (size_t i = 0; i < outputs; ++i) {
@@ -266,7 +218,7 @@ FileSystem::outcomeOf(const CommandRun &run, const CaseOptions &options,
     Result<HostTensor> tensor = readNpy(path);
     if (!tensor.ok())
       return makeError(file_.name + "'s run wrote no readable output " +
-                       std::to_string(i) + ": " + tensor.message() + context);
+                       std::to_string(i) + ": " + tensor.message());
     tensors.push_back(std::move(*tensor));
   }
   return tensors;
@@ -292,7 +244,11 @@ Result<std::vector<HostTensor>> FileSystem::run(const CaseResult &compiled,
   CommandRun run = runCommand(
       args, pipelineOf(lastOptions_.pipeline, lastOptions_.filePipeline).env,
       caseDir_, file_.runSeconds, file_.memoryMiB);
-  return outcomeOf(run, lastOptions_, compiled.program.outputs.size());
+  oracle::StepJudgement judged = oracle::judgeStep(
+      run, file_.compile ? oracle::StepKind::Run : oracle::StepKind::JitRun,
+      rulesOf(file_), commandLine(lastOptions_, "run", "CASE"),
+      file_.runSeconds);
+  return outcomeOf(judged, compiled.program.outputs.size());
 }
 
 CaseResult FileSystem::compileText(const CaseOptions &options,
@@ -342,7 +298,7 @@ Result<std::unique_ptr<FileSystem>> makeFileSystem(SystemFile file) {
           file.path + ":" + std::to_string(file.versionCommand->line) +
           ": the version command failed (is " + file.name +
           " installed? scripts/bootstrap.sh installs the shipped systems)\n$ " +
-          shellLine(args) + "\n" + tail(run.output, 12));
+          shellLine(args) + "\n" + lastLines(run.output, 12));
     version = first;
   }
   return std::make_unique<FileSystem>(std::move(file), std::move(version));

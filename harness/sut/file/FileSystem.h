@@ -17,6 +17,7 @@
 #include "harness/sut/SystemUnderTest.h"
 #include "harness/sut/file/SystemCommand.h"
 #include "harness/sut/file/SystemFile.h"
+#include "oracles/StepVerdict.h"
 
 #include <memory>
 #include <optional>
@@ -66,14 +67,10 @@ private:
   /// A system without a compile step: runs the run step now, a failure in
   /// its compile phase decides `result`, anything else waits for run().
   bool compileByRunning(const CaseOptions &options, CaseResult &result);
-  /// Decides `result` from a failed compile (false).
-  bool judgeCompileFailure(const CommandRun &run, const std::string &command,
-                           double seconds, CaseResult &result);
-  /// What a finished run step gave: `outputs` tensors, or the error run()
+  /// What a judged run step gave: `outputs` tensors, or the error run()
   /// returns (run-timeout and unsupported by their prefixes).
-  Result<std::vector<HostTensor>> outcomeOf(const CommandRun &run,
-                                            const CaseOptions &options,
-                                            size_t outputs);
+  Result<std::vector<HostTensor>>
+  outcomeOf(const oracle::StepJudgement &judged, size_t outputs);
 
   SystemFile file_;
   std::string version_;

@@ -16,6 +16,7 @@
 
 #include "generators/Exchange.h"
 #include "oracles/ComparisonPolicy.h"
+#include "support/Command.h"
 #include "support/Result.h"
 #include "support/Targets.h"
 
@@ -25,15 +26,6 @@
 #include <vector>
 
 namespace sift::harness {
-
-/// A command template: a program and its arguments, each of which may hold
-/// placeholders ("{program}", "{inputs}"...; "{options}" only as a whole
-/// argument, where it becomes the pipeline's options).
-struct CommandTemplate {
-  std::vector<std::string> args;
-  /// Where it is written (for messages).
-  int line = 0;
-};
 
 /// One pipeline of a system.
 struct SystemPipeline {

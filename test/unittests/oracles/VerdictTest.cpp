@@ -51,7 +51,8 @@ TEST(VerdictTest, StableNames) {
                             "slow-kernel",
                             "barrier-divergence",
                             "data-race",
-                            "uninitialized-read"};
+                            "uninitialized-read",
+                            "unsupported"};
   ASSERT_EQ(std::size(expected), std::size(kAllVerdicts));
   for (size_t i = 0; i < std::size(expected); ++i)
     EXPECT_EQ(toString(kAllVerdicts[i]), expected[i]);
@@ -66,12 +67,25 @@ TEST(VerdictTest, UnknownNamesDoNotParse) {
   EXPECT_FALSE(parseVerdict("gen_invalid").has_value());
 }
 
-TEST(VerdictTest, EverythingButPassIsAFinding) {
+TEST(VerdictTest, EverythingButPassAndUnsupportedIsAFinding) {
   EXPECT_FALSE(isFinding(Verdict::Pass));
+  // A system's own word that it does not implement a program is counted,
+  // never a finding.
+  EXPECT_FALSE(isFinding(Verdict::Unsupported));
   EXPECT_TRUE(isFinding(Verdict::GenInvalid));
   for (Verdict verdict : kAllVerdicts)
-    EXPECT_EQ(isFinding(verdict), verdict != Verdict::Pass)
+    EXPECT_EQ(isFinding(verdict),
+              verdict != Verdict::Pass && verdict != Verdict::Unsupported)
         << toString(verdict);
+}
+
+TEST(VerdictTest, AnUnsupportedRunIsUnsupported) {
+  std::string message =
+      std::string(kUnsupportedPrefix) + "exit code 3 (not implemented)";
+  EXPECT_EQ(runFailureVerdict(message, false), Verdict::Unsupported);
+  // Only at the start.
+  EXPECT_EQ(runFailureVerdict("xla: unsupported: sort", false),
+            Verdict::RuntimeError);
 }
 
 TEST(VerdictTest, AFailedRunsMessageDecidesItsVerdict) {
