@@ -17,10 +17,6 @@ Error notYet(const char *format) {
 }
 } // namespace
 
-Result<std::string> emitJaxProgram(const Program &) { return notYet("jax"); }
-Result<std::string> emitPyTorchProgram(const Program &) {
-  return notYet("pytorch");
-}
 Result<std::string> emitStableHlo(const Program &) {
   return notYet("stablehlo");
 }

@@ -14,6 +14,14 @@
 #                    otherwise the pinned IREE_PACKAGES go into BUILD_DIR/venv
 #                    from the Python package index (pip's PIP_* variables
 #                    apply), and a failed install fails the bootstrap
+#   The shipped systems described by files (systems/*.toml: XLA through JAX,
+#   ONNX Runtime) always go into BUILD_DIR/venv, pinned (SYSTEM_PACKAGES);
+#   a failed install fails the bootstrap.
+#   SIFT_WITH_TORCH  0: do not install PyTorch (2.6 GB of wheels, with the
+#                    CUDA libraries torch links even on a CPU: the index has
+#                    no CPU-only wheel); the inductor system's tests then
+#                    skip. Otherwise TORCH_PACKAGES go into the venv too and a
+#                    failed install fails the bootstrap.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -81,10 +89,40 @@ else
   REQUIRE_IREE=OFF
 fi
 
+# The compilers the shipped system files (systems/) describe, and numpy for
+# the test systems: pinned, so every machine tests the same versions.
+SYSTEM_PACKAGES=(jax==0.10.2 jaxlib==0.10.2 onnxruntime==1.32.0 numpy==2.4.6)
+TORCH_PACKAGES=(torch==2.11.0 torchvision==0.26.0)
+REQUIRE_TORCH=ON
+if [[ "${SIFT_WITH_TORCH:-1}" != 0 ]]; then
+  SYSTEM_PACKAGES+=("${TORCH_PACKAGES[@]}")
+else
+  echo "bootstrap: SIFT_WITH_TORCH=0: no PyTorch; the inductor system is unavailable and its tests skip"
+  REQUIRE_TORCH=OFF
+fi
+VENV="$BUILD_DIR/venv"
+if "$VENV/bin/python" - "${SYSTEM_PACKAGES[@]}" 2>/dev/null <<'PY'
+import sys
+from importlib.metadata import version
+sys.exit(any(version(p.split("==")[0]) != p.split("==")[1] for p in sys.argv[1:]))
+PY
+then
+  echo "bootstrap: the shipped systems' packages are in $VENV"
+else
+  echo "bootstrap: installing ${SYSTEM_PACKAGES[*]} into $VENV"
+  mkdir -p "$BUILD_DIR"
+  if ! { { [[ -x "$VENV/bin/pip" ]] || python3 -m venv "$VENV"; } &&
+         "$VENV/bin/pip" install -q --no-cache-dir --disable-pip-version-check "${SYSTEM_PACKAGES[@]}"; }; then
+    echo "bootstrap: could not install ${SYSTEM_PACKAGES[*]} into $VENV: the shipped systems (systems/*.toml) and their tests need them, so this fails" >&2
+    exit 1
+  fi
+fi
+
 echo "bootstrap: configuring $BUILD_DIR"
 # shellcheck disable=SC2086
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DSIFT_REQUIRE_IREE="$REQUIRE_IREE" ${SIFT_CMAKE_ARGS:-} >/dev/null
+  -DSIFT_REQUIRE_IREE="$REQUIRE_IREE" -DSIFT_REQUIRE_TORCH="$REQUIRE_TORCH" \
+  ${SIFT_CMAKE_ARGS:-} >/dev/null
 echo "bootstrap: building with $JOBS jobs"
 cmake --build "$BUILD_DIR" -j "$JOBS"
 echo "bootstrap: done; tools are in $BUILD_DIR/harness (harness) and $BUILD_DIR/tools (sift-opt, sift-reduce, sift-run)"

@@ -1,6 +1,7 @@
 # lit configuration for sift's FileCheck tests. Every test runs without a GPU.
 import os
 import shutil
+import subprocess
 
 import lit.formats
 
@@ -52,3 +53,22 @@ if config.sift_require_iree:
                              " is missing: run scripts/bootstrap.sh, or "
                              "configure with -DSIFT_REQUIRE_IREE=OFF to skip "
                              "its tests")
+
+# The shipped systems described by files (systems/*.toml) run on the Python
+# packages bootstrap pins into the build's venv: XLA through JAX and ONNX
+# Runtime always (a failed install fails the bootstrap), PyTorch unless
+# SIFT_WITH_TORCH=0. Their tests need them; missing ones fail the run
+# (PyTorch only with SIFT_REQUIRE_TORCH, which bootstrap turns off with it).
+venv_python = os.path.join(config.sift_obj_root, "venv", "bin", "python")
+for module in ("jax", "onnxruntime", "torch", "numpy"):
+    probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec(%r) is None)" % module
+    if os.path.exists(venv_python) and \
+            subprocess.run([venv_python, "-c", probe]).returncode == 0:
+        config.available_features.add("py-" + module)
+for module, required in (("jax", True), ("onnxruntime", True), ("numpy", True),
+                         ("torch", config.sift_require_torch)):
+    if required and "py-" + module not in config.available_features:
+        lit_config.fatal("the Python package %s is not in %s: run scripts/bootstrap.sh "
+                         "(it pins the shipped systems' packages into the build's venv)"
+                         % (module, venv_python) +
+                         ("; SIFT_WITH_TORCH=0 skips PyTorch on purpose" if module == "torch" else ""))

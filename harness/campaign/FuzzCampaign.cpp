@@ -143,6 +143,12 @@ std::optional<int> FuzzCampaign::open() {
         !system.ok())
       return usage(system.message());
     const SystemFile *file = *systems_.fileWithPipeline(run.filePipeline);
+    // The system's own limits decide its timeouts (a verdict naming its
+    // step); the worker's is only a backstop above them.
+    limits_.timeoutSeconds =
+        std::max(limits_.timeoutSeconds,
+                 (file->compile ? file->compileSeconds : 0) +
+                     file->runSeconds + 30);
     std::error_code ec;
     for (const std::string &path : options_.systemFiles)
       if (std::filesystem::equivalent(path, file->path, ec))

@@ -79,13 +79,16 @@ void readSystemFacts(const nlohmann::json &facts, SystemCase &c) {
   c.rules.unsupportedExitCodes =
       facts.value("unsupported_exit_codes", std::vector<int>{});
   c.policy.system = c.rules.system;
-  for (const nlohmann::json &limit : facts.value("limits", nlohmann::json::array())) {
+  const nlohmann::json limits = facts.value("limits", nlohmann::json::array());
+  const nlohmann::json semantics =
+      facts.value("semantics", nlohmann::json::object());
+  for (const nlohmann::json &limit : limits) {
     oracle::DocumentedLimit read{limit.at("contains").get<std::string>(),
                                  limit.at("why").get<std::string>()};
     c.rules.limits.push_back(read);
     c.policy.documentedLimits.push_back(read);
   }
-  for (auto &[key, value] : facts.value("semantics", nlohmann::json::object()).items())
+  for (const auto &[key, value] : semantics.items())
     if (!oracle::applyPolicyPoint(c.policy, key, value.get<std::string>()))
       throw std::invalid_argument("unknown semantics point " + key + " = " +
                                   value.dump());
@@ -141,12 +144,30 @@ struct WorkDir {
   }
 };
 
+/// The case's system folder ("here"): exported relative to the source
+/// tree when it was inside it, found under $SIFT_SOURCE_DIR, else the
+/// source tree sift-run was built from, else the working folder.
+std::string hereOf(const SystemCase &c) {
+  fs::path here(c.here);
+  if (here.is_absolute())
+    return here.string();
+  std::error_code ec;
+  for (const char *root : {static_cast<const char *>(std::getenv("SIFT_SOURCE_DIR")),
+#ifdef SIFT_SOURCE_DIR
+                           SIFT_SOURCE_DIR,
+#endif
+                           "."})
+    if (root && *root && fs::is_directory(fs::path(root) / here, ec))
+      return fs::absolute(fs::path(root) / here).string();
+  return fs::absolute(here).string();
+}
+
 CommandValues valuesFor(const SystemCase &c, const std::string &dir,
                         const std::string &work, const Options &options) {
   CommandValues v;
   const char *python = std::getenv("SIFT_PYTHON");
   v.values = {{"python", python && *python ? python : "python3"},
-              {"here", fs::absolute(c.here).string()},
+              {"here", hereOf(c)},
               {"program", fs::absolute(fs::path(dir) / c.programFile).string()},
               {"inputs", work + "/inputs"},
               {"outputs", work + "/outputs"},

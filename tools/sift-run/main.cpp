@@ -63,12 +63,14 @@ void skipFinished(const ResultsCsv &csv, std::vector<std::string> &files) {
 /// Prints the summary line; returns the exit code.
 int summarize(const Options &options, const std::vector<Row> &rows,
               bool errors) {
-  int pass = 0, unchecked = 0, findings = 0, unreadable = 0;
+  int pass = 0, unchecked = 0, findings = 0, unreadable = 0, unsupported = 0;
   double kernelMs = 0, loadMs = 0;
   for (const Row &row : rows) {
     if (row.unreadable) {
       ++unreadable;
       std::fprintf(stderr, "sift-run: %s\n", row.detail.c_str());
+    } else if (row.verdict == "unsupported") {
+      ++unsupported; // the system's own word: counted, not a finding
     } else if (row.verdict == "pass") {
       ++pass;
       if (row.detail.rfind(kNoReferenceDetail, 0) == 0)
@@ -84,12 +86,14 @@ int summarize(const Options &options, const std::vector<Row> &rows,
                           " of them without a reference: outputs not "
                           "compared)"
                     : "";
+  std::string unsupportedNote =
+      unsupported > 0 ? " unsupported=" + std::to_string(unsupported) : "";
   std::printf("sift-run: %zu artifacts on %s: pass=%d findings=%d "
-              "unreadable=%d%s; kernel time %.3f ms, module load %.3f ms "
+              "unreadable=%d%s%s; kernel time %.3f ms, module load %.3f ms "
               "(totals); results in %s\n",
               rows.size(), std::string(rt::toString(options.device)).c_str(),
-              pass, findings, unreadable, uncheckedNote.c_str(), kernelMs,
-              loadMs, options.out.c_str());
+              pass, findings, unreadable, unsupportedNote.c_str(),
+              uncheckedNote.c_str(), kernelMs, loadMs, options.out.c_str());
   if (unreadable > 0 || errors)
     return 2;
   return findings > 0 ? 1 : 0;
