@@ -18,6 +18,7 @@
 #include "oracles/Compare.h"
 #include "oracles/ComparisonPolicy.h"
 #include "oracles/Reference.h"
+#include "support/Process.h"
 
 #include <chrono>
 
@@ -68,6 +69,12 @@ CaseResult runProgramCase(SystemUnderTest &system, rt::Device &device,
     auto actual = system.run(result, device, r);
     if (!actual.ok()) {
       result.runSeconds = secondsSince(start);
+      // The system's own word that it does not implement the program
+      // (a file system's documented exit code or message): unsupported.
+      if (oracle::runFailureVerdict(actual.message(), false) ==
+          oracle::Verdict::Unsupported)
+        return decide(result, oracle::Verdict::Unsupported, Stage(Step::Run),
+                      actual.message().substr(kUnsupportedPrefix.size()));
       // A limit the system documents and checks on purpose is no finding.
       oracle::ComparisonPolicy policy = system.comparisonPolicy(result);
       if (std::optional<oracle::DocumentedLimit> limit =

@@ -300,9 +300,8 @@ void readOutcomes(const toml::table &file, SystemFile &system) {
                      stringAt(limit, "source", "[[outcomes.limit]]", true)};
     if (read.contains.empty())
       fail(limit, "'contains' is empty: it would match every failure");
+    // Judged by the step that met it (oracles/StepVerdict): unsupported.
     system.limits.push_back(std::move(read));
-    system.policy.documentedLimits.push_back(
-        {system.limits.back().contains, system.limits.back().why});
   }
 }
 
@@ -339,7 +338,7 @@ void readFile(const toml::table &file, SystemFile &system) {
              " must be lower-case letters, digits and '-', starting with a "
              "letter");
   if (parsePipelineKind(system.name) || system.name == "all" ||
-      system.name.rfind("iree", 0) == 0)
+      system.name == "iree-all" || system.name == "file")
     fail(*find(file, "name"), "system name " + inQuotes(system.name) +
                                   " is taken by sift's own or IREE's "
                                   "pipelines");

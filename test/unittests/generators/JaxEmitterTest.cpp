@@ -12,6 +12,7 @@
 #include "generators/ProgramGenerator.h"
 
 #include <gtest/gtest.h>
+#include "test/unittests/generators/HandPrograms.h"
 
 #include <limits>
 #include <regex>
@@ -22,13 +23,9 @@ using namespace sift::gen;
 
 namespace {
 
-TensorType t(ElementType e, std::vector<int64_t> shape) {
-  return TensorType{e, std::move(shape)};
-}
-
-bool contains(const std::string &text, const std::string &needle) {
-  return text.find(needle) != std::string::npos;
-}
+using hand::argsortProgram;
+using hand::contains;
+using hand::t;
 
 /// The module for `p`, which must emit.
 std::string emit(const Program &p) {
@@ -36,30 +33,6 @@ std::string emit(const Program &p) {
   Result<std::string> text = emitJaxProgram(p);
   EXPECT_TRUE(text.ok()) << (text.ok() ? "" : text.message());
   return text.ok() ? *text : "";
-}
-
-/// arg0: `key`[4x8]; op0: iota i64 dim 1; op1: sort(arg0, iota) dim 1.
-Program argsortProgram(SortOrder order, ComparatorKind comparator,
-                       ElementType key = ElementType::F32) {
-  Program p;
-  int x = p.addValue(t(key, {4, 8}));
-  p.inputs = {x};
-  Op iota;
-  iota.kind = OpKind::Iota;
-  iota.dimension = 1;
-  iota.results = {p.addValue(t(ElementType::I64, {4, 8}))};
-  p.ops.push_back(iota);
-  Op sort;
-  sort.kind = OpKind::Sort;
-  sort.dimension = 1;
-  sort.order = order;
-  sort.comparator = comparator;
-  sort.operands = {x, iota.results[0]};
-  sort.results = {p.addValue(t(key, {4, 8})),
-                  p.addValue(t(ElementType::I64, {4, 8}))};
-  p.ops.push_back(sort);
-  p.outputs = {sort.results[0], sort.results[1]};
-  return p;
 }
 
 /// arg0, arg1: `type`[6]; op0: `kind` of both (or of arg0 with `constant`).

@@ -10,6 +10,7 @@
 #include "generators/ProgramGenerator.h"
 
 #include <gtest/gtest.h>
+#include "test/unittests/generators/HandPrograms.h"
 
 #include <map>
 #include <regex>
@@ -20,37 +21,9 @@ using namespace sift::gen;
 
 namespace {
 
-TensorType t(ElementType e, std::vector<int64_t> shape) {
-  return TensorType{e, std::move(shape)};
-}
-
-bool contains(const std::string &text, const std::string &needle) {
-  return text.find(needle) != std::string::npos;
-}
-
-/// arg0: f32[4x8]; op0: iota i64 dim 1; op1: sort(arg0, iota) dim 1 `order`.
-Program argsortProgram(SortOrder order, ComparatorKind comparator,
-                       ElementType key = ElementType::F32) {
-  Program p;
-  int x = p.addValue(t(key, {4, 8}));
-  p.inputs = {x};
-  Op iota;
-  iota.kind = OpKind::Iota;
-  iota.dimension = 1;
-  iota.results = {p.addValue(t(ElementType::I64, {4, 8}))};
-  p.ops.push_back(iota);
-  Op sort;
-  sort.kind = OpKind::Sort;
-  sort.dimension = 1;
-  sort.order = order;
-  sort.comparator = comparator;
-  sort.operands = {x, iota.results[0]};
-  sort.results = {p.addValue(t(key, {4, 8})),
-                  p.addValue(t(ElementType::I64, {4, 8}))};
-  p.ops.push_back(sort);
-  p.outputs = {sort.results[0], sort.results[1]};
-  return p;
-}
+using hand::argsortProgram;
+using hand::contains;
+using hand::t;
 
 /// arg0: `type`[6]; op0: `kind` with `constant`.
 Program constProgram(EwKind kind, ElementType type, double constant) {

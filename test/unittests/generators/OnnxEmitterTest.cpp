@@ -12,6 +12,7 @@
 #include "generators/ProgramGenerator.h"
 
 #include <gtest/gtest.h>
+#include "test/unittests/generators/HandPrograms.h"
 
 #include <cstring>
 #include <set>
@@ -20,6 +21,10 @@ using namespace sift;
 using namespace sift::gen;
 
 namespace {
+
+using hand::argsortProgram;
+using hand::contains;
+using hand::t;
 
 /// One decoded field: a varint, or the bytes of a length-delimited one.
 struct Field {
@@ -200,34 +205,6 @@ Model emitAndDecode(const Program &p) {
   Result<std::string> bytes = emitOnnxModel(p);
   EXPECT_TRUE(bytes.ok()) << (bytes.ok() ? "" : bytes.message());
   return bytes.ok() ? decodeModel(*bytes) : Model{};
-}
-
-TensorType t(ElementType e, std::vector<int64_t> shape) {
-  return TensorType{e, std::move(shape)};
-}
-
-/// arg0: `key`[4x8]; op0: iota i64 dim 1; op1: sort(arg0, iota) dim 1.
-Program argsortProgram(SortOrder order, ComparatorKind comparator,
-                       ElementType key = ElementType::F32) {
-  Program p;
-  int x = p.addValue(t(key, {4, 8}));
-  p.inputs = {x};
-  Op iota;
-  iota.kind = OpKind::Iota;
-  iota.dimension = 1;
-  iota.results = {p.addValue(t(ElementType::I64, {4, 8}))};
-  p.ops.push_back(iota);
-  Op sort;
-  sort.kind = OpKind::Sort;
-  sort.dimension = 1;
-  sort.order = order;
-  sort.comparator = comparator;
-  sort.operands = {x, iota.results[0]};
-  sort.results = {p.addValue(t(key, {4, 8})),
-                  p.addValue(t(ElementType::I64, {4, 8}))};
-  p.ops.push_back(sort);
-  p.outputs = {sort.results[0], sort.results[1]};
-  return p;
 }
 
 /// arg0: f32[3x10]; top-k along 1 with `k`.

@@ -163,7 +163,7 @@ TEST(SystemFileTest, SemanticPointsMakeThePolicyAndNeedASource) {
             std::string::npos);
 }
 
-TEST(SystemFileTest, DocumentedLimitsBecomeThePolicys) {
+TEST(SystemFileTest, DocumentedLimitsAndExitCodesRead) {
   std::string base = kMinimal;
   Result<SystemFile> file = parseSystemFile(
       base + "[outcomes]\nunsupported_exit_codes = [3, 4]\n"
@@ -172,8 +172,9 @@ TEST(SystemFileTest, DocumentedLimitsBecomeThePolicys) {
       "sys.toml");
   ASSERT_TRUE(file.ok()) << file.message();
   EXPECT_EQ(file->unsupportedExitCodes, (std::vector<int>{3, 4}));
-  ASSERT_EQ(file->policy.documentedLimits.size(), 1u);
-  EXPECT_EQ(file->policy.documentedLimits[0].marker, "NOT_IMPLEMENTED");
+  ASSERT_EQ(file->limits.size(), 1u);
+  EXPECT_EQ(file->limits[0].contains, "NOT_IMPLEMENTED");
+  EXPECT_EQ(file->limits[0].source, "the operator table");
   EXPECT_NE(errorOf(base + "[[outcomes.limit]]\ncontains = \"\"\nwhy = "
                            "\"x\"\nsource = \"y\"\n")
                 .find("would match every failure"),
