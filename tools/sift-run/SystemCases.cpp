@@ -86,7 +86,6 @@ void readSystemFacts(const nlohmann::json &facts, SystemCase &c) {
     oracle::DocumentedLimit read{limit.at("contains").get<std::string>(),
                                  limit.at("why").get<std::string>()};
     c.rules.limits.push_back(read);
-    c.policy.documentedLimits.push_back(read);
   }
   for (const auto &[key, value] : semantics.items())
     if (!oracle::applyPolicyPoint(c.policy, key, value.get<std::string>()))
