@@ -109,6 +109,36 @@ int FuzzCampaign::run() {
   return finish();
 }
 
+/// Systems described by files: each made now (its version asked), so a
+/// system that is not installed is one sentence before anything runs; ""
+/// or what is wrong.
+std::string FuzzCampaign::openFileSystems() {
+  for (const std::string &path : options_.systemFiles)
+    if (Status added = systems_.addFile(path); !added.ok())
+      return "--system: " + added.message();
+  for (const PipelineTarget &run : options_.runs) {
+    if (run.pipeline != PipelineKind::File)
+      continue;
+    if (Result<SystemUnderTest *> system =
+            systems_.of(run.pipeline, run.filePipeline);
+        !system.ok())
+      return system.message();
+    const SystemFile *file = *systems_.fileWithPipeline(run.filePipeline);
+    // The system's own limits decide its timeouts (a verdict naming its
+    // step); the worker's is only a backstop above them.
+    limits_.timeoutSeconds =
+        std::max(limits_.timeoutSeconds,
+                 (file->compile ? file->compileSeconds : 0) +
+                     file->runSeconds + 30);
+    std::error_code ec;
+    for (const std::string &path : options_.systemFiles)
+      if (std::filesystem::equivalent(path, file->path, ec))
+        givenSystemFiles_[run.filePipeline] =
+            std::filesystem::absolute(path).lexically_normal().string();
+  }
+  return "";
+}
+
 std::optional<int> FuzzCampaign::open() {
   auto usage = [](const std::string &message) {
     std::fprintf(stderr, "harness: %s\n", message.c_str());
@@ -130,31 +160,8 @@ std::optional<int> FuzzCampaign::open() {
                    ": " + created.message());
     gpu_ = std::move(*created);
   }
-  // Systems described by files: each made now (its version asked), so a
-  // system that is not installed is one sentence before anything runs.
-  for (const std::string &path : options_.systemFiles)
-    if (Status added = systems_.addFile(path); !added.ok())
-      return usage("--system: " + added.message());
-  for (const PipelineTarget &run : options_.runs) {
-    if (run.pipeline != PipelineKind::File)
-      continue;
-    if (Result<SystemUnderTest *> system =
-            systems_.of(run.pipeline, run.filePipeline);
-        !system.ok())
-      return usage(system.message());
-    const SystemFile *file = *systems_.fileWithPipeline(run.filePipeline);
-    // The system's own limits decide its timeouts (a verdict naming its
-    // step); the worker's is only a backstop above them.
-    limits_.timeoutSeconds =
-        std::max(limits_.timeoutSeconds,
-                 (file->compile ? file->compileSeconds : 0) +
-                     file->runSeconds + 30);
-    std::error_code ec;
-    for (const std::string &path : options_.systemFiles)
-      if (std::filesystem::equivalent(path, file->path, ec))
-        givenSystemFiles_[run.filePipeline] =
-            std::filesystem::absolute(path).lexically_normal().string();
-  }
+  if (std::string problem = openFileSystems(); !problem.empty())
+    return usage(problem);
   bool ireeRuns = false;
   for (const PipelineTarget &run : options_.runs)
     ireeRuns |= systemOf(run.pipeline) == SystemKind::Iree;

@@ -128,6 +128,7 @@ private:
   CaseOptions caseOptions_;
   /// The systems under test: sift's compiler, and IREE when a run needs it.
   SystemUnderTest &systemFor(const PipelineTarget &run);
+  std::string openFileSystems();
   Systems systems_;
   /// The --system file of each file pipeline given that way (absolute),
   /// which its case folders record.
