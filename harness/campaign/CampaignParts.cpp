@@ -138,6 +138,37 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
          " --inputs=" + std::string(gen::toString(options.inputs));
 }
 
+Status writeExportFolder(const std::filesystem::path &final,
+                         const std::vector<std::pair<std::string, std::string>> &files,
+                         const CaseResult &result) {
+  namespace fs = std::filesystem;
+  fs::path temp = final.string() + ".tmp-" + std::to_string(getpid());
+  std::error_code ec;
+  fs::remove_all(temp, ec);
+  fs::create_directories(temp, ec);
+  if (ec)
+    return makeError(temp.string() + ": " + ec.message());
+  for (const auto &[name, bytes] : files)
+    if (Status s = writeFileAtomic(
+            (temp / name).string(),
+            reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
+        !s)
+      return s;
+  for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
+                                 {"expected", &result.expected}})
+    for (size_t i = 0; i < tensors->size(); ++i)
+      if (Status s = writeNpy(
+              (temp / (prefix + std::to_string(i) + ".npy")).string(),
+              (*tensors)[i]);
+          !s)
+        return s;
+  fs::remove_all(final, ec);
+  fs::rename(temp, final, ec);
+  if (ec)
+    return makeError(final.string() + ": " + ec.message());
+  return Status::success();
+}
+
 /// Runs with a static finding are exported too: a GPU shows what the
 /// finding does to results.
 namespace {
@@ -148,14 +179,6 @@ namespace {
 /// temporary name and renamed into place.
 Status exportIreeCase(const FuzzOptions &options, const rt::ExportedCase &info,
                       const CaseResult &result, const std::string &name) {
-  namespace fs = std::filesystem;
-  fs::path final = fs::path(options.exportDir) / (name + rt::kIreeCaseExtension);
-  fs::path temp = final.string() + ".tmp-" + std::to_string(getpid());
-  std::error_code ec;
-  fs::remove_all(temp, ec);
-  fs::create_directories(temp, ec);
-  if (ec)
-    return makeError(temp.string() + ": " + ec.message());
   nlohmann::json facts = {
       {"format", "sift-iree-case 1"},
       {"name", name},
@@ -177,36 +200,13 @@ Status exportIreeCase(const FuzzOptions &options, const rt::ExportedCase &info,
   // them (and the reference) from the program and seed.
   if (!info.bench.empty())
     facts["bench"] = info.bench;
-  std::string text = facts.dump(1);
-  auto bytes = [](const std::string &s) {
-    return reinterpret_cast<const uint8_t *>(s.data());
-  };
-  if (Status s = writeFileAtomic((temp / "case.json").string(), bytes(text),
-                                 text.size());
-      !s)
-    return s;
-  if (Status s = writeFileAtomic((temp / "program.mlir").string(),
-                                 bytes(result.mlir), result.mlir.size());
-      !s)
-    return s;
-  if (Status s = writeFileAtomic((temp / "module.vmfb").string(),
-                                 result.ireeModule.data(),
-                                 result.ireeModule.size());
-      !s)
-    return s;
-  for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
-                                 {"expected", &result.expected}})
-    for (size_t i = 0; i < tensors->size(); ++i)
-      if (Status s = writeNpy(
-              (temp / (prefix + std::to_string(i) + ".npy")).string(),
-              (*tensors)[i]);
-          !s)
-        return s;
-  fs::remove_all(final, ec);
-  fs::rename(temp, final, ec);
-  if (ec)
-    return makeError(final.string() + ": " + ec.message());
-  return Status::success();
+  std::string module(result.ireeModule.begin(), result.ireeModule.end());
+  return writeExportFolder(
+      std::filesystem::path(options.exportDir) / (name + rt::kIreeCaseExtension),
+      {{"case.json", facts.dump(1)},
+       {"program.mlir", result.mlir},
+       {"module.vmfb", module}},
+      result);
 }
 
 } // namespace

@@ -22,6 +22,7 @@
 #include "harness/case/WorkerPool.h"
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -68,6 +69,14 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
 /// (IREE's: .ireecase), or as `name` when one is given.
 Status exportCase(const FuzzOptions &options, const PipelineTarget &run,
                   const CaseResult &result, const std::string &name = "");
+
+/// A case folder for sift-run at `final`: `files` (name, bytes), the
+/// case's input<i>.npy and expected<i>.npy, written under a temporary name
+/// and renamed into place (an old folder there is replaced).
+Status writeExportFolder(
+    const std::filesystem::path &final,
+    const std::vector<std::pair<std::string, std::string>> &files,
+    const CaseResult &result);
 
 /// A run of a system described by a file as NAME.syscase/ for sift-run
 /// (SystemExport.cpp).

@@ -23,12 +23,9 @@
 #include "harness/campaign/FuzzCampaign.h"
 
 #include "generators/ProgramJson.h"
-#include "support/FileIO.h"
-#include "support/Npy.h"
 
 #include <filesystem>
 
-#include <unistd.h>
 
 namespace sift::harness {
 
@@ -92,13 +89,6 @@ Status exportSystemCase(const FuzzOptions &options, const rt::ExportedCase &info
     return file.error();
   if (!*file)
     return makeError("no system file has the pipeline " + filePipeline);
-  fs::path final = fs::path(options.exportDir) / (name + ".syscase");
-  fs::path temp = final.string() + ".tmp-" + std::to_string(getpid());
-  std::error_code ec;
-  fs::remove_all(temp, ec);
-  fs::create_directories(temp, ec);
-  if (ec)
-    return makeError(temp.string() + ": " + ec.message());
   nlohmann::json facts = systemFacts(**file, *(*file)->pipeline(filePipeline));
   facts.update({{"format", "sift-system-case 1"},
                 {"name", name},
@@ -111,31 +101,10 @@ Status exportSystemCase(const FuzzOptions &options, const rt::ExportedCase &info
                 {"program_file", result.programFile},
                 {"static_verdict", info.staticVerdict},
                 {"program", gen::programToJson(result.program)}});
-  std::string text = facts.dump(1);
-  auto bytes = [](const std::string &s) {
-    return reinterpret_cast<const uint8_t *>(s.data());
-  };
-  if (Status s = writeFileAtomic((temp / "case.json").string(), bytes(text),
-                                 text.size());
-      !s)
-    return s;
-  if (Status s = writeFileAtomic((temp / result.programFile).string(),
-                                 bytes(result.mlir), result.mlir.size());
-      !s)
-    return s;
-  for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
-                                 {"expected", &result.expected}})
-    for (size_t i = 0; i < tensors->size(); ++i)
-      if (Status s = writeNpy(
-              (temp / (prefix + std::to_string(i) + ".npy")).string(),
-              (*tensors)[i]);
-          !s)
-        return s;
-  fs::remove_all(final, ec);
-  fs::rename(temp, final, ec);
-  if (ec)
-    return makeError(final.string() + ": " + ec.message());
-  return Status::success();
+  return writeExportFolder(fs::path(options.exportDir) / (name + ".syscase"),
+                           {{"case.json", facts.dump(1)},
+                            {result.programFile, result.mlir}},
+                           result);
 }
 
 } // namespace sift::harness

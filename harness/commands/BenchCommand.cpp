@@ -194,7 +194,7 @@ Result<std::vector<BenchJob>> ladderJobs(const std::string &tableDir) {
     for (gen::BenchProgram &rung : gen::benchLadder(*bench))
       if (!gen::isFixedBench(rung.name) &&
           seen.insert(rung.name + "/" + row.impl + "/" + row.target).second)
-        jobs.push_back({std::move(rung), {*pipeline, *target, ""}});
+        jobs.push_back({std::move(rung), {*pipeline, *target, "", ""}});
   }
   return jobs;
 }

@@ -221,9 +221,12 @@ Status exportReplayed(const std::string &dir, const StoredCase &stored,
   fuzz.inputs = stored.options.inputs;
   fuzz.randomConfig = stored.options.randomConfig;
   fuzz.injectText = faultListText(stored.options.faults);
+  if (!stored.options.systemFile.empty())
+    fuzz.systemFiles = {stored.options.systemFile};
   return exportCase(fuzz,
                     PipelineTarget{stored.options.pipeline,
-                                   stored.options.target, stored.options.chip},
+                                   stored.options.target, stored.options.chip,
+                                   stored.options.filePipeline},
                     seen, fs::path(stored.folder).filename().string());
 }
 

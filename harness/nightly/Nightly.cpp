@@ -216,7 +216,7 @@ FuzzOptions Night::slotOptions(const NightCell &cell, uint64_t slot,
   FuzzOptions o;
   // The target's default chip; an IREE run's is one the installed IREE
   // takes (the campaign picks it, IreeChips.h).
-  o.runs = {PipelineTarget{cell.pipeline, cell.target, ""}};
+  o.runs = {PipelineTarget{cell.pipeline, cell.target, "", ""}};
   o.seconds = seconds;
   uint64_t state = state_.seed ^ (slot * 0x9e3779b97f4a7c15ull);
   o.seed = gen::splitmix64(state);
