@@ -20,6 +20,7 @@
 #include "oracles/TensorIndex.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <numeric>
 #include <optional>
@@ -518,7 +519,9 @@ evaluateFlushingDenormals(const Program &program,
   if (readAsZero)
     for (HostTensor &t : flushed)
       flushDenormals(t);
-  Evaluator evaluator(program);
+  // Read as zero too: a denormal threshold or constant the program holds.
+  Program read = readAsZero ? flushDenormalAttributes(program) : program;
+  Evaluator evaluator(read);
   if (Status s = evaluator.bindInputs(flushed); !s)
     return s;
   for (size_t i = 0; i < program.ops.size(); ++i) {
@@ -527,6 +530,49 @@ evaluateFlushingDenormals(const Program &program,
     evaluator.flushResults(i);
   }
   return evaluator.collectOutputs();
+}
+
+namespace {
+/// `value` as a float of `type` reads it (DAZ): ±0 when it is a denormal.
+double readAsZeroIfDenormal(double value, ElementType type) {
+  double smallest = type == ElementType::F64   ? DBL_MIN
+                    : type == ElementType::F32 ? FLT_MIN
+                                               : 0.0;
+  return value != 0 && std::fabs(value) < smallest ? std::copysign(0.0, value)
+                                                  : value;
+}
+} // namespace
+
+bool hasDenormalAttribute(const Program &program) {
+  Program flushed = flushDenormalAttributes(program);
+  for (size_t i = 0; i < program.ops.size(); ++i) {
+    const Op &a = program.ops[i], &b = flushed.ops[i];
+    // Flushing changes a denormal only (a NaN stays NaN: compare bits).
+    if (std::signbit(a.constant) != std::signbit(b.constant) ||
+        (a.constant != b.constant && !std::isnan(a.constant)) ||
+        a.iouThreshold != b.iouThreshold ||
+        (a.scoreThreshold && *a.scoreThreshold != *b.scoreThreshold))
+      return true;
+  }
+  return false;
+}
+
+Program flushDenormalAttributes(Program program) {
+  for (Op &op : program.ops) {
+    if (op.kind == OpKind::Nms) {
+      // Computed in f32 (SEMANTICS.md).
+      op.iouThreshold = static_cast<float>(
+          readAsZeroIfDenormal(op.iouThreshold, ElementType::F32));
+      if (op.scoreThreshold)
+        op.scoreThreshold = static_cast<float>(
+            readAsZeroIfDenormal(*op.scoreThreshold, ElementType::F32));
+    }
+    if (op.kind == OpKind::Elementwise && !op.results.empty())
+      op.constant = readAsZeroIfDenormal(
+          op.constant,
+          program.values[static_cast<size_t>(op.results[0])].elementType);
+  }
+  return program;
 }
 
 Result<std::vector<HostTensor>>

@@ -46,4 +46,10 @@ evaluateFlushingDenormals(const gen::Program &program,
 /// whether any was.
 bool flushDenormals(HostTensor &t);
 
+/// `program` with its denormal attributes read as zero (DAZ): an NMS's
+/// f32 thresholds, an f32 or f64 elementwise constant.
+gen::Program flushDenormalAttributes(gen::Program program);
+/// Whether `program` holds a denormal attribute.
+bool hasDenormalAttribute(const gen::Program &program);
+
 } // namespace sift::oracle

@@ -157,6 +157,9 @@ bool FileSystem::compile(const CaseOptions &options, CaseResult &result) {
   // written (for --export-artifacts and sift-run, SystemExport.cpp).
   if (options.target != TargetKind::Host) {
     result.compiled = true;
+    result.detail = "not run here: " + file_.name + "'s " +
+                    std::string(toString(options.target)) +
+                    " steps run on the GPU host (--export-artifacts, sift-run)";
     return true;
   }
   if (options.onPhase)

@@ -12,6 +12,7 @@
 #include "OracleTestUtil.h"
 
 #include "oracles/Compare.h"
+#include "oracles/Reference.h"
 #include "oracles/ReferenceNms.h"
 
 #include <cmath>
@@ -560,6 +561,63 @@ TEST(ReferenceNmsTest, OutputsAreComparedExactly) {
   mismatch = compareOutputs(p.program, *expected, count);
   ASSERT_TRUE(mismatch);
   EXPECT_EQ(mismatch->output, 1);
+}
+
+} // namespace
+} // namespace sift::oracle
+
+namespace sift::oracle {
+namespace {
+
+// A system that flushes denormals (DAZ) reads a denormal threshold or
+// constant as zero: the reference it is compared with under that policy
+// reads it so too (an XLA CPU campaign called a denormal score_threshold's
+// NMS a mismatch, corpus/xla/regress-denormal-score-threshold).
+TEST(ReferenceNmsTest, DenormalAttributesReadAsZero) {
+  gen::Program program;
+  int boxes = program.addValue({ElementType::F32, {1, 2, 4}});
+  int scores = program.addValue({ElementType::F32, {1, 1, 2}});
+  program.inputs = {boxes, scores};
+  gen::Op nms;
+  nms.kind = OpKind::Nms;
+  nms.operands = {boxes, scores};
+  nms.results = {program.addValue({ElementType::I64, {2, 3}}),
+                 program.addValue({ElementType::I64, {1}})};
+  nms.maxOutputBoxesPerClass = 2;
+  nms.iouThreshold = 0.5f;
+  nms.scoreThreshold = -std::ldexp(1.0f, -149);
+  program.ops.push_back(nms);
+  gen::Op add;
+  add.kind = OpKind::Elementwise;
+  add.ew = gen::EwKind::AddConstF;
+  add.constant = std::ldexp(1.0, -1074); // an f64 denormal, on an f32 op: 0
+  int x = program.addValue({ElementType::F32, {2}});
+  program.inputs.push_back(x);
+  add.operands = {x};
+  add.results = {program.addValue({ElementType::F32, {2}})};
+  program.ops.push_back(add);
+  program.outputs = {nms.results[0], nms.results[1], add.results[0]};
+
+  EXPECT_TRUE(hasDenormalAttribute(program));
+  gen::Program read = flushDenormalAttributes(program);
+  ASSERT_TRUE(read.ops[0].scoreThreshold.has_value());
+  EXPECT_EQ(*read.ops[0].scoreThreshold, 0.0f);
+  EXPECT_TRUE(std::signbit(*read.ops[0].scoreThreshold));
+  EXPECT_EQ(read.ops[0].iouThreshold, 0.5f);
+  EXPECT_EQ(read.ops[1].constant, 0.0);
+  EXPECT_FALSE(hasDenormalAttribute(read));
+
+  // Scores of +0: candidates when the threshold is -2^-149, not when it
+  // reads as -0.
+  std::vector<HostTensor> inputs = {
+      test::f32({1, 2, 4}, {0, 0, 1, 1, 5, 5, 6, 6}),
+      test::f32({1, 1, 2}, {0, 0}), test::f32({2}, {1, 2})};
+  Result<std::vector<HostTensor>> ieee = evaluate(program, inputs);
+  Result<std::vector<HostTensor>> daz =
+      evaluateFlushingDenormals(program, inputs, /*readAsZero=*/true);
+  ASSERT_TRUE(ieee.ok() && daz.ok());
+  EXPECT_EQ(test::intsOf((*ieee)[1]), std::vector<int64_t>{2});
+  EXPECT_EQ(test::intsOf((*daz)[1]), std::vector<int64_t>{0});
 }
 
 } // namespace
