@@ -2,7 +2,8 @@
 //
 // The one owner of the case folder format (corpus/FORMAT.md): the campaign
 // and the store write folders here, `harness replay`, `reduce` and `check`
-// read them here, and a finding's signature is computed here. Reading
+// read them here, and a finding's signature is computed beside it
+// (CaseSignature.cpp). Reading
 // checks every field and names the one that is wrong; writing goes through
 // a temporary folder renamed into place, so no folder is ever half-written.
 //
