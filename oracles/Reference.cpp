@@ -524,6 +524,9 @@ evaluateFlushingDenormals(const Program &program,
   Evaluator evaluator(read);
   if (Status s = evaluator.bindInputs(flushed); !s)
     return s;
+  // And inside an NMS: each step of its IoU arithmetic (a box of denormal
+  // area has none under flush-to-zero, so it overlaps nothing).
+  NmsFlushScope flushNms(true);
   for (size_t i = 0; i < program.ops.size(); ++i) {
     if (Status s = evaluator.evaluateOp(i); !s)
       return s;

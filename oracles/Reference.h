@@ -35,8 +35,10 @@ Result<std::vector<HostTensor>> evaluate(const gen::Program &program,
 /// code): every op's denormal float results are flushed to zero of their
 /// sign, and with `readAsZero` (DAZ) denormal program inputs are read as
 /// zero of their sign too; without it they are read exactly, as code that
-/// widens an f16 to f32 before computing reads them. (Denormal steps inside
-/// one op, such as a sigmoid's, are not modelled.)
+/// widens an f16 to f32 before computing reads them. Inside an NMS every
+/// step of the IoU arithmetic is flushed too (a box of denormal area
+/// overlaps nothing: NmsFlushScope); other denormal steps inside one op,
+/// such as a sigmoid's, are not modelled.
 Result<std::vector<HostTensor>>
 evaluateFlushingDenormals(const gen::Program &program,
                           const std::vector<HostTensor> &inputs,

@@ -94,15 +94,34 @@ std::string checkOperand(const HostTensor &tensor, const std::string &name) {
 
 } // namespace
 
+namespace {
+/// Whether the IoU steps flush denormal results to zero (NmsFlushScope).
+thread_local bool flushSteps = false;
+
+/// One f32 step's result as a system with flush-to-zero keeps it.
+float step(float value) {
+  return flushSteps && value != 0.0f && std::fabs(value) < FLT_MIN
+             ? std::copysign(0.0f, value)
+             : value;
+}
+} // namespace
+
+NmsFlushScope::NmsFlushScope(bool flush) : previous_(flushSteps) {
+  flushSteps = flush;
+}
+
+NmsFlushScope::~NmsFlushScope() { flushSteps = previous_; }
+
 NmsBox nmsCorners(const float coords[4], bool centerPointBox) {
   NmsBox box;
   if (centerPointBox) {
     float xCenter = coords[0], yCenter = coords[1];
-    float halfWidth = coords[2] / 2.0f, halfHeight = coords[3] / 2.0f;
-    box.xmin = xCenter - halfWidth;
-    box.xmax = xCenter + halfWidth;
-    box.ymin = yCenter - halfHeight;
-    box.ymax = yCenter + halfHeight;
+    float halfWidth = step(coords[2] / 2.0f),
+          halfHeight = step(coords[3] / 2.0f);
+    box.xmin = step(xCenter - halfWidth);
+    box.xmax = step(xCenter + halfWidth);
+    box.ymin = step(yCenter - halfHeight);
+    box.ymax = step(yCenter + halfHeight);
     return box;
   }
   box.ymin = minimumF32(coords[0], coords[2]);
@@ -113,9 +132,9 @@ NmsBox nmsCorners(const float coords[4], bool centerPointBox) {
 }
 
 float nmsArea(const NmsBox &box) {
-  float height = box.ymax - box.ymin;
-  float width = box.xmax - box.xmin;
-  return height * width;
+  float height = step(box.ymax - box.ymin);
+  float width = step(box.xmax - box.xmin);
+  return step(height * width);
 }
 
 float nmsIoU(const NmsBox &a, const NmsBox &b) {
@@ -124,15 +143,15 @@ float nmsIoU(const NmsBox &a, const NmsBox &b) {
   float bottom = minimumF32(a.ymax, b.ymax);
   float left = maximumF32(a.xmin, b.xmin);
   float right = minimumF32(a.xmax, b.xmax);
-  float height = maximumF32(0.0f, bottom - top);
-  float width = maximumF32(0.0f, right - left);
-  float intersection = height * width;
-  float sum = areaA + areaB;
-  float unionArea = sum - intersection;
+  float height = maximumF32(0.0f, step(bottom - top));
+  float width = maximumF32(0.0f, step(right - left));
+  float intersection = step(height * width);
+  float sum = step(areaA + areaB);
+  float unionArea = step(sum - intersection);
   if (intersection <= 0.0f || areaA <= 0.0f || areaB <= 0.0f ||
       unionArea <= 0.0f)
     return 0.0f;
-  float iou = intersection / unionArea;
+  float iou = step(intersection / unionArea);
   return iou;
 }
 

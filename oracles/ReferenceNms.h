@@ -60,6 +60,23 @@ float nmsArea(const NmsBox &box);
 /// <= 0 (degenerate boxes), NaN when a coordinate is NaN.
 float nmsIoU(const NmsBox &a, const NmsBox &b);
 
+/// While one lives, on its thread, every f32 step of `nmsCorners`,
+/// `nmsArea` and `nmsIoU` flushes a denormal result to zero of its sign,
+/// as code running with flush-to-zero does (XLA's CPU code, IREE's): the
+/// reference of a system whose policy says `denormals = flushed`
+/// (evaluateFlushingDenormals). Its inputs are flushed before (DAZ) by the
+/// caller where the policy reads denormals as zero.
+class NmsFlushScope {
+public:
+  explicit NmsFlushScope(bool flush);
+  ~NmsFlushScope();
+  NmsFlushScope(const NmsFlushScope &) = delete;
+  NmsFlushScope &operator=(const NmsFlushScope &) = delete;
+
+private:
+  bool previous_;
+};
+
 /// The two results of `sift.nms`.
 struct NmsResults {
   HostTensor selected; ///< i64 [B * C * max(maxOut, 0), 3], -1 past count

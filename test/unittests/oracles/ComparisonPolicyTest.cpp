@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <tuple>
 
@@ -167,6 +168,38 @@ TEST(ComparisonPolicy, DenormalsFlushedOnlyWhereThePolicySaysSo) {
   // Without a denormal the same wrong answer is a mismatch under IREE's.
   Case normal = evaluated(c.program, {f32({3}, {2, 0.5f, 1})});
   EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Torch), normal, {f32({3}, {0, 1, 2})}).mismatch);
+}
+
+TEST(ComparisonPolicy, DenormalStepsInsideAnNmsAreFlushedToo) {
+  // Two boxes of the smallest normal height: no value between ops is a
+  // denormal, but their areas and intersection are. Code that flushes
+  // denormals (XLA's CPU code: corpus/xla/regress-denormal-nms-areas)
+  // finds no overlap and keeps both; exact f32 suppresses the second.
+  gen::Program program;
+  int boxes = program.addValue({ElementType::F32, {1, 2, 4}});
+  int scores = program.addValue({ElementType::F32, {1, 1, 2}});
+  program.inputs = {boxes, scores};
+  gen::Op nms;
+  nms.kind = gen::OpKind::Nms;
+  nms.maxOutputBoxesPerClass = 2;
+  nms.iouThreshold = 0.3f;
+  nms.operands = {boxes, scores};
+  nms.results = {program.addValue({ElementType::I64, {2, 3}}),
+                 program.addValue({ElementType::I64, {1}})};
+  program.ops.push_back(nms);
+  program.outputs = nms.results;
+  const float tiny = FLT_MIN;
+  Case c = evaluated(program, {f32({1, 2, 4}, {0, 0.2f, tiny, 0.75f, 0, 0.2f, tiny, 0.55f}),
+                               f32({1, 1, 2}, {0.9f, 0.8f})});
+  std::vector<HostTensor> both = {i64({2, 3}, {0, 0, 0, 0, 0, 1}),
+                                  i64({1}, {2})};
+  EXPECT_TRUE(compare(exactPolicy(), c, both).mismatch);
+  PolicyComparison flushing = compare(ireePolicy(gen::FrontEnd::Onnx), c, both);
+  EXPECT_FALSE(flushing.mismatch);
+  // Only what flushing explains: keeping the second box alone is not.
+  EXPECT_TRUE(compare(ireePolicy(gen::FrontEnd::Onnx), c,
+                      {i64({2, 3}, {0, 0, 1, -1, -1, -1}), i64({1}, {1})})
+                  .mismatch);
 }
 
 TEST(ComparisonPolicy, TiedValueAndIndexMustComeFromOneElement) {

@@ -15,6 +15,7 @@
 #include "oracles/Reference.h"
 #include "oracles/ReferenceNms.h"
 
+#include <cfloat>
 #include <cmath>
 #include <optional>
 
@@ -121,6 +122,36 @@ TEST(ReferenceNmsTest, IoUEqualToThresholdDoesNotSuppress) {
   expectSingleClass(boxes, scores, {10, 0.5f}, {0, 1});
   // Just below the IoU: strictly greater, suppressed.
   expectSingleClass(boxes, scores, {10, std::nextafter(0.5f, 0.0f)}, {0});
+}
+
+TEST(ReferenceNmsTest, FlushingEvaluationGivesDenormalAreasNone) {
+  // Two boxes with the smallest normal height and widths 0.55 and 0.35:
+  // their areas (about 6.5e-39 and 4.1e-39) and intersection are f32
+  // denormals. Exactly, IoU 0.35 / 0.55 > 0.3 suppresses the second; under
+  // flush-to-zero (XLA's CPU code, found by an XLA campaign) each area is
+  // 0, so the boxes overlap nothing and both are kept.
+  const float tiny = FLT_MIN;
+  HostTensor boxes =
+      f32({1, 2, 4}, {0, 0.2f, tiny, 0.75f, 0, 0.2f, tiny, 0.55f});
+  HostTensor scores = f32({1, 1, 2}, {0.9f, 0.8f});
+  NmsBox a = corners({0, 0.2f, tiny, 0.75f}), b = corners({0, 0.2f, tiny, 0.55f});
+  EXPECT_GT(nmsIoU(a, b), 0.3f);
+  expectSingleClass(boxes, scores, {10, 0.3f}, {0});
+  {
+    NmsFlushScope flush(true);
+    EXPECT_EQ(nmsArea(a), 0.0f);
+    EXPECT_EQ(nmsIoU(a, b), 0.0f);
+  }
+  EXPECT_GT(nmsIoU(a, b), 0.3f) << "the scope ends with its block";
+  // Through the flushing evaluation: the boxes are normal, so reading
+  // them as zero changes nothing; the steps inside the NMS do.
+  ProgramUnderTest p;
+  gen::Op op = nmsOp({10, 0.3f});
+  op.operands = {p.input(boxes), p.input(scores)};
+  p.program.outputs = p.add(op, nmsResultTypes(boxes, scores, 10));
+  auto flushed = evaluateFlushingDenormals(p.program, {boxes, scores});
+  std::vector<Row> both = {{0, 0, 0}, {0, 0, 1}};
+  expectRows(flushed, both, 10);
 }
 
 TEST(ReferenceNmsTest, IoUIsComputedInF32) {
