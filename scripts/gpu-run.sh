@@ -66,7 +66,7 @@ status=0
 pids=()
 artifacts=0
 for dir in "${dirs[@]}"; do
-  artifacts=$((artifacts + $(find "$dir" -maxdepth 1 \( -name '*.siftart' -o -name '*.ireecase' \) | wc -l)))
+  artifacts=$((artifacts + $(find "$dir" -maxdepth 1 \( -name '*.siftart' -o -name '*.ireecase' -o -name '*.syscase' \) | wc -l)))
 done
 started=$(date +%s.%N)
 for dir in "${dirs[@]}"; do

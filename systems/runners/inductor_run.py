@@ -25,7 +25,9 @@ rounding between them unless it is on.
 
 Inductor's caches (compiled kernels, Triton's cache) go to a temporary
 folder that is removed at the end, so nothing is written outside the output
-folder and every run compiles afresh. Errors propagate (traceback, exit 1);
+folder and every run compiles afresh; or, where $SIFT_INDUCTOR_CACHE names a
+folder, to that folder, which the runs of a campaign then share (a hit is
+the same graph on inputs of the same metadata, compiled by the same torch). Errors propagate (traceback, exit 1);
 a bad argument exits 2.
 """
 
@@ -144,16 +146,21 @@ def run(args):
 
 def main(argv=None):
     args = parse_args(argv)
-    cache = tempfile.mkdtemp(prefix="sift-inductor-")
     # Set before torch is imported: where inductor and Triton keep what they
-    # compile.
+    # compile. Each run compiles cold in a folder of its own, unless
+    # $SIFT_INDUCTOR_CACHE names a folder the runs of a campaign share
+    # (inductor's and Triton's caches are keyed by the graph, the inputs'
+    # metadata and the compiler's version, so a hit is the same compile).
+    shared = os.environ.get("SIFT_INDUCTOR_CACHE", "")
+    cache = shared or tempfile.mkdtemp(prefix="sift-inductor-")
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(cache, "inductor")
     os.environ["TRITON_CACHE_DIR"] = os.path.join(cache, "triton")
     os.environ["TRITON_HOME"] = cache
     try:
         results = run(args)
     finally:
-        shutil.rmtree(cache, ignore_errors=True)
+        if not shared:
+            shutil.rmtree(cache, ignore_errors=True)
     os.makedirs(args.outputs, exist_ok=True)
     for i, result in enumerate(results):
         np.save(os.path.join(args.outputs, f"output_{i}.npy"), result)

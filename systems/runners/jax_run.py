@@ -58,6 +58,10 @@ def configure_environment(device, xla_flags):
     if device == "cpu":
         # No GPU backend to start (nor GPU memory to take) for a CPU run.
         os.environ["JAX_PLATFORMS"] = "cpu"
+    else:
+        # Several runs share one GPU (sift-run over folders at once): take
+        # memory as needed, not XLA's default 75% of the card up front.
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 
 def read_inputs(folder):
