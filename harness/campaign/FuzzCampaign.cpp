@@ -124,12 +124,11 @@ std::string FuzzCampaign::openFileSystems() {
         !system.ok())
       return system.message();
     const SystemFile *file = *systems_.fileWithPipeline(run.filePipeline);
-    // The system's own limits decide its timeouts (a verdict naming its
-    // step); the worker's is only a backstop above them.
+    CaseOptions options;
+    options.pipeline = run.pipeline;
+    options.filePipeline = run.filePipeline;
     limits_.timeoutSeconds =
-        std::max(limits_.timeoutSeconds,
-                 (file->compile ? file->compileSeconds : 0) +
-                     file->runSeconds + 30);
+        systems_.caseTimeoutFor(options, limits_.timeoutSeconds);
     std::error_code ec;
     for (const std::string &path : options_.systemFiles)
       if (std::filesystem::equivalent(path, file->path, ec))

@@ -283,7 +283,8 @@ int runCheckCommand(const CheckOptions &options) {
   }
   auto device = rt::createDevice(rt::DeviceKind::Cpu);
   IsolationLimits limits;
-  limits.timeoutSeconds = stored->timeoutSeconds.value_or(20);
+  limits.timeoutSeconds = systems.caseTimeoutFor(
+      stored->options, stored->timeoutSeconds.value_or(20));
   std::string startError;
   CaseResult result = device.ok() ? runCaseIsolated(**system, **device, spec,
                                                     limits, startError)
@@ -352,8 +353,9 @@ int runReduceCommand(const ReduceOptions &options) {
   // The emu device runs a GPU's threads one at a time: minutes, not 20 s.
   double limit = options.caseTimeoutSeconds.value_or(
       defaultCaseTimeout(false, kind == rt::DeviceKind::Emu));
-  reduction.limits.timeoutSeconds =
-      std::min(limit, stored->timeoutSeconds.value_or(limit));
+  reduction.limits.timeoutSeconds = reduction.systems.caseTimeoutFor(
+      stored->options,
+      std::min(limit, stored->timeoutSeconds.value_or(limit)));
   reduction.limits.memoryBytes = options.memoryLimitBytes;
   return reduction.run();
 }

@@ -299,6 +299,8 @@ void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
   Result<SystemUnderTest *> system = systems.forCase(stored->options);
   if (!system.ok())
     return problem(system.message());
+  limits.timeoutSeconds =
+      systems.caseTimeoutFor(stored->options, limits.timeoutSeconds);
   CaseResult seen =
       runCaseIsolated(**system, **device, spec, limits, startError);
   record.seconds = secondsSince(start);

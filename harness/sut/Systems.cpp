@@ -127,6 +127,17 @@ Systems::fileWithPipeline(const std::string &fullName) {
   return static_cast<const SystemFile *>(nullptr);
 }
 
+double Systems::caseTimeoutFor(const CaseOptions &options, double limit) {
+  if (options.pipeline != PipelineKind::File)
+    return limit;
+  Result<const SystemFile *> file = fileWithPipeline(options.filePipeline);
+  if (!file.ok() || !*file)
+    return limit;
+  const SystemFile &f = **file;
+  return std::max(limit,
+                  (f.compile ? f.compileSeconds : 0) + f.runSeconds + 30);
+}
+
 Result<const SystemFile *> Systems::fileNamed(const std::string &name) {
   loadShipped();
   for (const auto &file : files_)

@@ -52,6 +52,11 @@ public:
   Result<const SystemFile *> fileWithPipeline(const std::string &fullName);
   /// The system file named `name` ("xla"), added or shipped.
   Result<const SystemFile *> fileNamed(const std::string &name);
+  /// The worker's time limit for a case of `options`: `limit`, raised for
+  /// a file system's case above the system's own compile and run limits
+  /// (30 s over them), whose verdicts name the step that overran; the
+  /// worker's limit is only a backstop there. Call after forCase().
+  double caseTimeoutFor(const CaseOptions &options, double limit);
   /// Every system file added and shipped (shipped ones that fail to load
   /// are errors in `errors`).
   std::vector<const SystemFile *> allFiles(std::vector<std::string> &errors);
