@@ -147,6 +147,14 @@ Status readCaseFacts(const json &info, StoredCase &stored) {
   stored.options.staticDims = fieldOr<bool>(info, "static_dims", false);
   stored.repro = fieldOr<std::string>(info, "repro", "");
   stored.signature = fieldOr<std::string>(info, "signature", "");
+  stored.detail = fieldOr<std::string>(info, "detail", "");
+  stored.stage = fieldOr<std::string>(info, "stage", "");
+  if (kind->kind == PipelineKind::File) {
+    stored.systemName = fieldOr<std::string>(info, "system", "");
+    stored.systemCommand = fieldOr<std::string>(info, "system_command", "");
+    stored.systemVersion = fieldOr<std::string>(info, "system_version", "");
+    stored.programFile = fieldOr<std::string>(info, "program_file", "");
+  }
   for (const auto &[name, value] : info.items())
     if (!isWrittenField(name))
       stored.keptFields[name] = value;
@@ -235,6 +243,21 @@ Result<StoredCase> loadCaseFolder(const fs::path &folder) {
   if (Status s = readCaseInputs(folder, stored); !s.ok())
     return s.error();
   return stored;
+}
+
+Result<std::vector<HostTensor>> loadCaseTensors(const fs::path &folder,
+                                                const std::string &prefix) {
+  std::vector<HostTensor> tensors;
+  std::error_code ec;
+  for (size_t i = 0;; ++i) {
+    fs::path file = folder / (prefix + std::to_string(i) + ".npy");
+    if (!fs::exists(file, ec))
+      return tensors;
+    Result<HostTensor> tensor = readNpy(file.string());
+    if (!tensor.ok())
+      return tensor.error();
+    tensors.push_back(std::move(*tensor));
+  }
 }
 
 std::vector<fs::path> findCaseFolders(const std::vector<std::string> &roots,

@@ -37,6 +37,13 @@ struct StoredCase {
   std::optional<double> timeoutSeconds;
   /// The signature it records ("signature"; "" for a hand-made case).
   std::string signature;
+  /// What its verdict said ("detail") and where it was decided ("stage").
+  std::string detail, stage;
+  /// A case of a system described by a file: the system's name, its
+  /// command line over a folder CASE laid out as the system sees it
+  /// ("system_command"), its version and the program's file in the case
+  /// folder ("program_file"); "" for the others.
+  std::string systemName, systemCommand, systemVersion, programFile;
   /// Fields of case.json beyond the ones a folder writer makes (a time
   /// limit, where a reduced case came from, a note): a rewrite keeps them.
   nlohmann::json keptFields = nlohmann::json::object();
@@ -44,6 +51,12 @@ struct StoredCase {
 
 /// Reads `folder`/case.json and its input<i>.npy files.
 Result<StoredCase> loadCaseFolder(const std::filesystem::path &folder);
+
+/// The `prefix`<i>.npy tensors of `folder` ("expected", "actual"), for
+/// i = 0, 1, ... while they exist; an error names a file that is there but
+/// unreadable.
+Result<std::vector<HostTensor>>
+loadCaseTensors(const std::filesystem::path &folder, const std::string &prefix);
 
 /// Case folders: the given folders that hold case.json, and the subfolders
 /// of the others that do, in name order. A root that is neither adds an

@@ -2,9 +2,11 @@
 
 #include "harness/commands/Cli.h"
 
+#include "harness/sut/Systems.h"
 #include "support/FileIO.h"
 #include "support/Text.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -26,7 +28,89 @@ std::string joinNames(const Range &values, ToName toName) {
   return text;
 }
 
+/// The pipelines of the systems described by files that `name` selects
+/// ("xla", "xla-nofusion", "xla-all"), loading --system files and the
+/// shipped ones; empty when no system file has it.
+std::vector<const SystemPipeline *> filePipelines(Systems &systems,
+                                                  const std::string &name) {
+  Result<const SystemFile *> file = systems.fileWithPipeline(name);
+  if (!file.ok())
+    throw UsageError{file.message()};
+  if (*file)
+    return {(*file)->pipeline(name)};
+  std::vector<const SystemPipeline *> all;
+  if (name.size() > 4 && name.compare(name.size() - 4, 4, "-all") == 0) {
+    Result<const SystemFile *> named =
+        systems.fileNamed(name.substr(0, name.size() - 4));
+    if (!named.ok())
+      throw UsageError{named.message()};
+    if (*named)
+      for (const SystemPipeline &pipeline : (*named)->pipelines)
+        all.push_back(&pipeline);
+  }
+  return all;
+}
+
+/// An unknown --pipeline: sift's and IREE's names and those of every
+/// system file.
+std::string unknownPipelineMessage(const std::string &name, Systems &systems) {
+  std::string list;
+  for (PipelineKind kind : kAllPipelineKinds)
+    list += (list.empty() ? "" : ", ") + std::string(toString(kind));
+  list += ", all, iree-all";
+  std::vector<std::string> errors;
+  for (const SystemFile *file : systems.allFiles(errors)) {
+    for (const SystemPipeline &pipeline : file->pipelines)
+      list += ", " + pipeline.fullName;
+    list += ", " + file->name + "-all";
+  }
+  return "unknown pipeline '" + name + "'; valid pipelines: " + list +
+         " (harness list systems; --system=FILE adds a system file's)";
+}
+
 } // namespace
+
+PipelineSelection pipelinesFlag(Systems &systems, const std::string &list,
+                                const std::vector<std::string> &systemFiles,
+                                bool listGiven) {
+  for (const std::string &path : systemFiles)
+    if (Status added = systems.addFile(path); !added.ok())
+      throw UsageError{"--system: " + added.message()};
+  // --system without --pipeline: the given systems' pipelines.
+  std::vector<std::string> names;
+  if (!systemFiles.empty() && !listGiven)
+    for (const std::string &path : systemFiles)
+      names.push_back(loadSystemFile(path)->name + "-all");
+  else
+    names = listFlag(list, "--pipeline");
+  PipelineSelection selected;
+  for (const std::string &name : names) {
+    std::vector<PipelineKind> named;
+    if (name == "all")
+      named.assign(std::begin(kSiftPipelineKinds),
+                   std::end(kSiftPipelineKinds));
+    else if (name == "iree-all")
+      named.assign(std::begin(kIreePipelineKinds),
+                   std::end(kIreePipelineKinds));
+    else if (parsePipelineKind(name))
+      named = {pipelineFlag(name)};
+    else if (std::vector<const SystemPipeline *> found =
+                 filePipelines(systems, name);
+             !found.empty()) {
+      for (const SystemPipeline *pipeline : found)
+        if (std::find(selected.files.begin(), selected.files.end(),
+                      pipeline) == selected.files.end())
+          selected.files.push_back(pipeline);
+      continue;
+    } else
+      throw UsageError{unknownPipelineMessage(name, systems)};
+    for (PipelineKind kind : named)
+      if (std::find(selected.kinds.begin(), selected.kinds.end(), kind) ==
+          selected.kinds.end())
+        selected.kinds.push_back(kind);
+  }
+  return selected;
+}
 
 PipelineKind pipelineFlag(const std::string &name) {
   if (auto kind = parsePipelineKind(name))

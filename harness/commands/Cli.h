@@ -18,6 +18,9 @@
 
 namespace sift::harness {
 
+class Systems;
+struct SystemPipeline;
+
 /// A bad flag or value: printed as "harness: MESSAGE", exit 2.
 struct UsageError {
   std::string message;
@@ -48,6 +51,20 @@ CommandEntry addListCommand(CLI::App &app);
 // Flag values shared by several commands; each throws a UsageError.
 
 PipelineKind pipelineFlag(const std::string &name);
+/// What --pipeline and --system select: sift's and IREE's pipelines, and
+/// pipelines of systems described by files.
+struct PipelineSelection {
+  std::vector<PipelineKind> kinds;
+  std::vector<const SystemPipeline *> files;
+};
+/// --pipeline's `list` (sift's and IREE's names, "all", "iree-all", a
+/// system file's "xla", "onnxruntime-basic", "xla-all") over --system's
+/// `systemFiles`, added to `systems` first, and the shipped ones; without
+/// --pipeline (`listGiven` false), --system's files select their own
+/// pipelines. Each named once; an unknown name lists the valid ones.
+PipelineSelection pipelinesFlag(Systems &systems, const std::string &list,
+                                const std::vector<std::string> &systemFiles,
+                                bool listGiven);
 /// pipelineFlag for a command that only drives sift's compiler.
 PipelineKind siftPipelineFlag(const std::string &name, const char *command);
 TargetKind targetFlag(const std::string &name);

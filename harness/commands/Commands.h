@@ -18,6 +18,7 @@
 #include "support/Result.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -299,6 +300,9 @@ struct NightlyOptions {
   /// are installed).
   NightSelection selection;
   bool pipelinesGiven = false;
+  /// The --system file (absolute) each of the selection's file pipelines
+  /// comes from, by its full name; shipped ones are found by name.
+  std::map<std::string, std::string> systemFiles;
   /// Faults injected into sift's pipelines (IREE's take none).
   FaultSet faults;
   std::string injectText;

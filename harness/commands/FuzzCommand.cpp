@@ -57,87 +57,18 @@ void addFileRuns(const SystemPipeline &pipeline, const FuzzFlags &flags,
   }
 }
 
-/// The pipelines of the systems described by files that `name` selects
-/// ("xla", "xla-nofusion", "xla-all"), loading --system files and the
-/// shipped ones; empty when no system file has it.
-std::vector<const SystemPipeline *> filePipelines(Systems &systems,
-                                                  const std::string &name) {
-  Result<const SystemFile *> file = systems.fileWithPipeline(name);
-  if (!file.ok())
-    throw UsageError{file.message()};
-  if (*file)
-    return {(*file)->pipeline(name)};
-  std::vector<const SystemPipeline *> all;
-  if (name.size() > 4 && name.compare(name.size() - 4, 4, "-all") == 0) {
-    Result<const SystemFile *> named =
-        systems.fileNamed(name.substr(0, name.size() - 4));
-    if (!named.ok())
-      throw UsageError{named.message()};
-    if (*named)
-      for (const SystemPipeline &pipeline : (*named)->pipelines)
-        all.push_back(&pipeline);
-  }
-  return all;
-}
-
-/// An unknown --pipeline: sift's and IREE's names and those of every
-/// system file.
-std::string unknownPipelineMessage(const std::string &name, Systems &systems) {
-  std::string list;
-  for (PipelineKind kind : kAllPipelineKinds)
-    list += (list.empty() ? "" : ", ") + std::string(toString(kind));
-  list += ", all, iree-all";
-  std::vector<std::string> errors;
-  for (const SystemFile *file : systems.allFiles(errors)) {
-    for (const SystemPipeline &pipeline : file->pipelines)
-      list += ", " + pipeline.fullName;
-    list += ", " + file->name + "-all";
-  }
-  return "unknown pipeline '" + name + "'; valid pipelines: " + list +
-         " (harness list systems; --system=FILE adds a system file's)";
-}
-
 /// --pipeline, --target, --chip: the (pipeline, target) runs. Every chip
 /// must be in the chip table, for a selected target.
 std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags,
                                      std::vector<std::string> &systemFiles) {
   Systems systems;
-  for (const std::string &path : flags.systems) {
-    if (Status added = systems.addFile(path); !added.ok())
-      throw UsageError{"--system: " + added.message()};
-    systemFiles.push_back(path);
-  }
-  std::vector<std::string> names = listFlag(flags.pipelines, "--pipeline");
-  // --system without --pipeline: the given systems' pipelines.
-  if (!flags.systems.empty() && !(flags.pipelineOption && *flags.pipelineOption)) {
-    names.clear();
-    for (const std::string &path : flags.systems)
-      names.push_back(loadSystemFile(path)->name + "-all");
-  }
-  std::vector<PipelineKind> pipelines;
-  std::vector<const SystemPipeline *> files;
-  for (const std::string &name : names) {
-    std::vector<PipelineKind> named;
-    if (name == "all")
-      named.assign(std::begin(kSiftPipelineKinds),
-                   std::end(kSiftPipelineKinds));
-    else if (name == "iree-all")
-      named.assign(std::begin(kIreePipelineKinds),
-                   std::end(kIreePipelineKinds));
-    else if (parsePipelineKind(name))
-      named = {pipelineFlag(name)};
-    else if (std::vector<const SystemPipeline *> found =
-                 filePipelines(systems, name);
-             !found.empty()) {
-      files.insert(files.end(), found.begin(), found.end());
-      continue;
-    } else
-      throw UsageError{unknownPipelineMessage(name, systems)};
-    for (PipelineKind kind : named)
-      if (std::find(pipelines.begin(), pipelines.end(), kind) ==
-          pipelines.end())
-        pipelines.push_back(kind);
-  }
+  PipelineSelection selected = pipelinesFlag(
+      systems, flags.pipelines, flags.systems,
+      flags.pipelineOption && *flags.pipelineOption);
+  systemFiles.insert(systemFiles.end(), flags.systems.begin(),
+                     flags.systems.end());
+  const std::vector<PipelineKind> &pipelines = selected.kinds;
+  const std::vector<const SystemPipeline *> &files = selected.files;
   std::vector<TargetKind> targets;
   for (const std::string &name : listFlag(flags.targets, "--target")) {
     auto kind = parseTargetKind(name);

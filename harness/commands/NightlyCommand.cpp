@@ -3,13 +3,18 @@
 // The command line of one night (harness/nightly/Nightly.cpp does the work):
 // --time and --out are required; pipelines, targets, families and input
 // modes narrow the cells; a shard comes from --shard or the environment
-// (Slurm arrays, Kubernetes indexed jobs), as for `harness fuzz`.
+// (Slurm arrays, Kubernetes indexed jobs), as for `harness fuzz`. Systems
+// described by files take part only when asked for, as in `harness fuzz`
+// (--pipeline=xla, xla-all, --system=FILE), with cells on the host.
 //
 //===----------------------------------------------------------------------===//
 
 #include "harness/commands/Cli.h"
 #include "harness/commands/Commands.h"
+#include "harness/sut/Systems.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 
 namespace sift::harness {
@@ -21,21 +26,38 @@ struct NightlyFlags {
   std::string time, slot = "3m", reduceTime = "1m", caseTimeout, device = "cpu",
                     shard, pipelines, targets = "host,nvptx,amdgpu",
                     families = "sort,topk,nms", inputs = "all";
+  std::vector<std::string> systems;
 };
 
-std::vector<PipelineKind> pipelinesFrom(const std::string &list) {
-  std::vector<PipelineKind> out;
-  for (const std::string &name : listFlag(list, "--pipeline")) {
-    if (name == "all")
-      out.insert(out.end(), std::begin(kSiftPipelineKinds),
-                 std::end(kSiftPipelineKinds));
-    else if (name == "iree-all")
-      out.insert(out.end(), std::begin(kIreePipelineKinds),
-                 std::end(kIreePipelineKinds));
-    else
-      out.push_back(pipelineFlag(name));
+/// --pipeline and --system: the night's pipelines, a system file's those
+/// that run on the host (its GPU targets run on the GPU host), each with
+/// the --system file it comes from.
+void pipelinesFrom(const NightlyFlags &f, NightlyOptions &o) {
+  Systems systems;
+  PipelineSelection selected =
+      pipelinesFlag(systems, f.pipelines, f.systems, !f.pipelines.empty());
+  o.selection.pipelines = selected.kinds;
+  std::string gpuOnly;
+  for (const SystemPipeline *pipeline : selected.files) {
+    if (std::count(pipeline->targets.begin(), pipeline->targets.end(),
+                   TargetKind::Host) == 0) {
+      gpuOnly += (gpuOnly.empty() ? "" : ", ") + pipeline->fullName;
+      continue;
+    }
+    o.selection.filePipelines.push_back(pipeline->fullName);
+    const SystemFile *file = *systems.fileWithPipeline(pipeline->fullName);
+    std::error_code ec;
+    for (const std::string &path : f.systems)
+      if (std::filesystem::equivalent(path, file->path, ec))
+        o.systemFiles[pipeline->fullName] =
+            std::filesystem::absolute(path).lexically_normal().string();
   }
-  return out;
+  if (!gpuOnly.empty() && o.selection.pipelines.empty() &&
+      o.selection.filePipelines.empty())
+    throw UsageError{"--pipeline: " + gpuOnly +
+                     " runs on no host target: a night runs a system "
+                     "file's pipelines on the host (GPU targets run on the "
+                     "GPU host: harness fuzz --export-artifacts, sift-run)"};
 }
 
 void toOptions(NightlyFlags &f) {
@@ -58,8 +80,8 @@ void toOptions(NightlyFlags &f) {
     throw UsageError{shard.message()};
   o.shardIndex = shard->first;
   o.shardCount = shard->second;
-  if (!f.pipelines.empty()) {
-    o.selection.pipelines = pipelinesFrom(f.pipelines);
+  if (!f.pipelines.empty() || !f.systems.empty()) {
+    pipelinesFrom(f, o);
     o.pipelinesGiven = true;
   }
   o.selection.targets.clear();
@@ -113,7 +135,14 @@ CommandEntry addNightlyCommand(CLI::App &app, const std::string &commandLine) {
   cmd->add_option("--seed", f->options.seed,
                   "The night's seed (default: its date, YYYYMMDD)");
   cmd->add_option("--pipeline", f->pipelines,
-                  "Pipelines (default: sift's, and IREE's when installed)");
+                  "Pipelines, as harness fuzz takes them: sift's, IREE's, "
+                  "a system file's (xla, onnxruntime-basic, xla-all: "
+                  "harness list systems; on the host) (default: sift's, "
+                  "and IREE's when installed)");
+  cmd->add_option("--system", f->systems,
+                  "A system file (TOML, docs/systems.md) of a compiler to "
+                  "test; its pipelines are the night's unless --pipeline "
+                  "names others (repeatable)");
   cmd->add_option("--target", f->targets, "Targets")->capture_default_str();
   cmd->add_option("--family", f->families, "Families")->capture_default_str();
   cmd->add_option("--inputs", f->inputs, "Input modes, or all")

@@ -1,4 +1,4 @@
-//===- UpstreamCommand.cpp - harness upstream: an issue for IREE ----------===//
+//===- UpstreamCommand.cpp - harness upstream: an issue upstream ----------===//
 //
 // `harness upstream CASE -o DIR` turns an IREE case folder (a finding,
 // best reduced first) into what an IREE developer can act on: the case is
@@ -7,7 +7,8 @@
 // the exact iree-compile and iree-run-module commands, the inputs, expected
 // and actual outputs, and IREE's diagnostics), repro.mlir and the inputs as
 // .npy files the commands read. A case that passes now, or one of sift's
-// own pipelines, is refused with a reason.
+// own pipelines, is refused with a reason. A case of a system described by
+// a file gets its issue from its folder alone (report/UpstreamIssue.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "harness/case/IsolatedCase.h"
 #include "harness/commands/Cli.h"
 #include "harness/commands/Commands.h"
+#include "harness/report/UpstreamIssue.h"
 #include "harness/sut/Systems.h"
 #include "oracles/Compare.h"
 #include "support/FileIO.h"
@@ -62,26 +64,6 @@ struct UpstreamOptions {
   double caseTimeoutSeconds = 120;
 };
 
-/// Up to 64 elements of `t`, formatted (more: the count and the file).
-std::string valuesOf(const HostTensor &t) {
-  std::string text = describe(t.type, t.shape) + " =";
-  int64_t shown = std::min<int64_t>(t.numElements(), 64);
-  size_t width = byteWidth(t.type);
-  for (int64_t i = 0; i < shown; ++i) {
-    std::string value = oracle::formatValue(
-        t.type, t.data.data() + static_cast<size_t>(i) * width);
-    text += " " + value.substr(0, value.find(" ("));
-  }
-  if (shown < t.numElements())
-    text += " ... (" + std::to_string(t.numElements()) + " elements)";
-  return text;
-}
-
-std::string fenced(const std::string &language, const std::string &body) {
-  return "```" + language + "\n" + body +
-         (body.empty() || body.back() == '\n' ? "" : "\n") + "```\n";
-}
-
 /// The iree-run-module command for the case's inputs (input<i>.npy).
 std::string runCommand(const CaseResult &result) {
   std::string device = result.target == TargetKind::Host ? "local-task"
@@ -113,19 +95,19 @@ std::string reportText(const CaseResult &result, const CaseOptions &options,
      << "\n";
   md << "- found by sift (case " << folder << ", seed " << result.seed
      << ")\n\n";
-  md << "## Program (`repro.mlir`)\n\n" << fenced("mlir", result.mlir);
+  md << "## Program (`repro.mlir`)\n\n" << issueFenced("mlir", result.mlir);
   md << "\n## Reproduce\n\n";
   std::string commands =
       ireeCompileCommand(options, "repro.mlir", "repro.vmfb");
   if (result.compiled)
     commands += "\n" + runCommand(result);
-  md << fenced("sh", commands);
+  md << issueFenced("sh", commands);
   md << "\n## Inputs\n\n";
   std::string inputs;
   for (size_t i = 0; i < result.inputs.size(); ++i)
-    inputs += "input" + std::to_string(i) + ": " + valuesOf(result.inputs[i]) +
-              "\n";
-  md << fenced("", inputs);
+    inputs += "input" + std::to_string(i) + ": " +
+              issueValues(result.inputs[i]) + "\n";
+  md << issueFenced("", inputs);
   if (result.verdict == oracle::Verdict::Mismatch) {
     md << "\n## Expected and actual outputs\n\nExpected per the ops' "
           "tensor semantics (a sort orders each lane by the comparator, "
@@ -134,14 +116,14 @@ std::string reportText(const CaseResult &result, const CaseOptions &options,
     std::string outputs;
     for (size_t i = 0; i < result.expected.size(); ++i) {
       outputs += "expected " + std::to_string(i) + ": " +
-                 valuesOf(result.expected[i]) + "\n";
+                 issueValues(result.expected[i]) + "\n";
       if (i < result.actual.size())
         outputs += "actual   " + std::to_string(i) + ": " +
-                   valuesOf(result.actual[i]) + "\n";
+                   issueValues(result.actual[i]) + "\n";
     }
-    md << fenced("", outputs);
+    md << issueFenced("", outputs);
   }
-  md << "\n## What sift saw\n\n" << fenced("", sawText(result.detail));
+  md << "\n## What sift saw\n\n" << issueFenced("", sawText(result.detail));
   return md.str();
 }
 
@@ -151,6 +133,57 @@ Status writeText(const fs::path &file, const std::string &text) {
                          text.size());
 }
 
+/// The issue of a case of a system described by a file, from its folder
+/// alone (UpstreamIssue.h): the system file it records, else the one with
+/// its pipeline among the shipped ones.
+int runFileUpstream(const UpstreamOptions &options, const StoredCase &stored) {
+  if (!oracle::isFinding(stored.expected)) {
+    std::fprintf(stderr,
+                 "harness upstream: %s: the case records %s, not a finding; "
+                 "nothing to report\n",
+                 options.folder.c_str(),
+                 std::string(oracle::toString(stored.expected)).c_str());
+    return kExitUsage;
+  }
+  Systems systems;
+  if (!stored.options.systemFile.empty())
+    if (Status added = systems.addFile(stored.options.systemFile);
+        !added.ok()) {
+      std::fprintf(stderr,
+                   "harness upstream: %s: case.json's system_file: %s\n",
+                   options.folder.c_str(), added.message().c_str());
+      return kExitUsage;
+    }
+  Result<const SystemFile *> file =
+      systems.fileWithPipeline(stored.options.filePipeline);
+  if (!file.ok() || !*file) {
+    std::fprintf(stderr, "harness upstream: %s: %s\n", options.folder.c_str(),
+                 file.ok() ? ("no system file has the pipeline '" +
+                              stored.options.filePipeline +
+                              "' (case.json records no system_file, and no "
+                              "shipped one has it: harness list systems)")
+                                 .c_str()
+                           : file.message().c_str());
+    return kExitUsage;
+  }
+  Result<SystemIssueFiles> written =
+      writeSystemIssue(stored, **file, options.output);
+  if (!written.ok()) {
+    std::fprintf(stderr, "harness upstream: %s\n", written.message().c_str());
+    return kExitUsage;
+  }
+  std::string copied;
+  for (const std::string &name : written->copied)
+    copied += ", " + name;
+  std::printf("wrote %s (report.md, %s, %zu inputs%s): %s in %s%s\n",
+              options.output.c_str(), written->programFile.c_str(),
+              written->inputs, copied.c_str(),
+              std::string(oracle::toString(stored.expected)).c_str(),
+              (*file)->name.c_str(),
+              stored.stage.empty() ? "" : (" at " + stored.stage).c_str());
+  return kExitOk;
+}
+
 int runUpstreamCommand(const UpstreamOptions &options) {
   Result<StoredCase> stored = loadCaseFolder(options.folder);
   if (!stored.ok()) {
@@ -158,10 +191,14 @@ int runUpstreamCommand(const UpstreamOptions &options) {
                  stored.message().c_str());
     return kExitUsage;
   }
+  if (stored->options.pipeline == PipelineKind::File)
+    return runFileUpstream(options, *stored);
   if (systemOf(stored->options.pipeline) != SystemKind::Iree) {
     std::fprintf(stderr,
                  "harness upstream: %s: a case of sift's own %s pipeline: "
-                 "upstream reports are for IREE's cases\n",
+                 "upstream reports are for IREE's cases and those of "
+                 "systems described by files (sift's own findings are "
+                 "sift's to fix)\n",
                  options.folder.c_str(),
                  std::string(toString(stored->options.pipeline)).c_str());
     return kExitUsage;
@@ -227,11 +264,14 @@ int runUpstreamCommand(const UpstreamOptions &options) {
 CommandEntry addUpstreamCommand(CLI::App &app) {
   auto options = std::make_shared<UpstreamOptions>();
   CLI::App *cmd = app.add_subcommand(
-      "upstream", "Write an issue an IREE developer can act on from an IREE "
-                  "case folder (reduce it first)");
+      "upstream", "Write an issue the compiler's developers can act on "
+                  "from a case folder of IREE or of a system described by "
+                  "a file (reduce it first)");
   cmd->add_option("case", options->folder, "The case folder")->required();
   cmd->add_option("-o,--output", options->output,
-                  "Folder for report.md, repro.mlir and the inputs")
+                  "Folder for report.md, the program and the inputs (a "
+                  "system file's case: inputs/, expected/, actual/ and the "
+                  "runner its command names)")
       ->required();
   auto timeout = std::make_shared<std::string>("120");
   cmd->add_option("--case-timeout", *timeout,

@@ -10,7 +10,10 @@
 namespace sift::harness {
 
 std::string NightCell::name() const {
-  std::string text = std::string(toString(pipeline)) + "/" +
+  std::string text = (pipeline == PipelineKind::File
+                          ? filePipeline
+                          : std::string(toString(pipeline))) +
+                     "/" +
                      std::string(toString(target)) + "/" +
                      std::string(gen::toString(family)) + "/" +
                      std::string(gen::toString(inputs));
@@ -41,6 +44,8 @@ std::vector<TargetKind> targetsOf(PipelineKind pipeline,
 std::vector<NightCell> nightCells(const NightSelection &selection) {
   std::vector<NightCell> cells;
   for (PipelineKind pipeline : selection.pipelines) {
+    if (pipeline == PipelineKind::File)
+      continue; // named by selection.filePipelines
     bool iree = systemOf(pipeline) == SystemKind::Iree;
     std::vector<std::optional<gen::FrontEnd>> frontEnds = {std::nullopt};
     if (iree)
@@ -58,11 +63,20 @@ std::vector<NightCell> nightCells(const NightSelection &selection) {
               if (random && !configs)
                 continue;
               cells.push_back(
-                  {pipeline, target, family, inputs, frontEnd, random});
+                  {pipeline, target, family, inputs, frontEnd, random, ""});
             }
           }
     }
   }
+  // A file system's GPU targets run on the GPU host (exported), never in
+  // a night's slots: its cells are the host's.
+  if (std::count(selection.targets.begin(), selection.targets.end(),
+                 TargetKind::Host))
+    for (const std::string &pipeline : selection.filePipelines)
+      for (gen::Family family : selection.families)
+        for (gen::InputMode inputs : selection.inputs)
+          cells.push_back({PipelineKind::File, TargetKind::Host, family,
+                           inputs, std::nullopt, false, pipeline});
   return cells;
 }
 

@@ -65,23 +65,30 @@ Result<std::string> FileSystem::freshCaseDir() {
 
 const SystemPipeline &
 FileSystem::pipelineOf(PipelineKind kind, const std::string &fullName) const {
-  const SystemPipeline *pipeline =
-      kind == PipelineKind::File ? file_.pipeline(fullName) : nullptr;
-  // The harness only hands this system its own pipelines (Systems::of).
-  return pipeline ? *pipeline : file_.pipelines.front();
+  return systemPipelineOf(file_, kind, fullName);
 }
 
-CommandValues FileSystem::valuesFor(const CaseOptions &options,
-                                    const std::string &caseDir) const {
+const SystemPipeline &systemPipelineOf(const SystemFile &file,
+                                       PipelineKind kind,
+                                       const std::string &fullName) {
+  const SystemPipeline *pipeline =
+      kind == PipelineKind::File ? file.pipeline(fullName) : nullptr;
+  // The harness only hands a system its own pipelines (Systems::of).
+  return pipeline ? *pipeline : file.pipelines.front();
+}
+
+CommandValues systemCommandValues(const SystemFile &file,
+                                  const CaseOptions &options,
+                                  const std::string &caseDir) {
   const SystemPipeline &pipeline =
-      pipelineOf(options.pipeline, options.filePipeline);
+      systemPipelineOf(file, options.pipeline, options.filePipeline);
   CommandValues v;
   v.options = pipeline.options;
   fs::path dir(caseDir);
   v.values = {
       {"python", systemPython()},
-      {"here", file_.folder},
-      {"program", (dir / gen::programFileName(file_.format)).string()},
+      {"here", file.folder},
+      {"program", (dir / gen::programFileName(file.format)).string()},
       {"inputs", (dir / "inputs").string()},
       {"outputs", (dir / "outputs").string()},
       {"artifacts", (dir / "artifacts").string()},
@@ -93,6 +100,11 @@ CommandValues FileSystem::valuesFor(const CaseOptions &options,
       {"pipeline", pipeline.name},
   };
   return v;
+}
+
+CommandValues FileSystem::valuesFor(const CaseOptions &options,
+                                    const std::string &caseDir) const {
+  return systemCommandValues(file_, options, caseDir);
 }
 
 std::string FileSystem::commandLine(const CaseOptions &options,

@@ -87,6 +87,19 @@ private:
   CaseOptions lastOptions_;
 };
 
+/// The pipeline of `file` a case of (`kind`, `fullName`) runs: the one of
+/// that name, else the file's first.
+const SystemPipeline &systemPipelineOf(const SystemFile &file,
+                                       PipelineKind kind,
+                                       const std::string &fullName);
+
+/// What fills the placeholders of `file`'s commands for a case of
+/// `options` whose folder is `caseDir` (the program, inputs/, outputs/,
+/// artifacts/); "{python}" is systemPython(), "{here}" the file's folder.
+CommandValues systemCommandValues(const SystemFile &file,
+                                  const CaseOptions &options,
+                                  const std::string &caseDir);
+
 /// A system file's system, its version asked once (an error names the file
 /// and what the version command said: the system is not installed).
 Result<std::unique_ptr<FileSystem>> makeFileSystem(SystemFile file);

@@ -2,8 +2,9 @@
 //
 // The cells a night draws are the campaigns that can run (cpu on the host,
 // GPU pipelines on GPU targets with and without random configs, IREE once
-// per front end and NMS through ONNX only), and the slots take the cells
-// recent nights covered least first, in an order the seed decides.
+// per front end and NMS through ONNX only, a system file's pipelines on the
+// host, named by their full names), and the slots take the cells recent
+// nights covered least first, in an order the seed decides.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,33 @@ TEST(NightlyPlan, CellsAreTheCampaignsThatCanRun) {
   selection.targets = {TargetKind::Host};
   for (const NightCell &c : nightCells(selection))
     EXPECT_EQ(c.target, TargetKind::Host);
+}
+
+TEST(NightlyPlan, FilePipelinesHaveHostCellsByTheirNames) {
+  NightSelection selection;
+  selection.pipelines = {PipelineKind::Cpu};
+  selection.filePipelines = {"xla", "onnxruntime-basic"};
+  selection.inputs = {gen::InputMode::Mixed};
+  std::vector<NightCell> cells = nightCells(selection);
+  std::set<std::string> names;
+  for (const NightCell &c : cells) {
+    names.insert(c.name());
+    if (c.pipeline != PipelineKind::File)
+      continue;
+    EXPECT_EQ(c.target, TargetKind::Host); // GPU targets: the GPU host's
+    EXPECT_FALSE(c.randomConfig);
+    EXPECT_FALSE(c.frontEnd);
+  }
+  // cpu and each file pipeline: 3 families each, every cell once.
+  EXPECT_EQ(cells.size(), 3u + 2u * 3u);
+  EXPECT_EQ(names.size(), cells.size());
+  EXPECT_TRUE(names.count("cpu/host/sort/mixed"));
+  EXPECT_TRUE(names.count("xla/host/sort/mixed"));
+  EXPECT_TRUE(names.count("onnxruntime-basic/host/nms/mixed"));
+  // Without the host among the targets, no file pipeline has a cell.
+  selection.targets = {TargetKind::Nvptx};
+  for (const NightCell &c : nightCells(selection))
+    EXPECT_NE(c.pipeline, PipelineKind::File);
 }
 
 TEST(NightlyPlan, LeastCoveredCellsFirstInASeededOrder) {
