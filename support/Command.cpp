@@ -184,6 +184,12 @@ std::string commandDiagnostic(const std::string &output) {
   std::vector<std::string> all = lines(output);
   if (all.empty())
     return "";
+  // A compiler's diagnostic ("FILE:LINE:COL: error: MESSAGE"), also inside
+  // an exception's text (iree.compiler's CompilerToolError ends with a
+  // hint, not the error): its message, without the location.
+  for (const std::string &line : all)
+    if (size_t at = line.find("error: "); at != std::string::npos)
+      return line.substr(at);
   // A Python traceback: the exception is its last unindented line.
   bool traceback = false;
   std::string exception;

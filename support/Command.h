@@ -61,9 +61,10 @@ CommandRun runCommand(const std::vector<std::string> &args,
 /// `args` as one shell-quoted command line (for details and repro notes).
 std::string shellLine(const std::vector<std::string> &args);
 
-/// The line of `output` that says what went wrong: a Python traceback's
-/// exception line, else the first line naming an error, else the first
-/// line; "sift-phase:" lines never.
+/// The line of `output` that says what went wrong: a compiler's first
+/// "error: " diagnostic (from "error: " on, without its location), else a
+/// Python traceback's exception line, else the first line naming an error,
+/// else the first line; "sift-phase:" lines never.
 std::string commandDiagnostic(const std::string &output);
 
 /// The last `count` lines of `text` ("[...]" before them when cut).

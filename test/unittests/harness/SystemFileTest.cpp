@@ -120,6 +120,46 @@ TEST(SystemFileTest, EveryMistakeNamesItsLine) {
   EXPECT_NE(errorOf(unsupported).find("[1, 255]"), std::string::npos);
 }
 
+TEST(SystemFileTest, InstallTableReadsAndIsChecked) {
+  std::string base = kMinimal;
+  EXPECT_FALSE(parseSystemFile(base, "/dir/demo.toml")->install);
+  Result<SystemFile> file = parseSystemFile(
+      base + "[install]\nversions = [\"1.0\", \"1.1\"]\n"
+             "command = [\"{python}\", \"-m\", \"pip\", \"install\", "
+             "\"demo=={version}\", \"--prefix={venv}\"]\n",
+      "/dir/demo.toml");
+  ASSERT_TRUE(file.ok()) << file.message();
+  ASSERT_TRUE(file->install);
+  EXPECT_EQ(file->install->versions,
+            (std::vector<std::string>{"1.0", "1.1"}));
+  CommandValues values;
+  values.values = {{"python", "/v/bin/python"}, {"version", "1.1"},
+                   {"venv", "/v"}};
+  EXPECT_EQ(expandCommand(file->install->command, values),
+            (std::vector<std::string>{"/v/bin/python", "-m", "pip", "install",
+                                      "demo==1.1", "--prefix=/v"}));
+  // No versions to walk.
+  EXPECT_NE(errorOf(base + "[install]\nversions = []\ncommand = [\"true\"]\n")
+                .find("sys.toml:18: 'versions' is empty"),
+            std::string::npos);
+  // {program} means nothing to an install; {version} nothing to a run.
+  EXPECT_NE(errorOf(base + "[install]\nversions = [\"1\"]\n"
+                           "command = [\"x\", \"{program}\"]\n")
+                .find("sys.toml:19: the [install] command may use {python}, "
+                      "{here}, {version} and {venv} only, not {program}"),
+            std::string::npos);
+  std::string inRun = base;
+  inRun.replace(inRun.find("{program}"), 9, "{version}");
+  EXPECT_NE(errorOf(inRun).find(
+                "sys.toml:16: {version} is for the [install] command only"),
+            std::string::npos)
+      << errorOf(inRun);
+  EXPECT_NE(errorOf(base + "[install]\nversion = [\"1\"]\n")
+                .find("sys.toml:18: unknown key 'version' in [install]"),
+            std::string::npos)
+      << errorOf(base + "[install]\nversion = [\"1\"]\n");
+}
+
 TEST(SystemFileTest, SemanticPointsMakeThePolicyAndNeedASource) {
   std::string base = kMinimal;
   Result<SystemFile> file = parseSystemFile(
@@ -195,6 +235,16 @@ TEST(SystemCommandTest, DiagnosticsPhasesAndQuoting) {
             "error: bad shape");
   EXPECT_EQ(commandDiagnostic("sift-phase: run\n\nsomething odd\n"),
             "something odd");
+  // A compiler's diagnostic inside an exception whose text ends with a
+  // hint (IREE's CompilerToolError): the error, without its location.
+  const char *tool = "Traceback (most recent call last):\n"
+                     "  File \"run.py\", line 3, in <module>\n"
+                     "iree.compiler.tools.binaries.CompilerToolError: Error "
+                     "invoking IREE compiler tool iree-compile\n"
+                     "/tmp/x/program.mlir:5:13: error: exceeded stack "
+                     "allocation limit\n"
+                     "Need more information? Set IREE_SAVE_TEMPS\n";
+  EXPECT_EQ(commandDiagnostic(tool), "error: exceeded stack allocation limit");
   EXPECT_EQ(shellLine({"python", "a b", "it's", "--x=1"}),
             "python 'a b' 'it'\\''s' --x=1");
 }
