@@ -1,32 +1,26 @@
-//===- BisectCommand.cpp - `harness bisect`: IREE releases against cases --===//
+//===- BisectCommand.cpp - `harness bisect`: releases against cases -------===//
 //
-// Replays IREE case folders against a range of IREE releases: each release
-// (its compiler and runtime wheels, and the ONNX package its importer
-// needs) is installed from the Python package index into its own venv under
-// a cache folder on first use, one at a time, then every case is replayed
-// with SIFT_IREE_DIR pointing at it. Per case it prints a row of outcomes,
-// the first release where it fails as recorded and the last before that
-// where it passed (or that it fails in every release, or passes in the
-// newest). --table writes the grid as Markdown and --json as JSON.
+// Replays case folders against a range of a system's versions and prints
+// where each case starts to fail (BisectGrid.h does the walking and the
+// printing). IREE's cases walk IREE's releases: each release (its compiler
+// and runtime wheels, and the ONNX package its importer needs) is
+// installed from the Python package index into its own venv under a cache
+// folder on first use, and every case is replayed with SIFT_IREE_DIR
+// pointing at it. The cases of a system described by a file walk the
+// versions its [install] table lists (BisectSystem.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "harness/case/CaseFolder.h"
+#include "harness/commands/BisectGrid.h"
 #include "harness/commands/Cli.h"
 #include "harness/commands/Commands.h"
-#include "harness/store/KnownCauses.h"
+#include "harness/sut/Systems.h"
 
-#include "support/FileIO.h"
+#include "support/Command.h"
 
-#include <nlohmann/json.hpp>
-
-#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <sys/wait.h>
 
 namespace fs = std::filesystem;
 
@@ -46,6 +40,9 @@ constexpr IreeRelease kReleases[] = {
     {"3.6.0", "3.6.0"},   {"3.7.1", "3.7.0"},   {"3.8.0", "3.8.0"},
     {"3.9.0", "3.9.0"},   {"3.10.0", "3.10.0"}, {"3.11.0", "3.11.0"},
     {"3.12.0", "3.12.0"}, {"3.13.0", "3.13.0"}};
+
+/// The releases walked without --iree.
+constexpr const char *kDefaultRange = "3.0.0..3.13.0";
 
 /// The ONNX package every release's importer is given (the pinned one).
 constexpr const char *kOnnxPackage = "onnx==1.17.0";
@@ -80,32 +77,6 @@ std::vector<IreeRelease> releasesOf(const std::string &range) {
   return std::vector<IreeRelease>(kReleases + from, kReleases + to + 1);
 }
 
-std::string defaultCache() {
-  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return (fs::path(xdg) / "sift" / "iree").string();
-  if (const char *home = std::getenv("HOME"); home && *home)
-    return (fs::path(home) / ".cache" / "sift" / "iree").string();
-  return (fs::temp_directory_path() / "sift-iree-releases").string();
-}
-
-/// Runs a shell command (its output to this process's stderr); its status.
-int shell(const std::string &command) {
-  int status = std::system(command.c_str());
-  return status == -1 ? -1 : WEXITSTATUS(status);
-}
-
-Status writeText(const std::string &path, const std::string &text) {
-  return writeFileAtomic(path, reinterpret_cast<const uint8_t *>(text.data()),
-                         text.size());
-}
-
-std::string quoted(const std::string &text) {
-  std::string out = "'";
-  for (char c : text)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 /// The venv of `release` under `cache`, installed unless it is complete
 /// (a marker written after pip succeeded); an error says why not.
 Result<std::string> ensureRelease(const std::string &cache,
@@ -122,258 +93,133 @@ Result<std::string> ensureRelease(const std::string &cache,
   std::printf("bisect: installing IREE %s into %s\n", release.compiler,
               venv.c_str());
   std::fflush(stdout);
-  std::string pip = quoted((venv / "bin" / "pip").string());
+  std::string pip = shellLine({(venv / "bin" / "pip").string()});
   std::string command =
-      "python3 -m venv " + quoted(venv.string()) + " >&2 && " + pip +
+      "python3 -m venv " + shellLine({venv.string()}) + " >&2 && " + pip +
       " install -q --disable-pip-version-check iree-base-compiler==" +
       release.compiler + " iree-base-runtime==" + release.runtime + " " +
       kOnnxPackage + " >&2";
-  if (shell(command) != 0) {
+  if (bisectShell(command) != 0) {
     fs::remove_all(venv, ec);
     return makeError("could not install IREE " + std::string(release.compiler) +
                      " into " + venv.string() + " (pip failed; see above)");
   }
-  if (Status s = writeText(done.string(), "ok\n"); !s.ok())
+  if (Status s = writeBisectText(done.string(), "ok\n"); !s.ok())
     return s.error();
   return venv.string();
 }
 
-/// One case's outcome on one release: "fails" (as recorded: verdict and
-/// signature), "passes", "other VERDICT" (another finding), "error".
-std::string outcomeOf(const ReplayRecord &r) {
-  if (!r.error.empty())
-    return "error";
-  if (r.observed == "pass" && r.recorded != "pass")
-    return "passes";
-  if (r.failure.empty() && r.fixedUpstream.empty())
-    return "fails";
-  return "other " + r.observed;
-}
+/// IREE's releases walked as a bisect's columns.
+class IreeVersions final : public BisectVersions {
+public:
+  IreeVersions(std::vector<IreeRelease> releases, std::string cache)
+      : releases_(std::move(releases)), cache_(std::move(cache)) {}
+  std::string system() const override { return "IREE"; }
+  std::vector<std::string> labels() const override {
+    std::vector<std::string> labels;
+    for (const IreeRelease &r : releases_)
+      labels.push_back(r.compiler);
+    return labels;
+  }
+  Result<std::string> ensure(size_t index) override {
+    return ensureRelease(cache_, releases_[index]);
+  }
+  std::string variable() const override { return "SIFT_IREE_DIR"; }
+  std::string valueFor(const std::string &venv) const override { return venv; }
 
-/// The verdict line of one case over the releases.
-std::string summaryOf(const std::vector<std::string> &outcomes,
-                      const std::vector<IreeRelease> &releases) {
-  int firstFail = -1;
-  for (size_t i = 0; i < outcomes.size(); ++i)
-    if (outcomes[i] == "fails") {
-      firstFail = static_cast<int>(i);
-      break;
-    }
-  if (firstFail < 0)
-    return outcomes.back() == "passes"
-               ? "passes in " + std::string(releases.back().compiler) +
-                     " and never fails as recorded in the range"
-               : "never fails as recorded in the range";
-  std::string text =
-      "first fails in " + std::string(releases[firstFail].compiler);
-  int lastPass = -1;
-  for (int i = firstFail - 1; i >= 0; --i)
-    if (outcomes[i] == "passes") {
-      lastPass = i;
-      break;
-    }
-  if (firstFail == 0)
-    text += " (the range's first release)";
-  else if (lastPass < 0)
-    text += "; no earlier release in the range passes it (" +
-            std::string(releases[firstFail - 1].compiler) + ": " +
-            outcomes[firstFail - 1] + ")";
-  else
-    text += ", last passed in " + std::string(releases[lastPass].compiler);
-  for (size_t i = firstFail + 1; i < outcomes.size(); ++i)
-    if (outcomes[i] == "passes") {
-      text += "; passes again from " + std::string(releases[i].compiler);
-      break;
-    }
-  return text;
-}
-
-struct BisectOptions {
-  std::vector<std::string> cases;
-  std::string range = "3.0.0..3.13.0";
-  std::string cache;
-  std::string table, json;
-  std::optional<double> caseTimeoutSeconds;
+private:
+  std::vector<IreeRelease> releases_;
+  std::string cache_;
 };
 
-/// Why `folders` cannot be bisected (unreadable, or not IREE's); "".
-std::string caseProblem(const std::vector<fs::path> &folders) {
+int fail(const std::string &message) {
+  std::fprintf(stderr, "harness bisect: %s\n", message.c_str());
+  return kExitUsage;
+}
+
+/// What the cases are: IREE's, or one system file's (`systemFile`, its
+/// path); an error says why they cannot be bisected together.
+struct CaseKind {
+  bool iree = false;
+  std::string systemFile;
+};
+
+/// The system file of a file system's case: the one its folder records,
+/// else the one with its pipeline among the shipped ones.
+Result<std::string> systemFileOf(Systems &systems, const StoredCase &stored) {
+  if (!stored.options.systemFile.empty())
+    if (Status added = systems.addFile(stored.options.systemFile); !added.ok())
+      return makeError("case.json's system_file: " + added.message());
+  Result<const SystemFile *> file =
+      systems.fileWithPipeline(stored.options.filePipeline);
+  if (!file.ok())
+    return file.error();
+  if (!*file)
+    return makeError("no system file has the pipeline '" +
+                     stored.options.filePipeline + "'");
+  return (*file)->path;
+}
+
+Result<CaseKind> caseKindOf(const std::vector<fs::path> &folders) {
+  CaseKind kind;
+  Systems systems;
+  std::string firstSystem;
   for (const fs::path &folder : folders) {
     Result<StoredCase> stored = loadCaseFolder(folder);
     if (!stored.ok())
-      return folder.string() + ": " + stored.message();
-    if (systemOf(stored->options.pipeline) != SystemKind::Iree)
-      return folder.string() + ": a " +
-             std::string(toString(stored->options.pipeline)) +
-             " case; bisect replays IREE's cases (iree, iree-tileandfuse, "
-             "iree-distribute)";
-  }
-  return "";
-}
-
-/// Copies of `folders` under `work` without their recorded chip: a GPU case
-/// compiles for the first chip each release accepts (IreeChips.h; IREE
-/// 3.11 does not know sm_89, which 3.13 cases record).
-Result<std::vector<std::string>>
-copiesWithoutChips(const std::vector<fs::path> &folders,
-                   const std::string &work) {
-  std::vector<std::string> paths;
-  for (const fs::path &folder : folders) {
-    fs::path copy = fs::path(work) / folder.filename();
-    std::error_code ec;
-    fs::copy(folder, copy, fs::copy_options::recursive, ec);
-    nlohmann::json info;
-    if (!ec) {
-      std::ifstream in(copy / "case.json");
-      info = nlohmann::json::parse(in, nullptr, false);
+      return makeError(folder.string() + ": " + stored.message());
+    SystemKind system = systemOf(stored->options.pipeline);
+    std::string name = system == SystemKind::Iree ? "IREE"
+                       : system == SystemKind::File
+                           ? stored->options.filePipeline
+                           : "";
+    if (system == SystemKind::Sift)
+      return makeError(folder.string() + ": a " +
+                       std::string(toString(stored->options.pipeline)) +
+                       " case; bisect replays IREE's cases (iree, "
+                       "iree-tileandfuse, iree-distribute) and those of "
+                       "systems described by files");
+    if (system == SystemKind::File) {
+      Result<std::string> file = systemFileOf(systems, *stored);
+      if (!file.ok())
+        return makeError(folder.string() + ": " + file.message());
+      name = *file;
+      kind.systemFile = *file;
     }
-    if (ec || info.is_discarded())
-      return makeError(folder.string() + ": cannot copy the case: " +
-                       (ec ? ec.message() : std::string("bad JSON")));
-    info["chip"] = "";
-    std::ofstream(copy / "case.json") << info.dump(2) << "\n";
-    paths.push_back(copy.string());
+    kind.iree |= system == SystemKind::Iree;
+    if (firstSystem.empty())
+      firstSystem = name;
+    else if (name != firstSystem)
+      return makeError(folder.string() + ": a case of " + name +
+                       ", the first of " + firstSystem +
+                       "; bisect walks one system's versions at a time");
   }
-  return paths;
-}
-
-/// Each case's outcome per release, and the first line of what was seen
-/// where it was not the recorded finding.
-struct Grid {
-  std::vector<std::vector<std::string>> outcomes, details;
-};
-
-/// Replays `paths` with `release` (installed under `cache` first) into
-/// the next column of `grid`.
-void replayRelease(const std::string &cache, const IreeRelease &release,
-                   const std::vector<std::string> &paths,
-                   const ReplayOptions &replay, Grid &grid) {
-  Result<std::string> venv = ensureRelease(cache, release);
-  if (!venv.ok()) {
-    std::fprintf(stderr, "harness bisect: %s\n", venv.message().c_str());
-    for (size_t c = 0; c < paths.size(); ++c) {
-      grid.outcomes[c].push_back("not installed");
-      grid.details[c].push_back(venv.message());
-    }
-    return;
-  }
-  ::setenv("SIFT_IREE_DIR", venv->c_str(), 1);
-  Result<std::vector<ReplayRecord>> records = replayCaseFolders(paths, replay);
-  ::unsetenv("SIFT_IREE_DIR");
-  for (size_t c = 0; c < paths.size(); ++c) {
-    const ReplayRecord *record = records.ok() ? &(*records)[c] : nullptr;
-    grid.outcomes[c].push_back(record ? outcomeOf(*record) : "error");
-    std::string seen = !record                  ? records.message()
-                       : !record->error.empty() ? record->error
-                                                : record->body;
-    grid.details[c].push_back(seen.substr(0, seen.find('\n')));
-  }
-}
-
-/// Prints the grid, and writes it as Markdown to `table` and as JSON to
-/// `json` (each when given).
-Status reportGrid(const std::vector<fs::path> &folders,
-                  const std::vector<IreeRelease> &releases, const Grid &grid,
-                  const std::string &table, const std::string &json) {
-  std::string md = "| case |";
-  for (const IreeRelease &r : releases)
-    md += std::string(" ") + r.compiler + " |";
-  md += " verdict |\n| --- |";
-  for (size_t i = 0; i <= releases.size(); ++i)
-    md += " --- |";
-  md += "\n";
-  nlohmann::json rows = nlohmann::json::array();
-  std::printf("\n");
-  for (size_t c = 0; c < folders.size(); ++c) {
-    const std::vector<std::string> &outcomes = grid.outcomes[c];
-    std::string name = folders[c].filename().string();
-    std::string summary = summaryOf(outcomes, releases);
-    std::printf("%s: %s\n  ", name.c_str(), summary.c_str());
-    md += "| " + name + " |";
-    nlohmann::json row = {{"case", name}, {"summary", summary}};
-    for (size_t r = 0; r < releases.size(); ++r) {
-      std::printf("%s %s%s", releases[r].compiler, outcomes[r].c_str(),
-                  r + 1 < releases.size() ? ", " : "\n");
-      md += " " + outcomes[r] + " |";
-      row["outcomes"][releases[r].compiler] = outcomes[r];
-      if (outcomes[r] != "fails" && !grid.details[c][r].empty())
-        row["details"][releases[r].compiler] = grid.details[c][r];
-    }
-    md += " " + summary + " |\n";
-    rows.push_back(row);
-  }
-  if (!table.empty())
-    if (Status s = writeText(table, md); !s.ok())
-      return s;
-  if (!json.empty())
-    if (Status s = writeText(json, rows.dump(1) + "\n"); !s.ok())
-      return s;
-  return Status::success();
+  return kind;
 }
 
 int runBisect(const BisectOptions &options) {
-  auto fail = [](const std::string &message) {
-    std::fprintf(stderr, "harness bisect: %s\n", message.c_str());
-    return kExitUsage;
-  };
-  std::vector<IreeRelease> releases = releasesOf(options.range);
   std::vector<std::string> errors;
   std::vector<fs::path> folders = findCaseFolders(options.cases, errors);
   for (const std::string &error : errors)
     fail(error);
   if (folders.empty() || !errors.empty())
     return kExitUsage;
-  if (std::string why = caseProblem(folders); !why.empty())
-    return fail(why);
-  // A root cause that shows only on a GPU run: bisect's replays are static
-  // or on the host, where such a case would pass in every release.
-  std::vector<fs::path> kept;
-  for (const fs::path &folder : folders) {
-    std::optional<KnownCauses::Cause> known =
-        knownCauseOfFolder(folder, "harness bisect");
-    if (known && !known->needsDevice.empty())
-      std::printf("left out %s: %s shows only on a %s run, which bisect "
-                  "cannot make\n",
-                  folder.filename().c_str(), known->id.c_str(),
-                  known->needsDevice.c_str());
-    else
-      kept.push_back(folder);
+  Result<CaseKind> kind = caseKindOf(folders);
+  if (!kind.ok())
+    return fail(kind.message());
+  if (!kind->iree) {
+    if (!options.ireeRange.empty())
+      return fail("--iree chooses IREE's releases; these are cases of " +
+                  kind->systemFile + " (--versions=FROM..TO)");
+    return runSystemBisect(kind->systemFile, folders, options);
   }
-  std::fflush(stdout);
-  if (kept.empty())
-    return fail("no case left to bisect: each shows only on a GPU run");
-  folders = std::move(kept);
-  for (const std::string &file : {options.table, options.json})
-    if (!file.empty())
-      if (std::string why = unwritableReason(file); !why.empty())
-        return fail(file + ": " + why);
-  std::string work =
-      (fs::temp_directory_path() / "sift-bisect-XXXXXX").string();
-  if (!mkdtemp(work.data()))
-    return fail("cannot make a work folder in " +
-                fs::temp_directory_path().string());
-  Result<std::vector<std::string>> paths = copiesWithoutChips(folders, work);
-  Grid grid;
-  grid.outcomes.resize(folders.size());
-  grid.details.resize(folders.size());
-  std::string cache = options.cache.empty() ? defaultCache() : options.cache;
-  ReplayOptions replay;
-  replay.caseTimeoutSeconds = options.caseTimeoutSeconds;
-  for (size_t r = 0; paths.ok() && r < releases.size(); ++r) {
-    std::printf("bisect: [%zu/%zu] IREE %s\n", r + 1, releases.size(),
-                releases[r].compiler);
-    std::fflush(stdout);
-    replayRelease(cache, releases[r], *paths, replay, grid);
-  }
-  std::error_code removed;
-  fs::remove_all(work, removed);
-  if (!paths.ok())
-    return fail(paths.message());
-  if (Status s =
-          reportGrid(folders, releases, grid, options.table, options.json);
-      !s.ok())
-    return fail(s.message());
-  return kExitOk;
+  if (!options.versionRange.empty())
+    return fail("--versions is for the cases of a system file; IREE's "
+                "releases are chosen with --iree=FROM..TO");
+  IreeVersions versions(
+      releasesOf(options.ireeRange.empty() ? kDefaultRange : options.ireeRange),
+      options.cache.empty() ? defaultBisectCache("iree") : options.cache);
+  return runBisectColumns(versions, folders, options);
 }
 
 } // namespace
@@ -384,17 +230,24 @@ CommandEntry addBisectCommand(CLI::App &app) {
   CLI::App *cmd = app.add_subcommand(
       "bisect", "Replay IREE case folders against a range of IREE releases "
                 "(each installed from the Python package index into its own "
-                "cached venv on first use) and print where each starts to "
-                "fail");
+                "cached venv on first use), or a system file's cases against "
+                "the versions its [install] table lists, and print where "
+                "each starts to fail");
   cmd->add_option("cases", options->cases,
-                  "IREE case folders or folders of them (corpus/iree)")
+                  "Case folders of IREE or of one system file, or folders of "
+                  "them (corpus/iree)")
       ->required();
-  cmd->add_option("--iree", options->range,
-                  "Releases FROM..TO (default 3.0.0..3.13.0); releases: " +
-                      releaseList());
+  cmd->add_option("--iree", options->ireeRange,
+                  std::string("IREE's releases FROM..TO (default ") +
+                      kDefaultRange + "); releases: " + releaseList());
+  cmd->add_option("--versions", options->versionRange,
+                  "A system file's versions FROM..TO (default: all its "
+                  "[install] versions)");
   cmd->add_option("--cache", options->cache,
-                  "Where the releases' venvs live (default "
-                  "$XDG_CACHE_HOME/sift/iree or ~/.cache/sift/iree)");
+                  "Where the versions' venvs live (default "
+                  "$XDG_CACHE_HOME/sift/iree or ~/.cache/sift/iree for IREE, "
+                  "$XDG_CACHE_HOME/sift/SYSTEM or ~/.cache/sift/SYSTEM for a "
+                  "system file's; a system file's under DIR/SYSTEM)");
   cmd->add_option("--table", options->table,
                   "Also write the grid of outcomes as a Markdown table here");
   cmd->add_option("--json", options->json,

@@ -104,10 +104,36 @@ bool isName(std::string_view name) {
   });
 }
 
+/// Which command a template is: its placeholders differ.
+enum class TemplateKind { Step, Version, Install };
+
+/// Why `name`, a placeholder known to some template, may not be used in a
+/// template of `kind`; "" when it may.
+std::string misplaced(const std::string &name, TemplateKind kind) {
+  bool installOnly = name == "version" || name == "venv";
+  switch (kind) {
+  case TemplateKind::Step:
+    return installOnly ? "{" + name + "} is for the [install] command only"
+                       : "";
+  case TemplateKind::Version:
+    return name == "python" || name == "here"
+               ? ""
+               : "the version command may use {python} and {here} only, "
+                 "not {" + name + "}";
+  case TemplateKind::Install:
+    return installOnly || name == "python" || name == "here"
+               ? ""
+               : "the [install] command may use {python}, {here}, "
+                 "{version} and {venv} only, not {" + name + "}";
+  }
+  return "";
+}
+
 /// The placeholders of `arg` ("{x}" spans; "{{" and "}}" are braces).
-/// Unknown ones and stray braces are errors.
+/// Unknown ones, ones not allowed in a `kind` template and stray braces
+/// are errors.
 void checkPlaceholders(const toml::node &node, const std::string &arg,
-                       bool wholeOnly) {
+                       TemplateKind kind) {
   const std::vector<std::string> &known = commandPlaceholders();
   for (size_t i = 0; i < arg.size(); ++i) {
     if ((arg[i] == '{' || arg[i] == '}') && i + 1 < arg.size() &&
@@ -124,7 +150,9 @@ void checkPlaceholders(const toml::node &node, const std::string &arg,
       fail(node, "a '{' without its '}' in " + inQuotes(arg) +
                      " (write '{{' for a brace)");
     std::string name = arg.substr(i + 1, end - i - 1);
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
+    bool installOnly = name == "version" || name == "venv";
+    if (!installOnly &&
+        std::find(known.begin(), known.end(), name) == known.end()) {
       std::string list;
       for (const std::string &k : known)
         list += (list.empty() ? "{" : ", {") + k + "}";
@@ -135,22 +163,21 @@ void checkPlaceholders(const toml::node &node, const std::string &arg,
       fail(node, "{options} must be a whole argument (it becomes the "
                  "pipeline's options, one argument each), not part of " +
                      inQuotes(arg));
-    if (wholeOnly && name != "python" && name != "here")
-      fail(node, "the version command may use {python} and {here} only, "
-                 "not {" + name + "}");
+    if (std::string why = misplaced(name, kind); !why.empty())
+      fail(node, why);
     i = end;
   }
 }
 
 CommandTemplate commandAt(const toml::node &node, const std::string &what,
-                          bool versionOnly = false) {
+                          TemplateKind kind = TemplateKind::Step) {
   CommandTemplate command;
   command.line = lineOf(node);
   command.args = stringsAt(node, what);
   if (command.args.empty() || command.args[0].empty())
     fail(node, what + " must name a program to run first");
   for (const std::string &arg : command.args)
-    checkPlaceholders(node, arg, versionOnly);
+    checkPlaceholders(node, arg, kind);
   if (command.args[0] == "{options}")
     fail(node, what + " starts with {options}; name the program first");
   return command;
@@ -189,7 +216,8 @@ void readVersion(const toml::table &file, SystemFile &system) {
   const toml::node *command = find(*table, "command");
   if (!command)
     fail(*node, "'version' needs 'command'");
-  system.versionCommand = commandAt(*command, "the version command", true);
+  system.versionCommand =
+      commandAt(*command, "the version command", TemplateKind::Version);
 }
 
 void readPipeline(const toml::table &table, SystemFile &system) {
@@ -305,6 +333,36 @@ void readOutcomes(const toml::table &file, SystemFile &system) {
   }
 }
 
+/// `[install]`: { versions = [...], command = [...] }.
+void readInstall(const toml::table &file, SystemFile &system) {
+  const toml::node *node = find(file, "install");
+  if (!node)
+    return;
+  const auto *table = node->as_table();
+  if (!table)
+    fail(*node, "'install' must be a table ([install])");
+  checkKeys(*table, {"versions", "command"}, "[install]");
+  const toml::node *versions = find(*table, "versions");
+  const toml::node *command = find(*table, "command");
+  if (!versions || !command)
+    fail(*table, "[install] needs 'versions' (the versions, oldest first) "
+                 "and 'command' (how one is installed into {venv})");
+  SystemInstall install;
+  install.versions = stringsAt(*versions, "'versions'");
+  if (install.versions.empty())
+    fail(*versions, "'versions' is empty: bisect needs at least one version");
+  std::set<std::string> seen;
+  for (const std::string &version : install.versions)
+    if (version.empty() || version.find_first_of("/ ") != std::string::npos ||
+        version == "." || version == ".." || !seen.insert(version).second)
+      fail(*versions, "version " + inQuotes(version) +
+                          " is empty, repeated or not usable as a folder "
+                          "name");
+  install.command =
+      commandAt(*command, "the [install] command", TemplateKind::Install);
+  system.install = std::move(install);
+}
+
 } // namespace
 
 const std::vector<std::string> &commandPlaceholders() {
@@ -329,7 +387,7 @@ namespace {
 void readFile(const toml::table &file, SystemFile &system) {
   checkKeys(file,
             {"name", "description", "version", "format", "pipeline",
-             "compile", "run", "limits", "outcomes", "semantics"},
+             "compile", "run", "limits", "outcomes", "semantics", "install"},
             "the file");
   system.name = stringAt(file, "name", "the file", true);
   if (!isName(system.name))
@@ -363,6 +421,7 @@ void readFile(const toml::table &file, SystemFile &system) {
   system.run = stepAt(file, "run", system.runSeconds);
   readLimits(file, system);
   readOutcomes(file, system);
+  readInstall(file, system);
   system.policy.system = system.name;
   readSemantics(file, system);
 }

@@ -55,6 +55,16 @@ struct SystemLimit {
   std::string contains, why, source;
 };
 
+/// How one version of a system is installed (`[install]`): `harness
+/// bisect` makes a venv per version and runs `command` in it.
+struct SystemInstall {
+  /// The versions, oldest first (what bisect walks by default).
+  std::vector<std::string> versions;
+  /// Its placeholders: "{python}" (the version's venv's Python), "{here}",
+  /// "{version}" and "{venv}".
+  CommandTemplate command;
+};
+
 /// A parsed, checked system file.
 struct SystemFile {
   std::string path;
@@ -78,6 +88,8 @@ struct SystemFile {
   std::vector<SemanticPoint> semantics;
   /// The comparison policy the semantic points and limits make.
   oracle::ComparisonPolicy policy;
+  /// How a version is installed, when the file says.
+  std::optional<SystemInstall> install;
 
   /// The pipeline named `fullName`, or null.
   const SystemPipeline *pipeline(const std::string &fullName) const;
