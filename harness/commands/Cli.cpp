@@ -189,6 +189,16 @@ void checkOutFolder(const std::string &flag, const std::string &path) {
     throw UsageError{flag + "=" + path +
                      ": the root folder; give the run a folder of its own "
                      "(its findings.db and cases/ go right in it)"};
+  // The regression corpus (a corpus/ folder with its FORMAT.md) holds only
+  // chosen cases: a run's findings.db and cases/ there would be replayed
+  // as corpus cases by CI.
+  for (fs::path at = absolute; !at.empty() && at != at.root_path();
+       at = at.parent_path())
+    if (at.filename() == "corpus" && fs::exists(at / "FORMAT.md", ec))
+      throw UsageError{flag + "=" + path + ": inside the regression corpus " +
+                       at.string() +
+                       "; write runs elsewhere and copy a case there "
+                       "(corpus/FORMAT.md says how)"};
 }
 
 std::string repeatedFile(const std::vector<std::string> &paths) {
@@ -235,6 +245,15 @@ uint64_t memoryFlag(const std::string &text) {
   if (!bytes)
     throw UsageError{"--memory-limit: '" + text +
                      "' is not a size (512M, 4G) or none"};
+  // A worker's empty compile takes over 320M of address space (LLVM's
+  // and MLIR's libraries, its threads): under that every case would be a
+  // compile-crash of the limit's making, not the compiler's.
+  constexpr uint64_t kFloor = uint64_t(512) << 20;
+  if (*bytes < kFloor)
+    throw UsageError{"--memory-limit=" + text +
+                     ": below 512M, less than a worker needs to compile an "
+                     "empty program (every case would crash on the limit, "
+                     "not on a bug); give 512M or more, or none"};
   return *bytes;
 }
 

@@ -9,6 +9,7 @@
 #include "harness/sut/Systems.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 
 namespace sift::harness {
@@ -76,7 +77,9 @@ std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags,
       throw UsageError{"unknown target '" + name +
                        "'; valid targets: nvptx, amdgpu, host (the cpu "
                        "and iree pipelines)"};
-    targets.push_back(*kind);
+    // A target named twice is one target (its runs would be counted twice).
+    if (std::find(targets.begin(), targets.end(), *kind) == targets.end())
+      targets.push_back(*kind);
   }
   std::vector<std::string> chips;
   if (!flags.chips.empty())
@@ -91,10 +94,18 @@ std::vector<PipelineTarget> runsFrom(const FuzzFlags &flags,
             "; amdgpu chips: " + chipList(TargetKind::Amdgpu)};
       chips.push_back(chip);
     }
-  std::vector<PipelineTarget> runs =
+  std::vector<PipelineTarget> selectedRuns =
       selectPipelineTargets(pipelines, targets, chips);
   for (const SystemPipeline *pipeline : files)
-    addFileRuns(*pipeline, flags, targets, runs);
+    addFileRuns(*pipeline, flags, targets, selectedRuns);
+  // A pipeline or chip named twice selects its runs once.
+  std::vector<PipelineTarget> runs;
+  for (const PipelineTarget &run : selectedRuns)
+    if (std::none_of(runs.begin(), runs.end(), [&](const PipelineTarget &r) {
+          return r.pipeline == run.pipeline && r.target == run.target &&
+                 r.chip == run.chip && r.filePipeline == run.filePipeline;
+        }))
+      runs.push_back(run);
   // A chip no run compiles for would be silently ignored.
   for (const std::string &chip : chips) {
     bool used = false;
@@ -325,6 +336,15 @@ FuzzOptions toOptions(FuzzFlags &f, const std::string &commandLine) {
                          "its length), so rows of 2^20 would time out; drop "
                          "cpu from --pipeline"};
   o.frontEnd = frontEndFlag(f.frontEnd, o.runs);
+  // --known tags IREE's findings: on other pipelines it would do nothing.
+  if (!o.knownFile.empty() && o.knownFile != "none" &&
+      std::none_of(o.runs.begin(), o.runs.end(), [](const PipelineTarget &r) {
+        return systemOf(r.pipeline) == SystemKind::Iree;
+      }))
+    throw UsageError{"--known=" + o.knownFile +
+                     ": known root causes tag IREE's findings, and no "
+                     "selected pipeline is IREE's (iree, iree-tileandfuse, "
+                     "iree-distribute); leave --known out"};
   o.commandLine = commandLine;
   checkOutFolder("--out", o.outDir);
   if (*f.countOption)
@@ -333,6 +353,15 @@ FuzzOptions toOptions(FuzzFlags &f, const std::string &commandLine) {
     o.seconds = durationFlag("--time", f.time);
   if (!o.count && !o.seconds)
     o.count = 100;
+  // Case indices are 64-bit: the last one a campaign could reach must fit
+  // (with --time alone, 2^32 cases are reserved).
+  const uint64_t reach = o.count.value_or(uint64_t(1) << 32);
+  if (o.skip > std::numeric_limits<uint64_t>::max() - reach)
+    throw UsageError{"--skip=" + std::to_string(o.skip) + ": case " +
+                     std::to_string(o.skip) + " plus " +
+                     std::to_string(reach) +
+                     " cases overflows the 64-bit case index; give a smaller "
+                     "--skip"};
   if (*f.progressOption) {
     if (f.progressSeconds < 0)
       throw UsageError{"--progress must be >= 0"};

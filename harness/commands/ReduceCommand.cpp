@@ -59,6 +59,19 @@ std::string describeSize(const gen::Program &program) {
          std::to_string(opsTimesElements(program)) + " ops x elements";
 }
 
+/// Whether the case folder `output` is an earlier reduction of `folder`
+/// (its case.json's "reduced_from" names it), which a new one may replace.
+bool isReductionOf(const fs::path &output, const fs::path &folder) {
+  std::ifstream in(output / "case.json");
+  nlohmann::json facts = nlohmann::json::parse(in, nullptr, false);
+  if (facts.is_discarded() || !facts.is_object() ||
+      !facts.contains("reduced_from") || !facts["reduced_from"].is_string())
+    return false;
+  std::error_code ec;
+  return fs::weakly_canonical(facts["reduced_from"].get<std::string>(), ec) ==
+         fs::weakly_canonical(folder, ec);
+}
+
 /// The reduced case's folder: it is replaced, so it must not be the case,
 /// hold it, or be any folder that is not a case folder (the writer
 /// checks the last).
@@ -87,6 +100,11 @@ std::optional<std::string> outputFolder(const fs::path &folder,
            !fs::exists(fs::path(output) / "case.json", ec))
     problem = "is a folder that is not a case folder (no case.json): it is "
               "never replaced";
+  else if (fs::is_directory(output, ec) && !isReductionOf(output, folder))
+    problem = "holds another case (its case.json was not reduced from " +
+              folder.string() +
+              "), which the reduction would replace; give a new folder, or "
+              "remove that one first";
   else
     problem = unwritableReason(output);
   if (!problem.empty()) {
