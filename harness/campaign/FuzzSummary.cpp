@@ -15,8 +15,39 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace sift::harness {
+
+namespace {
+
+/// The sift-run devices the exported artifacts of `runs` run on, each with
+/// the targets it takes: "cuda (nvptx), hip (amdgpu) or emu (every GPU
+/// artifact)". An artifact of one target does not load on another's device.
+std::string exportDevices(const std::vector<PipelineTarget> &runs, bool emu) {
+  bool host = false, nvptx = false, amdgpu = false;
+  for (const PipelineTarget &run : runs) {
+    host |= run.target == TargetKind::Host;
+    nvptx |= run.target == TargetKind::Nvptx;
+    amdgpu |= run.target == TargetKind::Amdgpu;
+  }
+  std::vector<std::string> parts;
+  if (nvptx)
+    parts.push_back("cuda (nvptx)");
+  if (amdgpu)
+    parts.push_back("hip (amdgpu)");
+  if (emu && (nvptx || amdgpu))
+    parts.push_back("emu (every GPU artifact)");
+  if (host)
+    parts.push_back("cpu (host)");
+  std::string text;
+  for (size_t i = 0; i < parts.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == parts.size() ? " or " : ", ") + parts[i];
+  return text;
+}
+
+} // namespace
 
 /// Runs steered per rule and action ("R4:static_dims" -> 12), from the
 /// coverage tags the IREE compiler adds.
@@ -100,7 +131,7 @@ void FuzzCampaign::printSummary(double rate) {
                  "--device=%s)\n",
                  static_cast<long long>(exported_), options_.exportDir.c_str(),
                  options_.exportDir.c_str(),
-                 caseOptions_.emuKernels ? "cuda, hip or emu" : "cuda");
+                 exportDevices(options_.runs, caseOptions_.emuKernels).c_str());
 }
 
 /// OUT/summary.json: the whole campaign (every process of it), and whether
