@@ -253,6 +253,39 @@ CaseResult findingOfRow(const ImportedRow &row, const std::string &path,
   return result;
 }
 
+/// What an import of the CSV `path` is known by in a database: its bytes'
+/// 64-bit FNV-1a hash, so the same rows under another name are the same
+/// import.
+std::string importKey(const std::string &path) {
+  Result<std::vector<uint8_t>> bytes = readFileBytes(path);
+  uint64_t hash = 14695981039346656037ull;
+  if (bytes.ok())
+    for (uint8_t byte : *bytes)
+      hash = (hash ^ byte) * 1099511628211ull;
+  char text[40];
+  std::snprintf(text, sizeof(text), "import %016llx",
+                static_cast<unsigned long long>(hash));
+  return text;
+}
+
+/// "" when no CSV of `files` was imported into `store` before, else what
+/// says which: importing its rows again would count each finding twice.
+std::string importedBefore(
+    FindingStore &store,
+    const std::vector<std::pair<std::string, std::vector<ImportedRow>>> &files) {
+  for (const auto &file : files) {
+    uint64_t first = 0;
+    auto earlier = store.findOverlappingRun(importKey(file.first), 0, 1, &first);
+    if (!earlier.ok())
+      return earlier.message();
+    if (*earlier)
+      return file.first + ": these rows are in " + store.databasePath() +
+             " already (imported by run " + std::to_string((*earlier)->run) +
+             "); importing them again would count each finding twice";
+  }
+  return "";
+}
+
 /// Stores one CSV's rows as a run of their own; false when the store
 /// failed (printed).
 bool importFile(FindingStore &store, const ImportOptions &options,
@@ -261,6 +294,7 @@ bool importFile(FindingStore &store, const ImportOptions &options,
   RunInfo info;
   info.command = options.commandLine;
   info.pipeline = "import " + path;
+  info.resumeKey = importKey(path);
   auto runId = store.beginRun(info);
   if (!runId.ok()) {
     std::fprintf(stderr, "harness import: %s\n", runId.message().c_str());
@@ -306,6 +340,8 @@ bool importFile(FindingStore &store, const ImportOptions &options,
     std::printf("finding: %s on %s: %s: %s\n", row.name.c_str(),
                 row.device.c_str(), row.verdict.c_str(), row.detail.c_str());
   }
+  // The import's one "case": a later import of the same bytes overlaps it.
+  (void)store.recordProgress(*runId, 1, static_cast<int64_t>(rows.size()));
   (void)store.endRun(*runId, static_cast<int64_t>(rows.size()), runFindings,
                      0);
   return true;
@@ -323,6 +359,10 @@ int runImportCommand(const ImportOptions &options) {
   auto store = FindingStore::open(options.outDir);
   if (!store.ok()) {
     std::fprintf(stderr, "harness import: %s\n", store.message().c_str());
+    return kExitUsage;
+  }
+  if (std::string again = importedBefore(**store, *files); !again.empty()) {
+    std::fprintf(stderr, "harness import: %s\n", again.c_str());
     return kExitUsage;
   }
   ImportTotals totals;
