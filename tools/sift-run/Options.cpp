@@ -90,7 +90,19 @@ void addFlags(CLI::App &app, Options &o, std::string &device,
                  "the first on PATH)");
   app.add_option("--bench", o.benchRuns,
                  "Time benchmark runs (harness bench) N times each and write "
-                 "Google Benchmark JSON to --bench-out");
+                 "Google Benchmark JSON to --bench-out")
+      // --bench=0 once ran the artifacts untimed and said nothing of it.
+      ->check(CLI::Validator(
+          [](std::string &value) -> std::string {
+            try {
+              if (std::stoi(value) >= 1)
+                return "";
+            } catch (...) {
+            }
+            return "'" + value + "' is not a count of timed runs: give 1 or "
+                   "more, or leave --bench out to run without timing";
+          },
+          "N"));
   app.add_option("--warmup", o.warmup, "Untimed runs before --bench's")
       ->capture_default_str();
   app.add_option("--bench-budget", o.benchBudgetSeconds,
