@@ -17,6 +17,9 @@
 # iree-benchmark-module (from the iree-base-runtime wheel), or
 # $SIFT_IREE_RUN_MODULE. SIFT_BENCH_PARTS (default "sift,iree,vendors")
 # picks the parts, so a long job can be split over calls on one machine.
+# Every part runs even when an earlier one fails; then the last line names
+# what failed and the exit code is 1 (a part not asked for, or a baseline
+# whose tools are not installed, is no failure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exports=$1
@@ -42,39 +45,68 @@ parts=",${SIFT_BENCH_PARTS:-sift,iree,vendors},"
 [[ $parts == *,vendors,* ]] || vendors_off=1
 mapfile -t sift < <(find "$exports" -maxdepth 1 -name '*.siftart' | sort)
 mapfile -t ireecases < <(find "$exports" -maxdepth 1 -name '*.ireecase' | sort)
+# What failed, for the last line.
+failed=()
+# A failed part ($1: the part, $2: its exit code, $3: its log; $4 "timed":
+# it ran under timeout, whose 124 is SIFT_BENCH_LIMIT running out).
+part_failed() {
+  local what="exit $2"
+  [ "${4:-}" = timed ] && [ "$2" -eq 124 ] && what="over SIFT_BENCH_LIMIT=${limit}s"
+  echo "bench-gpu: $1 failed ($what, see $3)" >&2
+  failed+=("$1 ($what, see $3)")
+}
 # The inputs of every benchmark the runs time (a reduction's smaller shapes
 # too), which the vendor baselines read.
 inputs=/tmp/sift-bench-inputs
 rm -rf "$inputs"
+rc=0
 "$build/tools/sift-run" --write-bench-inputs="$inputs" "${sift[@]}" "${ireecases[@]}" \
-  > "$out/inputs.log"
+  > "$out/inputs.log" || rc=$?
+[ "$rc" -eq 0 ] || part_failed "the benchmark inputs (sift-run --write-bench-inputs)" "$rc" "$out/inputs.log and above"
 if ((${#sift[@]})) && [ -z "${sift_off:-}" ]; then
+  rc=0
   timeout "$limit" "$build/tools/sift-run" "${sift[@]}" --device=cuda --bench="$runs" \
     --warmup="$warmup" --bench-budget="${SIFT_BENCH_BUDGET:-10}" \
-    --timeout="${SIFT_BENCH_TIMEOUT:-60}" --bench-out="$out/sift.json" 2>&1 | tee "$out/sift.log" || true
+    --timeout="${SIFT_BENCH_TIMEOUT:-60}" --bench-out="$out/sift.json" 2>&1 | tee "$out/sift.log" || rc=$?
+  [ "$rc" -eq 0 ] || part_failed "sift's runs (sift-run --bench)" "$rc" "$out/sift.log" timed
 fi
 if ((${#ireecases[@]})) && [ -z "${iree_off:-}" ]; then
+  rc=0
   timeout "$limit" "$build/tools/sift-run" "${ireecases[@]}" --device=cuda --bench="$runs" \
     --warmup="$warmup" --bench-budget="${SIFT_BENCH_BUDGET:-10}" \
     --timeout="${SIFT_BENCH_TIMEOUT:-60}" --bench-out="$out/iree.json" \
-    "${iree[@]}" 2>&1 | tee "$out/iree.log" || true
+    ${iree[@]+"${iree[@]}"} 2>&1 | tee "$out/iree.log" || rc=$?
+  [ "$rc" -eq 0 ] || part_failed "IREE's cases (sift-run --bench)" "$rc" "$out/iree.log" timed
 fi
 if [ -n "${vendors_off:-}" ]; then
   echo "bench-gpu: vendor baselines not asked for (SIFT_BENCH_PARTS)"
 elif command -v nvcc > /dev/null; then
-  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
-  nvcc -O3 -std=c++17 -arch="sm_${arch:-90}" scripts/bench/cub_bench.cu -o /tmp/cub_bench \
-    > "$out/cub-build.log" 2>&1 && /tmp/cub_bench "$inputs" "$out/cub.json" "$runs" "$warmup" \
-    2>&1 | tee "$out/cub.log" || echo "bench-gpu: CUB baseline failed (see $out/cub*.log)"
+  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .) || arch=
+  if ! nvcc -O3 -std=c++17 -arch="sm_${arch:-90}" scripts/bench/cub_bench.cu -o /tmp/cub_bench \
+    > "$out/cub-build.log" 2>&1; then
+    echo "bench-gpu: CUB baseline failed to build (see $out/cub-build.log)" >&2
+    failed+=("the CUB baseline's build (see $out/cub-build.log)")
+  else
+    rc=0
+    /tmp/cub_bench "$inputs" "$out/cub.json" "$runs" "$warmup" 2>&1 | tee "$out/cub.log" || rc=$?
+    [ "$rc" -eq 0 ] || part_failed "the CUB baseline" "$rc" "$out/cub.log"
+  fi
 else
   echo "bench-gpu: no nvcc: no CUB baseline"
 fi
 if [ -n "${vendors_off:-}" ]; then
   :
 elif python3 -c "import torch, torchvision" 2> /dev/null; then
+  rc=0
   python3 scripts/bench/torch_bench.py "$inputs" "$out/torch.json" --runs="$runs" \
-    --warmup="$warmup" 2>&1 | tee "$out/torch.log" || echo "bench-gpu: torch baseline failed"
+    --warmup="$warmup" 2>&1 | tee "$out/torch.log" || rc=$?
+  [ "$rc" -eq 0 ] || part_failed "the PyTorch baseline" "$rc" "$out/torch.log"
 else
   echo "bench-gpu: no torch/torchvision: no PyTorch baseline"
 fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/gpu.csv" || true
+if [ "${#failed[@]}" -gt 0 ]; then
+  printf -v list '%s; ' "${failed[@]}"
+  echo "bench-gpu: failed: ${list%; }" >&2
+  exit 1
+fi

@@ -18,6 +18,11 @@
 # IREE's iree-run-module: $SIFT_IREE_RUN_MODULE, else .deps/iree/iree-run-module
 # (the native program of the iree-base-runtime wheel,
 # site-packages/iree/_runtime_libs/iree-run-module), else PATH's.
+#
+# Every part runs even when an earlier one fails; the exit code then says
+# so, after a last line naming what failed: 0 the runtime tests and every
+# sift-run passed, 1 a runtime test failed or a sift-run has findings (or
+# both), another code a sift-run's own (2 bad input, 130/143 stopped).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 device=cuda
@@ -55,15 +60,31 @@ cmake -S . -B "$build" -DSIFT_BUILD_COMPILER=OFF -DSIFT_BUILD_TESTS="$tests" -DS
   || { tail -20 "$out/configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 \
   || { tail -30 "$out/build.log"; exit 1; }
+# What failed, for the last line; the sift-runs go on after a failed test.
+failed=()
+status=0
 if [ "$tests" = ON ]; then
+  rc=0
   SIFT_TEST_CUDA=1 "$build/test/unittests/runtime/sift-runtime-tests" \
-    > "$out/runtime-tests.log" 2>&1 || true
+    > "$out/runtime-tests.log" 2>&1 || rc=$?
   tail -3 "$out/runtime-tests.log"
+  if [ "$rc" -ne 0 ]; then
+    failed+=("runtime tests (exit $rc, see $out/runtime-tests.log)")
+    status=1
+  fi
 else
   echo "runtime tests: not built (no GoogleTest on this host)"
 fi
-status=0
+# A sift-run's exit code, with its folder's name in the list of failures:
+# 1 (findings) keeps a worse code, anything else (2, 130, 143) replaces 1.
+sift_run_failed() {
+  local name=$1 rc=$2 what="exit $rc"
+  [ "$rc" -eq 1 ] && what="findings"
+  failed+=("sift-run $name ($what, see $out/$name.summary and $out/$name.log)")
+  if [ "$rc" -ne 1 ] || [ "$status" -eq 0 ]; then status=$rc; fi
+}
 pids=()
+names=()
 artifacts=0
 for dir in "${dirs[@]}"; do
   artifacts=$((artifacts + $(find "$dir" -maxdepth 1 \( -name '*.siftart' -o -name '*.ireecase' -o -name '*.syscase' \) | wc -l)))
@@ -75,14 +96,26 @@ for dir in "${dirs[@]}"; do
   "$build/tools/sift-run" "$dir" --device="$device" --out="$out/$name.csv" --resume \
     ${iree[@]+"${iree[@]}"} ${SIFT_RUN_FLAGS:-} > "$out/$name.summary" 2> "$out/$name.log" &
   pids+=($!)
+  names+=("$name")
   if [ "${#pids[@]}" -ge "$jobs" ]; then
-    wait "${pids[0]}" || status=$?
+    rc=0
+    wait "${pids[0]}" || rc=$?
+    [ "$rc" -eq 0 ] || sift_run_failed "${names[0]}" "$rc"
     pids=("${pids[@]:1}")
+    names=("${names[@]:1}")
   fi
 done
-for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
+for i in "${!pids[@]}"; do
+  rc=0
+  wait "${pids[$i]}" || rc=$?
+  [ "$rc" -eq 0 ] || sift_run_failed "${names[$i]}" "$rc"
+done
 cat "$out"/*.summary 2>/dev/null || true
 # Throughput of the runs alone (not the build or the runtime tests).
 python3 -c 'import sys; n, s = int(sys.argv[1]), float(sys.argv[3]) - float(sys.argv[2]); print(f"sift-run phase: {n} artifacts in {s:.1f} s, {n / s if s > 0 else 0:.1f} artifacts/s (up to {sys.argv[4]} sift-run at a time)")' \
   "$artifacts" "$started" "$(date +%s.%N)" "$jobs" | tee "$out/throughput.txt"
-exit $status
+if [ "${#failed[@]}" -gt 0 ]; then
+  printf -v list '%s; ' "${failed[@]}"
+  echo "gpu-run: not everything passed (exit $status): ${list%; }" >&2
+fi
+exit "$status"

@@ -27,13 +27,28 @@ print("new tonight:", re.sub("<[^>]+>", "", new[:new.index("</p>")]).replace("Ne
 ok = 'data-table="table-signatures"' in html and "input.filter" in html
 print("filter box over table-signatures:", "yes" if ok else "no")
 
+# Axis ticks: a value axis's grid line and its label (a bar chart's
+# category labels are right-aligned too, so only the labels beside a grid
+# line count). Every chart with ticks has at least two, at round steps
+# from 0; a report in which no chart has any ticks fails.
 ok = True
-for chart in re.findall(r'<svg id="chart-[^"]*".*?</svg>', html):
-    ticks = [float(v) for v in re.findall(r'text-anchor="end">([0-9.]+)</text>', chart)]
-    if len(ticks) < 2:
+ticked = []
+for chart in re.findall(r'<svg id="chart-[^"]*".*?</svg>', html, re.S):
+    labels = re.findall(r'class="grid"/><text [^>]*text-anchor="end">([^<]*)</text>', chart)
+    if not labels:
+        continue
+    ticked.append(re.match(r'<svg id="([^"]*)"', chart).group(1))
+    try:
+        ticks = [float(v) for v in labels]
+    except ValueError:
+        ok = False
+        continue
+    if len(ticks) < 2 or ticks[0] != 0 or ticks[1] <= 0:
+        ok = False
         continue
     step = ticks[1] - ticks[0]
     mantissa = step / 10 ** math.floor(math.log10(step))
     ok &= any(abs(mantissa - m) < 1e-9 for m in (1, 2, 5))
-    ok &= all(abs(t - i * step) < 1e-9 for i, t in enumerate(ticks))
-print("round ticks:", "yes" if ok else "no")
+    ok &= all(abs(t - i * step) < 1e-9 * max(1, step) for i, t in enumerate(ticks))
+ok &= len(ticked) > 0
+print("round ticks:", "yes" if ok else "no", "(charts with axis ticks: %s)" % (" ".join(ticked) or "none"))
