@@ -39,7 +39,9 @@
 #include <libfccp/csv.h>
 #pragma GCC diagnostic pop
 
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <filesystem>
 #include <map>
 
@@ -50,9 +52,21 @@ namespace {
 /// One row of a sift-run CSV.
 struct ImportedRow {
   std::string name, pipeline, target, device, verdict, file, detail;
+  /// NaN: not measured (an empty field: the cpu and emu devices).
   double kernelMs = 0, loadMs = 0;
   int line = 0;
 };
+
+/// A time field of the CSV: a number, or empty (not measured: NaN).
+bool timeOf(const std::string &field, double &ms) {
+  if (field.empty()) {
+    ms = std::numeric_limits<double>::quiet_NaN();
+    return true;
+  }
+  char *end = nullptr;
+  ms = std::strtod(field.c_str(), &end);
+  return *end == '\0' && !std::isnan(ms);
+}
 
 Result<std::vector<ImportedRow>> readResults(const std::string &path) {
   std::vector<ImportedRow> rows;
@@ -77,10 +91,16 @@ Result<std::vector<ImportedRow>> readResults(const std::string &path) {
                        "device", "verdict", "kernel_ms", "module_load_ms",
                        "file", "detail");
     ImportedRow row;
+    std::string kernelMs, loadMs;
     while (reader.read_row(row.name, row.pipeline, row.target, row.device,
-                           row.verdict, row.kernelMs, row.loadMs, row.file,
+                           row.verdict, kernelMs, loadMs, row.file,
                            row.detail)) {
       row.line = static_cast<int>(reader.get_file_line());
+      if (!timeOf(kernelMs, row.kernelMs) || !timeOf(loadMs, row.loadMs))
+        return makeError("line " + std::to_string(row.line) +
+                         ": kernel_ms and module_load_ms must be numbers "
+                         "(or empty: not measured), got '" + kernelMs +
+                         "' and '" + loadMs + "'");
       rows.push_back(row);
     }
   } catch (const io::error::base &e) {
@@ -223,7 +243,9 @@ readAllResults(const std::vector<std::string> &paths) {
 struct ImportTotals {
   int64_t rows = 0, findings = 0, unreadable = 0;
   std::map<std::string, int64_t> verdicts;
+  /// Over the rows whose times were measured (`timed` of them).
   double kernelMs = 0, loadMs = 0;
+  int64_t timed = 0;
 };
 
 /// The finding of a non-pass row, completed from its artifact where it is.
@@ -304,8 +326,11 @@ bool importFile(FindingStore &store, const ImportOptions &options,
   for (const ImportedRow &row : rows) {
     ++totals.rows;
     ++totals.verdicts[row.verdict];
-    totals.kernelMs += row.kernelMs;
-    totals.loadMs += row.loadMs;
+    if (!std::isnan(row.kernelMs)) {
+      ++totals.timed;
+      totals.kernelMs += row.kernelMs;
+      totals.loadMs += std::isnan(row.loadMs) ? 0 : row.loadMs;
+    }
     if (row.verdict == "unreadable") {
       ++totals.unreadable;
       std::fprintf(stderr,
@@ -373,11 +398,17 @@ int runImportCommand(const ImportOptions &options) {
   for (const auto &[verdict, count] : totals.verdicts)
     verdicts += (verdicts.empty() ? "" : " ") + verdict + "=" +
                 std::to_string(count);
-  std::printf("imported: %lld rows from %zu files: %s; kernel time %.3f ms, "
-              "module load %.3f ms (totals)\n",
+  char times[96];
+  if (totals.timed > 0)
+    std::snprintf(times, sizeof(times),
+                  "kernel time %.3f ms, module load %.3f ms (totals)",
+                  totals.kernelMs, totals.loadMs);
+  else
+    std::snprintf(times, sizeof(times),
+                  "kernel time not measured (no row ran on a GPU)");
+  std::printf("imported: %lld rows from %zu files: %s; %s\n",
               static_cast<long long>(totals.rows), files->size(),
-              verdicts.empty() ? "none" : verdicts.c_str(), totals.kernelMs,
-              totals.loadMs);
+              verdicts.empty() ? "none" : verdicts.c_str(), times);
   std::printf("findings: %lld (database %s)\n",
               static_cast<long long>(totals.findings),
               (*store)->databasePath().c_str());

@@ -12,10 +12,29 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <cmath>
 #include <iterator>
 
 using namespace sift;
 using namespace sift::tools;
+
+std::string sift::tools::timeField(double ms) {
+  if (std::isnan(ms))
+    return "";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.4f", ms);
+  return text;
+}
+
+bool sift::tools::parseTimeField(const std::string &field, double &ms) {
+  if (field.empty()) {
+    ms = kNotMeasured;
+    return true;
+  }
+  char *end = nullptr;
+  ms = std::strtod(field.c_str(), &end);
+  return *end == '\0' && !std::isnan(ms);
+}
 
 namespace {
 
@@ -23,9 +42,8 @@ constexpr const char *kHeader = "case,pipeline,target,device,verdict,"
                                 "kernel_ms,module_load_ms,file,detail";
 
 std::string rowText(const Row &row, const std::string &device) {
-  char numbers[64];
-  std::snprintf(numbers, sizeof(numbers), "%.4f,%.4f,", row.kernelMs,
-                row.loadMs);
+  std::string numbers =
+      timeField(row.kernelMs) + "," + timeField(row.loadMs) + ",";
   return csvField(row.name) + ',' + csvField(row.pipeline) + ',' +
          csvField(row.target) + ',' + csvField(device) + ',' +
          csvField(row.verdict) + ',' + numbers + csvField(row.file) + ',' +
@@ -120,15 +138,11 @@ ResultsCsv::open(const std::string &path, const std::string &device,
         row.pipeline = f[1];
         row.target = f[2];
         row.verdict = f[4];
-        char *end = nullptr;
-        row.kernelMs = std::strtod(f[5].c_str(), &end);
-        bool numbers = !f[5].empty() && *end == '\0';
-        row.loadMs = std::strtod(f[6].c_str(), &end);
-        numbers = numbers && !f[6].empty() && *end == '\0';
-        if (!numbers)
+        if (!parseTimeField(f[5], row.kernelMs) ||
+            !parseTimeField(f[6], row.loadMs))
           return makeError(where + ": kernel_ms and module_load_ms must be "
-                                   "numbers, got '" + f[5] + "' and '" +
-                           f[6] + "'");
+                                   "numbers (or empty: not measured), got '" +
+                           f[5] + "' and '" + f[6] + "'");
         row.file = f[7];
         row.detail = unescapeField(f[8]);
         row.unreadable = row.verdict == "unreadable";

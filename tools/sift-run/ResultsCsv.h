@@ -13,18 +13,31 @@
 #include "support/Result.h"
 
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace sift::tools {
 
+/// A time not measured (the CSV's empty field).
+inline constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
+
 /// One artifact's outcome.
 struct Row {
   std::string file, name, pipeline, target, verdict, detail;
-  double kernelMs = 0, loadMs = 0;
+  /// Milliseconds of the kernels and of loading their modules; NaN: not
+  /// measured (the cpu and emu devices time no kernels; the CSV leaves
+  /// the field empty).
+  double kernelMs = kNotMeasured, loadMs = kNotMeasured;
   bool unreadable = false;
 };
+
+/// A CSV time field: the number, or "" when not measured.
+std::string timeField(double ms);
+
+/// Parses a CSV time field ("" or a number); false when it is neither.
+bool parseTimeField(const std::string &field, double &ms);
 
 /// The records of CSV text, each a list of fields (RFC 4180 quoting). A
 /// last record that has no line break after it is torn (the writer was

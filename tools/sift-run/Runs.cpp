@@ -155,6 +155,8 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
   }
   warnIfNoEffect(options, artifact, file);
   std::vector<std::vector<HostTensor>> runs;
+  const bool gpuTimed = device.kind() == rt::DeviceKind::Cuda ||
+                        device.kind() == rt::DeviceKind::Hip;
   for (int r = 0; r < repeat; ++r) {
     // The emu device draws each run's workgroup and thread orders from the
     // case's seed and the run's number; the first run has the access checks.
@@ -173,10 +175,12 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
     rt::GpuTimes after = rt::gpuTimes(device);
     // The kernel time of the fastest run: the first also pays each
     // kernel's lazy loading by the driver at its first launch.
+    // Only a GPU's driver times kernels; the cpu and emu devices' rows
+    // say "not measured" rather than 0.
     double kernelMs = (after.kernels - before.kernels).count() / 1e6;
-    if (r == 0 || kernelMs < row.kernelMs)
+    if (gpuTimed && (r == 0 || kernelMs < row.kernelMs))
       row.kernelMs = kernelMs;
-    if (r == 0)
+    if (gpuTimed && r == 0)
       row.loadMs = (after.moduleLoad - before.moduleLoad).count() / 1e6;
     if (!outputs.ok()) {
       // The emu device's checks and a tool's own time limit are verdicts
@@ -279,8 +283,8 @@ void takeWorkerLine(const std::string &line,
   row.pipeline = f[2];
   row.target = f[3];
   row.verdict = f[4];
-  row.kernelMs = std::stod(f[5]);
-  row.loadMs = std::stod(f[6]);
+  row.kernelMs = f[5] == "nan" ? kNotMeasured : std::stod(f[5]);
+  row.loadMs = f[6] == "nan" ? kNotMeasured : std::stod(f[6]);
   row.unreadable = f[7] == "1";
   row.detail = f[8];
   next = index + 1;

@@ -85,8 +85,10 @@ Row innerRow(const std::string &file, const std::string &csv) {
     row.pipeline = f[1];
     row.target = f[2];
     row.verdict = f[4];
-    row.kernelMs = std::atof(f[5].c_str());
-    row.loadMs = std::atof(f[6].c_str());
+    if (!parseTimeField(f[5], row.kernelMs))
+      row.kernelMs = kNotMeasured;
+    if (!parseTimeField(f[6], row.loadMs))
+      row.loadMs = kNotMeasured;
     row.detail = f[8];
   }
   return row;

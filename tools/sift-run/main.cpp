@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -65,6 +66,7 @@ int summarize(const Options &options, const std::vector<Row> &rows,
               bool errors) {
   int pass = 0, unchecked = 0, findings = 0, unreadable = 0, unsupported = 0;
   double kernelMs = 0, loadMs = 0;
+  int timed = 0;
   for (const Row &row : rows) {
     if (row.unreadable) {
       ++unreadable;
@@ -78,8 +80,11 @@ int summarize(const Options &options, const std::vector<Row> &rows,
     } else {
       ++findings;
     }
-    kernelMs += row.kernelMs;
-    loadMs += row.loadMs;
+    if (!std::isnan(row.kernelMs)) {
+      ++timed;
+      kernelMs += row.kernelMs;
+      loadMs += std::isnan(row.loadMs) ? 0 : row.loadMs;
+    }
   }
   std::string uncheckedNote =
       unchecked > 0 ? " (" + std::to_string(unchecked) +
@@ -88,12 +93,21 @@ int summarize(const Options &options, const std::vector<Row> &rows,
                     : "";
   std::string unsupportedNote =
       unsupported > 0 ? " unsupported=" + std::to_string(unsupported) : "";
+  char times[128];
+  if (timed > 0)
+    std::snprintf(times, sizeof(times),
+                  "kernel time %.3f ms, module load %.3f ms (totals)",
+                  kernelMs, loadMs);
+  else
+    std::snprintf(times, sizeof(times),
+                  "kernel time not measured (the %s device times no "
+                  "kernels)",
+                  std::string(rt::toString(options.device)).c_str());
   std::printf("sift-run: %zu artifacts on %s: pass=%d findings=%d "
-              "unreadable=%d%s%s; kernel time %.3f ms, module load %.3f ms "
-              "(totals); results in %s\n",
+              "unreadable=%d%s%s; %s; results in %s\n",
               rows.size(), std::string(rt::toString(options.device)).c_str(),
               pass, findings, unreadable, unsupportedNote.c_str(),
-              uncheckedNote.c_str(), kernelMs, loadMs, options.out.c_str());
+              uncheckedNote.c_str(), times, options.out.c_str());
   if (unreadable > 0 || errors)
     return 2;
   return findings > 0 ? 1 : 0;
