@@ -196,14 +196,14 @@ bool IreeCompiler::compile(const CaseOptions &options, CaseResult &result) {
   result.frontEnd = spelling.frontEnd;
   addSteerTags(steered, result.coverage);
   if (!steered.skippedBy.empty())
-    return failWith(result, oracle::Verdict::Pass, Stage(Step::Generate),
+    return failWith(result, oracle::Verdict::Unsupported, Stage(Step::Generate),
                     "not compiled: steered around " + steered.skippedBy +
                         ", an open known root cause (--explore-known "
                         "compiles it)");
   if (std::string why = oracle::documentedUnsupported(
           comparisonPolicy(result), result.program);
       !why.empty())
-    return failWith(result, oracle::Verdict::Pass, Stage(Step::Generate),
+    return failWith(result, oracle::Verdict::Unsupported, Stage(Step::Generate),
                     "not compiled: " + why + " (a documented limit)");
   Result<std::string> text = gen::emitForIree(result.program, spelling);
   if (!text.ok())
@@ -287,7 +287,7 @@ std::optional<std::string> forcedInput(const IreeToolchain &iree,
   if (forced == 0 && input.find("compilation_info") == std::string::npos) {
     // Nothing to force: the pipeline would be IREE's own choice, which
     // the iree pipeline already tests.
-    failWith(result, oracle::Verdict::Pass, Stage(Step::Generate),
+    failWith(result, oracle::Verdict::Unsupported, Stage(Step::Generate),
              "not compiled: IREE's input phase left no iree_linalg_ext sort "
              "or top-k to force " +
                  std::string(toString(options.pipeline)) + " on");
@@ -340,7 +340,7 @@ bool IreeCompiler::compileIn(const CaseOptions &given,
                           ? forcedConfigRejection(first)
                           : "";
     if (!why.empty())
-      return failWith(result, oracle::Verdict::Pass, Stage(Step::Compile),
+      return failWith(result, oracle::Verdict::Unsupported, Stage(Step::Compile),
                       "not a finding: IREE rejects the forced config (" + why +
                           "): " + first);
     return false;
