@@ -8,10 +8,12 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sift {
@@ -113,6 +115,22 @@ inline std::string csvField(const std::string &text) {
   for (char c : text)
     out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
+}
+
+/// `text` as one word of a POSIX shell command line: unchanged when it
+/// holds only characters no shell treats specially, else in single quotes
+/// (a quote inside written '\'').
+inline std::string shellQuoted(const std::string &text) {
+  bool plain = !text.empty();
+  for (char c : text)
+    plain &= std::isalnum(static_cast<unsigned char>(c)) ||
+             std::string_view("/._-+=:,@%").find(c) != std::string_view::npos;
+  if (plain)
+    return text;
+  std::string out = "'";
+  for (char c : text)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
 }
 
 /// `text` for XML or HTML: the five special characters escaped, and the

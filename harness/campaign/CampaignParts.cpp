@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/campaign/FuzzCampaign.h"
+#include "support/Text.h"
 
 #include "oracles/Compare.h"
 #include "generators/ProgramJson.h"
@@ -116,7 +117,7 @@ std::string reproCommand(const FuzzOptions &options, const PipelineTarget &run,
              (run.chip.empty() ? "" : " --chip=" + run.chip);
   std::string systems;
   for (const std::string &file : options.systemFiles)
-    systems += " --system=" + file;
+    systems += " --system=" + shellQuoted(file);
   return "harness fuzz --pipeline=" +
          pipelineName(run.pipeline, run.filePipeline) + systems + target +
          " --seed=" + std::to_string(options.seed) +

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/campaign/FuzzCampaign.h"
+#include "harness/case/CaseDossier.h"
+#include "harness/case/CaseFolder.h"
 
 #include "generators/Rng.h"
 #include "harness/Version.h"
@@ -17,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <unistd.h>
@@ -464,6 +467,8 @@ CaseResult FuzzCampaign::fromOutcome(uint64_t i, size_t r,
   if (outcome.result)
     return resultFromOutcome(outcome, CaseSpec());
   CaseOptions o = optionsFor(r);
+  if (killedFromOutside(outcome))
+    return rerunKilled(i, r, outcome);
   CaseResult rebuilt = resultFromOutcome(
       outcome, generatedSpec(o, gen::caseSeed(options_.seed, i)));
   // Its steering again, so that its case folder spells it the same.
@@ -473,6 +478,53 @@ CaseResult FuzzCampaign::fromOutcome(uint64_t i, size_t r,
     addSteerTags(steered, rebuilt.coverage);
   }
   return rebuilt;
+}
+
+/// SIGKILL the parent did not send (no time or memory limit): the
+/// kernel's OOM killer or a user, never the compiler (which aborts or
+/// faults); its case has no verdict yet.
+bool FuzzCampaign::killedFromOutside(const IsolatedOutcome &outcome) const {
+  return !outcome.reported && outcome.signal == SIGKILL &&
+         !outcome.timedOut && !outcome.outOfMemory;
+}
+
+/// A case whose worker was killed from outside runs once more in a fresh
+/// worker; killed again, the campaign stops (resumable at this case)
+/// rather than call it the compiler's crash.
+CaseResult FuzzCampaign::rerunKilled(uint64_t i, size_t r,
+                                     const IsolatedOutcome &outcome) {
+  const PipelineTarget &run = options_.runs[r];
+  std::fprintf(stderr,
+               "%sharness: case %llu %s: its worker was killed from outside "
+               "(SIGKILL in %s: the kernel's OOM killer or a user, not the "
+               "compiler); running it again\n",
+               progress_->clear(), static_cast<unsigned long long>(i),
+               runName(run).c_str(),
+               outcome.phase.empty() ? "no phase" : outcome.phase.c_str());
+  CaseSpec spec = generatedSpec(optionsFor(r), gen::caseSeed(options_.seed, i));
+  IsolatedOutcome again = runIsolated(
+      [&](const std::function<void(const char *)> &phase) {
+        CaseOptions o = spec.options;
+        o.onPhase = phase;
+        return runProgramCase(systemFor(run), deviceFor(run), o, spec.program,
+                              spec.inputs, spec.seed);
+      },
+      [&](const CaseResult &done) {
+        if (!options_.exportDir.empty() && done.compiled)
+          (void)exportCase(options_, run, done);
+      },
+      limits_);
+  if (!again.startError.empty() || killedFromOutside(again)) {
+    fail("case " + std::to_string(i) + " " + runName(run) +
+         ": its worker was killed from outside again (SIGKILL: the kernel's "
+         "OOM killer? dmesg tells), so it has no verdict; nothing was "
+         "recorded for it, and the same command with --resume runs it "
+         "again");
+    return {};
+  }
+  if (again.reported && again.compiled && !options_.exportDir.empty())
+    ++exported_;
+  return resultFromOutcome(again, spec);
 }
 
 void FuzzCampaign::record(uint64_t i, size_t r, const CaseResult &result) {
@@ -495,16 +547,25 @@ void FuzzCampaign::record(uint64_t i, size_t r, const CaseResult &result) {
     return;
   auto dir =
       store_->recordFinding(runId_, result, o, reproCommand(options_, run, i));
-  std::fprintf(stderr,
-               "%sfinding: case %llu (seed 0x%016llx) %s: %s at %s: %s\n",
-               progress_->clear(), static_cast<unsigned long long>(i),
-               static_cast<unsigned long long>(result.seed),
-               runName(run).c_str(),
-               std::string(oracle::toString(result.verdict)).c_str(),
-               result.stage.text().c_str(),
-               result.detail.substr(0, result.detail.find('\n')).c_str());
+  // One line per signature: a night of a thousand findings of one bug
+  // prints one (the database and the summary count them all).
+  if (printedSignatures_.insert(findingSignature(result)).second)
+    std::fprintf(stderr,
+                 "%sfinding: case %llu (seed 0x%016llx) %s: %s at %s: %s\n",
+                 progress_->clear(), static_cast<unsigned long long>(i),
+                 static_cast<unsigned long long>(result.seed),
+                 runName(run).c_str(),
+                 std::string(oracle::toString(result.verdict)).c_str(),
+                 result.stage.text().c_str(),
+                 result.detail.substr(0, result.detail.find('\n')).c_str());
   if (!dir.ok())
-    fail("could not store the finding: " + dir.message());
+    return fail("could not store the finding: " + dir.message());
+  // What its reader opens first, and repro.sh (a folder of a signature
+  // seen often enough has none: no folder, no dossier).
+  if (!dir->empty())
+    if (Status s = writeCaseDossier(systems_, *dir, result, o, limits_); !s)
+      std::fprintf(stderr, "%sharness: %s\n", progress_->clear(),
+                   s.message().c_str());
 }
 
 /// After the last run of case i: every case up to it is stored (results

@@ -26,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace sift::harness {
@@ -131,12 +132,16 @@ private:
   std::unique_ptr<rt::Device> cpu_, gpu_;
   bool isolated_ = false;
   IsolationLimits limits_;
+  /// The signatures whose first finding this run printed.
+  std::set<std::string> printedSignatures_;
   std::string runsText_;
   int64_t runId_ = 0;
   uint64_t firstCase_ = 0, nextCase_ = 0;
   CaseOptions caseOptions_;
   /// The systems under test: sift's compiler, and IREE when a run needs it.
   SystemUnderTest &systemFor(const PipelineTarget &run);
+  bool killedFromOutside(const IsolatedOutcome &outcome) const;
+  CaseResult rerunKilled(uint64_t i, size_t r, const IsolatedOutcome &outcome);
   std::string openFileSystems();
   Systems systems_;
   /// The --system file of each file pipeline given that way (absolute),

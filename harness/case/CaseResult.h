@@ -45,6 +45,10 @@ struct CaseOptions {
   /// Draw a random valid lowering config per op from the case's seed
   /// (--random-config) instead of the default strategy.
   bool randomConfig = false;
+  /// sift's GPU pipelines: the lowering configs the ops get, in strategy
+  /// selection's order, whatever the seed (`--config`, a lowering record:
+  /// KeptCompile.h); empty: drawn or default.
+  std::vector<std::string> loweringConfigs;
   /// IREE's pipelines: the front end every case is spelled in; none: one
   /// drawn per case from its seed among those that can spell it (--frontend).
   std::optional<gen::FrontEnd> frontEnd;

@@ -138,6 +138,12 @@ struct RunOptions {
   FaultSet faults;
   /// Where a compiler crash leaves MLIR's reproducer; "" keeps none.
   std::string crashReproducer;
+  /// The lowering configs the ops get (--like's recorded ones, --config's),
+  /// named by `configSource` in messages; and --like's random-config seed
+  /// (-1: the default strategy).
+  std::vector<std::string> loweringConfigs;
+  std::string configSource;
+  int64_t randomConfigSeed = -1;
 };
 
 /// `harness compile`.
@@ -161,6 +167,12 @@ struct CompileCommandOptions {
   std::string output = "-";
   /// Where a compiler crash leaves MLIR's reproducer; "" keeps none.
   std::string crashReproducer;
+  /// The lowering configs the ops get (--like's recorded ones, --config's),
+  /// named by `configSource` in messages; and --like's random-config seed
+  /// (-1: the default strategy).
+  std::vector<std::string> loweringConfigs;
+  std::string configSource;
+  int64_t randomConfigSeed = -1;
 };
 
 /// `harness import`.
@@ -249,10 +261,15 @@ struct ReduceOptions {
 
 /// `harness check`.
 struct CheckOptions {
+  /// A case folder (judged as replay judges it, on its device), or a
+  /// program (.mlir) checked against `like`.
   std::string program;
   /// The case folder whose options (pipeline, target, faults, ...) and
   /// signature the program is checked against.
   std::string like;
+  /// Where a case folder's GPU runs execute instead of its own device.
+  std::optional<rt::DeviceKind> device;
+  std::optional<double> caseTimeoutSeconds;
 };
 
 /// `harness merge`.
@@ -352,6 +369,12 @@ int runCompileCommand(const CompileCommandOptions &options);
 /// failure returns nullopt and sets `error`.
 std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
                                     std::string &error, bool isolated = false);
+
+/// Why none of `runs` has a fault of `faults` ("" when each has one
+/// that does): faults are planted in sift's compiler, most of them in its
+/// GPU pipelines' kernels.
+std::string faultsWithoutPipeline(const FaultSet &faults,
+                                  const std::vector<PipelineTarget> &runs);
 
 /// Parses a byte size: "4G", "512M", "1024K", "123". Nullopt if malformed
 /// or zero.

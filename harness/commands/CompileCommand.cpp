@@ -207,6 +207,7 @@ int runCompileCommand(const CompileCommandOptions &options) {
   pipeline.target = options.target;
   pipeline.chip = options.chip;
   pipeline.faults = options.faults;
+  pipeline.randomConfigSeed = options.randomConfigSeed;
   if (!checkPipelineTarget(pipeline))
     return kExitUsage;
   std::vector<HostTensor> inputs;
@@ -225,11 +226,16 @@ int runCompileCommand(const CompileCommandOptions &options) {
   std::vector<HostTensor> expected;
   if (runnable && !describeCarried(options, main, inputs, info, expected))
     return kExitUsage;
+  if (!forceConfigs("harness compile", *module, options.loweringConfigs,
+                    options.configSource))
+    return kExitUsage;
   CompileOutput output;
   if (std::optional<int> failed = compileProgram(
           session, *module, options.program, pipeline, options.emit, output,
           options.crashReproducer, options.emuKernels))
     return *failed;
+  if (!configsAllTaken("harness compile", *module, options.configSource))
+    return kExitUsage;
   if (!options.bench.empty())
     return writeBenchArtifact(options, output.artifact);
   if (options.emit == EmitStage::Artifact)
@@ -245,6 +251,7 @@ CommandEntry addCompileCommand(CLI::App &app) {
   struct Flags {
     CompileCommandOptions options;
     std::string pipeline = "cpu", emit = "artifact", target, inject;
+    std::string like, config;
   };
   auto f = std::make_shared<Flags>();
   CLI::App *cmd =
@@ -260,7 +267,7 @@ CommandEntry addCompileCommand(CLI::App &app) {
                   "Target: host (cpu pipeline), nvptx or amdgpu (GPU "
                   "pipelines; default nvptx)");
   cmd->add_option("--inject", f->inject,
-                  "Faults to inject, comma-separated (the README lists them)");
+                  "Faults to inject, comma-separated (harness list faults)");
   cmd->add_option("--crash-reproducer", f->options.crashReproducer,
                   "Keep MLIR's crash reproducer here when the compiler "
                   "crashes (replay it with sift-opt --run-reproducer)");
@@ -282,8 +289,43 @@ CommandEntry addCompileCommand(CLI::App &app) {
   cmd->add_option("-o,--output", f->options.output,
                   "Output path ('-': stdout, text stages only)")
       ->capture_default_str();
-  return {cmd, [f] {
+  cmd->add_option("--like", f->like,
+                  "A case folder: compile as its campaign did (its "
+                  "pipeline, target, chip, faults and lowering configs)");
+  cmd->add_option("--config", f->config,
+                  "Lowering configs for the ops, in order: a lowering.json "
+                  "or a case.json with \"lowering\" (a finding's folder)");
+  return {cmd, [f, cmd] {
             CompileCommandOptions &o = f->options;
+            if (!f->like.empty()) {
+              for (const char *flag :
+                   {"--pipeline", "--target", "--chip", "--inject"})
+                if (cmd->count(flag))
+                  throw UsageError{std::string(flag) +
+                                   " and --like exclude each other (the "
+                                   "case folder says it)"};
+              std::optional<LikeCase> like =
+                  loadLikeCase("harness compile", f->like);
+              if (!like)
+                return kExitUsage;
+              f->pipeline = std::string(toString(like->pipeline));
+              f->target = std::string(toString(like->target));
+              o.chip = like->chip;
+              f->inject = faultListText(like->faults);
+              o.randomConfigSeed = like->randomConfigSeed;
+              o.loweringConfigs = like->configs;
+              o.configSource = f->like + "/case.json";
+              if (like->emuKernels && cmd->count("--emit") == 0)
+                o.emuKernels = true;
+            }
+            if (!f->config.empty()) {
+              std::optional<std::vector<std::string>> configs =
+                  loadConfigFile("harness compile", f->config);
+              if (!configs)
+                return kExitUsage;
+              o.loweringConfigs = *configs;
+              o.configSource = f->config;
+            }
             if (!o.bench.empty() && !gen::findBenchProgram(o.bench)) {
               std::string names;
               for (const gen::BenchProgram &b : gen::benchPrograms())

@@ -170,8 +170,8 @@ void addSelectionFlags(CLI::App *cmd, FuzzFlags &f) {
                   "reversed")
       ->capture_default_str();
   cmd->add_option("--inject", f.options.injectText,
-                  "Faults to inject, comma-separated (the README lists the "
-                  "catalogue)");
+                  "Faults to inject, comma-separated (harness list faults "
+                  "prints the catalogue)");
   cmd->add_flag("--random-config", f.options.randomConfig,
                 "GPU pipelines: draw a random valid lowering config per op "
                 "from each case's seed");
@@ -336,6 +336,8 @@ FuzzOptions toOptions(FuzzFlags &f, const std::string &commandLine) {
                          "its length), so rows of 2^20 would time out; drop "
                          "cpu from --pipeline"};
   o.frontEnd = frontEndFlag(f.frontEnd, o.runs);
+  if (std::string why = faultsWithoutPipeline(o.faults, o.runs); !why.empty())
+    throw UsageError{"--inject: " + why};
   // --known tags IREE's findings: on other pipelines it would do nothing.
   if (!o.knownFile.empty() && o.knownFile != "none" &&
       std::none_of(o.runs.begin(), o.runs.end(), [](const PipelineTarget &r) {

@@ -150,6 +150,37 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
   return faults;
 }
 
+std::string faultsWithoutPipeline(const FaultSet &faults,
+                                  const std::vector<PipelineTarget> &runs) {
+  bool sift = false, siftGpu = false;
+  for (const PipelineTarget &run : runs) {
+    sift |= systemOf(run.pipeline) == SystemKind::Sift;
+    siftGpu |= systemOf(run.pipeline) == SystemKind::Sift &&
+               run.pipeline != PipelineKind::Cpu;
+  }
+  for (Fault fault : kAllFaults) {
+    if (!faults.contains(fault))
+      continue;
+    std::string name(toString(fault));
+    if (!sift)
+      return "fault '" + name +
+             "' is planted in sift's compiler, and no selected pipeline is "
+             "sift's (cpu, tileandfuse, distribute)";
+    // The faults of every sift pipeline: the crash and the hang, and
+    // NMS's decomposition, which the cpu pipeline shares.
+    bool everyPipeline =
+        fault == Fault::CrashOnPrime || fault == Fault::CrashAtRandom ||
+        fault == Fault::HangOnK1 || fault == Fault::NmsIouGe ||
+        fault == Fault::NmsUnnormalizedCorners ||
+        fault == Fault::NmsScoreThresholdGe;
+    if (!everyPipeline && !siftGpu)
+      return "fault '" + name +
+             "' is planted in the GPU pipelines' kernels, and no selected "
+             "pipeline is one (tileandfuse, distribute)";
+  }
+  return "";
+}
+
 std::vector<PipelineTarget>
 selectPipelineTargets(const std::vector<PipelineKind> &pipelines,
                       const std::vector<TargetKind> &targets,

@@ -8,6 +8,9 @@
 #include "harness/case/CaseRunner.h"
 #include "harness/case/ModelImporter.h"
 #include "harness/sut/sift/SiftCompiler.h"
+#include "harness/sut/sift/KeptCompile.h"
+#include "harness/case/CaseFolder.h"
+#include "pipelines/Transforms/Passes.h"
 #include "generators/BenchPrograms.h"
 #include "generators/InputGenerator.h"
 
@@ -150,6 +153,88 @@ bool checkInputs(const char *command, const std::string &program,
 /// pipeline fails on or crashes in. A crash is recovered: it is reported
 /// with its pass, and MLIR's crash reproducer is kept at `keepReproducer`
 /// when that is not empty.
+std::optional<LikeCase> loadLikeCase(const char *command,
+                                     const std::string &folder) {
+  Result<StoredCase> stored = loadCaseFolder(folder);
+  if (!stored.ok()) {
+    std::fprintf(stderr, "%s: --like=%s: %s\n", command, folder.c_str(),
+                 stored.message().c_str());
+    return std::nullopt;
+  }
+  const CaseOptions &o = stored->options;
+  if (systemOf(o.pipeline) != SystemKind::Sift) {
+    std::fprintf(stderr,
+                 "%s: --like=%s: a case of %s, which %s does not compile; "
+                 "its repro.sh has that system's own command line, and "
+                 "harness check %s runs it\n",
+                 command, folder.c_str(), pipelineName(o).c_str(), command,
+                 folder.c_str());
+    return std::nullopt;
+  }
+  LikeCase like;
+  like.pipeline = o.pipeline;
+  like.target = o.target;
+  like.chip = o.chip;
+  like.faults = o.faults;
+  like.device = o.device;
+  like.emuKernels = o.device == rt::DeviceKind::Emu;
+  if (o.randomConfig)
+    like.randomConfigSeed =
+        static_cast<int64_t>(stored->seed & 0x7fffffffffffffffULL);
+  // The configs it recorded, when it did: they stay what the campaign
+  // compiled even where the seed's draw would change.
+  std::string info = (fs::path(folder) / "case.json").string();
+  if (o.target != TargetKind::Host) {
+    Result<std::vector<std::string>> configs = readLoweringConfigs(info);
+    if (configs.ok())
+      like.configs = std::move(*configs);
+  }
+  for (size_t i = 0;; ++i) {
+    fs::path input = fs::path(folder) / ("input" + std::to_string(i) + ".npy");
+    std::error_code ec;
+    if (!fs::exists(input, ec))
+      break;
+    like.inputs.push_back(input.string());
+  }
+  return like;
+}
+
+std::optional<std::vector<std::string>>
+loadConfigFile(const char *command, const std::string &path) {
+  Result<std::vector<std::string>> configs = readLoweringConfigs(path);
+  if (!configs.ok()) {
+    std::fprintf(stderr, "%s: --config=%s\n", command,
+                 configs.message().c_str());
+    return std::nullopt;
+  }
+  return *configs;
+}
+
+bool forceConfigs(const char *command, mlir::ModuleOp module,
+                  const std::vector<std::string> &configs,
+                  const std::string &source) {
+  if (configs.empty())
+    return true;
+  if (Status s = forceLoweringConfigs(module, configs, source); !s.ok()) {
+    std::fprintf(stderr, "%s: %s\n", command, s.message().c_str());
+    return false;
+  }
+  return true;
+}
+
+bool configsAllTaken(const char *command, mlir::ModuleOp module,
+                     const std::string &source) {
+  mlir::ArrayAttr left =
+      module->getAttrOfType<mlir::ArrayAttr>(kForcedConfigsAttr);
+  if (!left)
+    return true;
+  std::fprintf(stderr,
+               "%s: %s: %zu lowering configs more than the program has ops "
+               "to take them (the configs of another program?)\n",
+               command, source.c_str(), static_cast<size_t>(left.size()));
+  return false;
+}
+
 std::optional<int> compileProgram(Session &session, mlir::ModuleOp module,
                                   const std::string &path,
                                   const PipelineOptions &pipeline,

@@ -13,6 +13,7 @@
 #include "harness/commands/Commands.h"
 #include "harness/sut/sift/SiftCompiler.h"
 #include "support/HostTensor.h"
+#include "runtime/Device.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -64,6 +65,43 @@ std::optional<int> compileProgram(Session &session, mlir::ModuleOp module,
                                   EmitStage stage, CompileOutput &output,
                                   const std::string &keepReproducer,
                                   bool emuKernels = false);
+
+/// What a case folder gives `harness compile` and `run` (--like=CASE): the
+/// campaign's pipeline, target, chip, faults and lowering configs (its
+/// recorded ones, else its seed's draw), where its GPU runs executed and
+/// its inputs.
+struct LikeCase {
+  PipelineKind pipeline = PipelineKind::Cpu;
+  TargetKind target = TargetKind::Host;
+  std::string chip;
+  FaultSet faults;
+  int64_t randomConfigSeed = -1;
+  std::vector<std::string> configs;
+  bool emuKernels = false;
+  std::optional<rt::DeviceKind> device;
+  std::vector<std::string> inputs;
+};
+
+/// Reads `folder` for --like; prints why not (a folder that is no case, a
+/// case of another system) and returns nullopt.
+std::optional<LikeCase> loadLikeCase(const char *command,
+                                     const std::string &folder);
+
+/// Reads --config's lowering configs (a lowering.json, or a case.json
+/// with "lowering"); prints why not and returns nullopt.
+std::optional<std::vector<std::string>>
+loadConfigFile(const char *command, const std::string &path);
+
+/// Gives `module` the configs before its compile; false after printing
+/// why (one that does not parse).
+bool forceConfigs(const char *command, mlir::ModuleOp module,
+                  const std::vector<std::string> &configs,
+                  const std::string &source);
+
+/// After a compile with given configs: false after printing it, when the
+/// program had fewer ops than configs (the configs are another program's).
+bool configsAllTaken(const char *command, mlir::ModuleOp module,
+                     const std::string &source);
 
 /// Whether `pipeline` may target `target` (cpu the host, the GPU pipelines
 /// nvptx or amdgpu); prints why not.

@@ -14,6 +14,7 @@
 #include "harness/commands/Commands.h"
 #include "harness/commands/Cli.h"
 
+#include "harness/case/CaseDossier.h"
 #include "harness/case/CaseFolder.h"
 #include "harness/store/FindingStore.h"
 #include "harness/case/IsolatedCase.h"
@@ -25,6 +26,7 @@
 #include "generators/MlirEmitter.h"
 #include "oracles/Reference.h"
 #include "support/FileIO.h"
+#include "support/Text.h"
 
 #include <memory>
 #include <algorithm>
@@ -227,7 +229,7 @@ int Reduction::run() {
     // A stopped job exits non-zero; reducing the written folder again goes
     // on from the smallest case so far.
     std::printf("stopped by %s: go on with harness reduce %s\n",
-                stop.signalName(), written->c_str());
+                stop.signalName(), shellQuoted(*written).c_str());
     return stop.exitCode();
   }
   // The IR half: only a verdict the compile decides can be checked on IR
@@ -246,7 +248,7 @@ std::optional<std::string> Reduction::write(const ReductionCase &original,
   int64_t before = opsTimesElements(original.program);
   int64_t after = opsTimesElements(last.result.program);
   double ratio = before > 0 ? static_cast<double>(after) / before : 1.0;
-  std::string repro = "harness replay " + output;
+  std::string repro = "harness replay " + shellQuoted(output);
   nlohmann::json extra = {
       {"reduced_from", folder.string()},
       {"original_repro", stored.repro},
@@ -266,6 +268,10 @@ std::optional<std::string> Reduction::write(const ReductionCase &original,
     std::fprintf(stderr, "harness reduce: %s\n", written.message().c_str());
     return std::nullopt;
   }
+  if (Status s = writeCaseDossier(systems, *written, last.result,
+                                  stored.options, limits);
+      !s.ok())
+    std::fprintf(stderr, "harness reduce: %s\n", s.message().c_str());
   std::printf("reduced in %d tests (%d kept), %.1f s: ops x elements %lld -> "
               "%lld (ratio %.4f, %.0fx smaller)\n",
               stats.tests, stats.accepted, seconds,
@@ -277,61 +283,6 @@ std::optional<std::string> Reduction::write(const ReductionCase &original,
 }
 
 } // namespace
-
-int runCheckCommand(const CheckOptions &options) {
-  Result<StoredCase> stored = loadCaseFolder(options.like);
-  if (!stored.ok()) {
-    std::fprintf(stderr, "harness check: --like=%s: %s\n",
-                 options.like.c_str(), stored.message().c_str());
-    return kExitUsage;
-  }
-  Result<std::vector<uint8_t>> bytes = readFileBytes(options.program);
-  if (!bytes.ok()) {
-    std::fprintf(stderr, "harness check: %s: cannot read the program\n",
-                 options.program.c_str());
-    return kExitUsage;
-  }
-  CaseSpec spec{stored->options, stored->seed, {}, {},
-                std::string(bytes->begin(), bytes->end()), options.program};
-  Systems systems;
-  Result<SystemUnderTest *> system = systems.forCase(stored->options);
-  if (!system.ok()) {
-    std::fprintf(stderr, "harness check: %s\n", system.message().c_str());
-    return kExitUsage;
-  }
-  auto device = rt::createDevice(rt::DeviceKind::Cpu);
-  IsolationLimits limits;
-  limits.timeoutSeconds = systems.caseTimeoutFor(
-      stored->options, stored->timeoutSeconds.value_or(20));
-  std::string startError;
-  CaseResult result = device.ok() ? runCaseIsolated(**system, **device, spec,
-                                                    limits, startError)
-                                  : CaseResult();
-  if (!device.ok() || !startError.empty()) {
-    std::fprintf(stderr, "harness check: cannot start a worker: %s\n",
-                 device.ok() ? startError.c_str() : device.message().c_str());
-    return kExitUsage;
-  }
-  // A program that does not parse is bad input (never the case's
-  // signature, so also "not interesting" to mlir-reduce), unless the case
-  // itself is a parse finding.
-  if (result.verdict == oracle::Verdict::GenInvalid &&
-      result.stage.step == Step::Parse &&
-      stored->expected != oracle::Verdict::GenInvalid) {
-    std::fprintf(stderr, "harness check: %s: does not parse: %s\n",
-                 options.program.c_str(),
-                 result.detail.substr(0, result.detail.find('\n')).c_str());
-    return kExitUsage;
-  }
-  std::string signature = findingSignature(result);
-  bool same = !stored->signature.empty() && signature == stored->signature;
-  std::printf("%s at %s: %s\nsignature %s (%s the case's)\n",
-              std::string(oracle::toString(result.verdict)).c_str(),
-              result.stage.text().c_str(),
-              result.detail.substr(0, result.detail.find('\n')).c_str(),
-              signature.c_str(), same ? "same as" : "differs from");
-  return same ? kExitFindings : kExitOk;
-}
 
 int runReduceCommand(const ReduceOptions &options) {
   fs::path folder = fs::path(options.folder).lexically_normal();
@@ -405,20 +356,6 @@ CommandEntry addReduceCommand(CLI::App &app) {
             options->memoryLimitBytes = memoryFlag(*memory);
             return runReduceCommand(*options);
           }};
-}
-
-CommandEntry addCheckCommand(CLI::App &app) {
-  auto options = std::make_shared<CheckOptions>();
-  CLI::App *cmd = app.add_subcommand(
-      "check", "Compile a program given as MLIR with a case folder's options "
-               "and static oracles; exit 1 when it shows the case's "
-               "signature (the test harness reduce gives mlir-reduce)");
-  cmd->add_option("program", options->program, "The program (.mlir)")
-      ->required();
-  cmd->add_option("--like", options->like,
-                  "The case folder (case.json) to compare with")
-      ->required();
-  return {cmd, [options] { return runCheckCommand(*options); }};
 }
 
 } // namespace sift::harness

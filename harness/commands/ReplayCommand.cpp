@@ -12,6 +12,7 @@
 #include "harness/commands/Cli.h"
 
 #include "harness/campaign/FuzzCampaign.h"
+#include "harness/case/CaseDossier.h"
 #include "harness/case/CaseFolder.h"
 #include "harness/case/CaseRunner.h"
 #include "harness/case/IsolatedCase.h"
@@ -48,7 +49,7 @@ namespace {
 Status rewriteCase(const StoredCase &stored, const CaseResult &result) {
   Result<std::string> done =
       writeCaseFolderAt(stored.folder, result, stored.options,
-                        "harness replay " + stored.folder, stored.keptFields,
+                        "harness replay " + shellQuoted(stored.folder), stored.keptFields,
                         /*keepOtherFiles=*/true);
   return done.ok() ? Status::success() : Status(done.error());
 }
@@ -261,6 +262,26 @@ bool announceNeedsDevice(const fs::path &folder, const StoredCase &stored,
   return true;
 }
 
+/// A replay runs the program case.json's model describes; a program file
+/// edited by hand is not what runs, and it says so.
+void noticeEditedProgram(const fs::path &folder, const StoredCase &stored,
+                         const CaseResult &seen) {
+  if (seen.mlir.empty())
+    return;
+  std::string name =
+      stored.programFile.empty() ? "program.mlir" : stored.programFile;
+  Result<std::vector<uint8_t>> kept = readFileBytes((folder / name).string());
+  if (!kept.ok() || std::string(kept->begin(), kept->end()) == seen.mlir)
+    return;
+  std::fprintf(stderr,
+               "harness replay: %s: %s differs from the program case.json's "
+               "model describes (edited?); the replay ran the model. Check "
+               "an edited program with: harness check %s --like=%s\n",
+               folder.c_str(), name.c_str(),
+               shellQuoted((folder / name).string()).c_str(),
+               shellQuoted(folder.string()).c_str());
+}
+
 /// Replays one case folder into `record`.
 void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
                const ReplayOptions &options, ReplayRecord &record,
@@ -319,11 +340,18 @@ void replayOne(Systems &systems, ReplayDevices &devices, const fs::path &folder,
   }
   if (needsDevice)
     return; // judged on the GPU host, not here
+  noticeEditedProgram(folder, *stored, seen);
   reportCase(folder, *stored, seen, record, totals);
   if (options.rewrite) {
     stored->options.device = spec.options.device;
     if (Status s = rewriteCase(*stored, seen); !s.ok())
-      problem("--rewrite: " + s.message());
+      return problem("--rewrite: " + s.message());
+    // A finding's folder gets what its reader opens first and repro.sh.
+    if (oracle::isFinding(seen.verdict))
+      if (Status s = writeCaseDossier(systems, stored->folder, seen,
+                                      spec.options, limits);
+          !s.ok())
+        problem("--rewrite: " + s.message());
   }
 }
 

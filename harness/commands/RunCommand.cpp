@@ -155,12 +155,18 @@ int runRunCommand(const RunOptions &options) {
   pipeline.target = runTarget(options);
   pipeline.chip = options.chip;
   pipeline.faults = options.faults;
+  pipeline.randomConfigSeed = options.randomConfigSeed;
+  if (!forceConfigs("harness run", *module, options.loweringConfigs,
+                    options.configSource))
+    return kExitUsage;
   CompileOutput output;
   bool emu = options.device == rt::DeviceKind::Emu;
   if (std::optional<int> failed = compileProgram(
           session, *module, options.program, pipeline, EmitStage::Artifact,
           output, options.crashReproducer, emu))
     return *failed;
+  if (!configsAllTaken("harness run", *module, options.configSource))
+    return kExitUsage;
   // The plan's inputs are @main's arguments; check them again all the same.
   if (Status s = rt::checkInputs(output.artifact.plan, inputs); !s) {
     std::fprintf(stderr, "harness run: %s: %s\n", options.program.c_str(),
@@ -182,6 +188,7 @@ CommandEntry addRunCommand(CLI::App &app) {
   struct Flags {
     RunOptions options;
     std::string pipeline = "cpu", device = "cpu", inject;
+    std::string like, config;
   };
   auto f = std::make_shared<Flags>();
   CLI::App *cmd = app.add_subcommand(
@@ -202,11 +209,57 @@ CommandEntry addRunCommand(CLI::App &app) {
                   "Folder for result0.npy, result1.npy, ...")
       ->capture_default_str();
   cmd->add_option("--inject", f->inject,
-                  "Faults to inject, comma-separated (the README lists them)");
+                  "Faults to inject, comma-separated (harness list faults)");
   cmd->add_option("--crash-reproducer", f->options.crashReproducer,
                   "Keep MLIR's crash reproducer here when the compiler "
                   "crashes (replay it with sift-opt --run-reproducer)");
-  return {cmd, [f] {
+  cmd->add_option("--like", f->like,
+                  "A case folder: compile and run as its campaign did (its "
+                  "pipeline, chip, faults, lowering configs, device and, "
+                  "without --input, its inputs)");
+  cmd->add_option("--config", f->config,
+                  "Lowering configs for the ops, in order: a lowering.json "
+                  "or a case.json with \"lowering\" (a finding's folder)");
+  return {cmd, [f, cmd] {
+            RunOptions &o = f->options;
+            if (!f->like.empty()) {
+              for (const char *flag : {"--pipeline", "--chip", "--inject"})
+                if (cmd->count(flag))
+                  throw UsageError{std::string(flag) +
+                                   " and --like exclude each other (the "
+                                   "case folder says it)"};
+              std::optional<LikeCase> like =
+                  loadLikeCase("harness run", f->like);
+              if (!like)
+                return kExitUsage;
+              f->pipeline = std::string(toString(like->pipeline));
+              o.chip = like->chip;
+              f->inject = faultListText(like->faults);
+              o.randomConfigSeed = like->randomConfigSeed;
+              o.loweringConfigs = like->configs;
+              o.configSource = f->like + "/case.json";
+              if (cmd->count("--device") == 0) {
+                if (like->target == TargetKind::Host)
+                  f->device = "cpu";
+                else if (like->device)
+                  f->device = std::string(rt::toString(*like->device));
+                else
+                  throw UsageError{
+                      "--like=" + f->like +
+                      ": its GPU runs executed nowhere (checked "
+                      "statically); give --device=emu, cuda or hip"};
+              }
+              if (o.inputs.empty())
+                o.inputs = like->inputs;
+            }
+            if (!f->config.empty()) {
+              std::optional<std::vector<std::string>> configs =
+                  loadConfigFile("harness run", f->config);
+              if (!configs)
+                return kExitUsage;
+              o.loweringConfigs = *configs;
+              o.configSource = f->config;
+            }
             f->options.pipeline = siftPipelineFlag(f->pipeline, "run");
             f->options.device = deviceFlag(f->device);
             f->options.faults = faultsFlag(f->inject);

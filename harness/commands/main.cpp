@@ -97,6 +97,15 @@ int main(int argc, char **argv) {
       if (command.app->parsed())
         return command.run();
   } catch (const CLI::CallForHelp &e) {
+    // `harness --help`: the commands, then the options of fuzz, the
+    // default command, which a bare `harness --pipeline=...` runs.
+    if (args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {
+      std::printf("%s\nThe default command: harness [fuzz] [OPTIONS] "
+                  "(fuzz's options follow; harness COMMAND --help shows "
+                  "another command's)\n\n%s",
+                  app.help().c_str(), commands.front().app->help().c_str());
+      return kExitOk;
+    }
     return app.exit(e);
   } catch (const CLI::CallForAllHelp &e) {
     return app.exit(e);

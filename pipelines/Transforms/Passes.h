@@ -26,4 +26,11 @@ namespace sift {
 /// lowering reads the chunk in place.
 inline constexpr llvm::StringLiteral kSplitPartAttr = "sift.split_part";
 
+/// A module's lowering configs given from outside (`harness compile
+/// --config`, a case folder's lowering record): an array of
+/// #sift.lowering_config that sift-select-lowering-strategy gives, in walk
+/// order, to the ops it would choose a config for (taking them off the
+/// array as it does).
+inline constexpr llvm::StringLiteral kForcedConfigsAttr = "sift.forced_configs";
+
 } // namespace sift

@@ -530,6 +530,15 @@ struct SelectLoweringStrategyPass final
     ConfigRng rng{static_cast<uint64_t>(randomSeed)};
     matchRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kMatchStream};
     OpBuilder b(context);
+    // Configs given with the module (sift.forced_configs: `harness compile
+    // --config`, a case folder's lowering record): the ops that get one
+    // take them in walk order, whatever the seed; each run of the pass
+    // takes what it uses and leaves the rest.
+    SmallVector<Attribute> forced;
+    size_t nextForced = 0;
+    if (auto list = getOperation()->getAttrOfType<ArrayAttr>(
+            sift::kForcedConfigsAttr))
+      forced.assign(list.begin(), list.end());
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (!isa<sift::SortOp, sift::TopkOp, sift::NmsPerClassOp,
                linalg::LinalgOp>(op))
@@ -548,6 +557,17 @@ struct SelectLoweringStrategyPass final
         op->emitError("has no TilingInterface to select a strategy for");
         return WalkResult::interrupt();
       }
+      if (nextForced < forced.size()) {
+        auto config = dyn_cast<sift::LoweringConfigAttr>(forced[nextForced]);
+        if (!config) {
+          op->emitError("forced config #")
+              << nextForced << " is not a #sift.lowering_config";
+          return WalkResult::interrupt();
+        }
+        ++nextForced;
+        op->setAttr("sift.lowering_config", config);
+        return WalkResult::advance();
+      }
       SmallVector<int64_t> domain;
       for (const Range &range : tilable.getIterationDomain(b)) {
         std::optional<int64_t> size = getConstantIntValue(range.size);
@@ -562,7 +582,16 @@ struct SelectLoweringStrategyPass final
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
-      signalPassFailure();
+      return signalPassFailure();
+    if (!forced.empty()) {
+      if (nextForced == forced.size())
+        getOperation()->removeAttr(sift::kForcedConfigsAttr);
+      else
+        getOperation()->setAttr(
+            sift::kForcedConfigsAttr,
+            ArrayAttr::get(context,
+                           ArrayRef<Attribute>(forced).drop_front(nextForced)));
+    }
   }
 };
 

@@ -9,6 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "harness/sut/sift/SiftCompiler.h"
+#include "harness/sut/sift/KeptCompile.h"
+#include "pipelines/Transforms/Passes.h"
+#include "support/FileIO.h"
+
+#include <filesystem>
 
 #include "harness/Version.h"
 #include "harness/case/Isolation.h"
@@ -88,6 +93,11 @@ private:
   std::function<void(const char *)> onPhase_;
 };
 
+/// Instrumentation a kept compile adds first, told whether a static
+/// finding has been made yet.
+using ExtraInstrumentation = std::function<void(
+    mlir::PassManager &, const std::function<bool()> &findingSeen)>;
+
 /// The pipeline options of a case.
 CompileOptions compileOptionsFor(const CaseOptions &options, uint64_t seed) {
   CompileOptions compileOptions;
@@ -158,7 +168,8 @@ bool checkStatically(const std::vector<oracle::StageFinding> &ir,
 /// finding); true when the case compiled clean (`output` holds it).
 bool compileAndCheck(Session &session, mlir::ModuleOp module,
                      const CaseOptions &options, uint64_t seed,
-                     CaseResult &result, CompileOutput &output) {
+                     CaseResult &result, CompileOutput &output,
+                     const ExtraInstrumentation &extra = nullptr) {
   if (options.onPhase)
     options.onPhase("compile");
   auto start = std::chrono::steady_clock::now();
@@ -169,7 +180,16 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
   oracle::StageCheckInstrumentation stageChecks(oracle::workgroupMemoryBudget(
       options.chip.empty() ? defaultChip(options.target)
                            : std::string_view(options.chip)));
+  if (!options.loweringConfigs.empty())
+    if (Status s = forceLoweringConfigs(module, options.loweringConfigs,
+                                        "the given lowering configs");
+        !s.ok())
+      return failWith(result, oracle::Verdict::GenInvalid, Stage(Step::Parse),
+                      s.message());
   compileOptions.instrument = [&](mlir::PassManager &pm) {
+    // First: their runAfterPass comes last, after the oracles'.
+    if (extra)
+      extra(pm, [&] { return !stageChecks.findings().empty(); });
     // An isolated worker announces the first finding at once: if a later
     // pass kills it, that finding still decides the verdict.
     auto announce = [&](const oracle::StageFinding &finding) {
@@ -196,6 +216,12 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
       gpu ? stageChecks.findings() : std::vector<oracle::StageFinding>();
   if (!compiled)
     return compileFailed(session, error, ir, result);
+  if (mlir::ArrayAttr left =
+          module->getAttrOfType<mlir::ArrayAttr>(kForcedConfigsAttr))
+    return failWith(result, oracle::Verdict::GenInvalid, Stage(Step::Parse),
+                    "the given lowering configs name " +
+                        std::to_string(left.size()) +
+                        " more ops than the program has");
   result.compiled = true;
   result.artifact = output.artifact;
   return !gpu || checkStatically(ir, output.artifact, result);
@@ -262,6 +288,40 @@ Result<std::vector<HostTensor>> SiftCompiler::run(const CaseResult &compiled,
         compiled.seed * 2 + static_cast<uint64_t>(repetition), repetition == 0);
   return rt::runPlan({&device}, compiled.artifact, compiled.inputs,
                      rt::repeatedRunOptions(repetition));
+}
+
+CaseResult SiftCompiler::compileKeeping(const CaseOptions &options,
+                                        const std::string &text,
+                                        uint64_t seed,
+                                        const KeepRequest &keep) {
+  CaseResult result = blankCase(options, seed);
+  result.mlir = text;
+  std::string error;
+  auto module = session_.parse(text, "program.mlir", error);
+  if (!module)
+    return decide(result, oracle::Verdict::GenInvalid, Stage(Step::Parse),
+                  error);
+  std::vector<LoweringChoice> choices;
+  auto extra = [&](mlir::PassManager &pm,
+                   const std::function<bool()> &findingSeen) {
+    pm.addInstrumentation(makeIrKeeper(keep, findingSeen));
+    pm.addInstrumentation(makeLoweringRecorder(choices));
+  };
+  CompileOutput output;
+  compileAndCheck(session_, *module, options, seed, result, output, extra);
+  // The record as far as the compile got (a crash after selection keeps
+  // the configs it crashed with).
+  if (options.target != TargetKind::Host) {
+    std::string record = loweringJson(options, seed, choices).dump(2) + "\n";
+    (void)writeFileAtomic((std::filesystem::path(keep.folder) /
+                           "lowering.json")
+                              .string(),
+                          reinterpret_cast<const uint8_t *>(record.data()),
+                          record.size());
+  }
+  if (result.compiled)
+    (void)writeExecutables(keep.folder, result.artifact);
+  return result;
 }
 
 CaseResult SiftCompiler::compileText(const CaseOptions &options,

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "harness/sut/SystemUnderTest.h"
+#include "harness/sut/sift/KeptCompile.h"
 #include "harness/sut/sift/Session.h"
 
 #include <string>
@@ -30,6 +31,14 @@ public:
   /// The text is sift-dialect MLIR.
   CaseResult compileText(const CaseOptions &options, const std::string &text,
                          const std::string &name, uint64_t seed) override;
+
+  /// Compiles the program `text` as `compile` does, keeping what a
+  /// finding's reader opens first in `keep.folder` (KeptCompile.h): the
+  /// lowering record (GPU pipelines), the module before and after the
+  /// blamed pass, the final binaries.
+  CaseResult compileKeeping(const CaseOptions &options,
+                            const std::string &text, uint64_t seed,
+                            const KeepRequest &keep);
 
   /// The MLIR context and compile entry point (harness run and compile).
   Session &session() { return session_; }
