@@ -128,7 +128,7 @@ constexpr const char *kMergeProgress = R"sql(
 /// The nightly tables of the shards of one night: the night's span, the
 /// replay (each shard replays its part), cases per cell summed (the
 /// decayed history once), and per signature the status that says most:
-/// flaky, new, open and seen, open and missed, then fixed.
+/// flaky, new, known or open and seen, open and missed, then fixed.
 constexpr const char *kMergeNightly = R"sql(
       INSERT INTO main.nightly(id, started, finished, seed, seconds, shard,
                                previous, spent, exit_code, command)
@@ -161,9 +161,11 @@ constexpr const char *kMergeNightly = R"sql(
             WHEN excluded.detection_seconds < 0 THEN detection_seconds
             ELSE MIN(detection_seconds, excluded.detection_seconds) END
         WHERE (CASE excluded.status WHEN 'flaky' THEN 4 WHEN 'new' THEN 3
+                 WHEN 'known' THEN 2
                  WHEN 'open' THEN 1 + (excluded.detection_seconds >= 0)
                  ELSE 0 END) >
               (CASE status WHEN 'flaky' THEN 4 WHEN 'new' THEN 3
+                 WHEN 'known' THEN 2
                  WHEN 'open' THEN 1 + (detection_seconds >= 0) ELSE 0 END);
     )sql";
 

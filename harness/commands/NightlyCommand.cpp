@@ -5,7 +5,8 @@
 // modes narrow the cells; a shard comes from --shard or the environment
 // (Slurm arrays, Kubernetes indexed jobs), as for `harness fuzz`. Systems
 // described by files take part only when asked for, as in `harness fuzz`
-// (--pipeline=xla, xla-all, --system=FILE), with cells on the host.
+// (--pipeline=xla, xla-all, --system=FILE), with cells on the host. The
+// default corpus is the installation's, found from where the program is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +16,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+
+namespace fs = std::filesystem;
 
 namespace sift::harness {
 
@@ -23,9 +27,10 @@ namespace {
 
 struct NightlyFlags {
   NightlyOptions options;
-  std::string time, slot = "3m", reduceTime = "1m", caseTimeout, device = "cpu",
-                    shard, pipelines, targets = "host,nvptx,amdgpu",
-                    families = "sort,topk,nms", inputs = "all";
+  std::string corpus, time,
+      slot = "3m", reduceTime = "1m", caseTimeout, device = "cpu", shard,
+      pipelines, targets = "host,nvptx,amdgpu", families = "sort,topk,nms",
+      inputs = "all";
   std::vector<std::string> systems;
 };
 
@@ -48,9 +53,9 @@ void pipelinesFrom(const NightlyFlags &f, NightlyOptions &o) {
     const SystemFile *file = *systems.fileWithPipeline(pipeline->fullName);
     std::error_code ec;
     for (const std::string &path : f.systems)
-      if (std::filesystem::equivalent(path, file->path, ec))
+      if (fs::equivalent(path, file->path, ec))
         o.systemFiles[pipeline->fullName] =
-            std::filesystem::absolute(path).lexically_normal().string();
+            fs::absolute(path).lexically_normal().string();
   }
   if (!gpuOnly.empty() && o.selection.pipelines.empty() &&
       o.selection.filePipelines.empty())
@@ -58,6 +63,47 @@ void pipelinesFrom(const NightlyFlags &f, NightlyOptions &o) {
                      " runs on no host target: a night runs a system "
                      "file's pipelines on the host (GPU targets run on the "
                      "GPU host: harness fuzz --export-artifacts, sift-run)"};
+}
+
+/// The source tree's corpus of the build whose folder is `dir` or holds
+/// it (its CMakeCache.txt names the source tree); "" when neither is a
+/// build's. `looked` gets where it looked.
+std::string buildSourceCorpus(const fs::path &dir, std::string &looked) {
+  std::error_code ec;
+  for (const fs::path &build : {dir, dir.parent_path()}) {
+    std::ifstream cache(build / "CMakeCache.txt");
+    const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
+    for (std::string line; cache && std::getline(cache, line);)
+      if (line.rfind(key, 0) == 0) {
+        fs::path corpus = fs::path(line.substr(key.size())) / "corpus";
+        looked = corpus.string() + " (the source tree of the build in " +
+                 build.string() + ")";
+        return fs::is_directory(corpus, ec) ? corpus.string() : "";
+      }
+  }
+  looked = "for a build's CMakeCache.txt in " + dir.string() + " or " +
+           dir.parent_path().string() + " (its source tree's corpus)";
+  return "";
+}
+
+/// The installation's corpus, found from where this program is, not from
+/// the current folder (cron and Slurm start a night anywhere):
+/// <prefix>/share/sift/corpus beside <prefix>/bin/harness, else the source
+/// tree's corpus/ of the build the program is in. None found is a usage
+/// error naming both, before the night writes anything.
+std::string defaultCorpus() {
+  std::error_code ec;
+  fs::path dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+  fs::path share = dir.parent_path() / "share" / "sift" / "corpus";
+  if (fs::is_directory(share, ec))
+    return share.string();
+  std::string looked;
+  std::string source = buildSourceCorpus(dir, looked);
+  if (!source.empty())
+    return source;
+  throw UsageError{"no corpus to replay: looked for " + share.string() +
+                   " (beside the program) and " + looked +
+                   "; give --corpus=DIR, or --corpus=none"};
 }
 
 void toOptions(NightlyFlags &f) {
@@ -101,8 +147,15 @@ void toOptions(NightlyFlags &f) {
       o.selection.inputs.push_back(inputModeFlag(name));
   }
   checkOutFolder("--out", o.outDir);
-  if (o.corpus == "none")
+  std::error_code ec;
+  if (f.corpus.empty())
+    o.corpus = defaultCorpus();
+  else if (f.corpus == "none")
     o.corpus.clear();
+  else if (!fs::is_directory(f.corpus, ec))
+    throw UsageError{"--corpus: " + f.corpus + ": no such folder"};
+  else
+    o.corpus = f.corpus;
   if (!o.injectText.empty())
     o.faults = faultsFlag(o.injectText);
 }
@@ -116,7 +169,8 @@ CommandEntry addNightlyCommand(CLI::App &app, const std::string &commandLine) {
       "nightly",
       "One night: replay the corpus, fuzz the cells recent nights covered "
       "least, reduce new signatures, compare with the previous night "
-      "(exit 0 nothing new, 1 new signatures, 3 a corpus regression)");
+      "(exit 0 nothing new: known root causes are not new; 1 new "
+      "signatures; 3 a corpus regression)");
   cmd->add_option("--time", f->time, "The night's budget: 2h, 90m, 600")
       ->required();
   cmd->add_option("--out", f->options.outDir,
@@ -129,9 +183,10 @@ CommandEntry addNightlyCommand(CLI::App &app, const std::string &commandLine) {
   cmd->add_option("--shard", f->shard,
                   "I/N: this job's share of each slot's cases and of the "
                   "corpus (default: Slurm's or Kubernetes' array index)");
-  cmd->add_option("--corpus", f->options.corpus,
-                  "Regression corpus replayed first (none: no replay)")
-      ->capture_default_str();
+  cmd->add_option("--corpus", f->corpus,
+                  "Regression corpus replayed first (default: the "
+                  "installation's, share/sift/corpus beside the program or "
+                  "its build's source tree's corpus/; none: no replay)");
   cmd->add_option("--seed", f->options.seed,
                   "The night's seed (default: its date, YYYYMMDD)");
   cmd->add_option("--pipeline", f->pipelines,

@@ -5,7 +5,8 @@
 // least until 80% of the budget is spent, then each new signature reduced
 // in a child `harness reduce` within its time box, then every signature
 // compared with the previous night's: new, open, fixed (not seen, and its
-// stored case now passes), flaky (its case did not reproduce every time).
+// stored case now passes), flaky (its case did not reproduce every time),
+// known (a root cause a known.json lists: not new, not reduced).
 // `nightly.json` records the phase and slot after each step, so a killed
 // night run again with the same command goes on where it stopped; a
 // second nightly on the folder is refused (`nightly.lock`). The fuzz
@@ -24,6 +25,7 @@
 #include "harness/store/FindingStore.h"
 #include "support/FileIO.h"
 #include "support/Process.h"
+#include "support/Text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -71,20 +73,85 @@ std::string Night::statePath() const {
   return (fs::path(options_.outDir) / "nightly.json").string();
 }
 
-/// What must match for a night to be resumed rather than refused.
-std::string Night::key() const {
-  return "seed=" + std::to_string(state_.seed) +
-         " time=" + std::to_string(static_cast<int64_t>(options_.seconds)) +
-         " shard=" + std::to_string(options_.shardIndex) + "/" +
-         std::to_string(options_.shardCount) +
-         " inject=" + options_.injectText +
-         (options_.exploreKnown ? " explore-known" : "") +
-         (options_.knownFile.empty() ? "" : " known=" + options_.knownFile);
+namespace {
+
+template <typename T, typename Name>
+std::string joined(const std::vector<T> &items, Name name) {
+  std::string out;
+  for (const T &item : items)
+    out += (out.empty() ? "" : ",") + std::string(name(item));
+  return out;
+}
+
+/// "--NAME=VALUE", or "no --NAME" for an option not given.
+std::string shown(const std::string &name, const std::string &value) {
+  return value.empty() ? "no --" + name : "--" + name + "=" + value;
+}
+
+} // namespace
+
+/// What must match for a night to be resumed rather than refused: each
+/// option that changes what the night runs or how it judges, by its flag
+/// ("" when not given). --jobs may differ: a requeued job may get other
+/// cores for the same work.
+std::vector<std::pair<std::string, std::string>> Night::key() const {
+  const NightSelection &s = options_.selection;
+  std::string pipelines;
+  if (options_.pipelinesGiven) {
+    pipelines = joined(s.pipelines, [](PipelineKind k) { return toString(k); });
+    for (const std::string &file : s.filePipelines)
+      pipelines += (pipelines.empty() ? "" : ",") + file;
+  }
+  std::string systems;
+  for (const auto &[pipeline, file] : options_.systemFiles)
+    systems += (systems.empty() ? "" : ",") + file;
+  auto seconds = [](double v) {
+    return std::to_string(static_cast<int64_t>(v)) + "s";
+  };
+  return {
+      {"seed", options_.seed ? std::to_string(options_.seed) : ""},
+      {"time", seconds(options_.seconds)},
+      {"shard", std::to_string(options_.shardIndex) + "/" +
+                    std::to_string(options_.shardCount)},
+      {"pipeline", pipelines},
+      {"system", systems},
+      {"target", joined(s.targets, [](TargetKind t) { return toString(t); })},
+      {"family",
+       joined(s.families, [](gen::Family f) { return gen::toString(f); })},
+      {"inputs",
+       joined(s.inputs, [](gen::InputMode m) { return gen::toString(m); })},
+      {"inject", options_.injectText},
+      {"known", options_.knownFile},
+      {"explore-known", options_.exploreKnown ? "yes" : ""},
+      {"device", std::string(rt::toString(options_.device))},
+      {"corpus", options_.corpus.empty() ? "none" : options_.corpus},
+      {"previous", options_.previous},
+      {"bench", options_.benchTable},
+      {"slot", seconds(options_.slotSeconds)},
+      {"reduce-time", seconds(options_.reduceSeconds)},
+      {"repeat", std::to_string(options_.repeats)},
+      {"case-timeout", seconds(options_.caseTimeoutSeconds)}};
+}
+
+/// The options of `stored` (nightly.json's "options") that differ from
+/// this night's, as "--X=A there, --X=B here"; "" when none does.
+std::string Night::keyDifferences(const nlohmann::json &stored) const {
+  std::string out;
+  for (const auto &[name, value] : key()) {
+    std::string before = stored.value(name, std::string());
+    if (before != value)
+      out += (out.empty() ? "" : "; ") + shown(name, before) + " there, " +
+             shown(name, value) + " here";
+  }
+  return out;
 }
 
 Status Night::saveState() {
+  nlohmann::json options = nlohmann::json::object();
+  for (const auto &[name, value] : key())
+    options[name] = value;
   nlohmann::json json = {{"format", "sift-nightly 1"},
-                         {"key", key()},
+                         {"options", options},
                          {"seed", state_.seed},
                          {"started", state_.started},
                          {"spent_seconds", spent()},
@@ -117,11 +184,15 @@ Status Night::loadState() {
     state_.spent = json.at("spent_seconds").get<double>();
     state_.phase = json.at("phase").get<std::string>();
     state_.slot = json.at("slot").get<uint64_t>();
-    if (json.at("key").get<std::string>() != key())
-      return makeError(
-          options_.outDir + " holds a night started with other options (" +
-          json.at("key").get<std::string>() + "; this one: " + key() +
-          "): give this night another --out, or the same options to go on");
+    // A night written before its options were recorded names none.
+    std::string differ = json.contains("options")
+                             ? keyDifferences(json.at("options"))
+                             : "its nightly.json records no options";
+    if (!differ.empty())
+      return makeError(options_.outDir +
+                       " holds a night started with other options: " + differ +
+                       "; give this night another --out, or the same "
+                       "options to go on");
   } catch (const nlohmann::json::exception &e) {
     return makeError(statePath() + ": malformed: " + e.what());
   }
@@ -287,7 +358,7 @@ std::string Night::reducedName(const std::string &signature) {
 }
 
 Status Night::reduceNew(StopSignals &stop) {
-  auto tonight = db_->campaignSignatures(options_.outDir);
+  auto tonight = tonightSignatures();
   auto previous = previousSignatures();
   if (!tonight.ok() || !previous.ok())
     return tonight.ok() ? previous.error() : tonight.error();
@@ -295,7 +366,9 @@ Status Night::reduceNew(StopSignals &stop) {
   std::error_code ec;
   fs::create_directories(reducedRoot, ec);
   for (const NightSignature &sig : *tonight) {
-    if (previous->count(sig.text) || sig.caseDir.empty())
+    // A known root cause's reduced case is in the corpus already.
+    if (previous->count(sig.text) || sig.caseDir.empty() ||
+        !sig.knownCauses.empty())
       continue;
     fs::path out = reducedRoot / reducedName(sig.text);
     if (fs::exists(out / "case.json", ec))
@@ -365,14 +438,15 @@ int Night::summarize() {
   std::printf("nightly: corpus: %lld replayed, %lld changed verdict%s\n",
               static_cast<long long>(replayed),
               static_cast<long long>(changed), changed == 1 ? "" : "s");
-  if (auto rows = db_->rows("SELECT name, recorded, observed FROM "
+  if (auto rows = db_->rows("SELECT name, recorded, observed, folder FROM "
                             "nightly_replay WHERE changed = 1");
       rows.ok())
     for (const auto &row : *rows)
-      std::printf("  REGRESSION %s: recorded %s, now %s\n", row[0].c_str(),
-                  row[1].c_str(), row[2].c_str());
+      std::printf("  REGRESSION %s: recorded %s, now %s; harness replay %s\n",
+                  row[0].c_str(), row[1].c_str(), row[2].c_str(),
+                  shellQuoted(row[3]).c_str());
   std::string counts;
-  for (const char *status : {"new", "open", "fixed", "flaky"})
+  for (const char *status : {"new", "open", "fixed", "flaky", "known"})
     counts += std::string(counts.empty() ? "" : ", ") + status + " " +
               std::to_string(countOf(
                   *db_, "SELECT count(*) FROM nightly_signatures WHERE "

@@ -11,6 +11,8 @@
 #include "harness/nightly/NightlyDb.h"
 #include "harness/nightly/NightlyPlan.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <chrono>
 #include <map>
 #include <memory>
@@ -49,7 +51,8 @@ private:
   Status loadState();
   Status saveState();
   std::string statePath() const;
-  std::string key() const;
+  std::vector<std::pair<std::string, std::string>> key() const;
+  std::string keyDifferences(const nlohmann::json &stored) const;
   double spent() const;
 
   std::vector<NightCell> cells();
@@ -64,6 +67,8 @@ private:
   int reduceChild(const std::string &folder, const std::string &out,
                   double seconds, StopSignals &stop);
   Result<std::map<std::string, NightSignature>> previousSignatures();
+  /// Tonight's signatures, each with the known root causes it is of.
+  Result<std::vector<NightSignature>> tonightSignatures();
   std::pair<int, std::string> replayTimes(const std::string &folder,
                                           int times);
   void judgeTonight(std::vector<NightSignature> &tonight,

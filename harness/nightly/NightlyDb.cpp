@@ -145,6 +145,12 @@ NightSignature signatureOf(const std::vector<std::string> &row) {
   s.reducedSize = row[8].empty() ? -1 : std::atoll(row[8].c_str());
   s.detectionSeconds = row[9].empty() ? -1 : std::atof(row[9].c_str());
   s.note = row[10];
+  // campaignSignatures' own columns: pipelines, known causes, their file.
+  if (row.size() > 13) {
+    s.pipelines = row[11];
+    s.knownCauses = row[12];
+    s.knownFile = row[13];
+  }
   return s;
 }
 
@@ -152,11 +158,18 @@ NightSignature signatureOf(const std::vector<std::string> &row) {
 
 Result<std::vector<NightSignature>>
 NightDb::campaignSignatures(const std::string &baseDir) {
-  auto found = rows(
-      "SELECT s.text, s.verdict, s.count, s.first_seen, s.last_seen, "
-      "(SELECT case_dir FROM findings f WHERE f.signature = s.id AND "
-      "f.case_dir != '' ORDER BY f.id LIMIT 1), '', '', '', '', '' "
-      "FROM signatures s WHERE s.count > 0 ORDER BY s.first_seen, s.id");
+  // Databases from before the known_causes table have no tags.
+  std::string known = hasTable("known_causes")
+                          ? "k.causes, k.source FROM signatures s LEFT JOIN "
+                            "known_causes k ON k.signature = s.id"
+                          : "'', '' FROM signatures s";
+  auto found =
+      rows("SELECT s.text, s.verdict, s.count, s.first_seen, s.last_seen, "
+           "(SELECT case_dir FROM findings f WHERE f.signature = s.id AND "
+           "f.case_dir != '' ORDER BY f.id LIMIT 1), '', '', '', '', '', "
+           "(SELECT group_concat(DISTINCT f.pipeline) FROM findings f WHERE "
+           "f.signature = s.id), " +
+           known + " WHERE s.count > 0 ORDER BY s.first_seen, s.id");
   if (!found.ok())
     return found.error();
   std::vector<NightSignature> out;

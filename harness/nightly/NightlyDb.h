@@ -5,7 +5,7 @@
 // `nightly_replay` (the corpus replay, case by case), `nightly_cells` (cases
 // per cell tonight and decayed over recent nights, for the next schedule)
 // and `nightly_signatures` (each signature's status against the previous
-// night: new, open, fixed, flaky; its case, reduced case and detection
+// night: new, open, fixed, flaky, known; its case, reduced case and detection
 // time). Also reads a previous night's database, read-only.
 //
 //===----------------------------------------------------------------------===//
@@ -31,13 +31,19 @@ struct NightSignature {
   std::string firstSeen, lastSeen;
   /// The first stored case folder of the signature ("" when none).
   std::string caseDir;
-  /// new, open, fixed or flaky (tonight's status), or the previous night's.
+  /// new, open, fixed, flaky or known (tonight's status), or the previous
+  /// night's.
   std::string status;
   std::string reducedDir;
   int64_t reducedSize = -1;
   /// Seconds from the night's start to its first finding (-1: unknown).
   double detectionSeconds = -1;
   std::string note;
+  /// The known root causes its findings were tagged with ("R2", "R4|R13";
+  /// table known_causes) and the file that says so; "" when none.
+  std::string knownCauses, knownFile;
+  /// The pipelines it was found in, by their stored names ("cpu,xla").
+  std::string pipelines;
 };
 
 /// One database, opened by path; every call's error names the file.

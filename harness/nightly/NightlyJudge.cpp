@@ -1,8 +1,9 @@
 //===- harness/nightly/NightlyJudge.cpp - Signatures judged --------------===//
 //
 // The nightly's last phase: every signature of tonight and of the previous
-// night judged new, open, fixed or flaky (a stored case replayed against
-// tonight's compiler, several times for the flaky check), tonight's bench
+// night judged new, open, fixed, flaky or known (a root cause a known.json
+// lists: never new; a stored case is replayed against tonight's compiler,
+// several times for the flaky check), tonight's bench
 // table's slow kernels and failed runs added as findings, and the cells'
 // coverage recorded for the next night's choice. The phases before it are
 // in Nightly.cpp.
@@ -18,6 +19,7 @@
 #include "harness/report/BenchFindings.h"
 #include "harness/report/BenchReport.h"
 #include "harness/store/FindingStore.h"
+#include "harness/store/KnownCauses.h"
 #include "harness/sut/Systems.h"
 #include "support/FileIO.h"
 #include "support/Process.h"
@@ -31,15 +33,79 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
 #include <set>
+#include <sstream>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-
 
 namespace fs = std::filesystem;
 
 namespace sift::harness {
+
+namespace {
+
+/// The known root causes of system `name` (<corpus>/<name>/known.json),
+/// loaded once; null when the corpus keeps none for it (a file that does
+/// not load is reported and taken as none).
+const KnownCauses *
+systemCauses(const fs::path &corpus, const std::string &name,
+             std::map<std::string, std::optional<KnownCauses>> &loaded) {
+  auto [it, fresh] = loaded.try_emplace(name);
+  fs::path path = corpus / name / "known.json";
+  std::error_code ec;
+  if (fresh && fs::is_regular_file(path, ec)) {
+    Result<KnownCauses> known = KnownCauses::load(path.string());
+    if (known.ok())
+      it->second = std::move(*known);
+    else
+      std::fprintf(stderr, "nightly: %s\n", known.message().c_str());
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
+/// Tags the signatures of systems described by files with their system's
+/// known root causes (IREE's campaigns tag theirs as they store them, in
+/// known_causes). They live in the corpus: the night's, else the one
+/// beside IREE's default known.json (the source tree's).
+void tagFileSystemCauses(std::vector<NightSignature> &signatures,
+                         const NightlyOptions &options) {
+  fs::path corpus =
+      options.corpus.empty()
+          ? fs::path(defaultKnownCausesPath()).parent_path().parent_path()
+          : fs::path(options.corpus);
+  Systems systems;
+  for (const auto &[pipeline, file] : options.systemFiles)
+    (void)systems.addFile(file); // it loaded when the night started
+  std::map<std::string, std::optional<KnownCauses>> loaded;
+  for (NightSignature &sig : signatures) {
+    std::stringstream list(sig.pipelines);
+    std::string name;
+    while (sig.knownCauses.empty() && std::getline(list, name, ',')) {
+      std::optional<StoredPipeline> stored = parseStoredPipeline(name);
+      if (!stored || stored->kind != PipelineKind::File)
+        continue;
+      Result<const SystemFile *> file = systems.fileWithPipeline(stored->file);
+      const KnownCauses *known =
+          file.ok() && *file ? systemCauses(corpus, (*file)->name, loaded)
+                             : nullptr;
+      if (!known)
+        continue;
+      sig.knownCauses = known->causesOf(sig.text);
+      if (!sig.knownCauses.empty())
+        sig.knownFile = known->path();
+    }
+  }
+}
+
+} // namespace
+
+Result<std::vector<NightSignature>> Night::tonightSignatures() {
+  auto tonight = db_->campaignSignatures(options_.outDir);
+  if (tonight.ok())
+    tagFileSystemCauses(*tonight, options_);
+  return tonight;
+}
 
 Result<std::map<std::string, NightSignature>> Night::previousSignatures() {
   std::map<std::string, NightSignature> out;
@@ -86,14 +152,23 @@ bool Night::judgingTimeLeft(const StopSignals &stop) const {
   return spent() <= options_.seconds * 1.05 && !stop.requested();
 }
 
-/// Tonight's statuses: new or open, flaky when a replay did not reproduce.
+/// Tonight's statuses: known (a known root cause's), new or open; flaky when
+/// a replay did not reproduce.
 void Night::judgeTonight(std::vector<NightSignature> &tonight,
                          const std::map<std::string, NightSignature> &before,
                          StopSignals &stop) {
   double started = epochOfUtc(state_.started);
   fs::path reducedRoot = fs::path(options_.outDir) / "reduced";
   for (NightSignature &sig : tonight) {
-    sig.status = before.count(sig.text) ? "open" : "new";
+    // A known root cause's finding is known, whether seen before or not:
+    // new is what no one has looked at yet.
+    std::string known;
+    if (!sig.knownCauses.empty())
+      known = "known root cause " + sig.knownCauses + " of " + sig.knownFile;
+    sig.status = !known.empty()           ? "known"
+                 : before.count(sig.text) ? "open"
+                                          : "new";
+    sig.note = known;
     double first = epochOfUtc(sig.firstSeen);
     if (started >= 0 && first >= 0)
       sig.detectionSeconds = first - started;
@@ -116,7 +191,9 @@ void Night::judgeTonight(std::vector<NightSignature> &tonight,
     }
     auto [kept, last] = replayTimes(sig.caseDir, options_.repeats);
     if (kept < options_.repeats) {
-      sig.note = std::string(sig.status == "new" ? "new tonight; " : "") +
+      sig.note = (sig.status == "new"     ? std::string("new tonight; ")
+                  : sig.status == "known" ? known + "; "
+                                          : std::string()) +
                  "its case reproduced " + std::to_string(kept) + " of " +
                  std::to_string(options_.repeats) + " replays" +
                  (last.empty() ? "" : " (last: " + last + ")");
@@ -216,7 +293,7 @@ Status Night::recordBench() {
 Status Night::compare(StopSignals &stop) {
   if (Status s = recordBench(); !s.ok())
     return s;
-  auto tonight = db_->campaignSignatures(options_.outDir);
+  auto tonight = tonightSignatures();
   auto before = previousSignatures();
   if (!tonight.ok() || !before.ok())
     return tonight.ok() ? before.error() : tonight.error();

@@ -7,8 +7,10 @@
 #include "harness/store/FindingStore.h"
 #include "support/FileIO.h"
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
+#include <memory>
 
 namespace fs = std::filesystem;
 
@@ -52,16 +54,43 @@ Status readTallies(NightDb &db, ReportNight &night) {
 Status readReplay(NightDb &db, ReportNight &night) {
   if (!db.hasTable("nightly_replay"))
     return Status::success();
-  auto rows = db.rows("SELECT name, recorded, observed, changed, error FROM "
-                      "nightly_replay ORDER BY changed DESC, name");
+  auto rows = db.rows("SELECT name, folder, recorded, observed, changed, "
+                      "error FROM nightly_replay ORDER BY changed DESC, name");
   if (!rows.ok())
     return rows.error();
   for (const auto &row : *rows)
-    night.replay.push_back({row[0], row[1], row[2], row[4], row[3] == "1"});
+    night.replay.push_back(
+        {row[0], row[1], row[2], row[3], row[5], row[4] == "1"});
   return Status::success();
 }
 
-/// The night's row of `db`: its label and start.
+/// A night's name: its folder's (a night is a folder), or the database's
+/// file name when it is not a folder's findings.db (a merged one).
+std::string nightLabel(const fs::path &db, int folders) {
+  if (db.filename() != "findings.db")
+    return db.filename().string();
+  fs::path folder = fs::absolute(db).lexically_normal().parent_path();
+  std::string label = folder.filename().string();
+  for (int i = 1; i < folders && folder.has_parent_path(); ++i) {
+    folder = folder.parent_path();
+    label = folder.filename().string() + "/" + label;
+  }
+  return label;
+}
+
+/// Names the nights by their folders, with as many folders above them as
+/// tell apart nights of one name (the shards of two nights: "shard-0").
+void labelNights(std::vector<ReportNight> &nights) {
+  for (int folders = 1; folders <= 4; ++folders) {
+    std::map<std::string, int> seen;
+    for (ReportNight &night : nights)
+      seen[night.label = nightLabel(night.db, folders)]++;
+    if (seen.size() == nights.size())
+      return;
+  }
+}
+
+/// The night's row of `db`: its start, options, tallies and replay.
 Status readNight(NightDb &db, ReportNight &night) {
   night.db = db.path();
   night.nightly = db.hasTable("nightly");
@@ -71,9 +100,6 @@ Status readNight(NightDb &db, ReportNight &night) {
   if (!rows.ok())
     return rows.error();
   night.started = rows->empty() ? "" : (*rows)[0][0];
-  night.label = night.started.empty() ? fs::path(db.path()).parent_path()
-                                            .filename().string()
-                                      : night.started.substr(0, 16);
   auto commands =
       night.nightly
           ? db.rows("SELECT command FROM nightly WHERE id = 1")
@@ -88,19 +114,34 @@ Status readNight(NightDb &db, ReportNight &night) {
   return readReplay(db, night);
 }
 
-/// The string field `key` of a case folder's case.json ("repro": its
-/// command; "device": where its GPU runs executed), or "".
-std::string caseField(const std::string &caseDir, const char *key) {
+/// What a signature's report takes from its case folder's case.json: the
+/// repro command, where its GPU runs executed ("device"; "" for static
+/// verdicts) and the faults planted when it was found ("faults").
+void readCase(ReportSignature &r, const std::string &caseDir) {
+  r.caseDir = caseDir;
+  r.repro.clear();
+  r.device.clear();
+  r.planted.clear();
   if (caseDir.empty())
-    return "";
+    return;
   auto bytes = readFileBytes((fs::path(caseDir) / "case.json").string());
   if (!bytes.ok())
-    return "";
+    return;
   auto json = nlohmann::json::parse(bytes->begin(), bytes->end(), nullptr,
                                     false);
-  if (!json.is_object() || !json.contains(key) || !json[key].is_string())
-    return "";
-  return json[key].get<std::string>();
+  if (!json.is_object())
+    return;
+  auto text = [&](const char *key) {
+    return json.contains(key) && json[key].is_string()
+               ? json[key].get<std::string>()
+               : std::string();
+  };
+  r.repro = text("repro");
+  r.device = text("device");
+  if (json.contains("faults") && json["faults"].is_array())
+    for (const nlohmann::json &fault : json["faults"])
+      if (fault.is_string())
+        r.planted += (r.planted.empty() ? "" : ",") + fault.get<std::string>();
 }
 
 /// "a/b,c/d" with " on DEVICE" after each run.
@@ -143,11 +184,8 @@ Status readSignatures(NightDb &db, const ReportNight &night, size_t index,
     }
     r.lastSeen = std::max(r.lastSeen, s.lastSeen);
     r.status = "seen";
-    if (!s.caseDir.empty()) {
-      r.caseDir = s.caseDir;
-      r.repro = caseField(s.caseDir, "repro");
-      r.device = caseField(s.caseDir, "device");
-    }
+    if (!s.caseDir.empty())
+      readCase(r, s.caseDir);
   }
   auto runs = db.rows("SELECT s.text, group_concat(DISTINCT f.pipeline || "
                       "'/' || f.target) FROM findings f JOIN signatures s ON "
@@ -180,9 +218,7 @@ Status readStatuses(NightDb &db, std::map<std::string, ReportSignature> &out) {
       r.verdict = s.verdict;
       r.firstSeen = s.firstSeen;
       r.lastSeen = s.lastSeen;
-      r.caseDir = s.caseDir;
-      r.repro = caseField(s.caseDir, "repro");
-      r.device = caseField(s.caseDir, "device");
+      readCase(r, s.caseDir);
     }
     r.status = s.status;
     r.note = s.note;
@@ -201,7 +237,9 @@ Status readStatuses(NightDb &db, std::map<std::string, ReportSignature> &out) {
 Result<ReportData> readReportData(const std::vector<std::string> &databases) {
   ReportData data;
   data.generated = nowUtc();
-  std::map<std::string, ReportSignature> signatures;
+  // Every night first, to put them in the order they ran: signatures are
+  // counted per night and take the latest night's status.
+  std::vector<std::unique_ptr<NightDb>> dbs;
   for (const std::string &path : databases) {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec))
@@ -215,14 +253,28 @@ Result<ReportData> readReportData(const std::vector<std::string> &databases) {
     ReportNight night;
     if (Status s = readNight(**db, night); !s.ok())
       return s.error();
-    if (Status s = readSignatures(**db, night, data.nights.size(),
+    data.nights.push_back(std::move(night));
+    dbs.push_back(std::move(*db));
+  }
+  std::vector<size_t> order(dbs.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return data.nights[a].started < data.nights[b].started;
+  });
+  std::vector<ReportNight> nights;
+  std::map<std::string, ReportSignature> signatures;
+  for (size_t i : order) {
+    if (Status s = readSignatures(*dbs[i], data.nights[i], nights.size(),
                                   databases.size(), signatures);
         !s.ok())
       return s.error();
-    if (Status s = readStatuses(**db, signatures); !s.ok())
+    if (Status s = readStatuses(*dbs[i], signatures); !s.ok())
       return s.error();
-    data.nights.push_back(std::move(night));
+    nights.push_back(std::move(data.nights[i]));
   }
+  data.nights = std::move(nights);
+  labelNights(data.nights);
   for (auto &[text, s] : signatures) {
     s.perNight.resize(databases.size(), 0);
     data.signatures.push_back(std::move(s));
@@ -249,6 +301,7 @@ nlohmann::json ReportData::toJson() const {
                             {"replay", nlohmann::json::array()}};
     for (const ReportNight::Replay &r : n.replay)
       night["replay"].push_back({{"case", r.name},
+                                 {"folder", r.folder},
                                  {"recorded", r.recorded},
                                  {"observed", r.observed},
                                  {"changed", r.changed},
@@ -270,6 +323,7 @@ nlohmann::json ReportData::toJson() const {
                                   {"repro", s.repro},
                                   {"note", s.note},
                                   {"known_root_causes", s.knownCauses},
+                                  {"planted", s.planted},
                                   {"detection_seconds", s.detectionSeconds},
                                   {"per_night", s.perNight}});
   for (const ReportRootCause &r : rootCauses) {

@@ -22,7 +22,10 @@ namespace sift::harness {
 
 /// One database: a night, or a campaign's database.
 struct ReportNight {
-  std::string label;   ///< the night's date and time, or the database's
+  /// Its folder's name ("2026-11-27"; with the folder above when two
+  /// nights share a name: "2026-11-27/shard-0"), or the database's file
+  /// name when it is not a findings.db.
+  std::string label;
   std::string db;      ///< the database's path
   std::string started; ///< UTC
   double seconds = 0;  ///< campaign time (sum over its campaigns)
@@ -35,7 +38,7 @@ struct ReportNight {
   std::map<std::string, int64_t> coverage;
   /// The corpus replay of a nightly: case, recorded, observed, changed.
   struct Replay {
-    std::string name, recorded, observed, error;
+    std::string name, folder, recorded, observed, error;
     bool changed = false;
   };
   std::vector<Replay> replay;
@@ -47,8 +50,8 @@ struct ReportNight {
 /// One signature over every database given.
 struct ReportSignature {
   std::string text, verdict;
-  /// new, open, fixed, flaky (the latest night that judged it), or "seen"
-  /// for a database without a nightly.
+  /// new, open, fixed, flaky, known (the latest night that judged it), or
+  /// "seen" for a database without a nightly.
   std::string status;
   std::string firstSeen, lastSeen;
   int64_t count = 0;
@@ -66,6 +69,9 @@ struct ReportSignature {
   /// The known root causes it is tagged with (table known_causes: "R5",
   /// "R4|R13"); "" for a new bug.
   std::string knownCauses;
+  /// The faults planted in the compiler when its case was found (--inject:
+  /// case.json's "faults", "crash-on-prime,..."); "" for a real finding.
+  std::string planted;
 };
 
 /// One of IREE's known root causes (corpus/iree/known.json) for the
@@ -93,8 +99,9 @@ struct ReportData {
   nlohmann::json toJson() const;
 };
 
-/// Reads every database in order (oldest night first as given); an error
-/// names the database that cannot be read.
+/// Reads every database, ordered by the start of their nights (oldest
+/// first, whatever the order given); an error names the database that
+/// cannot be read.
 Result<ReportData> readReportData(const std::vector<std::string> &databases);
 
 /// Fills data.rootCauses from `knownPath` (known.json) and, when not "",

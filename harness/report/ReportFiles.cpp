@@ -191,16 +191,16 @@ renderReportCsv(const ReportData &data) {
       replay += csvRow({n.label, r.name, r.recorded, r.observed,
                         r.changed ? "1" : "0", r.error});
   }
-  std::string signatures =
-      csvRow({"status", "verdict", "signature", "runs", "first_seen",
-              "last_seen", "count", "reduced_size", "repro", "case_dir",
-              "reduced_dir", "detection_seconds", "note", "known_root_causes"});
+  std::string signatures = csvRow(
+      {"status", "verdict", "signature", "runs", "first_seen", "last_seen",
+       "count", "reduced_size", "repro", "case_dir", "reduced_dir",
+       "detection_seconds", "note", "known_root_causes", "planted"});
   for (const ReportSignature &s : data.signatures)
     signatures +=
         csvRow({s.status, s.verdict, s.text, s.runs, s.firstSeen, s.lastSeen,
                 std::to_string(s.count), std::to_string(s.reducedSize), s.repro,
                 s.caseDir, s.reducedDir, num(s.detectionSeconds), s.note,
-                s.knownCauses});
+                s.knownCauses, s.planted});
   std::vector<std::pair<std::string, std::string>> files = {
       {"verdicts.csv", verdicts},
       {"signatures.csv", signatures},

@@ -38,8 +38,6 @@ std::string number(double v) {
   return text;
 }
 
-/// A vertical bar chart: one group per category, one bar per series
-/// (stacked when `stacked`), a legend, values in each bar's title.
 /// The smallest "round" tick step (1, 2 or 5 times a power of ten) at
 /// which four steps reach `maxValue`.
 double roundTickStep(double maxValue) {
@@ -51,6 +49,9 @@ double roundTickStep(double maxValue) {
   return 10 * power;
 }
 
+/// A vertical bar chart: one group per category, one bar per series
+/// (stacked when `stacked`; none for a NaN value), a legend, values in
+/// each bar's title.
 std::string barChart(const std::string &id, const std::string &title,
                      const std::vector<std::string> &categories,
                      const std::vector<ChartSeries> &series, bool stacked) {
@@ -60,6 +61,8 @@ std::string barChart(const std::string &id, const std::string &title,
     double sum = 0;
     for (const ChartSeries &s : series) {
       double v = c < s.values.size() ? s.values[c] : 0;
+      if (std::isnan(v))
+        continue;
       sum = stacked ? sum + v : std::max(sum, v);
     }
     maxValue = std::max(maxValue, sum);
@@ -91,6 +94,10 @@ std::string barChart(const std::string &id, const std::string &title,
     double x0 = left + groupW * c + groupW * 0.1, base = top + plotH;
     for (size_t s = 0; s < series.size(); ++s) {
       double v = c < series[s].values.size() ? series[s].values[c] : 0;
+      // NaN: nothing to show (a step the night had nothing to do in), not
+      // a zero.
+      if (std::isnan(v))
+        continue;
       double h = plotH * v / maxValue;
       double x = stacked ? x0 : x0 + barW * s;
       double y = stacked ? base - h : top + plotH - h;

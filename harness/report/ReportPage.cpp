@@ -2,7 +2,10 @@
 
 #include "harness/report/ReportWriters.h"
 
+#include "support/Text.h"
+
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -19,6 +22,7 @@ h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #dd
 table{border-collapse:collapse;font-size:0.85em;margin:8px 0}
 th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
 th{background:#f4f4f4;cursor:pointer;user-select:none}th.asc:after{content:" \25B2"}th.desc:after{content:" \25BC"}
+.planted{color:#805b00;font-size:0.85em}
 td.num{text-align:right}td.new{background:#fde2e1}td.fixed{background:#e1f5e1}td.flaky{background:#fff4d6}
 code{font-size:0.9em;overflow-wrap:anywhere}
 td.sig{min-width:24em}td.repro{max-width:28em}td.runs{max-width:14em}td.case{white-space:nowrap}
@@ -91,6 +95,32 @@ int64_t findingsOf(const std::map<std::string, int64_t> &verdicts) {
   return n;
 }
 
+/// The latest night's regressed corpus cases, each with the command that
+/// shows it again (replay compares its verdict with the recorded one).
+std::string regressions(const ReportNight &last) {
+  std::string items;
+  int changed = 0;
+  for (const ReportNight::Replay &r : last.replay) {
+    if (!r.changed)
+      continue;
+    ++changed;
+    items += "<li><b>" + htmlEscaped(r.name) + "</b> (recorded " +
+             htmlEscaped(r.recorded) + ", now " + htmlEscaped(r.observed) +
+             "): <code>" +
+             htmlEscaped("harness replay " +
+                         shellQuoted(r.folder.empty() ? r.name : r.folder)) +
+             "</code></li>";
+  }
+  if (!changed)
+    return "";
+  return "<div class=\"regression\" id=\"regressions\">" +
+         std::to_string(changed) + " corpus case" + (changed == 1 ? "" : "s") +
+         " changed verdict in " + htmlEscaped(last.label) +
+         ": regressions (under Corpus replay too); each case and what shows "
+         "it:<ul>" +
+         items + "</ul></div>";
+}
+
 std::string summary(const ReportData &data) {
   const ReportNight &last = data.nights.back();
   std::map<std::string, int> statuses;
@@ -99,9 +129,6 @@ std::string summary(const ReportData &data) {
   int64_t findings = 0;
   for (const auto &[run, verdicts] : last.verdicts)
     findings += findingsOf(verdicts);
-  int changed = 0;
-  for (const ReportNight::Replay &r : last.replay)
-    changed += r.changed;
   std::string html = "<div class=\"cards\" id=\"summary\">";
   auto card = [&](const std::string &label, const std::string &value) {
     html += "<div class=\"card\"><b>" + htmlEscaped(value) + "</b>" +
@@ -109,16 +136,11 @@ std::string summary(const ReportData &data) {
   };
   card("cases (latest)", num(static_cast<double>(last.cases)));
   card("findings (latest)", num(static_cast<double>(findings)));
-  for (const char *status : {"new", "open", "fixed", "flaky"})
+  for (const char *status : {"new", "open", "fixed", "flaky", "known"})
     card(std::string(status) + " signatures", std::to_string(statuses[status]));
   card("corpus cases replayed", std::to_string(last.replay.size()));
   html += "</div>";
-  if (changed)
-    html += "<p class=\"regression\" id=\"regressions\">" +
-            std::to_string(changed) +
-            " corpus case(s) changed verdict: regressions, listed under "
-            "Corpus replay.</p>";
-  return html;
+  return html + regressions(last);
 }
 
 std::string verdictsSection(const ReportData &data) {
@@ -158,14 +180,15 @@ std::string verdictsSection(const ReportData &data) {
 }
 
 /// The signatures in the order a reader wants them: new first, then open,
-/// flaky, seen and fixed; the most found first within a status.
+/// flaky, seen, known and fixed; the most found first within a status.
 std::vector<const ReportSignature *> sortedSignatures(const ReportData &data) {
   auto rank = [](const std::string &status) {
-    static const char *order[] = {"new", "open", "flaky", "seen", "fixed"};
-    for (int i = 0; i < 5; ++i)
+    static const char *order[] = {"new",  "open",  "flaky",
+                                  "seen", "known", "fixed"};
+    for (int i = 0; i < 6; ++i)
       if (status == order[i])
         return i;
-    return 5;
+    return 6;
   };
   std::vector<const ReportSignature *> out;
   for (const ReportSignature &s : data.signatures)
@@ -199,6 +222,17 @@ std::string caseLink(const ReportSignature &s, const std::string &outDir) {
          htmlEscaped(shown.empty() ? name : shown) + "</a>";
 }
 
+/// A signature's cell: its text, and a label when it was found with faults
+/// planted by --inject (a proof the campaign finds them, not a bug).
+TableCell signatureCell(const ReportSignature &s) {
+  std::string html = "<code>" + htmlEscaped(s.text) + "</code>";
+  if (!s.planted.empty())
+    html += "<br><span class=\"planted\" title=\"found with faults planted "
+            "by --inject\">planted: " +
+            htmlEscaped(s.planted) + "</span>";
+  return {"", html, s.text, "sig"};
+}
+
 /// Tonight's new signatures, before everything else.
 std::string newTonightSection(const ReportData &data,
                               const std::string &outDir) {
@@ -206,12 +240,11 @@ std::string newTonightSection(const ReportData &data,
   std::vector<std::vector<TableCell>> rows;
   for (const ReportSignature *s : sortedSignatures(data))
     if (s->status == "new")
-      rows.push_back(
-          {cell(s->verdict),
-           {"", "<code>" + htmlEscaped(s->text) + "</code>", s->text, "sig"},
-           {s->runs, spacedList(s->runs), s->runs, "runs"},
-           numCell(static_cast<double>(s->count)),
-           {s->caseDir, caseLink(*s, outDir), s->caseDir, "case"}});
+      rows.push_back({cell(s->verdict),
+                      signatureCell(*s),
+                      {s->runs, spacedList(s->runs), s->runs, "runs"},
+                      numCell(static_cast<double>(s->count)),
+                      {s->caseDir, caseLink(*s, outDir), s->caseDir, "case"}});
   if (rows.empty())
     return html + "<p id=\"no-new\">No new signature in the latest "
                   "night.</p>";
@@ -231,7 +264,7 @@ std::string signaturesSection(const ReportData &data,
     rows.push_back(
         {status,
          cell(s.verdict),
-         {"", "<code>" + htmlEscaped(s.text) + "</code>", s.text, "sig"},
+         signatureCell(s),
          {s.runs, spacedList(s.runs), s.runs, "runs"},
          cell(s.firstSeen),
          cell(s.lastSeen),
@@ -253,7 +286,9 @@ std::string signaturesSection(const ReportData &data,
   return "<h2 id=\"signatures\">Signatures</h2><p>Status against the "
          "previous night: <b>new</b> (not seen before), <b>open</b> (seen "
          "before), <b>fixed</b> (not seen, and its stored case passes now), "
-         "<b>flaky</b> (its case did not reproduce every time). Reduced "
+         "<b>flaky</b> (its case did not reproduce every time), <b>known</b> "
+         "(a root cause a known.json lists). Planted: found with faults "
+         "planted by --inject. Reduced "
          "size: ops x elements of the reduced case. Per night: its count in "
          "each night, oldest first. New first, then by count.</p>"
          "<input class=\"filter\" id=\"filter-signatures\" "
@@ -266,17 +301,39 @@ std::string signaturesSection(const ReportData &data,
                      rows);
 }
 
+/// Whether `night` only checked GPU code statically: it compiled for GPU
+/// targets alone and ran nothing (no device ran their runs). Its "ran" and
+/// "compared" are not zeros to chart: nothing was there to run.
+bool staticOnly(const ReportNight &night) {
+  auto ran = night.steps.find("ran");
+  if (night.verdicts.empty() || (ran != night.steps.end() && ran->second > 0))
+    return false;
+  for (const auto &[run, verdicts] : night.verdicts)
+    if (splitRunName(run)[2] == "host")
+      return false;
+  return true;
+}
+
 std::string throughputSection(const ReportData &data) {
   std::vector<std::string> labels;
   std::vector<ChartSeries> series;
   std::vector<std::vector<TableCell>> rows;
+  std::string staticNights;
   const char *steps[] = {"generated", "compiled", "ran", "compared"};
   for (const char *step : steps)
     series.push_back({step, {}});
   for (const ReportNight &n : data.nights) {
     labels.push_back(n.label);
+    bool statics = staticOnly(n);
+    if (statics)
+      staticNights += (staticNights.empty() ? "" : ", ") + n.label;
     double hours = n.seconds / 3600;
     for (size_t i = 0; i < 4; ++i) {
+      // NaN: no bar, where the step had nothing to do.
+      if (statics && i >= 2) {
+        series[i].values.push_back(std::nan(""));
+        continue;
+      }
       auto it = n.steps.find(steps[i]);
       double count = it == n.steps.end() ? 0 : static_cast<double>(it->second);
       double perHour = hours > 0 ? count / hours : 0;
@@ -285,7 +342,13 @@ std::string throughputSection(const ReportData &data) {
                       numCell(n.seconds), numCell(std::round(perHour))});
     }
   }
-  return "<h2 id=\"throughput\">Throughput per step</h2>" +
+  std::string note =
+      staticNights.empty()
+          ? ""
+          : "<p id=\"static-nights\">" + htmlEscaped(staticNights) +
+                ": static checks only, nothing ran (GPU targets with no "
+                "device to run them): no ran or compared bar.</p>";
+  return "<h2 id=\"throughput\">Throughput per step</h2>" + note +
          renderBarChart("chart-throughput", "Runs per hour at each step",
                         labels, series, /*stacked=*/false) +
          renderTable("table-throughput",
@@ -307,10 +370,12 @@ std::string renderReportHtml(const ReportData &data,
                      std::string(kStyle) + "</style></head><body>";
   html += "<h1>sift report</h1><p>Generated " + htmlEscaped(data.generated) +
           " from " + std::to_string(data.nights.size()) +
-          " database(s): ";
+          " database(s), oldest first: ";
   for (size_t i = 0; i < data.nights.size(); ++i)
-    html += (i ? ", " : "") + htmlEscaped(data.nights[i].label) + " (<code>" +
-            htmlEscaped(data.nights[i].db) + "</code>)";
+    html += (i ? ", " : "") + htmlEscaped(data.nights[i].label) + " (started " +
+            htmlEscaped(
+                data.nights[i].started.empty() ? "-" : data.nights[i].started) +
+            ", <code>" + htmlEscaped(data.nights[i].db) + "</code>)";
   html += ". The same data: <a href=\"report.json\">report.json</a> and the "
           "CSV files beside this page.</p><details id=\"options\"><summary>"
           "What each night ran (its options: pipelines, faults, seeds)"
