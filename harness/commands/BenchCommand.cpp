@@ -161,17 +161,20 @@ struct BenchJob {
   PipelineTarget run;
 };
 
-/// The fixed programs (those of --bench) through every selected run.
+/// The fixed programs, or those --bench names (a fixed one or any
+/// well-formed shape: topk-RxC-kK, sort-RxC, nms-N), through every
+/// selected run.
 std::vector<BenchJob> fixedJobs(const BenchOptions &options) {
+  std::vector<gen::BenchProgram> benches;
+  if (options.benches.empty())
+    benches = gen::benchPrograms();
+  for (const std::string &name : options.benches)
+    if (std::optional<gen::BenchProgram> bench = gen::findBenchProgram(name))
+      benches.push_back(*bench);
   std::vector<BenchJob> jobs;
-  for (const gen::BenchProgram &bench : gen::benchPrograms()) {
-    if (!options.benches.empty() &&
-        std::find(options.benches.begin(), options.benches.end(),
-                  bench.name) == options.benches.end())
-      continue;
+  for (const gen::BenchProgram &bench : benches)
     for (const PipelineTarget &run : options.runs)
       jobs.push_back({bench, run});
-  }
   return jobs;
 }
 
@@ -358,7 +361,9 @@ CommandEntry addBenchCommand(CLI::App &app) {
               f->options.benches = listFlag(f->benches, "--bench");
             for (const std::string &name : f->options.benches)
               if (!gen::findBenchProgram(name))
-                throw UsageError{"--bench: no benchmark '" + name + "'"};
+                throw UsageError{"--bench: no benchmark '" + name +
+                                 "': give one of harness list benchmarks, or "
+                                 "a shape topk-RxC-kK, sort-RxC or nms-N"};
             return runBenchCommand(f->options);
           }};
 }
