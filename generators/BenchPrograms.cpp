@@ -102,6 +102,16 @@ std::vector<BenchProgram> benchPrograms() {
           topk(4096, 4096, 8, 102),
           topk(64, 65536, 64, 103),
           topk(1, 1 << 20, 8, 104),
+          // Today's models: MoE routing (16,384 tokens over 128 or 256
+          // experts, top 8), sampling over a vocabulary (151,936: Qwen;
+          // 129,280: DeepSeek) with top-k 50, greedy (k 1) and top-k 20,
+          // and a beam search's top 8 of 128,000 (Llama 3).
+          topk(16384, 128, 8, 105),
+          topk(16384, 256, 8, 106),
+          topk(64, 151936, 50, 107),
+          topk(256, 129280, 1, 108),
+          topk(256, 129280, 20, 109),
+          topk(32, 128000, 8, 110),
           sort(1024, 1024, 201),
           sort(16384, 128, 202),
           sort(1, 1 << 20, 203),

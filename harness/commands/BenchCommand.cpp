@@ -69,7 +69,17 @@ int runBenchReport(const BenchFlags &f) {
       return kExitUsage;
     }
   int slow = 0, reduced = 0, failed = 0;
+  std::set<std::string> unbased;
   for (const BenchRow &row : table->rows) {
+    // A compiler's timed run with no vendor baseline beside it (a vendor
+    // file missing from the job, or every baseline wrong): nothing says
+    // whether it is fast.
+    bool vendor = row.impl == "torch" || row.impl.rfind("torch-", 0) == 0 ||
+                  row.impl.rfind("cub", 0) == 0;
+    if (!vendor && !row.rung && row.verdict == "pass" && row.ratio <= 0 &&
+        unbased.insert(row.bench).second)
+      std::printf("no baseline: %s has no passing vendor run in this job\n",
+                  row.bench.c_str());
     slow += row.slow && !row.rung;
     reduced += !row.reducedTo.empty();
     // A wrong answer, a crash, a hang or a run the job never timed, of a
@@ -82,10 +92,11 @@ int runBenchReport(const BenchFlags &f) {
     }
   }
   std::printf("%d slow kernel(s) (over %.0fx the best vendor baseline), %d "
-              "reduced, %d run(s) not a pass; %s/bench.md, bench.csv, "
-              "bench.html, table.json\n",
-              slow, f.slowFactor, reduced, failed, f.report.c_str());
-  return slow > 0 || failed > 0 ? kExitFindings : kExitOk;
+              "reduced, %d run(s) not a pass, %zu benchmark(s) without a "
+              "baseline; %s/bench.md, bench.csv, bench.html, table.json\n",
+              slow, f.slowFactor, reduced, failed, unbased.size(),
+              f.report.c_str());
+  return slow > 0 || failed > 0 || !unbased.empty() ? kExitFindings : kExitOk;
 }
 
 /// The front end IREE's runs spell a benchmark in: linalg_ext, but NMS

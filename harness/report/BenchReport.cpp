@@ -187,24 +187,36 @@ Result<BenchTable> readBenchTable(const std::vector<std::string> &results,
   for (const std::string &path : manifests)
     if (Status s = readManifest(path, rows); !s.ok())
       return s.error();
-  // The copy bandwidth (bytes per ms) of the job's device.
-  for (const auto &[name, row] : rows)
+  // The copy bandwidth (bytes per ms) of the job's device, and its
+  // launch: the least a kernel takes.
+  for (const auto &[name, row] : rows) {
     if (row.bench.rfind("copy-", 0) == 0 && row.medianMs > 0)
       table.bytesPerMs = row.bytesMoved / row.medianMs;
+    if (row.bench.rfind("launch-", 0) == 0 && row.medianMs > 0)
+      table.launchMs = row.medianMs;
+  }
   std::map<std::string, double> bestVendor;
   for (const auto &[name, row] : rows)
     if (isVendor(row.impl) && row.medianMs > 0 && row.verdict == "pass" &&
         (!bestVendor.count(row.bench) || row.medianMs < bestVendor[row.bench]))
       bestVendor[row.bench] = row.medianMs;
   for (auto &[name, row] : rows) {
-    if (row.bench.rfind("copy-", 0) == 0)
+    if (row.bench.rfind("copy-", 0) == 0 || row.bench.rfind("launch-", 0) == 0)
       continue;
     // A run that never finished is as slow as its lower bound at least.
     double ms = row.medianMs > 0 ? row.medianMs : row.atLeastMs;
     if (bestVendor.count(row.bench) && ms > 0)
       row.ratio = ms / bestVendor[row.bench];
-    if (table.bytesPerMs > 0)
-      row.floorMs = row.bytesMoved / table.bytesPerMs;
+    // The floor: the bytes it must move at the copy bandwidth, and at
+    // least one launch. NMS has none: its IoUs bound it, not its bytes
+    // (a few kilobytes of boxes made a floor of 0.0000 ms that said
+    // nothing).
+    std::optional<gen::BenchProgram> program = gen::findBenchProgram(row.bench);
+    bool nms = program && program->family == gen::Family::Nms;
+    // The program's bytes: a vendor's file may not record them.
+    uint64_t bytes = program ? program->bytesMoved : row.bytesMoved;
+    if (table.bytesPerMs > 0 && !nms)
+      row.floorMs = std::max(bytes / table.bytesPerMs, table.launchMs);
     // A wrong run is wrong before it is slow; one that did not finish is
     // judged by its lower bound.
     row.slow = !isVendor(row.impl) &&
@@ -415,11 +427,13 @@ Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
   if (ec)
     return makeError(outDir + ": cannot create the folder: " + ec.message());
   std::string devices = deviceNames(t);
-  char facts[256];
+  char facts[320];
   std::snprintf(facts, sizeof(facts),
-                "; copy bandwidth %.0f GB/s. Slow kernel: over %.0fx the best "
-                "vendor baseline.",
-                t.bytesPerMs / 1e6, t.slowFactor);
+                "; copy bandwidth %.0f GB/s, an empty kernel %.4f ms. Floor: "
+                "the bytes a run must move at that bandwidth, at least one "
+                "launch (none for NMS, bound by its IoUs). Slow kernel: over "
+                "%.0fx the best vendor baseline.",
+                t.bytesPerMs / 1e6, t.launchMs, t.slowFactor);
   std::string about = "Device: " +
                       (devices.empty() ? std::string("unknown") : devices) +
                       facts;
@@ -429,6 +443,7 @@ Status writeBenchReport(const BenchTable &t, const std::string &outDir) {
   std::string json = nlohmann::json{{"format", "sift-bench-table 1"},
                                     {"device", devices},
                                     {"bytes_per_ms", t.bytesPerMs},
+                                    {"launch_ms", t.launchMs},
                                     {"slow_factor", t.slowFactor},
                                     {"rows", rows}}
                          .dump(1) +
@@ -460,6 +475,7 @@ Result<BenchTable> readBenchTableJson(const std::string &path) {
   BenchTable t;
   t.slowFactor = (*json).value("slow_factor", 20.0);
   t.bytesPerMs = (*json).value("bytes_per_ms", 0.0);
+  t.launchMs = (*json).value("launch_ms", 0.0);
   if (!(*json).value("device", "").empty())
     t.devices.insert((*json).value("device", ""));
   for (const auto &j : (*json)["rows"]) {

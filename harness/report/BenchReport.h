@@ -45,6 +45,9 @@ struct BenchTable {
   std::vector<BenchRow> rows;
   std::set<std::string> devices;
   double bytesPerMs = 0;
+  /// An empty kernel's median (CUB's "launch-empty"): the least any
+  /// kernel takes; 0 when the job did not time one.
+  double launchMs = 0;
   double slowFactor = 20;
 };
 

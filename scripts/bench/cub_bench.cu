@@ -16,7 +16,9 @@
 // sort-based top-k promises no order among ties): a wrong result gets the
 // label "mismatch: ...", which the bench table never takes as a baseline.
 // NMS has no CUB primitive (torchvision is its baseline). "copy-1GiB"
-// times a device-to-device copy, the bandwidth floor's denominator. Each
+// times a device-to-device copy, the bandwidth floor's denominator;
+// "launch-empty" an empty kernel, the least any kernel takes (a small
+// shape's floor counts one launch). Each
 // op is timed with CUDA events, WARMUP untimed runs first; the output is
 // Google Benchmark JSON named "<benchmark>/<call>/cuda".
 #include <cub/device/device_radix_sort.cuh>
@@ -306,6 +308,9 @@ std::string benchOne(const std::string &dir, const std::string &name,
   return out;
 }
 
+/// The kernel "launch-empty" times: a launch and nothing else.
+__global__ void emptyKernel() {}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -338,6 +343,9 @@ int main(int argc, char **argv) {
                                                     cudaMemcpyDeviceToDevice)); },
                         runs, warmup),
                   2.0 * bytes);
+  // One launch: the least any kernel takes, events around it included.
+  body += entries("launch-empty/cub/cuda",
+                  timed([&] { emptyKernel<<<1, 1>>>(); }, runs, warmup), 0.0);
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
   if (!body.empty())

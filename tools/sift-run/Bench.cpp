@@ -5,7 +5,8 @@
 // program's seed and the reference computes what it must return. sift's
 // artifacts run in this process: --warmup untimed runs, then --bench timed
 // ones, each timed by the device's events from its first launch to its
-// synchronize; the first timed run's outputs are checked while timed. An
+// synchronize; the first run's outputs and the last run's are checked
+// (a kernel that races or keeps state between runs shows in the last). An
 // IREE case runs once through iree-run-module (checked under IREE's
 // policy), then through iree-benchmark-module --benchmark_repetitions. The
 // result is Google Benchmark JSON: one entry per repetition and the median
@@ -92,6 +93,8 @@ BenchResult benchSift(rt::Device &device, const std::string &file,
   // budget still has a time; warm-ups and repetitions follow while the
   // budget lasts.
   auto begin = std::chrono::steady_clock::now();
+  std::vector<HostTensor> last;
+  int runs = 0;
   for (int i = 0; i < options.warmup + options.benchRuns; ++i) {
     bool over = elapsed(begin) > options.benchBudgetSeconds;
     if (over && !r.ms.empty())
@@ -122,7 +125,15 @@ BenchResult benchSift(rt::Device &device, const std::string &file,
     bool slow = elapsed(begin) > options.benchBudgetSeconds;
     if (i >= options.warmup || (first && slow))
       r.ms.push_back(ms);
+    last = std::move(*outputs);
+    ++runs;
   }
+  if (r.verdict.empty() && runs > 1)
+    if (auto m = oracle::compareOutputs(info->tolerances, *expected, last)) {
+      r.verdict = "mismatch";
+      r.detail = "the last of " + std::to_string(runs) +
+                 " runs (the first matched): " + m->message;
+    }
   if (r.verdict.empty())
     r.verdict = "pass";
   return r;
