@@ -434,8 +434,17 @@ struct SelectLoweringStrategyPass final
       if (algorithm == sift::Algorithm::RadixSort && row.n >= 32 &&
           matchRng.below(2) == 0)
         algorithm = sift::Algorithm::RadixMatch;
+    } else if (kind == sift::Pipeline::TileAndFuse && !splitPart &&
+               row.n >= kRegisterDefaultRow && sift::registerSelectable(op) &&
+               sift::registerSelectWorkgroupBytes(1, row.k) <=
+                   maxWorkgroupMemory) {
+      // tileandfuse's default for a long row's top-k of small k: a
+      // workgroup's registers, as distribute's. A thread's private walk
+      // (private_row) took 4.7x as long on [1024, 1024] k8, split_select
+      // 6.4x on [1, 1M] k8 and 9.4x on [32, 128000] k8 (H200, 2026-11-29).
+      algorithm = sift::Algorithm::RegisterSelect;
     } else if (!chunks.empty() && !privateFits && row.k <= kSplitDefaultK)
-      algorithm = sift::Algorithm::SplitSelect; // tileandfuse's default
+      algorithm = sift::Algorithm::SplitSelect; // 64-bit keys
     else if (algorithm == sift::Algorithm::WorkgroupRow && row.n < 16)
       algorithm = sift::Algorithm::RowPerThread;
     if (algorithm == sift::Algorithm::SplitSelect) {
