@@ -17,6 +17,7 @@
 #include "harness/case/CaseFolder.h"
 #include "harness/case/IsolatedCase.h"
 #include "harness/sut/Systems.h"
+#include "harness/sut/sift/KeptCompile.h"
 #include "generators/MlirEmitter.h"
 #include "support/FileIO.h"
 
@@ -110,7 +111,8 @@ int checkProgramLike(const CheckOptions &options) {
       systemOf(stored->options.pipeline) == SystemKind::Sift
           ? gen::emitMlir(stored->program) == text
           : own.ok() && std::string(own->begin(), own->end()) == text;
-  if (ownProgram) {
+  // (Given configs are compiled as given: the text path.)
+  if (ownProgram && options.config.empty()) {
     CheckOptions asCase = options;
     asCase.program = options.like;
     return checkCaseFolder(asCase);
@@ -132,6 +134,16 @@ int checkProgramLike(const CheckOptions &options) {
     }
   }
   CaseSpec spec{stored->options, stored->seed, {}, {}, text, options.program};
+  if (!options.config.empty()) {
+    Result<std::vector<std::string>> configs =
+        readLoweringConfigs(options.config);
+    if (!configs.ok()) {
+      std::fprintf(stderr, "harness check: --config=%s\n",
+                   configs.message().c_str());
+      return kExitUsage;
+    }
+    spec.options.loweringConfigs = std::move(*configs);
+  }
   Systems systems;
   Result<SystemUnderTest *> system = systems.forCase(stored->options);
   if (!system.ok()) {
@@ -185,6 +197,11 @@ int runCheckCommand(const CheckOptions &options) {
                  options.program.c_str());
     return kExitUsage;
   }
+  if (folder && !options.config.empty()) {
+    std::fprintf(stderr, "harness check: --config is for a program with "
+                         "--like; a case folder is judged with its own\n");
+    return kExitUsage;
+  }
   if (folder)
     return checkCaseFolder(options);
   if (options.like.empty()) {
@@ -226,6 +243,9 @@ CommandEntry addCheckCommand(CLI::App &app) {
                   "A case folder's GPU runs: on its case.json's device by "
                   "default; cpu: statically; emu: kernels on the host")
       ->check(CLI::IsMember({"cpu", "emu"}));
+  cmd->add_option("--config", options->config,
+                  "A program with --like: the lowering configs its ops get "
+                  "(a lowering.json, or a case.json with \"lowering\")");
   cmd->add_option("--case-timeout", *timeout,
                   "Time limit: 20, 20s, 1m (default: replay's, or the "
                   "case's own)");

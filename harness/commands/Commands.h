@@ -269,6 +269,9 @@ struct CheckOptions {
   std::string like;
   /// Where a case folder's GPU runs execute instead of its own device.
   std::optional<rt::DeviceKind> device;
+  /// A program with --like: the lowering configs its ops get (a
+  /// lowering.json, or a case.json with "lowering"); "" the case's seed.
+  std::string config;
   std::optional<double> caseTimeoutSeconds;
 };
 
