@@ -80,6 +80,49 @@ int checkCaseFolder(const CheckOptions &options) {
   return kExitOk;
 }
 
+/// A program with --like that is the case's own (sift's: what its model
+/// emits; another system's: its kept program file) is judged as the case
+/// is, on its device; an edited one of a finding a run decided cannot be
+/// (no model, no reference). The exit code then; nullopt: judge the text
+/// statically.
+std::optional<int> checkOwnOrEdited(const CheckOptions &options,
+                                    const StoredCase &stored,
+                                    const std::string &text) {
+  // The case's own program (sift's: what its model emits; another
+  // system's: its kept program file): judged as the case is, on its device.
+  std::string kept = stored.programFile.empty() ? "program.mlir"
+                                                 : stored.programFile;
+  Result<std::vector<uint8_t>> own =
+      readFileBytes((fs::path(options.like) / kept).string());
+  bool ownProgram =
+      systemOf(stored.options.pipeline) == SystemKind::Sift
+          ? gen::emitMlir(stored.program) == text
+          : own.ok() && std::string(own->begin(), own->end()) == text;
+  // (Given configs are compiled as given: the text path.)
+  if (ownProgram && options.config.empty()) {
+    CheckOptions asCase = options;
+    asCase.program = options.like;
+    return checkCaseFolder(asCase);
+  }
+  // An edited program has no model, so no reference: only a verdict the
+  // compile decides can show on it.
+  if (oracle::isFinding(stored.expected)) {
+    std::optional<Stage> decided = Stage::parse(stored.stage);
+    if (decided && !decided->byCompile()) {
+      std::fprintf(stderr,
+                   "harness check: %s: the case's %s is decided at %s, by a "
+                   "run against the reference, which an edited program has "
+                   "not (no model); edit case.json's \"program\" and run "
+                   "harness check %s, or reduce it with harness reduce\n",
+                   options.program.c_str(),
+                   std::string(oracle::toString(stored.expected)).c_str(),
+                   stored.stage.c_str(), options.like.c_str());
+      return kExitUsage;
+    }
+  }
+  return std::nullopt;
+}
+
 /// `harness check PROGRAM --like=CASE`: the program compiled with the
 /// case's options, judged statically.
 int checkProgramLike(const CheckOptions &options) {
@@ -101,38 +144,8 @@ int checkProgramLike(const CheckOptions &options) {
                  options.program.c_str());
     return kExitUsage;
   }
-  // The case's own program (sift's: what its model emits; another
-  // system's: its kept program file): judged as the case is, on its device.
-  std::string kept = stored->programFile.empty() ? "program.mlir"
-                                                 : stored->programFile;
-  Result<std::vector<uint8_t>> own =
-      readFileBytes((fs::path(options.like) / kept).string());
-  bool ownProgram =
-      systemOf(stored->options.pipeline) == SystemKind::Sift
-          ? gen::emitMlir(stored->program) == text
-          : own.ok() && std::string(own->begin(), own->end()) == text;
-  // (Given configs are compiled as given: the text path.)
-  if (ownProgram && options.config.empty()) {
-    CheckOptions asCase = options;
-    asCase.program = options.like;
-    return checkCaseFolder(asCase);
-  }
-  // An edited program has no model, so no reference: only a verdict the
-  // compile decides can show on it.
-  if (oracle::isFinding(stored->expected)) {
-    std::optional<Stage> decided = Stage::parse(stored->stage);
-    if (decided && !decided->byCompile()) {
-      std::fprintf(stderr,
-                   "harness check: %s: the case's %s is decided at %s, by a "
-                   "run against the reference, which an edited program has "
-                   "not (no model); edit case.json's \"program\" and run "
-                   "harness check %s, or reduce it with harness reduce\n",
-                   options.program.c_str(),
-                   std::string(oracle::toString(stored->expected)).c_str(),
-                   stored->stage.c_str(), options.like.c_str());
-      return kExitUsage;
-    }
-  }
+  if (std::optional<int> decided = checkOwnOrEdited(options, *stored, text))
+    return *decided;
   CaseSpec spec{stored->options, stored->seed, {}, {}, text, options.program};
   if (!options.config.empty()) {
     Result<std::vector<std::string>> configs =

@@ -244,16 +244,100 @@ int runCompileCommand(const CompileCommandOptions &options) {
   return writeTextOutput(options.output, output.text);
 }
 
-/// The target `harness run` compiles for: the device's; on emu amdgpu for
-/// a gfx chip, else nvptx.
+namespace {
+
+/// harness compile's flags as given.
+struct CompileFlags {
+  CompileCommandOptions options;
+  std::string pipeline = "cpu", emit = "artifact", target, inject;
+  std::string like, config;
+};
+
+/// --like=CASE and --config=FILE: the case's pipeline, target, chip and
+/// faults in place of those flags (refused beside it), its seed and
+/// recorded configs, and --config's configs over them. False after
+/// printing why a file cannot be read.
+bool takeLike(CompileFlags &flags, CLI::App *cmd) {
+  CompileFlags *f = &flags;
+  CompileCommandOptions &o = f->options;
+  if (!f->like.empty()) {
+    for (const char *flag :
+         {"--pipeline", "--target", "--chip", "--inject"})
+      if (cmd->count(flag))
+        throw UsageError{std::string(flag) +
+                         " and --like exclude each other (the "
+                         "case folder says it)"};
+    std::optional<LikeCase> like =
+        loadLikeCase("harness compile", f->like);
+    if (!like)
+      return false;
+    f->pipeline = std::string(toString(like->pipeline));
+    f->target = std::string(toString(like->target));
+    o.chip = like->chip;
+    f->inject = faultListText(like->faults);
+    o.randomConfigSeed = like->randomConfigSeed;
+    o.loweringConfigs = like->configs;
+    o.configSource = f->like + "/case.json";
+    if (like->emuKernels && cmd->count("--emit") == 0)
+      o.emuKernels = true;
+  }
+  if (!f->config.empty()) {
+    std::optional<std::vector<std::string>> configs =
+        loadConfigFile("harness compile", f->config);
+    if (!configs)
+      return false;
+    o.loweringConfigs = *configs;
+    o.configSource = f->config;
+  }
+  return true;
+}
+
+/// The compile the flags ask for, checked.
+int compileFromFlags(CompileFlags &flags, CLI::App *cmd) {
+  CompileFlags *f = &flags;
+  CompileCommandOptions &o = f->options;
+  if (!takeLike(flags, cmd))
+    return kExitUsage;
+  if (!o.bench.empty() && !gen::findBenchProgram(o.bench)) {
+    std::string names;
+    for (const gen::BenchProgram &b : gen::benchPrograms())
+      names += (names.empty() ? "" : ", ") + b.name;
+    throw UsageError{"--bench: no benchmark '" + o.bench +
+                     "'; the benchmarks: " + names +
+                     " (or any topk-RxC-kK, sort-RxC, nms-N)"};
+  }
+  o.pipeline = siftPipelineFlag(f->pipeline, "compile");
+  o.faults = faultsFlag(f->inject);
+  std::optional<EmitStage> emit = parseEmitStage(f->emit);
+  if (!emit)
+    throw UsageError{"unknown stage '" + f->emit +
+                     "' for --emit; valid stages: mlir, llvm, ptx, "
+                     "artifact"};
+  o.emit = *emit;
+  if (!o.bench.empty() && o.emit != EmitStage::Artifact)
+    throw UsageError{"--bench needs --emit=artifact"};
+  o.target = !f->target.empty() ? targetFlag(f->target)
+             : o.pipeline == PipelineKind::Cpu ? TargetKind::Host
+                                               : TargetKind::Nvptx;
+  if (o.emit == EmitStage::Ptx && o.target != TargetKind::Nvptx)
+    throw UsageError{"--emit=ptx needs the nvptx target (this "
+                     "compile targets " +
+                     std::string(toString(o.target)) + ")"};
+  if (o.emuKernels &&
+      (o.emit != EmitStage::Artifact || o.target == TargetKind::Host))
+    throw UsageError{"--emu-kernels needs --emit=artifact and a "
+                     "GPU target (nvptx or amdgpu)"};
+  if (o.target != TargetKind::Host)
+    chipFlag(o.target, o.chip);
+  else if (!o.chip.empty())
+    throw UsageError{"--chip: the host target takes no GPU chip"};
+  return runCompileCommand(o);
+}
+
+} // namespace
 
 CommandEntry addCompileCommand(CLI::App &app) {
-  struct Flags {
-    CompileCommandOptions options;
-    std::string pipeline = "cpu", emit = "artifact", target, inject;
-    std::string like, config;
-  };
-  auto f = std::make_shared<Flags>();
+  auto f = std::make_shared<CompileFlags>();
   CLI::App *cmd =
       app.add_subcommand("compile", "Compile one program and stop at a stage");
   cmd->add_option("program", f->options.program, "Program (.mlir)")
@@ -295,73 +379,7 @@ CommandEntry addCompileCommand(CLI::App &app) {
   cmd->add_option("--config", f->config,
                   "Lowering configs for the ops, in order: a lowering.json "
                   "or a case.json with \"lowering\" (a finding's folder)");
-  return {cmd, [f, cmd] {
-            CompileCommandOptions &o = f->options;
-            if (!f->like.empty()) {
-              for (const char *flag :
-                   {"--pipeline", "--target", "--chip", "--inject"})
-                if (cmd->count(flag))
-                  throw UsageError{std::string(flag) +
-                                   " and --like exclude each other (the "
-                                   "case folder says it)"};
-              std::optional<LikeCase> like =
-                  loadLikeCase("harness compile", f->like);
-              if (!like)
-                return kExitUsage;
-              f->pipeline = std::string(toString(like->pipeline));
-              f->target = std::string(toString(like->target));
-              o.chip = like->chip;
-              f->inject = faultListText(like->faults);
-              o.randomConfigSeed = like->randomConfigSeed;
-              o.loweringConfigs = like->configs;
-              o.configSource = f->like + "/case.json";
-              if (like->emuKernels && cmd->count("--emit") == 0)
-                o.emuKernels = true;
-            }
-            if (!f->config.empty()) {
-              std::optional<std::vector<std::string>> configs =
-                  loadConfigFile("harness compile", f->config);
-              if (!configs)
-                return kExitUsage;
-              o.loweringConfigs = *configs;
-              o.configSource = f->config;
-            }
-            if (!o.bench.empty() && !gen::findBenchProgram(o.bench)) {
-              std::string names;
-              for (const gen::BenchProgram &b : gen::benchPrograms())
-                names += (names.empty() ? "" : ", ") + b.name;
-              throw UsageError{"--bench: no benchmark '" + o.bench +
-                               "'; the benchmarks: " + names +
-                               " (or any topk-RxC-kK, sort-RxC, nms-N)"};
-            }
-            o.pipeline = siftPipelineFlag(f->pipeline, "compile");
-            o.faults = faultsFlag(f->inject);
-            std::optional<EmitStage> emit = parseEmitStage(f->emit);
-            if (!emit)
-              throw UsageError{"unknown stage '" + f->emit +
-                               "' for --emit; valid stages: mlir, llvm, ptx, "
-                               "artifact"};
-            o.emit = *emit;
-            if (!o.bench.empty() && o.emit != EmitStage::Artifact)
-              throw UsageError{"--bench needs --emit=artifact"};
-            o.target = !f->target.empty() ? targetFlag(f->target)
-                       : o.pipeline == PipelineKind::Cpu ? TargetKind::Host
-                                                         : TargetKind::Nvptx;
-            if (o.emit == EmitStage::Ptx && o.target != TargetKind::Nvptx)
-              throw UsageError{"--emit=ptx needs the nvptx target (this "
-                               "compile targets " +
-                               std::string(toString(o.target)) + ")"};
-            if (o.emuKernels &&
-                (o.emit != EmitStage::Artifact || o.target == TargetKind::Host))
-              throw UsageError{"--emu-kernels needs --emit=artifact and a "
-                               "GPU target (nvptx or amdgpu)"};
-            if (o.target != TargetKind::Host)
-              chipFlag(o.target, o.chip);
-            else if (!o.chip.empty())
-              throw UsageError{"--chip: the host target takes no GPU chip"};
-            return runCompileCommand(o);
-          }};
+  return {cmd, [f, cmd] { return compileFromFlags(*f, cmd); }};
 }
-
 
 } // namespace sift::harness

@@ -184,13 +184,80 @@ int runRunCommand(const RunOptions &options) {
 }
 
 
+namespace {
+
+/// harness run's flags as given.
+struct RunFlags {
+  RunOptions options;
+  std::string pipeline = "cpu", device = "cpu", inject;
+  std::string like, config;
+};
+
+/// --like=CASE and --config=FILE: the case's pipeline, chip, faults,
+/// device and inputs in place of those flags (refused beside it), its seed
+/// and recorded configs, and --config's configs over them. False after
+/// printing why a file cannot be read.
+bool takeLike(RunFlags &flags, CLI::App *cmd) {
+  RunFlags *f = &flags;
+  RunOptions &o = f->options;
+  if (!f->like.empty()) {
+    for (const char *flag : {"--pipeline", "--chip", "--inject"})
+      if (cmd->count(flag))
+        throw UsageError{std::string(flag) +
+                         " and --like exclude each other (the "
+                         "case folder says it)"};
+    std::optional<LikeCase> like =
+        loadLikeCase("harness run", f->like);
+    if (!like)
+      return false;
+    f->pipeline = std::string(toString(like->pipeline));
+    o.chip = like->chip;
+    f->inject = faultListText(like->faults);
+    o.randomConfigSeed = like->randomConfigSeed;
+    o.loweringConfigs = like->configs;
+    o.configSource = f->like + "/case.json";
+    if (cmd->count("--device") == 0) {
+      if (like->target == TargetKind::Host)
+        f->device = "cpu";
+      else if (like->device)
+        f->device = std::string(rt::toString(*like->device));
+      else
+        throw UsageError{
+            "--like=" + f->like +
+            ": its GPU runs executed nowhere (checked "
+            "statically); give --device=emu, cuda or hip"};
+    }
+    if (o.inputs.empty())
+      o.inputs = like->inputs;
+  }
+  if (!f->config.empty()) {
+    std::optional<std::vector<std::string>> configs =
+        loadConfigFile("harness run", f->config);
+    if (!configs)
+      return false;
+    o.loweringConfigs = *configs;
+    o.configSource = f->config;
+  }
+  return true;
+}
+
+/// The run the flags ask for.
+int runFromFlags(RunFlags &flags, CLI::App *cmd) {
+  RunFlags *f = &flags;
+  if (!takeLike(flags, cmd))
+    return kExitUsage;
+  f->options.pipeline = siftPipelineFlag(f->pipeline, "run");
+  f->options.device = deviceFlag(f->device);
+  f->options.faults = faultsFlag(f->inject);
+  if (f->options.device != rt::DeviceKind::Cpu)
+    chipFlag(runTarget(f->options), f->options.chip);
+  return runRunCommand(f->options);
+}
+
+} // namespace
+
 CommandEntry addRunCommand(CLI::App &app) {
-  struct Flags {
-    RunOptions options;
-    std::string pipeline = "cpu", device = "cpu", inject;
-    std::string like, config;
-  };
-  auto f = std::make_shared<Flags>();
+  auto f = std::make_shared<RunFlags>();
   CLI::App *cmd = app.add_subcommand(
       "run", "Compile one program, run it on .npy inputs, write .npy outputs");
   cmd->add_option("program", f->options.program, "Program (.mlir)")
@@ -220,54 +287,7 @@ CommandEntry addRunCommand(CLI::App &app) {
   cmd->add_option("--config", f->config,
                   "Lowering configs for the ops, in order: a lowering.json "
                   "or a case.json with \"lowering\" (a finding's folder)");
-  return {cmd, [f, cmd] {
-            RunOptions &o = f->options;
-            if (!f->like.empty()) {
-              for (const char *flag : {"--pipeline", "--chip", "--inject"})
-                if (cmd->count(flag))
-                  throw UsageError{std::string(flag) +
-                                   " and --like exclude each other (the "
-                                   "case folder says it)"};
-              std::optional<LikeCase> like =
-                  loadLikeCase("harness run", f->like);
-              if (!like)
-                return kExitUsage;
-              f->pipeline = std::string(toString(like->pipeline));
-              o.chip = like->chip;
-              f->inject = faultListText(like->faults);
-              o.randomConfigSeed = like->randomConfigSeed;
-              o.loweringConfigs = like->configs;
-              o.configSource = f->like + "/case.json";
-              if (cmd->count("--device") == 0) {
-                if (like->target == TargetKind::Host)
-                  f->device = "cpu";
-                else if (like->device)
-                  f->device = std::string(rt::toString(*like->device));
-                else
-                  throw UsageError{
-                      "--like=" + f->like +
-                      ": its GPU runs executed nowhere (checked "
-                      "statically); give --device=emu, cuda or hip"};
-              }
-              if (o.inputs.empty())
-                o.inputs = like->inputs;
-            }
-            if (!f->config.empty()) {
-              std::optional<std::vector<std::string>> configs =
-                  loadConfigFile("harness run", f->config);
-              if (!configs)
-                return kExitUsage;
-              o.loweringConfigs = *configs;
-              o.configSource = f->config;
-            }
-            f->options.pipeline = siftPipelineFlag(f->pipeline, "run");
-            f->options.device = deviceFlag(f->device);
-            f->options.faults = faultsFlag(f->inject);
-            if (f->options.device != rt::DeviceKind::Cpu)
-              chipFlag(runTarget(f->options), f->options.chip);
-            return runRunCommand(f->options);
-          }};
+  return {cmd, [f, cmd] { return runFromFlags(*f, cmd); }};
 }
-
 
 } // namespace sift::harness
