@@ -58,6 +58,22 @@ BenchProgram sort(int64_t rows, int64_t cols, uint64_t seed) {
                 Family::Sort, b.take(), seed);
 }
 
+/// An argsort: each row's values descending with their indices (an i64
+/// iota sorted as the payload), what top-p sampling sorts a vocabulary by.
+BenchProgram argsort(int64_t rows, int64_t cols, uint64_t seed) {
+  Policy policy;
+  Rng rng(seed);
+  ProgramBuilder b(policy, rng);
+  int x = b.addInput({ElementType::F32, {rows, cols}});
+  int index = b.addIota({ElementType::I64, {rows, cols}}, 1);
+  std::vector<int> sorted = b.addSort({x, index}, 1, SortOrder::Descending,
+                                      ComparatorKind::Greater);
+  b.addOutput(sorted[0]);
+  b.addOutput(sorted[1]);
+  return finish("argsort-" + std::to_string(rows) + "x" + std::to_string(cols),
+                Family::Sort, b.take(), seed);
+}
+
 /// Boxes a detection head's NMS keeps a class at most.
 constexpr int64_t kHeadMaxOut = 100;
 
@@ -115,6 +131,9 @@ std::vector<BenchProgram> benchPrograms() {
           sort(1024, 1024, 201),
           sort(16384, 128, 202),
           sort(1, 1 << 20, 203),
+          // The sort behind top-p sampling: a vocabulary (151,936: Qwen)
+          // descending, with the indices.
+          argsort(64, 151936, 204),
           nms(1000, 301),
           nms(5000, 302),
           nms(20000, 303),
@@ -132,7 +151,8 @@ uint64_t shapeSeed(uint64_t family, int64_t a, int64_t b, int64_t k) {
 
 constexpr int64_t kMaxElements = int64_t(1) << 24;
 
-/// A benchmark name's shape: "topk-RxC-kK", "sort-RxC" or "nms-N",
+/// A benchmark name's shape: "topk-RxC-kK", "sort-RxC", "argsort-RxC",
+/// "nms-N" or "nms-head-BxCxN",
 /// spelled exactly (the name made from the numbers must be `name`).
 std::optional<BenchProgram> parseBenchName(const std::string &name) {
   long long r = 0, c = 0, k = 0;
@@ -147,6 +167,11 @@ std::optional<BenchProgram> parseBenchName(const std::string &name) {
   } else if (std::sscanf(name.c_str(), "sort-%lldx%lld", &r, &c) == 2 &&
              sane(r, c)) {
     BenchProgram b = sort(r, c, shapeSeed(2, r, c, 0));
+    if (b.name == name)
+      return b;
+  } else if (std::sscanf(name.c_str(), "argsort-%lldx%lld", &r, &c) == 2 &&
+             sane(r, c)) {
+    BenchProgram b = argsort(r, c, shapeSeed(5, r, c, 0));
     if (b.name == name)
       return b;
   } else if (std::sscanf(name.c_str(), "nms-head-%lldx%lldx%lld", &r, &c, &k) ==
@@ -208,10 +233,12 @@ std::vector<BenchProgram> benchLadder(const BenchProgram &bench) {
     if (rows * cols < 4096)
       break;
     std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
+    std::string sortKind =
+        bench.name.rfind("argsort-", 0) == 0 ? "argsort-" : "sort-";
     rungs.push_back(
         *findBenchProgram(bench.family == Family::TopK
                               ? "topk-" + shape + "-k" + std::to_string(k)
-                              : "sort-" + shape));
+                              : sortKind + shape));
   }
   return rungs;
 }

@@ -18,8 +18,8 @@
 # $SIFT_IREE_RUN_MODULE. SIFT_BENCH_PARTS (default "sift,iree,vendors")
 # picks the parts, so a long job can be split over calls on one machine.
 # Every part runs even when an earlier one fails; then the last line names
-# what failed and the exit code is 1 (a part not asked for, or a baseline
-# whose tools are not installed, is no failure).
+# what failed and the exit code is 1 (a part not asked for is no failure; a
+# baseline asked for whose tools are not installed is one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exports=$1
@@ -92,7 +92,10 @@ elif command -v nvcc > /dev/null; then
     [ "$rc" -eq 0 ] || part_failed "the CUB baseline" "$rc" "$out/cub.log"
   fi
 else
-  echo "bench-gpu: no nvcc: no CUB baseline"
+  # A baseline asked for and missing fails the job: a table without it
+  # would compare sift with less than the strongest kernels.
+  echo "bench-gpu: no nvcc: no CUB baseline" >&2
+  failed+=("the CUB baseline (no nvcc on this host)")
 fi
 if [ -n "${vendors_off:-}" ]; then
   :
@@ -102,7 +105,8 @@ elif python3 -c "import torch, torchvision" 2> /dev/null; then
     --warmup="$warmup" 2>&1 | tee "$out/torch.log" || rc=$?
   [ "$rc" -eq 0 ] || part_failed "the PyTorch baseline" "$rc" "$out/torch.log"
 else
-  echo "bench-gpu: no torch/torchvision: no PyTorch baseline"
+  echo "bench-gpu: no torch/torchvision: no PyTorch baseline" >&2
+  failed+=("the PyTorch baseline (no torch/torchvision on this host)")
 fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/gpu.csv" || true
 if [ "${#failed[@]}" -gt 0 ]; then

@@ -304,7 +304,7 @@ int compileFromFlags(CompileFlags &flags, CLI::App *cmd) {
       names += (names.empty() ? "" : ", ") + b.name;
     throw UsageError{"--bench: no benchmark '" + o.bench +
                      "'; the benchmarks: " + names +
-                     " (or any topk-RxC-kK, sort-RxC, nms-N)"};
+                     " (or any topk-RxC-kK, sort-RxC, argsort-RxC, nms-N)"};
   }
   o.pipeline = siftPipelineFlag(f->pipeline, "compile");
   o.faults = faultsFlag(f->inject);

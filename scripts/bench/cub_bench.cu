@@ -9,7 +9,7 @@
 // cub::DeviceSegmentedSort (one segment per row; SortKeys ascending for a
 // sort, SortPairsDescending over (value, index) for a top-k, each row's
 // first k copied out, the copy timed too: this CCCL has no top-k
-// primitive), "cub-radix" is cub::DeviceRadixSort for a single row and
+// primitive; for an argsort-RxC the same pairs, nothing copied), "cub-radix" is cub::DeviceRadixSort for a single row and
 // cub::DeviceSegmentedRadixSort for several. Before it is timed, each
 // call's result is checked against the reference (values equal as keys;
 // top-k indices that point at their values, distinct in a row, since a
@@ -214,7 +214,13 @@ std::string benchOne(const std::string &dir, const std::string &name,
                           &k) == 3;
   bool sort = !topk && std::sscanf(name.c_str(), "sort-%ldx%ld", &rows,
                                    &cols) == 2;
-  if (!topk && !sort)
+  // An argsort (descending, with the indices): a top-k of the whole row,
+  // written in place (no copy of the first k).
+  bool argsort = !topk && !sort &&
+                 std::sscanf(name.c_str(), "argsort-%ldx%ld", &rows, &cols) == 2;
+  if (argsort)
+    k = cols;
+  if (!topk && !sort && !argsort)
     return "";
   std::string folder = dir + "/" + name;
   std::vector<long> shape;
@@ -272,7 +278,7 @@ std::string benchOne(const std::string &dir, const std::string &name,
                temp, bytes, keys, keysOut, values, valuesOut, n, rows, offsets,
                offsets + 1, 0, bits);
        }}};
-  double bytes = n * 4.0 + (topk ? rows * k * 12.0 : n * 4.0);
+  double bytes = n * 4.0 + (topk || argsort ? rows * k * 12.0 : n * 4.0);
   std::string out;
   for (auto &entry : calls) {
     const std::string &call = entry.first;
@@ -296,7 +302,8 @@ std::string benchOne(const std::string &dir, const std::string &name,
     op();
     CHECK(cudaDeviceSynchronize());
     std::string label =
-        checkResult(folder, topk, rows, cols, k, host, keysOut, valuesOut);
+        checkResult(folder, topk || argsort, rows, cols, k, host, keysOut,
+                    valuesOut);
     out += entries(name + "/" + call + "/cuda", timed(op, runs, warmup), bytes,
                    label);
     CHECK(cudaFree(temp));

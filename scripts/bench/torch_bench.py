@@ -16,7 +16,8 @@ written as Google Benchmark JSON named "<benchmark>/torch/cuda", like
 sift-run --bench's entries: each repetition, then the median and the
 spread (max - min). The programs are read from
 their folder names: topk-RxC-kK (largest k along the last dimension),
-sort-RxC (ascending along the last dimension), nms-N (IoU 0.5, corner boxes
+sort-RxC (ascending along the last dimension), argsort-RxC (descending
+with the indices, as top-p sampling sorts), nms-N (IoU 0.5, corner boxes
 made x1 < x2, y1 < y2 first, outside the timing), nms-head-BxCxN (a
 detection head: sigmoid of the logits, score threshold 0.5, IoU 0.5, at most
 100 boxes a class; timed twice: "torch" is torchvision's batched_nms over
@@ -80,7 +81,9 @@ def check(name, folder, result):
     expected = lambda i: np.load(os.path.join(folder, f"expected{i}.npy"))
     if not os.path.exists(os.path.join(folder, "expected0.npy")):
         return "pass"  # inputs written before the reference was: unchecked
-    if name.startswith("topk-"):
+    if name.startswith("topk-") or name.startswith("argsort-"):
+        # An argsort is checked as a top-k of the whole row (torch.sort
+        # promises no order among ties either).
         values, indices = result[0].cpu().numpy(), result[1].cpu().numpy()
         if not same_keys(values, expected(0)):
             return "mismatch: top-k values differ from the reference"
@@ -195,6 +198,9 @@ def op_of(name, folder):
     if re.fullmatch(r"sort-(\d+)x(\d+)", name):
         x = load(0)
         return eager_and_graph(lambda: torch.sort(x, dim=-1))
+    if re.fullmatch(r"argsort-(\d+)x(\d+)", name):
+        x = load(0)
+        return eager_and_graph(lambda: torch.sort(x, dim=-1, descending=True))
     if re.fullmatch(r"nms-(\d+)", name):
         import torchvision
         boxes, scores = load(0)[0], load(1)[0, 0]

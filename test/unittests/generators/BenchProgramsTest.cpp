@@ -99,3 +99,25 @@ TEST(BenchProgramsTest, LaddersQuarterTheLongerDimension) {
 }
 
 } // namespace
+
+TEST(BenchProgramsTest, ArgsortsSortDescendingWithTheIndices) {
+  std::optional<BenchProgram> a = findBenchProgram("argsort-64x151936");
+  ASSERT_TRUE(a);
+  EXPECT_TRUE(isFixedBench("argsort-64x151936"));
+  EXPECT_EQ(a->family, Family::Sort);
+  // An i64 iota along the row, sorted with the values as its payload:
+  // values f32 and indices i64 out.
+  const Program &p = a->program;
+  ASSERT_EQ(p.ops.size(), 2u);
+  EXPECT_EQ(p.ops[0].kind, OpKind::Iota);
+  EXPECT_EQ(p.ops[1].kind, OpKind::Sort);
+  EXPECT_EQ(p.ops[1].order, SortOrder::Descending);
+  ASSERT_EQ(p.outputs.size(), 2u);
+  EXPECT_EQ(p.values[static_cast<size_t>(p.outputs[1])].elementType,
+            sift::ElementType::I64);
+  EXPECT_EQ(a->bytesMoved, 64u * 151936 * (4 + 4 + 8));
+  // Its ladder stays argsorts.
+  EXPECT_EQ(namesOf(benchLadder(*findBenchProgram("argsort-4x65536")))[0],
+            "argsort-4x16384");
+  EXPECT_FALSE(findBenchProgram("argsort-4"));
+}
