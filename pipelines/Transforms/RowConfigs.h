@@ -46,6 +46,12 @@ LoweringConfigAttr rowTileConfig(mlir::MLIRContext *context, int64_t rank,
 /// row in workgroup memory is as quick).
 inline constexpr int64_t kRegisterDefaultRow = 256;
 
+/// register_select's default k's end here: each thread's insertion of an
+/// element into its k best grows with k, and radix_select's passes do not
+/// (on the H200 radix_select took 0.35 ms for [256, 129280] k20 where
+/// register_select took 0.46; register_select wins at k 8 and under).
+inline constexpr int64_t kRegisterDefaultMaxK = 16;
+
 /// The fewest threads a random config gives a workgroup of `items`
 /// elements.
 int64_t fewestRandomThreads(int64_t items);

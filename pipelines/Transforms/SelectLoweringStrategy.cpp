@@ -408,7 +408,8 @@ struct SelectLoweringStrategyPass final
         cooperative && !splitPart && row.n >= 2 &&
         sift::registerSelectable(op) &&
         sift::registerSelectWorkgroupBytes(1, row.k) <= maxWorkgroupMemory &&
-        (random || row.n >= kRegisterDefaultRow);
+        (random ||
+         (row.n >= kRegisterDefaultRow && row.k <= sift::kRegisterDefaultMaxK));
     if (registerFits)
       algorithms.push_back(sift::Algorithm::RegisterSelect);
     if (privateFits)
@@ -435,7 +436,9 @@ struct SelectLoweringStrategyPass final
           matchRng.below(2) == 0)
         algorithm = sift::Algorithm::RadixMatch;
     } else if (kind == sift::Pipeline::TileAndFuse && !splitPart &&
-               row.n >= kRegisterDefaultRow && sift::registerSelectable(op) &&
+               row.n >= kRegisterDefaultRow &&
+               row.k <= sift::kRegisterDefaultMaxK &&
+               sift::registerSelectable(op) &&
                sift::registerSelectWorkgroupBytes(1, row.k) <=
                    maxWorkgroupMemory) {
       // tileandfuse's default for a long row's top-k of small k: a
