@@ -260,34 +260,17 @@ struct CompileFlags {
 bool takeLike(CompileFlags &flags, CLI::App *cmd) {
   CompileFlags *f = &flags;
   CompileCommandOptions &o = f->options;
-  if (!f->like.empty()) {
-    for (const char *flag :
-         {"--pipeline", "--target", "--chip", "--inject"})
-      if (cmd->count(flag))
-        throw UsageError{std::string(flag) +
-                         " and --like exclude each other (the "
-                         "case folder says it)"};
-    std::optional<LikeCase> like =
-        loadLikeCase("harness compile", f->like);
-    if (!like)
-      return false;
-    f->pipeline = std::string(toString(like->pipeline));
+  std::optional<LikeCase> like;
+  if (!applyLikeAndConfig(cmd, "harness compile", f->like, f->config,
+                          {"--pipeline", "--target", "--chip", "--inject"},
+                          {f->pipeline, o.chip, f->inject, o.randomConfigSeed,
+                           o.loweringConfigs, o.configSource},
+                          like))
+    return false;
+  if (like) {
     f->target = std::string(toString(like->target));
-    o.chip = like->chip;
-    f->inject = faultListText(like->faults);
-    o.randomConfigSeed = like->randomConfigSeed;
-    o.loweringConfigs = like->configs;
-    o.configSource = f->like + "/case.json";
     if (like->emuKernels && cmd->count("--emit") == 0)
       o.emuKernels = true;
-  }
-  if (!f->config.empty()) {
-    std::optional<std::vector<std::string>> configs =
-        loadConfigFile("harness compile", f->config);
-    if (!configs)
-      return false;
-    o.loweringConfigs = *configs;
-    o.configSource = f->config;
   }
   return true;
 }

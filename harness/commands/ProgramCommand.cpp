@@ -210,6 +210,38 @@ loadConfigFile(const char *command, const std::string &path) {
   return *configs;
 }
 
+bool applyLikeAndConfig(CLI::App *cmd, const char *command,
+                        const std::string &like, const std::string &config,
+                        std::initializer_list<const char *> excluded,
+                        LikeSettings settings,
+                        std::optional<LikeCase> &loaded) {
+  if (!like.empty()) {
+    for (const char *flag : excluded)
+      if (cmd->count(flag))
+        throw UsageError{std::string(flag) +
+                         " and --like exclude each other (the case folder "
+                         "says it)"};
+    loaded = loadLikeCase(command, like);
+    if (!loaded)
+      return false;
+    settings.pipeline = std::string(toString(loaded->pipeline));
+    settings.chip = loaded->chip;
+    settings.inject = faultListText(loaded->faults);
+    settings.randomConfigSeed = loaded->randomConfigSeed;
+    settings.configs = loaded->configs;
+    settings.configSource = like + "/case.json";
+  }
+  if (!config.empty()) {
+    std::optional<std::vector<std::string>> configs =
+        loadConfigFile(command, config);
+    if (!configs)
+      return false;
+    settings.configs = *configs;
+    settings.configSource = config;
+  }
+  return true;
+}
+
 bool forceConfigs(const char *command, mlir::ModuleOp module,
                   const std::vector<std::string> &configs,
                   const std::string &source) {

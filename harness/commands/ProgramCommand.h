@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "harness/commands/Cli.h"
 #include "harness/commands/Commands.h"
 #include "harness/sut/sift/SiftCompiler.h"
 #include "support/HostTensor.h"
@@ -19,6 +20,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -91,6 +93,24 @@ std::optional<LikeCase> loadLikeCase(const char *command,
 /// with "lowering"); prints why not and returns nullopt.
 std::optional<std::vector<std::string>>
 loadConfigFile(const char *command, const std::string &path);
+
+/// What --like and --config set in harness compile's and run's options.
+struct LikeSettings {
+  std::string &pipeline, &chip, &inject;
+  int64_t &randomConfigSeed;
+  std::vector<std::string> &configs;
+  std::string &configSource;
+};
+
+/// Applies --like=`like` (the case's pipeline, chip, faults, seed and
+/// recorded configs; `excluded` flags given beside it are a UsageError) and
+/// then --config=`config` to `settings`; `loaded` is the case read (none
+/// without --like). False after printing why a file cannot be read.
+bool applyLikeAndConfig(CLI::App *cmd, const char *command,
+                        const std::string &like, const std::string &config,
+                        std::initializer_list<const char *> excluded,
+                        LikeSettings settings,
+                        std::optional<LikeCase> &loaded);
 
 /// Gives `module` the configs before its compile; false after printing
 /// why (one that does not parse).

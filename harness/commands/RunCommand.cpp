@@ -200,44 +200,27 @@ struct RunFlags {
 bool takeLike(RunFlags &flags, CLI::App *cmd) {
   RunFlags *f = &flags;
   RunOptions &o = f->options;
-  if (!f->like.empty()) {
-    for (const char *flag : {"--pipeline", "--chip", "--inject"})
-      if (cmd->count(flag))
-        throw UsageError{std::string(flag) +
-                         " and --like exclude each other (the "
-                         "case folder says it)"};
-    std::optional<LikeCase> like =
-        loadLikeCase("harness run", f->like);
-    if (!like)
-      return false;
-    f->pipeline = std::string(toString(like->pipeline));
-    o.chip = like->chip;
-    f->inject = faultListText(like->faults);
-    o.randomConfigSeed = like->randomConfigSeed;
-    o.loweringConfigs = like->configs;
-    o.configSource = f->like + "/case.json";
-    if (cmd->count("--device") == 0) {
-      if (like->target == TargetKind::Host)
-        f->device = "cpu";
-      else if (like->device)
-        f->device = std::string(rt::toString(*like->device));
-      else
-        throw UsageError{
-            "--like=" + f->like +
-            ": its GPU runs executed nowhere (checked "
-            "statically); give --device=emu, cuda or hip"};
-    }
-    if (o.inputs.empty())
-      o.inputs = like->inputs;
+  std::optional<LikeCase> like;
+  if (!applyLikeAndConfig(cmd, "harness run", f->like, f->config,
+                          {"--pipeline", "--chip", "--inject"},
+                          {f->pipeline, o.chip, f->inject, o.randomConfigSeed,
+                           o.loweringConfigs, o.configSource},
+                          like))
+    return false;
+  if (!like)
+    return true;
+  if (cmd->count("--device") == 0) {
+    if (like->target == TargetKind::Host)
+      f->device = "cpu";
+    else if (like->device)
+      f->device = std::string(rt::toString(*like->device));
+    else
+      throw UsageError{"--like=" + f->like +
+                       ": its GPU runs executed nowhere (checked "
+                       "statically); give --device=emu, cuda or hip"};
   }
-  if (!f->config.empty()) {
-    std::optional<std::vector<std::string>> configs =
-        loadConfigFile("harness run", f->config);
-    if (!configs)
-      return false;
-    o.loweringConfigs = *configs;
-    o.configSource = f->config;
-  }
+  if (o.inputs.empty())
+    o.inputs = like->inputs;
   return true;
 }
 
