@@ -36,6 +36,10 @@ inline std::string floatBitsLiteral(double value, ElementType type) {
     std::snprintf(buffer, sizeof(buffer), "0x%04X",
                   static_cast<unsigned>(doubleToHalf(value)));
     break;
+  case ElementType::BF16:
+    std::snprintf(buffer, sizeof(buffer), "0x%04X",
+                  static_cast<unsigned>(doubleToBfloat16(value)));
+    break;
   case ElementType::F32: {
     float f = static_cast<float>(value);
     uint32_t b;
@@ -520,6 +524,7 @@ private:
   static std::string topkFill(ElementType type, bool largest) {
     switch (type) {
     case ElementType::F16: return largest ? "0xFC00" : "0x7E00";
+    case ElementType::BF16: return largest ? "0xFF80" : "0x7FC0";
     case ElementType::F32: return largest ? "0xFF800000" : "0x7FC00000";
     case ElementType::F64:
       return largest ? "0xFFF0000000000000" : "0x7FF8000000000000";

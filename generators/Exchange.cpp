@@ -73,6 +73,11 @@ Result<std::string> emitText(const Program &program, ExchangeFormat format) {
 
 Result<ExchangeProgram> emitExchange(const Program &program,
                                      ExchangeFormat format) {
+  for (const TensorType &value : program.values)
+    if (value.elementType == ElementType::BF16 &&
+        format != ExchangeFormat::ModelJson)
+      return makeError(std::string(toString(format)) +
+                       ": bf16 values are not written in this format yet");
   Result<std::string> bytes = emitText(program, format);
   if (!bytes.ok())
     return bytes.error();

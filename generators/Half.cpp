@@ -14,6 +14,10 @@ bool isExactFloat(double value, ElementType type) {
     return halfToDouble(doubleToHalf(value)) == value &&
            std::signbit(halfToDouble(doubleToHalf(value))) ==
                std::signbit(value);
+  case ElementType::BF16:
+    return bfloat16ToDouble(doubleToBfloat16(value)) == value &&
+           std::signbit(bfloat16ToDouble(doubleToBfloat16(value))) ==
+               std::signbit(value);
   case ElementType::F32:
     return std::fabs(value) <= 3.4028234663852886e38 &&
            static_cast<double>(static_cast<float>(value)) == value;

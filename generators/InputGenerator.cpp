@@ -40,6 +40,7 @@ float toFloatRounded(double value) {
 void setFloat(HostTensor &t, int64_t i, double value) {
   switch (t.type) {
   case ElementType::F16: t.set<uint16_t>(i, doubleToHalf(value)); return;
+  case ElementType::BF16: t.set<uint16_t>(i, doubleToBfloat16(value)); return;
   case ElementType::F32: t.set<float>(i, toFloatRounded(value)); return;
   case ElementType::F64: t.set<double>(i, value); return;
   case ElementType::I32:
@@ -76,6 +77,14 @@ std::vector<uint64_t> specialFloatBits(ElementType type) {
             0x0001, 0x8001, 0x03FF, 0x83FF,         // denormals
             0x7BFF, 0xFBFF,                         // max, lowest
             0x0400, 0x8400};                        // smallest normals
+  case ElementType::BF16:
+    return {0x7FC0, 0xFFC0, 0x7FC1, 0x7F81, 0xFFA5, // NaNs
+            0x7F80, 0xFF80,                         // +-inf
+            0x0000, 0x8000,                         // +-0
+            0x0001, 0x8001, 0x007F, 0x807F,         // denormals
+            0x7F7F, 0xFF7F,                         // max, lowest
+            0x0080, 0x8080,                         // smallest normals
+            0x3F80, 0x3F81, 0xBF80, 0xBF81};        // 1 and its neighbours
   case ElementType::F32:
     return {0x7FC00000, 0xFFC00000, 0x7FC00123, 0x7F800001, 0xFFA5A5A5,
             0x7F800000, 0xFF800000, 0x00000000, 0x80000000, 0x00000001,
@@ -97,6 +106,7 @@ std::vector<uint64_t> specialFloatBits(ElementType type) {
 bool isNanBits(ElementType type, uint64_t bits) {
   switch (type) {
   case ElementType::F16: return (bits & 0x7C00) == 0x7C00 && (bits & 0x3FF);
+  case ElementType::BF16: return (bits & 0x7F80) == 0x7F80 && (bits & 0x7F);
   case ElementType::F32:
     return (bits & 0x7F800000) == 0x7F800000 && (bits & 0x7FFFFF);
   case ElementType::F64:
@@ -147,6 +157,7 @@ uint64_t stepBits(uint64_t bits, uint64_t signBit, uint64_t infBits, bool up) {
 uint64_t nextUpBits(uint64_t bits, ElementType type) {
   switch (type) {
   case ElementType::F16: return stepBits(bits, 0x8000, 0x7C00, true);
+  case ElementType::BF16: return stepBits(bits, 0x8000, 0x7F80, true);
   case ElementType::F32: return stepBits(bits, 0x80000000, 0x7F800000, true);
   default:
     return stepBits(bits, 0x8000000000000000ull, 0x7FF0000000000000ull, true);
@@ -156,6 +167,7 @@ uint64_t nextUpBits(uint64_t bits, ElementType type) {
 uint64_t nextDownBits(uint64_t bits, ElementType type) {
   switch (type) {
   case ElementType::F16: return stepBits(bits, 0x8000, 0x7C00, false);
+  case ElementType::BF16: return stepBits(bits, 0x8000, 0x7F80, false);
   case ElementType::F32: return stepBits(bits, 0x80000000, 0x7F800000, false);
   default:
     return stepBits(bits, 0x8000000000000000ull, 0x7FF0000000000000ull, false);
@@ -167,6 +179,10 @@ uint64_t roundDownBits(double value, ElementType type) {
   case ElementType::F16: {
     uint16_t bits = doubleToHalf(value);
     return halfToDouble(bits) > value ? nextDownBits(bits, type) : bits;
+  }
+  case ElementType::BF16: {
+    uint16_t bits = doubleToBfloat16(value);
+    return bfloat16ToDouble(bits) > value ? nextDownBits(bits, type) : bits;
   }
   case ElementType::F32: {
     uint32_t bits = floatBits(toFloatRounded(value));
@@ -364,6 +380,8 @@ void sortBoxes(HostTensor &t, bool descending) {
 double elementAsDouble(const HostTensor &tensor, int64_t index) {
   switch (tensor.type) {
   case ElementType::F16: return halfToDouble(tensor.get<uint16_t>(index));
+  case ElementType::BF16:
+    return bfloat16ToDouble(tensor.get<uint16_t>(index));
   case ElementType::F32: return tensor.get<float>(index);
   case ElementType::F64: return tensor.get<double>(index);
   case ElementType::I32: return tensor.get<int32_t>(index);

@@ -241,6 +241,7 @@ std::string dtypeName(ElementType type) {
   case ElementType::F16: return "jnp.float16";
   case ElementType::F32: return "jnp.float32";
   case ElementType::F64: return "jnp.float64";
+  case ElementType::BF16: return "jnp.bfloat16";
   }
   return "?";
 }

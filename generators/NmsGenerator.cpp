@@ -55,17 +55,16 @@ int64_t generateMaxOutput(const NmsPolicy &policy, int64_t n, Rng &rng) {
   }
 }
 
-/// f16 or f32 from `weights`; f32 when the weights allow neither.
+/// f16, bf16 or f32 from `weights`; f32 when the weights allow none.
 ElementType pickBoxType(ProgramBuilder &b, const ElementTypeWeights &weights) {
-  bool any = weights[static_cast<size_t>(ElementType::F16)] > 0 ||
-             weights[static_cast<size_t>(ElementType::F32)] > 0;
+  ElementTypeWeights only{};
+  bool any = false;
+  for (ElementType t : {ElementType::F16, ElementType::BF16, ElementType::F32}) {
+    only[static_cast<size_t>(t)] = weights[static_cast<size_t>(t)];
+    any = any || only[static_cast<size_t>(t)] > 0;
+  }
   if (!any)
     return ElementType::F32;
-  ElementTypeWeights only{};
-  only[static_cast<size_t>(ElementType::F16)] =
-      weights[static_cast<size_t>(ElementType::F16)];
-  only[static_cast<size_t>(ElementType::F32)] =
-      weights[static_cast<size_t>(ElementType::F32)];
   return b.pickType(only);
 }
 

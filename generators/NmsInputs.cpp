@@ -94,6 +94,7 @@ namespace {
 bool isInfBits(ElementType type, uint64_t bits) {
   switch (type) {
   case ElementType::F16: return (bits & 0x7FFF) == 0x7C00;
+  case ElementType::BF16: return (bits & 0x7FFF) == 0x7F80;
   case ElementType::F32: return (bits & 0x7FFFFFFF) == 0x7F800000;
   default: return (bits & 0x7FFFFFFFFFFFFFFFull) == 0x7FF0000000000000ull;
   }
@@ -123,9 +124,10 @@ void writeBox(HostTensor &t, int64_t box, const Corners &c, bool center,
     v[0] = c.y1, v[1] = c.x1, v[2] = c.y2, v[3] = c.x2;
   }
   const double max =
-      t.type == ElementType::F16
-          ? 65504.0
-          : static_cast<double>(std::numeric_limits<float>::max());
+      t.type == ElementType::F16    ? 65504.0
+      : t.type == ElementType::BF16 ? 3.3895313892515355e38 // bf16's largest
+                                    : static_cast<double>(
+                                          std::numeric_limits<float>::max());
   for (int64_t k = 0; k < 4; ++k)
     setFloat(t, box * 4 + k, finite ? std::clamp(v[k], -max, max) : v[k]);
 }
@@ -244,7 +246,9 @@ void fillHugeBoxes(HostTensor &t, int64_t count, bool center, Rng &rng) {
     return half ? kHalfMagnitudes[rng.uniform(0, 4)]
                 : kFloatMagnitudes[rng.uniform(0, 6)];
   };
-  const double max = half ? 65504.0 : 3.4028234663852886e38;
+  const double max = half                         ? 65504.0
+                     : t.type == ElementType::BF16 ? 3.3895313892515355e38
+                                                   : 3.4028234663852886e38;
   for (int64_t i = 0; i < count; ++i) {
     Corners c;
     c.y1 = (rng.uniformDouble() * 2 - 1) * magnitude();
@@ -271,9 +275,12 @@ void fillTinyBoxes(HostTensor &t, int64_t count, bool center, Rng &rng) {
   // Small multiples of denormal or barely normal units (exact in the type).
   const bool half = t.type == ElementType::F16;
   constexpr int kFloatExponents[] = {-149, -145, -140, -130, -126, -120};
+  constexpr int kBfloatExponents[] = {-133, -131, -128, -126, -120};
   constexpr int kHalfExponents[] = {-24, -22, -20, -16, -14};
   const int exponent = half ? kHalfExponents[rng.uniform(0, 4)]
-                            : kFloatExponents[rng.uniform(0, 5)];
+                       : t.type == ElementType::BF16
+                           ? kBfloatExponents[rng.uniform(0, 4)]
+                           : kFloatExponents[rng.uniform(0, 5)];
   const double unit = std::ldexp(1.0, exponent);
   for (int64_t i = 0; i < count; ++i) {
     Corners c;
@@ -310,9 +317,12 @@ void fillExactIouBoxes(HostTensor &t, int64_t batches, int64_t n, bool center,
   while (columns * columns < perBatch)
     ++columns;
   // Integer offsets: within f16's exact integers (|x| <= 2048), or far out
-  // for f32 (exact below 2^24).
+  // for f32 (exact below 2^24). bf16 is exact only up to 256: no offset (a
+  // large grid's far cells round, which only makes their IoUs inexact).
   int64_t offset;
-  if (t.type == ElementType::F16)
+  if (t.type == ElementType::BF16)
+    offset = 0;
+  else if (t.type == ElementType::F16)
     offset = rng.uniform(-300, 300);
   else
     switch (rng.uniform(0, 2)) {
@@ -379,9 +389,13 @@ void fillExactIouBoxes(HostTensor &t, int64_t batches, int64_t n, bool center,
 
 /// Distinct scores in every row of n: a permutation of integers around 0
 /// times 2^-s (exact in f16 for n <= 4096); f32 sometimes with a fraction.
+/// bf16 rows longer than 256 (its exact integers) take a permutation of
+/// consecutive bit patterns from 2^-63 up instead.
 void fillDistinctScores(HostTensor &t, int64_t rows, int64_t n, Rng &rng) {
   const double scale = std::ldexp(1.0, -static_cast<int>(rng.uniform(0, 10)));
-  const bool fraction = t.type != ElementType::F16 && rng.chance(0.5);
+  const bool fraction = !isHalfFloat(t.type) && rng.chance(0.5);
+  const bool bitPatterns = t.type == ElementType::BF16 && n > 256 &&
+                           n <= 0x7F80 - 0x2000;
   std::vector<int64_t> perm(static_cast<size_t>(n));
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t i = 0; i < n; ++i)
@@ -389,7 +403,9 @@ void fillDistinctScores(HostTensor &t, int64_t rows, int64_t n, Rng &rng) {
     for (int64_t i = n - 1; i > 0; --i)
       std::swap(perm[static_cast<size_t>(i)],
                 perm[static_cast<size_t>(rng.uniform(0, i))]);
-    for (int64_t i = 0; i < n; ++i) {
+    for (int64_t i = 0; i < n && bitPatterns; ++i)
+      setBits(t, r * n + i, 0x2000 + uint64_t(perm[static_cast<size_t>(i)]));
+    for (int64_t i = 0; i < n && !bitPatterns; ++i) {
       double v = static_cast<double>(perm[static_cast<size_t>(i)] - n / 2);
       if (fraction)
         v += rng.uniformDouble() * 0.5;

@@ -28,6 +28,7 @@ DataType dataTypeOf(ElementType type) {
   case ElementType::I64: return DataType::Int64;
   case ElementType::F16: return DataType::Float16;
   case ElementType::F64: return DataType::Double;
+  case ElementType::BF16: return DataType::BFloat16;
   }
   return DataType::Float;
 }

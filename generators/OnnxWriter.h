@@ -28,6 +28,7 @@ enum class DataType : int32_t {
   Bool = 9,
   Float16 = 10,
   Double = 11,
+  BFloat16 = 16,
 };
 
 /// The ONNX data type of a sift element type.

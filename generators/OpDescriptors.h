@@ -26,9 +26,9 @@ using TypeMask = uint8_t;
 constexpr TypeMask maskOf(ElementType type) {
   return static_cast<TypeMask>(1u << static_cast<unsigned>(type));
 }
-inline constexpr TypeMask kFloatTypes = maskOf(ElementType::F16) |
-                                        maskOf(ElementType::F32) |
-                                        maskOf(ElementType::F64);
+inline constexpr TypeMask kFloatTypes =
+    maskOf(ElementType::F16) | maskOf(ElementType::BF16) |
+    maskOf(ElementType::F32) | maskOf(ElementType::F64);
 inline constexpr TypeMask kIntTypes =
     maskOf(ElementType::I32) | maskOf(ElementType::I64);
 inline constexpr TypeMask kAnyType = kFloatTypes | kIntTypes;
@@ -42,8 +42,8 @@ constexpr bool contains(TypeMask mask, ElementType type) {
 enum class ResultRule {
   Same,          ///< the operand type
   WiderFloat,    ///< a strictly wider float (extf)
-  NarrowerFloat, ///< a strictly narrower float (truncf)
-  AnyFloat,      ///< any float (sitofp)
+  NarrowerFloat, ///< a strictly narrower float (truncf); bf16 only from f32
+  AnyFloat,      ///< any float but bf16 (sitofp)
   WiderInt,      ///< a strictly wider integer (extsi)
   NarrowerInt,   ///< a strictly narrower integer (trunci)
 };

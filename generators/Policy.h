@@ -67,8 +67,8 @@ struct Policy;
 /// A case is generateProgram(policyFor(...), seed).
 Policy policyFor(std::string_view families, bool exactKeys, SizeMode sizes);
 
-/// Weights indexed by ElementType (i32, i64, f16, f32, f64).
-using ElementTypeWeights = std::array<unsigned, 5>;
+/// Weights indexed by ElementType (i32, i64, f16, f32, f64, bf16).
+using ElementTypeWeights = std::array<unsigned, 6>;
 
 /// The classes a dimension size is drawn from (ShapeGenerator.h).
 enum class DimSizeClass {
@@ -118,7 +118,7 @@ struct SortPolicy {
   /// skipped).
   std::array<unsigned, 4> comparatorWeights = {3, 2, 2, 2};
   /// Key element types.
-  ElementTypeWeights keyTypeWeights = {2, 2, 2, 3, 2};
+  ElementTypeWeights keyTypeWeights = {2, 2, 2, 3, 2, 2};
   /// Chance that a payload is an i64 iota along the sort dimension (argsort).
   double iotaPayloadChance = 0.4;
   /// Chance that an iota payload is i32 rather than i64.
@@ -130,7 +130,7 @@ struct SortPolicy {
 /// sift.topk choices.
 struct TopKPolicy {
   /// Input element types.
-  ElementTypeWeights inputTypeWeights = {2, 2, 2, 3, 2};
+  ElementTypeWeights inputTypeWeights = {2, 2, 2, 3, 2, 2};
   /// Weights of k = 0, k = 1, k = n, small k (2..8), any k in [0, n].
   std::array<unsigned, 5> kWeights = {2, 2, 2, 3, 2};
   /// Chance of `largest` (else smallest).
@@ -181,9 +181,9 @@ struct NmsPolicy {
   std::array<unsigned, 3> scoreThresholdWeights = {4, 2, 1};
   /// Chance of center_point_box = 1.
   double centerPointBoxChance = 0.5;
-  /// Element types of boxes and scores (only f16 and f32 are valid).
-  ElementTypeWeights boxTypeWeights = {0, 0, 1, 2, 0};
-  ElementTypeWeights scoreTypeWeights = {0, 0, 1, 2, 0};
+  /// Element types of boxes and scores (only f16, bf16 and f32 are valid).
+  ElementTypeWeights boxTypeWeights = {0, 0, 1, 2, 0, 1};
+  ElementTypeWeights scoreTypeWeights = {0, 0, 1, 2, 0, 1};
   /// Chance that boxes / scores come from a tree of (exact) elementwise
   /// producers rather than straight from a function input (which gets the
   /// box and score modes of InputGenerator.h).
@@ -220,7 +220,7 @@ struct Policy {
   /// Elementwise op weights, indexed by EwKind.
   std::array<unsigned, kNumEwKinds> ewWeights = defaultEwWeights();
   /// Element types of sort payloads that are not iotas.
-  ElementTypeWeights payloadTypeWeights = {2, 3, 1, 2, 1};
+  ElementTypeWeights payloadTypeWeights = {2, 3, 1, 2, 1, 1};
 
   /// Producers: at most this many elementwise ops feeding the main op, in
   /// trees of at most maxProducerDepth levels; each tree node becomes a
@@ -239,6 +239,9 @@ struct Policy {
   /// the expected order is then bit-exact on every device. When true, a
   /// one-ulp difference in exp may legitimately reorder near-equal keys.
   bool allowInexactKeys = true;
+  /// When false, no value is bf16: its weights are ignored and no extf or
+  /// truncf reaches it (systems whose bf16 path sift does not drive yet).
+  bool allowBf16 = true;
 
   /// Consumers: at most this many elementwise ops after each used result of
   /// the main op, each added with consumerChance.

@@ -164,7 +164,19 @@ void ProgramBuilder::keepUnused(int value) { unused.push_back(value); }
 //===----------------------------------------------------------------------===//
 
 ElementType ProgramBuilder::pickType(const ElementTypeWeights &weights) {
-  return kAllElementTypes[rng.pickWeighted(weights.data(), weights.size())];
+  ElementTypeWeights allowed = weights;
+  if (!policy.allowBf16 &&
+      std::any_of(weights.begin(), weights.end() - 1,
+                  [](unsigned w) { return w > 0; }))
+    allowed[static_cast<size_t>(ElementType::BF16)] = 0;
+  return kAllElementTypes[rng.pickWeighted(allowed.data(), allowed.size())];
+}
+
+std::vector<ElementType> ProgramBuilder::allowed(std::vector<ElementType> types) const {
+  if (!policy.allowBf16)
+    types.erase(std::remove(types.begin(), types.end(), ElementType::BF16),
+                types.end());
+  return types;
 }
 
 double ProgramBuilder::pickFloatConstant() {
@@ -194,9 +206,10 @@ ProgramBuilder::ewWeightsFor(std::optional<ElementType> operand,
     EwKind kind = kAllEwKinds[i];
     if (exactOnly && !descriptorOf(kind).exact)
       continue;
-    bool ok = operand ? (result ? isValidEwTyping(kind, *operand, *result)
-                                : !resultTypesFor(kind, *operand).empty())
-                      : !operandTypesFor(kind, *result).empty();
+    bool ok = operand
+                  ? (result ? isValidEwTyping(kind, *operand, *result)
+                            : !allowed(resultTypesFor(kind, *operand)).empty())
+                  : !allowed(operandTypesFor(kind, *result)).empty();
     if (ok)
       weights[i] = policy.ewWeights[i];
   }
@@ -244,7 +257,8 @@ int ProgramBuilder::produceAt(const TensorType &type, int64_t depth,
     return leaf(type, avoid);
   EwKind kind = kAllEwKinds[rng.pickWeighted(weights)];
   const EwDescriptor &d = descriptorOf(kind);
-  ElementType operandType = rng.pick(operandTypesFor(kind, type.elementType));
+  ElementType operandType =
+      rng.pick(allowed(operandTypesFor(kind, type.elementType)));
   --producersLeft;
   TensorType operandTensor{operandType, type.shape};
   std::vector<int> operands;
@@ -277,7 +291,8 @@ int ProgramBuilder::consume(int value) {
       break;
     EwKind kind = kAllEwKinds[rng.pickWeighted(weights)];
     const EwDescriptor &d = descriptorOf(kind);
-    ElementType resultType = rng.pick(resultTypesFor(kind, type.elementType));
+    ElementType resultType =
+        rng.pick(allowed(resultTypesFor(kind, type.elementType)));
     std::vector<int> operands = {value};
     if (d.arity == 2) {
       // The partner: often another value of the same type (a sort payload,

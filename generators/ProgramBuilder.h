@@ -76,7 +76,11 @@ public:
   //===--------------------------------------------------------------------===//
 
   /// An element type drawn from `weights` (indexed by ElementType).
+  /// A type drawn by `weights` (bf16 left out unless the policy allows it
+  /// or nothing else has weight).
   ElementType pickType(const ElementTypeWeights &weights);
+  /// `types` without bf16 unless the policy allows it.
+  std::vector<ElementType> allowed(std::vector<ElementType> types) const;
   /// A float constant exact in f16 (hence in every float type).
   double pickFloatConstant();
   /// An integer constant that fits in `type`.

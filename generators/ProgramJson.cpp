@@ -2,7 +2,10 @@
 
 #include "generators/ProgramJson.h"
 
+#include <cmath>
 #include <functional>
+#include <limits>
+#include <string>
 
 namespace sift::gen {
 
@@ -39,6 +42,31 @@ constexpr gen::ComparatorKind kComparators[] = {
     gen::ComparatorKind::Less, gen::ComparatorKind::Greater,
     gen::ComparatorKind::LessAbs, gen::ComparatorKind::LessLowByte};
 
+/// A float as JSON: a number, or "inf", "-inf" or "nan" (JSON has no
+/// spelling for them; nlohmann writes null, which would read back as no
+/// score threshold at all).
+json floatJson(double value) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  return value;
+}
+
+/// A float written by floatJson (throws nlohmann's type_error otherwise).
+double floatOf(const json &value) {
+  if (value.is_string()) {
+    std::string text = value.get<std::string>();
+    if (text == "inf")
+      return std::numeric_limits<double>::infinity();
+    if (text == "-inf")
+      return -std::numeric_limits<double>::infinity();
+    if (text == "nan")
+      return std::numeric_limits<double>::quiet_NaN();
+  }
+  return value.get<double>();
+}
+
 } // namespace
 
 json programToJson(const gen::Program &program) {
@@ -54,7 +82,7 @@ json programToJson(const gen::Program &program) {
     switch (op.kind) {
     case gen::OpKind::Elementwise:
       o["ew"] = std::string(gen::toString(op.ew));
-      o["constant"] = op.constant;
+      o["constant"] = floatJson(op.constant);
       o["int_constant"] = op.intConstant;
       break;
     case gen::OpKind::Iota: o["dimension"] = op.dimension; break;
@@ -76,10 +104,10 @@ json programToJson(const gen::Program &program) {
     case gen::OpKind::Nms:
       // f32 values widen to double exactly and print to round-trip.
       o["max_output_boxes_per_class"] = op.maxOutputBoxesPerClass;
-      o["iou_threshold"] = static_cast<double>(op.iouThreshold);
-      o["score_threshold"] =
-          op.scoreThreshold ? json(static_cast<double>(*op.scoreThreshold))
-                            : json(nullptr);
+      o["iou_threshold"] = floatJson(op.iouThreshold);
+      o["score_threshold"] = op.scoreThreshold
+                                 ? floatJson(*op.scoreThreshold)
+                                 : json(nullptr);
       o["center_point_box"] = op.centerPointBox;
       break;
     case gen::OpKind::Gather: o["axis"] = op.axis; break;
@@ -104,7 +132,7 @@ std::string opFieldsFromJson(const json &o, gen::Op &op) {
     if (!parsed)
       return "unknown elementwise op '" + ew + "'";
     op.ew = *parsed;
-    op.constant = o.at("constant").get<double>();
+    op.constant = floatOf(o.at("constant"));
     op.intConstant = o.at("int_constant").get<int64_t>();
     return "";
   }
@@ -136,10 +164,10 @@ std::string opFieldsFromJson(const json &o, gen::Op &op) {
   case gen::OpKind::Nms: {
     op.maxOutputBoxesPerClass =
         o.at("max_output_boxes_per_class").get<int64_t>();
-    op.iouThreshold = static_cast<float>(o.at("iou_threshold").get<double>());
+    op.iouThreshold = static_cast<float>(floatOf(o.at("iou_threshold")));
     const json &threshold = o.at("score_threshold");
     if (!threshold.is_null())
-      op.scoreThreshold = static_cast<float>(threshold.get<double>());
+      op.scoreThreshold = static_cast<float>(floatOf(threshold));
     op.centerPointBox = o.at("center_point_box").get<bool>();
     return "";
   }

@@ -325,10 +325,11 @@ private:
       return e;
     const TensorType &boxes = operand(0), &scores = operand(1);
     auto isBoxType = [](ElementType t) {
-      return t == ElementType::F16 || t == ElementType::F32;
+      return t == ElementType::F16 || t == ElementType::BF16 ||
+             t == ElementType::F32;
     };
     if (!isBoxType(boxes.elementType) || !isBoxType(scores.elementType))
-      return fail("boxes and scores must be f16 or f32, found " +
+      return fail("boxes and scores must be f16, bf16 or f32, found " +
                   toMlirType(boxes) + " and " + toMlirType(scores));
     if (boxes.rank() != 3 || boxes.shape[2] != 4)
       return fail("boxes must be [B, N, 4], found " + shapeString(boxes.shape));

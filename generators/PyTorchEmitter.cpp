@@ -130,6 +130,7 @@ std::string torchDtype(ElementType type) {
   case ElementType::F16: return "torch.float16";
   case ElementType::F32: return "torch.float32";
   case ElementType::F64: return "torch.float64";
+  case ElementType::BF16: return "torch.bfloat16";
   }
   return "?";
 }

@@ -50,6 +50,7 @@ int onnxDataType(ElementType type) {
   case ElementType::I64: return 7;
   case ElementType::F16: return 10;
   case ElementType::F64: return 11;
+  case ElementType::BF16: return 16;
   }
   return 0;
 }

@@ -55,6 +55,8 @@ uint64_t roundTo(ElementType type, double value) {
   switch (type) {
   case ElementType::F16:
     return doubleToHalf(value);
+  case ElementType::BF16:
+    return doubleToBfloat16(value);
   case ElementType::F32:
     return bitCast<uint32_t>(static_cast<float>(value));
   default:

@@ -69,6 +69,8 @@ template <typename C> struct FloatArith {
     if constexpr (std::is_same_v<C, float>) {
       if (type == ElementType::F16)
         return halfToFloat(uint16_t(bits));
+      if (type == ElementType::BF16)
+        return bfloat16ToFloat(uint16_t(bits));
       return bitCast<float>(uint32_t(bits));
     } else {
       return bitCast<double>(bits);
@@ -78,12 +80,15 @@ template <typename C> struct FloatArith {
     if constexpr (std::is_same_v<C, float>) {
       if (type == ElementType::F16)
         return floatToHalf(value);
+      if (type == ElementType::BF16)
+        return floatToBfloat16(value);
       return bitCast<uint32_t>(value);
     } else {
       return bitCast<uint64_t>(value);
     }
   }
-  /// Rounds an intermediate to the element type (a no-op unless f16).
+  /// Rounds an intermediate to the element type (a no-op unless f16 or
+  /// bf16).
   C round(C value) const { return load(store(value)); }
 
   uint64_t apply(const gen::Op &op, uint64_t a, uint64_t b) const {
@@ -159,6 +164,8 @@ uint64_t encodeFloat(ElementType type, double value) {
   switch (type) {
   case ElementType::F16:
     return doubleToHalf(value);
+  case ElementType::BF16:
+    return doubleToBfloat16(value);
   case ElementType::F32:
     return bitCast<uint32_t>(static_cast<float>(value));
   case ElementType::F64:
@@ -177,6 +184,8 @@ uint64_t encodeFromInteger(ElementType type, int64_t value) {
   switch (type) {
   case ElementType::F16:
     return doubleToHalf(static_cast<double>(value));
+  case ElementType::BF16:
+    return doubleToBfloat16(static_cast<double>(value));
   case ElementType::F32:
     return bitCast<uint32_t>(static_cast<float>(value));
   case ElementType::F64:

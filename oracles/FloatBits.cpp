@@ -1,7 +1,7 @@
 //===- oracles/FloatBits.cpp - IEEE helpers for the reference -------------===//
 //
-// Total order and ulp distances over raw element bits (binary16 conversion
-// is support/Half.h).
+// Total order and ulp distances over raw element bits (binary16 and
+// bfloat16 conversion is support/Half.h).
 //
 //===----------------------------------------------------------------------===//
 #include "oracles/FloatBits.h"
@@ -16,7 +16,8 @@ namespace sift::oracle {
 
 uint64_t loadBits(ElementType type, const uint8_t *element) {
   switch (type) {
-  case ElementType::F16: {
+  case ElementType::F16:
+  case ElementType::BF16: {
     uint16_t v;
     std::memcpy(&v, element, 2);
     return v;
@@ -39,7 +40,8 @@ uint64_t loadBits(ElementType type, const uint8_t *element) {
 
 void storeBits(ElementType type, uint8_t *element, uint64_t bits) {
   switch (type) {
-  case ElementType::F16: {
+  case ElementType::F16:
+  case ElementType::BF16: {
     uint16_t v = uint16_t(bits);
     std::memcpy(element, &v, 2);
     return;
@@ -64,6 +66,8 @@ bool isNaNBits(ElementType type, uint64_t bits) {
     return false;
   case ElementType::F16:
     return isHalfNaN(uint16_t(bits));
+  case ElementType::BF16:
+    return isBfloat16NaN(uint16_t(bits));
   case ElementType::F32:
     return (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x7fffffu) != 0;
   case ElementType::F64:
@@ -84,6 +88,8 @@ double floatValue(ElementType type, uint64_t bits) {
   switch (type) {
   case ElementType::F16:
     return halfToDouble(uint16_t(bits));
+  case ElementType::BF16:
+    return bfloat16ToDouble(uint16_t(bits));
   case ElementType::F32:
     return double(bitCast<float>(uint32_t(bits)));
   case ElementType::F64:
@@ -100,6 +106,8 @@ int mantissaBits(ElementType type) {
   switch (type) {
   case ElementType::F16:
     return 10;
+  case ElementType::BF16:
+    return 7;
   case ElementType::F32:
     return 23;
   case ElementType::F64:
@@ -123,6 +131,8 @@ bool totalLess(ElementType type, uint64_t a, uint64_t b) {
     return int64_t(a) < int64_t(b);
   case ElementType::F16:
     return totalLess(halfToFloat(uint16_t(a)), halfToFloat(uint16_t(b)));
+  case ElementType::BF16:
+    return totalLess(bfloat16ToFloat(uint16_t(a)), bfloat16ToFloat(uint16_t(b)));
   case ElementType::F32:
     return totalLess(bitCast<float>(uint32_t(a)), bitCast<float>(uint32_t(b)));
   case ElementType::F64:

@@ -1,7 +1,7 @@
 //===- oracles/FloatBits.h - IEEE helpers for the reference ---------------===//
 //
-// Bit-exact helpers the reference and the comparators share: binary16
-// conversion (support/Half.h), the float total order of SEMANTICS.md (`-inf < ... < -0.0 == +0.0 <
+// Bit-exact helpers the reference and the comparators share: binary16 and
+// bfloat16 conversion (support/Half.h), the float total order of SEMANTICS.md (`-inf < ... < -0.0 == +0.0 <
 // ... < +inf < NaN`, every NaN one class), and ulp distances. Elements are
 // handled as raw bits (zero-extended into a uint64_t) so one function covers
 // every element type.
@@ -23,6 +23,11 @@ using ::sift::floatToHalf;
 using ::sift::halfToDouble;
 using ::sift::halfToFloat;
 using ::sift::isHalfNaN;
+using ::sift::bfloat16ToDouble;
+using ::sift::bfloat16ToFloat;
+using ::sift::doubleToBfloat16;
+using ::sift::floatToBfloat16;
+using ::sift::isBfloat16NaN;
 
 //===----------------------------------------------------------------------===//
 // Raw element bits
@@ -76,7 +81,8 @@ bool totalLess(ElementType type, uint64_t a, uint64_t b);
 /// NaN and a number UINT64_MAX. For integer types: |a - b|, saturated.
 uint64_t ulpDistance(ElementType type, uint64_t a, uint64_t b);
 
-/// Stored mantissa bits of a float type: 10, 23 or 52 (0 for integers).
+/// Stored mantissa bits of a float type: 10 (f16), 7 (bf16), 23 or 52 (0 for
+/// integers).
 int mantissaBits(ElementType type);
 
 } // namespace sift::oracle

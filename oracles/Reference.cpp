@@ -540,7 +540,8 @@ namespace {
 double readAsZeroIfDenormal(double value, ElementType type) {
   double smallest = type == ElementType::F64   ? DBL_MIN
                     : type == ElementType::F32 ? FLT_MIN
-                                               : 0.0;
+                    : type == ElementType::BF16 ? FLT_MIN // f32's exponent range
+                                                : 0.0;
   return value != 0 && std::fabs(value) < smallest ? std::copysign(0.0, value)
                                                   : value;
 }

@@ -51,20 +51,23 @@ float maximumF32(float a, float b) {
   return a > b ? a : b;
 }
 
-/// Element `index` of an f16 or f32 tensor as f32 (f16 widened exactly).
+/// Element `index` of an f16, bf16 or f32 tensor as f32 (widened exactly).
 float loadF32(const HostTensor &tensor, int64_t index) {
   size_t width = byteWidth(tensor.type);
   uint64_t bits = loadBits(tensor.type, tensor.data.data() + index * width);
   if (tensor.type == ElementType::F16)
     return halfToFloat(static_cast<uint16_t>(bits));
+  if (tensor.type == ElementType::BF16)
+    return bfloat16ToFloat(static_cast<uint16_t>(bits));
   return bitCast<float>(static_cast<uint32_t>(bits));
 }
 
-/// "" when `tensor` is an f16 or f32 tensor of rank 3 whose bytes fit its
+/// "" when `tensor` is an f16, bf16 or f32 tensor of rank 3 whose bytes fit its
 /// shape, else what is wrong; `name` says which operand.
 std::string checkOperand(const HostTensor &tensor, const std::string &name) {
-  if (tensor.type != ElementType::F16 && tensor.type != ElementType::F32)
-    return name + " must be f16 or f32, found " + describe(tensor);
+  if (tensor.type != ElementType::F16 && tensor.type != ElementType::BF16 &&
+      tensor.type != ElementType::F32)
+    return name + " must be f16, bf16 or f32, found " + describe(tensor);
   if (tensor.rank() != 3)
     return name + " must have rank 3, found " + describe(tensor);
   for (int64_t size : tensor.shape)

@@ -54,6 +54,7 @@ dlpack::DataType dataType(ElementType type) {
   case ElementType::F16: return {dlpack::kFloat, 16, 1};
   case ElementType::F32: return {dlpack::kFloat, 32, 1};
   case ElementType::F64: return {dlpack::kFloat, 64, 1};
+  case ElementType::BF16: return {dlpack::kBfloat, 16, 1};
   }
   return {dlpack::kUInt, 8, 1};
 }

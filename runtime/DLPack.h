@@ -24,7 +24,7 @@ namespace sift::rt::dlpack {
 /// DLDeviceType values sift uses.
 enum DeviceType : int32_t { kCPU = 1, kCUDA = 2, kROCM = 10 };
 /// DLDataTypeCode values sift uses.
-enum TypeCode : uint8_t { kInt = 0, kUInt = 1, kFloat = 2 };
+enum TypeCode : uint8_t { kInt = 0, kUInt = 1, kFloat = 2, kBfloat = 4 };
 
 struct Device {
   int32_t device_type;

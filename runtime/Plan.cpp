@@ -503,7 +503,7 @@ bool parseBufferRecord(RecordParser &p, PlanBuffer &buffer) {
   if (auto t = parseElementType(*type))
     buffer.type = *t;
   else
-    return p.bad("type", *type, "an element type (i32, i64, f16, f32, f64)");
+    return p.bad("type", *type, "an element type (i32, i64, f16, bf16, f32, f64)");
   if (auto s = parseList<int64_t>(*shape))
     buffer.shape = std::move(*s);
   else

@@ -120,6 +120,10 @@ enum class Fault : uint8_t {
   /// place of the sorted tile. Oracle: data-race on the emu device; on a
   /// GPU runtime-error (an illegal address) or mismatch.
   RadixMatchPeerBitLost,
+  /// The radix sort's and radix select's order bits test a 16-bit float
+  /// for NaN with f16's exponent mask: bf16 keys past 2^121 and its
+  /// infinities order as NaN. Oracle: mismatch (GPU or emu).
+  Bf16OrderF16Layout,
 };
 
 /// Every fault, in enum order.
@@ -151,7 +155,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::NmsMaskLastBitLost,
                                        Fault::NmsWalkRowNotMerged,
                                        Fault::NmsTileLastRowFirstBox,
-                                       Fault::RadixMatchPeerBitLost};
+                                       Fault::RadixMatchPeerBitLost,
+                                       Fault::Bf16OrderF16Layout};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -164,7 +169,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "radix-lookback-skips-one", "radix-tail-overrun",
 /// "radix-split-unzeroed", "scan-barrier-in-branch", "select-done-race",
 /// "nms-mask-last-bit-lost", "nms-walk-row-not-merged",
-/// "nms-tile-last-row-first-box", "radix-match-peer-bit-lost".
+/// "nms-tile-last-row-first-box", "radix-match-peer-bit-lost",
+/// "bf16-order-f16-layout".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -196,6 +202,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::NmsWalkRowNotMerged: return "nms-walk-row-not-merged";
   case Fault::NmsTileLastRowFirstBox: return "nms-tile-last-row-first-box";
   case Fault::RadixMatchPeerBitLost: return "radix-match-peer-bit-lost";
+  case Fault::Bf16OrderF16Layout: return "bf16-order-f16-layout";
   }
   return "?";
 }

@@ -1,4 +1,4 @@
-//===- support/Half.cpp - IEEE binary16 conversions -----------------------===//
+//===- support/Half.cpp - binary16 and bfloat16 conversions ---------------===//
 
 #include "support/Half.h"
 
@@ -99,6 +99,62 @@ uint16_t doubleToHalf(double value) {
 
 uint16_t floatToHalf(float value) {
   return doubleToHalf(static_cast<double>(value));
+}
+
+//===----------------------------------------------------------------------===//
+// bfloat16
+//===----------------------------------------------------------------------===//
+
+double bfloat16ToDouble(uint16_t bits) {
+  uint64_t sign = uint64_t(bits & 0x8000) << 48;
+  uint64_t exponent = (bits >> 7) & 0xff;
+  uint64_t mantissa = bits & 0x7f;
+  if (exponent == 0xff)
+    return bitCast<double>(sign | 0x7ff0000000000000ull | (mantissa << 45));
+  if (exponent == 0) {
+    if (mantissa == 0)
+      return bitCast<double>(sign);
+    // Denormal: mantissa * 2^-133, a double normal.
+    double magnitude = double(mantissa) * 0x1p-133;
+    return sign ? -magnitude : magnitude;
+  }
+  return bitCast<double>(sign | ((exponent - 127 + 1023) << 52) |
+                         (mantissa << 45));
+}
+
+uint16_t doubleToBfloat16(double value) {
+  uint64_t bits = bitCast<uint64_t>(value);
+  uint16_t sign = uint16_t((bits >> 48) & 0x8000);
+  int exponent = int((bits >> 52) & 0x7ff);
+  uint64_t mantissa = bits & 0xfffffffffffffull;
+  if (exponent == 0x7ff) {
+    if (mantissa == 0)
+      return sign | 0x7f80;
+    return uint16_t(sign | 0x7fc0 | ((mantissa >> 45) & 0x7f));
+  }
+  if (exponent == 0 && mantissa == 0)
+    return sign;
+  uint64_t m = exponent == 0 ? mantissa : (mantissa | (uint64_t(1) << 52));
+  int e = exponent == 0 ? -1022 : exponent - 1023;
+  if (e >= -126) {
+    // Normal range: keep 8 significant bits.
+    uint64_t q = shiftRightRoundEven(m, 45); // in [128, 256]
+    if (q == 256) {
+      q = 128;
+      ++e;
+    }
+    if (e > 127)
+      return sign | 0x7f80;
+    return uint16_t(sign | (uint16_t(e + 127) << 7) | uint16_t(q - 128));
+  }
+  // Denormal range: value / 2^-133 rounded to an integer in [0, 128]; 128 is
+  // the smallest normal, whose bit pattern is exactly 0x80.
+  uint64_t q = shiftRightRoundEven(m, 45 + (-126 - e));
+  return uint16_t(sign | uint16_t(q));
+}
+
+uint16_t floatToBfloat16(float value) {
+  return doubleToBfloat16(static_cast<double>(value));
 }
 
 } // namespace sift

@@ -221,11 +221,16 @@ std::string_view sift::npyDtype(ElementType type) {
   case ElementType::F16: return "<f2";
   case ElementType::F32: return "<f4";
   case ElementType::F64: return "<f8";
+  // NumPy has no bfloat16: ml_dtypes saves it as two opaque bytes, which
+  // iree-run-module reads as bf16 too.
+  case ElementType::BF16: return "<V2";
   }
   return "?";
 }
 
 std::optional<ElementType> sift::parseNpyDtype(std::string_view dtype) {
+  if (dtype == "|V2") // NumPy's own spelling of the same two bytes
+    return ElementType::BF16;
   for (ElementType type : kAllElementTypes)
     if (npyDtype(type) == dtype)
       return type;
@@ -277,7 +282,7 @@ Result<HostTensor> sift::parseNpy(const uint8_t *data, size_t size,
       return error("dtype '" + header.descr +
                    "' is big-endian; only little-endian dtypes are supported");
     return error("unsupported dtype '" + header.descr +
-                 "' (supported: <f2 <f4 <f8 <i4 <i8)");
+                 "' (supported: <f2 <f4 <f8 <i4 <i8, and <V2 or |V2 for bf16)");
   }
 
   uint64_t elements = 1;

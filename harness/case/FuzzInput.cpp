@@ -25,7 +25,7 @@ namespace {
 
 constexpr ElementType kTypes[] = {ElementType::I32, ElementType::I64,
                                   ElementType::F16, ElementType::F32,
-                                  ElementType::F64};
+                                  ElementType::F64, ElementType::BF16};
 constexpr double kFloatConstants[] = {0.5, -2.0, 3.0, 1.0, -0.0, 0.25};
 constexpr int64_t kIntConstants[] = {1, -3, 7, 255, -1};
 

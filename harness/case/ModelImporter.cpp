@@ -21,6 +21,8 @@ namespace {
 std::optional<ElementType> elementTypeOf(mlir::Type type) {
   if (type.isF16())
     return ElementType::F16;
+  if (type.isBF16())
+    return ElementType::BF16;
   if (type.isF32())
     return ElementType::F32;
   if (type.isF64())
@@ -104,7 +106,7 @@ private:
     std::optional<gen::TensorType> type = tensorTypeOf(value.getType());
     if (!type)
       return makeError(what + " has type " + printed(value.getType()) +
-                       ", not a static tensor of f16, f32, f64, i32 or i64");
+                       ", not a static tensor of f16, bf16, f32, f64, i32 or i64");
     int id = program.addValue(*type);
     ids[value] = id;
     return id;

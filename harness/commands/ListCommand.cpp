@@ -123,6 +123,9 @@ FaultText describe(Fault fault) {
   case Fault::RadixMatchPeerBitLost:
     return {"radix_match's warp match ignores a digit's top bit",
             "data-race on emu; runtime-error or mismatch on a GPU"};
+  case Fault::Bf16OrderF16Layout:
+    return {"radix sort and select test bf16 keys for NaN with f16's mask",
+            "mismatch (GPU or emu)"};
   }
   return {"?", "?"};
 }

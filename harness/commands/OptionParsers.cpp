@@ -132,6 +132,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::NmsWalkRowNotMerged:
     case Fault::NmsTileLastRowFirstBox:
     case Fault::RadixMatchPeerBitLost:
+    case Fault::Bf16OrderF16Layout:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

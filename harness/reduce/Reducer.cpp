@@ -229,6 +229,9 @@ HostTensor convert(const HostTensor &tensor, ElementType type) {
       double v = gen::elementAsDouble(tensor, i);
       switch (type) {
       case ElementType::F16: out.set<uint16_t>(i, doubleToHalf(v)); break;
+      case ElementType::BF16:
+        out.set<uint16_t>(i, doubleToBfloat16(v));
+        break;
       case ElementType::F32: out.set<float>(i, static_cast<float>(v)); break;
       default: out.set<double>(i, v); break;
       }

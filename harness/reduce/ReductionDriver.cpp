@@ -151,6 +151,7 @@ std::vector<Candidate> candidates(const ReductionCase &c) {
   addSizeEdits(c.program, out);
   for (auto [from, to] : {std::pair{ElementType::F64, ElementType::F32},
                           {ElementType::F16, ElementType::F32},
+                          {ElementType::BF16, ElementType::F32},
                           {ElementType::I64, ElementType::I32}})
     out.push_back({std::string(toString(from)) + " to " +
                        std::string(toString(to)),

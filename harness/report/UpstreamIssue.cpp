@@ -134,9 +134,7 @@ bool pointApplies(const std::string &key, const gen::Program &program) {
         op.kind == gen::OpKind::Elementwise && op.ew == gen::EwKind::Sigmoid;
   }
   for (const gen::TensorType &type : program.values)
-    real |= type.elementType == ElementType::F16 ||
-            type.elementType == ElementType::F32 ||
-            type.elementType == ElementType::F64;
+    real |= isFloat(type.elementType);
   if (key == "stable_sort")
     return sort;
   if (key == "topk_ties")

@@ -290,8 +290,10 @@ void TopkOp::getEffects(
 
 namespace {
 
-/// True for the element types NMS computes on (in f32): f16 and f32.
-bool isNmsFloat(Type type) { return type.isF16() || type.isF32(); }
+/// True for the element types NMS computes on (in f32): f16, bf16 and f32.
+bool isNmsFloat(Type type) {
+  return type.isF16() || type.isBF16() || type.isF32();
+}
 
 /// `a == b` where both are known; a dynamic size matches anything.
 bool sameSize(int64_t a, int64_t b) {
@@ -314,20 +316,20 @@ LogicalResult verifyNmsAttributes(Operation *op, APFloat iou,
 }
 
 /// boxes [B, N, 4] and scores [B, C, N] (scores may be the sorted scores
-/// of sift.nms_per_class), both f16 or f32.
+/// of sift.nms_per_class), each f16, bf16 or f32.
 LogicalResult verifyBoxesAndScores(Operation *op, ShapedType boxes,
                                    ShapedType scores, StringRef scoresName) {
   if (boxes.getRank() != 3 || boxes.isDynamicDim(2) ||
       boxes.getDimSize(2) != 4)
     return op->emitOpError("boxes must be [B, N, 4], found ") << boxes;
   if (!isNmsFloat(boxes.getElementType()))
-    return op->emitOpError("boxes must be f16 or f32, found ")
+    return op->emitOpError("boxes must be f16, bf16 or f32, found ")
            << boxes.getElementType();
   if (scores.getRank() != 3)
     return op->emitOpError() << scoresName << " must be [B, C, N], found "
                              << scores;
   if (!isNmsFloat(scores.getElementType()))
-    return op->emitOpError() << scoresName << " must be f16 or f32, found "
+    return op->emitOpError() << scoresName << " must be f16, bf16 or f32, found "
                              << scores.getElementType();
   if (boxes.isDynamicDim(1) || scores.isDynamicDim(2))
     return op->emitOpError("the number of boxes N must be static, found ")

@@ -163,7 +163,7 @@ def Sift_NmsOp : Sift_Op<"nms", [
   let summary = "Non-maximum suppression (ONNX NonMaxSuppression)";
   let description = [{
     For every batch `b` and class `c`, selects boxes of `boxes [B, N, 4]` by
-    their scores `scores [B, C, N]` (f16 or f32, computed in f32), exactly as
+    their scores `scores [B, C, N]` (f16, bf16 or f32, computed in f32), exactly as
     ONNX `NonMaxSuppression` (opset 11 and later):
 
     - candidates are the boxes whose score is `> score_threshold` (strict;

@@ -16,6 +16,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -132,6 +133,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   rows.injectRadixMatchPeerBitLost =
       options.faults.contains(Fault::RadixMatchPeerBitLost);
   rows.injectSelectDoneRace = options.faults.contains(Fault::SelectDoneRace);
+  rows.injectBf16OrderF16Layout =
+      options.faults.contains(Fault::Bf16OrderF16Layout);
   rows.injectNmsMaskLastBitLost =
       options.faults.contains(Fault::NmsMaskLastBitLost);
   rows.injectNmsWalkRowNotMerged =
@@ -185,6 +188,8 @@ void sift::addCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
   lower.crashAtRandom = options.faults.contains(Fault::CrashAtRandom);
   pm.addNestedPass<func::FuncOp>(createLowerToLoops(lower));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // bf16 in f32 and integer ops (the host has no bf16 helpers).
+  pm.addPass(createExpandBf16ForHost());
 
   // Step 4. Lower to the LLVM dialect.
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -272,6 +277,7 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
     kernels.addPass(createKernelAllocsToAttributions(attributions));
     kernels.addPass(createLowerAffinePass());
     kernels.addPass(createSCFToControlFlowPass());
+    kernels.addPass(createExpandBf16ForHost());
     kernels.addPass(createLowerKernelsForHost());
     return;
   }
@@ -287,8 +293,13 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
       attach.linkLibs.push_back(options.libdevicePath);
     pm.addPass(createGpuNVVMAttachTarget(attach));
   }
-  // Step 2. Lower each kernel module to NVVM or ROCDL.
+  // Step 2. Lower each kernel module to NVVM or ROCDL. Math on bf16 is
+  // done in f32 and rounded once (the ROCDL lowering has no bf16 math; f16
+  // keeps the targets' own).
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  math::MathExtendToSupportedTypesOptions extend;
+  extend.extraTypeStrs = {"f16"};
+  kernels.addPass(math::createMathExtendToSupportedTypes(extend));
   kernels.addPass(createLowerWarpOps(LowerWarpOpsOptions{
       options.target == TargetKind::Amdgpu ? "rocdl" : "nvvm"}));
   KernelAllocsToAttributionsOptions attributions;

@@ -54,6 +54,8 @@ std::optional<sift::ElementType> toElementType(Type type) {
     return sift::ElementType::I64;
   if (type.isF16())
     return sift::ElementType::F16;
+  if (type.isBF16())
+    return sift::ElementType::BF16;
   if (type.isF32())
     return sift::ElementType::F32;
   if (type.isF64())

@@ -15,6 +15,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -70,6 +72,52 @@ createHostTargetMachine(const sift::HostTargetOptions &options,
   return machine;
 }
 
+/// True when an instruction of `module` produces or takes a bfloat.
+bool usesBfloat(const llvm::Module &module) {
+  for (const llvm::Function &function : module)
+    for (const llvm::Instruction &inst : llvm::instructions(function)) {
+      if (inst.getType()->getScalarType()->isBFloatTy())
+        return true;
+      for (const llvm::Value *operand : inst.operands())
+        if (operand->getType()->getScalarType()->isBFloatTy())
+          return true;
+    }
+  return false;
+}
+
+/// Defines `__truncsfbf2` (f32 -> bf16, round to nearest even, a NaN kept
+/// quiet with its sign and top payload bits) in `module`, hidden and weak.
+/// x86-64 keeps bf16 values promoted to f32 in registers and rounds them
+/// back with this libgcc helper, which Debian 12's libgcc does not have.
+/// The pipelines do bf16 arithmetic as explicit integer rounding
+/// (sift-expand-bf16-for-host), so the back end only rounds values that
+/// came from bf16 exactly: any correct rounding gives them back.
+void defineTruncSfBf2(llvm::Module &module) {
+  const char *name = "__truncsfbf2";
+  if (llvm::Function *existing = module.getFunction(name))
+    if (!existing->isDeclaration())
+      return;
+  llvm::LLVMContext &context = module.getContext();
+  llvm::IRBuilder<> b(context);
+  auto *type = llvm::FunctionType::get(b.getBFloatTy(), {b.getFloatTy()},
+                                       /*isVarArg=*/false);
+  llvm::Function *function = llvm::cast<llvm::Function>(
+      module.getOrInsertFunction(name, type).getCallee());
+  function->setLinkage(llvm::GlobalValue::WeakAnyLinkage);
+  function->setVisibility(llvm::GlobalValue::HiddenVisibility);
+  b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", function));
+  llvm::Value *x = function->getArg(0);
+  llvm::Value *bits = b.CreateBitCast(x, b.getInt32Ty());
+  llvm::Value *odd = b.CreateAnd(b.CreateLShr(bits, 16), b.getInt32(1));
+  llvm::Value *rounded =
+      b.CreateLShr(b.CreateAdd(bits, b.CreateAdd(odd, b.getInt32(0x7fff))), 16);
+  llvm::Value *quiet = b.CreateOr(b.CreateLShr(bits, 16), b.getInt32(0x40));
+  llvm::Value *isNan = b.CreateFCmpUNO(x, x);
+  llvm::Value *half =
+      b.CreateTrunc(b.CreateSelect(isNan, quiet, rounded), b.getInt16Ty());
+  b.CreateRet(b.CreateBitCast(half, b.getBFloatTy()));
+}
+
 std::string linkerPath(const sift::HostTargetOptions &options) {
   if (!options.linker.empty())
     return options.linker;
@@ -103,6 +151,8 @@ sift::translateForHost(ModuleOp module, llvm::LLVMContext &context,
   }
   llvmModule->setTargetTriple(machine->getTargetTriple());
   llvmModule->setDataLayout(machine->createDataLayout());
+  if (usesBfloat(*llvmModule))
+    defineTruncSfBf2(*llvmModule);
   auto optimize = makeOptimizingTransformer(options.optLevel, 0, machine.get());
   if (llvm::Error err = optimize(llvmModule.get())) {
     error = "LLVM optimization failed: " + llvm::toString(std::move(err));

@@ -324,6 +324,8 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            "bool", /*default=*/"false", "Fault radix-match-peer-bit-lost">,
     Option<"injectSelectDoneRace", "inject-select-done-race", "bool",
            /*default=*/"false", "Fault select-done-race">,
+    Option<"injectBf16OrderF16Layout", "inject-bf16-order-f16-layout", "bool",
+           /*default=*/"false", "Fault bf16-order-f16-layout">,
     Option<"injectNmsMaskLastBitLost", "inject-nms-mask-last-bit-lost",
            "bool", /*default=*/"false", "Fault nms-mask-last-bit-lost">,
     Option<"injectNmsWalkRowNotMerged", "inject-nms-walk-row-not-merged",
@@ -398,6 +400,22 @@ def CopiesToLinalg : Pass<"sift-copies-to-linalg"> {
     rewrites every copy as `linalg.copy`, which lowers to loops.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def ExpandBf16ForHost : Pass<"sift-expand-bf16-for-host"> {
+  let summary = "bf16 arithmetic in f32 and bf16 casts as integer ops";
+  let description = [{
+    An x86 host has no bf16 arithmetic: LLVM promotes it to f32 and rounds
+    back with `__truncsfbf2`, which Debian 12's libgcc lacks, so a host
+    library holding one does not load. This pass computes every arith and
+    math op on bf16 in f32 (extf, the op, truncf: the one rounding a bf16
+    op does; negf and absf stay), and expands `extf` from and `truncf` to
+    bf16 into integer arithmetic (a shift; a round to nearest even with a
+    quiet NaN). The cpu pipeline and the emu device's host kernels run it;
+    the GPU targets lower bf16 themselves.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
 }
 
 def DedupeKernels : Pass<"sift-dedupe-kernels", "mlir::ModuleOp"> {

@@ -100,7 +100,8 @@ public:
 private:
   /// The order-preserving bits of `value` as an i64, larger = better.
   Value betterBits(OpBuilder &b, Value value) {
-    Value up = sift::buildOrderBits(b, loc, value, !topk.isLargest());
+    Value up = sift::buildOrderBits(b, loc, value, !topk.isLargest(),
+                                    options.halfNanLayout);
     if (keyBits == 64)
       return up;
     return arith::ExtUIOp::create(b, loc, b.getI64Type(), up);

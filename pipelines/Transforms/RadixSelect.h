@@ -19,6 +19,7 @@ struct RadixSelectOptions {
   int64_t threads = 1;  ///< threads of a counting or filtering workgroup
   bool digitOffByOne = false; ///< fault radix-digit-off-by-one
   bool doneRace = false;      ///< fault select-done-race
+  bool halfNanLayout = false; ///< fault bf16-order-f16-layout
 };
 
 /// The bits a radix select digit takes, and so a histogram's bins.

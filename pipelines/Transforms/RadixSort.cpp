@@ -119,7 +119,8 @@ LogicalResult RadixSortLowering::build() {
 
 Value RadixSortLowering::digitOf(OpBuilder &b, Value key, Value shift,
                                  int64_t width) {
-  Value bits = sift::buildOrderBits(b, loc, key, invert);
+  Value bits =
+      sift::buildOrderBits(b, loc, key, invert, options.halfNanLayout);
   Type type = bits.getType();
   Value shifted = arith::ShRUIOp::create(
       b, loc, bits, arith::IndexCastUIOp::create(b, loc, type, shift));

@@ -30,6 +30,7 @@ struct RadixSortOptions {
   /// (algorithm radix_match).
   bool match = false;
   bool matchPeerBitLost = false; ///< fault radix-match-peer-bit-lost
+  bool halfNanLayout = false;    ///< fault bf16-order-f16-layout
 };
 
 /// The bits a pass of the radix sort places by, and the bits of each of the

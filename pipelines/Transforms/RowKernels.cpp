@@ -395,7 +395,7 @@ int64_t sift::nextPowerOfTwo(int64_t n) {
 }
 
 Value sift::buildOrderBits(OpBuilder &b, Location loc, Value value,
-                           bool invert) {
+                           bool invert, bool halfNanLayout) {
   Type keyType = value.getType();
   unsigned width = keyType.getIntOrFloatBitWidth();
   Type bitsType = b.getIntegerType(width);
@@ -411,6 +411,14 @@ Value sift::buildOrderBits(OpBuilder &b, Location loc, Value value,
                                          value, zeroValue);
     Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
                                         value, value);
+    if (halfNanLayout && width == 16) {
+      // Fault bf16-order-f16-layout: |bits| above f16's infinity.
+      Value magnitude = arith::AndIOp::create(
+          b, loc, bits, arith::ConstantIntOp::create(b, loc, bitsType, 0x7fff));
+      isNan = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ugt, magnitude,
+          arith::ConstantIntOp::create(b, loc, bitsType, 0x7c00));
+    }
     Value zero = arith::ConstantIntOp::create(b, loc, bitsType, 0);
     bits = arith::SelectOp::create(b, loc, isZero, zero, bits);
     Value negative = arith::CmpIOp::create(

@@ -149,9 +149,12 @@ void buildCompositeBitonicSort(mlir::OpBuilder &b, mlir::Location loc,
 /// integer of its width whose unsigned order is SEMANTICS.md's total order
 /// of keys: integers signed; floats with -0 = +0 (both give +0's bits) and
 /// every NaN one key (all ones) above +inf. `invert` flips every bit (the
-/// reverse order). Equal keys give equal bits.
+/// reverse order). Equal keys give equal bits. `halfNanLayout` (fault
+/// bf16-order-f16-layout) tests every 16-bit float for NaN on its bits with
+/// f16's exponent mask, which is right for f16 and wrong for bf16.
 mlir::Value buildOrderBits(mlir::OpBuilder &b, mlir::Location loc,
-                           mlir::Value value, bool invert);
+                           mlir::Value value, bool invert,
+                           bool halfNanLayout = false);
 
 /// Builds a gpu.launch of `blocks` workgroups of `threads` threads along x;
 /// `body` gets the block and thread ids (x). The builder continues after

@@ -401,6 +401,7 @@ struct WorkgroupRowsPass final
         radix.threads = config.getWorkgroupSize()[0];
         radix.digitOffByOne = injectRadixDigitOffByOne;
         radix.doneRace = injectSelectDoneRace;
+        radix.halfNanLayout = injectBf16OrderF16Layout;
         if (failed(sift::lowerTopkByRadixSelect(rewriter, *row, radix)))
           return signalPassFailure();
         rewriter.eraseOp(op);
@@ -432,6 +433,7 @@ struct WorkgroupRowsPass final
             config.getAlgorithm() == sift::Algorithm::RadixOnesweep;
         radix.match = config.getAlgorithm() == sift::Algorithm::RadixMatch;
         radix.matchPeerBitLost = injectRadixMatchPeerBitLost;
+        radix.halfNanLayout = injectBf16OrderF16Layout;
         radix.lookbackSkipsOne = injectRadixLookbackSkipsOne;
         radix.tailOverrun = injectRadixTailOverrun;
         radix.splitUnzeroed = injectRadixSplitUnzeroed;

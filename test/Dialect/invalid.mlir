@@ -315,7 +315,7 @@ func.func @nms_boxes_rank(%b: tensor<1x6xf32>, %s: tensor<1x1x6xf32>, %o: tensor
 // -----
 
 func.func @nms_boxes_type(%b: tensor<1x6x4xf64>, %s: tensor<1x1x6xf32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
-  // expected-error @+1 {{boxes must be f16 or f32, found 'f64'}}
+  // expected-error @+1 {{boxes must be f16, bf16 or f32, found 'f64'}}
   %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<1x6x4xf64>, tensor<1x1x6xf32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
   return
 }
@@ -323,7 +323,7 @@ func.func @nms_boxes_type(%b: tensor<1x6x4xf64>, %s: tensor<1x1x6xf32>, %o: tens
 // -----
 
 func.func @nms_scores_type(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xi32>, %o: tensor<2x3xi64>, %c: tensor<1xi64>) {
-  // expected-error @+1 {{scores must be f16 or f32, found 'i32'}}
+  // expected-error @+1 {{scores must be f16, bf16 or f32, found 'i32'}}
   %r:2 = sift.nms max_output_boxes_per_class(2) iou_threshold(0.5) ins(%b, %s : tensor<1x6x4xf32>, tensor<1x1x6xi32>) outs(%o, %c : tensor<2x3xi64>, tensor<1xi64>) -> tensor<2x3xi64>, tensor<1xi64>
   return
 }

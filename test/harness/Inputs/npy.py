@@ -1,8 +1,13 @@
 """NumPy .npy files and sift artifacts for lit tests, in plain python (the
 test machines have no numpy).
 
-  npy.py write OUT.npy DTYPE SHAPE VALUE...  DTYPE <f2 <f4 <f8 <i4 <i8; SHAPE
+  npy.py write OUT.npy DTYPE SHAPE VALUE...  DTYPE <f2 <f4 <f8 <i4 <i8, or
+                                             <V2 (bf16, rounded to nearest
+                                             even from the f32); SHAPE
                                              "1x4x4" ("" for a scalar)
+  npy.py random|specials OUT DTYPE SHAPE SEED  eighths in [-400, 400)
+                                             (specials: one in eight +-inf,
+                                             NaN or huge), seeded
   npy.py rows FILE.npy                       "DTYPE SHAPE", then one line per
                                              row of the last dimension
   npy.py sections FILE.siftart               one line per section (format in
@@ -28,6 +33,14 @@ import sys
 CODES = {"<f2": "e", "<f4": "f", "<f8": "d", "<i4": "i", "<i8": "q"}
 
 
+def float_to_bf16(value):
+    """The bf16 bits of `value` (as f32), rounded to nearest even."""
+    bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    if (bits & 0x7f800000) == 0x7f800000 and bits & 0x7fffff:
+        return (bits >> 16) | 0x40  # NaN: keep it a NaN
+    return (bits + 0x7fff + ((bits >> 16) & 1)) >> 16
+
+
 def encode(dtype, dims, values):
     shape = ", ".join(str(d) for d in dims) + ("," if len(dims) == 1 else "")
     header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
@@ -35,10 +48,14 @@ def encode(dtype, dims, values):
     # Magic (6), version (2) and length (2), then the header padded with
     # spaces and a line break to a multiple of 64 bytes.
     header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    code = CODES[dtype]
-    cast = float if code in "efd" else int
-    data = struct.pack("<%d%s" % (len(values), code),
-                       *[cast(v) for v in values])
+    if dtype == "<V2":
+        data = b"".join(struct.pack("<H", float_to_bf16(float(v)))
+                        for v in values)
+    else:
+        code = CODES[dtype]
+        cast = float if code in "efd" else int
+        data = struct.pack("<%d%s" % (len(values), code),
+                           *[cast(v) for v in values])
     return (b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) +
             header.encode("latin1") + data)
 
@@ -53,6 +70,10 @@ def decode(raw):
     count = 1
     for d in dims:
         count *= d
+    if dtype in ("<V2", "|V2"):
+        bits = struct.unpack("<%dH" % count, raw[10 + length:])
+        return dtype, dims, tuple(
+            struct.unpack("<f", struct.pack("<I", b << 16))[0] for b in bits)
     values = struct.unpack("<%d%s" % (count, CODES[dtype]),
                            raw[10 + length:])
     return dtype, dims, values
@@ -151,6 +172,20 @@ if __name__ == "__main__":
             count *= int(d)
         write(sys.argv[2], sys.argv[3], sys.argv[4],
               [str(generator.randint(-3200, 3199) / 8) for _ in range(count)])
+    elif command == "specials":
+        # specials PATH DTYPE SHAPE SEED: like random, with one element in
+        # eight one of +-inf, NaN, +-2^126 or +-3e38 (float dtypes).
+        import random
+        generator = random.Random(int(sys.argv[5]))
+        count = 1
+        for d in sys.argv[4].split("x"):
+            count *= int(d)
+        extremes = ["inf", "-inf", "nan", str(2.0 ** 126), str(-2.0 ** 126),
+                    "3e38", "-3e38"]
+        write(sys.argv[2], sys.argv[3], sys.argv[4],
+              [generator.choice(extremes) if generator.random() < 0.125
+               else str(generator.randint(-3200, 3199) / 8)
+               for _ in range(count)])
     elif command == "rows":
         rows(sys.argv[2])
     elif command == "sections":

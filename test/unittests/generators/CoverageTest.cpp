@@ -134,8 +134,8 @@ Coverage collect(uint64_t campaign, uint64_t count) {
 
 TEST(Coverage, DefaultPolicyReachesEverySpecCase) {
   Coverage c = collect(2024, 4000);
-  EXPECT_EQ(c.sortKeyTypes.size(), 5u);
-  EXPECT_EQ(c.topkTypes.size(), 5u);
+  EXPECT_EQ(c.sortKeyTypes.size(), 6u);
+  EXPECT_EQ(c.topkTypes.size(), 6u);
   EXPECT_EQ(c.sortOperandCounts, (std::set<size_t>{1, 2, 3}));
   EXPECT_EQ(c.orders.size(), 3u);
   // less/greater for float and int keys, less_abs (float), less_low_byte (int).

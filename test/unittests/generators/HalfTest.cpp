@@ -1,4 +1,4 @@
-//===- test/unittests/generators/HalfTest.cpp - f16 conversions -----------===//
+//===- test/unittests/generators/HalfTest.cpp - f16 and bf16 conversions --===//
 //
 // Round-to-nearest-even from double, exactness, special values, and a
 // round trip over every half bit pattern.
@@ -79,4 +79,74 @@ TEST(Half, IsExactFloat) {
   EXPECT_FALSE(isExactFloat(INFINITY, ElementType::F64));
   EXPECT_FALSE(isExactFloat(std::nan(""), ElementType::F32));
   EXPECT_FALSE(isExactFloat(1.0, ElementType::I32));
+}
+
+//===----------------------------------------------------------------------===//
+// bfloat16
+//===----------------------------------------------------------------------===//
+
+TEST(Bfloat16, KnownValues) {
+  EXPECT_EQ(doubleToBfloat16(1.0), 0x3F80);
+  EXPECT_EQ(doubleToBfloat16(-2.0), 0xC000);
+  EXPECT_EQ(doubleToBfloat16(-0.0), 0x8000);
+  EXPECT_EQ(doubleToBfloat16(INFINITY), 0x7F80);
+  EXPECT_EQ(doubleToBfloat16(3.3895313892515355e38), 0x7F7F); // largest
+  EXPECT_EQ(doubleToBfloat16(std::ldexp(1.0, -126)), 0x0080); // min normal
+  EXPECT_EQ(doubleToBfloat16(std::ldexp(1.0, -133)), 0x0001); // min denormal
+  EXPECT_EQ(bfloat16ToDouble(0x0001), std::ldexp(1.0, -133));
+  EXPECT_EQ(bfloat16ToDouble(0xC040), -3.0);
+  EXPECT_EQ(bfloat16ToFloat(0x7F7F), 3.3895313892515355e38f);
+}
+
+TEST(Bfloat16, RoundsOnceToNearestEven) {
+  // 1 + 2^-8 is halfway between 1 and 1 + 2^-7: ties to even (1).
+  EXPECT_EQ(doubleToBfloat16(1.0 + std::ldexp(1.0, -8)), 0x3F80);
+  // 1 + 3 * 2^-8: halfway, the even neighbour is 1 + 2^-6.
+  EXPECT_EQ(doubleToBfloat16(1.0 + 3 * std::ldexp(1.0, -8)), 0x3F82);
+  // A hair above halfway rounds up, even below f32's precision (through
+  // f32 it would round to the halfway point, then to even: 1.0).
+  EXPECT_EQ(doubleToBfloat16(1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40)),
+            0x3F81);
+  // Past halfway above the largest finite: infinity; just below: largest.
+  EXPECT_EQ(doubleToBfloat16(std::ldexp(2.0 - std::ldexp(1.0, -8), 127)),
+            0x7F80);
+  EXPECT_EQ(doubleToBfloat16(std::ldexp(2.0 - std::ldexp(1.0, -7), 127) * 1.001),
+            0x7F7F);
+  // Half the smallest denormal ties to 0; a little more rounds up.
+  EXPECT_EQ(doubleToBfloat16(std::ldexp(1.0, -134)), 0x0000);
+  EXPECT_EQ(doubleToBfloat16(std::ldexp(1.0, -134) * 1.01), 0x0001);
+  EXPECT_EQ(doubleToBfloat16(-std::ldexp(1.0, -140)), 0x8000);
+}
+
+TEST(Bfloat16, NaNStaysNaNWithSignAndPayload) {
+  uint16_t positive = doubleToBfloat16(std::nan(""));
+  EXPECT_TRUE(isBfloat16NaN(positive));
+  EXPECT_FALSE(positive & 0x8000);
+  EXPECT_TRUE(isBfloat16NaN(doubleToBfloat16(-std::nan(""))));
+  EXPECT_TRUE(doubleToBfloat16(-std::nan("")) & 0x8000);
+  // A signaling NaN's payload stays (quieted); bf16 -> double keeps it.
+  EXPECT_EQ(doubleToBfloat16(bfloat16ToDouble(0x7F81)), 0x7FC1);
+  EXPECT_FALSE(isBfloat16NaN(0x7F80));
+  EXPECT_TRUE(std::isnan(bfloat16ToDouble(0xFFA5)));
+}
+
+TEST(Bfloat16, EveryBfloat16RoundTrips) {
+  for (uint32_t bits = 0; bits <= 0xFFFF; ++bits) {
+    uint16_t b = static_cast<uint16_t>(bits);
+    if (isBfloat16NaN(b))
+      continue;
+    double d = bfloat16ToDouble(b);
+    ASSERT_EQ(doubleToBfloat16(d), b) << std::hex << bits;
+    // Exact as a float too: bf16 is f32's top half.
+    ASSERT_EQ(static_cast<double>(bfloat16ToFloat(b)), d) << std::hex << bits;
+  }
+}
+
+TEST(Bfloat16, IsExactFloat) {
+  EXPECT_TRUE(isExactFloat(256.0, ElementType::BF16));
+  EXPECT_FALSE(isExactFloat(257.0, ElementType::BF16));
+  EXPECT_TRUE(isExactFloat(258.0, ElementType::BF16));
+  EXPECT_TRUE(isExactFloat(std::ldexp(1.0, 100), ElementType::BF16));
+  EXPECT_FALSE(isExactFloat(0.1, ElementType::BF16));
+  EXPECT_FALSE(isExactFloat(INFINITY, ElementType::BF16));
 }

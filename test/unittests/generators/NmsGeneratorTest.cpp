@@ -378,10 +378,11 @@ TEST(NmsGenerator, CoversTheRanges) {
   }
   EXPECT_EQ(batches, (std::set<int64_t>{1, 2, 3, 4}));
   EXPECT_EQ(classes, (std::set<int64_t>{1, 2, 3, 4, 5, 6, 7, 8}));
-  EXPECT_EQ(boxTypes,
-            (std::set<ElementType>{ElementType::F16, ElementType::F32}));
-  EXPECT_EQ(scoreTypes,
-            (std::set<ElementType>{ElementType::F16, ElementType::F32}));
+  EXPECT_EQ(boxTypes, (std::set<ElementType>{ElementType::F16, ElementType::BF16,
+                                             ElementType::F32}));
+  EXPECT_EQ(scoreTypes, (std::set<ElementType>{
+                            ElementType::F16, ElementType::BF16,
+                            ElementType::F32}));
   for (const char *name : {"n=0",
                            "n=1",
                            "n prime > 1000",
@@ -510,8 +511,11 @@ TEST(NmsInputs, ExactIouPairsHitTheThresholdBitForBit) {
         generateInputs(p, InputMode::Ties, seed, &fills);
     const Op &op = nmsOf(p);
     for (size_t i = 0; i < fills.size(); ++i) {
+      // bf16 holds integers exactly only up to 256: a large grid's far
+      // cells round (NmsInputs.cpp), so its pairs are not checked here.
       if (fills[i].role != InputFill::Role::NmsBoxes ||
-          fills[i].boxMode != BoxMode::ExactIou)
+          fills[i].boxMode != BoxMode::ExactIou ||
+          inputs[i].type == ElementType::BF16)
         continue;
       ++exactTensors;
       int equal = checkExactPairs(inputs[i], op);

@@ -478,10 +478,10 @@ TEST(ProgramModel, NmsRules) {
                    "expected 2 operand(s)");
   expectInvalidNms(
       [](Program &p) { p.values[0].elementType = ElementType::F64; },
-      "must be f16 or f32");
+      "must be f16, bf16 or f32");
   expectInvalidNms(
       [](Program &p) { p.values[1].elementType = ElementType::I32; },
-      "must be f16 or f32");
+      "must be f16, bf16 or f32");
   expectInvalidNms(
       [](Program &p) {
         p.values[0].shape = {2, 5, 3};

@@ -58,5 +58,5 @@ TEST(FuzzInput, RandomBytesAreMostlyPrograms) {
   }
   EXPECT_GE(valid, total * 9 / 10);
   EXPECT_EQ(kinds.size(), 2u);
-  EXPECT_EQ(keyTypes.size(), 5u);
+  EXPECT_EQ(keyTypes.size(), 6u);
 }

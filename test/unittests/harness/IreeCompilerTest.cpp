@@ -236,6 +236,7 @@ TEST(IreeCompiler, GeneratedCasesOnEveryTarget) {
   options.target = TargetKind::Host;
   options.policy.familyWeights = {1, 1, 0};
   options.policy.allowInexactKeys = false;
+  options.policy.allowBf16 = false; // as a campaign's IREE runs
   int ran = 0;
   const std::pair<gen::FrontEnd, const char *> frontEnds[] = {
       {gen::FrontEnd::LinalgExt, "iree_linalg_ext."},

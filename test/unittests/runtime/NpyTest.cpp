@@ -196,7 +196,7 @@ TEST(NpyErrors, WrongDtype) {
   expectError(
       npyWithHeader("{'descr': '<u4', 'fortran_order': False, 'shape': (2,), }",
                     std::vector<uint8_t>(8)),
-      "unsupported dtype '<u4' (supported: <f2 <f4 <f8 <i4 <i8)");
+      "unsupported dtype '<u4' (supported: <f2 <f4 <f8 <i4 <i8, and <V2 or |V2 for bf16)");
   expectError(
       npyWithHeader("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }",
                     std::vector<uint8_t>(2)),

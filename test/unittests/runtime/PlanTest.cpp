@@ -199,7 +199,7 @@ INSTANTIATE_TEST_SUITE_P(
                        "memory=device_local usage=dispatch role=input "
                        "role_index=0\n",
                        "p.plan:2: buffer 0: 'type' must be an element type "
-                       "(i32, i64, f16, f32, f64), found 'f33'"},
+                       "(i32, i64, f16, bf16, f32, f64), found 'f33'"},
         ParseErrorCase{"sift-plan 1\nbuffer 0 type=f32 shape=[4,x] "
                        "memory=device_local usage=dispatch role=input "
                        "role_index=0\n",

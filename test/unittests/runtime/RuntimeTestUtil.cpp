@@ -76,6 +76,14 @@ HostTensor test::iotaTensor(ElementType type, std::vector<int64_t> shape,
     case ElementType::F16:
       tensor.set<uint16_t>(i, toHalfBits(static_cast<float>(value)));
       break;
+    case ElementType::BF16: {
+      // Exact for the small integers and halves tests use: the top half.
+      float f = static_cast<float>(value);
+      uint32_t bits;
+      std::memcpy(&bits, &f, sizeof(bits));
+      tensor.set<uint16_t>(i, static_cast<uint16_t>(bits >> 16));
+      break;
+    }
     case ElementType::F32:
       tensor.set<float>(i, static_cast<float>(value));
       break;
