@@ -33,44 +33,54 @@ BenchProgram finish(std::string name, Family family, Program program,
   return b;
 }
 
-BenchProgram topk(int64_t rows, int64_t cols, int64_t k, uint64_t seed) {
+/// The name suffix of a key type: "" for f32, "-bf16" for bf16.
+std::string typeSuffix(ElementType type) {
+  return type == ElementType::F32 ? "" : "-" + std::string(toString(type));
+}
+
+BenchProgram topk(int64_t rows, int64_t cols, int64_t k, uint64_t seed,
+                  ElementType type = ElementType::F32) {
   Policy policy;
   Rng rng(seed);
   ProgramBuilder b(policy, rng);
-  int x = b.addInput({ElementType::F32, {rows, cols}});
+  int x = b.addInput({type, {rows, cols}});
   auto [values, indices] = b.addTopK(x, 1, k, /*largest=*/true);
   b.addOutput(values);
   b.addOutput(indices);
   return finish("topk-" + std::to_string(rows) + "x" + std::to_string(cols) +
-                    "-k" + std::to_string(k),
+                    "-k" + std::to_string(k) + typeSuffix(type),
                 Family::TopK, b.take(), seed);
 }
 
-BenchProgram sort(int64_t rows, int64_t cols, uint64_t seed) {
+BenchProgram sort(int64_t rows, int64_t cols, uint64_t seed,
+                  ElementType type = ElementType::F32) {
   Policy policy;
   Rng rng(seed);
   ProgramBuilder b(policy, rng);
-  int x = b.addInput({ElementType::F32, {rows, cols}});
+  int x = b.addInput({type, {rows, cols}});
   std::vector<int> sorted =
       b.addSort({x}, 1, SortOrder::Ascending, ComparatorKind::Less);
   b.addOutput(sorted[0]);
-  return finish("sort-" + std::to_string(rows) + "x" + std::to_string(cols),
+  return finish("sort-" + std::to_string(rows) + "x" + std::to_string(cols) +
+                    typeSuffix(type),
                 Family::Sort, b.take(), seed);
 }
 
 /// An argsort: each row's values descending with their indices (an i64
 /// iota sorted as the payload), what top-p sampling sorts a vocabulary by.
-BenchProgram argsort(int64_t rows, int64_t cols, uint64_t seed) {
+BenchProgram argsort(int64_t rows, int64_t cols, uint64_t seed,
+                     ElementType type = ElementType::F32) {
   Policy policy;
   Rng rng(seed);
   ProgramBuilder b(policy, rng);
-  int x = b.addInput({ElementType::F32, {rows, cols}});
+  int x = b.addInput({type, {rows, cols}});
   int index = b.addIota({ElementType::I64, {rows, cols}}, 1);
   std::vector<int> sorted = b.addSort({x, index}, 1, SortOrder::Descending,
                                       ComparatorKind::Greater);
   b.addOutput(sorted[0]);
   b.addOutput(sorted[1]);
-  return finish("argsort-" + std::to_string(rows) + "x" + std::to_string(cols),
+  return finish("argsort-" + std::to_string(rows) + "x" + std::to_string(cols) +
+                    typeSuffix(type),
                 Family::Sort, b.take(), seed);
 }
 
@@ -134,6 +144,17 @@ std::vector<BenchProgram> benchPrograms() {
           // The sort behind top-p sampling: a vocabulary (151,936: Qwen)
           // descending, with the indices.
           argsort(64, 151936, 204),
+          // The same in bf16, what today's models sort and select.
+          topk(1024, 1024, 8, 111, ElementType::BF16),
+          topk(16384, 128, 8, 112, ElementType::BF16),
+          topk(16384, 256, 8, 113, ElementType::BF16),
+          topk(64, 151936, 50, 114, ElementType::BF16),
+          topk(256, 129280, 1, 115, ElementType::BF16),
+          topk(256, 129280, 20, 116, ElementType::BF16),
+          topk(32, 128000, 8, 117, ElementType::BF16),
+          sort(1024, 1024, 205, ElementType::BF16),
+          sort(1, 1 << 20, 206, ElementType::BF16),
+          argsort(64, 151936, 207, ElementType::BF16),
           nms(1000, 301),
           nms(5000, 302),
           nms(20000, 303),
@@ -154,25 +175,36 @@ constexpr int64_t kMaxElements = int64_t(1) << 24;
 /// A benchmark name's shape: "topk-RxC-kK", "sort-RxC", "argsort-RxC",
 /// "nms-N" or "nms-head-BxCxN",
 /// spelled exactly (the name made from the numbers must be `name`).
-std::optional<BenchProgram> parseBenchName(const std::string &name) {
+std::optional<BenchProgram> parseBenchName(std::string name) {
+  // A key type other than f32 is a suffix of the top-k and sort shapes.
+  ElementType type = ElementType::F32;
+  const std::string bf16 = "-bf16";
+  if (name.size() > bf16.size() &&
+      name.compare(name.size() - bf16.size(), bf16.size(), bf16) == 0) {
+    type = ElementType::BF16;
+    name.resize(name.size() - bf16.size());
+    if (name.rfind("nms-", 0) == 0)
+      return std::nullopt;
+  }
+  const std::string suffix = typeSuffix(type);
   long long r = 0, c = 0, k = 0;
   auto sane = [](long long a, long long b) {
     return a > 0 && b > 0 && b <= kMaxElements / a;
   };
   if (std::sscanf(name.c_str(), "topk-%lldx%lld-k%lld", &r, &c, &k) == 3 &&
       sane(r, c) && k > 0 && k <= c) {
-    BenchProgram b = topk(r, c, k, shapeSeed(1, r, c, k));
-    if (b.name == name)
+    BenchProgram b = topk(r, c, k, shapeSeed(1, r, c, k), type);
+    if (b.name == name + suffix)
       return b;
   } else if (std::sscanf(name.c_str(), "sort-%lldx%lld", &r, &c) == 2 &&
              sane(r, c)) {
-    BenchProgram b = sort(r, c, shapeSeed(2, r, c, 0));
-    if (b.name == name)
+    BenchProgram b = sort(r, c, shapeSeed(2, r, c, 0), type);
+    if (b.name == name + suffix)
       return b;
   } else if (std::sscanf(name.c_str(), "argsort-%lldx%lld", &r, &c) == 2 &&
              sane(r, c)) {
-    BenchProgram b = argsort(r, c, shapeSeed(5, r, c, 0));
-    if (b.name == name)
+    BenchProgram b = argsort(r, c, shapeSeed(5, r, c, 0), type);
+    if (b.name == name + suffix)
       return b;
   } else if (std::sscanf(name.c_str(), "nms-head-%lldx%lldx%lld", &r, &c, &k) ==
                  3 &&
@@ -235,10 +267,11 @@ std::vector<BenchProgram> benchLadder(const BenchProgram &bench) {
     std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
     std::string sortKind =
         bench.name.rfind("argsort-", 0) == 0 ? "argsort-" : "sort-";
-    rungs.push_back(
-        *findBenchProgram(bench.family == Family::TopK
-                              ? "topk-" + shape + "-k" + std::to_string(k)
-                              : sortKind + shape));
+    rungs.push_back(*findBenchProgram(
+        (bench.family == Family::TopK
+             ? "topk-" + shape + "-k" + std::to_string(k)
+             : sortKind + shape) +
+        typeSuffix(in.elementType)));
   }
   return rungs;
 }

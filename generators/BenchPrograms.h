@@ -11,8 +11,10 @@
 // detection heads: 4 images x 80 classes x 1000 boxes and 1 x 80 x 20000
 // (a sigmoid over the logits, score threshold 0.5, IoU 0.5, at most 100 a
 // class).
-// Inputs are f32, drawn from each program's fixed seed in `uniform` mode, so
-// the GPU host regenerates them instead of carrying them.
+// Today's shapes (MoE routing, sampling, beam search, the argsort behind
+// top-p) are also timed with bf16 keys ("...-bf16"). Inputs are drawn from
+// each program's fixed seed in `uniform` mode, so the GPU host regenerates
+// them instead of carrying them.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -45,7 +47,8 @@ std::vector<BenchProgram> benchPrograms();
 
 /// The benchmark named `name`, or nullopt: one of benchPrograms(), or
 /// any other shape spelled the same way ("topk-RxC-kK", "sort-RxC",
-/// "nms-N", "nms-head-BxCxN"; at most 2^24 elements, k at most C), whose
+/// "argsort-RxC", each with an optional "-bf16", "nms-N", "nms-head-BxCxN";
+/// at most 2^24 elements, k at most C), whose
 /// seed comes from its
 /// sizes, so both hosts make the same inputs from the name alone.
 std::optional<BenchProgram> findBenchProgram(const std::string &name);

@@ -374,7 +374,8 @@ CommandEntry addBenchCommand(CLI::App &app) {
               if (!gen::findBenchProgram(name))
                 throw UsageError{"--bench: no benchmark '" + name +
                                  "': give one of harness list benchmarks, or "
-                                 "a shape topk-RxC-kK, sort-RxC, argsort-RxC or nms-N"};
+                                 "a shape topk-RxC-kK, sort-RxC, argsort-RxC "
+                                 "(each with an optional -bf16) or nms-N"};
             return runBenchCommand(f->options);
           }};
 }

@@ -17,7 +17,8 @@ sift-run --bench's entries: each repetition, then the median and the
 spread (max - min). The programs are read from
 their folder names: topk-RxC-kK (largest k along the last dimension),
 sort-RxC (ascending along the last dimension), argsort-RxC (descending
-with the indices, as top-p sampling sorts), nms-N (IoU 0.5, corner boxes
+with the indices, as top-p sampling sorts), each with an optional -bf16
+(bf16 keys: '<V2' .npy files, torch.bfloat16 on the device), nms-N (IoU 0.5, corner boxes
 made x1 < x2, y1 < y2 first, outside the timing), nms-head-BxCxN (a
 detection head: sigmoid of the logits, score threshold 0.5, IoU 0.5, at most
 100 boxes a class; timed twice: "torch" is torchvision's batched_nms over
@@ -70,6 +71,32 @@ def graphed(fn):
     return graph.replay, out
 
 
+def is_bf16(a):
+    """bf16 arrives as two opaque bytes ('<V2', ml_dtypes' spelling)."""
+    return a.dtype.kind == "V" and a.dtype.itemsize == 2
+
+
+def npy(path):
+    """A .npy as NumPy; bf16 widened exactly to f32 (its top half)."""
+    a = np.load(path)
+    if is_bf16(a):
+        return (a.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    return a
+
+
+def npy_cuda(path):
+    """A .npy as a CUDA tensor of its own type (bf16 as torch.bfloat16)."""
+    a = np.load(path)
+    if is_bf16(a):
+        return torch.from_numpy(a.view(np.int16).copy()).view(torch.bfloat16).cuda()
+    return torch.from_numpy(a).cuda()
+
+
+def host(t):
+    """A result tensor as NumPy (bf16 widened exactly to f32)."""
+    return (t.float() if t.dtype == torch.bfloat16 else t).cpu().numpy()
+
+
 def same_keys(a, b):
     """Equal as sort keys: NaN to NaN, -0 to +0."""
     a, b = np.asarray(a), np.asarray(b)
@@ -78,23 +105,23 @@ def same_keys(a, b):
 
 def check(name, folder, result):
     """'pass', or 'mismatch: what differs' against the reference."""
-    expected = lambda i: np.load(os.path.join(folder, f"expected{i}.npy"))
+    expected = lambda i: npy(os.path.join(folder, f"expected{i}.npy"))
     if not os.path.exists(os.path.join(folder, "expected0.npy")):
         return "pass"  # inputs written before the reference was: unchecked
     if name.startswith("topk-") or name.startswith("argsort-"):
         # An argsort is checked as a top-k of the whole row (torch.sort
         # promises no order among ties either).
-        values, indices = result[0].cpu().numpy(), result[1].cpu().numpy()
+        values, indices = host(result[0]), result[1].cpu().numpy()
         if not same_keys(values, expected(0)):
             return "mismatch: top-k values differ from the reference"
-        x = np.load(os.path.join(folder, "input0.npy"))
+        x = npy(os.path.join(folder, "input0.npy"))
         if not same_keys(np.take_along_axis(x, indices, axis=-1), values):
             return "mismatch: top-k indices do not point at their values"
         if any(len(set(row)) != len(row) for row in indices.tolist()):
             return "mismatch: a top-k row repeats an index"
         return "pass"
     if name.startswith("sort-"):
-        values = (result[0] if isinstance(result, tuple) else result).cpu().numpy()
+        values = host(result[0] if isinstance(result, tuple) else result)
         return "pass" if same_keys(values, expected(0)) else \
             "mismatch: sorted values differ from the reference"
     if name.startswith("nms-head-"):
@@ -188,17 +215,17 @@ def eager_and_graph(fn):
 
 def op_of(name, folder):
     """The function to time, or a list of (implementation, function)."""
-    load = lambda i: torch.from_numpy(np.load(os.path.join(folder, f"input{i}.npy"))).cuda()
+    load = lambda i: npy_cuda(os.path.join(folder, f"input{i}.npy"))
     if re.fullmatch(r"nms-head-(\d+)x(\d+)x(\d+)", name):
         return head_ops(load(0), load(1))
-    if m := re.fullmatch(r"topk-(\d+)x(\d+)-k(\d+)", name):
+    if m := re.fullmatch(r"topk-(\d+)x(\d+)-k(\d+)(-bf16)?", name):
         x, k = load(0), int(m.group(3))
         return eager_and_graph(
             lambda: torch.topk(x, k, dim=-1, largest=True, sorted=True))
-    if re.fullmatch(r"sort-(\d+)x(\d+)", name):
+    if re.fullmatch(r"sort-(\d+)x(\d+)(-bf16)?", name):
         x = load(0)
         return eager_and_graph(lambda: torch.sort(x, dim=-1))
-    if re.fullmatch(r"argsort-(\d+)x(\d+)", name):
+    if re.fullmatch(r"argsort-(\d+)x(\d+)(-bf16)?", name):
         x = load(0)
         return eager_and_graph(lambda: torch.sort(x, dim=-1, descending=True))
     if re.fullmatch(r"nms-(\d+)", name):
