@@ -3,11 +3,12 @@
 # compile host (`harness fuzz --export-artifacts=DIR`) and carried as
 # tarballs (`tar cJf NAME.tar.xz -C PARENT NAME`):
 #
-#   scripts/gpu-campaign.sh [--memcheck=N] [--jobs=N] NAME.tar.xz...
+#   scripts/gpu-campaign.sh [--memcheck=N] [--jobs=N] [--no-ahead] NAME.tar.xz...
 #
 # For each tarball: unpack, run every artifact with sift-run on the GPU (via
 # scripts/gpu-run.sh, which builds the runtime-only sift-run; --jobs=N: up
-# to N folders at once, one sift-run each), then a sample of N artifacts (default 40, every k-th) again under compute-sanitizer
+# to N folders at once, one sift-run each, a single folder split in N
+# shards; --no-ahead: no ptxas ahead, the driver JIT-compiles), then a sample of N artifacts (default 40, every k-th) again under compute-sanitizer
 # memcheck. Writes $OUT/<NAME>.csv, $OUT/<NAME>-memcheck.csv and
 # $OUT/summary.txt: the runs' throughput (artifacts/s, build excluded),
 # verdicts per folder and pipeline, kernel time per case
@@ -16,16 +17,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 memcheck=40
 jobs=1
+ahead=()
 tarballs=()
 for arg in "$@"; do
   case "$arg" in
     --memcheck=*) memcheck="${arg#--memcheck=}" ;;
     --jobs=*) jobs="${arg#--jobs=}" ;;
+    --no-ahead) ahead=(--no-ahead) ;;
     -*) echo "gpu-campaign.sh: unknown flag '$arg'" >&2; exit 2 ;;
     *) tarballs+=("$arg") ;;
   esac
 done
-[ "${#tarballs[@]}" -gt 0 ] || { echo "usage: gpu-campaign.sh [--memcheck=N] [--jobs=N] NAME.tar.xz..." >&2; exit 2; }
+[ "${#tarballs[@]}" -gt 0 ] || { echo "usage: gpu-campaign.sh [--memcheck=N] [--jobs=N] [--no-ahead] NAME.tar.xz..." >&2; exit 2; }
 out="${OUT:-gpu-out}"
 mkdir -p "$out"
 work=/tmp/sift-campaign
@@ -36,8 +39,22 @@ for tarball in "${tarballs[@]}"; do
   tar xJf "$tarball" -C "$work"
 done
 for dir in "$work"/*/; do dirs+=("${dir%/}"); done
+# One folder and --jobs=N: N shards of it (links, every N-th artifact), so
+# that N sift-runs share the work.
+if [ "${#dirs[@]}" -eq 1 ] && [ "$jobs" -gt 1 ]; then
+  whole=${dirs[0]}
+  dirs=()
+  for ((i = 0; i < jobs; i++)); do
+    shard="$work/shards/$(basename "$whole")-$i"
+    mkdir -p "$shard"
+    find "$whole" -maxdepth 1 -name '*.siftart' | sort |
+      awk -v n="$jobs" -v i="$i" 'NR % n == i' |
+      while read -r f; do ln -s "$f" "$shard/"; done
+    dirs+=("$shard")
+  done
+fi
 status=0
-OUT="$out" scripts/gpu-run.sh --device=cuda --jobs="$jobs" "${dirs[@]}" || status=$?
+OUT="$out" scripts/gpu-run.sh --device=cuda --jobs="$jobs" ${ahead[@]+"${ahead[@]}"} "${dirs[@]}" || status=$?
 sift_run=/tmp/sift-runtime-build/tools/sift-run
 if [ "$memcheck" -gt 0 ]; then
   for dir in "${dirs[@]}"; do

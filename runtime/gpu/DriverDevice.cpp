@@ -10,10 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/gpu/GpuDriver.h"
+#include "runtime/gpu/ModuleCache.h"
 
 #include <dlfcn.h>
 
 #include <cstring>
+#include <optional>
 
 using namespace sift;
 using namespace sift::rt;
@@ -160,7 +162,17 @@ public:
     if (Status s = driver_->makeCurrent(); !s)
       return s.error();
     auto start = std::chrono::steady_clock::now();
-    Result<void *> module = driver_->loadModule(executable.binary);
+    // A PTX module compiled ahead (ModuleCache.h) loads as its cubin; one
+    // the driver refuses is loaded from its PTX, which is the truth.
+    Result<void *> module = makeError("no module");
+    std::optional<std::vector<uint8_t>> cubin;
+    if (executable.format == ExecutableFormat::Ptx)
+      if (std::string dir = cubinCacheDir(); !dir.empty())
+        cubin = cachedCubin(dir, executable.binary);
+    if (cubin)
+      module = driver_->loadModule(*cubin);
+    if (!cubin || !module.ok())
+      module = driver_->loadModule(executable.binary);
     times_.moduleLoad += std::chrono::steady_clock::now() - start;
     if (!module.ok())
       return module.error();

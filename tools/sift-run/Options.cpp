@@ -115,6 +115,11 @@ void addFlags(CLI::App &app, Options &o, std::string &device,
                  "(of the fixed benchmark programs without runs) to "
                  "DIR/<name>/input<i>.npy, for the vendor baselines, and "
                  "exit");
+  app.add_option("--write-ptx", o.writePtx,
+                 "Write every distinct PTX module of the given artifacts to "
+                 "DIR/<key>.ptx and exit: ptxas can compile them ahead to "
+                 "DIR/<key>.cubin, which runs given SIFT_CUBIN_CACHE=DIR "
+                 "load instead of JIT-compiling the PTX");
   app.add_flag("--resume", o.resume,
                "Keep the rows of OUT.partial a stopped run left and run only "
                "the artifacts it had not finished");

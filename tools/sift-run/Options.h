@@ -41,6 +41,9 @@ struct Options {
   /// --write-bench-inputs=DIR: write every benchmark program's inputs as
   /// DIR/<name>/input<i>.npy (the vendor baselines read them) and exit.
   std::string writeBenchInputs;
+  /// --write-ptx=DIR: write every distinct PTX module of the artifacts as
+  /// DIR/<key>.ptx (runtime/gpu/ModuleCache.h) and exit.
+  std::string writePtx;
 };
 
 /// Parses the command line into `options`. Returns -1 to go on, or the

@@ -26,6 +26,8 @@
 #include "tools/sift-run/ResultsCsv.h"
 #include "tools/sift-run/Runs.h"
 
+#include "runtime/gpu/ModuleCache.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -143,6 +145,55 @@ Status runFiles(const Options &options, std::vector<std::string> files,
 
 } // namespace
 
+/// --write-ptx: each distinct PTX module of `files` as DIR/<key>.ptx
+/// (written whole, then renamed). Exit 0, or 2 when an artifact could not be
+/// read or a module not written (the others are still written).
+static int writePtxModules(const std::string &dir,
+                           const std::vector<std::string> &files) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "sift-run: --write-ptx: cannot create %s: %s\n",
+                 dir.c_str(), ec.message().c_str());
+    return 2;
+  }
+  int status = 0;
+  std::set<std::string> keys;
+  for (const std::string &file : files) {
+    Result<rt::Artifact> artifact = rt::readArtifact(file);
+    if (!artifact.ok()) {
+      std::fprintf(stderr, "sift-run: %s\n", artifact.message().c_str());
+      status = 2;
+      continue;
+    }
+    for (const rt::Executable &executable : artifact->executables) {
+      if (executable.format != rt::ExecutableFormat::Ptx)
+        continue;
+      std::string key = rt::moduleKey(executable.binary);
+      if (!keys.insert(key).second)
+        continue;
+      std::string path = dir + "/" + key + ".ptx";
+      std::string partial = path + ".partial";
+      std::FILE *out = std::fopen(partial.c_str(), "wb");
+      bool written =
+          out && std::fwrite(executable.binary.data(), 1,
+                             executable.binary.size(),
+                             out) == executable.binary.size();
+      if (out && std::fclose(out) != 0)
+        written = false;
+      if (!written || std::rename(partial.c_str(), path.c_str()) != 0) {
+        std::fprintf(stderr, "sift-run: --write-ptx: cannot write %s\n",
+                     path.c_str());
+        std::remove(partial.c_str());
+        status = 2;
+      }
+    }
+  }
+  std::printf("sift-run: %zu distinct PTX modules of %zu artifacts in %s\n",
+              keys.size(), files.size(), dir.c_str());
+  return status;
+}
+
 int main(int argc, char **argv) {
   Options options;
   if (int code = parseOptions(argc, argv, options); code >= 0)
@@ -153,6 +204,10 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "sift-run: %s\n", error.c_str());
   if (!options.writeBenchInputs.empty())
     return !errors.empty() ? 2 : writeBenchInputs(options.writeBenchInputs, files);
+  if (!options.writePtx.empty()) {
+    int status = writePtxModules(options.writePtx, files);
+    return !errors.empty() ? 2 : status;
+  }
   if (files.empty())
     return 2;
   if (options.benchRuns > 0)

@@ -72,10 +72,15 @@ public:
     return Status::success();
   }
   Result<void *> loadModule(const std::vector<uint8_t> &image) override {
+    std::string text(image.begin(), image.end());
+    if (!refusedImage.empty() && text == refusedImage)
+      return makeError("fakeModuleLoad failed: invalid image");
     images.emplace_back(image.begin(), image.end());
     return static_cast<void *>(&images.back());
   }
   void unloadModule(void *) override { ++unloads; }
+  /// An image loadModule refuses (a stale cubin, say).
+  std::string refusedImage;
   Result<void *> function(void *, const std::string &name) override {
     if (name == "missing")
       return makeError("fakeGetFunction(missing) failed: not found");

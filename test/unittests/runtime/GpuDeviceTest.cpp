@@ -12,11 +12,15 @@
 #include "FakeGpuDriver.h"
 
 #include "runtime/Runner.h"
+#include "runtime/gpu/ModuleCache.h"
 #include "runtime/hip/HipDevice.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <list>
 #include <map>
 
@@ -103,6 +107,39 @@ TEST_P(GpuDeviceTest, DriverErrorsReachTheCaller) {
   outputs = runPlan(*gpu, copyArtifact(GetParam(), "copy"), {fourFloats()});
   ASSERT_FALSE(outputs.ok());
   EXPECT_EQ(outputs.message(), "buffer 0: fakeMalloc failed: out of memory");
+}
+
+TEST_P(GpuDeviceTest, PtxLoadsItsPrebuiltCubinFromTheCache) {
+  // SIFT_CUBIN_CACHE names a folder of <key>.cubin files (ModuleCache.h):
+  // a PTX module with one there loads the cubin; HSACO never looks.
+  std::string dir = testing::TempDir() + "/cubin-cache-" +
+                    std::string(toString(GetParam()));
+  std::filesystem::create_directories(dir);
+  std::vector<uint8_t> ptx = {'k', 'e', 'r', 'n'};
+  {
+    std::ofstream out(dir + "/" + moduleKey(ptx) + ".cubin", std::ios::binary);
+    out << "cubin";
+  }
+  EXPECT_EQ(moduleKey(ptx).size(), 16u);
+  setenv(kCubinCacheEnv, dir.c_str(), 1);
+  std::unique_ptr<Device> gpu = device();
+  Result<std::vector<HostTensor>> outputs =
+      runPlan(*gpu, copyArtifact(GetParam(), "copy"), {fourFloats()});
+  ASSERT_TRUE(outputs.ok()) << outputs.message();
+  bool ptxFormat = GetParam() == ExecutableFormat::Ptx;
+  EXPECT_EQ(driver->images.back(), ptxFormat ? "cubin" : "kern");
+  // A cubin the driver refuses: the PTX is loaded instead, no error.
+  driver->refusedImage = "cubin";
+  outputs = runPlan(*gpu, copyArtifact(GetParam(), "copy"), {fourFloats()});
+  ASSERT_TRUE(outputs.ok()) << outputs.message();
+  EXPECT_EQ(driver->images.back(), "kern");
+  // No cubin for this module: its PTX.
+  std::filesystem::remove(dir + "/" + moduleKey(ptx) + ".cubin");
+  driver->refusedImage.clear();
+  outputs = runPlan(*gpu, copyArtifact(GetParam(), "copy"), {fourFloats()});
+  ASSERT_TRUE(outputs.ok()) << outputs.message();
+  EXPECT_EQ(driver->images.back(), "kern");
+  unsetenv(kCubinCacheEnv);
 }
 
 TEST_P(GpuDeviceTest, EmptyBuffersAreNotAllocated) {
