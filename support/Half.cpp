@@ -20,6 +20,51 @@ uint64_t shiftRightRoundEven(uint64_t m, int shift) {
   return q;
 }
 
+/// `value` rounded once to a 16-bit binary float with `fractionBits` stored
+/// mantissa bits and exponent bias `bias` (binary16: 10 and 15; bfloat16: 7
+/// and 127), to nearest with ties to even: past the largest finite value
+/// infinity, below the normal range a denormal or a signed zero. A NaN
+/// keeps its sign and top payload bits, with the quiet bit set.
+uint16_t roundToBinary16(double value, int fractionBits, int bias) {
+  uint64_t bits = bitCast<uint64_t>(value);
+  uint16_t sign = uint16_t((bits >> 48) & 0x8000);
+  int exponent = int((bits >> 52) & 0x7ff);
+  uint64_t mantissa = bits & 0xfffffffffffffull;
+  const int drop = 52 - fractionBits; // double's fraction bits not kept
+  const uint16_t infinity = uint16_t(0x7fff & ~((1u << fractionBits) - 1));
+  const uint16_t quiet = uint16_t(1u << (fractionBits - 1));
+  if (exponent == 0x7ff) {
+    if (mantissa == 0)
+      return sign | infinity;
+    return uint16_t(sign | infinity | quiet |
+                    ((mantissa >> drop) & ((1u << fractionBits) - 1)));
+  }
+  if (exponent == 0 && mantissa == 0)
+    return sign;
+  // value = m * 2^(e - 52) with m < 2^53 (implicit bit for normals).
+  uint64_t m = exponent == 0 ? mantissa : (mantissa | (uint64_t(1) << 52));
+  int e = exponent == 0 ? -1022 : exponent - 1023;
+  const int minExponent = 1 - bias;
+  const uint64_t hidden = uint64_t(1) << fractionBits;
+  if (e >= minExponent) {
+    // Normal range: keep fractionBits + 1 significant bits.
+    uint64_t q = shiftRightRoundEven(m, drop); // in [hidden, 2 hidden]
+    if (q == 2 * hidden) {
+      q = hidden;
+      ++e;
+    }
+    if (e > bias)
+      return sign | infinity;
+    return uint16_t(sign | (uint16_t(e + bias) << fractionBits) |
+                    uint16_t(q - hidden));
+  }
+  // Denormal range: value / 2^(minExponent - fractionBits) rounded to an
+  // integer in [0, hidden]; hidden is the smallest normal, whose bit
+  // pattern is exactly `hidden`.
+  uint64_t q = shiftRightRoundEven(m, drop + (minExponent - e));
+  return uint16_t(sign | uint16_t(q));
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -66,35 +111,7 @@ double halfToDouble(uint16_t bits) {
 }
 
 uint16_t doubleToHalf(double value) {
-  uint64_t bits = bitCast<uint64_t>(value);
-  uint16_t sign = uint16_t((bits >> 48) & 0x8000);
-  int exponent = int((bits >> 52) & 0x7ff);
-  uint64_t mantissa = bits & 0xfffffffffffffull;
-  if (exponent == 0x7ff) {
-    if (mantissa == 0)
-      return sign | 0x7c00;
-    return uint16_t(sign | 0x7e00 | ((mantissa >> 42) & 0x3ff));
-  }
-  if (exponent == 0 && mantissa == 0)
-    return sign;
-  // value = m * 2^(e - 52) with m < 2^53 (implicit bit for normals).
-  uint64_t m = exponent == 0 ? mantissa : (mantissa | (uint64_t(1) << 52));
-  int e = exponent == 0 ? -1022 : exponent - 1023;
-  if (e >= -14) {
-    // Normal range of f16: keep 11 significant bits.
-    uint64_t q = shiftRightRoundEven(m, 42); // in [1024, 2048]
-    if (q == 2048) {
-      q = 1024;
-      ++e;
-    }
-    if (e > 15)
-      return sign | 0x7c00;
-    return uint16_t(sign | (uint16_t(e + 15) << 10) | uint16_t(q - 1024));
-  }
-  // Denormal range: value / 2^-24 rounded to an integer in [0, 1024]; 1024 is
-  // the smallest normal, whose bit pattern is exactly 0x400.
-  uint64_t q = shiftRightRoundEven(m, 42 + (-14 - e));
-  return uint16_t(sign | uint16_t(q));
+  return roundToBinary16(value, /*fractionBits=*/10, /*bias=*/15);
 }
 
 uint16_t floatToHalf(float value) {
@@ -123,34 +140,7 @@ double bfloat16ToDouble(uint16_t bits) {
 }
 
 uint16_t doubleToBfloat16(double value) {
-  uint64_t bits = bitCast<uint64_t>(value);
-  uint16_t sign = uint16_t((bits >> 48) & 0x8000);
-  int exponent = int((bits >> 52) & 0x7ff);
-  uint64_t mantissa = bits & 0xfffffffffffffull;
-  if (exponent == 0x7ff) {
-    if (mantissa == 0)
-      return sign | 0x7f80;
-    return uint16_t(sign | 0x7fc0 | ((mantissa >> 45) & 0x7f));
-  }
-  if (exponent == 0 && mantissa == 0)
-    return sign;
-  uint64_t m = exponent == 0 ? mantissa : (mantissa | (uint64_t(1) << 52));
-  int e = exponent == 0 ? -1022 : exponent - 1023;
-  if (e >= -126) {
-    // Normal range: keep 8 significant bits.
-    uint64_t q = shiftRightRoundEven(m, 45); // in [128, 256]
-    if (q == 256) {
-      q = 128;
-      ++e;
-    }
-    if (e > 127)
-      return sign | 0x7f80;
-    return uint16_t(sign | (uint16_t(e + 127) << 7) | uint16_t(q - 128));
-  }
-  // Denormal range: value / 2^-133 rounded to an integer in [0, 128]; 128 is
-  // the smallest normal, whose bit pattern is exactly 0x80.
-  uint64_t q = shiftRightRoundEven(m, 45 + (-126 - e));
-  return uint16_t(sign | uint16_t(q));
+  return roundToBinary16(value, /*fractionBits=*/7, /*bias=*/127);
 }
 
 uint16_t floatToBfloat16(float value) {

@@ -1,4 +1,4 @@
-//===- runtime/gpu/ModuleCache.h - Prebuilt cubins for PTX modules -*- C++ -*-===//
+//===- runtime/gpu/ModuleCache.h - Prebuilt cubins for PTX ----*- C++ -*-===//
 //
 // Loading PTX makes the CUDA driver compile it (the JIT: about 116 ms a
 // module on the H200, most of a GPU campaign's time). A GPU host can

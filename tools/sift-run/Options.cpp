@@ -42,6 +42,8 @@ struct UsageError {
   std::string message;
 };
 
+void addBenchFlags(CLI::App &app, Options &o);
+
 void addFlags(CLI::App &app, Options &o, std::string &device,
               std::string &inject) {
   app.add_option("paths", o.paths,
@@ -88,6 +90,15 @@ void addFlags(CLI::App &app, Options &o, std::string &device,
   app.add_option("--iree-run-module", o.ireeRunModule,
                  "IREE's iree-run-module for .ireecase folders (default: "
                  "the first on PATH)");
+  addBenchFlags(app, o);
+  app.add_flag("--resume", o.resume,
+               "Keep the rows of OUT.partial a stopped run left and run only "
+               "the artifacts it had not finished");
+}
+
+/// The flags of timing (--bench and its companions) and of the files a GPU
+/// host's other tools read (--write-bench-inputs, --write-ptx).
+void addBenchFlags(CLI::App &app, Options &o) {
   app.add_option("--bench", o.benchRuns,
                  "Time benchmark runs (harness bench) N times each and write "
                  "Google Benchmark JSON to --bench-out")
@@ -120,9 +131,6 @@ void addFlags(CLI::App &app, Options &o, std::string &device,
                  "DIR/<key>.ptx and exit: ptxas can compile them ahead to "
                  "DIR/<key>.cubin, which runs given SIFT_CUBIN_CACHE=DIR "
                  "load instead of JIT-compiling the PTX");
-  app.add_flag("--resume", o.resume,
-               "Keep the rows of OUT.partial a stopped run left and run only "
-               "the artifacts it had not finished");
 }
 
 /// Checks every value before any artifact runs; throws UsageError.
