@@ -165,14 +165,17 @@ void ProgramBuilder::keepUnused(int value) { unused.push_back(value); }
 
 ElementType ProgramBuilder::pickType(const ElementTypeWeights &weights) {
   ElementTypeWeights allowed = weights;
-  if (!policy.allowBf16 &&
-      std::any_of(weights.begin(), weights.end() - 1,
-                  [](unsigned w) { return w > 0; }))
-    allowed[static_cast<size_t>(ElementType::BF16)] = 0;
+  const size_t bf16 = static_cast<size_t>(ElementType::BF16);
+  unsigned others = 0;
+  for (size_t i = 0; i < weights.size(); ++i)
+    others += i == bf16 ? 0 : weights[i];
+  if (!policy.allowBf16 && others > 0)
+    allowed[bf16] = 0;
   return kAllElementTypes[rng.pickWeighted(allowed.data(), allowed.size())];
 }
 
-std::vector<ElementType> ProgramBuilder::allowed(std::vector<ElementType> types) const {
+std::vector<ElementType>
+ProgramBuilder::allowed(std::vector<ElementType> types) const {
   if (!policy.allowBf16)
     types.erase(std::remove(types.begin(), types.end(), ElementType::BF16),
                 types.end());
