@@ -8,6 +8,8 @@ void CampaignTally::add(const std::string &runName, const CaseResult &result) {
   ++byRun[runName][result.verdict];
   compileSeconds += result.compileSeconds;
   runSeconds += result.runSeconds;
+  for (const auto &[name, seconds] : result.compileStages)
+    compileStages[name] += seconds;
   if (result.compiled)
     ++stages["compiled"];
   if (result.ran)
@@ -40,6 +42,7 @@ nlohmann::json CampaignTally::toJson() const {
                          {"seconds", seconds},
                          {"compile_seconds", compileSeconds},
                          {"run_seconds", runSeconds},
+                         {"compile_stages", compileStages},
                          {"runs_verdicts", nlohmann::json::object()},
                          {"stages", stages},
                          {"coverage", coverage}};
@@ -76,6 +79,9 @@ Result<CampaignTally> CampaignTally::fromJson(const std::string &text) {
     // Tallies stored before stages and coverage were counted have neither.
     if (json.contains("stages"))
       tally.stages = json.at("stages").get<std::map<std::string, int64_t>>();
+    if (json.contains("compile_stages"))
+      tally.compileStages =
+          json.at("compile_stages").get<std::map<std::string, double>>();
     if (json.contains("coverage"))
       tally.coverage =
           json.at("coverage").get<std::map<std::string, int64_t>>();

@@ -27,6 +27,8 @@ struct CampaignTally {
   int64_t findings = 0;
   /// Wall time of the campaign's processes, and time in each step.
   double seconds = 0, compileSeconds = 0, runSeconds = 0;
+  /// The compile seconds by stage (CaseResult::compileStages), summed.
+  std::map<std::string, double> compileStages;
   /// Verdicts per (pipeline, target) run, by name ("cpu/host").
   std::map<std::string, std::map<oracle::Verdict, int64_t>> byRun;
   /// Runs that reached each step: "compiled", "ran", "compared" (cases are

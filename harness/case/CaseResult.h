@@ -104,6 +104,9 @@ struct CaseResult {
   std::string systemName, systemCommand;
   std::vector<HostTensor> inputs, expected, actual;
   double compileSeconds = 0, runSeconds = 0;
+  /// Where the compile's seconds went, by stage (sift's compiler only:
+  /// CompileTimes); empty for other systems.
+  std::map<std::string, double> compileStages;
   /// False when the case was only checked statically (GPU pipelines without
   /// a device of their target).
   bool ran = false;

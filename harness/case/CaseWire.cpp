@@ -84,6 +84,10 @@ std::string encodeCaseResult(const CaseResult &result, bool full) {
   put(out, "detail", result.detail);
   put(out, "compile_seconds", number(result.compileSeconds));
   put(out, "run_seconds", number(result.runSeconds));
+  std::string stages;
+  for (const auto &[name, seconds] : result.compileStages)
+    stages += (stages.empty() ? "" : ";") + name + "=" + number(seconds);
+  put(out, "compile_stages", stages);
   put(out, "ran", result.ran ? "1" : "0");
   put(out, "compiled", result.compiled ? "1" : "0");
   put(out, "reproducer", result.reproducer);
@@ -172,6 +176,18 @@ Status decodeSummary(const Fields &fields, CaseResult &result) {
   result.detail = text("detail");
   result.compileSeconds = std::atof(text("compile_seconds").c_str());
   result.runSeconds = std::atof(text("run_seconds").c_str());
+  if (const std::string *stages = fieldText(fields, "compile_stages"))
+    for (size_t at = 0; at < stages->size();) {
+      size_t end = std::min(stages->find(';', at), stages->size());
+      std::string item = stages->substr(at, end - at);
+      size_t equals = item.find('=');
+      if (equals == std::string::npos)
+        return makeError("case result: malformed compile stage '" + item +
+                         "'");
+      result.compileStages[item.substr(0, equals)] +=
+          std::atof(item.c_str() + equals + 1);
+      at = end + 1;
+    }
   result.ran = text("ran") == "1";
   result.compiled = text("compiled") == "1";
   result.reproducer = text("reproducer");

@@ -36,6 +36,7 @@ CaseResult resultFromOutcome(const IsolatedOutcome &outcome,
   result.reproducer = outcome.reproducer;
   result.log = outcome.stderrTail;
   result.compileSeconds = outcome.compileSeconds;
+  result.compileStages = outcome.compileStages;
   describeUnreported(outcome, result.verdict, result.stage, result.detail);
   return result;
 }

@@ -85,6 +85,7 @@ struct IsolatedOutcome {
   /// A failed compile's crash reproducer (CaseResult::reproducer).
   std::string reproducer;
   double compileSeconds = 0, runSeconds = 0;
+  std::map<std::string, double> compileStages;
   bool ran = false, compiled = false;
   /// Why no child could be started (pipe, fork), if none was: a problem
   /// of the harness, not of the case.

@@ -259,6 +259,7 @@ void WorkerPool::readReports(Worker &worker) {
     outcome.reproducer = result->reproducer;
     outcome.compileSeconds = result->compileSeconds;
     outcome.runSeconds = result->runSeconds;
+    outcome.compileStages = result->compileStages;
     outcome.ran = result->ran;
     outcome.compiled = result->compiled;
     outcome.stderrTail = worker.errorText;

@@ -284,7 +284,7 @@ std::optional<int> compileProgram(Session &session, mlir::ModuleOp module,
     return kExitFindings;
   }
   const std::string &reproducer = session.lastReproducer();
-  std::string pass = reproducerPass(reproducer);
+  const std::string &pass = session.lastFailedPass();
   std::fprintf(stderr, "%s: the compiler crashed%s: %s\n", path.c_str(),
                pass.empty() ? "" : (" in pass " + pass).c_str(),
                session.lastCrash()->c_str());

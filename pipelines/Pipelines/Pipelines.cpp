@@ -323,6 +323,7 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
     ConvertGpuOpsToNVVMOpsOptions nvvm;
     nvvm.useBarePtrCallConv = true;
     kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+    kernels.addPass(createDropUnusedLibdevice());
   }
   kernels.addPass(createReconcileUnrealizedCastsPass());
   // Step 3. Serialize: PTX text for nvptx, an HSACO (linked with the

@@ -15,6 +15,7 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,15 @@ enum class EmitStage { Mlir, Llvm, Ptx, Artifact };
 std::string_view toString(EmitStage stage);
 std::optional<EmitStage> parseEmitStage(std::string_view name);
 
+/// Wall seconds of compiles by stage, summed: each pass under its argument
+/// ("sift-lower-to-loops"; its own time, without the passes nested in it,
+/// the verifier after it included), "instrumentation" (what runs around the
+/// passes: the caller's oracles and the crash reproducer's copy of the IR),
+/// "host-object" and "emu-object" (the host's code generator and linker),
+/// "emu-lowering" (the emu kernels' host tail) and "other" (the rest of
+/// `compile`: copies of the module, the plan, the artifact).
+using CompileTimes = std::map<std::string, double>;
+
 /// Everything that steers one compile.
 struct CompileOptions {
   PipelineOptions pipeline;
@@ -38,15 +48,19 @@ struct CompileOptions {
   /// Called with the pass manager before it runs (to add instrumentation,
   /// such as the harness's per-pass static oracles).
   std::function<void(mlir::PassManager &)> instrument;
-  /// When set, MLIR's crash reproducer in local mode: a pass that crashes
-  /// (a signal, an abort, a fatal error) is recovered as a failure, and the
-  /// IR it ran on, with the pass and its options, is written here for
-  /// `sift-opt --run-reproducer` (also for a pass that fails).
+  /// When set, a pass that crashes (a signal, an abort, a fatal error) is
+  /// recovered as a failure, and after any failure the pipeline runs again
+  /// under MLIR's crash reproducer in local mode, which writes the IR the
+  /// failing pass ran on, with the pass and its options, here for
+  /// `sift-opt --run-reproducer`. A failure that does not come again the
+  /// second time (a race in the compiler) leaves no file.
   std::string crashReproducer;
   /// GPU pipelines, --emit=artifact: the artifact also carries the kernels
   /// lowered for the host (an emu-so executable, which the emu device runs),
   /// made from the same module as the PTX or HSACO up to the GPU tail.
   bool emuKernels = false;
+  /// When set, each compile adds its stages' wall seconds here.
+  CompileTimes *times = nullptr;
 };
 
 /// What a compile produced, depending on the stage.
@@ -56,6 +70,9 @@ struct CompileOutput {
   std::string text;
   /// EmitStage::Artifact: executables and plan (no inputs or expectations).
   rt::Artifact artifact;
+  /// After a failed pipeline: the argument of the pass that failed or
+  /// crashed ("sift-lower-to-loops").
+  std::string failedPass;
 };
 
 /// Runs the pipeline of `options` on `module` (changed in place) and stops at

@@ -530,6 +530,18 @@ def LowerKernelsForHost
                            "::mlir::cf::ControlFlowDialect"];
 }
 
+def DropUnusedLibdevice
+    : Pass<"sift-drop-unused-libdevice", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Links CUDA's libdevice only into kernels that call it";
+  let description = [{
+    The NVVM target is attached with libdevice to link, and MLIR's NVPTX
+    serializer reads it for every kernel module whether the kernel calls it
+    or not (6 % of an nvptx campaign's compile time). After the NVVM
+    conversion, a module that declares no `__nv_` function gets its
+    `#nvvm.target`s without the link; one that calls libdevice keeps it.
+  }];
+}
+
 def AmdgpuNoVectorizeShifts
     : Pass<"sift-amdgpu-no-vectorize-shifts", "mlir::gpu::GPUModuleOp"> {
   let summary = "Keeps LLVM 22's vectorizers off AMDGPU kernels that shift "

@@ -34,7 +34,18 @@ oracle::StepRules rulesOf(const SystemFile &file) {
 } // namespace
 
 FileSystem::FileSystem(SystemFile file, std::string version)
-    : file_(std::move(file)), version_(std::move(version)) {}
+    : file_(std::move(file)), version_(std::move(version)) {
+  std::error_code ec;
+  std::string pattern =
+      (fs::temp_directory_path(ec) / ("sift-" + file_.name + "-XXXXXX"))
+          .string();
+  if (mkdtemp(pattern.data())) {
+    workRoot_ = pattern;
+    workOwner_ = getpid();
+  } else {
+    workError_ = std::strerror(errno);
+  }
+}
 
 FileSystem::~FileSystem() {
   if (!workRoot_.empty() && workOwner_ == getpid()) {
@@ -45,17 +56,10 @@ FileSystem::~FileSystem() {
 
 Result<std::string> FileSystem::freshCaseDir() {
   std::error_code ec;
-  if (workRoot_.empty() || workOwner_ != getpid()) {
-    std::string pattern =
-        (fs::temp_directory_path(ec) / ("sift-" + file_.name + "-XXXXXX"))
-            .string();
-    if (!mkdtemp(pattern.data()))
-      return makeError("cannot make a work folder for " + file_.name + ": " +
-                       std::strerror(errno));
-    workRoot_ = pattern;
-    workOwner_ = getpid();
-  }
-  std::string dir = workRoot_ + "/case";
+  if (workRoot_.empty())
+    return makeError("cannot make a work folder for " + file_.name + ": " +
+                     workError_);
+  std::string dir = workRoot_ + "/" + std::to_string(getpid()) + "/case";
   fs::remove_all(dir, ec);
   for (const char *sub : {"inputs", "outputs", "artifacts"})
     if (!fs::create_directories(fs::path(dir) / sub, ec) && ec)

@@ -31,6 +31,8 @@ public:
   /// `version` is what the file's version command printed (or its literal).
   FileSystem(SystemFile file, std::string version);
   ~FileSystem() override;
+  FileSystem(const FileSystem &) = delete;
+  FileSystem &operator=(const FileSystem &) = delete;
 
   std::string_view name() const override { return file_.name; }
   std::string version() const override { return version_; }
@@ -74,8 +76,11 @@ private:
 
   SystemFile file_;
   std::string version_;
-  /// This process's work folder (workers are forked: each makes its own).
-  std::string workRoot_;
+  /// The work folder, made by the process that made the system and removed
+  /// by it: forked workers (which end without destructors) each work in
+  /// their own folder inside it, so none is left behind. `workError_` says
+  /// why there is none.
+  std::string workRoot_, workError_;
   pid_t workOwner_ = 0;
   /// A system that compiles as it runs: the outcome of the run its compile
   /// made, for the case `pendingSeed` (run() returns it once).

@@ -128,6 +128,7 @@ bool Session::compile(ModuleOp module, const CompileOptions &options,
   std::string diagnostics, firstMessage;
   lastCrash_.reset();
   lastReproducer_.clear();
+  lastFailedPass_.clear();
   lastFatalError().clear();
   // Passes begun and not ended: more than zero after a failed run means
   // one crashed (and crash recovery caught it).
@@ -167,6 +168,7 @@ bool Session::compile(ModuleOp module, const CompileOptions &options,
   std::filesystem::remove(withWitness.crashReproducer, ec);
   if (compiled)
     return true;
+  lastFailedPass_ = output.failedPass;
   if (unfinished > 0 || !lastFatalError().empty())
     lastCrash_ = lastFatalError().empty()
                      ? std::string("a pass crashed (a signal was caught)")

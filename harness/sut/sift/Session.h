@@ -49,11 +49,15 @@ public:
   /// After a failed compile: MLIR's crash reproducer (the IR the crashing
   /// pass ran on, with the pipeline), or "" when none was written.
   const std::string &lastReproducer() const { return lastReproducer_; }
+  /// After a failed compile: the pass that failed or crashed (also when a
+  /// crash did not come again for the reproducer); "" when no pass failed.
+  const std::string &lastFailedPass() const { return lastFailedPass_; }
 
 private:
   std::unique_ptr<mlir::MLIRContext> context_;
   std::optional<std::string> lastCrash_;
   std::string lastReproducer_;
+  std::string lastFailedPass_;
 };
 
 } // namespace sift::harness

@@ -119,8 +119,7 @@ bool compileFailed(Session &session, const std::string &error,
                    const std::vector<oracle::StageFinding> &ir,
                    CaseResult &result) {
   result.reproducer = session.lastReproducer();
-  std::string pass = reproducerPass(result.reproducer);
-  Stage stage(Step::Compile, pass);
+  Stage stage(Step::Compile, session.lastFailedPass());
   oracle::Verdict verdict = session.lastCrash() ? oracle::Verdict::CompileCrash
                                                 : oracle::Verdict::CompileError;
   std::string detail =
@@ -174,6 +173,7 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
     options.onPhase("compile");
   auto start = std::chrono::steady_clock::now();
   CompileOptions compileOptions = compileOptionsFor(options, seed);
+  compileOptions.times = &result.compileStages;
   // GPU pipelines: the IR-level oracles run after every pass, so a finding
   // names the pass that introduced it.
   bool gpu = options.target != TargetKind::Host;
@@ -224,7 +224,13 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
                         " more ops than the program has");
   result.compiled = true;
   result.artifact = output.artifact;
-  return !gpu || checkStatically(ir, output.artifact, result);
+  if (!gpu)
+    return true;
+  // Timed too, though after compileSeconds: the oracles' own cost.
+  auto checks = std::chrono::steady_clock::now();
+  bool clean = checkStatically(ir, output.artifact, result);
+  result.compileStages["binary-checks"] += secondsSince(checks);
+  return clean;
 }
 
 } // namespace

@@ -75,14 +75,27 @@ TEST(CampaignTally, StagesAndCoverageRoundTrip) {
   ASSERT_TRUE(back.ok()) << back.message();
   EXPECT_EQ(back->stages, tally.stages);
   EXPECT_EQ(back->coverage, tally.coverage);
+  EXPECT_TRUE(back->compileStages.empty());
+  // Compile seconds by stage add up over the runs and survive a resume.
+  CaseResult timed = resultWith(oracle::Verdict::Pass, 0.75, 0);
+  timed.compileStages = {{"canonicalize", 0.25}, {"host-object", 0.5}};
+  tally.add("cpu/host", timed);
+  tally.add("cpu/host", timed);
+  EXPECT_DOUBLE_EQ(tally.compileStages["host-object"], 1.0);
+  Result<CampaignTally> timedBack =
+      CampaignTally::fromJson(tally.toJson().dump());
+  ASSERT_TRUE(timedBack.ok()) << timedBack.message();
+  EXPECT_EQ(timedBack->compileStages, tally.compileStages);
   // A tally stored before stages and coverage were counted reads back
   // without them.
   nlohmann::json old = tally.toJson();
   old.erase("stages");
   old.erase("coverage");
+  old.erase("compile_stages");
   Result<CampaignTally> older = CampaignTally::fromJson(old.dump());
   ASSERT_TRUE(older.ok()) << older.message();
-  EXPECT_TRUE(older->stages.empty() && older->coverage.empty());
+  EXPECT_TRUE(older->stages.empty() && older->coverage.empty() &&
+              older->compileStages.empty());
 }
 
 TEST(CampaignTally, MalformedTalliesAreErrors) {

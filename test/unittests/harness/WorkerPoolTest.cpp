@@ -218,6 +218,26 @@ TEST(CaseWire, CutShortOrUnknownIsAnError) {
   EXPECT_FALSE(decodeCaseResult(unknown, full).ok());
 }
 
+// Where a compile's seconds went travels with the result; a stage that is
+// not NAME=SECONDS is an error, never a silent zero.
+TEST(CaseWire, CompileStagesTravel) {
+  CaseResult result;
+  result.compileStages = {{"gpu-module-to-binary", 0.25},
+                          {"sift-lower-to-loops", 0.125}};
+  std::string bytes = encodeCaseResult(result, false);
+  bool full = true;
+  auto back = decodeCaseResult(bytes, full);
+  ASSERT_TRUE(back.ok()) << back.message();
+  EXPECT_EQ(back->compileStages, result.compileStages);
+  std::string broken = bytes;
+  size_t at = broken.find("sift-lower-to-loops=");
+  ASSERT_NE(at, std::string::npos);
+  broken[at + std::string("sift-lower-to-loops").size()] = ':';
+  auto bad = decodeCaseResult(broken, full);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("malformed compile stage"), std::string::npos);
+}
+
 // A finding the worker announced before it died decides the verdict (the
 // first finding wins); how it died follows in the detail. Through a pool
 // worker and through a one-case child alike.
