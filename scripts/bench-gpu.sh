@@ -5,10 +5,11 @@
 # iree-benchmark-module), then the vendor baselines on the same inputs: CUB
 # (scripts/bench/cub_bench.cu, built with nvcc here: DeviceSegmentedSort as
 # "cub", DeviceRadixSort / DeviceSegmentedRadixSort as "cub-radix") and
-# PyTorch / torchvision (scripts/bench/torch_bench.py) where installed, each
+# PyTorch / torchvision (scripts/bench/torch_bench.py), JAX/XLA
+# (scripts/bench/jax_bench.py) and CuPy (scripts/bench/cupy_bench.py), each
 # checked against the reference's outputs before it is timed. Google
 # Benchmark JSON files go to $OUT (default ./bench-out): sift.json,
-# iree.json, cub.json, torch.json.
+# iree.json, cub.json, torch.json, jax.json, cupy.json.
 #
 #   scripts/bench-gpu.sh EXPORTS_DIR [RUNS] [WARMUP]
 #
@@ -108,6 +109,20 @@ else
   echo "bench-gpu: no torch/torchvision: no PyTorch baseline" >&2
   failed+=("the PyTorch baseline (no torch/torchvision on this host)")
 fi
+# JAX/XLA and CuPy (scripts/bench/jax_bench.py, cupy_bench.py): each a
+# baseline of its own, required like the others.
+for baseline in jax cupy; do
+  [ -n "${vendors_off:-}" ] && break
+  if python3 -c "import $baseline" 2> /dev/null; then
+    rc=0
+    python3 "scripts/bench/${baseline}_bench.py" "$inputs" "$out/$baseline.json" \
+      --runs="$runs" --warmup="$warmup" 2>&1 | tee "$out/$baseline.log" || rc=$?
+    [ "$rc" -eq 0 ] || part_failed "the $baseline baseline" "$rc" "$out/$baseline.log"
+  else
+    echo "bench-gpu: no $baseline: no $baseline baseline" >&2
+    failed+=("the $baseline baseline (no $baseline on this host)")
+  fi
+done
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/gpu.csv" || true
 if [ "${#failed[@]}" -gt 0 ]; then
   printf -v list '%s; ' "${failed[@]}"

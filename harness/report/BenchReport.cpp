@@ -59,10 +59,13 @@ std::vector<std::string> splitName(const std::string &name) {
   return parts;
 }
 
-/// The vendor baselines: torch, and CUB's calls ("cub", "cub-radix").
+/// The vendor baselines: torch's, CUB's calls ("cub", "cub-radix"), JAX's
+/// and CuPy's.
 bool isVendor(const std::string &impl) {
-  return impl == "torch" || impl.rfind("torch-", 0) == 0 ||
-         impl.rfind("cub", 0) == 0;
+  for (const char *vendor : {"torch", "cub", "jax", "cupy"})
+    if (impl.rfind(vendor, 0) == 0)
+      return true;
+  return false;
 }
 
 /// "12.345", or "> 30000" for a lower bound, or "-" when unknown.

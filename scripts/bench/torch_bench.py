@@ -30,15 +30,15 @@ it from a CUDA graph captured once (the launch alone, as a serving stack
 runs it). Every implementation's result is checked on its first run and
 again after its last timed run.
 """
-import json
 import os
 import re
-import socket
 import sys
-import time
 
 import numpy as np
 import torch
+
+from bench_common import (check, is_bf16, parse_args, timed_entries,
+                          write_json)
 
 
 def timed(fn, runs, warmup):
@@ -71,19 +71,6 @@ def graphed(fn):
     return graph.replay, out
 
 
-def is_bf16(a):
-    """bf16 arrives as two opaque bytes ('<V2', ml_dtypes' spelling)."""
-    return a.dtype.kind == "V" and a.dtype.itemsize == 2
-
-
-def npy(path):
-    """A .npy as NumPy; bf16 widened exactly to f32 (its top half)."""
-    a = np.load(path)
-    if is_bf16(a):
-        return (a.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
-    return a
-
-
 def npy_cuda(path):
     """A .npy as a CUDA tensor of its own type (bf16 as torch.bfloat16)."""
     a = np.load(path)
@@ -97,61 +84,11 @@ def host(t):
     return (t.float() if t.dtype == torch.bfloat16 else t).cpu().numpy()
 
 
-def same_keys(a, b):
-    """Equal as sort keys: NaN to NaN, -0 to +0."""
-    a, b = np.asarray(a), np.asarray(b)
-    return a.shape == b.shape and bool(np.all((a == b) | (np.isnan(a) & np.isnan(b))))
-
-
-def check(name, folder, result):
-    """'pass', or 'mismatch: what differs' against the reference."""
-    expected = lambda i: npy(os.path.join(folder, f"expected{i}.npy"))
-    if not os.path.exists(os.path.join(folder, "expected0.npy")):
-        return "pass"  # inputs written before the reference was: unchecked
-    if name.startswith("topk-") or name.startswith("argsort-"):
-        # An argsort is checked as a top-k of the whole row (torch.sort
-        # promises no order among ties either).
-        values, indices = host(result[0]), result[1].cpu().numpy()
-        if not same_keys(values, expected(0)):
-            return "mismatch: top-k values differ from the reference"
-        x = npy(os.path.join(folder, "input0.npy"))
-        if not same_keys(np.take_along_axis(x, indices, axis=-1), values):
-            return "mismatch: top-k indices do not point at their values"
-        if any(len(set(row)) != len(row) for row in indices.tolist()):
-            return "mismatch: a top-k row repeats an index"
-        return "pass"
-    if name.startswith("sort-"):
-        values = host(result[0] if isinstance(result, tuple) else result)
-        return "pass" if same_keys(values, expected(0)) else \
-            "mismatch: sorted values differ from the reference"
-    if name.startswith("nms-head-"):
-        count = int(expected(1).reshape(-1)[0])
-        want = expected(0)[:count].tolist()
-        images, classes, boxes = (t.cpu().numpy().tolist() for t in result)
-        groups = {}
-        for b, c, n in zip(images, classes, boxes):  # score order per group
-            kept = groups.setdefault((b, c), [])
-            if len(kept) < HEAD_MAX_OUT:
-                kept.append([b, c, n])
-        got = [row for key in sorted(groups) for row in groups[key]]
-        if got != want:
-            first = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b),
-                         min(len(got), len(want)))
-            return f"mismatch: kept {len(got)} boxes, the reference {count} " \
-                   f"(first difference at {first})"
-        return "pass"
-    if name.startswith("nms-"):
-        count = int(expected(1).reshape(-1)[0])
-        want = expected(0)[:count, 2].tolist()
-        got = result.cpu().numpy().tolist()
-        if got != want:
-            return f"mismatch: kept {len(got)} boxes, the reference {count} " \
-                   f"(first difference at {next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))})"
-        return "pass"
-    return "pass"
-
-
-HEAD_MAX_OUT = 100
+def on_host(result):
+    """A result (a tensor or a tuple of them) as NumPy, for check()."""
+    if isinstance(result, tuple):
+        return tuple(host(t) for t in result)
+    return host(result)
 
 
 def xyxy_of(boxes):
@@ -236,30 +173,8 @@ def op_of(name, folder):
     return None
 
 
-def entry(name, ms, index=None, aggregate=None, repetitions=0, label="pass"):
-    e = {"name": name + (f"_{aggregate}" if aggregate else ""), "run_name": name,
-         "run_type": "aggregate" if aggregate else "iteration",
-         "repetitions": repetitions, "threads": 1, "iterations": 1,
-         "real_time": ms, "cpu_time": ms, "time_unit": "ms", "label": label}
-    if aggregate:
-        e["aggregate_name"] = aggregate
-    else:
-        e["repetition_index"] = index
-    return e
-
-
 def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    inputs, out = sys.argv[1], sys.argv[2]
-    runs, warmup = 20, 5
-    for arg in sys.argv[3:]:
-        if arg.startswith("--runs="):
-            runs = int(arg[7:])
-        elif arg.startswith("--warmup="):
-            warmup = int(arg[9:])
-        else:
-            sys.exit(f"torch_bench.py: unknown argument {arg}")
+    inputs, out, runs, warmup = parse_args(__doc__)
     if not torch.cuda.is_available():
         sys.exit("torch_bench.py: no CUDA device")
     benchmarks = []
@@ -272,32 +187,18 @@ def main():
             ops = [("torch", ops)]
         for op in ops:
             impl, fn = op[0], op[1]
-            label = check(name, folder, fn())
+            label = check(name, folder, on_host(fn()))
             ms = timed(fn, runs, warmup)
             # The last timed run checked too (a graph that captured stale
             # buffers, state kept between runs).
             if label == "pass" and len(op) > 2:
                 torch.cuda.synchronize()
-                last = check(name, folder, op[2]())
+                last = check(name, folder, on_host(op[2]()))
                 if last != "pass":
                     label = last + " (the last timed run; the first matched)"
-            full = f"{name}/{impl}/cuda"
-            benchmarks += [entry(full, t, i, repetitions=runs, label=label)
-                           for i, t in enumerate(ms)]
-            benchmarks.append(entry(full, float(np.median(ms)), aggregate="median",
-                                    repetitions=runs, label=label))
-            benchmarks.append(entry(full, max(ms) - min(ms), aggregate="spread",
-                                    repetitions=runs, label=label))
-            print(f"{full}: median {np.median(ms):.3f} ms of {runs} ({label})",
-                  flush=True)
-    context = {"date": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()),
-               "host_name": socket.gethostname(), "executable": "torch_bench.py",
-               "device": torch.cuda.get_device_name(0),
-               "torch": torch.__version__, "library_build_type": "release"}
-    tmp = out + ".partial"
-    with open(tmp, "w") as f:
-        json.dump({"context": context, "benchmarks": benchmarks}, f, indent=1)
-    os.replace(tmp, out)
+            benchmarks += timed_entries(f"{name}/{impl}/cuda", ms, label)
+    write_json(out, benchmarks, "torch_bench.py", torch.cuda.get_device_name(0),
+               torch=torch.__version__)
 
 
 if __name__ == "__main__":
