@@ -8,22 +8,20 @@
 
 #include "pipelines/Target/Compile.h"
 
+#include "pipelines/Target/PipelineRun.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
-#include <vector>
 
 #ifndef SIFT_DEFAULT_AMDGPU_TOOLKIT
 #define SIFT_DEFAULT_AMDGPU_TOOLKIT ""
@@ -70,145 +68,47 @@ std::optional<sift::ElementType> toElementType(Type type) {
   return std::nullopt;
 }
 
+/// One buffer of the `sift.dispatch_plan` attribute, or nullopt with
+/// `error` naming what is missing.
+std::optional<sift::rt::PlanBuffer> parsePlanBuffer(Attribute attr, size_t i,
+                                                     std::string &error) {
+  using namespace sift;
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  auto element = dict ? dict.getAs<TypeAttr>("element") : nullptr;
+  auto shape = dict ? dict.getAs<DenseI64ArrayAttr>("shape") : nullptr;
+  auto role = dict ? dict.getAs<StringAttr>("role") : nullptr;
+  auto index = dict ? dict.getAs<IntegerAttr>("index") : nullptr;
+  if (!element || !shape || !role || !index) {
+    error = "sift.dispatch_plan buffer " + std::to_string(i) +
+            " needs element, shape, role and index";
+    return std::nullopt;
+  }
+  rt::PlanBuffer buffer;
+  std::optional<ElementType> type = toElementType(element.getValue());
+  std::optional<rt::BufferRole> parsedRole =
+      rt::parseBufferRole(role.getValue().str());
+  if (!type || !parsedRole) {
+    std::string typeText;
+    llvm::raw_string_ostream os(typeText);
+    os << element.getValue();
+    error = "sift.dispatch_plan buffer " + std::to_string(i) +
+            ": unsupported element type " + typeText + " or role '" +
+            role.getValue().str() + "'";
+    return std::nullopt;
+  }
+  buffer.type = *type;
+  buffer.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
+  buffer.role = *parsedRole;
+  buffer.roleIndex = static_cast<int>(index.getInt());
+  buffer.memory = rt::MemoryType::DeviceLocal;
+  buffer.usage = rt::BufferUsage::Dispatch | rt::BufferUsage::Transfer;
+  return buffer;
+}
+
 using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-/// Times every pass for CompileTimes. Two hooks share one stack: the outer
-/// one is added before every other instrumentation (its before-hook runs
-/// first, its after-hook last) and the inner one after them, so the inner
-/// pair brackets only the pass and what lies between the pairs is the
-/// instrumentation's. A pass's own time leaves out the passes nested in it.
-class PassClock {
-public:
-  enum Level { Outer, Inner, Levels };
-
-  explicit PassClock(sift::CompileTimes &times) : times_(times) {}
-
-  std::unique_ptr<PassInstrumentation> hook(Level level) {
-    return std::make_unique<Hook>(*this, level);
-  }
-
-private:
-  struct Frame {
-    Clock::time_point start[Levels], end[Levels];
-    double nested = 0; ///< the outer seconds of the passes nested in it
-  };
-
-  class Hook final : public PassInstrumentation {
-  public:
-    Hook(PassClock &clock, Level level) : clock_(clock), level_(level) {}
-    void runBeforePass(Pass *, Operation *) override { clock_.begin(level_); }
-    void runAfterPass(Pass *pass, Operation *) override {
-      clock_.end(level_, pass);
-    }
-    void runAfterPassFailed(Pass *pass, Operation *) override {
-      clock_.end(level_, pass);
-    }
-
-  private:
-    PassClock &clock_;
-    Level level_;
-  };
-
-  void begin(Level level) {
-    if (level == Outer)
-      stack_.emplace_back();
-    if (!stack_.empty())
-      stack_.back().start[level] = Clock::now();
-  }
-
-  void end(Level level, Pass *pass) {
-    if (stack_.empty())
-      return;
-    stack_.back().end[level] = Clock::now();
-    if (level != Outer)
-      return;
-    Frame frame = stack_.back();
-    stack_.pop_back();
-    auto span = [&](Level l) {
-      return std::chrono::duration<double>(frame.end[l] - frame.start[l])
-          .count();
-    };
-    double outer = span(Outer), inner = span(Inner);
-    if (!stack_.empty())
-      stack_.back().nested += outer;
-    StringRef argument = pass->getArgument();
-    times_[argument.empty() ? "pass-manager" : argument.str()] +=
-        std::max(0.0, inner - frame.nested);
-    times_["instrumentation"] += std::max(0.0, outer - inner);
-  }
-
-  sift::CompileTimes &times_;
-  std::vector<Frame> stack_;
-};
-
-/// The pass a failed run failed in: the innermost one that failed, else
-/// the innermost one that began and never ended (it crashed).
-class FailedPass final : public PassInstrumentation {
-public:
-  void runBeforePass(Pass *pass, Operation *) override {
-    open_.push_back(pass);
-  }
-  void runAfterPass(Pass *, Operation *) override { open_.pop_back(); }
-  void runAfterPassFailed(Pass *pass, Operation *) override {
-    if (failed_.empty())
-      failed_ = pass->getArgument().str();
-    open_.pop_back();
-  }
-  std::string name() const {
-    if (!failed_.empty() || open_.empty())
-      return failed_;
-    return open_.back()->getArgument().str();
-  }
-
-private:
-  std::vector<Pass *> open_;
-  std::string failed_;
-};
-
-/// Runs `pm` on `module`; with `recover`, under crash recovery: a pass that
-/// crashes (a signal, an abort, a fatal error) fails the run instead of
-/// ending the process. MLIR's crash reproducer recovers too, but copies
-/// the IR before every pass (15 % of a campaign's compile time), so the
-/// reproducer is made only after a failure (writeReproducer).
-LogicalResult runPasses(PassManager &pm, ModuleOp module, bool recover) {
-  if (!recover)
-    return pm.run(module);
-  llvm::CrashRecoveryContext::Enable();
-  LogicalResult result = failure();
-  llvm::CrashRecoveryContext context;
-  if (!context.RunSafelyOnThread([&] { result = pm.run(module); }))
-    return failure();
-  return result;
-}
-
-/// After a failed compile: the pipeline again, on `original` (the module
-/// as the compile got it), under MLIR's crash reproducer in local mode,
-/// which writes the IR the failing pass ran on, with the pass and its
-/// options, to `path`. Quiet: the first run gave the diagnostics. A failure
-/// that does not come again (a race in the compiler) writes nothing.
-void writeReproducer(ModuleOp original, sift::PipelineOptions pipeline,
-                     bool emu, bool verify, const std::string &path) {
-  MLIRContext *context = original.getContext();
-  ScopedDiagnosticHandler quiet(context, [](Diagnostic &) { return success(); });
-  PassManager pm(context);
-  pm.enableVerifier(verify);
-  pipeline.withoutDeviceTail = emu;
-  std::string error;
-  if (failed(sift::addPipeline(pm, pipeline, error)))
-    return;
-  pm.enableCrashReproducerGeneration(path, /*genLocalReproducer=*/true);
-  if (failed(pm.run(original)) || !emu)
-    return;
-  PassManager tail(context);
-  tail.enableVerifier(verify);
-  pipeline.withoutDeviceTail = false;
-  sift::addGpuDeviceTail(tail, pipeline);
-  tail.enableCrashReproducerGeneration(path, /*genLocalReproducer=*/true);
-  (void)tail.run(original);
 }
 
 } // namespace
@@ -242,36 +142,10 @@ sift::extractDispatchPlan(ModuleOp module,
   }
   rt::Plan plan;
   for (auto [i, attr] : llvm::enumerate(buffers)) {
-    auto dict = dyn_cast<DictionaryAttr>(attr);
-    auto element = dict ? dict.getAs<TypeAttr>("element") : nullptr;
-    auto shape = dict ? dict.getAs<DenseI64ArrayAttr>("shape") : nullptr;
-    auto role = dict ? dict.getAs<StringAttr>("role") : nullptr;
-    auto index = dict ? dict.getAs<IntegerAttr>("index") : nullptr;
-    if (!element || !shape || !role || !index) {
-      error = "sift.dispatch_plan buffer " + std::to_string(i) +
-              " needs element, shape, role and index";
+    std::optional<rt::PlanBuffer> buffer = parsePlanBuffer(attr, i, error);
+    if (!buffer)
       return std::nullopt;
-    }
-    rt::PlanBuffer buffer;
-    std::optional<ElementType> type = toElementType(element.getValue());
-    std::optional<rt::BufferRole> parsedRole =
-        rt::parseBufferRole(role.getValue().str());
-    if (!type || !parsedRole) {
-      std::string typeText;
-      llvm::raw_string_ostream os(typeText);
-      os << element.getValue();
-      error = "sift.dispatch_plan buffer " + std::to_string(i) +
-              ": unsupported element type " + typeText + " or role '" +
-              role.getValue().str() + "'";
-      return std::nullopt;
-    }
-    buffer.type = *type;
-    buffer.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
-    buffer.role = *parsedRole;
-    buffer.roleIndex = static_cast<int>(index.getInt());
-    buffer.memory = rt::MemoryType::DeviceLocal;
-    buffer.usage = rt::BufferUsage::Dispatch | rt::BufferUsage::Transfer;
-    plan.buffers.push_back(std::move(buffer));
+    plan.buffers.push_back(std::move(*buffer));
   }
   for (auto [i, attr] : llvm::enumerate(dispatches)) {
     auto dict = dyn_cast<DictionaryAttr>(attr);
@@ -430,107 +304,12 @@ LogicalResult serializeGpu(ModuleOp module, ModuleOp hostKernels,
 
 namespace {
 
-/// sift::compile, adding its stages' seconds to `times` when given.
-LogicalResult compileTimed(ModuleOp module, const sift::CompileOptions &options,
-                           sift::EmitStage stage, sift::CompileOutput &output,
-                           sift::CompileTimes *times, std::string &error) {
+/// Builds the artifact of the cpu pipeline: one host shared object, its
+/// entries the dispatches' symbols.
+LogicalResult serializeHost(ModuleOp module, const sift::CompileOptions &options,
+                            sift::CompileOutput &output,
+                            sift::CompileTimes *times, std::string &error) {
   using namespace sift;
-  std::optional<PassClock> clock;
-  if (times)
-    clock.emplace(*times);
-  PassManager pm(module.getContext());
-  pm.enableVerifier(options.verifyEachPass);
-  PipelineOptions pipeline = options.pipeline;
-  if (pipeline.target == TargetKind::Amdgpu && pipeline.toolkitPath.empty())
-    pipeline.toolkitPath = defaultAmdgpuToolkit();
-  if (pipeline.target == TargetKind::Nvptx && pipeline.libdevicePath.empty())
-    pipeline.libdevicePath = defaultLibdevice();
-  // With emu kernels the pipeline stops before the GPU tail; the module
-  // then takes the target's tail, and a copy of it the emu device's.
-  bool gpu = pipeline.target != TargetKind::Host;
-  bool emu = options.emuKernels && gpu && stage == EmitStage::Artifact;
-  pipeline.withoutDeviceTail = emu;
-  if (failed(addPipeline(pm, pipeline, error)))
-    return failure();
-  bool recover = !options.crashReproducer.empty();
-  // The module as given, for the reproducer of a failure.
-  OwningOpRef<ModuleOp> original = recover ? module.clone() : nullptr;
-  FailedPass *failedPass = nullptr;
-  auto run = [&](PassManager &pm) {
-    if (clock)
-      pm.addInstrumentation(clock->hook(PassClock::Outer));
-    if (options.instrument)
-      options.instrument(pm);
-    auto witness = std::make_unique<FailedPass>();
-    failedPass = witness.get();
-    pm.addInstrumentation(std::move(witness));
-    if (clock)
-      pm.addInstrumentation(clock->hook(PassClock::Inner));
-    if (succeeded(runPasses(pm, module, recover)))
-      return true;
-    output.failedPass = failedPass->name();
-    error = "the " + std::string(toString(options.pipeline.kind)) +
-            " pipeline failed";
-    if (recover) {
-      Clock::time_point start = Clock::now();
-      writeReproducer(*original, pipeline, emu, options.verifyEachPass,
-                      options.crashReproducer);
-      if (times)
-        (*times)["reproducer"] += secondsSince(start);
-    }
-    return false;
-  };
-  if (!run(pm))
-    return failure();
-  OwningOpRef<ModuleOp> hostKernels;
-  if (emu) {
-    hostKernels = module.clone();
-    PassManager tail(module.getContext());
-    tail.enableVerifier(options.verifyEachPass);
-    PipelineOptions tailPipeline = pipeline;
-    tailPipeline.withoutDeviceTail = false;
-    addGpuDeviceTail(tail, tailPipeline);
-    if (!run(tail))
-      return failure();
-    PassManager host(module.getContext());
-    host.enableVerifier(options.verifyEachPass);
-    PipelineOptions hostPipeline = pipeline;
-    hostPipeline.withoutDeviceTail = false;
-    hostPipeline.hostKernels = true;
-    addGpuDeviceTail(host, hostPipeline);
-    Clock::time_point start = Clock::now();
-    LogicalResult lowered = host.run(*hostKernels);
-    if (times)
-      (*times)["emu-lowering"] += secondsSince(start);
-    if (failed(lowered)) {
-      error = "the emu kernels' lowering (sift-lower-kernels-for-host) failed";
-      return failure();
-    }
-  }
-  if (stage == EmitStage::Mlir) {
-    llvm::raw_string_ostream os(output.text);
-    module.print(os);
-    return success();
-  }
-  if (stage == EmitStage::Llvm && options.pipeline.target == TargetKind::Host) {
-    llvm::LLVMContext context;
-    std::unique_ptr<llvm::Module> llvmModule =
-        translateForHost(module, context, options.host, error);
-    if (!llvmModule)
-      return failure();
-    llvm::raw_string_ostream os(output.text);
-    llvmModule->print(os, nullptr);
-    return success();
-  }
-
-  if (gpu)
-    return serializeGpu(module, hostKernels ? *hostKernels : ModuleOp(),
-                        options, stage, output, times, error);
-  if (stage == EmitStage::Ptx) {
-    error = "--emit=ptx needs an nvptx target";
-    return failure();
-  }
-
   std::optional<rt::Plan> plan = extractDispatchPlan(module, {}, error);
   if (!plan)
     return failure();
@@ -563,6 +342,88 @@ LogicalResult compileTimed(ModuleOp module, const sift::CompileOptions &options,
     return failure();
   }
   return success();
+}
+
+/// The emu device's kernels: `hostKernels` (the module before the GPU
+/// tail) lowered for the host.
+LogicalResult lowerEmuKernels(ModuleOp hostKernels,
+                              sift::PipelineOptions pipeline, bool verify,
+                              sift::CompileTimes *times, std::string &error) {
+  PassManager host(hostKernels.getContext());
+  host.enableVerifier(verify);
+  pipeline.withoutDeviceTail = false;
+  pipeline.hostKernels = true;
+  sift::addGpuDeviceTail(host, pipeline);
+  Clock::time_point start = Clock::now();
+  LogicalResult lowered = host.run(hostKernels);
+  if (times)
+    (*times)["emu-lowering"] += secondsSince(start);
+  if (failed(lowered))
+    error = "the emu kernels' lowering (sift-lower-kernels-for-host) failed";
+  return lowered;
+}
+
+/// sift::compile, adding its stages' seconds to `times` when given.
+LogicalResult compileTimed(ModuleOp module, const sift::CompileOptions &options,
+                           sift::EmitStage stage, sift::CompileOutput &output,
+                           sift::CompileTimes *times, std::string &error) {
+  using namespace sift;
+  PassManager pm(module.getContext());
+  pm.enableVerifier(options.verifyEachPass);
+  PipelineOptions pipeline = options.pipeline;
+  if (pipeline.target == TargetKind::Amdgpu && pipeline.toolkitPath.empty())
+    pipeline.toolkitPath = defaultAmdgpuToolkit();
+  if (pipeline.target == TargetKind::Nvptx && pipeline.libdevicePath.empty())
+    pipeline.libdevicePath = defaultLibdevice();
+  // With emu kernels the pipeline stops before the GPU tail; the module
+  // then takes the target's tail, and a copy of it the emu device's.
+  bool gpu = pipeline.target != TargetKind::Host;
+  bool emu = options.emuKernels && gpu && stage == EmitStage::Artifact;
+  pipeline.withoutDeviceTail = emu;
+  if (failed(addPipeline(pm, pipeline, error)))
+    return failure();
+  sift::PipelineRun run(module, options, pipeline, emu, times, output, error);
+  if (!run(pm))
+    return failure();
+  OwningOpRef<ModuleOp> hostKernels;
+  if (emu) {
+    hostKernels = module.clone();
+    PassManager tail(module.getContext());
+    tail.enableVerifier(options.verifyEachPass);
+    PipelineOptions tailPipeline = pipeline;
+    tailPipeline.withoutDeviceTail = false;
+    addGpuDeviceTail(tail, tailPipeline);
+    if (!run(tail))
+      return failure();
+    if (failed(lowerEmuKernels(*hostKernels, pipeline, options.verifyEachPass,
+                               times, error)))
+      return failure();
+  }
+  if (stage == EmitStage::Mlir) {
+    llvm::raw_string_ostream os(output.text);
+    module.print(os);
+    return success();
+  }
+  if (stage == EmitStage::Llvm && options.pipeline.target == TargetKind::Host) {
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateForHost(module, context, options.host, error);
+    if (!llvmModule)
+      return failure();
+    llvm::raw_string_ostream os(output.text);
+    llvmModule->print(os, nullptr);
+    return success();
+  }
+
+  if (gpu)
+    return serializeGpu(module, hostKernels ? *hostKernels : ModuleOp(),
+                        options, stage, output, times, error);
+  if (stage == EmitStage::Ptx) {
+    error = "--emit=ptx needs an nvptx target";
+    return failure();
+  }
+
+  return serializeHost(module, options, output, times, error);
 }
 
 } // namespace
