@@ -164,6 +164,8 @@ struct CompileCommandOptions {
   std::string bench;
   /// GPU targets: the artifact also carries the emu kernels (--emu-kernels).
   bool emuKernels = false;
+  /// --timing: where the compile's time went, on stderr.
+  bool timing = false;
   std::string output = "-";
   /// Where a compiler crash leaves MLIR's reproducer; "" keeps none.
   std::string crashReproducer;

@@ -232,7 +232,7 @@ int runCompileCommand(const CompileCommandOptions &options) {
   CompileOutput output;
   if (std::optional<int> failed = compileProgram(
           session, *module, options.program, pipeline, options.emit, output,
-          options.crashReproducer, options.emuKernels))
+          options.crashReproducer, options.emuKernels, options.timing))
     return *failed;
   if (!configsAllTaken("harness compile", *module, options.configSource))
     return kExitUsage;
@@ -348,6 +348,11 @@ CommandEntry addCompileCommand(CLI::App &app) {
                 "With --emit=artifact for a GPU target: the artifact also "
                 "carries the kernels lowered for the host (sift-run "
                 "--device=emu runs them, with checks)");
+  cmd->add_flag("--timing", f->options.timing,
+                "Print where the compile's time went to stderr: each pass's "
+                "own seconds, the host's code generation and linking, the "
+                "rest (a campaign's summary.json has the same, summed, as "
+                "compile_stages)");
   cmd->add_option("--bench", f->options.bench,
                   "With --emit=artifact: the program is this benchmark's "
                   "(harness bench's names), e.g. with lowering configs set "

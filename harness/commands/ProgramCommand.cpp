@@ -267,17 +267,37 @@ bool configsAllTaken(const char *command, mlir::ModuleOp module,
   return false;
 }
 
+void printCompileTimes(FILE *out, const CompileTimes &times) {
+  std::vector<std::pair<double, std::string>> stages;
+  double total = 0;
+  for (const auto &[name, seconds] : times) {
+    stages.emplace_back(seconds, name);
+    total += seconds;
+  }
+  std::sort(stages.rbegin(), stages.rend());
+  std::fprintf(out, "compile: %.3f s\n", total);
+  for (const auto &[seconds, name] : stages)
+    std::fprintf(out, "  %8.3f s %5.1f %%  %s\n", seconds,
+                 total > 0 ? 100 * seconds / total : 0.0, name.c_str());
+}
+
 std::optional<int> compileProgram(Session &session, mlir::ModuleOp module,
                                   const std::string &path,
                                   const PipelineOptions &pipeline,
                                   EmitStage stage, CompileOutput &output,
                                   const std::string &keepReproducer,
-                                  bool emuKernels) {
+                                  bool emuKernels, bool timing) {
   CompileOptions compileOptions;
   compileOptions.pipeline = pipeline;
   compileOptions.emuKernels = emuKernels;
+  CompileTimes times;
+  if (timing)
+    compileOptions.times = &times;
   std::string error;
-  if (session.compile(module, compileOptions, stage, output, error))
+  bool compiled = session.compile(module, compileOptions, stage, output, error);
+  if (timing)
+    printCompileTimes(stderr, times);
+  if (compiled)
     return std::nullopt;
   if (!session.lastCrash()) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), error.c_str());

@@ -60,13 +60,18 @@ bool checkInputs(const char *command, const std::string &program,
 /// pipeline fails on or crashes in. A crash is recovered and reported with
 /// its pass; MLIR's crash reproducer is kept at `keepReproducer` when that
 /// is not empty. `emuKernels`: the artifact also gets the kernels lowered
-/// for the host.
+/// for the host. With `timing`, where the compile's time went is printed to
+/// stderr (printCompileTimes), failed or not.
 std::optional<int> compileProgram(Session &session, mlir::ModuleOp module,
                                   const std::string &path,
                                   const PipelineOptions &pipeline,
                                   EmitStage stage, CompileOutput &output,
                                   const std::string &keepReproducer,
-                                  bool emuKernels = false);
+                                  bool emuKernels = false, bool timing = false);
+
+/// Prints compile seconds by stage (CompileTimes) to `out`: the total, then
+/// each stage from the largest, with its share.
+void printCompileTimes(FILE *out, const CompileTimes &times);
 
 /// What a case folder gives `harness compile` and `run` (--like=CASE): the
 /// campaign's pipeline, target, chip, faults and lowering configs (its

@@ -57,12 +57,16 @@ std::string &lastFatalError() {
 }
 
 void recordFatalError(void *, const char *reason, bool) {
-  lastFatalError() = reason;
-  std::fprintf(stderr, "LLVM ERROR: %s\n", reason);
-  std::fflush(stderr);
-  // The stack, for the finding's stderr.txt.
-  llvm::sys::PrintStackTrace(llvm::errs());
-  llvm::errs().flush();
+  // The first of a compile only: the same crash again, in the run that
+  // makes the reproducer, says nothing new.
+  if (lastFatalError().empty()) {
+    lastFatalError() = reason;
+    std::fprintf(stderr, "LLVM ERROR: %s\n", reason);
+    std::fflush(stderr);
+    // The stack, for the finding's stderr.txt.
+    llvm::sys::PrintStackTrace(llvm::errs());
+    llvm::errs().flush();
+  }
   // Inside a pass run under crash recovery: abort, which it catches (LLVM
   // would exit(1) for some fatal errors, ending the whole process).
   if (llvm::CrashRecoveryContext::GetCurrent())
