@@ -53,6 +53,7 @@ failed=()
 part_failed() {
   local what="exit $2"
   [ "${4:-}" = timed ] && [ "$2" -eq 124 ] && what="over SIFT_BENCH_LIMIT=${limit}s"
+  [ "${4:-}" = timed ] && [ "$2" -eq 1 ] && what="a run not a pass: wrong, crashed or hung"
   echo "bench-gpu: $1 failed ($what, see $3)" >&2
   failed+=("$1 ($what, see $3)")
 }

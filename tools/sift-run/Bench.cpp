@@ -556,13 +556,20 @@ int runBench(const Options &options, const std::vector<std::string> &files) {
       }
     }
   }
-  int unreadable = 0;
-  for (const BenchResult &r : results)
+  int unreadable = 0, notPass = 0;
+  for (const BenchResult &r : results) {
     unreadable += r.verdict == "unreadable";
+    notPass += r.verdict != "pass";
+  }
   std::printf("sift-run: %zu benchmark runs timed on %s; Google Benchmark "
               "JSON in %s\n",
               results.size(), deviceName.c_str(), options.benchOut.c_str());
-  return unreadable ? 2 : 0;
+  // A wrong, crashed or hung run is timed as far as it went and kept in
+  // the JSON, and it fails the command (exit 1), as a finding does.
+  if (notPass > unreadable)
+    std::printf("sift-run: %d of them not a pass (their label says why)\n",
+                notPass - unreadable);
+  return unreadable ? 2 : notPass ? 1 : 0;
 }
 
 } // namespace sift::tools
