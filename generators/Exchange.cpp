@@ -71,11 +71,16 @@ Result<std::string> emitText(const Program &program, ExchangeFormat format) {
 
 } // namespace
 
+bool exchangeCarriesBf16(ExchangeFormat format) {
+  // JAX's programs take and give ml_dtypes.bfloat16 (systems/runners).
+  return format == ExchangeFormat::ModelJson || format == ExchangeFormat::Jax;
+}
+
 Result<ExchangeProgram> emitExchange(const Program &program,
                                      ExchangeFormat format) {
   for (const TensorType &value : program.values)
     if (value.elementType == ElementType::BF16 &&
-        format != ExchangeFormat::ModelJson)
+        !exchangeCarriesBf16(format))
       return makeError(std::string(toString(format)) +
                        ": bf16 values are not written in this format yet");
   Result<std::string> bytes = emitText(program, format);

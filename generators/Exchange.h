@@ -68,6 +68,10 @@ struct ExchangeProgram {
   std::string bytes;
 };
 
+/// Whether programs in `format` may hold bf16 values (their runners read
+/// and write bf16 .npy files).
+bool exchangeCarriesBf16(ExchangeFormat format);
+
 /// `program` (which passes validate()) in `format`; an error naming what
 /// the format cannot express (an unsupported run). The model's JSON needs
 /// sift_program_json and is written by the harness, not here.

@@ -127,6 +127,8 @@ std::string FuzzCampaign::openFileSystems() {
         !system.ok())
       return system.message();
     const SystemFile *file = *systems_.fileWithPipeline(run.filePipeline);
+    if (gen::exchangeCarriesBf16(file->format))
+      bf16FilePipelines_.insert(run.filePipeline);
     CaseOptions options;
     options.pipeline = run.pipeline;
     options.filePipeline = run.filePipeline;
@@ -381,8 +383,10 @@ CaseOptions FuzzCampaign::optionsFor(size_t r) const {
   // finds it again); a shipped one is found by its pipeline's name.
   if (run.pipeline == PipelineKind::File) {
     o.policy.allowInexactKeys = false;
-    // The runners do not read or write bf16 .npy files yet.
-    o.policy.allowBf16 = false;
+    // bf16 only where the format carries it: JAX's runner reads and writes
+    // ml_dtypes' bf16 and asks XLA to round every op, as sift's reference
+    // does; the others do not yet (docs/systems.md).
+    o.policy.allowBf16 = bf16FilePipelines_.count(run.filePipeline) > 0;
     if (auto given = givenSystemFiles_.find(run.filePipeline);
         given != givenSystemFiles_.end())
       o.systemFile = given->second;

@@ -22,6 +22,7 @@
 #include "harness/case/WorkerPool.h"
 
 #include <chrono>
+#include <set>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -147,6 +148,8 @@ private:
   /// The --system file of each file pipeline given that way (absolute),
   /// which its case folders record.
   std::map<std::string, std::string> givenSystemFiles_;
+  /// The file pipelines whose exchange format carries bf16 (JAX's).
+  std::set<std::string> bf16FilePipelines_;
   /// The whole campaign's counts (earlier processes' too, when resumed);
   /// `thisRun` counts this process's cases alone.
   CampaignTally tally_;

@@ -12,6 +12,13 @@ and `sift-phase: run` on stderr mark the two steps. `--xla-flag` adds a flag
 to XLA_FLAGS before jax is imported (repeatable); `--no-jit` runs the program
 op by op instead, as a reference point (its compile step only loads it).
 
+bf16 arrives and leaves as two opaque bytes a value ('<V2' or '|V2' .npy,
+the spelling of ml_dtypes and sift): inputs are viewed as
+ml_dtypes.bfloat16, bf16 results written as 'V2'. XLA is asked to round
+every op (--xla_allow_excess_precision=false, before any flag given): by
+default it may keep a bf16 or f16 chain in f32, which XLA documents and
+sift's reference (one rounding an op) does not model.
+
 Errors propagate (traceback, exit 1); a bad argument exits 2. Nothing is
 written outside the output folder, and the program's module leaves no
 bytecode cache behind.
@@ -52,9 +59,9 @@ def phase(name):
 
 def configure_environment(device, xla_flags):
     """What must be set before jax is imported."""
-    if xla_flags:
-        os.environ["XLA_FLAGS"] = " ".join(
-            [os.environ.get("XLA_FLAGS", "")] + list(xla_flags)).strip()
+    os.environ["XLA_FLAGS"] = " ".join(
+        [os.environ.get("XLA_FLAGS", ""), "--xla_allow_excess_precision=false"]
+        + list(xla_flags)).strip()
     if device == "cpu":
         # No GPU backend to start (nor GPU memory to take) for a CPU run.
         os.environ["JAX_PLATFORMS"] = "cpu"
@@ -70,7 +77,11 @@ def read_inputs(folder):
         path = os.path.join(folder, f"input_{len(inputs)}.npy")
         if not os.path.exists(path):
             return inputs
-        inputs.append(np.load(path, allow_pickle=False))
+        array = np.load(path, allow_pickle=False)
+        if array.dtype.kind == "V" and array.dtype.itemsize == 2:
+            import ml_dtypes
+            array = array.view(ml_dtypes.bfloat16)
+        inputs.append(array)
 
 
 def load_program(path):
@@ -106,6 +117,8 @@ def main(argv=None):
                   jit=not args.no_jit)
     os.makedirs(args.outputs, exist_ok=True)
     for i, result in enumerate(results):
+        if result.dtype.name == "bfloat16":
+            result = result.view(np.dtype("V2"))
         np.save(os.path.join(args.outputs, f"output_{i}.npy"), result)
     return 0
 

@@ -324,3 +324,22 @@ TEST(JaxEmitter, GeneratedProgramsEmitDeterministically) {
     }
   }
 }
+
+// bf16 travels in the jax format (the runner reads and writes
+// ml_dtypes' bf16) and nowhere its runners cannot carry it yet: the error
+// names the format.
+TEST(JaxEmitter, Bf16ReachesOnlyTheFormatsThatCarryIt) {
+  Program p = ewProgram(EwKind::NegF, ElementType::BF16, ElementType::BF16);
+  ASSERT_EQ(validate(p), "");
+  Result<ExchangeProgram> jax = emitExchange(p, ExchangeFormat::Jax);
+  ASSERT_TRUE(jax.ok()) << jax.message();
+  EXPECT_TRUE(contains(jax->bytes, "def program("));
+  EXPECT_TRUE(exchangeCarriesBf16(ExchangeFormat::Jax));
+  for (ExchangeFormat format : {ExchangeFormat::Onnx, ExchangeFormat::PyTorch,
+                                ExchangeFormat::StableHlo}) {
+    EXPECT_FALSE(exchangeCarriesBf16(format));
+    Result<ExchangeProgram> refused = emitExchange(p, format);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_TRUE(contains(refused.message(), "bf16 values are not written"));
+  }
+}
