@@ -127,7 +127,7 @@ std::string FuzzCampaign::openFileSystems() {
         !system.ok())
       return system.message();
     const SystemFile *file = *systems_.fileWithPipeline(run.filePipeline);
-    if (gen::exchangeCarriesBf16(file->format))
+    if (file->bf16)
       bf16FilePipelines_.insert(run.filePipeline);
     CaseOptions options;
     options.pipeline = run.pipeline;
@@ -383,9 +383,9 @@ CaseOptions FuzzCampaign::optionsFor(size_t r) const {
   // finds it again); a shipped one is found by its pipeline's name.
   if (run.pipeline == PipelineKind::File) {
     o.policy.allowInexactKeys = false;
-    // bf16 only where the format carries it: JAX's runner reads and writes
-    // ml_dtypes' bf16 and asks XLA to round every op, as sift's reference
-    // does; the others do not yet (docs/systems.md).
+    // bf16 only for a system whose file says its runner carries it
+    // (`bf16 = true`: the shipped XLA's reads and writes ml_dtypes' bf16
+    // and asks XLA to round every op, as sift's reference does).
     o.policy.allowBf16 = bf16FilePipelines_.count(run.filePipeline) > 0;
     if (auto given = givenSystemFiles_.find(run.filePipeline);
         given != givenSystemFiles_.end())

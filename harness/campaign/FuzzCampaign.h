@@ -148,7 +148,7 @@ private:
   /// The --system file of each file pipeline given that way (absolute),
   /// which its case folders record.
   std::map<std::string, std::string> givenSystemFiles_;
-  /// The file pipelines whose exchange format carries bf16 (JAX's).
+  /// The file pipelines whose system file says `bf16 = true`.
   std::set<std::string> bf16FilePipelines_;
   /// The whole campaign's counts (earlier processes' too, when resumed);
   /// `thisRun` counts this process's cases alone.

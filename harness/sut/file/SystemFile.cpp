@@ -386,7 +386,7 @@ namespace {
 
 void readFile(const toml::table &file, SystemFile &system) {
   checkKeys(file,
-            {"name", "description", "version", "format", "pipeline",
+            {"name", "description", "version", "format", "bf16", "pipeline",
              "compile", "run", "limits", "outcomes", "semantics", "install"},
             "the file");
   system.name = stringAt(file, "name", "the file", true);
@@ -412,6 +412,15 @@ void readFile(const toml::table &file, SystemFile &system) {
          "unknown format " + inQuotes(format) + " (known: " + list + ")");
   }
   system.format = *parsed;
+  if (const toml::node *bf16 = find(file, "bf16")) {
+    std::optional<bool> value = bf16->value<bool>();
+    if (!value)
+      fail(*bf16, "bf16 must be true or false");
+    if (*value && !gen::exchangeCarriesBf16(system.format))
+      fail(*bf16, "format " + inQuotes(format) +
+                      " does not carry bf16 values (model-json and jax do)");
+    system.bf16 = *value;
+  }
   readPipelines(file, system);
   if (find(file, "compile"))
     system.compile = stepAt(file, "compile", system.compileSeconds);

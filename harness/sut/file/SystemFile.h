@@ -75,6 +75,9 @@ struct SystemFile {
   std::string versionText;
   std::optional<CommandTemplate> versionCommand;
   gen::ExchangeFormat format = gen::ExchangeFormat::ModelJson;
+  /// `bf16 = true`: the runner reads and writes bf16 values ('<V2' .npy),
+  /// so campaigns may draw them (only for a format that carries bf16).
+  bool bf16 = false;
   std::vector<SystemPipeline> pipelines;
   std::optional<CommandTemplate> compile;
   CommandTemplate run;
