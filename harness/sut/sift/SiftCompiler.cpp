@@ -235,39 +235,6 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
 
 } // namespace
 
-std::string reproducerPass(const std::string &reproducer) {
-  const std::string key = "pipeline: \"";
-  size_t start = reproducer.find(key);
-  if (start == std::string::npos)
-    return "";
-  // The pipeline string, with its escapes undone and the passes' options
-  // ({...}, which may hold parentheses and quotes) left out.
-  std::string pipeline;
-  int braces = 0;
-  for (size_t i = start + key.size(); i < reproducer.size(); ++i) {
-    char c = reproducer[i];
-    if (c == '\\' && i + 1 < reproducer.size()) {
-      if (braces == 0)
-        pipeline += reproducer[i + 1];
-      ++i;
-      continue;
-    }
-    if (c == '"' && braces == 0)
-      break;
-    if (c == '{')
-      ++braces;
-    else if (c == '}')
-      braces = braces > 0 ? braces - 1 : 0;
-    else if (braces == 0)
-      pipeline += c;
-  }
-  // The innermost element: after the last '(', before the closing ones.
-  size_t open = pipeline.rfind('(');
-  std::string pass =
-      open == std::string::npos ? pipeline : pipeline.substr(open + 1);
-  return pass.substr(0, pass.find_first_of("),"));
-}
-
 SiftCompiler::SiftCompiler() = default;
 
 std::string SiftCompiler::version() const { return siftVersion(); }

@@ -47,9 +47,4 @@ private:
   Session session_;
 };
 
-/// The pass a local crash reproducer names ("sift-lower-to-loops" from
-/// `pipeline: "builtin.module(func.func(sift-lower-to-loops{...}))"`), or
-/// "" when it names none.
-std::string reproducerPass(const std::string &reproducer);
-
 } // namespace sift::harness

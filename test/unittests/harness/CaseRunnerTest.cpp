@@ -536,19 +536,4 @@ TEST(CaseFolders, ReplaceOnlyCaseFolders) {
         << entry.path().filename();
 }
 
-TEST(CaseFolders, ReproducerNamesTheInnermostPass) {
-  EXPECT_EQ(reproducerPass("{-#\n  external_resources: { mlir_reproducer: {\n"
-                           "    pipeline: \"builtin.module(func.func(sift-"
-                           "lower-to-loops{inject-crash-on-prime=true}))\",\n"
-                           "    disable_threading: true } } #-}"),
-            "sift-lower-to-loops");
-  // Options holding parentheses, braces and escaped quotes.
-  EXPECT_EQ(reproducerPass("pipeline: \"builtin.module(gpu.module(convert-gpu-"
-                           "to-nvvm{opt=\\\"a(b)\\\" nested={x}}))\""),
-            "convert-gpu-to-nvvm");
-  EXPECT_EQ(reproducerPass("pipeline: \"builtin.module(canonicalize)\""),
-            "canonicalize");
-  EXPECT_EQ(reproducerPass("no reproducer here"), "");
-}
-
 } // namespace
