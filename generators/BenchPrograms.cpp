@@ -121,6 +121,41 @@ BenchProgram nmsHead(int64_t batches, int64_t classes, int64_t boxes,
                 Family::Nms, b.take(), seed);
 }
 
+/// Candidates a production detection head keeps per image.
+constexpr int64_t kDetectCandidates = 1000;
+
+/// A detection head as production code runs it (a YOLO-style export, as
+/// NmsGenerator's pre-filter spells it): boxes [B, N, 4], class scores
+/// [B, C, N] (probabilities) and a per-box objectness [B, N]; the top 1,000
+/// boxes of each image by objectness (all N when fewer), their boxes and
+/// class scores gathered, then NMS per (image, class) with score threshold
+/// 0.05, IoU 0.5 and at most 100 boxes a class. The outputs are the NMS's
+/// rows (image, class, candidate), its count and the candidates' box
+/// indices, which map a candidate back to its box.
+BenchProgram detect(int64_t batches, int64_t classes, int64_t boxes,
+                    uint64_t seed) {
+  Policy policy;
+  Rng rng(seed);
+  ProgramBuilder b(policy, rng);
+  int box = b.addInput({ElementType::F32, {batches, boxes, 4}});
+  int score = b.addInput({ElementType::F32, {batches, classes, boxes}});
+  int objectness = b.addInput({ElementType::F32, {batches, boxes}});
+  const int64_t k = std::min(kDetectCandidates, boxes);
+  auto [values, indices] = b.addTopK(objectness, 1, k, /*largest=*/true);
+  b.keepUnused(values);
+  int candidateBoxes = b.addGather(box, indices, 1);
+  int candidateScores = b.addGather(score, indices, 2);
+  auto [selected, count] = b.addNms(candidateBoxes, candidateScores,
+                                    kHeadMaxOut, 0.5f, 0.05f,
+                                    /*centerPointBox=*/false);
+  b.addOutput(selected);
+  b.addOutput(count);
+  b.addOutput(indices);
+  return finish("detect-" + std::to_string(batches) + "x" +
+                    std::to_string(classes) + "x" + std::to_string(boxes),
+                Family::Nms, b.take(), seed);
+}
+
 } // namespace
 
 std::vector<BenchProgram> benchPrograms() {
@@ -159,7 +194,11 @@ std::vector<BenchProgram> benchPrograms() {
           nms(5000, 302),
           nms(20000, 303),
           nmsHead(4, 80, 1000, 304),
-          nmsHead(1, 80, 20000, 305)};
+          nmsHead(1, 80, 20000, 305),
+          // Production detection heads: YOLO at 640 pixels (8,400 boxes, a
+          // batch of 8; 25,200 with three anchors a cell), 80 classes.
+          detect(8, 80, 8400, 306),
+          detect(1, 80, 25200, 307)};
 }
 
 namespace {
@@ -173,7 +212,7 @@ uint64_t shapeSeed(uint64_t family, int64_t a, int64_t b, int64_t k) {
 constexpr int64_t kMaxElements = int64_t(1) << 24;
 
 /// A benchmark name's shape: "topk-RxC-kK", "sort-RxC", "argsort-RxC",
-/// "nms-N" or "nms-head-BxCxN",
+/// "nms-N", "nms-head-BxCxN" or "detect-BxCxN",
 /// spelled exactly (the name made from the numbers must be `name`).
 std::optional<BenchProgram> parseBenchName(std::string name) {
   // A key type other than f32 is a suffix of the top-k and sort shapes.
@@ -183,7 +222,7 @@ std::optional<BenchProgram> parseBenchName(std::string name) {
       name.compare(name.size() - bf16.size(), bf16.size(), bf16) == 0) {
     type = ElementType::BF16;
     name.resize(name.size() - bf16.size());
-    if (name.rfind("nms-", 0) == 0)
+    if (name.rfind("nms-", 0) == 0 || name.rfind("detect-", 0) == 0)
       return std::nullopt;
   }
   const std::string suffix = typeSuffix(type);
@@ -210,6 +249,12 @@ std::optional<BenchProgram> parseBenchName(std::string name) {
                  3 &&
              sane(r, c) && sane(r * c, k)) {
     BenchProgram b = nmsHead(r, c, k, shapeSeed(4, r, c, k));
+    if (b.name == name)
+      return b;
+  } else if (std::sscanf(name.c_str(), "detect-%lldx%lldx%lld", &r, &c, &k) ==
+                 3 &&
+             sane(r, c) && sane(r * c, k) && sane(r * k, 4)) {
+    BenchProgram b = detect(r, c, k, shapeSeed(6, r, c, k));
     if (b.name == name)
       return b;
   } else if (std::sscanf(name.c_str(), "nms-%lld", &r) == 1 && sane(r, 4)) {
@@ -242,12 +287,15 @@ std::vector<BenchProgram> benchLadder(const BenchProgram &bench) {
   const TensorType &in = p.values[static_cast<size_t>(p.inputs[0])];
   if (bench.family == Family::Nms) {
     bool head = bench.name.rfind("nms-head-", 0) == 0;
+    bool detector = bench.name.rfind("detect-", 0) == 0;
     std::string prefix =
-        head ? "nms-head-" + std::to_string(in.shape[0]) + "x" +
-                   std::to_string(
-                       p.values[static_cast<size_t>(p.inputs[1])].shape[1]) +
-                   "x"
-             : "nms-";
+        head || detector
+            ? std::string(head ? "nms-head-" : "detect-") +
+                  std::to_string(in.shape[0]) + "x" +
+                  std::to_string(
+                      p.values[static_cast<size_t>(p.inputs[1])].shape[1]) +
+                  "x"
+            : "nms-";
     for (int64_t boxes = in.shape[1] / 4; boxes >= 16; boxes /= 4)
       rungs.push_back(*findBenchProgram(prefix + std::to_string(boxes)));
     return rungs;

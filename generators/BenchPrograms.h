@@ -10,7 +10,10 @@
 // class, corner boxes, IoU 0.5, no score threshold, every box may be kept);
 // detection heads: 4 images x 80 classes x 1000 boxes and 1 x 80 x 20000
 // (a sigmoid over the logits, score threshold 0.5, IoU 0.5, at most 100 a
-// class).
+// class); and two detection heads as production code runs them:
+// detect-8x80x8400 and detect-1x80x25200 (images x classes x boxes; the
+// top 1,000 boxes of an image by objectness, then NMS per class with score
+// threshold 0.05, IoU 0.5, at most 100 a class).
 // Today's shapes (MoE routing, sampling, beam search, the argsort behind
 // top-p) are also timed with bf16 keys ("...-bf16"). Inputs are drawn from
 // each program's fixed seed in `uniform` mode, so the GPU host regenerates
@@ -47,7 +50,8 @@ std::vector<BenchProgram> benchPrograms();
 
 /// The benchmark named `name`, or nullopt: one of benchPrograms(), or
 /// any other shape spelled the same way ("topk-RxC-kK", "sort-RxC",
-/// "argsort-RxC", each with an optional "-bf16", "nms-N", "nms-head-BxCxN";
+/// "argsort-RxC", each with an optional "-bf16", "nms-N", "nms-head-BxCxN",
+/// "detect-BxCxN";
 /// at most 2^24 elements, k at most C), whose
 /// seed comes from its
 /// sizes, so both hosts make the same inputs from the name alone.

@@ -375,7 +375,8 @@ CommandEntry addBenchCommand(CLI::App &app) {
                 throw UsageError{"--bench: no benchmark '" + name +
                                  "': give one of harness list benchmarks, or "
                                  "a shape topk-RxC-kK, sort-RxC, argsort-RxC "
-                                 "(each with an optional -bf16) or nms-N"};
+                                 "(each with an optional -bf16), nms-N, "
+                                 "nms-head-BxCxN or detect-BxCxN"};
             return runBenchCommand(f->options);
           }};
 }

@@ -7,7 +7,8 @@ as keys (NaN to NaN, -0 to +0); top-k indices that point at those values,
 distinct (no library promises an order among ties); NMS: the kept boxes in
 order. A result is given as NumPy arrays: a top-k or argsort (values,
 indices), a sort its values (or (values, indices)), an NMS its kept box
-indices, a detection head (images, classes, boxes).
+indices, a detection head (images, classes, boxes; a detect-BxCxN head's
+boxes are the images' box indices, not the candidates').
 """
 import json
 import os
@@ -58,9 +59,14 @@ def check(name, folder, result):
         values = result[0] if isinstance(result, tuple) else result
         return "pass" if same_keys(values, expected(0)) else \
             "mismatch: sorted values differ from the reference"
-    if name.startswith("nms-head-"):
+    if name.startswith("nms-head-") or name.startswith("detect-"):
         count = int(expected(1).reshape(-1)[0])
         want = expected(0)[:count].tolist()
+        if name.startswith("detect-"):
+            # The reference's rows name a candidate; its box is the
+            # candidate's index into the image's boxes (expected2).
+            boxes = expected(2)
+            want = [[b, c, int(boxes[b, j])] for b, c, j in want]
         images, classes, boxes = (np.asarray(t).tolist() for t in result)
         groups = {}
         for b, c, n in zip(images, classes, boxes):  # score order per group

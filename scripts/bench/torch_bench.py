@@ -24,7 +24,10 @@ detection head: sigmoid of the logits, score threshold 0.5, IoU 0.5, at most
 100 boxes a class; timed twice: "torch" is torchvision's batched_nms over
 every (image, class) at once, "torch-per-class" a loop of torchvision's nms
 over the (image, class) pairs; the cap of 100 a class is applied after the
-timing, when checking). A top-k or sort is timed twice: "torch-eager" calls
+timing, when checking), detect-BxCxN (a production head: the top 1,000
+boxes of an image by objectness, their boxes and class scores gathered,
+then batched_nms over the candidates scoring over 0.05, IoU 0.5; eager:
+its nonzero has a data-dependent shape, which a CUDA graph cannot hold). A top-k or sort is timed twice: "torch-eager" calls
 the op (Python and the dispatcher inside the events), "torch-graph" replays
 it from a CUDA graph captured once (the launch alone, as a serving stack
 runs it). Every implementation's result is checked on its first run and
@@ -132,6 +135,30 @@ def head_ops(boxes, logits):
     return [("torch", batched), ("torch-per-class", per_class)]
 
 
+def detect_ops(boxes, scores, objectness):
+    """A production detection head (detect-BxCxN): the top 1000 boxes of
+    each image by objectness, their boxes and class scores gathered, then
+    torchvision's batched_nms over every (image, class) of the candidates
+    whose score passes 0.05 (IoU 0.5). Returns the kept (image, class,
+    box) in score order, the box an index into the image's boxes."""
+    import torchvision
+    images, classes, n = scores.shape
+    k = min(1000, n)
+    xyxy = xyxy_of(boxes)
+
+    def head():
+        top = torch.topk(objectness, k, dim=1).indices            # [B, K]
+        cand_boxes = torch.gather(xyxy, 1, top[..., None].expand(-1, -1, 4))
+        cand_scores = torch.gather(scores, 2,
+                                   top[:, None, :].expand(-1, classes, -1))
+        b, c, j = (cand_scores > 0.05).nonzero(as_tuple=True)
+        kept = torchvision.ops.batched_nms(cand_boxes[b, j], cand_scores[b, c, j],
+                                           b * classes + c, 0.5)
+        return b[kept], c[kept], top[b[kept], j[kept]]
+
+    return [("torch", head)]
+
+
 def eager_and_graph(fn):
     """The (implementation, run, result of the last run) of an op: called
     eagerly, and replayed from a CUDA graph."""
@@ -155,6 +182,8 @@ def op_of(name, folder):
     load = lambda i: npy_cuda(os.path.join(folder, f"input{i}.npy"))
     if re.fullmatch(r"nms-head-(\d+)x(\d+)x(\d+)", name):
         return head_ops(load(0), load(1))
+    if re.fullmatch(r"detect-(\d+)x(\d+)x(\d+)", name):
+        return detect_ops(load(0), load(1), load(2))
     if m := re.fullmatch(r"topk-(\d+)x(\d+)-k(\d+)(-bf16)?", name):
         x, k = load(0), int(m.group(3))
         return eager_and_graph(

@@ -68,6 +68,42 @@ TEST(BenchProgramsTest, DetectionHeadsAreNmsAfterASigmoid) {
       (std::vector<std::string>{"nms-head-4x80x250", "nms-head-4x80x62"}));
 }
 
+TEST(BenchProgramsTest, ProductionDetectionHeadsPreFilterThenNms) {
+  std::optional<BenchProgram> head = findBenchProgram("detect-8x80x8400");
+  ASSERT_TRUE(head);
+  EXPECT_TRUE(isFixedBench("detect-1x80x25200"));
+  EXPECT_EQ(head->family, Family::Nms);
+  // boxes [8, 8400, 4], scores [8, 80, 8400], objectness [8, 8400]; the
+  // top 1000 by objectness, two gathers, the NMS.
+  const Program &p = head->program;
+  ASSERT_EQ(p.inputs.size(), 3u);
+  EXPECT_EQ(p.values[static_cast<size_t>(p.inputs[2])].shape,
+            (std::vector<int64_t>{8, 8400}));
+  ASSERT_EQ(p.ops.size(), 4u);
+  EXPECT_EQ(p.ops[0].kind, OpKind::TopK);
+  EXPECT_EQ(p.ops[0].k, 1000);
+  EXPECT_EQ(p.ops[1].kind, OpKind::Gather);
+  EXPECT_EQ(p.ops[2].kind, OpKind::Gather);
+  EXPECT_EQ(p.ops[2].axis, 2);
+  ASSERT_EQ(p.ops[3].kind, OpKind::Nms);
+  EXPECT_EQ(p.ops[3].maxOutputBoxesPerClass, 100);
+  ASSERT_TRUE(p.ops[3].scoreThreshold);
+  EXPECT_FLOAT_EQ(*p.ops[3].scoreThreshold, 0.05f);
+  // The candidates' box indices are the third output: they map the NMS's
+  // rows back to boxes.
+  ASSERT_EQ(p.outputs.size(), 3u);
+  EXPECT_EQ(p.outputs[2], p.ops[0].results[1]);
+  // Fewer boxes than 1000: every box is a candidate.
+  std::optional<BenchProgram> small = findBenchProgram("detect-2x3x64");
+  ASSERT_TRUE(small);
+  EXPECT_EQ(small->program.ops[0].k, 64);
+  EXPECT_FALSE(findBenchProgram("detect-2x3x64-bf16"));
+  EXPECT_FALSE(findBenchProgram("detect-2x3"));
+  EXPECT_EQ(namesOf(benchLadder(*head)),
+            (std::vector<std::string>{"detect-8x80x2100", "detect-8x80x525",
+                                      "detect-8x80x131", "detect-8x80x32"}));
+}
+
 TEST(BenchProgramsTest, MisspelledOrHugeShapesAreNotBenchmarks) {
   for (const char *name :
        {"topk-0x4096-k8", "topk-4x4-k8", "topk-4x4096-k0", "sort-01x4096",
