@@ -4,7 +4,8 @@
 # (sift-run --bench: sift's artifacts with CUDA events, IREE's cases with
 # iree-benchmark-module), then the vendor baselines on the same inputs: CUB
 # (scripts/bench/cub_bench.cu, built with nvcc here: DeviceSegmentedSort as
-# "cub", DeviceRadixSort / DeviceSegmentedRadixSort as "cub-radix") and
+# "cub", DeviceRadixSort / DeviceSegmentedRadixSort as "cub-radix",
+# DeviceTopK / DeviceBatchedTopK as "cub-topk") and
 # PyTorch / torchvision (scripts/bench/torch_bench.py), JAX/XLA
 # (scripts/bench/jax_bench.py) and CuPy (scripts/bench/cupy_bench.py), each
 # checked against the reference's outputs before it is timed. Google
@@ -16,11 +17,18 @@
 # sift-run needs CLI11's and nlohmann-json's headers (or copies in .deps/,
 # as for scripts/gpu-run.sh); IREE cases need .deps/iree/iree-run-module and
 # iree-benchmark-module (from the iree-base-runtime wheel), or
-# $SIFT_IREE_RUN_MODULE. SIFT_BENCH_PARTS (default "sift,iree,vendors")
-# picks the parts, so a long job can be split over calls on one machine.
-# Every part runs even when an earlier one fails; then the last line names
-# what failed and the exit code is 1 (a part not asked for is no failure; a
-# baseline asked for whose tools are not installed is one).
+# $SIFT_IREE_RUN_MODULE. CUB's top-k primitives (CUB 3.5 and later) are in
+# no CUDA 13.0 toolkit: the CUB baseline takes the headers of
+# .deps/cuda_cccl-*.whl (`pip download --no-deps cuda-cccl` on a host with
+# network, then copied to .deps/), unpacked into /tmp/sift-cccl and given to
+# nvcc ahead of its own CCCL; without the wheel cub_bench builds with the
+# toolkit's CCCL and fails (exit 1, after writing the other rows) when a
+# top-k benchmark has no "cub-topk" row. SIFT_BENCH_PARTS (default
+# "sift,iree,vendors") picks the parts, so a long job can be split over
+# calls on one machine. Every part runs even when an earlier one fails;
+# then the last line names what failed and the exit code is 1 (a part not
+# asked for is no failure; a baseline asked for whose tools are not
+# installed is one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exports=$1
@@ -84,8 +92,29 @@ if [ -n "${vendors_off:-}" ]; then
   echo "bench-gpu: vendor baselines not asked for (SIFT_BENCH_PARTS)"
 elif command -v nvcc > /dev/null; then
   arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .) || arch=
-  if ! nvcc -O3 -std=c++17 -arch="sm_${arch:-90}" scripts/bench/cub_bench.cu -o /tmp/cub_bench \
-    > "$out/cub-build.log" 2>&1; then
+  # The cuda-cccl wheel's headers (CUB's top-k), ahead of nvcc's own CCCL.
+  cccl=()
+  wheel=$(find .deps -maxdepth 1 -name 'cuda_cccl-*.whl' 2> /dev/null | sort -V | tail -1) || wheel=
+  if [ -n "$wheel" ]; then
+    rm -rf /tmp/sift-cccl
+    mkdir -p /tmp/sift-cccl
+    rc=0
+    if command -v unzip > /dev/null; then
+      unzip -q -o "$wheel" 'cuda/cccl/headers/include/*' -d /tmp/sift-cccl || rc=$?
+    else
+      python3 -m zipfile -e "$wheel" /tmp/sift-cccl || rc=$?
+    fi
+    if [ "$rc" -eq 0 ] && [ -d /tmp/sift-cccl/cuda/cccl/headers/include ]; then
+      cccl=(-I/tmp/sift-cccl/cuda/cccl/headers/include)
+      echo "bench-gpu: CUB from $wheel"
+    else
+      echo "bench-gpu: $wheel did not unpack: CUB from nvcc's CCCL, which has no top-k (cub-topk fails)" >&2
+    fi
+  else
+    echo "bench-gpu: no .deps/cuda_cccl-*.whl: CUB from nvcc's CCCL, which has no top-k (cub-topk fails)" >&2
+  fi
+  if ! nvcc -O3 -std=c++17 -arch="sm_${arch:-90}" ${cccl[@]+"${cccl[@]}"} scripts/bench/cub_bench.cu \
+    -o /tmp/cub_bench > "$out/cub-build.log" 2>&1; then
     echo "bench-gpu: CUB baseline failed to build (see $out/cub-build.log)" >&2
     failed+=("the CUB baseline's build (see $out/cub-build.log)")
   else

@@ -59,8 +59,8 @@ std::vector<std::string> splitName(const std::string &name) {
   return parts;
 }
 
-/// The vendor baselines: torch's, CUB's calls ("cub", "cub-radix"), JAX's
-/// and CuPy's.
+/// The vendor baselines: torch's, CUB's calls ("cub", "cub-radix",
+/// "cub-topk": the prefix "cub"), JAX's and CuPy's.
 bool isVendor(const std::string &impl) {
   for (const char *vendor : {"torch", "cub", "jax", "cupy"})
     if (impl.rfind(vendor, 0) == 0)
