@@ -98,21 +98,50 @@ public:
   }
 
 private:
-  /// The order-preserving bits of `value` as an i64, larger = better.
-  Value betterBits(OpBuilder &b, Value value) {
-    Value up = sift::buildOrderBits(b, loc, value, !topk.isLargest(),
-                                    options.halfNanLayout);
-    if (keyBits == 64)
-      return up;
-    return arith::ExtUIOp::create(b, loc, b.getI64Type(), up);
+  /// The integer type the per-element work of the histogram and filter
+  /// passes is done in: i32 when the key's order bits and the inverted
+  /// index both fit in 32 bits (f32, bf16, f16, i32 keys of rows under
+  /// 2^32: half the instructions of i64 on a GPU), else i64.
+  IntegerType wordType(OpBuilder &b) const {
+    return b.getIntegerType(keyBits <= 32 && indexDigitBits <= 32 ? 32 : 64);
   }
 
-  /// The inverted index of row position `position` (index), as an i64 of
-  /// indexDigitBits bits: lower index = larger.
-  Value invertedIndex(OpBuilder &b, Value position) {
-    Value wide = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), position);
+  /// The constant `v` of integer type `type` (i32: its low 32 bits, so
+  /// that 2^32 - 1 is the all-ones word).
+  Value word(OpBuilder &b, Type type, int64_t v) {
+    if (type.getIntOrFloatBitWidth() == 32)
+      v = static_cast<int32_t>(static_cast<uint32_t>(v));
+    return arith::ConstantIntOp::create(b, loc, type, v);
+  }
+
+  /// The order-preserving bits of `value`, larger = better, as `type`
+  /// (default i64).
+  Value betterBits(OpBuilder &b, Value value, Type type = {}) {
+    if (!type)
+      type = b.getI64Type();
+    Value up = sift::buildOrderBits(b, loc, value, !topk.isLargest(),
+                                    options.halfNanLayout);
+    if (keyBits == type.getIntOrFloatBitWidth())
+      return up;
+    return arith::ExtUIOp::create(b, loc, type, up);
+  }
+
+  /// The inverted index of row position `position` (index), as `type`
+  /// (default i64) of indexDigitBits bits: lower index = larger.
+  Value invertedIndex(OpBuilder &b, Value position, Type type = {}) {
+    if (!type)
+      type = b.getI64Type();
+    Value wide = arith::IndexCastUIOp::create(b, loc, type, position);
     int64_t top = indexDigitBits == 0 ? 0 : (int64_t{1} << indexDigitBits) - 1;
-    return arith::SubIOp::create(b, loc, i64(b, top), wide);
+    return arith::SubIOp::create(b, loc, word(b, type, top), wide);
+  }
+
+  /// A state field as the word type `type` (its low bits: the prefixes
+  /// fit, since the word type is chosen so that they do).
+  Value narrowed(OpBuilder &b, Value wide, Type type) {
+    if (type.getIntOrFloatBitWidth() == 64)
+      return wide;
+    return arith::TruncIOp::create(b, loc, type, wide);
   }
 
   /// The chunk of workgroup `block`.
@@ -147,31 +176,38 @@ private:
 
   /// Whether the composite (u, inverted index) matches the digits chosen
   /// before pass `pass` (prefixes pk, pi); and the digit of this pass.
+  /// All values are of one word type (wordType); `inverted` is only read
+  /// by the index passes (null before them). The shifts stay below the
+  /// word's width: a key pass shifts by less than keyBits and compares
+  /// above it only after the first digit, an index pass likewise.
   std::pair<Value, Value> matchAndDigit(OpBuilder &b, int64_t pass, Value u,
                                         Value inverted, Value pk, Value pi) {
+    Type type = u.getType();
     Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
     auto sameAbove = [&](Value x, Value prefix, int64_t bits) -> Value {
-      // The bits of x above `bits` equal prefix's (bits < 64).
+      // The bits of x above `bits` equal prefix's (bits < the width).
       Value diff = arith::XOrIOp::create(b, loc, x, prefix);
       return cmp(b, arith::CmpIPredicate::eq,
-                 arith::ShRUIOp::create(b, loc, diff, i64(b, bits)), i64(b, 0));
+                 arith::ShRUIOp::create(b, loc, diff, word(b, type, bits)),
+                 word(b, type, 0));
     };
     Value digit, match;
     if (pass < keyPasses) {
       int64_t shift = keyBits - sift::kRadixBits * (pass + 1);
-      digit = arith::ShRUIOp::create(b, loc, u, i64(b, shift));
+      digit = arith::ShRUIOp::create(b, loc, u, word(b, type, shift));
       match = pass == 0 ? yes : sameAbove(u, pk, shift + sift::kRadixBits);
     } else {
       int64_t shift =
           indexDigitBits - sift::kRadixBits * (pass - keyPasses + 1);
-      digit = arith::ShRUIOp::create(b, loc, inverted, i64(b, shift));
+      digit = arith::ShRUIOp::create(b, loc, inverted, word(b, type, shift));
       match = cmp(b, arith::CmpIPredicate::eq, u, pk);
       if (pass > keyPasses)
         match = arith::AndIOp::create(
             b, loc, match,
             sameAbove(inverted, pi, shift + sift::kRadixBits));
     }
-    digit = arith::AndIOp::create(b, loc, digit, i64(b, sift::kRadixBins - 1));
+    digit = arith::AndIOp::create(b, loc, digit,
+                                  word(b, type, sift::kRadixBins - 1));
     return {match, digit};
   }
 
@@ -195,8 +231,9 @@ private:
       Value live = cmp(b, arith::CmpIPredicate::eq,
                        loadState(b, c.r, kDone), i64(b, 0));
       scf::IfOp::create(b, loc, live, [&](OpBuilder &b, Location) {
-        Value pk = loadState(b, c.r, kKeyPrefix);
-        Value pi = loadState(b, c.r, kIndexPrefix);
+        Type type = wordType(b);
+        Value pk = narrowed(b, loadState(b, c.r, kKeyPrefix), type);
+        Value pi = narrowed(b, loadState(b, c.r, kIndexPrefix), type);
         sift::forEachOfThread(
             b, loc, tid, c.length, threads,
             [&](OpBuilder &b, Location loc, Value e) {
@@ -204,12 +241,15 @@ private:
               Value x = memref::LoadOp::create(
                   b, loc, row.staged.front(),
                   sift::rowElementIndices(c.rowIvs, row.dim, at));
+              Value inverted =
+                  pass < keyPasses ? Value() : invertedIndex(b, at, type);
               auto [match, digit] = matchAndDigit(
-                  b, pass, betterBits(b, x), invertedIndex(b, at), pk, pi);
+                  b, pass, betterBits(b, x, type), inverted, pk, pi);
               if (options.digitOffByOne)
                 digit = arith::MinUIOp::create(
-                    b, loc, arith::AddIOp::create(b, loc, digit, i64(b, 1)),
-                    i64(b, sift::kRadixBins - 1));
+                    b, loc,
+                    arith::AddIOp::create(b, loc, digit, word(b, type, 1)),
+                    word(b, type, sift::kRadixBins - 1));
               scf::IfOp::create(b, loc, match, [&](OpBuilder &b, Location) {
                 Value bin =
                     arith::IndexCastUIOp::create(b, loc, b.getIndexType(), digit);
@@ -358,8 +398,9 @@ private:
         b, loc, rows * chunks, options.threads,
         [&](OpBuilder &b, Value block, Value tid) {
           Tile c = chunkOf(b, block);
-          Value pk = loadState(b, c.r, kKeyPrefix);
-          Value pi = loadState(b, c.r, kIndexPrefix);
+          Type type = wordType(b);
+          Value pk = narrowed(b, loadState(b, c.r, kKeyPrefix), type);
+          Value pi = narrowed(b, loadState(b, c.r, kIndexPrefix), type);
           sift::forEachOfThread(
               b, loc, tid, c.length, index(b, options.threads),
               [&](OpBuilder &b, Location loc, Value e) {
@@ -367,13 +408,13 @@ private:
                 Value x = memref::LoadOp::create(
                     b, loc, row.staged.front(),
                     sift::rowElementIndices(c.rowIvs, row.dim, at));
-                Value u = betterBits(b, x);
+                Value u = betterBits(b, x, type);
                 Value atLeast = arith::OrIOp::create(
                     b, loc, cmp(b, arith::CmpIPredicate::ugt, u, pk),
                     arith::AndIOp::create(
                         b, loc, cmp(b, arith::CmpIPredicate::eq, u, pk),
-                        cmp(b, arith::CmpIPredicate::uge, invertedIndex(b, at),
-                            pi)));
+                        cmp(b, arith::CmpIPredicate::uge,
+                            invertedIndex(b, at, type), pi)));
                 scf::IfOp::create(b, loc, atLeast, [&](OpBuilder &b, Location) {
                   Value slot = memref::AtomicRMWOp::create(
                       b, loc, arith::AtomicRMWKind::addi, i32(b, 1), counters,
@@ -391,7 +432,13 @@ private:
                         memref::StoreOp::create(b, loc, position,
                                                 candidateIndices,
                                                 ValueRange{c.r, to});
-                        memref::StoreOp::create(b, loc, u, candidateBits,
+                        Value bits =
+                            type.getIntOrFloatBitWidth() == 64
+                                ? u
+                                : arith::ExtUIOp::create(
+                                      b, loc, b.getI64Type(), u)
+                                      .getResult();
+                        memref::StoreOp::create(b, loc, bits, candidateBits,
                                                 ValueRange{c.r, to});
                         scf::YieldOp::create(b, loc);
                       });

@@ -23,6 +23,9 @@
 // CHECK:   %[[BINS:.+]] = memref.alloc() : memref<256xi32, #gpu.address_space<workgroup>>
 // CHECK:   gpu.barrier
 // CHECK:   arith.bitcast %{{.+}} : f16 to i16
+// The per-element work in 32-bit words (16-bit order bits, 9 index bits).
+// CHECK:   arith.extui %{{.+}} : i16 to i32
+// CHECK:   arith.shrui %{{.+}}, %c8_i32 : i32
 // CHECK:   memref.atomic_rmw addi %{{.+}}, %[[BINS]]
 // CHECK:   gpu.barrier
 // CHECK:   memref.atomic_rmw addi %{{.+}}, %[[HIST]][%{{.+}}, %c0{{.*}}, %{{.+}}]
@@ -54,8 +57,8 @@
 // FAULT-LABEL: func.func @topk_rows
 // FAULT: gpu.launch
 // FAULT: gpu.launch
-// FAULT:   arith.addi %{{.+}}, %c1_i64
-// FAULT:   arith.minui %{{.+}}, %c255_i64
+// FAULT:   arith.addi %{{.+}}, %c1_i32
+// FAULT:   arith.minui %{{.+}}, %c255_i32
 // FAULT:   memref.atomic_rmw addi
 func.func @topk_rows(%x: memref<3x300xf16>, %v: memref<3x5xf16>, %i: memref<3x5xi64>) {
   sift.topk dimension(1) k(5) smallest {sift.lowering_config = #radix} ins(%x : memref<3x300xf16>) outs(%v, %i : memref<3x5xf16>, memref<3x5xi64>)
