@@ -74,9 +74,7 @@ int runBenchReport(const BenchFlags &f) {
     // A compiler's timed run with no vendor baseline beside it (a vendor
     // file missing from the job, or every baseline wrong): nothing says
     // whether it is fast.
-    bool vendor = row.impl == "torch" || row.impl.rfind("torch-", 0) == 0 ||
-                  row.impl.rfind("cub", 0) == 0;
-    if (!vendor && !row.rung && row.verdict == "pass" && row.ratio <= 0 &&
+    if (!isVendor(row.impl) && !row.rung && row.verdict == "pass" && row.ratio <= 0 &&
         unbased.insert(row.bench).second)
       std::printf("no baseline: %s has no passing vendor run in this job\n",
                   row.bench.c_str());

@@ -59,15 +59,6 @@ std::vector<std::string> splitName(const std::string &name) {
   return parts;
 }
 
-/// The vendor baselines: torch's, CUB's calls ("cub", "cub-radix",
-/// "cub-topk": the prefix "cub"), JAX's and CuPy's.
-bool isVendor(const std::string &impl) {
-  for (const char *vendor : {"torch", "cub", "jax", "cupy"})
-    if (impl.rfind(vendor, 0) == 0)
-      return true;
-  return false;
-}
-
 /// "12.345", or "> 30000" for a lower bound, or "-" when unknown.
 std::string number(double v, const char *format, bool bound = false) {
   if (v <= 0)
@@ -116,6 +107,13 @@ Status readResults(const std::string &path, BenchTable &table,
 }
 
 } // namespace
+
+bool isVendor(const std::string &impl) {
+  for (const char *vendor : {"torch", "cub", "jax", "cupy"})
+    if (impl.rfind(vendor, 0) == 0)
+      return true;
+  return false;
+}
 
 namespace {
 

@@ -51,6 +51,11 @@ struct BenchTable {
   double slowFactor = 20;
 };
 
+/// Whether a row's implementation is a vendor baseline: torch's (eager,
+/// graph, per class), CUB's calls ("cub", "cub-radix", "cub-topk"), JAX's
+/// and CuPy's; anything else is a compiler's run.
+bool isVendor(const std::string &impl);
+
 /// Reads Google Benchmark JSON files (and the compile host's bench.json
 /// manifests, when given) into the table, and reduces each slow kernel of
 /// a fixed benchmark through the rungs of its ladder the files time.
