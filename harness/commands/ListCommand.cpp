@@ -21,6 +21,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -175,15 +177,58 @@ nlohmann::json systemsList(const std::vector<std::string> &given,
   return out;
 }
 
+/// The planted faults' measured catch rates (scripts/fault-rates.sh):
+/// $SIFT_FAULT_RATES, else harness/data/fault-rates.json of the source
+/// tree; null when there is none or it cannot be read (the list then
+/// shows no rates, and says why for an unreadable file).
+nlohmann::json faultRates() {
+  std::string path;
+  if (const char *env = std::getenv("SIFT_FAULT_RATES"))
+    path = env;
+#ifdef SIFT_SOURCE_DIR
+  else
+    path = std::string(SIFT_SOURCE_DIR) + "/harness/data/fault-rates.json";
+#endif
+  if (path.empty())
+    return nullptr;
+  std::ifstream in(path);
+  if (!in)
+    return nullptr;
+  nlohmann::json rates = nlohmann::json::parse(in, nullptr, false);
+  if (!rates.is_object() || rates.value("format", "") != "sift-fault-rates 1" ||
+      !rates.contains("faults") || !rates["faults"].is_object()) {
+    std::fprintf(stderr,
+                 "harness: %s: not a fault-rates file (format \"sift-fault-"
+                 "rates 1\"); rates not shown\n",
+                 path.c_str());
+    return nullptr;
+  }
+  return rates;
+}
+
 /// Every list, by name.
 nlohmann::json lists(const std::vector<std::string> &systemFiles,
                      bool versions) {
   nlohmann::json out;
+  nlohmann::json rates = faultRates();
   for (Fault fault : kAllFaults) {
     FaultText text = describe(fault);
-    out["faults"].push_back({{"name", std::string(toString(fault))},
-                             {"plants", text.plants},
-                             {"oracle", text.oracle}});
+    nlohmann::json entry = {{"name", std::string(toString(fault))},
+                            {"plants", text.plants},
+                            {"oracle", text.oracle}};
+    if (rates.is_object()) {
+      const nlohmann::json &measured = rates["faults"];
+      auto it = measured.find(entry["name"].get<std::string>());
+      if (it != measured.end() && it->is_object() && it->contains("rate") &&
+          (*it)["rate"].is_number() && it->contains("runs") &&
+          (*it)["runs"].is_number_integer())
+        entry["rate"] = {{"rate", (*it)["rate"]},
+                         {"runs", (*it)["runs"]},
+                         {"caught", it->value("caught", 0)},
+                         {"measured", rates.value("measured", "")},
+                         {"mix", rates.value("mix", "")}};
+    }
+    out["faults"].push_back(std::move(entry));
   }
   out["pipelines"] = {
       "cpu",  "tileandfuse",      "distribute",      "all",
@@ -260,10 +305,22 @@ void printText(const nlohmann::json &all, const std::string &what) {
       if (item.is_string()) {
         std::printf("%s%s\n", indent.c_str(), item.get<std::string>().c_str());
       } else if (name == "faults") {
-        std::printf("%s%-30s %s; caught as %s\n", indent.c_str(),
+        std::string rate;
+        if (item.contains("rate")) {
+          const nlohmann::json &r = item["rate"];
+          char text[160];
+          std::snprintf(text, sizeof(text),
+                        " [caught in %.1f%% of %lld emu runs of the default "
+                        "mix, %s]",
+                        100.0 * r["rate"].get<double>(),
+                        r["runs"].get<long long>(),
+                        r["measured"].get<std::string>().c_str());
+          rate = text;
+        }
+        std::printf("%s%-30s %s; caught as %s%s\n", indent.c_str(),
                     item["name"].get<std::string>().c_str(),
                     item["plants"].get<std::string>().c_str(),
-                    item["oracle"].get<std::string>().c_str());
+                    item["oracle"].get<std::string>().c_str(), rate.c_str());
       } else if (name == "systems") {
         printSystem(item, indent);
       } else if (name == "chips") {
