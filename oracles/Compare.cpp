@@ -225,6 +225,32 @@ std::optional<Mismatch> compareOutputs(const Program &program,
   return compareOutputs(outputTolerances(program), expected, actual);
 }
 
+CarriedComparison compareCarried(const std::vector<uint64_t> &tolerances,
+                                 const std::vector<HostTensor> &expected,
+                                 const std::vector<HostTensor> &actual) {
+  CarriedComparison result;
+  std::vector<HostTensor> settled = actual;
+  for (size_t o = 0; o < expected.size() && o < settled.size(); ++o) {
+    uint64_t tolerance = o < tolerances.size() ? tolerances[o] : 0;
+    const HostTensor &e = expected[o];
+    if (tolerance == 0 || e.type != settled[o].type ||
+        e.shape != settled[o].shape)
+      continue;
+    if (auto off = compareOutputs(std::vector<uint64_t>{tolerance}, {e},
+                                  {settled[o]})) {
+      result.unchecked.push_back(
+          "output " + std::to_string(o) +
+          " follows an inexact op and is off by more than its " +
+          std::to_string(tolerance) + " ulp (" + off->message +
+          "): the device's math is not the reference's, and the tolerance "
+          "does not follow cancellation in later adds");
+      settled[o] = e;
+    }
+  }
+  result.mismatch = compareOutputs(tolerances, expected, settled);
+  return result;
+}
+
 std::optional<Mismatch>
 compareOutputs(const std::vector<uint64_t> &tolerances,
                const std::vector<HostTensor> &expected,

@@ -113,8 +113,9 @@ BenchResult benchSift(rt::Device &device, const std::string &file,
     }
     bool first = i == 0;
     if (first)
-      if (auto m = oracle::compareOutputs(info->tolerances, *expected,
-                                          *outputs)) {
+      if (auto m = oracle::compareCarried(info->tolerances, *expected,
+                                          *outputs)
+                       .mismatch) {
         r.verdict = "mismatch";
         r.detail = m->message;
       }
@@ -129,7 +130,8 @@ BenchResult benchSift(rt::Device &device, const std::string &file,
     ++runs;
   }
   if (r.verdict.empty() && runs > 1)
-    if (auto m = oracle::compareOutputs(info->tolerances, *expected, last)) {
+    if (auto m =
+            oracle::compareCarried(info->tolerances, *expected, last).mismatch) {
       r.verdict = "mismatch";
       r.detail = "the last of " + std::to_string(runs) +
                  " runs (the first matched): " + m->message;

@@ -266,5 +266,41 @@ TEST(CompareTest, FormatValue) {
   EXPECT_EQ(format(f64({1}, {-2.0})), "-2.0 (0xc000000000000000)");
 }
 
+// compareCarried (sift-run's artifacts): an output with a tolerance that
+// misses it is named unchecked, as the harness names it; an exact output,
+// or a shape, still mismatches.
+TEST(CompareTest, CarriedToleranceMissIsUncheckedNotMismatch) {
+  HostTensor values = f32({3}, {-0.0617f, 0.5f, 2.0f});
+  HostTensor indices = i64({3}, {2, 0, 1});
+  HostTensor off = values;
+  off.set<uint32_t>(0, off.get<uint32_t>(0) + 8); // 8 ulp, tolerance 4
+  CarriedComparison c = compareCarried({4, 0}, {values, indices}, {off, indices});
+  EXPECT_FALSE(c.mismatch.has_value());
+  ASSERT_EQ(c.unchecked.size(), 1u);
+  EXPECT_NE(c.unchecked[0].find("output 0 follows an inexact op"),
+            std::string::npos)
+      << c.unchecked[0];
+  EXPECT_NE(c.unchecked[0].find("8 ulp apart"), std::string::npos);
+  // Within the tolerance: nothing to say.
+  HostTensor near = values;
+  near.set<uint32_t>(1, near.get<uint32_t>(1) + 3);
+  c = compareCarried({4, 0}, {values, indices}, {near, indices});
+  EXPECT_FALSE(c.mismatch.has_value());
+  EXPECT_TRUE(c.unchecked.empty());
+  // The exact output still mismatches, and so does a tolerant output of
+  // another shape or an exact output one ulp off.
+  HostTensor wrongIndex = i64({3}, {2, 1, 1});
+  c = compareCarried({4, 0}, {values, indices}, {off, wrongIndex});
+  ASSERT_TRUE(c.mismatch.has_value());
+  EXPECT_EQ(c.mismatch->output, 1);
+  c = compareCarried({4, 0}, {values, indices},
+                     {f32({2}, {-0.0617f, 0.5f}), indices});
+  ASSERT_TRUE(c.mismatch.has_value());
+  EXPECT_EQ(c.mismatch->output, 0);
+  c = compareCarried({0, 0}, {values, indices}, {near, indices});
+  ASSERT_TRUE(c.mismatch.has_value());
+  EXPECT_TRUE(c.unchecked.empty());
+}
+
 } // namespace
 } // namespace sift::oracle
