@@ -13,7 +13,9 @@
 //           loads ahead, and keeps its k best composites in registers,
 //           sorted (scf.for iteration values): a composite better than the
 //           k-th is inserted branch-free, new[j] = max(old[j], min(c,
-//           old[j - 1])). The threads' lists meet in workgroup memory
+//           old[j - 1])). For k = 1 a thread keeps its best order bits and
+//           item in 32-bit words instead (no composite per element: an
+//           argmax's walk was bound by the SMs' 64-bit work on the H200). The threads' lists meet in workgroup memory
 //           (slot j of list t at j * threads + t) and a tree merges them:
 //           at each level the first half of the threads still needed each
 //           insert one list of a pair into the other, from one half of the
@@ -156,6 +158,51 @@ private:
     return SmallVector<Value>(loop.getResults());
   }
 
+  /// k = 1: a thread's best composite of the `length` keys dealt with the
+  /// workgroup's stride, `bits(b, e)` giving key e's order bits as i32.
+  /// The walk keeps the best order bits and their item in 32-bit words and
+  /// builds the composite once at the end: a thread meets its items in
+  /// increasing order, so a strictly better key is the only one to take
+  /// (a tie keeps the lower index), and starting from bits 0 at the
+  /// thread's first item is right whatever that item is. `position(b, e)`
+  /// gives item e's row position. A thread with no item gives 0.
+  Value walkBest(OpBuilder &b, Value tid, Value length,
+                 function_ref<Value(OpBuilder &, Value)> bits,
+                 function_ref<Value(OpBuilder &, Value)> position) {
+    Value stride = index(b, options.threads * kLoadsAhead);
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    auto loop = scf::ForOp::create(
+        b, loc, tid, length, stride, ValueRange{zero, tid},
+        [&](OpBuilder &b, Location, Value base, ValueRange acc) {
+          SmallVector<std::pair<Value, Value>> items;
+          Value last = sub(b, length, index(b, 1));
+          for (int64_t u = 0; u < kLoadsAhead; ++u) {
+            Value at = add(b, base, index(b, u * options.threads));
+            Value inside = cmp(b, arith::CmpIPredicate::ult, at, length);
+            Value v = bits(b, minu(b, at, last));
+            items.push_back(
+                {arith::SelectOp::create(b, loc, inside, v, zero), at});
+          }
+          Value best = acc[0], item = acc[1];
+          for (auto [v, at] : items) {
+            Value better = cmp(b, arith::CmpIPredicate::ugt, v, best);
+            best = arith::SelectOp::create(b, loc, better, v, best);
+            item = arith::SelectOp::create(b, loc, better, at, item);
+          }
+          scf::YieldOp::create(b, loc, ValueRange{best, item});
+        });
+    Value high = arith::ShLIOp::create(
+        b, loc,
+        arith::ExtUIOp::create(b, loc, b.getI64Type(), loop.getResult(0)),
+        i64(b, 32));
+    Value wide = arith::IndexCastUIOp::create(
+        b, loc, b.getI64Type(), position(b, loop.getResult(1)));
+    Value c = arith::OrIOp::create(b, loc, high,
+                                   sub(b, i64(b, 0xffffffffLL), wide));
+    Value any = cmp(b, arith::CmpIPredicate::ult, tid, length);
+    return arith::SelectOp::create(b, loc, any, c, i64(b, 0));
+  }
+
   /// Merges the threads' lists in workgroup memory `lists` (two halves of
   /// k * threads slots, list r's slot j at j * threads + r) down to one:
   /// at level l the first threads >> (l + 1) threads each merge lists 2t
@@ -256,14 +303,28 @@ private:
         [&](OpBuilder &b, Value block, Value tid) {
           Tile c = tileOf(b, block, chunks, options.chunk, row);
           Value lists = allocLists(b);
-          SmallVector<Value> list =
-              walk(b, tid, c.length, [&](OpBuilder &b, Value e) {
-                Value at = add(b, c.start, e);
-                Value x = memref::LoadOp::create(
-                    b, loc, row.staged.front(),
-                    sift::rowElementIndices(c.rowIvs, row.dim, at));
-                return composite(b, x, at);
-              });
+          auto key = [&](OpBuilder &b, Value e) -> Value {
+            return memref::LoadOp::create(
+                b, loc, row.staged.front(),
+                sift::rowElementIndices(c.rowIvs, row.dim, add(b, c.start, e)));
+          };
+          SmallVector<Value> list;
+          if (k == 1) {
+            list.push_back(walkBest(
+                b, tid, c.length,
+                [&](OpBuilder &b, Value e) -> Value {
+                  Value bits = sift::buildOrderBits(b, loc, key(b, e),
+                                                    !topk.isLargest());
+                  if (bits.getType().getIntOrFloatBitWidth() < 32)
+                    bits = arith::ExtUIOp::create(b, loc, b.getI32Type(), bits);
+                  return bits;
+                },
+                [&](OpBuilder &b, Value e) { return add(b, c.start, e); }));
+          } else {
+            list = walk(b, tid, c.length, [&](OpBuilder &b, Value e) {
+              return composite(b, key(b, e), add(b, c.start, e));
+            });
+          }
           Value base = treeMerge(b, tid, lists, list);
           if (!toCandidates) {
             writeResults(b, tid, lists, base, c.rowIvs);
