@@ -124,6 +124,10 @@ enum class Fault : uint8_t {
   /// for NaN with f16's exponent mask: bf16 keys past 2^121 and its
   /// infinities order as NaN. Oracle: mismatch (GPU or emu).
   Bf16OrderF16Layout,
+  /// radix_select's compaction keeps a row's matching elements as its
+  /// survivors but forgets the elements already known to be among the k
+  /// (better than the digits chosen so far). Oracle: mismatch (GPU or emu).
+  RadixCompactDropsBetter,
 };
 
 /// Every fault, in enum order.
@@ -156,7 +160,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::NmsWalkRowNotMerged,
                                        Fault::NmsTileLastRowFirstBox,
                                        Fault::RadixMatchPeerBitLost,
-                                       Fault::Bf16OrderF16Layout};
+                                       Fault::Bf16OrderF16Layout,
+                                       Fault::RadixCompactDropsBetter};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -170,7 +175,7 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "radix-split-unzeroed", "scan-barrier-in-branch", "select-done-race",
 /// "nms-mask-last-bit-lost", "nms-walk-row-not-merged",
 /// "nms-tile-last-row-first-box", "radix-match-peer-bit-lost",
-/// "bf16-order-f16-layout".
+/// "bf16-order-f16-layout", "radix-compact-drops-better".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -203,6 +208,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::NmsTileLastRowFirstBox: return "nms-tile-last-row-first-box";
   case Fault::RadixMatchPeerBitLost: return "radix-match-peer-bit-lost";
   case Fault::Bf16OrderF16Layout: return "bf16-order-f16-layout";
+  case Fault::RadixCompactDropsBetter: return "radix-compact-drops-better";
   }
   return "?";
 }

@@ -128,6 +128,9 @@ FaultText describe(Fault fault) {
   case Fault::Bf16OrderF16Layout:
     return {"radix sort and select test bf16 keys for NaN with f16's mask",
             "mismatch (GPU or emu)"};
+  case Fault::RadixCompactDropsBetter:
+    return {"radix_select's compaction forgets the elements already in the k",
+            "data-race on emu; mismatch (GPU or emu)"};
   }
   return {"?", "?"};
 }

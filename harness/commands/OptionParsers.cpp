@@ -133,6 +133,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::NmsTileLastRowFirstBox:
     case Fault::RadixMatchPeerBitLost:
     case Fault::Bf16OrderF16Layout:
+    case Fault::RadixCompactDropsBetter:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

@@ -135,6 +135,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   rows.injectSelectDoneRace = options.faults.contains(Fault::SelectDoneRace);
   rows.injectBf16OrderF16Layout =
       options.faults.contains(Fault::Bf16OrderF16Layout);
+  rows.injectRadixCompactDropsBetter =
+      options.faults.contains(Fault::RadixCompactDropsBetter);
   rows.injectNmsMaskLastBitLost =
       options.faults.contains(Fault::NmsMaskLastBitLost);
   rows.injectNmsWalkRowNotMerged =

@@ -283,7 +283,9 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     `inject-merge-drop-last` (fault merge-drop-last) every merge loses the
     last element of its second run; with `inject-radix-digit-off-by-one`
     (fault radix-digit-off-by-one) the radix select counts every element one
-    bin too high; with `inject-radix-scan-lost-carry` (fault
+    bin too high; with `inject-radix-compact-drops-better` (fault
+    radix-compact-drops-better) its compaction forgets the elements already
+    known to be among the k; with `inject-radix-scan-lost-carry` (fault
     radix-scan-lost-carry) the radix sort's scan of the tiles' counts loses
     the carry into odd threads' chunks; with
     `inject-select-merge-one-level-short` (fault
@@ -326,6 +328,8 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            /*default=*/"false", "Fault select-done-race">,
     Option<"injectBf16OrderF16Layout", "inject-bf16-order-f16-layout", "bool",
            /*default=*/"false", "Fault bf16-order-f16-layout">,
+    Option<"injectRadixCompactDropsBetter", "inject-radix-compact-drops-better",
+           "bool", /*default=*/"false", "Fault radix-compact-drops-better">,
     Option<"injectNmsMaskLastBitLost", "inject-nms-mask-last-bit-lost",
            "bool", /*default=*/"false", "Fault nms-mask-last-bit-lost">,
     Option<"injectNmsWalkRowNotMerged", "inject-nms-walk-row-not-merged",

@@ -9,7 +9,8 @@
 // buffers (a row's state: the digits chosen so far, how many of k are still
 // to be found below them, done):
 //
-//   init:       zero the histograms and counters, state = (0, 0, k, not done)
+//   init:       zero the histograms and counters, state = (0, 0, k, not
+//               done, reading the row)
 //   per digit:  histogram: workgroups of `row_tile` elements of a row count
 //               the digit of the elements that match the digits chosen so
 //               far, in a workgroup-memory histogram (atomics), then add it
@@ -18,17 +19,27 @@
 //               (a suffix sum in workgroup memory), takes the digit where
 //               the count reaches what is left of k and subtracts the
 //               better bins; when that bin holds exactly what is left, the
-//               row is done and later passes skip it (early stop)
-//   filter:     every element whose composite is at least the chosen
-//               prefix (zeros below) is one of the k: it is appended to the
-//               row's candidates (value, index, order bits) at a slot from
-//               a global atomic counter
+//               row is done and later passes skip it (early stop). When
+//               the bin holds at most 1/kRadixCompactBelow of the row, the
+//               next histogram also compacts the row (AIR top-k's and
+//               CUB's way): each element that matches the digits chosen so
+//               far is appended (order bits, position) to the row's
+//               survivors, from a global atomic counter, and each that is
+//               better is appended to the candidates at once. Later
+//               passes and the filter read only the survivors, in the
+//               same chunks of slots;
+//   filter:     every element (or survivor) whose composite is at least
+//               the chosen prefix (zeros below) is one of the k: it is
+//               appended to the row's candidates (value, index, order
+//               bits) at a slot from a global atomic counter
 //   rank:       each candidate counts the candidates better than it (k is
 //               small: the strategy picks this algorithm for k <= 256) and
 //               is written at that rank, value and i64 index
 //
 // Dispatches are ordered by the plan; no workgroup waits for another. The
-// fault radix-digit-off-by-one counts every element one bin too high.
+// fault radix-digit-off-by-one counts every element one bin too high;
+// radix-compact-drops-better forgets, when compacting, the elements known
+// by then to be among the k.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,8 +56,22 @@ using namespace mlir;
 
 namespace {
 
+/// Loads a thread of a histogram or filter launch issues before it counts.
+constexpr int64_t kLoadsAhead = 4;
+
 /// Fields of a row's state (i64 each).
-enum StateField : int64_t { kKeyPrefix, kIndexPrefix, kLeft, kDone, kFields };
+enum StateField : int64_t {
+  kKeyPrefix,
+  kIndexPrefix,
+  kLeft,
+  kDone,
+  kSource, ///< what a pass reads: the row, the row while compacting, or
+           ///< the survivors (Source)
+  kFields
+};
+
+/// Values of a row's kSource field.
+enum Source : int64_t { kFromRow, kCompacting, kFromSurvivors };
 
 class RadixLowering : sift::RowKernelBuilder {
 public:
@@ -87,6 +112,12 @@ public:
         memref::AllocOp::create(b, loc, MemRefType::get({rows, k}, i32));
     candidateBits =
         memref::AllocOp::create(b, loc, MemRefType::get({rows, k}, i64));
+    survivorCounts =
+        memref::AllocOp::create(b, loc, MemRefType::get({rows}, i32));
+    survivorBits = memref::AllocOp::create(
+        b, loc, MemRefType::get({rows, row.n}, wordType(b)));
+    survivorPositions =
+        memref::AllocOp::create(b, loc, MemRefType::get({rows, row.n}, i32));
     buildInit();
     for (int64_t pass = 0; pass < passes; ++pass) {
       buildHistogram(pass);
@@ -164,10 +195,12 @@ private:
                                 ValueRange{r, index(b, pass), tid});
       onThreadZero(b, tid, [&](OpBuilder &b) {
         memref::StoreOp::create(b, loc, zero, counters, r);
+        memref::StoreOp::create(b, loc, zero, survivorCounts, r);
         for (auto [field, v] : {std::pair{kKeyPrefix, int64_t{0}},
                                 {kIndexPrefix, 0},
                                 {kLeft, k},
-                                {kDone, 0}})
+                                {kDone, 0},
+                                {kSource, int64_t{kFromRow}}})
           memref::StoreOp::create(b, loc, i64(b, v), state,
                                   ValueRange{r, index(b, field)});
       });
@@ -211,6 +244,108 @@ private:
     return {match, digit};
   }
 
+  /// Whether the composite (u, inverted index) is better than the digits
+  /// chosen before pass `pass` (>= 1) in those digits: one of the k
+  /// whatever the later digits are. Same words as matchAndDigit.
+  Value betterThanPrefix(OpBuilder &b, int64_t pass, Value u, Value inverted,
+                         Value pk, Value pi) {
+    Type type = u.getType();
+    auto above = [&](Value x, Value prefix, int64_t bits) -> Value {
+      return cmp(b, arith::CmpIPredicate::ugt,
+                 arith::ShRUIOp::create(b, loc, x, word(b, type, bits)),
+                 arith::ShRUIOp::create(b, loc, prefix, word(b, type, bits)));
+    };
+    if (pass < keyPasses)
+      return above(u, pk, keyBits - sift::kRadixBits * pass);
+    Value better = cmp(b, arith::CmpIPredicate::ugt, u, pk);
+    if (pass == keyPasses)
+      return better;
+    Value tie = cmp(b, arith::CmpIPredicate::eq, u, pk);
+    int64_t shift =
+        indexDigitBits - sift::kRadixBits * (pass - keyPasses);
+    return arith::OrIOp::create(
+        b, loc, better,
+        arith::AndIOp::create(b, loc, tie, above(inverted, pi, shift)));
+  }
+
+  /// Appends the element `x` at row position `at` (order bits `u`, a word)
+  /// to row `r`'s candidates, at a slot of its counter (none past k).
+  void appendCandidate(OpBuilder &b, Value r, Value x, Value at, Value u) {
+    Value slot = memref::AtomicRMWOp::create(
+        b, loc, arith::AtomicRMWKind::addi, i32(b, 1), counters,
+        ValueRange{r});
+    Value inside = cmp(b, arith::CmpIPredicate::ult, slot, i32(b, k));
+    scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location) {
+      Value to = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), slot);
+      memref::StoreOp::create(b, loc, x, candidateKeys, ValueRange{r, to});
+      Value position =
+          arith::IndexCastUIOp::create(b, loc, b.getI32Type(), at);
+      memref::StoreOp::create(b, loc, position, candidateIndices,
+                              ValueRange{r, to});
+      Value bits = u.getType().getIntOrFloatBitWidth() == 64
+                       ? u
+                       : arith::ExtUIOp::create(b, loc, b.getI64Type(), u)
+                             .getResult();
+      memref::StoreOp::create(b, loc, bits, candidateBits, ValueRange{r, to});
+      scf::YieldOp::create(b, loc);
+    });
+  }
+
+  /// Runs `body(b, x, at)` for each element of chunk `c` a thread takes
+  /// with the workgroup's stride: value x at row position `at` (index).
+  /// kLoadsAhead loads are issued before the first body runs (a load
+  /// past the chunk's end reads its last element and is not used), so
+  /// that a warp keeps several loads in flight: with one, the histogram
+  /// passes were bound by memory latency on the H200 (neither the SMs nor
+  /// DRAM past 60 %).
+  void forEachOfChunk(OpBuilder &b, Value tid, const Tile &c,
+                      function_ref<void(OpBuilder &, Value, Value)> body) {
+    int64_t threads = options.threads;
+    scf::ForOp::create(
+        b, loc, tid, c.length, index(b, threads * kLoadsAhead), ValueRange{},
+        [&](OpBuilder &b, Location, Value base, ValueRange) {
+          Value last = sub(b, c.length, index(b, 1));
+          SmallVector<std::tuple<Value, Value, Value>> items;
+          for (int64_t u = 0; u < kLoadsAhead; ++u) {
+            Value e = add(b, base, index(b, u * threads));
+            Value inside = cmp(b, arith::CmpIPredicate::ult, e, c.length);
+            Value at = add(b, c.start, minu(b, e, last));
+            Value x = memref::LoadOp::create(
+                b, loc, row.staged.front(),
+                sift::rowElementIndices(c.rowIvs, row.dim, at));
+            items.push_back({inside, x, at});
+          }
+          for (auto [inside, x, at] : items)
+            scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location) {
+              body(b, x, at);
+              scf::YieldOp::create(b, loc);
+            });
+          scf::YieldOp::create(b, loc);
+        });
+  }
+
+  /// Runs `body(b, u, at)` for each survivor of row `r` in the slots of
+  /// chunk `c` (those below the row's survivor count): its order bits (a
+  /// word) and row position (index).
+  void forEachSurvivor(OpBuilder &b, Value tid, const Tile &c,
+                       function_ref<void(OpBuilder &, Value, Value)> body) {
+    Value count = toIndex(b, memref::LoadOp::create(b, loc, survivorCounts,
+                                                    ValueRange{c.r}));
+    Value rest = arith::SubIOp::create(
+        b, loc, arith::MaxUIOp::create(b, loc, count, c.start), c.start);
+    Value length = minu(b, rest, c.length);
+    sift::forEachOfThread(
+        b, loc, tid, length, index(b, options.threads),
+        [&](OpBuilder &b, Location loc, Value e) {
+          Value slot = add(b, c.start, e);
+          Value u = memref::LoadOp::create(b, loc, survivorBits,
+                                           ValueRange{c.r, slot});
+          Value position = memref::LoadOp::create(b, loc, survivorPositions,
+                                                  ValueRange{c.r, slot});
+          body(b, u, toIndex(b, position));
+        });
+  }
+
   /// Pass `pass`: each workgroup's histogram of its chunk, added to the
   /// row's.
   void buildHistogram(int64_t pass) {
@@ -234,29 +369,88 @@ private:
         Type type = wordType(b);
         Value pk = narrowed(b, loadState(b, c.r, kKeyPrefix), type);
         Value pi = narrowed(b, loadState(b, c.r, kIndexPrefix), type);
-        sift::forEachOfThread(
-            b, loc, tid, c.length, threads,
-            [&](OpBuilder &b, Location loc, Value e) {
-              Value at = arith::AddIOp::create(b, loc, c.start, e);
-              Value x = memref::LoadOp::create(
-                  b, loc, row.staged.front(),
-                  sift::rowElementIndices(c.rowIvs, row.dim, at));
-              Value inverted =
-                  pass < keyPasses ? Value() : invertedIndex(b, at, type);
-              auto [match, digit] = matchAndDigit(
-                  b, pass, betterBits(b, x, type), inverted, pk, pi);
-              if (options.digitOffByOne)
-                digit = arith::MinUIOp::create(
-                    b, loc,
-                    arith::AddIOp::create(b, loc, digit, word(b, type, 1)),
-                    word(b, type, sift::kRadixBins - 1));
-              scf::IfOp::create(b, loc, match, [&](OpBuilder &b, Location) {
-                Value bin =
-                    arith::IndexCastUIOp::create(b, loc, b.getIndexType(), digit);
-                memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
-                                            i32(b, 1), bins, ValueRange{bin});
+        // One element (value x, or null for a survivor; order bits u; row
+        // position at): counted when it matches; when compacting, appended
+        // to the survivors, or to the candidates when it is better.
+        auto count = [&](OpBuilder &b, Value x, Value u, Value at,
+                         bool compacting) {
+          Value inverted =
+              pass < keyPasses ? Value() : invertedIndex(b, at, type);
+          auto [match, digit] = matchAndDigit(b, pass, u, inverted, pk, pi);
+          if (options.digitOffByOne)
+            digit = arith::MinUIOp::create(
+                b, loc,
+                arith::AddIOp::create(b, loc, digit, word(b, type, 1)),
+                word(b, type, sift::kRadixBins - 1));
+          scf::IfOp::create(b, loc, match, [&](OpBuilder &b, Location) {
+            Value bin =
+                arith::IndexCastUIOp::create(b, loc, b.getIndexType(), digit);
+            memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                        i32(b, 1), bins, ValueRange{bin});
+            if (compacting) {
+              Value slot = toIndex(
+                  b, memref::AtomicRMWOp::create(
+                         b, loc, arith::AtomicRMWKind::addi, i32(b, 1),
+                         survivorCounts, ValueRange{c.r}));
+              memref::StoreOp::create(b, loc, u, survivorBits,
+                                      ValueRange{c.r, slot});
+              memref::StoreOp::create(
+                  b, loc,
+                  arith::IndexCastUIOp::create(b, loc, b.getI32Type(), at),
+                  survivorPositions, ValueRange{c.r, slot});
+            }
+            scf::YieldOp::create(b, loc);
+          });
+          if (!compacting || options.compactDropsBetter)
+            return;
+          Value better = betterThanPrefix(b, pass, u, inverted, pk, pi);
+          scf::IfOp::create(b, loc, better, [&](OpBuilder &b, Location) {
+            appendCandidate(b, c.r, x, at, u);
+            scf::YieldOp::create(b, loc);
+          });
+        };
+        auto overRow = [&](OpBuilder &b, bool compacting) {
+          forEachOfChunk(b, tid, c, [&](OpBuilder &b, Value x, Value at) {
+            count(b, x, betterBits(b, x, type), at, compacting);
+          });
+        };
+        if (pass == 0) {
+          overRow(b, /*compacting=*/false);
+          scf::YieldOp::create(b, loc);
+          return;
+        }
+        Value source = loadState(b, c.r, kSource);
+        auto rowPass = [&](OpBuilder &b) {
+          scf::IfOp::create(
+              b, loc,
+              cmp(b, arith::CmpIPredicate::eq, source, i64(b, kCompacting)),
+              [&](OpBuilder &b, Location) {
+                overRow(b, /*compacting=*/true);
+                scf::YieldOp::create(b, loc);
+              },
+              [&](OpBuilder &b, Location) {
+                overRow(b, /*compacting=*/false);
                 scf::YieldOp::create(b, loc);
               });
+        };
+        if (pass == 1) {
+          // Nothing is compacted before pass 1 compacts.
+          rowPass(b);
+          scf::YieldOp::create(b, loc);
+          return;
+        }
+        scf::IfOp::create(
+            b, loc,
+            cmp(b, arith::CmpIPredicate::eq, source, i64(b, kFromSurvivors)),
+            [&](OpBuilder &b, Location) {
+              forEachSurvivor(b, tid, c, [&](OpBuilder &b, Value u, Value at) {
+                count(b, Value(), u, at, /*compacting=*/false);
+              });
+              scf::YieldOp::create(b, loc);
+            },
+            [&](OpBuilder &b, Location) {
+              rowPass(b);
+              scf::YieldOp::create(b, loc);
             });
         scf::YieldOp::create(b, loc);
       });
@@ -384,15 +578,38 @@ private:
                             ValueRange{r, index(b, field)});
     memref::StoreOp::create(b, loc, stillLeft, state,
                             ValueRange{r, index(b, kLeft)});
-    Value done = arith::ExtUIOp::create(
-        b, loc, b.getI64Type(),
-        cmp(b, arith::CmpIPredicate::eq, inBin, stillLeft));
+    Value finished = cmp(b, arith::CmpIPredicate::eq, inBin, stillLeft);
+    Value done = arith::ExtUIOp::create(b, loc, b.getI64Type(), finished);
     memref::StoreOp::create(b, loc, done, state,
                             ValueRange{r, index(b, kDone)});
+    // The row's source: a row that compacted in this pass reads its
+    // survivors from now on; one whose bin is small enough compacts in the
+    // next pass (if there is one and the row goes on).
+    Value source = loadState(b, r, kSource);
+    Value nextSource = arith::SelectOp::create(
+        b, loc, cmp(b, arith::CmpIPredicate::eq, source, i64(b, kCompacting)),
+        i64(b, kFromSurvivors), source);
+    if (pass + 1 < passes) {
+      Value small = cmp(b, arith::CmpIPredicate::ule,
+                        mul(b, inBin, i64(b, sift::kRadixCompactBelow)),
+                        i64(b, row.n));
+      Value fromRow =
+          cmp(b, arith::CmpIPredicate::eq, source, i64(b, kFromRow));
+      Value compact = arith::AndIOp::create(
+          b, loc, arith::AndIOp::create(b, loc, fromRow, small),
+          arith::XOrIOp::create(b, loc, finished,
+                                arith::ConstantOp::create(
+                                    b, loc, b.getBoolAttr(true))));
+      nextSource = arith::SelectOp::create(b, loc, compact, i64(b, kCompacting),
+                                     nextSource);
+    }
+    memref::StoreOp::create(b, loc, nextSource, state,
+                            ValueRange{r, index(b, kSource)});
   }
 
   /// The k elements at or above the chosen prefix, appended to the row's
-  /// candidates.
+  /// candidates: read from the row, or from its survivors when it was
+  /// compacted (the better ones were appended then).
   void buildFilter() {
     sift::buildLaunch(
         b, loc, rows * chunks, options.threads,
@@ -401,49 +618,46 @@ private:
           Type type = wordType(b);
           Value pk = narrowed(b, loadState(b, c.r, kKeyPrefix), type);
           Value pi = narrowed(b, loadState(b, c.r, kIndexPrefix), type);
-          sift::forEachOfThread(
-              b, loc, tid, c.length, index(b, options.threads),
-              [&](OpBuilder &b, Location loc, Value e) {
-                Value at = arith::AddIOp::create(b, loc, c.start, e);
-                Value x = memref::LoadOp::create(
-                    b, loc, row.staged.front(),
-                    sift::rowElementIndices(c.rowIvs, row.dim, at));
-                Value u = betterBits(b, x, type);
-                Value atLeast = arith::OrIOp::create(
-                    b, loc, cmp(b, arith::CmpIPredicate::ugt, u, pk),
-                    arith::AndIOp::create(
-                        b, loc, cmp(b, arith::CmpIPredicate::eq, u, pk),
-                        cmp(b, arith::CmpIPredicate::uge,
-                            invertedIndex(b, at, type), pi)));
-                scf::IfOp::create(b, loc, atLeast, [&](OpBuilder &b, Location) {
-                  Value slot = memref::AtomicRMWOp::create(
-                      b, loc, arith::AtomicRMWKind::addi, i32(b, 1), counters,
-                      ValueRange{c.r});
-                  Value inside =
-                      cmp(b, arith::CmpIPredicate::ult, slot, i32(b, k));
-                  scf::IfOp::create(
-                      b, loc, inside, [&](OpBuilder &b, Location) {
-                        Value to = arith::IndexCastUIOp::create(
-                            b, loc, b.getIndexType(), slot);
-                        memref::StoreOp::create(b, loc, x, candidateKeys,
-                                                ValueRange{c.r, to});
-                        Value position = arith::IndexCastUIOp::create(
-                            b, loc, b.getI32Type(), at);
-                        memref::StoreOp::create(b, loc, position,
-                                                candidateIndices,
-                                                ValueRange{c.r, to});
-                        Value bits =
-                            type.getIntOrFloatBitWidth() == 64
-                                ? u
-                                : arith::ExtUIOp::create(
-                                      b, loc, b.getI64Type(), u)
-                                      .getResult();
-                        memref::StoreOp::create(b, loc, bits, candidateBits,
-                                                ValueRange{c.r, to});
-                        scf::YieldOp::create(b, loc);
-                      });
-                  scf::YieldOp::create(b, loc);
+          auto atLeast = [&](OpBuilder &b, Value u, Value at) -> Value {
+            return arith::OrIOp::create(
+                b, loc, cmp(b, arith::CmpIPredicate::ugt, u, pk),
+                arith::AndIOp::create(
+                    b, loc, cmp(b, arith::CmpIPredicate::eq, u, pk),
+                    cmp(b, arith::CmpIPredicate::uge,
+                        invertedIndex(b, at, type), pi)));
+          };
+          auto load = [&](OpBuilder &b, Value at) -> Value {
+            return memref::LoadOp::create(
+                b, loc, row.staged.front(),
+                sift::rowElementIndices(c.rowIvs, row.dim, at));
+          };
+          Value source = loadState(b, c.r, kSource);
+          scf::IfOp::create(
+              b, loc,
+              cmp(b, arith::CmpIPredicate::eq, source,
+                  i64(b, kFromSurvivors)),
+              [&](OpBuilder &b, Location) {
+                forEachSurvivor(
+                    b, tid, c, [&](OpBuilder &b, Value u, Value at) {
+                      scf::IfOp::create(
+                          b, loc, atLeast(b, u, at),
+                          [&](OpBuilder &b, Location) {
+                            appendCandidate(b, c.r, load(b, at), at, u);
+                            scf::YieldOp::create(b, loc);
+                          });
+                    });
+                scf::YieldOp::create(b, loc);
+              },
+              [&](OpBuilder &b, Location) {
+                forEachOfChunk(b, tid, c, [&](OpBuilder &b, Value x, Value at) {
+                  Value u = betterBits(b, x, type);
+                  scf::IfOp::create(b, loc, atLeast(b, u, at),
+                                    [&](OpBuilder &b, Location) {
+                                      appendCandidate(b, c.r, x, at, u);
+                                      scf::YieldOp::create(b, loc);
+                                    });
                 });
+                scf::YieldOp::create(b, loc);
               });
         });
   }
@@ -513,7 +727,7 @@ private:
   int64_t keyBits = 0, indexDigitBits = 0, keyPasses = 0, passes = 0;
   Type keyType;
   Value state, histograms, counters, candidateKeys, candidateIndices,
-      candidateBits;
+      candidateBits, survivorCounts, survivorBits, survivorPositions;
 };
 
 } // namespace

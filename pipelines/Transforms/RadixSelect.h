@@ -20,7 +20,13 @@ struct RadixSelectOptions {
   bool digitOffByOne = false; ///< fault radix-digit-off-by-one
   bool doneRace = false;      ///< fault select-done-race
   bool halfNanLayout = false; ///< fault bf16-order-f16-layout
+  bool compactDropsBetter = false; ///< fault radix-compact-drops-better
 };
+
+/// A row's matching elements are compacted into a survivors buffer when the
+/// chosen bin holds at most 1/kRadixCompactBelow of the row: the later
+/// passes then read only them.
+inline constexpr int64_t kRadixCompactBelow = 32;
 
 /// The bits a radix select digit takes, and so a histogram's bins.
 inline constexpr int64_t kRadixBits = 8;
@@ -28,8 +34,9 @@ inline constexpr int64_t kRadixBins = int64_t{1} << kRadixBits;
 
 /// Builds, at the rewriter's insertion point, the dispatches that select
 /// the top k of every row of `row` (a sift.topk): plan buffers, an init
-/// dispatch, a histogram and a pick dispatch per digit, a filter and a
-/// ranking dispatch. Does not erase the op.
+/// dispatch, a histogram and a pick dispatch per digit (a histogram
+/// dispatch may compact a row's survivors), a filter and a ranking
+/// dispatch. Does not erase the op.
 mlir::LogicalResult lowerTopkByRadixSelect(mlir::RewriterBase &rewriter,
                                            const RowOp &row,
                                            const RadixSelectOptions &options);

@@ -402,6 +402,7 @@ struct WorkgroupRowsPass final
         radix.digitOffByOne = injectRadixDigitOffByOne;
         radix.doneRace = injectSelectDoneRace;
         radix.halfNanLayout = injectBf16OrderF16Layout;
+        radix.compactDropsBetter = injectRadixCompactDropsBetter;
         if (failed(sift::lowerTopkByRadixSelect(rewriter, *row, radix)))
           return signalPassFailure();
         rewriter.eraseOp(op);

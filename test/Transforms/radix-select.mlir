@@ -1,22 +1,31 @@
 // RUN: sift-opt %s -sift-workgroup-rows -split-input-file | FileCheck %s
 // RUN: sift-opt %s -sift-workgroup-rows=inject-radix-digit-off-by-one=1 -split-input-file | FileCheck %s --check-prefix=FAULT
+// RUN: sift-opt %s -sift-workgroup-rows=inject-radix-compact-drops-better=1 -split-input-file | FileCheck %s --check-prefix=DROPS
 // Algorithm radix_select: plan buffers, an init launch, per 8-bit digit a
 // histogram launch (workgroup-memory bins, then global atomics) and a pick
 // launch (a suffix sum over 256 bins), then a filter launch that appends
 // the selected elements with a global atomic counter, and a ranking launch.
+// A row whose chosen bin is small compacts in the next histogram launch:
+// the matching elements go to its survivors, which later passes read.
 
 #radix = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = radix_select, row_tile = 128>
 // f16 keys: 2 key digits; 300 elements: 9 index bits, 2 index digits; 4 passes.
 // CHECK-LABEL: func.func @topk_rows
-// CHECK: %[[STATE:.+]] = memref.alloc() : memref<3x4xi64>
+// CHECK: %[[STATE:.+]] = memref.alloc() : memref<3x5xi64>
 // CHECK: %[[HIST:.+]] = memref.alloc() : memref<3x4x256xi32>
 // CHECK: %[[COUNT:.+]] = memref.alloc() : memref<3xi32>
 // CHECK: %[[KEYS:.+]] = memref.alloc() : memref<3x5xf16>
 // CHECK: %[[IDX:.+]] = memref.alloc() : memref<3x5xi32>
 // CHECK: %[[BITS:.+]] = memref.alloc() : memref<3x5xi64>
+// The survivors: their count, order bits (a 32-bit word) and positions.
+// CHECK: %[[SCOUNT:.+]] = memref.alloc() : memref<3xi32>
+// CHECK: %[[SBITS:.+]] = memref.alloc() : memref<3x300xi32>
+// CHECK: %[[SPOS:.+]] = memref.alloc() : memref<3x300xi32>
 // Init: a workgroup of 256 threads per row.
 // CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %c3, {{.+}} threads({{.+}}) in (%{{.+}} = %c256,
 // CHECK:   memref.store %{{.+}}, %[[HIST]]
+// CHECK:   memref.store %{{.+}}, %[[COUNT]]
+// CHECK:   memref.store %{{.+}}, %[[SCOUNT]]
 // Pass 0: 3 chunks of 128 a row; matching elements counted in workgroup
 // memory, then added to the row's histogram.
 // CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %c9, {{.+}} threads({{.+}}) in (%{{.+}} = %c32,
@@ -29,21 +38,46 @@
 // CHECK:   memref.atomic_rmw addi %{{.+}}, %[[BINS]]
 // CHECK:   gpu.barrier
 // CHECK:   memref.atomic_rmw addi %{{.+}}, %[[HIST]][%{{.+}}, %c0{{.*}}, %{{.+}}]
-// Pick 0: a suffix sum with barriers; thread 0 records the digit.
+// Pick 0: a suffix sum with barriers; thread 0 records the digit, and last
+// the row's source (field 4): the row, compacting, or its survivors.
 // CHECK: gpu.launch
 // CHECK:   memref.alloc() : memref<256xi32, #gpu.address_space<workgroup>>
 // CHECK-COUNT-16: gpu.barrier
 // CHECK:   memref.atomic_rmw addi
 // CHECK:   gpu.barrier
 // CHECK:   memref.store %{{.+}}, %[[STATE]]
-// Passes 1 to 3.
-// CHECK-COUNT-6: gpu.launch
-// Filter: a slot from the row's counter, value, index and order bits.
+// CHECK:   memref.store %{{.+}}, %[[STATE]][%{{.+}}, %c4{{(_[0-9]+)?}}]
+// Pass 1, compacting: a matching element is counted and appended to the
+// survivors; a better one is appended to the candidates at once.
 // CHECK: gpu.launch
+// CHECK:   memref.load %[[STATE]][%{{.+}}, %c4{{(_[0-9]+)?}}]
+// CHECK:   scf.if
+// CHECK:     memref.atomic_rmw addi %{{.+}}, %[[BINS1:.+]][
+// CHECK:     memref.atomic_rmw addi %{{.+}}, %[[SCOUNT]]
+// CHECK:     memref.store %{{.+}}, %[[SBITS]]
+// CHECK:     memref.store %{{.+}}, %[[SPOS]]
+// CHECK:     memref.atomic_rmw addi %{{.+}}, %[[COUNT]]
+// CHECK:     memref.store %{{.+}}, %[[KEYS]]
+// Not compacting: counted only.
+// CHECK:   } else {
+// CHECK:     memref.atomic_rmw addi %{{.+}}, %[[BINS1]][
+// CHECK: gpu.launch
+// Pass 2 reads a compacted row's survivors, else the row.
+// CHECK: gpu.launch
+// CHECK:     memref.load %[[SBITS]]
+// CHECK:     memref.load %[[SPOS]]
+// Pick 2, pass 3, pick 3.
+// CHECK-COUNT-3: gpu.launch
+// Filter: from the survivors or the row, a slot from the row's counter,
+// value, index and order bits.
+// CHECK: gpu.launch
+// CHECK:   memref.load %[[SBITS]]
 // CHECK:   %[[SLOT:.+]] = memref.atomic_rmw addi %{{.+}}, %[[COUNT]]
 // CHECK:   memref.store %{{.+}}, %[[KEYS]]
 // CHECK:   memref.store %{{.+}}, %[[IDX]]
 // CHECK:   memref.store %{{.+}}, %[[BITS]]
+// CHECK: } else {
+// CHECK:   memref.atomic_rmw addi %{{.+}}, %[[COUNT]]
 // Rank: each of the k counts the better ones and writes at its rank.
 // CHECK: gpu.launch
 // CHECK:   scf.for
@@ -60,6 +94,19 @@
 // FAULT:   arith.addi %{{.+}}, %c1_i32
 // FAULT:   arith.minui %{{.+}}, %c255_i32
 // FAULT:   memref.atomic_rmw addi
+// The fault radix-compact-drops-better: the compacting pass appends the
+// survivors but no candidate (the filter is the first to).
+// DROPS-LABEL: func.func @topk_rows
+// DROPS: %[[COUNT:.+]] = memref.alloc() : memref<3xi32>
+// DROPS: %[[SCOUNT:.+]] = memref.alloc() : memref<3xi32>
+// DROPS: gpu.launch
+// DROPS: gpu.launch
+// DROPS: gpu.launch
+// DROPS: gpu.launch
+// DROPS:   memref.atomic_rmw addi %{{.+}}, %[[SCOUNT]]
+// DROPS-NOT: memref.atomic_rmw addi %{{.+}}, %[[COUNT]]
+// DROPS: gpu.launch
+// DROPS: gpu.launch
 func.func @topk_rows(%x: memref<3x300xf16>, %v: memref<3x5xf16>, %i: memref<3x5xi64>) {
   sift.topk dimension(1) k(5) smallest {sift.lowering_config = #radix} ins(%x : memref<3x300xf16>) outs(%v, %i : memref<3x5xf16>, memref<3x5xi64>)
   return
