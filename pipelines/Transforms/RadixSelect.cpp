@@ -20,8 +20,9 @@
 //               the count reaches what is left of k and subtracts the
 //               better bins; when that bin holds exactly what is left, the
 //               row is done and later passes skip it (early stop). When
-//               the bin holds at most 1/kRadixCompactBelow of the row, the
-//               next histogram also compacts the row (AIR top-k's and
+//               the bin holds at most 1/kRadixCompactBelow of the row (or
+//               kRadixCompactUpTo elements), the next histogram also
+//               compacts the row (AIR top-k's and
 //               CUB's way): each element that matches the digits chosen so
 //               far is appended (order bits, position) to the row's
 //               survivors, from a global atomic counter, and each that is
@@ -590,9 +591,13 @@ private:
         b, loc, cmp(b, arith::CmpIPredicate::eq, source, i64(b, kCompacting)),
         i64(b, kFromSurvivors), source);
     if (pass + 1 < passes) {
-      Value small = cmp(b, arith::CmpIPredicate::ule,
-                        mul(b, inBin, i64(b, sift::kRadixCompactBelow)),
-                        i64(b, row.n));
+      Value small = arith::OrIOp::create(
+          b, loc,
+          cmp(b, arith::CmpIPredicate::ule,
+              mul(b, inBin, i64(b, sift::kRadixCompactBelow)),
+              i64(b, row.n)),
+          cmp(b, arith::CmpIPredicate::ule, inBin,
+              i64(b, sift::kRadixCompactUpTo)));
       Value fromRow =
           cmp(b, arith::CmpIPredicate::eq, source, i64(b, kFromRow));
       Value compact = arith::AndIOp::create(

@@ -24,9 +24,12 @@ struct RadixSelectOptions {
 };
 
 /// A row's matching elements are compacted into a survivors buffer when the
-/// chosen bin holds at most 1/kRadixCompactBelow of the row: the later
-/// passes then read only them.
+/// chosen bin holds at most 1/kRadixCompactBelow of the row, or at most
+/// kRadixCompactUpTo elements (few enough that their global atomics cost
+/// nothing, and so short rows compact too): the later passes then read
+/// only them.
 inline constexpr int64_t kRadixCompactBelow = 32;
+inline constexpr int64_t kRadixCompactUpTo = 256;
 
 /// The bits a radix select digit takes, and so a histogram's bins.
 inline constexpr int64_t kRadixBits = 8;
