@@ -47,20 +47,21 @@
 // CHECK:   gpu.barrier
 // CHECK:   memref.store %{{.+}}, %[[STATE]]
 // CHECK:   memref.store %{{.+}}, %[[STATE]][%{{.+}}, %c4{{(_[0-9]+)?}}]
-// Pass 1, compacting: a matching element is counted and appended to the
-// survivors; a better one is appended to the candidates at once.
+// Pass 1: a matching element is counted and, when the row compacts (its
+// source field says so), appended to the survivors; a better one is then
+// appended to the candidates at once. Four loads ahead, so four elements.
 // CHECK: gpu.launch
 // CHECK:   memref.load %[[STATE]][%{{.+}}, %c4{{(_[0-9]+)?}}]
-// CHECK:   scf.if
-// CHECK:     memref.atomic_rmw addi %{{.+}}, %[[BINS1:.+]][
+// CHECK:   %[[COMPACT:.+]] = arith.cmpi eq, %{{.+}}, %c1_i64
+// CHECK-COUNT-4: memref.load %arg0
+// CHECK:   memref.atomic_rmw addi %{{.+}}, %[[BINS1:.+]][
+// CHECK:   scf.if %[[COMPACT]] {
 // CHECK:     memref.atomic_rmw addi %{{.+}}, %[[SCOUNT]]
 // CHECK:     memref.store %{{.+}}, %[[SBITS]]
 // CHECK:     memref.store %{{.+}}, %[[SPOS]]
+// CHECK:   arith.andi %[[COMPACT]]
 // CHECK:     memref.atomic_rmw addi %{{.+}}, %[[COUNT]]
 // CHECK:     memref.store %{{.+}}, %[[KEYS]]
-// Not compacting: counted only.
-// CHECK:   } else {
-// CHECK:     memref.atomic_rmw addi %{{.+}}, %[[BINS1]][
 // CHECK: gpu.launch
 // Pass 2 reads a compacted row's survivors, else the row.
 // CHECK: gpu.launch

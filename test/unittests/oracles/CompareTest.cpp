@@ -2,7 +2,8 @@
 //
 // compareOutputs: exact integers, bit-exact floats with NaN == NaN, -0.0 vs
 // +0.0 and NaN vs number failing, count/type/shape mismatches, messages, and
-// the ulp tolerance that only outputs fed by Sigmoid chains get.
+// the ulp tolerance that only outputs fed by Sigmoid chains get, and
+// compareCarried's unchecked outputs (sift-run's carried tolerances).
 //
 //===----------------------------------------------------------------------===//
 #include "OracleTestUtil.h"
