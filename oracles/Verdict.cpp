@@ -65,8 +65,11 @@ std::optional<Verdict> parseVerdict(std::string_view name) {
 }
 
 std::optional<Verdict> emuCheckVerdict(std::string_view message) {
+  // Unsupported: the emu device's own limit (a dispatch whose checks it
+  // cannot hold), never a finding.
   for (Verdict verdict : {Verdict::OutOfBounds, Verdict::BarrierDivergence,
-                          Verdict::DataRace, Verdict::UninitializedRead}) {
+                          Verdict::DataRace, Verdict::UninitializedRead,
+                          Verdict::Unsupported}) {
     std::string prefix = std::string(toString(verdict)) + ": ";
     size_t at = message.find(prefix);
     // At the start or after a "dispatch N: " context.

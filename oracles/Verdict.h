@@ -84,7 +84,9 @@ std::optional<Verdict> parseVerdict(std::string_view name);
 /// The emu device's check that failed a run, from the run's error message
 /// (its checks start their reports with their verdict's name:
 /// "out-of-bounds: ...", "barrier-divergence: ...", "data-race: ...",
-/// "uninitialized-read: ..."); nullopt for any other runtime error.
+/// "uninitialized-read: ..."), or its own limit ("unsupported: ...", a
+/// dispatch whose checks it cannot hold: not a finding); nullopt for any
+/// other runtime error.
 std::optional<Verdict> emuCheckVerdict(std::string_view message);
 
 /// The verdict of a failed run from its error message: run-timeout when it

@@ -10,10 +10,12 @@
 #include "runtime/emu/Dispatch.h"
 
 #include "runtime/emu/AccessChecker.h"
+#include "support/Process.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -109,9 +111,25 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
   // memory, and clearing them is constant-time.
   thread_local AccessChecker checker;
   state.checker = &checker;
-  checker.startDispatch(std::move(bound), launch.block,
-                        reinterpret_cast<uint64_t>(memory.get()),
-                        launch.workgroupBytes);
+  uint64_t boundBytes = 0;
+  for (const BoundBuffer &buffer : bound)
+    boundBytes += buffer.bytes;
+  try {
+    checker.startDispatch(std::move(bound), launch.block,
+                          reinterpret_cast<uint64_t>(memory.get()),
+                          launch.workgroupBytes);
+  } catch (const std::bad_alloc &) {
+    // The checks keep an entry for every element of every binding: a
+    // plan of large buffers (radix_onesweep's digit counts for thousands
+    // of rows) can need more than the process may hold. That is the emu
+    // device's limit, not the kernel's fault: unsupported, not a finding.
+    return makeError(std::string(kUnsupportedPrefix) +
+                     "the emu device cannot hold the access checks of a "
+                     "dispatch over " +
+                     std::to_string(boundBytes >> 20) +
+                     " MiB of buffers (out of memory for their shadow "
+                     "state)");
+  }
   for (uint64_t g : order) {
     std::array<uint32_t, 3> block{
         static_cast<uint32_t>(g % launch.grid[0]),

@@ -88,6 +88,18 @@ TEST(VerdictTest, AnUnsupportedRunIsUnsupported) {
             Verdict::RuntimeError);
 }
 
+TEST(VerdictTest, TheEmuDevicesOwnLimitIsUnsupported) {
+  // A dispatch whose access checks the emu device cannot hold (a plan of
+  // large buffers): its limit, not the kernel's; a GPU's run would not say
+  // this, so only the emu device's message counts.
+  std::string message = "dispatch 7: unsupported: the emu device cannot "
+                        "hold the access checks of a dispatch over 96 MiB "
+                        "of buffers (out of memory for their shadow state)";
+  EXPECT_EQ(runFailureVerdict(message, true), Verdict::Unsupported);
+  EXPECT_EQ(runFailureVerdict(message, false), Verdict::RuntimeError);
+  EXPECT_FALSE(isFinding(runFailureVerdict(message, true)));
+}
+
 TEST(VerdictTest, AFailedRunsMessageDecidesItsVerdict) {
   // iree-run-module stopped by its own limit (IreeRun.cpp's message): a
   // run-timeout on any device, not a runtime error (a replay with a case
