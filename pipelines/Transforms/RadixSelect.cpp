@@ -347,6 +347,65 @@ private:
         });
   }
 
+  /// The digits chosen so far of a row, as words (wordType).
+  struct Prefix {
+    Value key, index;
+  };
+  /// An element of a histogram pass: its value (null for a survivor),
+  /// order bits (a word) and row position (index).
+  struct Element {
+    Value x, u, at;
+  };
+
+  /// Pass `pass`, element `e` of chunk `c`: counted in `bins` when it
+  /// matches `prefix`; when compacting (an i1, uniform in the workgroup;
+  /// null: never), appended to the survivors, or to the candidates when
+  /// it is better. One body for both (a copy each made the campaigns'
+  /// compiles 6 % slower).
+  void countElement(OpBuilder &b, int64_t pass, const Tile &c, Value bins,
+                    const Prefix &prefix, const Element &e,
+                    Value compacting) {
+    Type type = e.u.getType();
+    Value inverted =
+        pass < keyPasses ? Value() : invertedIndex(b, e.at, type);
+    auto [match, digit] =
+        matchAndDigit(b, pass, e.u, inverted, prefix.key, prefix.index);
+    if (options.digitOffByOne)
+      digit = arith::MinUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, digit, word(b, type, 1)),
+          word(b, type, sift::kRadixBins - 1));
+    scf::IfOp::create(b, loc, match, [&](OpBuilder &b, Location) {
+      Value bin = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), digit);
+      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                  i32(b, 1), bins, ValueRange{bin});
+      if (compacting)
+        scf::IfOp::create(b, loc, compacting, [&](OpBuilder &b, Location) {
+          Value slot = toIndex(
+              b, memref::AtomicRMWOp::create(b, loc,
+                                             arith::AtomicRMWKind::addi,
+                                             i32(b, 1), survivorCounts,
+                                             ValueRange{c.r}));
+          memref::StoreOp::create(b, loc, e.u, survivorBits,
+                                  ValueRange{c.r, slot});
+          memref::StoreOp::create(
+              b, loc,
+              arith::IndexCastUIOp::create(b, loc, b.getI32Type(), e.at),
+              survivorPositions, ValueRange{c.r, slot});
+          scf::YieldOp::create(b, loc);
+        });
+      scf::YieldOp::create(b, loc);
+    });
+    if (!compacting || options.compactDropsBetter)
+      return;
+    Value better = arith::AndIOp::create(
+        b, loc, compacting,
+        betterThanPrefix(b, pass, e.u, inverted, prefix.key, prefix.index));
+    scf::IfOp::create(b, loc, better, [&](OpBuilder &b, Location) {
+      appendCandidate(b, c.r, e.x, e.at, e.u);
+      scf::YieldOp::create(b, loc);
+    });
+  }
+
   /// Pass `pass`: each workgroup's histogram of its chunk, added to the
   /// row's.
   void buildHistogram(int64_t pass) {
@@ -370,52 +429,10 @@ private:
         Type type = wordType(b);
         Value pk = narrowed(b, loadState(b, c.r, kKeyPrefix), type);
         Value pi = narrowed(b, loadState(b, c.r, kIndexPrefix), type);
-        // One element (value x, or null for a survivor; order bits u; row
-        // position at): counted when it matches; when compacting (an i1,
-        // uniform in the workgroup; null: never), appended to the
-        // survivors, or to the candidates when it is better. One body for
-        // both (a copy each made the campaigns' compiles 6 % slower).
+        Prefix prefix{pk, pi};
         auto count = [&](OpBuilder &b, Value x, Value u, Value at,
                          Value compacting) {
-          Value inverted =
-              pass < keyPasses ? Value() : invertedIndex(b, at, type);
-          auto [match, digit] = matchAndDigit(b, pass, u, inverted, pk, pi);
-          if (options.digitOffByOne)
-            digit = arith::MinUIOp::create(
-                b, loc,
-                arith::AddIOp::create(b, loc, digit, word(b, type, 1)),
-                word(b, type, sift::kRadixBins - 1));
-          scf::IfOp::create(b, loc, match, [&](OpBuilder &b, Location) {
-            Value bin =
-                arith::IndexCastUIOp::create(b, loc, b.getIndexType(), digit);
-            memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
-                                        i32(b, 1), bins, ValueRange{bin});
-            if (compacting)
-              scf::IfOp::create(b, loc, compacting, [&](OpBuilder &b,
-                                                        Location) {
-                Value slot = toIndex(
-                    b, memref::AtomicRMWOp::create(
-                           b, loc, arith::AtomicRMWKind::addi, i32(b, 1),
-                           survivorCounts, ValueRange{c.r}));
-                memref::StoreOp::create(b, loc, u, survivorBits,
-                                        ValueRange{c.r, slot});
-                memref::StoreOp::create(
-                    b, loc,
-                    arith::IndexCastUIOp::create(b, loc, b.getI32Type(), at),
-                    survivorPositions, ValueRange{c.r, slot});
-                scf::YieldOp::create(b, loc);
-              });
-            scf::YieldOp::create(b, loc);
-          });
-          if (!compacting || options.compactDropsBetter)
-            return;
-          Value better = arith::AndIOp::create(
-              b, loc, compacting,
-              betterThanPrefix(b, pass, u, inverted, pk, pi));
-          scf::IfOp::create(b, loc, better, [&](OpBuilder &b, Location) {
-            appendCandidate(b, c.r, x, at, u);
-            scf::YieldOp::create(b, loc);
-          });
+          countElement(b, pass, c, bins, prefix, {x, u, at}, compacting);
         };
         auto overRow = [&](OpBuilder &b, Value compacting) {
           forEachOfChunk(b, tid, c, [&](OpBuilder &b, Value x, Value at) {

@@ -130,6 +130,24 @@ private:
     return SmallVector<Value>(ifOp.getResults());
   }
 
+  /// The kLoadsAhead items of one step of a walk from `base`, each a
+  /// threads' stride apart, all loaded before any is used: each item's
+  /// `load(b, e)` and e. Past `length` an item is `empty` (read clamped,
+  /// not used).
+  SmallVector<std::pair<Value, Value>>
+  loadAhead(OpBuilder &b, Value base, Value length,
+            function_ref<Value(OpBuilder &, Value)> load, Value empty) {
+    SmallVector<std::pair<Value, Value>> items;
+    Value last = sub(b, length, index(b, 1));
+    for (int64_t u = 0; u < kLoadsAhead; ++u) {
+      Value at = add(b, base, index(b, u * options.threads));
+      Value inside = cmp(b, arith::CmpIPredicate::ult, at, length);
+      Value v = load(b, minu(b, at, last));
+      items.push_back({arith::SelectOp::create(b, loc, inside, v, empty), at});
+    }
+    return items;
+  }
+
   /// A thread's k best of `length` items dealt with the workgroup's
   /// stride; `load(b, item)` gives an item's composite.
   SmallVector<Value> walk(OpBuilder &b, Value tid, Value length,
@@ -139,19 +157,8 @@ private:
     auto loop = scf::ForOp::create(
         b, loc, tid, length, stride, empty,
         [&](OpBuilder &b, Location, Value base, ValueRange acc) {
-          // Loads first, kLoadsAhead of them, each a threads' stride
-          // apart; past the end an item is 0 (read clamped, not used).
-          SmallVector<Value> items;
-          Value last = sub(b, length, index(b, 1));
-          for (int64_t u = 0; u < kLoadsAhead; ++u) {
-            Value at = add(b, base, index(b, u * options.threads));
-            Value inside = cmp(b, arith::CmpIPredicate::ult, at, length);
-            Value c = load(b, minu(b, at, last));
-            items.push_back(
-                arith::SelectOp::create(b, loc, inside, c, i64(b, 0)));
-          }
           SmallVector<Value> list(acc.begin(), acc.end());
-          for (Value c : items)
+          for (auto [c, at] : loadAhead(b, base, length, load, i64(b, 0)))
             list = insert(b, list, c);
           scf::YieldOp::create(b, loc, list);
         });
@@ -174,17 +181,8 @@ private:
     auto loop = scf::ForOp::create(
         b, loc, tid, length, stride, ValueRange{zero, tid},
         [&](OpBuilder &b, Location, Value base, ValueRange acc) {
-          SmallVector<std::pair<Value, Value>> items;
-          Value last = sub(b, length, index(b, 1));
-          for (int64_t u = 0; u < kLoadsAhead; ++u) {
-            Value at = add(b, base, index(b, u * options.threads));
-            Value inside = cmp(b, arith::CmpIPredicate::ult, at, length);
-            Value v = bits(b, minu(b, at, last));
-            items.push_back(
-                {arith::SelectOp::create(b, loc, inside, v, zero), at});
-          }
           Value best = acc[0], item = acc[1];
-          for (auto [v, at] : items) {
+          for (auto [v, at] : loadAhead(b, base, length, bits, zero)) {
             Value better = cmp(b, arith::CmpIPredicate::ugt, v, best);
             best = arith::SelectOp::create(b, loc, better, v, best);
             item = arith::SelectOp::create(b, loc, better, at, item);
