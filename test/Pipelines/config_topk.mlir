@@ -32,10 +32,10 @@ func.func @first_dim(%x: tensor<9x6x2xi64>) -> tensor<0x6x2xi64> {
 // -----
 
 // Long rows, small k, keys of at most 32 bits: register_select, chunks of
-// 2048 (the row is too short to give 512 workgroups), 128 threads (16
+// 4096 (the row is too short to give 512 workgroups), 128 threads (32
 // elements each).
 // CHECK-LABEL: func.func @long_small_k
-// CHECK: sift.topk dimension(1) k(8) largest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = register_select, row_tile = 2048>
+// CHECK: sift.topk dimension(1) k(8) largest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = register_select, row_tile = 4096>
 func.func @long_small_k(%x: tensor<1x100000xf32>) -> (tensor<1x8xf32>, tensor<1x8xi64>) {
   %v0 = tensor.empty() : tensor<1x8xf32>
   %i0 = tensor.empty() : tensor<1x8xi64>
@@ -45,11 +45,11 @@ func.func @long_small_k(%x: tensor<1x100000xf32>) -> (tensor<1x8xf32>, tensor<1x
 
 // -----
 
-// Many rows of 4096: one chunk a row, 256 threads; k = 32 is past
+// Many rows of 4096: one chunk a row, 128 threads (32 elements each); k = 32 is past
 // register_select's default k's (16: a thread's insertions grow with k),
 // radix_select's.
 // CHECK-LABEL: func.func @many_rows
-// CHECK: sift.topk dimension(1) k(4) smallest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [256, 1, 1], algorithm = register_select, row_tile = 4096>
+// CHECK: sift.topk dimension(1) k(4) smallest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = register_select, row_tile = 4096>
 // CHECK: sift.topk dimension(1) k(32) smallest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [256, 1, 1], algorithm = radix_select, row_tile = 4096>
 func.func @many_rows(%x: tensor<600x4096xi32>) -> (tensor<600x4xi32>, tensor<600x32xi64>) {
   %v0 = tensor.empty() : tensor<600x4xi32>
@@ -80,7 +80,7 @@ func.func @radix_instead(%x: tensor<4x5000xf32>, %y: tensor<4x5000xf64>) -> (ten
 // -----
 
 // CHECK-LABEL: func.func @drawn
-// CHECK: workgroup_size = [128, 1, 1], algorithm = register_select, row_tile = 2048>
+// CHECK: workgroup_size = [128, 1, 1], algorithm = register_select, row_tile = 4096>
 // DRAWN-LABEL: func.func @drawn
 // DRAWN: workgroup_size = [256, 1, 1], algorithm = register_select, row_tile = 512>
 func.func @drawn(%x: tensor<2x3000xf32>) -> (tensor<2x8xf32>, tensor<2x8xi64>) {

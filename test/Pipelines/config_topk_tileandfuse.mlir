@@ -22,7 +22,7 @@ func.func @short(%x: tensor<16x100xf32>) -> (tensor<16x4xf32>, tensor<16x4xi64>)
 // Rows of 4096, k = 8: a workgroup's registers (a thread's private walk
 // and split_select were 4.7x and 6.4x as slow on the H200).
 // CHECK-LABEL: func.func @long_small_k
-// CHECK: algorithm = register_select, row_tile = 2048>
+// CHECK: algorithm = register_select, row_tile = 4096>
 // RANDOM-LABEL: func.func @long_small_k
 // RANDOM: algorithm = split_select, row_tile = {{16|32|64|128|256|512|1024}}>
 func.func @long_small_k(%x: tensor<8x4096xf32>) -> (tensor<8x8xf32>, tensor<8x8xi64>) {

@@ -11,8 +11,11 @@
 // CHECK: %[[CAND:.+]] = memref.alloc() : memref<3x12xi64>
 // CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %c9, {{.+}} threads({{.+}}) in (%{{.+}} = %c8{{(_[0-9]+)?}},
 // CHECK:   %[[LISTS:.+]] = memref.alloc() : memref<64xi64, #gpu.address_space<workgroup>>
-// The walk: four loads ahead, a threads' stride apart, then the inserts.
+// The walk: four loads ahead, a threads' stride apart, then the inserts;
+// the steps whose four items are all inside the chunk unchecked, then the
+// one step left with each item clamped and an empty composite past the end.
 // CHECK:   scf.for {{.+}} iter_args({{.+}}) -> (i64, i64, i64, i64)
+// CHECK-NOT: arith.minui
 // CHECK-COUNT-4: memref.load %{{.+}} : memref<3x300xf16>
 // CHECK:     arith.bitcast %{{.+}} : f16 to i16
 // CHECK:     arith.shli %{{.+}}, %c32_i64
@@ -20,17 +23,25 @@
 // CHECK:     scf.if
 // CHECK:       arith.maxui
 // CHECK:       arith.minui
+// CHECK:   arith.divui
+// CHECK:   scf.for {{.+}} iter_args({{.+}}) -> (i64, i64, i64, i64)
+// CHECK:     arith.minui
+// CHECK:     memref.load %{{.+}} : memref<3x300xf16>
+// CHECK:     arith.select
 // The tree: the lists twice (two halves of 32), a loop of three levels
-// (8 threads), a barrier before each; the first threads load a pair's
-// first list, insert the second's 4 composites (a loop) and store the
-// result in the other half.
+// (8 threads), a barrier before each; the first threads load a pair's two
+// lists of 4, keep the better of each slot of the first and the second
+// reversed (4 maxui), sort them by a bitonic merge (two steps of 2 maxui
+// and 2 minui) and store the result in the other half.
 // CHECK:   memref.store %{{.+}}, %[[LISTS]]
 // CHECK:   scf.for %{{.+}} = %{{.+}} to %c3{{(_[0-9]+)?}} step
 // CHECK:     gpu.barrier
 // CHECK:     scf.if
-// CHECK:       scf.for
-// CHECK:         memref.load %[[LISTS]]
-// CHECK:       memref.store %{{.+}}, %[[LISTS]]
+// CHECK-COUNT-8: memref.load %[[LISTS]]
+// CHECK-COUNT-4: arith.maxui
+// CHECK-COUNT-2: arith.maxui
+// CHECK-NEXT:    arith.minui
+// CHECK-COUNT-4: memref.store %{{.+}}, %[[LISTS]]
 // CHECK:   gpu.barrier
 // CHECK:   memref.store %{{.+}}, %[[CAND]]
 // The merge: a workgroup per row over its 12 candidates.

@@ -25,6 +25,8 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <random>
 
 namespace {
@@ -216,6 +218,66 @@ TEST_F(EmuPipelineTest, RegisterSelectTopkOnTheCpu) {
       std::memcpy(&index, out[1].data() + (r * kK + j) * 8, 8);
       EXPECT_EQ(index, order[j]) << "row " << r << ", rank " << j;
       EXPECT_EQ(value, x[r * kN + order[j]]);
+    }
+  }
+}
+
+/// k = 1 walks f32 keys as floats: NaN above everything (largest takes the
+/// first NaN, smallest never takes one unless a row is all NaN), -0 = +0,
+/// ties to the lower index, across the two chunks of a row of 5000 (a
+/// select and a merge launch).
+TEST_F(EmuPipelineTest, RegisterSelectArgmaxOfFloatSpecialsOnTheCpu) {
+  constexpr int64_t kRows = 4, kN = 5000;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x = randomFloats(kRows * kN, 9);
+  auto at = [&](int64_t r, int64_t e) -> float & { return x[r * kN + e]; };
+  // Row 0: ties at the extremes, the later in the other chunk.
+  at(0, 100) = at(0, 4500) = 5.0f;
+  at(0, 200) = at(0, 4100) = -5.0f;
+  // Row 1: NaNs (one negative) above +inf, -inf below all.
+  at(1, 4999) = -nan;
+  at(1, 3000) = nan;
+  at(1, 10) = inf;
+  at(1, 2000) = at(1, 4200) = -inf;
+  // Row 2: zeros of both signs only; row 3: NaN only.
+  for (int64_t e = 0; e < kN; ++e) {
+    at(2, e) = e % 2 ? 0.0f : -0.0f;
+    at(3, e) = nan;
+  }
+  // Rank in the total order: NaN above +inf, -0 = +0.
+  auto rank = [](float v) -> double {
+    return std::isnan(v) ? std::numeric_limits<double>::infinity()
+           : std::isinf(v) ? (v > 0 ? 1e300 : -1e300)
+                            : static_cast<double>(v == 0.0f ? 0.0f : v);
+  };
+  for (bool largest : {true, false}) {
+    std::string in = "tensor<4x5000xf32>", v = "tensor<4x1xf32>",
+                i = "tensor<4x1xi64>";
+    std::string program =
+        "func.func @main(%x: " + in + ") -> (" + v + ", " + i +
+        ") {\n  %v0 = tensor.empty() : " + v +
+        "\n  %i0 = tensor.empty() : " + i +
+        "\n  %v, %i = sift.topk dimension(1) k(1) " +
+        (largest ? "largest" : "smallest") + " ins(%x : " + in +
+        ") outs(%v0, %i0 : " + v + ", " + i + ") -> " + v + ", " + i +
+        "\n  return %v, %i : " + v + ", " + i + "\n}\n";
+    std::vector<std::vector<char>> out;
+    ASSERT_NO_FATAL_FAILURE(
+        run(program, sift::PipelineKind::Distribute, -1, {x}, out));
+    ASSERT_EQ(out.size(), 2u);
+    for (int64_t r = 0; r < kRows; ++r) {
+      int64_t expected = 0;
+      for (int64_t e = 1; e < kN; ++e) {
+        double now = rank(at(r, e)), best = rank(at(r, expected));
+        bool nanRow = std::isnan(at(r, expected)) && std::isnan(at(r, e));
+        if (!nanRow && (largest ? now > best : now < best))
+          expected = e;
+      }
+      int64_t index;
+      std::memcpy(&index, out[1].data() + r * 8, 8);
+      EXPECT_EQ(index, expected) << (largest ? "largest" : "smallest")
+                                 << ", row " << r;
     }
   }
 }
