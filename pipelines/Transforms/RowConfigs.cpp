@@ -179,6 +179,23 @@ sift::radixSortConfig(MLIRContext *context, int64_t rank, int64_t rows,
   return rowTileConfig(context, rank, threads, tile, algorithm);
 }
 
+int64_t sift::rowsOf(llvm::ArrayRef<int64_t> domain) {
+  int64_t rows = 1;
+  for (int64_t size : domain)
+    rows *= size;
+  return rows;
+}
+
+sift::LoweringConfigAttr sift::workgroupRowConfig(mlir::MLIRContext *context,
+                                                  int64_t rank,
+                                                  int64_t threads) {
+  mlir::Builder b(context);
+  llvm::SmallVector<int64_t> ones(rank, 1);
+  return LoweringConfigAttr::get(
+      context, b.getDenseI64ArrayAttr(ones), b.getDenseI64ArrayAttr(ones),
+      b.getDenseI64ArrayAttr({threads, 1, 1}), Algorithm::WorkgroupRow);
+}
+
 /// register_select's default: rows from kRegisterDefaultRow elements (a
 /// bitonic sort of a shorter row in workgroup memory is as quick); chunks
 /// of the row rounded up, halved (down to 4096) until the rows' chunks make

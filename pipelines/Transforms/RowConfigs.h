@@ -42,6 +42,18 @@ LoweringConfigAttr rowTileConfig(mlir::MLIRContext *context, int64_t rank,
                                  int64_t threads, int64_t tile,
                                  Algorithm algorithm);
 
+/// The serial steps a default config may give one thread of a sift op's
+/// rows: rows a thread are limited to this budget over a row's steps (an
+/// NMS's default walk stays a thread's within it too).
+inline constexpr int64_t kSerialStepsPerThread = 65536;
+
+/// The rows of an iteration domain (the product of its sizes).
+int64_t rowsOf(llvm::ArrayRef<int64_t> domain);
+
+/// A workgroup per row: `threads` along x, one row per workgroup.
+LoweringConfigAttr workgroupRowConfig(mlir::MLIRContext *context,
+                                      int64_t rank, int64_t threads);
+
 /// register_select's default rows start here (a bitonic sort of a shorter
 /// row in workgroup memory is as quick; at 128, with the bitonic merge of
 /// the threads' lists, register_select took 0.039 ms for [16384, 128] k8

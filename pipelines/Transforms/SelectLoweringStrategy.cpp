@@ -12,6 +12,7 @@
 #include "pipelines/Dialect/SiftDialect.h"
 #include "pipelines/Transforms/DomainConfigs.h"
 #include "pipelines/Transforms/MaskNms.h"
+#include "pipelines/Transforms/NmsConfigs.h"
 #include "pipelines/Transforms/Passes.h"
 #include "pipelines/Transforms/RadixSort.h"
 #include "pipelines/Transforms/RegisterSelect.h"
@@ -52,16 +53,9 @@ using sift::rowShape;
 using sift::rowTileConfig;
 using sift::fewestRandomThreads;
 using sift::kRegisterDefaultRow;
-
-/// A workgroup per row: `threads` along x, one row per workgroup.
-sift::LoweringConfigAttr workgroupRowConfig(MLIRContext *context,
-                                            int64_t rank, int64_t threads) {
-  Builder b(context);
-  SmallVector<int64_t> ones(rank, 1);
-  return sift::LoweringConfigAttr::get(
-      context, b.getDenseI64ArrayAttr(ones), b.getDenseI64ArrayAttr(ones),
-      b.getDenseI64ArrayAttr({threads, 1, 1}), sift::Algorithm::WorkgroupRow);
-}
+using sift::kSerialStepsPerThread;
+using sift::rowsOf;
+using sift::workgroupRowConfig;
 
 /// The longest row random configs give one thread alone when a cooperative
 /// algorithm fits it: an insertion sort of 128 elements is ~4 K steps
@@ -71,15 +65,9 @@ constexpr int64_t kLongestSerialRow = 128;
 /// The longest chunk a split_select thread walks (once, in order).
 constexpr int64_t kLongestSplitChunk = 1024;
 /// The serial steps a random config may give one thread of a sift op's
-/// rows: rows a thread are limited to this budget over a row's steps.
-constexpr int64_t kSerialStepsPerThread = 65536;
-/// The same budget of random configs: 8 K steps, ~1.6 ms at the slowest
-/// (a campaign's 99th percentile must stay under 5 ms).
+/// rows (kSerialStepsPerThread for the defaults): 8 K steps, ~1.6 ms at the
+/// slowest (a campaign's 99th percentile must stay under 5 ms).
 constexpr int64_t kRandomSerialSteps = 8192;
-/// The most IoUs a random config gives one thread of an NMS workgroup_row's
-/// mask, or of its rows' walks in row_per_thread (~0.2 us each from global
-/// memory on the H100).
-constexpr int64_t kLongestIouWalk = 4096;
 
 /// The serial steps of one thread's row of a sift op: an insertion sort's
 /// n^2 / 4, a top-k's walk of n with an insertion into k kept (a quarter
@@ -127,14 +115,6 @@ int64_t defaultRadixChunk(int64_t rows, int64_t n) {
   return chunk;
 }
 
-/// The rows of an iteration domain (the product of its sizes).
-int64_t rowsOf(ArrayRef<int64_t> domain) {
-  int64_t rows = 1;
-  for (int64_t size : domain)
-    rows *= size;
-  return rows;
-}
-
 /// The chunk lengths split_select may take for a top-k row of `n` along
 /// the last dimension: powers of two dividing the row into at least two
 /// chunks, at least 2k long (each level keeps at most half its row), at
@@ -175,13 +155,6 @@ int64_t defaultSplitChunk(ArrayRef<int64_t> chunks, int64_t k) {
   return chunks.empty() ? 0 : chunks.back();
 }
 
-/// Candidates of a default mask_tiles thread tile (their boxes in 16
-/// registers; each column box read serves 4 IoUs).
-constexpr int64_t kMaskTileRows = 4;
-
-/// The most mask bytes (B * C * N * ceil(N / 64) words) mask_blocks
-/// allocates: a detection head of 80 classes x 20,000 boxes takes 3.7 GiB.
-constexpr int64_t kMaskBlocksMaxBytes = int64_t{4} << 30;
 
 /// Mixed into the seed of the stream that turns drawn radix sorts into
 /// radix_match.
@@ -194,158 +167,22 @@ struct SelectLoweringStrategyPass final
   /// radix_match's own stream (see chooseConfig).
   ConfigRng matchRng{0};
 
-  /// The mask_blocks config of an NMS over `domain` (batch, class) with `n`
-  /// sorted candidates, or null when its mask or its walk's workgroup memory
-  /// would not fit (or its mask grid would be too large). Default: mask
-  /// workgroups of 8 words, a walk workgroup of one thread per later word
-  /// (64 to 512); random: any power-of-two group up to the words and any
-  /// power-of-two walk threads up to 1024.
-  sift::LoweringConfigAttr maskBlocksConfig(MLIRContext *context,
-                                            ArrayRef<int64_t> domain, int64_t n,
-                                            bool random, ConfigRng &rng) {
-    int64_t rows = rowsOf(domain);
-    int64_t words = (n + sift::kNmsBlock - 1) / sift::kNmsBlock;
-    if (n < 2 || rows < 1 || sift::maskNmsWalkBytes(n) > maxWorkgroupMemory ||
-        rows > kMaskBlocksMaxBytes / 8 / n / words ||
-        rows * words * words > std::numeric_limits<int32_t>::max())
-      return {};
-    int64_t paddedWords = nextPowerOfTwo(words);
-    int64_t group = std::min<int64_t>(8, paddedWords);
-    int64_t threads = std::clamp<int64_t>(paddedWords, 64, 512);
-    if (random) {
-      group = randomPowerOfTwo(1, paddedWords, rng);
-      // A warp at least: the walk's threads merge each kept box's row
-      // (4 threads over 52 words took 9-10 ms of a campaign's kernels).
-      threads = randomPowerOfTwo(32, 1024, rng);
-    }
-    return rowTileConfig(context, domain.size(), threads, group,
-                         sift::Algorithm::MaskBlocks);
-  }
+  /// What a sort or top-k row may take: the algorithms that fit, the
+  /// default last, and what the choice among them needs.
+  struct RowChoices {
+    SmallVector<sift::Algorithm> algorithms;
+    bool privateFits = false;
+    bool splitPart = false;
+    /// tileandfuse's split_select chunks (empty: no split).
+    SmallVector<int64_t> chunks;
+  };
 
-  /// The mask_tiles config (tileandfuse's own NMS mask) for the same NMS
-  /// as `blocks` (a mask_blocks config, null when the mask does not fit):
-  /// its walk threads and thread tiles of `tileRows` candidates. Null when
-  /// the mask does not fit or its grid would be too large.
-  sift::LoweringConfigAttr maskTilesConfig(MLIRContext *context,
-                                           ArrayRef<int64_t> domain, int64_t n,
-                                           sift::LoweringConfigAttr blocks,
-                                           int64_t tileRows) {
-    if (!blocks || !sift::maskTilesGridFits(rowsOf(domain), n, tileRows))
-      return {};
-    return rowTileConfig(context, domain.size(), blocks.getWorkgroupSize()[0],
-                         tileRows, sift::Algorithm::MaskTiles);
-  }
-
-  /// The config of a sift or linalg op. Rows: distribute lets a workgroup
-  /// cooperate on a row that fits its memory (from 16 elements by
-  /// default) and sorts longer rows with radix_sort (named orders) or
-  /// merge_rows (comparators); long top-k rows get register_select (small
-  /// k, keys of at most 32 bits) or radix_select.
-  /// tileandfuse stages a row in a thread's private memory when it fits and
-  /// gives longer rows distribute's cooperative algorithms. Random mode
-  /// draws among the algorithms that fit.
-  sift::LoweringConfigAttr chooseConfig(Operation *op, sift::Pipeline kind,
-                                        ArrayRef<int64_t> domain,
-                                        ConfigRng &rng) {
-    MLIRContext *context = op->getContext();
-    bool random = randomSeed >= 0;
-    // NMS per class: both GPU pipelines build a blocked suppression mask
-    // over the GPU and walk it a workgroup per (batch, class) (mask_blocks)
-    // when the mask fits (tileandfuse only when a thread's walk, N
-    // candidates against up to max_out kept, is long); distribute may also
-    // give each (batch, class) a workgroup that builds its mask and walks it
-    // alone (workgroup_row); otherwise one (batch, class) per thread, its
-    // selection in place.
-    if (auto nms = dyn_cast<sift::NmsPerClassOp>(op)) {
-      int64_t n =
-          cast<ShapedType>(nms.getSortedScores().getType()).getDimSize(2);
-      bool candidates = n >= 2 && nms.getMaxOutPerClass() > 0;
-      // A thread's walk: N candidates, each against up to max_out kept.
-      bool shortWalk = n * std::min<int64_t>(n, nms.getMaxOutPerClass()) <=
-                       kSerialStepsPerThread;
-      bool distribute = kind == sift::Pipeline::Distribute;
-      sift::LoweringConfigAttr mask =
-          candidates ? maskBlocksConfig(context, domain, n, random, rng)
-                     : sift::LoweringConfigAttr();
-      // tileandfuse's own mask: thread tiles of kMaskTileRows candidates
-      // by default; random configs (both pipelines) draw any power of two
-      // from 1 to 64 whose grid fits (64 has the smallest grid).
-      sift::LoweringConfigAttr tiles = maskTilesConfig(
-          context, domain, n, mask, random ? sift::kNmsBlock : kMaskTileRows);
-      auto workgroupRow = [&] {
-        int64_t padded = nextPowerOfTwo(n);
-        int64_t threads = std::clamp<int64_t>(padded, 32, 256);
-        if (random) {
-          // The workgroup builds the row's n^2 / 2 IoUs of its mask alone:
-          // at least enough threads that each computes kLongestIouWalk (one
-          // thread of 513 boxes took 26 ms, a campaign's slowest kernel).
-          int64_t most = std::min<int64_t>(padded, 1024);
-          int64_t least =
-              std::min<int64_t>(most, nextPowerOfTwo(std::max<int64_t>(
-                                          1, n * n / 2 / kLongestIouWalk)));
-          int lo = llvm::countr_zero(static_cast<uint64_t>(least));
-          int hi = llvm::countr_zero(static_cast<uint64_t>(most));
-          threads = int64_t{1} << (lo + rng.below(1 + hi - lo));
-        }
-        return workgroupRowConfig(context, domain.size(), threads);
-      };
-      int64_t walk = std::max<int64_t>(
-          1, n * std::min<int64_t>(n, nms.getMaxOutPerClass()));
-      auto rowPerThread = [&] {
-        // Random tiles give a thread rows whose walks stay within
-        // kLongestIouWalk IoUs together.
-        return random
-                   ? randomConfig(context, domain,
-                                  sift::Algorithm::RowPerThread, rng,
-                                  std::max<int64_t>(1, kLongestIouWalk / walk))
-                   : defaultConfig(context, domain, 64,
-                                   sift::Algorithm::RowPerThread);
-      };
-      if (!random) {
-        if (mask && distribute)
-          return mask;
-        if (tiles && !shortWalk)
-          return tiles;
-        return distribute && candidates ? workgroupRow() : rowPerThread();
-      }
-      // Random: any that fits, but a long walk goes to one thread, and a
-      // row of more than 1024 candidates to workgroup_row (its mask built by
-      // one workgroup), only when nothing else can take it (a campaign's
-      // slowest kernels were these).
-      SmallVector<sift::Algorithm> choices;
-      if (mask)
-        choices.push_back(sift::Algorithm::MaskBlocks);
-      if (tiles)
-        choices.push_back(sift::Algorithm::MaskTiles);
-      if (distribute && candidates && (n <= 1024 || !mask))
-        choices.push_back(sift::Algorithm::WorkgroupRow);
-      if (walk <= kLongestIouWalk || choices.empty())
-        choices.push_back(sift::Algorithm::RowPerThread);
-      switch (choices[rng.below(choices.size())]) {
-      case sift::Algorithm::MaskBlocks: return mask;
-      case sift::Algorithm::MaskTiles: {
-        // Tiles of more than kRandomMaskTileRows rows are drawn again (a
-        // tile's IoUs are unrolled: 64 rows took 0.9 s to compile for
-        // gfx942, a fifth of a 5 s case budget); the first draw stays as it
-        // was, so configs drawn before keep their tiles.
-        int64_t tileRows = randomPowerOfTwo(1, sift::kNmsBlock, rng);
-        if (tileRows > sift::kRandomMaskTileRows)
-          tileRows = randomPowerOfTwo(1, sift::kRandomMaskTileRows, rng);
-        while (!sift::maskTilesGridFits(rowsOf(domain), n, tileRows))
-          tileRows *= 2;
-        return maskTilesConfig(context, domain, n, mask, tileRows);
-      }
-      case sift::Algorithm::WorkgroupRow: return workgroupRow();
-      default: return rowPerThread();
-      }
-    }
-    if (!isa<sift::SortOp, sift::TopkOp>(op))
-      return random ? randomConfig(context, domain,
-                                   sift::Algorithm::Elementwise, rng)
-                    : defaultConfig(context, domain, 256,
-                                    sift::Algorithm::Elementwise);
-    RowShape row = rowShape(op);
-    SmallVector<sift::Algorithm> algorithms = {sift::Algorithm::RowPerThread};
+  /// The algorithms that fit row `row` of `op` in pipeline `kind`.
+  RowChoices rowChoices(Operation *op, sift::Pipeline kind,
+                        const RowShape &row, bool random) {
+    RowChoices c;
+    SmallVector<sift::Algorithm> &algorithms = c.algorithms;
+    algorithms = {sift::Algorithm::RowPerThread};
     // Private memory first in tileandfuse: a row that fits a thread's
     // private memory stays a thread's; longer rows get the cooperative
     // algorithms, as in distribute (their ops are then not tiled, see
@@ -353,15 +190,17 @@ struct SelectLoweringStrategyPass final
     // A split's per-chunk top-k (SplitTopk.cpp) reads its chunk in place
     // and keeps only its k best in private memory. By default a sort stays
     // a thread's only while its insertion sort is short.
-    bool splitPart = op->hasAttr(sift::kSplitPartAttr);
+    c.splitPart = op->hasAttr(sift::kSplitPartAttr);
+    bool splitPart = c.splitPart;
     int64_t privateBytes =
         splitPart ? row.k * (row.keyBytes + 8) : row.privateBytes;
     int64_t privateBudget = splitPart ? kSplitPartPrivateBytes
                                       : static_cast<int64_t>(maxPrivateMemory);
-    bool privateFits = kind == sift::Pipeline::TileAndFuse && row.n >= 2 &&
-                       privateBytes <= privateBudget;
+    c.privateFits = kind == sift::Pipeline::TileAndFuse && row.n >= 2 &&
+                    privateBytes <= privateBudget;
     if (!random && row.k < 0 && row.n > kLongestPrivateSort)
-      privateFits = false;
+      c.privateFits = false;
+    bool privateFits = c.privateFits;
     bool cooperative = kind == sift::Pipeline::Distribute ||
                        (kind == sift::Pipeline::TileAndFuse && !privateFits);
     bool mergeFits = cooperative && row.n >= 2 &&
@@ -392,10 +231,9 @@ struct SelectLoweringStrategyPass final
     // and a top-k of their candidates (SplitTopk.cpp); a split's per-chunk
     // top-k is a thread's.
     auto topk = dyn_cast<sift::TopkOp>(op);
-    SmallVector<int64_t> chunks;
     if (kind == sift::Pipeline::TileAndFuse && topk && !splitPart &&
         static_cast<int64_t>(topk.getDimension()) + 1 == topk.getRank())
-      chunks = splitChunks(row.n, row.k);
+      c.chunks = splitChunks(row.n, row.k);
     bool radixFits = cooperative && !splitPart && row.k >= 1 &&
                      row.n >= 2 &&
                      row.k <= (random ? kRadixMaxK : kRadixDefaultK) &&
@@ -404,17 +242,13 @@ struct SelectLoweringStrategyPass final
       algorithms.push_back(sift::Algorithm::RadixSelect);
     // A top-k of small k: one read of the row, each thread's k best in
     // registers (RegisterSelect.cpp).
-    bool registerFits =
-        cooperative && !splitPart && row.n >= 2 &&
-        sift::registerSelectable(op) &&
-        sift::registerSelectWorkgroupBytes(1, row.k) <= maxWorkgroupMemory &&
+    if (cooperative && !splitPart && row.n >= 2 && registerFits(op, row) &&
         (random ||
-         (row.n >= kRegisterDefaultRow && row.k <= sift::kRegisterDefaultMaxK));
-    if (registerFits)
+         (row.n >= kRegisterDefaultRow && row.k <= sift::kRegisterDefaultMaxK)))
       algorithms.push_back(sift::Algorithm::RegisterSelect);
     if (privateFits)
       algorithms.push_back(sift::Algorithm::PrivateRow);
-    if (!chunks.empty() && random)
+    if (!c.chunks.empty() && random)
       algorithms.push_back(sift::Algorithm::SplitSelect);
     if (splitPart) {
       algorithms = {sift::Algorithm::RowPerThread};
@@ -425,9 +259,23 @@ struct SelectLoweringStrategyPass final
     // it for rows up to kLongestSerialRow when a cooperative algorithm fits.
     if (random && row.n > kLongestSerialRow && algorithms.size() > 1)
       algorithms.erase(algorithms.begin());
-    sift::Algorithm algorithm = algorithms.back();
-    if (random) {
-      algorithm = algorithms[rng.below(algorithms.size())];
+    return c;
+  }
+
+  /// Whether register_select can take `op`'s rows at all.
+  bool registerFits(Operation *op, const RowShape &row) {
+    return sift::registerSelectable(op) &&
+           sift::registerSelectWorkgroupBytes(1, row.k) <= maxWorkgroupMemory;
+  }
+
+  /// The algorithm for a row: a draw among `c`'s when random, else the
+  /// last that fits with the defaults' exceptions.
+  sift::Algorithm chooseRowAlgorithm(Operation *op, sift::Pipeline kind,
+                                     const RowShape &row, const RowChoices &c,
+                                     ConfigRng &rng) {
+    sift::Algorithm algorithm = c.algorithms.back();
+    if (randomSeed >= 0) {
+      algorithm = c.algorithms[rng.below(c.algorithms.size())];
       // Half of the drawn radix sorts rank by warp match, decided by a
       // stream of its own: the main stream's draws (every op's algorithm
       // and sizes, which recorded cases replay) are those of before
@@ -435,88 +283,146 @@ struct SelectLoweringStrategyPass final
       if (algorithm == sift::Algorithm::RadixSort && row.n >= 32 &&
           matchRng.below(2) == 0)
         algorithm = sift::Algorithm::RadixMatch;
-    } else if (kind == sift::Pipeline::TileAndFuse && !splitPart &&
-               row.n >= kRegisterDefaultRow &&
-               row.k <= sift::kRegisterDefaultMaxK &&
-               sift::registerSelectable(op) &&
-               sift::registerSelectWorkgroupBytes(1, row.k) <=
-                   maxWorkgroupMemory) {
+      return algorithm;
+    }
+    if (kind == sift::Pipeline::TileAndFuse && !c.splitPart &&
+        row.n >= kRegisterDefaultRow && row.k <= sift::kRegisterDefaultMaxK &&
+        registerFits(op, row))
       // tileandfuse's default for a long row's top-k of small k: a
       // workgroup's registers, as distribute's. A thread's private walk
       // (private_row) took 4.7x as long on [1024, 1024] k8, split_select
       // 6.4x on [1, 1M] k8 and 9.4x on [32, 128000] k8 (H200, 2026-11-29).
-      algorithm = sift::Algorithm::RegisterSelect;
-    } else if (!chunks.empty() && !privateFits && row.k <= kSplitDefaultK)
-      algorithm = sift::Algorithm::SplitSelect; // 64-bit keys
-    else if (algorithm == sift::Algorithm::WorkgroupRow && row.n < 16)
-      algorithm = sift::Algorithm::RowPerThread;
-    if (algorithm == sift::Algorithm::SplitSelect) {
-      int64_t chunk = random ? chunks[rng.below(chunks.size())]
-                             : defaultSplitChunk(chunks, row.k);
-      return rowTileConfig(context, domain.size(), 1, chunk,
+      return sift::Algorithm::RegisterSelect;
+    if (!c.chunks.empty() && !c.privateFits && row.k <= kSplitDefaultK)
+      return sift::Algorithm::SplitSelect; // 64-bit keys
+    if (algorithm == sift::Algorithm::WorkgroupRow && row.n < 16)
+      return sift::Algorithm::RowPerThread;
+    return algorithm;
+  }
+
+  /// The config of a sift or linalg op. Rows: distribute lets a workgroup
+  /// cooperate on a row that fits its memory (from 16 elements by
+  /// default) and sorts longer rows with radix_sort (named orders) or
+  /// merge_rows (comparators); long top-k rows get register_select (small
+  /// k, keys of at most 32 bits) or radix_select.
+  /// tileandfuse stages a row in a thread's private memory when it fits and
+  /// gives longer rows distribute's cooperative algorithms. Random mode
+  /// draws among the algorithms that fit (rowChoices,
+  /// chooseRowAlgorithm), then each algorithm's sizes (rowConfig).
+  sift::LoweringConfigAttr chooseConfig(Operation *op, sift::Pipeline kind,
+                                        ArrayRef<int64_t> domain,
+                                        ConfigRng &rng) {
+    MLIRContext *context = op->getContext();
+    bool random = randomSeed >= 0;
+    if (auto nms = dyn_cast<sift::NmsPerClassOp>(op))
+      return sift::nmsConfig(nms, kind, domain, maxWorkgroupMemory, random, rng);
+    if (!isa<sift::SortOp, sift::TopkOp>(op))
+      return random ? randomConfig(context, domain,
+                                   sift::Algorithm::Elementwise, rng)
+                    : defaultConfig(context, domain, 256,
+                                    sift::Algorithm::Elementwise);
+    RowShape row = rowShape(op);
+    RowChoices choices = rowChoices(op, kind, row, random);
+    sift::Algorithm algorithm =
+        chooseRowAlgorithm(op, kind, row, choices, rng);
+    return rowConfig(kind, domain, row, choices, algorithm, rng);
+  }
+
+  /// The sizes of `algorithm` for rows `row` over `domain`: the defaults,
+  /// or a draw. An algorithm whose sizes fit nothing falls back to a
+  /// thread's rows.
+  sift::LoweringConfigAttr rowConfig(sift::Pipeline kind,
+                                     ArrayRef<int64_t> domain,
+                                     const RowShape &row,
+                                     const RowChoices &choices,
+                                     sift::Algorithm algorithm,
+                                     ConfigRng &rng) {
+    MLIRContext *context = &getContext();
+    bool random = randomSeed >= 0;
+    int64_t rank = domain.size();
+    int64_t rows = rowsOf(domain);
+    switch (algorithm) {
+    case sift::Algorithm::SplitSelect: {
+      int64_t chunk = random
+                          ? choices.chunks[rng.below(choices.chunks.size())]
+                          : defaultSplitChunk(choices.chunks, row.k);
+      return rowTileConfig(context, rank, 1, chunk,
                            sift::Algorithm::SplitSelect);
     }
-    if (algorithm == sift::Algorithm::RegisterSelect) {
-      int64_t rows = rowsOf(domain);
-      if (auto config = registerSelectConfig(context, domain.size(), rows, row,
+    case sift::Algorithm::RegisterSelect:
+      if (auto config = registerSelectConfig(context, rank, rows, row,
                                              maxWorkgroupMemory, random, rng))
         return config;
-      algorithm = sift::Algorithm::RowPerThread; // Nothing fits.
-    }
-    if (algorithm == sift::Algorithm::RadixSelect) {
-      int64_t rows = rowsOf(domain);
+      break; // Nothing fits.
+    case sift::Algorithm::RadixSelect:
       if (!random)
-        return rowTileConfig(context, domain.size(), 256,
+        return rowTileConfig(context, rank, 256,
                              defaultRadixChunk(rows, row.n),
                              sift::Algorithm::RadixSelect);
-      return randomRowTileConfig(context, domain.size(), row.n, 16384,
+      return randomRowTileConfig(context, rank, row.n, 16384,
                                  sift::Algorithm::RadixSelect, rng);
-    }
-    if (algorithm == sift::Algorithm::RadixSort ||
-        algorithm == sift::Algorithm::RadixOnesweep ||
-        algorithm == sift::Algorithm::RadixMatch) {
-      int64_t rows = rowsOf(domain);
-      if (auto config =
-              radixSortConfig(context, domain.size(), rows, row,
-                              maxWorkgroupMemory, random, rng, algorithm))
+    case sift::Algorithm::RadixSort:
+    case sift::Algorithm::RadixOnesweep:
+    case sift::Algorithm::RadixMatch:
+      if (auto config = radixSortConfig(context, rank, rows, row,
+                                        maxWorkgroupMemory, random, rng,
+                                        algorithm))
         return config;
       // radix_match needs whole warps; radix_sort fits with fewer threads.
       if (algorithm == sift::Algorithm::RadixMatch)
-        if (auto config = radixSortConfig(context, domain.size(), rows, row,
+        if (auto config = radixSortConfig(context, rank, rows, row,
                                           maxWorkgroupMemory, random, rng,
                                           sift::Algorithm::RadixSort))
           return config;
-      algorithm = sift::Algorithm::RowPerThread; // Nothing fits.
-    }
-    if (algorithm == sift::Algorithm::MergeRows) {
+      break; // Nothing fits.
+    case sift::Algorithm::MergeRows: {
       int64_t largest = largestMergeTile(row, maxWorkgroupMemory);
       if (!random)
-        return rowTileConfig(context, domain.size(),
+        return rowTileConfig(context, rank,
                              std::min<int64_t>(largest / 2, 1024), largest,
                              sift::Algorithm::MergeRows);
-      return randomRowTileConfig(context, domain.size(), row.n, largest,
+      return randomRowTileConfig(context, rank, row.n, largest,
                                  sift::Algorithm::MergeRows, rng);
     }
-    if (algorithm == sift::Algorithm::WorkgroupRow) {
-      int64_t padded = nextPowerOfTwo(row.n);
-      // A thread per compare-exchange of the network, up to 512; a
-      // composite network's thread holds 8 slots (at least a warp when
-      // the row has 64 slots).
-      int64_t threads = std::min<int64_t>(std::max<int64_t>(padded / 2, 1),
-                                          512);
-      if (row.composite)
-        threads = std::min<int64_t>(
-            std::max(std::min<int64_t>(32, threads), padded / 8), 512);
-      if (random)
-        threads = randomPowerOfTwo(fewestRandomThreads(padded),
-                                   std::min<int64_t>(padded, 1024), rng);
-      return workgroupRowConfig(context, domain.size(), threads);
+    case sift::Algorithm::WorkgroupRow:
+      return workgroupRowSortConfig(rank, row, rng);
+    default:
+      return threadRowsConfig(kind, domain, row, algorithm, rng);
     }
+    return threadRowsConfig(kind, domain, row, sift::Algorithm::RowPerThread,
+                            rng);
+  }
+
+  /// workgroup_row's sizes for a sort or top-k row.
+  sift::LoweringConfigAttr workgroupRowSortConfig(int64_t rank,
+                                                  const RowShape &row,
+                                                  ConfigRng &rng) {
+    int64_t padded = nextPowerOfTwo(row.n);
+    // A thread per compare-exchange of the network, up to 512; a composite
+    // network's thread holds 8 slots (at least a warp when the row has 64
+    // slots).
+    int64_t threads = std::min<int64_t>(std::max<int64_t>(padded / 2, 1), 512);
+    if (row.composite)
+      threads = std::min<int64_t>(
+          std::max(std::min<int64_t>(32, threads), padded / 8), 512);
+    if (randomSeed >= 0)
+      threads = randomPowerOfTwo(fewestRandomThreads(padded),
+                                 std::min<int64_t>(padded, 1024), rng);
+    return workgroupRowConfig(&getContext(), rank, threads);
+  }
+
+  /// A thread's rows (row_per_thread, private_row).
+  sift::LoweringConfigAttr threadRowsConfig(sift::Pipeline kind,
+                                            ArrayRef<int64_t> domain,
+                                            const RowShape &row,
+                                            sift::Algorithm algorithm,
+                                            ConfigRng &rng) {
     // A tileandfuse thread holds its rows' temporaries (an unused result, a
     // copy of a read-only operand) in private memory: random tiles give a
     // thread only as many rows as fit the per-thread budget.
     // Every pipeline: a thread's rows are walked one after another, so
     // random tiles keep its serial steps within kSerialStepsPerThread.
+    bool random = randomSeed >= 0;
     int64_t maxRows = std::max<int64_t>(
         1, (random ? kRandomSerialSteps : kSerialStepsPerThread) /
                serialSteps(row.n, row.k));
@@ -524,6 +430,7 @@ struct SelectLoweringStrategyPass final
       maxRows = std::min(maxRows, std::max<int64_t>(
                                       1, maxThreadTileMemory /
                                              row.privateBytes));
+    MLIRContext *context = &getContext();
     return random ? randomConfig(context, domain, algorithm, rng, maxRows)
                   : defaultConfig(context, domain, 64, algorithm);
   }
