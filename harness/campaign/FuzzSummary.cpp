@@ -3,7 +3,7 @@
 // The end of a campaign: its summary on stdout (cases, verdicts per run,
 // findings, the known root causes and the runs steered around them) and
 // the same as OUT/summary.json for scripts. The scheduling of the cases is
-// in FuzzCampaign.cpp.
+// in CampaignCases.cpp.
 //
 //===----------------------------------------------------------------------===//
 
