@@ -191,22 +191,4 @@ SmallVector<Value> inductionVariables(Operation *loop) {
   return {};
 }
 
-//===----------------------------------------------------------------------===//
-// Integers
-//===----------------------------------------------------------------------===//
-
-std::optional<int64_t> floorDiv(int64_t a, int64_t b) {
-  if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1))
-    return std::nullopt;
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-std::optional<int64_t> ceilDiv(int64_t a, int64_t b) {
-  if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1))
-    return std::nullopt;
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
-}
-
 } // namespace sift::oracle::bounds

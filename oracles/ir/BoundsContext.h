@@ -112,9 +112,9 @@ struct Index {
 // Integers
 //===----------------------------------------------------------------------===//
 
-/// `a / b` rounded down (floorDiv) or up (ceilDiv); nullopt on division by
-/// zero or overflow.
-std::optional<int64_t> floorDiv(int64_t a, int64_t b);
-std::optional<int64_t> ceilDiv(int64_t a, int64_t b);
+/// The integer arithmetic every IR check shares (Kernels.h).
+using detail::ceilDiv;
+using detail::evaluateAffine;
+using detail::floorDiv;
 
 } // namespace sift::oracle::bounds

@@ -56,49 +56,6 @@ uint64_t zeroExtend(int64_t value, unsigned width) {
   return static_cast<uint64_t>(value) & ((uint64_t(1) << width) - 1);
 }
 
-/// `expr` on dimension values `dims` and symbol values `symbols`; nullopt on
-/// overflow or division by zero.
-std::optional<int64_t> evaluateAffine(AffineExpr expr, ArrayRef<int64_t> dims,
-                                      ArrayRef<int64_t> symbols) {
-  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
-    return constant.getValue();
-  if (auto dim = dyn_cast<AffineDimExpr>(expr))
-    return dim.getPosition() < dims.size()
-               ? std::optional<int64_t>(dims[dim.getPosition()])
-               : std::nullopt;
-  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
-    return symbol.getPosition() < symbols.size()
-               ? std::optional<int64_t>(symbols[symbol.getPosition()])
-               : std::nullopt;
-  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!binary)
-    return std::nullopt;
-  std::optional<int64_t> a = evaluateAffine(binary.getLHS(), dims, symbols);
-  std::optional<int64_t> b = evaluateAffine(binary.getRHS(), dims, symbols);
-  if (!a || !b)
-    return std::nullopt;
-  int64_t result;
-  switch (expr.getKind()) {
-  case AffineExprKind::Add:
-    if (llvm::AddOverflow(*a, *b, result))
-      return std::nullopt;
-    return result;
-  case AffineExprKind::Mul:
-    if (llvm::MulOverflow(*a, *b, result))
-      return std::nullopt;
-    return result;
-  case AffineExprKind::FloorDiv: return floorDiv(*a, *b);
-  case AffineExprKind::CeilDiv: return ceilDiv(*a, *b);
-  case AffineExprKind::Mod: {
-    if (*b <= 0)
-      return std::nullopt;
-    int64_t r = *a % *b;
-    return r < 0 ? r + *b : r;
-  }
-  default: return std::nullopt;
-  }
-}
-
 /// The ops whose results the evaluator computes.
 bool isEvaluable(Operation *op) {
   return isa<arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,

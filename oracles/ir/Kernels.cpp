@@ -22,7 +22,10 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -74,54 +77,6 @@ void addFunction(Operation *op, gpu::GPUModuleOp module,
 
 std::optional<int64_t> evaluate(Value value, unsigned depth);
 
-std::optional<int64_t> floorDivide(int64_t a, int64_t b) {
-  if (b == 0)
-    return std::nullopt;
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-std::optional<int64_t> ceilDivide(int64_t a, int64_t b) {
-  if (b == 0)
-    return std::nullopt;
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
-}
-
-std::optional<int64_t> evaluateExpr(AffineExpr expr, ArrayRef<int64_t> dims,
-                                    ArrayRef<int64_t> symbols) {
-  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
-    return constant.getValue();
-  if (auto dim = dyn_cast<AffineDimExpr>(expr))
-    return dim.getPosition() < dims.size()
-               ? std::optional<int64_t>(dims[dim.getPosition()])
-               : std::nullopt;
-  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
-    return symbol.getPosition() < symbols.size()
-               ? std::optional<int64_t>(symbols[symbol.getPosition()])
-               : std::nullopt;
-  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!binary)
-    return std::nullopt;
-  std::optional<int64_t> lhs = evaluateExpr(binary.getLHS(), dims, symbols);
-  std::optional<int64_t> rhs = evaluateExpr(binary.getRHS(), dims, symbols);
-  if (!lhs || !rhs)
-    return std::nullopt;
-  switch (expr.getKind()) {
-  case AffineExprKind::Add: return *lhs + *rhs;
-  case AffineExprKind::Mul: return *lhs * *rhs;
-  case AffineExprKind::FloorDiv: return floorDivide(*lhs, *rhs);
-  case AffineExprKind::CeilDiv: return ceilDivide(*lhs, *rhs);
-  case AffineExprKind::Mod: {
-    if (*rhs == 0)
-      return std::nullopt;
-    int64_t r = *lhs % *rhs;
-    return r < 0 ? r + (*rhs < 0 ? -*rhs : *rhs) : r;
-  }
-  default: return std::nullopt;
-  }
-}
-
 std::optional<int64_t> evaluateAffineApply(affine::AffineApplyOp apply,
                                            unsigned depth) {
   AffineMap map = apply.getAffineMap();
@@ -135,7 +90,7 @@ std::optional<int64_t> evaluateAffineApply(affine::AffineApplyOp apply,
     values.push_back(*v);
   }
   ArrayRef<int64_t> all(values);
-  return evaluateExpr(map.getResult(0), all.take_front(map.getNumDims()),
+  return evaluateAffine(map.getResult(0), all.take_front(map.getNumDims()),
                       all.drop_front(map.getNumDims()));
 }
 
@@ -170,9 +125,9 @@ std::optional<int64_t> evaluate(Value value, unsigned depth) {
   if (isa<arith::DivSIOp, arith::DivUIOp>(def))
     return *b == 0 ? std::nullopt : std::optional<int64_t>(*a / *b);
   if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(def))
-    return ceilDivide(*a, *b);
+    return ceilDiv(*a, *b);
   if (isa<arith::FloorDivSIOp>(def))
-    return floorDivide(*a, *b);
+    return floorDiv(*a, *b);
   if (isa<arith::RemSIOp, arith::RemUIOp>(def))
     return *b == 0 ? std::nullopt : std::optional<int64_t>(*a % *b);
   if (isa<arith::MinSIOp, arith::MinUIOp>(def))
@@ -301,6 +256,61 @@ std::string printType(Type type) {
   llvm::raw_string_ostream os(text);
   os << type;
   return text;
+}
+
+std::optional<int64_t> floorDiv(int64_t a, int64_t b) {
+  if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1))
+    return std::nullopt;
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+std::optional<int64_t> ceilDiv(int64_t a, int64_t b) {
+  if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1))
+    return std::nullopt;
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
+}
+
+std::optional<int64_t> evaluateAffine(AffineExpr expr, ArrayRef<int64_t> dims,
+                                      ArrayRef<int64_t> symbols) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return constant.getValue();
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return dim.getPosition() < dims.size()
+               ? std::optional<int64_t>(dims[dim.getPosition()])
+               : std::nullopt;
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return symbol.getPosition() < symbols.size()
+               ? std::optional<int64_t>(symbols[symbol.getPosition()])
+               : std::nullopt;
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return std::nullopt;
+  std::optional<int64_t> a = evaluateAffine(binary.getLHS(), dims, symbols);
+  std::optional<int64_t> b = evaluateAffine(binary.getRHS(), dims, symbols);
+  if (!a || !b)
+    return std::nullopt;
+  int64_t result;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    if (llvm::AddOverflow(*a, *b, result))
+      return std::nullopt;
+    return result;
+  case AffineExprKind::Mul:
+    if (llvm::MulOverflow(*a, *b, result))
+      return std::nullopt;
+    return result;
+  case AffineExprKind::FloorDiv: return floorDiv(*a, *b);
+  case AffineExprKind::CeilDiv: return ceilDiv(*a, *b);
+  case AffineExprKind::Mod: {
+    if (*b <= 0)
+      return std::nullopt;
+    int64_t r = *a % *b;
+    return r < 0 ? r + *b : r;
+  }
+  default: return std::nullopt;
+  }
 }
 
 } // namespace sift::oracle::detail

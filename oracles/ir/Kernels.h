@@ -2,14 +2,16 @@
 //
 // Internal to oracles/ir: the kernels under an op (gpu.launch bodies and the
 // functions of gpu.modules, with their names and known block sizes), memory
-// spaces as kinds, and a small constant evaluator for launch operands that
-// never folds or creates IR.
+// spaces as kinds, a small constant evaluator for launch operands that
+// never folds or creates IR, and the integer arithmetic of affine maps
+// (overflow-checked) that every IR check uses.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "oracles/ir/IrChecks.h"
 
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Types.h"
@@ -18,6 +20,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +70,17 @@ std::string describeMemorySpace(mlir::Attribute memorySpace);
 /// The value of an index/integer computed from constants by arith ops and
 /// affine.apply (depth-limited); nullopt otherwise.
 std::optional<int64_t> evaluateConstant(mlir::Value value);
+
+/// `a / b` rounded down (floorDiv) or up (ceilDiv); nullopt on division by
+/// zero or overflow.
+std::optional<int64_t> floorDiv(int64_t a, int64_t b);
+std::optional<int64_t> ceilDiv(int64_t a, int64_t b);
+
+/// `expr` on dimension values `dims` and symbol values `symbols`; nullopt on
+/// overflow, division by zero or a mod by a non-positive value.
+std::optional<int64_t> evaluateAffine(mlir::AffineExpr expr,
+                                      llvm::ArrayRef<int64_t> dims,
+                                      llvm::ArrayRef<int64_t> symbols);
 
 /// The type's printed form.
 std::string printType(mlir::Type type);
