@@ -128,6 +128,12 @@ enum class Fault : uint8_t {
   /// survivors but forgets the elements already known to be among the k
   /// (better than the digits chosen so far). Oracle: mismatch (GPU or emu).
   RadixCompactDropsBetter,
+  /// radix_select's one-launch form (a workgroup a row) does not clear
+  /// its workgroup histogram between passes: a pass's bins still hold the
+  /// last pass's counts. Oracle: uninitialized-read on the emu device
+  /// (fewer than k candidates: the rank reads a slot nobody wrote), or
+  /// mismatch.
+  RadixFusedBinsKept,
 };
 
 /// Every fault, in enum order.
@@ -161,7 +167,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::NmsTileLastRowFirstBox,
                                        Fault::RadixMatchPeerBitLost,
                                        Fault::Bf16OrderF16Layout,
-                                       Fault::RadixCompactDropsBetter};
+                                       Fault::RadixCompactDropsBetter,
+                                       Fault::RadixFusedBinsKept};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -175,7 +182,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "radix-split-unzeroed", "scan-barrier-in-branch", "select-done-race",
 /// "nms-mask-last-bit-lost", "nms-walk-row-not-merged",
 /// "nms-tile-last-row-first-box", "radix-match-peer-bit-lost",
-/// "bf16-order-f16-layout", "radix-compact-drops-better".
+/// "bf16-order-f16-layout", "radix-compact-drops-better",
+/// "radix-fused-bins-kept".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -209,6 +217,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::RadixMatchPeerBitLost: return "radix-match-peer-bit-lost";
   case Fault::Bf16OrderF16Layout: return "bf16-order-f16-layout";
   case Fault::RadixCompactDropsBetter: return "radix-compact-drops-better";
+  case Fault::RadixFusedBinsKept: return "radix-fused-bins-kept";
   }
   return "?";
 }

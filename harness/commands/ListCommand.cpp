@@ -131,6 +131,9 @@ FaultText describe(Fault fault) {
   case Fault::RadixCompactDropsBetter:
     return {"radix_select's compaction forgets the elements already in the k",
             "data-race on emu; mismatch (GPU or emu)"};
+  case Fault::RadixFusedBinsKept:
+    return {"radix_select in one launch keeps the last pass's histogram",
+            "uninitialized-read on emu; mismatch (GPU or emu)"};
   }
   return {"?", "?"};
 }

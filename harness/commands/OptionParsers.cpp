@@ -134,6 +134,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::RadixMatchPeerBitLost:
     case Fault::Bf16OrderF16Layout:
     case Fault::RadixCompactDropsBetter:
+    case Fault::RadixFusedBinsKept:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

@@ -56,7 +56,8 @@ def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
     // histograms in workgroup memory merged with global atomics) and a pick
     // dispatch that chooses the digit, stopping early when a bucket holds
     // exactly what is left of k; then the k selected are compacted and
-    // ranked (RadixSelect.cpp).
+    // ranked (RadixSelect.cpp). A `row_tile` of at least the row with at
+    // least 256 threads makes it one launch of a workgroup a row.
     I32EnumAttrCase<"RadixSelect", 5, "radix_select">,
     // Long rows of a sort with a named order, or of a top-k: an LSD radix
     // sort over order-preserving key bits, 8 bits a pass, each pass a count

@@ -137,6 +137,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
       options.faults.contains(Fault::Bf16OrderF16Layout);
   rows.injectRadixCompactDropsBetter =
       options.faults.contains(Fault::RadixCompactDropsBetter);
+  rows.injectRadixFusedBinsKept =
+      options.faults.contains(Fault::RadixFusedBinsKept);
   rows.injectNmsMaskLastBitLost =
       options.faults.contains(Fault::NmsMaskLastBitLost);
   rows.injectNmsWalkRowNotMerged =

@@ -285,7 +285,9 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     (fault radix-digit-off-by-one) the radix select counts every element one
     bin too high; with `inject-radix-compact-drops-better` (fault
     radix-compact-drops-better) its compaction forgets the elements already
-    known to be among the k; with `inject-radix-scan-lost-carry` (fault
+    known to be among the k; with `inject-radix-fused-bins-kept` (fault
+    radix-fused-bins-kept) its one-launch form keeps a pass's histogram
+    into the next; with `inject-radix-scan-lost-carry` (fault
     radix-scan-lost-carry) the radix sort's scan of the tiles' counts loses
     the carry into odd threads' chunks; with
     `inject-select-merge-one-level-short` (fault
@@ -330,6 +332,8 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            /*default=*/"false", "Fault bf16-order-f16-layout">,
     Option<"injectRadixCompactDropsBetter", "inject-radix-compact-drops-better",
            "bool", /*default=*/"false", "Fault radix-compact-drops-better">,
+    Option<"injectRadixFusedBinsKept", "inject-radix-fused-bins-kept",
+           "bool", /*default=*/"false", "Fault radix-fused-bins-kept">,
     Option<"injectNmsMaskLastBitLost", "inject-nms-mask-last-bit-lost",
            "bool", /*default=*/"false", "Fault nms-mask-last-bit-lost">,
     Option<"injectNmsWalkRowNotMerged", "inject-nms-walk-row-not-merged",

@@ -21,6 +21,7 @@ struct RadixSelectOptions {
   bool doneRace = false;      ///< fault select-done-race
   bool halfNanLayout = false; ///< fault bf16-order-f16-layout
   bool compactDropsBetter = false; ///< fault radix-compact-drops-better
+  bool fusedBinsKept = false; ///< fault radix-fused-bins-kept
 };
 
 /// A row's matching elements are compacted into a survivors buffer when the
@@ -39,7 +40,9 @@ inline constexpr int64_t kRadixBins = int64_t{1} << kRadixBits;
 /// the top k of every row of `row` (a sift.topk): plan buffers, an init
 /// dispatch, a histogram and a pick dispatch per digit (a histogram
 /// dispatch may compact a row's survivors), a filter and a ranking
-/// dispatch. Does not erase the op.
+/// dispatch; or, when `options.chunk` covers the row and `options.threads`
+/// >= kRadixBins, one dispatch of a workgroup a row that does it all (the
+/// one-launch form). Does not erase the op.
 mlir::LogicalResult lowerTopkByRadixSelect(mlir::RewriterBase &rewriter,
                                            const RowOp &row,
                                            const RadixSelectOptions &options);

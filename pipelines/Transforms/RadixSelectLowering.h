@@ -21,6 +21,9 @@ namespace sift::radix_select {
 
 /// Loads a thread of a histogram or filter launch issues before it counts.
 constexpr int64_t kLoadsAhead = 4;
+/// The same in the one-launch form, whose one workgroup per row must keep
+/// enough loads in flight to draw its share of DRAM bandwidth alone.
+constexpr int64_t kFusedLoadsAhead = 16;
 
 /// Fields of a row's state (i64 each).
 enum StateField : int64_t {
@@ -75,8 +78,29 @@ private:
   Tile chunkOf(mlir::OpBuilder &b, mlir::Value block);
 
   mlir::Value loadState(mlir::OpBuilder &b, mlir::Value r, StateField field);
+  void storeState(mlir::OpBuilder &b, mlir::Value v, mlir::Value r,
+                  StateField field);
+
+  /// The indices of slot `slot` of row `r` in a candidate buffer (the
+  /// one-launch form keeps its row's candidates in workgroup memory).
+  llvm::SmallVector<mlir::Value> candidateSlot(mlir::Value r,
+                                               mlir::Value slot) const;
+
+  /// Row `r`'s counter of candidates (or of survivors): a global one per
+  /// row, or the one-launch form's in workgroup memory.
+  std::pair<mlir::Value, llvm::SmallVector<mlir::Value>>
+  counterOf(mlir::OpBuilder &b, mlir::Value r, bool survivors);
+
+  /// Loads a thread keeps in flight over a row.
+  int64_t loadsAhead() const { return fused ? kFusedLoadsAhead : kLoadsAhead; }
 
   void buildInit();
+
+  /// The one-launch form (a row in one chunk, at least kRadixBins threads):
+  /// a workgroup per row runs every pass, the picks, the filter and the
+  /// rank itself, its histogram, state, counters and candidates in
+  /// workgroup memory, barriers between the phases.
+  void buildFused();
 
   /// Whether the composite (u, inverted index) matches the digits chosen
   /// before pass `pass` (prefixes pk, pi); and the digit of this pass.
@@ -143,8 +167,27 @@ private:
   /// row's.
   void buildHistogram(int64_t pass);
 
+  /// Pass `pass` over chunk `c` of a live row (its source: the row, the
+  /// row while compacting, or the survivors), counted into `bins`.
+  void countChunk(mlir::OpBuilder &b, int64_t pass, const Tile &c,
+                  mlir::Value tid, mlir::Value bins);
+
   /// Pass `pass`: a workgroup of 256 threads per row picks the digit.
   void buildPick(int64_t pass);
+
+  /// The pick of pass `pass` for row `r` by the workgroup's threads
+  /// below kRadixBins, thread `tid` holding bin `tid`'s `count` (i32; any
+  /// value above): the suffix sums into `sums` (kRadixBins i32) and the
+  /// bins that reach what is left of k into `reached` (1 i32), both
+  /// workgroup memory; the digit recorded by thread 0. Every thread of the workgroup must call it (barriers).
+  void pickDigit(mlir::OpBuilder &b, int64_t pass, mlir::Value r,
+                 mlir::Value tid, mlir::Value count, mlir::Value sums,
+                 mlir::Value reached);
+
+  /// Runs `record` on thread 0 when row `r` is not done yet (with the
+  /// fault select-done-race, every thread reads the flag).
+  void recordIfLive(mlir::OpBuilder &b, mlir::Value r, mlir::Value tid,
+                    llvm::function_ref<void(mlir::OpBuilder &)> record);
 
   /// Thread 0 of a pick: the digit, what is left of k, done.
   void recordDigit(mlir::OpBuilder &b, int64_t pass, mlir::Value r,
@@ -155,14 +198,24 @@ private:
   /// compacted (the better ones were appended then).
   void buildFilter();
 
+  /// The filter's body for chunk `c`.
+  void filterChunk(mlir::OpBuilder &b, const Tile &c, mlir::Value tid);
+
   /// Each candidate written at its rank among the row's k.
   void buildRank();
+
+  /// Candidate `j` (< k) of row `r` written at its rank.
+  void rankCandidate(mlir::OpBuilder &b, mlir::Value r, mlir::Value j);
 
   mlir::RewriterBase &b;
   const sift::RowOp &row;
   const sift::RadixSelectOptions &options;
   sift::TopkOp topk;
   int64_t rows = 0, k = 0, chunks = 0;
+  bool fused = false;
+  /// The one-launch form's workgroup memory (inside its launch only): the
+  /// row's state (StateField), its candidate and survivor counters.
+  mlir::Value localState, localCounters;
   int64_t keyBits = 0, indexDigitBits = 0, keyPasses = 0, passes = 0;
   mlir::Type keyType;
   mlir::Value state, histograms, counters, candidateKeys, candidateIndices,

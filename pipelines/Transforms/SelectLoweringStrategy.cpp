@@ -17,6 +17,7 @@
 #include "pipelines/Transforms/RadixSort.h"
 #include "pipelines/Transforms/RegisterSelect.h"
 #include "pipelines/Transforms/RowConfigs.h"
+#include "pipelines/Transforms/RadixSelect.h"
 #include "pipelines/Transforms/RowKernels.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -105,6 +106,18 @@ constexpr int64_t kRadixMaxK = 256;
 constexpr int64_t kRadixDefaultK = 128;
 constexpr int64_t kRadixDefaultRow = 1024;
 
+/// From kRadixFusedRows rows of at most kRadixFusedLongestRow elements,
+/// radix_select's default takes a row a workgroup of kRadixFusedThreads
+/// threads, in one launch (its one-launch form): the launches of the
+/// multi-launch form cost more than what its workgroups share of a row.
+/// On the H200 (2026-11-30) top-k k64 of 16, 32 and 64 rows of 65536 took
+/// 0.038, 0.036-0.047 and 0.036 ms so against 0.086-0.091 in many
+/// launches, k50 of [64, 151936] 0.073 against 0.129; a longer row walked
+/// by one workgroup was not measured, and stays with the many launches.
+constexpr int64_t kRadixFusedRows = 16;
+constexpr int64_t kRadixFusedLongestRow = int64_t{1} << 18;
+constexpr int64_t kRadixFusedThreads = 1024;
+
 /// radix_select's default chunk: 4096 elements a workgroup, halved (down to
 /// 256) until the rows' chunks make about 512 workgroups, so that a single
 /// long row still fills the GPU.
@@ -159,13 +172,18 @@ int64_t defaultSplitChunk(ArrayRef<int64_t> chunks, int64_t k) {
 /// Mixed into the seed of the stream that turns drawn radix sorts into
 /// radix_match.
 constexpr uint64_t kMatchStream = 0x6d61746368ULL;
+/// Mixed into the seed of the stream that gives drawn radix selects a
+/// row a workgroup (the one-launch form).
+constexpr uint64_t kFusedStream = 0x6675736564ULL;
 
 struct SelectLoweringStrategyPass final
     : sift::impl::SelectLoweringStrategyBase<SelectLoweringStrategyPass> {
   using SelectLoweringStrategyBase::SelectLoweringStrategyBase;
 
-  /// radix_match's own stream (see chooseConfig).
+  /// radix_match's own stream (see chooseRowAlgorithm).
   ConfigRng matchRng{0};
+  /// The one-launch radix_select's own stream (see rowConfig).
+  ConfigRng fusedRng{0};
 
   /// What a sort or top-k row may take: the algorithms that fit, the
   /// default last, and what the choice among them needs.
@@ -354,13 +372,30 @@ struct SelectLoweringStrategyPass final
                                              maxWorkgroupMemory, random, rng))
         return config;
       break; // Nothing fits.
-    case sift::Algorithm::RadixSelect:
-      if (!random)
-        return rowTileConfig(context, rank, 256,
-                             defaultRadixChunk(rows, row.n),
+    case sift::Algorithm::RadixSelect: {
+      // The one-launch form: a workgroup of at least kRadixBins threads
+      // takes a whole row (RadixSelect.cpp).
+      auto wholeRow = [&](int64_t threads) {
+        return rowTileConfig(context, rank, threads,
+                             std::max<int64_t>(2, nextPowerOfTwo(row.n)),
                              sift::Algorithm::RadixSelect);
-      return randomRowTileConfig(context, rank, row.n, 16384,
-                                 sift::Algorithm::RadixSelect, rng);
+      };
+      if (!random)
+        return rows >= kRadixFusedRows && row.n <= kRadixFusedLongestRow
+                   ? wholeRow(kRadixFusedThreads)
+                   : rowTileConfig(context, rank, 256,
+                                   defaultRadixChunk(rows, row.n),
+                                   sift::Algorithm::RadixSelect);
+      auto config = randomRowTileConfig(context, rank, row.n, 16384,
+                                        sift::Algorithm::RadixSelect, rng);
+      // Half of the drawn radix selects take the one-launch form, decided
+      // and sized by a stream of their own (the main stream's draws are
+      // those of before it).
+      if (fusedRng.below(2) == 0)
+        return wholeRow(
+            randomPowerOfTwo(sift::kRadixBins, 1024, fusedRng));
+      return config;
+    }
     case sift::Algorithm::RadixSort:
     case sift::Algorithm::RadixOnesweep:
     case sift::Algorithm::RadixMatch:
@@ -448,6 +483,7 @@ struct SelectLoweringStrategyPass final
     auto pipelineAttr = sift::PipelineAttr::get(context, kind);
     ConfigRng rng{static_cast<uint64_t>(randomSeed)};
     matchRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kMatchStream};
+    fusedRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kFusedStream};
     OpBuilder b(context);
     // Configs given with the module (sift.forced_configs: `harness compile
     // --config`, a case folder's lowering record): the ops that get one

@@ -403,6 +403,7 @@ struct WorkgroupRowsPass final
         radix.doneRace = injectSelectDoneRace;
         radix.halfNanLayout = injectBf16OrderF16Layout;
         radix.compactDropsBetter = injectRadixCompactDropsBetter;
+        radix.fusedBinsKept = injectRadixFusedBinsKept;
         if (failed(sift::lowerTopkByRadixSelect(rewriter, *row, radix)))
           return signalPassFailure();
         rewriter.eraseOp(op);

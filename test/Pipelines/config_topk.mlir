@@ -47,10 +47,11 @@ func.func @long_small_k(%x: tensor<1x100000xf32>) -> (tensor<1x8xf32>, tensor<1x
 
 // Many rows of 4096: one chunk a row, 128 threads (32 elements each); k = 32 is past
 // register_select's default k's (16: a thread's insertions grow with k),
-// radix_select's.
+// radix_select's, and with 600 rows its one-launch form: a workgroup of
+// 1024 threads a row (row_tile = the row).
 // CHECK-LABEL: func.func @many_rows
 // CHECK: sift.topk dimension(1) k(4) smallest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = register_select, row_tile = 4096>
-// CHECK: sift.topk dimension(1) k(32) smallest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [256, 1, 1], algorithm = radix_select, row_tile = 4096>
+// CHECK: sift.topk dimension(1) k(32) smallest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [1024, 1, 1], algorithm = radix_select, row_tile = 4096>
 func.func @many_rows(%x: tensor<600x4096xi32>) -> (tensor<600x4xi32>, tensor<600x32xi64>) {
   %v0 = tensor.empty() : tensor<600x4xi32>
   %i0 = tensor.empty() : tensor<600x4xi64>
@@ -88,4 +89,27 @@ func.func @drawn(%x: tensor<2x3000xf32>) -> (tensor<2x8xf32>, tensor<2x8xi64>) {
   %i0 = tensor.empty() : tensor<2x8xi64>
   %v, %i = sift.topk dimension(1) k(8) largest ins(%x : tensor<2x3000xf32>) outs(%v0, %i0 : tensor<2x8xf32>, tensor<2x8xi64>) -> tensor<2x8xf32>, tensor<2x8xi64>
   return %v, %i : tensor<2x8xf32>, tensor<2x8xi64>
+}
+
+// -----
+
+// radix_select's multi-launch form, workgroups of 256 threads on chunks of
+// the row, for fewer than 16 rows (8 rows of 65536 here: the chunks fill
+// the GPU) and for rows longer than 2^18; from 16 rows of at most 2^18, a
+// workgroup of 1024 threads a row in one launch.
+// CHECK-LABEL: func.func @few_long_rows
+// CHECK: workgroup_size = [256, 1, 1], algorithm = radix_select, row_tile = 1024>
+// CHECK: workgroup_size = [1024, 1, 1], algorithm = radix_select, row_tile = 65536>
+// CHECK: workgroup_size = [256, 1, 1], algorithm = radix_select, row_tile = 4096>
+func.func @few_long_rows(%x: tensor<8x65536xf32>, %y: tensor<16x65536xf32>, %z: tensor<16x524288xf32>) -> (tensor<8x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>) {
+  %v0 = tensor.empty() : tensor<8x64xf32>
+  %i0 = tensor.empty() : tensor<8x64xi64>
+  %v, %i = sift.topk dimension(1) k(64) largest ins(%x : tensor<8x65536xf32>) outs(%v0, %i0 : tensor<8x64xf32>, tensor<8x64xi64>) -> tensor<8x64xf32>, tensor<8x64xi64>
+  %w0 = tensor.empty() : tensor<16x64xf32>
+  %j0 = tensor.empty() : tensor<16x64xi64>
+  %w, %j = sift.topk dimension(1) k(64) largest ins(%y : tensor<16x65536xf32>) outs(%w0, %j0 : tensor<16x64xf32>, tensor<16x64xi64>) -> tensor<16x64xf32>, tensor<16x64xi64>
+  %u0 = tensor.empty() : tensor<16x64xf32>
+  %l0 = tensor.empty() : tensor<16x64xi64>
+  %u, %l = sift.topk dimension(1) k(64) largest ins(%z : tensor<16x524288xf32>) outs(%u0, %l0 : tensor<16x64xf32>, tensor<16x64xi64>) -> tensor<16x64xf32>, tensor<16x64xi64>
+  return %v, %w, %u : tensor<8x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>
 }

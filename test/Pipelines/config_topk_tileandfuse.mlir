@@ -48,9 +48,10 @@ func.func @long_small_k_f64(%x: tensor<8x4096xf64>) -> (tensor<8x8xf64>, tensor<
 // -----
 
 // k = 64 on rows of 65536: radix_select (a split's later levels insert
-// sorted runs of 64, 18x PyTorch on the H100).
+// sorted runs of 64, 18x PyTorch on the H100), in its one-launch form for
+// 64 rows: a workgroup of 1024 threads a row.
 // CHECK-LABEL: func.func @long_large_k
-// CHECK: workgroup_size = [256, 1, 1], algorithm = radix_select, row_tile = 4096>
+// CHECK: workgroup_size = [1024, 1, 1], algorithm = radix_select, row_tile = 65536>
 func.func @long_large_k(%x: tensor<64x65536xf32>) -> (tensor<64x64xf32>, tensor<64x64xi64>) {
   %v0 = tensor.empty() : tensor<64x64xf32>
   %i0 = tensor.empty() : tensor<64x64xi64>

@@ -1,12 +1,15 @@
 // RUN: sift-opt %s -sift-workgroup-rows -split-input-file | FileCheck %s
 // RUN: sift-opt %s -sift-workgroup-rows=inject-radix-digit-off-by-one=1 -split-input-file | FileCheck %s --check-prefix=FAULT
 // RUN: sift-opt %s -sift-workgroup-rows=inject-radix-compact-drops-better=1 -split-input-file | FileCheck %s --check-prefix=DROPS
+// RUN: sift-opt %s -sift-workgroup-rows=inject-radix-fused-bins-kept=1 -split-input-file | FileCheck %s --check-prefix=KEPT
 // Algorithm radix_select: plan buffers, an init launch, per 8-bit digit a
 // histogram launch (workgroup-memory bins, then global atomics) and a pick
 // launch (a suffix sum over 256 bins), then a filter launch that appends
 // the selected elements with a global atomic counter, and a ranking launch.
 // A row whose chosen bin is small compacts in the next histogram launch:
 // the matching elements go to its survivors, which later passes read.
+// With a row in one chunk and at least 256 threads, all of it is one
+// launch (the one-launch form, @one_launch).
 
 #radix = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = radix_select, row_tile = 128>
 // f16 keys: 2 key digits; 300 elements: 9 index bits, 2 index digits; 4 passes.
@@ -127,5 +130,38 @@ func.func @topk_rows(%x: memref<3x300xf16>, %v: memref<3x5xf16>, %i: memref<3x5x
 // CHECK: return
 func.func @one_element(%x: memref<1xi32>, %v: memref<1xi32>, %i: memref<1xi64>) {
   sift.topk dimension(0) k(1) largest {sift.lowering_config = #radix} ins(%x : memref<1xi32>) outs(%v, %i : memref<1xi32>, memref<1xi64>)
+  return
+}
+
+// -----
+
+#radix = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [256, 1, 1], algorithm = radix_select, row_tile = 512>
+// The one-launch form: a row in one chunk (row_tile 512 >= 300), 256
+// threads. Global memory holds only the survivors; the bins, the suffix
+// sums, the row's state, its two counters and its k candidates are the
+// workgroup's; every pass clears the bins after its pick (f16: 4 passes).
+// CHECK-LABEL: func.func @one_launch
+// CHECK: memref.alloc() : memref<3x300xi32>
+// CHECK: memref.alloc() : memref<3x300xi32>
+// CHECK-NOT: memref.alloc() : memref<3x4x256xi32>
+// CHECK: gpu.launch blocks({{.*}}) in ({{%.+}} = %c3, {{.*}} threads({{.*}}) in ({{%.+}} = %c256,
+// CHECK: %[[BINS:.+]] = memref.alloc() : memref<256xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloc() : memref<256xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloc() : memref<1xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloc() : memref<5xi64, #gpu.address_space<workgroup>>
+// CHECK: memref.alloc() : memref<2xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloc() : memref<5xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-5: memref.store %c0_i32{{[_0-9]*}}, %[[BINS]][
+// CHECK-NOT: gpu.launch
+// CHECK: return
+// The fault radix-fused-bins-kept: the bins are cleared once, before the
+// first pass.
+// KEPT-LABEL: func.func @one_launch
+// KEPT: %[[BINS:.+]] = memref.alloc() : memref<256xi32, #gpu.address_space<workgroup>>
+// KEPT: memref.store %c0_i32{{[_0-9]*}}, %[[BINS]][
+// KEPT-NOT: memref.store %c0_i32{{[_0-9]*}}, %[[BINS]][
+// KEPT: return
+func.func @one_launch(%x: memref<3x300xf16>, %v: memref<3x5xf16>, %i: memref<3x5xi64>) {
+  sift.topk dimension(1) k(5) smallest {sift.lowering_config = #radix} ins(%x : memref<3x300xf16>) outs(%v, %i : memref<3x5xf16>, memref<3x5xi64>)
   return
 }
