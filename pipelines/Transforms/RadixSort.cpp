@@ -351,165 +351,184 @@ void RadixSortLowering::buildScan(int64_t pass) {
 }
 
 void RadixSortLowering::buildScatter(int64_t pass) {
-  bool last = pass == passes - 1;
-  int64_t to = pass % 2;
   launch(
       rows * tiles, options.threads, [&](OpBuilder &b, Value block, Value tid) {
-        Value p = passIndex(b, pass);
-        Value threads = index(b, options.threads);
-        Type i32Type = b.getI32Type();
-        // onesweep: the tile's digit counts (zeroed before the ticket's
-        // barrier), and tiles in the order workgroups start (a ticket),
-        // so that a workgroup only waits for ones already running.
-        Value tileCounts;
-        if (options.onesweep) {
-          tileCounts = workgroupArray(b, kBins, i32Type);
-          sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
-                                [&](OpBuilder &b, Location loc, Value d) {
-                                  memref::StoreOp::create(b, loc, i32(b, 0),
-                                                          tileCounts, d);
-                                });
-        }
-        Tile c = tileOf(b, options.onesweep ? ticketOf(b, tid, p) : block);
-        auto slotArray = [&]() -> Value {
-          return withSlots ? workgroupArray(b, stagedSize(), i32Type) : Value();
-        };
-        std::pair<Value, Value> a{workgroupArray(b, stagedSize(), keyType),
-                                  slotArray()};
-        std::pair<Value, Value> other{workgroupArray(b, stagedSize(), keyType),
-                                      slotArray()};
-        Value table = options.match
-                          ? workgroupArray(b, warps() * kBins, i32Type)
-                          : workgroupArray(b, tableSize(), i32Type);
-        Value partials = workgroupArray(b, options.threads, i32Type);
-        Value starts = workgroupArray(b, kBins, i32Type);
-        Value bases = workgroupArray(b, kBins, i32Type);
-        forEachLoadedAhead(
-            b, c, tid, options.threads,
-            [&](OpBuilder &b, Value at) -> SmallVector<Value> {
-              auto [key, slot] = load(b, pass, c, at);
-              if (!slot)
-                return {key};
-              return {key, slot};
-            },
-            [&](OpBuilder &b, Value e, ArrayRef<Value> loaded) {
-              Value to = staged(b, e);
-              memref::StoreOp::create(b, loc, loaded[0], a.first, to);
-              if (withSlots)
-                memref::StoreOp::create(b, loc, loaded[1], a.second, to);
-              if (tileCounts)
-                memref::AtomicRMWOp::create(
-                    b, loc, arith::AtomicRMWKind::addi, i32(b, 1), tileCounts,
-                    ValueRange{passDigit(b, loaded[0], p)});
-            });
-        // Where each digit's bucket starts in the row: a scan of the totals.
-        buildBlockScan(
-            b, tid, options.threads, index(b, kBins), i32(b, 0),
-            [&](OpBuilder &b, Value i) -> Value {
-              if (options.onesweep)
-                return memref::LoadOp::create(
-                    b, loc, histogram,
-                    ValueRange{c.r, add(b, i, mul(b, p, index(b, kBins)))});
-              return memref::LoadOp::create(b, loc, totals, ValueRange{c.r, i});
-            },
-            [&](OpBuilder &b, Value i, Value v) {
-              memref::StoreOp::create(b, loc, v, bases, i);
-            },
-            partials, /*loseCarry=*/false);
-        // Digits the tile lacks keep a start of 0.
-        if (!options.match)
-          sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
-                                [&](OpBuilder &b, Location loc, Value d) {
-                                  memref::StoreOp::create(b, loc, i32(b, 0),
-                                                          starts, d);
-                                });
-        barrier(b);
+        ScatterTile s = scatterTile(b, block, tid, passIndex(b, pass));
+        stageTile(b, pass, s);
         // onesweep: the counts go out before the tile is sorted, so that
         // later tiles' look-backs rarely wait.
         if (options.onesweep)
-          publishCounts(b, tid, p, c, tileCounts);
-        if (options.match) {
-          // The sorted tile and the digits' starts in one ranking.
-          buildMatchRank(b, tid, c.length, p, a, other, table, starts,
-                         partials);
-          std::swap(a, other);
-        } else {
-          Value shift = passShift(b, p);
-          buildSplit(b, tid, c.length, a, other, shift, table, partials);
-          buildSplit(b, tid, c.length, other, a,
-                     add(b, shift, index(b, sift::kRadixSortSplitBits)), table,
-                     partials);
-        }
-        // Where each digit starts in the sorted tile.
-        if (!options.match)
-          sift::forEachOfThread(
-              b, loc, tid, c.length, threads,
-              [&](OpBuilder &b, Location loc, Value e) {
-                Value d = passDigit(
-                    b, memref::LoadOp::create(b, loc, a.first, staged(b, e)),
-                    p);
-                Value zero = index(b, 0);
-                Value later = cmp(b, arith::CmpIPredicate::ne, e, zero);
-                Value previous = arith::SelectOp::create(
-                    b, loc, later, sub(b, e, index(b, 1)), e);
-                Value dp = passDigit(b,
-                                     memref::LoadOp::create(
-                                         b, loc, a.first, staged(b, previous)),
-                                     p);
-                Value starts0 = arith::OrIOp::create(
-                    b, loc, cmp(b, arith::CmpIPredicate::eq, e, zero),
-                    cmp(b, arith::CmpIPredicate::ne, d, dp));
-                scf::IfOp::create(b, loc, starts0, [&](OpBuilder &b, Location) {
-                  memref::StoreOp::create(
-                      b, loc, arith::IndexCastOp::create(b, loc, i32Type, e),
-                      starts, d);
-                  scf::YieldOp::create(b, loc);
-                });
-              });
-        if (!options.match)
-          barrier(b);
-        // Where element e of the sorted tile goes: bases[d] + e, for its
-        // digit d (the bucket's start in the row, plus the tile's offset
-        // in the bucket, less where d starts in the tile). Digits the tile
-        // lacks get a value no element reads.
+          publishCounts(b, tid, s.p, s.c, s.tileCounts);
+        sortTile(b, s);
+        scatterTile(b, pass, s);
+      });
+}
+
+RadixSortLowering::ScatterTile
+RadixSortLowering::scatterTile(OpBuilder &b, Value block, Value tid, Value p) {
+  ScatterTile s;
+  s.p = p;
+  s.tid = tid;
+  Value threads = s.threads = index(b, options.threads);
+  Type i32Type = b.getI32Type();
+  // onesweep: the tile's digit counts (zeroed before the ticket's
+  // barrier), and tiles in the order workgroups start (a ticket), so that
+  // a workgroup only waits for ones already running.
+  if (options.onesweep) {
+    s.tileCounts = workgroupArray(b, kBins, i32Type);
+    sift::forEachOfThread(b, loc, tid, index(b, kBins), threads,
+                          [&](OpBuilder &b, Location loc, Value d) {
+                            memref::StoreOp::create(b, loc, i32(b, 0),
+                                                    s.tileCounts, d);
+                          });
+  }
+  s.c = tileOf(b, options.onesweep ? ticketOf(b, tid, p) : block);
+  auto slotArray = [&]() -> Value {
+    return withSlots ? workgroupArray(b, stagedSize(), i32Type) : Value();
+  };
+  s.a = {workgroupArray(b, stagedSize(), keyType), slotArray()};
+  s.other = {workgroupArray(b, stagedSize(), keyType), slotArray()};
+  s.table = options.match ? workgroupArray(b, warps() * kBins, i32Type)
+                          : workgroupArray(b, tableSize(), i32Type);
+  s.partials = workgroupArray(b, options.threads, i32Type);
+  s.starts = workgroupArray(b, kBins, i32Type);
+  s.bases = workgroupArray(b, kBins, i32Type);
+  return s;
+}
+
+void RadixSortLowering::stageTile(OpBuilder &b, int64_t pass, ScatterTile &s) {
+  Value p = s.p, tid = s.tid;
+  const Tile &c = s.c;
+  forEachLoadedAhead(
+      b, c, tid, options.threads,
+      [&](OpBuilder &b, Value at) -> SmallVector<Value> {
+        auto [key, slot] = load(b, pass, c, at);
+        if (!slot)
+          return {key};
+        return {key, slot};
+      },
+      [&](OpBuilder &b, Value e, ArrayRef<Value> loaded) {
+        Value to = staged(b, e);
+        memref::StoreOp::create(b, loc, loaded[0], s.a.first, to);
+        if (withSlots)
+          memref::StoreOp::create(b, loc, loaded[1], s.a.second, to);
+        if (s.tileCounts)
+          memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                      i32(b, 1), s.tileCounts,
+                                      ValueRange{passDigit(b, loaded[0], p)});
+      });
+  // Where each digit's bucket starts in the row: a scan of the totals.
+  buildBlockScan(
+      b, tid, options.threads, index(b, kBins), i32(b, 0),
+      [&](OpBuilder &b, Value i) -> Value {
         if (options.onesweep)
-          lookBack(b, tid, p, c, tileCounts, starts, bases);
-        else
-          sift::forEachOfThread(
-              b, loc, tid, index(b, kBins), threads,
-              [&](OpBuilder &b, Location loc, Value d) {
-                Value offset = memref::LoadOp::create(
-                    b, loc, counts,
-                    ValueRange{c.r,
-                               add(b, mul(b, d, index(b, tiles)), c.number)});
-                Value base = memref::LoadOp::create(b, loc, bases, d);
-                Value start = memref::LoadOp::create(b, loc, starts, d);
-                memref::StoreOp::create(
-                    b, loc, sub(b, add(b, base, offset), start), bases, d);
-              });
-        barrier(b);
-        sift::forEachOfThread(
-            b, loc, tid, c.length, threads,
-            [&](OpBuilder &b, Location loc, Value e) {
-              Value from = staged(b, e);
-              Value key = memref::LoadOp::create(b, loc, a.first, from);
-              Value slot = withSlots
-                               ? memref::LoadOp::create(b, loc, a.second, from)
-                               : Value();
-              Value d = passDigit(b, key, p);
-              Value place = toIndex(
-                  b, add(b, memref::LoadOp::create(b, loc, bases, d),
-                         arith::IndexCastOp::create(b, loc, i32Type, e)));
-              if (!last) {
-                memref::StoreOp::create(b, loc, key, keys[to],
-                                        ValueRange{c.r, place});
-                if (withSlots)
-                  memref::StoreOp::create(b, loc, slot, slots[to],
-                                          ValueRange{c.r, place});
-                return;
-              }
-              writeResult(b, c, place, key, slot);
-            });
+          return memref::LoadOp::create(
+              b, loc, histogram,
+              ValueRange{c.r, add(b, i, mul(b, p, index(b, kBins)))});
+        return memref::LoadOp::create(b, loc, totals, ValueRange{c.r, i});
+      },
+      [&](OpBuilder &b, Value i, Value v) {
+        memref::StoreOp::create(b, loc, v, s.bases, i);
+      },
+      s.partials, /*loseCarry=*/false);
+  // Digits the tile lacks keep a start of 0.
+  if (!options.match)
+    sift::forEachOfThread(b, loc, tid, index(b, kBins), s.threads,
+                          [&](OpBuilder &b, Location loc, Value d) {
+                            memref::StoreOp::create(b, loc, i32(b, 0),
+                                                    s.starts, d);
+                          });
+  barrier(b);
+}
+
+void RadixSortLowering::sortTile(OpBuilder &b, ScatterTile &s) {
+  Value p = s.p, tid = s.tid;
+  Value length = s.c.length;
+  if (options.match) {
+    // The sorted tile and the digits' starts in one ranking.
+    buildMatchRank(b, tid, length, p, s.a, s.other, s.table, s.starts,
+                   s.partials);
+    std::swap(s.a, s.other);
+    return;
+  }
+  Value shift = passShift(b, p);
+  buildSplit(b, tid, length, s.a, s.other, shift, s.table, s.partials);
+  buildSplit(b, tid, length, s.other, s.a,
+             add(b, shift, index(b, sift::kRadixSortSplitBits)), s.table,
+             s.partials);
+  // Where each digit starts in the sorted tile.
+  Type i32Type = b.getI32Type();
+  sift::forEachOfThread(
+      b, loc, tid, length, s.threads,
+      [&](OpBuilder &b, Location loc, Value e) {
+        Value d = passDigit(
+            b, memref::LoadOp::create(b, loc, s.a.first, staged(b, e)), p);
+        Value zero = index(b, 0);
+        Value later = cmp(b, arith::CmpIPredicate::ne, e, zero);
+        Value previous =
+            arith::SelectOp::create(b, loc, later, sub(b, e, index(b, 1)), e);
+        Value dp = passDigit(
+            b, memref::LoadOp::create(b, loc, s.a.first, staged(b, previous)),
+            p);
+        Value starts0 = arith::OrIOp::create(
+            b, loc, cmp(b, arith::CmpIPredicate::eq, e, zero),
+            cmp(b, arith::CmpIPredicate::ne, d, dp));
+        scf::IfOp::create(b, loc, starts0, [&](OpBuilder &b, Location) {
+          memref::StoreOp::create(
+              b, loc, arith::IndexCastOp::create(b, loc, i32Type, e), s.starts,
+              d);
+          scf::YieldOp::create(b, loc);
+        });
+      });
+  barrier(b);
+}
+
+void RadixSortLowering::scatterTile(OpBuilder &b, int64_t pass,
+                                    ScatterTile &s) {
+  bool last = pass == passes - 1;
+  int64_t to = pass % 2;
+  Value p = s.p, tid = s.tid, threads = s.threads;
+  const Tile &c = s.c;
+  Type i32Type = b.getI32Type();
+  // Where element e of the sorted tile goes: bases[d] + e, for its digit
+  // d (the bucket's start in the row, plus the tile's offset in the
+  // bucket, less where d starts in the tile). Digits the tile lacks get a
+  // value no element reads.
+  if (options.onesweep)
+    lookBack(b, tid, p, c, s.tileCounts, s.starts, s.bases);
+  else
+    sift::forEachOfThread(
+        b, loc, tid, index(b, kBins), threads,
+        [&](OpBuilder &b, Location loc, Value d) {
+          Value offset = memref::LoadOp::create(
+              b, loc, counts,
+              ValueRange{c.r, add(b, mul(b, d, index(b, tiles)), c.number)});
+          Value base = memref::LoadOp::create(b, loc, s.bases, d);
+          Value start = memref::LoadOp::create(b, loc, s.starts, d);
+          memref::StoreOp::create(b, loc, sub(b, add(b, base, offset), start),
+                                  s.bases, d);
+        });
+  barrier(b);
+  sift::forEachOfThread(
+      b, loc, tid, c.length, threads, [&](OpBuilder &b, Location loc, Value e) {
+        Value from = staged(b, e);
+        Value key = memref::LoadOp::create(b, loc, s.a.first, from);
+        Value slot = withSlots
+                         ? memref::LoadOp::create(b, loc, s.a.second, from)
+                         : Value();
+        Value d = passDigit(b, key, p);
+        Value place = toIndex(
+            b, add(b, memref::LoadOp::create(b, loc, s.bases, d),
+                   arith::IndexCastOp::create(b, loc, i32Type, e)));
+        if (!last) {
+          memref::StoreOp::create(b, loc, key, keys[to],
+                                  ValueRange{c.r, place});
+          if (withSlots)
+            memref::StoreOp::create(b, loc, slot, slots[to],
+                                    ValueRange{c.r, place});
+          return;
+        }
+        writeResult(b, c, place, key, slot);
       });
 }
 

@@ -248,6 +248,32 @@ private:
   /// memory and writes each element to its place in the row.
   void buildScatter(int64_t pass);
 
+  /// A scatter workgroup's tile and workgroup memory.
+  struct ScatterTile {
+    Value p, tid, threads;
+    Tile c;
+    /// onesweep: the tile's digit counts (else null).
+    Value tileCounts;
+    /// The staged tile (keys, slots) and the other buffer of a sort step.
+    std::pair<Value, Value> a, other;
+    Value table, partials, starts, bases;
+  };
+
+  /// The scatter's workgroup memory and tile (by ticket for onesweep).
+  ScatterTile scatterTile(OpBuilder &b, Value block, Value tid, Value p);
+
+  /// The tile staged in workgroup memory (onesweep also counts digits);
+  /// bases = where each digit's bucket starts in the row.
+  void stageTile(OpBuilder &b, int64_t pass, ScatterTile &s);
+
+  /// The staged tile sorted by the digit (warp match or two 4-bit
+  /// splits), into s.a, and where each digit starts in it (s.starts).
+  void sortTile(OpBuilder &b, ScatterTile &s);
+
+  /// bases[d] becomes digit d's place in the row less its start in the
+  /// tile; then each element goes to its place (or the result).
+  void scatterTile(OpBuilder &b, int64_t pass, ScatterTile &s);
+
   /// The last pass: the element (key, slot) at sorted position `place`
   /// becomes the op's result there.
   void writeResult(OpBuilder &b, const Tile &c, Value place, Value key,

@@ -315,6 +315,24 @@ struct WorkgroupRowsPass final
     : sift::impl::WorkgroupRowsBase<WorkgroupRowsPass> {
   using WorkgroupRowsBase::WorkgroupRowsBase;
 
+  /// Whether sift-workgroup-rows lowers ops of `algorithm`.
+  static bool lowersHere(sift::Algorithm algorithm) {
+    switch (algorithm) {
+    case sift::Algorithm::WorkgroupRow:
+    case sift::Algorithm::MergeRows:
+    case sift::Algorithm::RadixSelect:
+    case sift::Algorithm::RadixSort:
+    case sift::Algorithm::RadixOnesweep:
+    case sift::Algorithm::RadixMatch:
+    case sift::Algorithm::RegisterSelect:
+    case sift::Algorithm::MaskBlocks:
+    case sift::Algorithm::MaskTiles:
+      return true;
+    default:
+      return false;
+    }
+  }
+
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
@@ -322,15 +340,7 @@ struct WorkgroupRowsPass final
         return;
       auto config =
           op->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
-      if (config && (config.getAlgorithm() == sift::Algorithm::WorkgroupRow ||
-                     config.getAlgorithm() == sift::Algorithm::MergeRows ||
-                     config.getAlgorithm() == sift::Algorithm::RadixSelect ||
-                     config.getAlgorithm() == sift::Algorithm::RadixSort ||
-                     config.getAlgorithm() == sift::Algorithm::RadixOnesweep ||
-                     config.getAlgorithm() == sift::Algorithm::RadixMatch ||
-                     config.getAlgorithm() == sift::Algorithm::RegisterSelect ||
-                     config.getAlgorithm() == sift::Algorithm::MaskBlocks ||
-                     config.getAlgorithm() == sift::Algorithm::MaskTiles))
+      if (config && lowersHere(config.getAlgorithm()))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -349,119 +359,137 @@ struct WorkgroupRowsPass final
       auto config =
           op->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
       rewriter.setInsertionPoint(op);
-      if (auto nms = dyn_cast<sift::NmsPerClassOp>(op);
-          nms && (config.getAlgorithm() == sift::Algorithm::MaskBlocks ||
-                  config.getAlgorithm() == sift::Algorithm::MaskTiles)) {
-        sift::MaskNmsOptions mask;
-        mask.walkThreads = config.getWorkgroupSize()[0];
-        if (config.getAlgorithm() == sift::Algorithm::MaskTiles)
-          mask.tileRows = config.getRowTile();
-        else
-          mask.group = config.getRowTile();
-        mask.stageBoxes = stageNmsBoxes;
-        mask.barriers = !injectNoBarrier;
-        mask.lastBitLost = injectNmsMaskLastBitLost;
-        mask.rowNotMerged = injectNmsWalkRowNotMerged;
-        mask.tileRowShifted = injectNmsTileLastRowFirstBox;
-        if (failed(sift::lowerNmsPerClassByMaskBlocks(rewriter, nms, mask)))
-          return signalPassFailure();
-        rewriter.eraseOp(op);
-        continue;
-      }
-      if (auto nms = dyn_cast<sift::NmsPerClassOp>(op)) {
-        if (failed(sift::lowerNmsPerClassToWorkgroups(
-                rewriter, nms, config.getWorkgroupSize()[0], !injectNoBarrier,
-                kNmsMaskBudget)))
-          return signalPassFailure();
-        rewriter.eraseOp(op);
-        continue;
-      }
-      FailureOr<sift::RowOp> row = sift::describeRow(op);
-      if (failed(row))
+      LogicalResult lowered =
+          isa<sift::NmsPerClassOp>(op)
+              ? lowerNms(rewriter, cast<sift::NmsPerClassOp>(op), config)
+              : lowerRow(rewriter, op, config);
+      if (failed(lowered))
         return signalPassFailure();
-      // The algorithms that stage a sort's rows read them from where a
-      // copy just before took them (a sort of a read-only input: one read
-      // of the input, no copy dispatch).
-      if (config.getAlgorithm() == sift::Algorithm::WorkgroupRow ||
-          config.getAlgorithm() == sift::Algorithm::RadixSort ||
-          config.getAlgorithm() == sift::Algorithm::RadixOnesweep ||
-          config.getAlgorithm() == sift::Algorithm::RadixMatch)
-        sift::foldCopiesIntoRow(*row);
-      auto eraseFolded = [&] {
-        for (Operation *copy : row->foldedCopies)
-          rewriter.eraseOp(copy);
-      };
-      if (config.getAlgorithm() == sift::Algorithm::RadixSelect) {
-        if (!isa<sift::TopkOp>(op)) {
-          op->emitOpError("radix_select selects a top-k; it cannot sort");
-          return signalPassFailure();
-        }
-        sift::RadixSelectOptions radix;
-        radix.chunk = config.getRowTile();
-        radix.threads = config.getWorkgroupSize()[0];
-        radix.digitOffByOne = injectRadixDigitOffByOne;
-        radix.doneRace = injectSelectDoneRace;
-        radix.halfNanLayout = injectBf16OrderF16Layout;
-        radix.compactDropsBetter = injectRadixCompactDropsBetter;
-        radix.fusedBinsKept = injectRadixFusedBinsKept;
-        if (failed(sift::lowerTopkByRadixSelect(rewriter, *row, radix)))
-          return signalPassFailure();
-        rewriter.eraseOp(op);
-        continue;
-      }
-      if (config.getAlgorithm() == sift::Algorithm::RegisterSelect) {
-        if (!isa<sift::TopkOp>(op)) {
-          op->emitOpError("register_select selects a top-k; it cannot sort");
-          return signalPassFailure();
-        }
-        sift::RegisterSelectOptions select;
-        select.chunk = config.getRowTile();
-        select.threads = config.getWorkgroupSize()[0];
-        select.shortMerge = injectSelectMergeOneLevelShort;
-        if (failed(sift::lowerTopkByRegisterSelect(rewriter, *row, select)))
-          return signalPassFailure();
-        rewriter.eraseOp(op);
-        continue;
-      }
-      if (config.getAlgorithm() == sift::Algorithm::RadixSort ||
-          config.getAlgorithm() == sift::Algorithm::RadixOnesweep ||
-          config.getAlgorithm() == sift::Algorithm::RadixMatch) {
-        sift::RadixSortOptions radix;
-        radix.tile = config.getRowTile();
-        radix.threads = config.getWorkgroupSize()[0];
-        radix.barriers = !injectNoBarrier;
-        radix.lostCarry = injectRadixScanLostCarry;
-        radix.onesweep =
-            config.getAlgorithm() == sift::Algorithm::RadixOnesweep;
-        radix.match = config.getAlgorithm() == sift::Algorithm::RadixMatch;
-        radix.matchPeerBitLost = injectRadixMatchPeerBitLost;
-        radix.halfNanLayout = injectBf16OrderF16Layout;
-        radix.lookbackSkipsOne = injectRadixLookbackSkipsOne;
-        radix.tailOverrun = injectRadixTailOverrun;
-        radix.splitUnzeroed = injectRadixSplitUnzeroed;
-        radix.scanBarrierInBranch = injectScanBarrierInBranch;
-        if (failed(sift::lowerRowsByRadixSort(rewriter, *row, radix)))
-          return signalPassFailure();
-        rewriter.eraseOp(op);
-        eraseFolded();
-        continue;
-      }
-      if (config.getAlgorithm() == sift::Algorithm::MergeRows) {
-        sift::MergeRowsOptions merge;
-        merge.tile = config.getRowTile();
-        merge.threads = config.getWorkgroupSize()[0];
-        merge.barriers = !injectNoBarrier;
-        merge.dropLast = injectMergeDropLast;
-        if (failed(sift::lowerRowsByMerging(rewriter, *row, merge)))
-          return signalPassFailure();
-        rewriter.eraseOp(op);
-        continue;
-      }
+    }
+  }
+
+  /// An NMS per class: mask blocks or tiles, else a workgroup each.
+  LogicalResult lowerNms(IRRewriter &rewriter, sift::NmsPerClassOp nms,
+                         sift::LoweringConfigAttr config) {
+    if (config.getAlgorithm() == sift::Algorithm::MaskBlocks ||
+        config.getAlgorithm() == sift::Algorithm::MaskTiles) {
+      sift::MaskNmsOptions mask;
+      mask.walkThreads = config.getWorkgroupSize()[0];
+      if (config.getAlgorithm() == sift::Algorithm::MaskTiles)
+        mask.tileRows = config.getRowTile();
+      else
+        mask.group = config.getRowTile();
+      mask.stageBoxes = stageNmsBoxes;
+      mask.barriers = !injectNoBarrier;
+      mask.lastBitLost = injectNmsMaskLastBitLost;
+      mask.rowNotMerged = injectNmsWalkRowNotMerged;
+      mask.tileRowShifted = injectNmsTileLastRowFirstBox;
+      if (failed(sift::lowerNmsPerClassByMaskBlocks(rewriter, nms, mask)))
+        return failure();
+      rewriter.eraseOp(nms);
+      return success();
+    }
+    if (failed(sift::lowerNmsPerClassToWorkgroups(
+            rewriter, nms, config.getWorkgroupSize()[0], !injectNoBarrier,
+            kNmsMaskBudget)))
+      return failure();
+    rewriter.eraseOp(nms);
+    return success();
+  }
+
+  /// A sort or top-k row: the config's algorithm builds its dispatches,
+  /// then the op (and the copies folded into the row) goes.
+  LogicalResult lowerRow(IRRewriter &rewriter, Operation *op,
+                         sift::LoweringConfigAttr config) {
+    FailureOr<sift::RowOp> row = sift::describeRow(op);
+    if (failed(row))
+      return failure();
+    sift::Algorithm algorithm = config.getAlgorithm();
+    bool radixSort = algorithm == sift::Algorithm::RadixSort ||
+                     algorithm == sift::Algorithm::RadixOnesweep ||
+                     algorithm == sift::Algorithm::RadixMatch;
+    // The algorithms that stage a sort's rows read them from where a copy
+    // just before took them (a sort of a read-only input: one read of the
+    // input, no copy dispatch).
+    bool folds = algorithm == sift::Algorithm::WorkgroupRow || radixSort;
+    if (folds)
+      sift::foldCopiesIntoRow(*row);
+    if ((algorithm == sift::Algorithm::RadixSelect ||
+         algorithm == sift::Algorithm::RegisterSelect) &&
+        !isa<sift::TopkOp>(op))
+      return op->emitOpError()
+             << sift::stringifyAlgorithm(algorithm)
+             << " selects a top-k; it cannot sort";
+    LogicalResult built = success();
+    if (algorithm == sift::Algorithm::RadixSelect)
+      built = lowerRadixSelect(rewriter, *row, config);
+    else if (algorithm == sift::Algorithm::RegisterSelect)
+      built = lowerRegisterSelect(rewriter, *row, config);
+    else if (radixSort)
+      built = lowerRadixSort(rewriter, *row, config);
+    else if (algorithm == sift::Algorithm::MergeRows)
+      built = lowerMergeRows(rewriter, *row, config);
+    else
       Lowering(rewriter, *row, config.getWorkgroupSize()[0], !injectNoBarrier)
           .build();
-      rewriter.eraseOp(op);
-      eraseFolded();
-    }
+    if (failed(built))
+      return failure();
+    rewriter.eraseOp(op);
+    if (folds)
+      for (Operation *copy : row->foldedCopies)
+        rewriter.eraseOp(copy);
+    return success();
+  }
+
+  LogicalResult lowerRadixSelect(IRRewriter &rewriter, const sift::RowOp &row,
+                                 sift::LoweringConfigAttr config) {
+    sift::RadixSelectOptions radix;
+    radix.chunk = config.getRowTile();
+    radix.threads = config.getWorkgroupSize()[0];
+    radix.digitOffByOne = injectRadixDigitOffByOne;
+    radix.doneRace = injectSelectDoneRace;
+    radix.halfNanLayout = injectBf16OrderF16Layout;
+    radix.compactDropsBetter = injectRadixCompactDropsBetter;
+    radix.fusedBinsKept = injectRadixFusedBinsKept;
+    return sift::lowerTopkByRadixSelect(rewriter, row, radix);
+  }
+
+  LogicalResult lowerRegisterSelect(IRRewriter &rewriter,
+                                    const sift::RowOp &row,
+                                    sift::LoweringConfigAttr config) {
+    sift::RegisterSelectOptions select;
+    select.chunk = config.getRowTile();
+    select.threads = config.getWorkgroupSize()[0];
+    select.shortMerge = injectSelectMergeOneLevelShort;
+    return sift::lowerTopkByRegisterSelect(rewriter, row, select);
+  }
+
+  LogicalResult lowerRadixSort(IRRewriter &rewriter, const sift::RowOp &row,
+                               sift::LoweringConfigAttr config) {
+    sift::RadixSortOptions radix;
+    radix.tile = config.getRowTile();
+    radix.threads = config.getWorkgroupSize()[0];
+    radix.barriers = !injectNoBarrier;
+    radix.lostCarry = injectRadixScanLostCarry;
+    radix.onesweep = config.getAlgorithm() == sift::Algorithm::RadixOnesweep;
+    radix.match = config.getAlgorithm() == sift::Algorithm::RadixMatch;
+    radix.matchPeerBitLost = injectRadixMatchPeerBitLost;
+    radix.halfNanLayout = injectBf16OrderF16Layout;
+    radix.lookbackSkipsOne = injectRadixLookbackSkipsOne;
+    radix.tailOverrun = injectRadixTailOverrun;
+    radix.splitUnzeroed = injectRadixSplitUnzeroed;
+    radix.scanBarrierInBranch = injectScanBarrierInBranch;
+    return sift::lowerRowsByRadixSort(rewriter, row, radix);
+  }
+
+  LogicalResult lowerMergeRows(IRRewriter &rewriter, const sift::RowOp &row,
+                               sift::LoweringConfigAttr config) {
+    sift::MergeRowsOptions merge;
+    merge.tile = config.getRowTile();
+    merge.threads = config.getWorkgroupSize()[0];
+    merge.barriers = !injectNoBarrier;
+    merge.dropLast = injectMergeDropLast;
+    return sift::lowerRowsByMerging(rewriter, row, merge);
   }
 };
 
