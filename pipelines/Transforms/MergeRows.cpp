@@ -196,46 +196,7 @@ private:
     sift::buildLaunch(b, loc, rows * perRow, threadCount,
                       [&](OpBuilder &b, Value block, Value tid) {
       Value threads = index(b, threadCount);
-      Value r = arith::DivUIOp::create(b, loc, block, index(b, perRow));
-      Value first = arith::MulIOp::create(
-          b, loc, arith::RemUIOp::create(b, loc, block, index(b, perRow)),
-          index(b, tile));
-      Value n = index(b, row.n), k = index(b, kept);
-      Value pair = arith::MulIOp::create(
-          b, loc, arith::DivUIOp::create(b, loc, first, index(b, 2 * width)),
-          index(b, 2 * width));
-      Value second = add(b, pair, index(b, width));
-      // Valid pairs of each run: its length, at most K.
-      Value firstValid = minu(b, k, minu(b, index(b, width), sub(b, n, pair)));
-      Value hasSecond =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, second, n);
-      Value secondLen = arith::SelectOp::create(
-          b, loc, hasSecond,
-          minu(b, index(b, width), sub(b, n, minu(b, second, n))), index(b, 0));
-      Value secondValid = dropLast(b, minu(b, k, secondLen));
-      Value total = minu(b, add(b, firstValid, secondValid), k);
-      // This workgroup's outputs [d0, d1) of the merged pair.
-      Value d0 = minu(b, sub(b, first, pair), total);
-      Value d1 = minu(b, add(b, d0, index(b, tile)), total);
-      // How many of the first d outputs come from the first run.
-      auto split = [&](Value d) {
-        Value lo = sub(b, d, minu(b, d, secondValid));
-        Value hi = minu(b, d, firstValid);
-        return lowerBound(b, lo, hi, [&](OpBuilder &b, Value mid) {
-          auto [ka, ia] = pairAt(b, in, r, add(b, pair, mid));
-          Value other = sub(b, sub(b, add(b, second, d), mid), index(b, 1));
-          auto [kb, ib] = pairAt(b, in, r, other);
-          return sift::buildKeyIndexBefore(b, loc, row.before, ka, ia, kb, ib);
-        });
-      };
-      Value i0 = split(d0), i1 = split(d1);
-      // Sorted runs give i0 <= i1 <= i0 + (d1 - d0); runs a fault left
-      // unsorted may not, and the clamp keeps every access in bounds (a
-      // wrong result, not a fault).
-      i1 = minu(b, arith::MaxUIOp::create(b, loc, i1, i0),
-                add(b, i0, sub(b, d1, d0)));
-      Value j0 = sub(b, d0, i0), j1 = sub(b, d1, i1);
-      Value aCount = sub(b, i1, i0), bCount = sub(b, j1, j0);
+      MergeWindow w = mergeWindow(b, block, width, tile, perRow, in);
       Value keys = memref::AllocOp::create(
           b, loc, sift::workgroupMemRefType(b.getContext(), tile, keyType));
       Value slots = memref::AllocOp::create(
@@ -243,48 +204,113 @@ private:
           sift::workgroupMemRefType(b.getContext(), tile, b.getI32Type()));
       // Stage both parts: the first run's at [0, aCount), the second's after.
       for (auto [start, count, offset] :
-           {std::tuple{add(b, pair, i0), aCount, index(b, 0)},
-            {add(b, second, j0), bCount, aCount}})
+           {std::tuple{add(b, w.pair, w.i0), w.aCount, index(b, 0)},
+            {add(b, w.second, w.j0), w.bCount, w.aCount}})
         sift::forEachOfThread(
             b, loc, tid, count, threads,
             [&](OpBuilder &b, Location loc, Value e) {
-              auto [key, ix] = pairAt(b, in, r, arith::AddIOp::create(
-                                                    b, loc, start, e));
+              auto [key, ix] = pairAt(b, in, w.r, arith::AddIOp::create(
+                                                      b, loc, start, e));
               Value to = arith::AddIOp::create(b, loc, offset, e);
               memref::StoreOp::create(b, loc, key, keys, to);
               memref::StoreOp::create(b, loc, ix, slots, to);
             });
       if (options.barriers)
         gpu::BarrierOp::create(b, loc);
-      Value staged = add(b, aCount, bCount);
-      for (auto [ownStart, ownCount, otherStart, otherEnd] :
-           {std::tuple{index(b, 0), aCount, aCount, staged},
-            {aCount, bCount, index(b, 0), aCount}})
-        sift::forEachOfThread(
-            b, loc, tid, ownCount, threads,
-            [&](OpBuilder &b, Location loc, Value e) {
-              Value from = arith::AddIOp::create(b, loc, ownStart, e);
-              Value key = memref::LoadOp::create(b, loc, keys, from);
-              Value ix = memref::LoadOp::create(b, loc, slots, from);
-              Value rank = lowerBound(
-                  b, otherStart, otherEnd, [&](OpBuilder &b, Value m) {
-                    Value km = memref::LoadOp::create(b, loc, keys, m);
-                    Value im = memref::LoadOp::create(b, loc, slots, m);
-                    return sift::buildKeyIndexBefore(b, loc, row.before, km,
-                                                     im, key, ix);
-                  });
-              Value place = arith::AddIOp::create(
-                  b, loc,
-                  arith::AddIOp::create(b, loc, pair, d0),
-                  arith::AddIOp::create(
-                      b, loc, e,
-                      arith::SubIOp::create(b, loc, rank, otherStart)));
-              memref::StoreOp::create(b, loc, key, out.keys,
-                                      ValueRange{r, place});
-              memref::StoreOp::create(b, loc, ix, out.indices,
-                                      ValueRange{r, place});
-            });
+      placeParts(b, tid, threads, w, keys, slots, out);
     });
+  }
+
+  /// The outputs [d0, d1) of a merged pair that a merge workgroup makes,
+  /// and the parts of both runs they come from: the first run's from
+  /// pair + i0 (aCount of them), the second's from second + j0 (bCount).
+  struct MergeWindow {
+    Value r, pair, second, d0, i0, j0, aCount, bCount;
+  };
+
+  /// The window of workgroup `block`: two binary searches along the
+  /// diagonals of its first and last output.
+  MergeWindow mergeWindow(OpBuilder &b, Value block, int64_t width,
+                          int64_t tile, int64_t perRow, Runs in) {
+    MergeWindow w;
+    w.r = arith::DivUIOp::create(b, loc, block, index(b, perRow));
+    Value first = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, block, index(b, perRow)),
+        index(b, tile));
+    Value n = index(b, row.n), k = index(b, kept);
+    w.pair = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, first, index(b, 2 * width)),
+        index(b, 2 * width));
+    w.second = add(b, w.pair, index(b, width));
+    // Valid pairs of each run: its length, at most K.
+    Value firstValid = minu(b, k, minu(b, index(b, width), sub(b, n, w.pair)));
+    Value hasSecond =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, w.second, n);
+    Value secondLen = arith::SelectOp::create(
+        b, loc, hasSecond,
+        minu(b, index(b, width), sub(b, n, minu(b, w.second, n))),
+        index(b, 0));
+    Value secondValid = dropLast(b, minu(b, k, secondLen));
+    Value total = minu(b, add(b, firstValid, secondValid), k);
+    // This workgroup's outputs [d0, d1) of the merged pair.
+    w.d0 = minu(b, sub(b, first, w.pair), total);
+    Value d1 = minu(b, add(b, w.d0, index(b, tile)), total);
+    // How many of the first d outputs come from the first run.
+    auto split = [&](Value d) {
+      Value lo = sub(b, d, minu(b, d, secondValid));
+      Value hi = minu(b, d, firstValid);
+      return lowerBound(b, lo, hi, [&](OpBuilder &b, Value mid) {
+        auto [ka, ia] = pairAt(b, in, w.r, add(b, w.pair, mid));
+        Value other = sub(b, sub(b, add(b, w.second, d), mid), index(b, 1));
+        auto [kb, ib] = pairAt(b, in, w.r, other);
+        return sift::buildKeyIndexBefore(b, loc, row.before, ka, ia, kb, ib);
+      });
+    };
+    w.i0 = split(w.d0);
+    Value i1 = split(d1);
+    // Sorted runs give i0 <= i1 <= i0 + (d1 - d0); runs a fault left
+    // unsorted may not, and the clamp keeps every access in bounds (a
+    // wrong result, not a fault).
+    i1 = minu(b, arith::MaxUIOp::create(b, loc, i1, w.i0),
+              add(b, w.i0, sub(b, d1, w.d0)));
+    w.j0 = sub(b, w.d0, w.i0);
+    Value j1 = sub(b, d1, i1);
+    w.aCount = sub(b, i1, w.i0);
+    w.bCount = sub(b, j1, w.j0);
+    return w;
+  }
+
+  /// Each staged element's place: its rank in its own part plus the number
+  /// of the other part's elements before it (a binary search there).
+  void placeParts(OpBuilder &b, Value tid, Value threads,
+                  const MergeWindow &w, Value keys, Value slots, Runs out) {
+    Value staged = add(b, w.aCount, w.bCount);
+    for (auto [ownStart, ownCount, otherStart, otherEnd] :
+         {std::tuple{index(b, 0), w.aCount, w.aCount, staged},
+          {w.aCount, w.bCount, index(b, 0), w.aCount}})
+      sift::forEachOfThread(
+          b, loc, tid, ownCount, threads,
+          [&](OpBuilder &b, Location loc, Value e) {
+            Value from = arith::AddIOp::create(b, loc, ownStart, e);
+            Value key = memref::LoadOp::create(b, loc, keys, from);
+            Value ix = memref::LoadOp::create(b, loc, slots, from);
+            Value rank = lowerBound(
+                b, otherStart, otherEnd, [&](OpBuilder &b, Value m) {
+                  Value km = memref::LoadOp::create(b, loc, keys, m);
+                  Value im = memref::LoadOp::create(b, loc, slots, m);
+                  return sift::buildKeyIndexBefore(b, loc, row.before, km, im,
+                                                   key, ix);
+                });
+            Value place = arith::AddIOp::create(
+                b, loc, arith::AddIOp::create(b, loc, w.pair, w.d0),
+                arith::AddIOp::create(
+                    b, loc, e,
+                    arith::SubIOp::create(b, loc, rank, otherStart)));
+            memref::StoreOp::create(b, loc, key, out.keys,
+                                    ValueRange{w.r, place});
+            memref::StoreOp::create(b, loc, ix, out.indices,
+                                    ValueRange{w.r, place});
+          });
   }
 
   /// Fault merge-drop-last: a second run counts one pair fewer.
