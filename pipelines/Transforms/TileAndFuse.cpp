@@ -288,37 +288,12 @@ struct TileAndFusePass final : sift::impl::TileAndFuseBase<TileAndFusePass> {
     for (Operation *root : llvm::reverse(roots)) {
       if (!root->getBlock() || root->getParentOfType<scf::ForallOp>())
         continue;
-      // An op whose results have no elements computes nothing: its results
-      // are its inits (tiles of empty tensors would be out of bounds).
-      if (root->getNumResults() > 0 &&
-          llvm::any_of(root->getResultTypes(), [](Type type) {
-            return cast<ShapedType>(type).getNumElements() == 0;
-          })) {
-        auto dps = cast<DestinationStyleOpInterface>(root);
-        if (llvm::all_of(root->getResultTypes(), [](Type type) {
-              return cast<ShapedType>(type).getNumElements() == 0;
-            })) {
-          rewriter.replaceOp(root, dps.getDpsInits());
-          continue;
-        }
-      }
+      if (replacedByInits(rewriter, root))
+        continue;
       if (root->use_empty() && root->getNumResults() > 0 &&
           isa<linalg::LinalgOp>(root))
         continue; // Fused into every consumer already.
-      // A tensor.empty shared by several destinations (CSE merges them)
-      // makes bufferization copy tiles inside the loops: each destination
-      // gets its own.
-      if (auto dps = dyn_cast<DestinationStyleOpInterface>(root)) {
-        for (OpOperand &init : dps.getDpsInitsMutable()) {
-          auto empty = init.get().getDefiningOp<tensor::EmptyOp>();
-          if (!empty || empty->hasOneUse())
-            continue;
-          rewriter.setInsertionPoint(root);
-          Operation *own = rewriter.clone(*empty);
-          rewriter.modifyOpInPlace(root,
-                                   [&] { init.set(own->getResult(0)); });
-        }
-      }
+      giveOwnEmpties(rewriter, root);
       auto config =
           root->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
       if (!config) {
@@ -331,41 +306,83 @@ struct TileAndFusePass final : sift::impl::TileAndFuseBase<TileAndFusePass> {
       // own.
       if (isCooperative(config.getAlgorithm()))
         continue;
-      // A sort works in place on its outs: give it fresh ones, copied at the
-      // top level, so bufferization never copies a tile inside a workgroup
-      // loop, where every thread would run the copy.
-      if (auto sort = dyn_cast<sift::SortOp>(root)) {
-        rewriter.setInsertionPoint(sort);
-        for (OpOperand &out : sort->getOpOperands()) {
-          auto fresh = bufferization::AllocTensorOp::create(
-              rewriter, sort.getLoc(),
-              cast<RankedTensorType>(out.get().getType()), ValueRange{},
-              /*copy=*/out.get());
-          rewriter.modifyOpInPlace(sort, [&] { out.set(fresh); });
-        }
-      }
-      SmallVector<unsigned> unused;
-      if (isa<sift::SortOp, sift::TopkOp>(root))
-        for (OpResult result : root->getResults())
-          if (result.use_empty())
-            unused.push_back(result.getResultNumber());
-      // Producers whose per-thread tiles would not fit private memory stay
-      // consumers of their own (tiled later in this walk).
-      bool fuse = fusedBytesPerThread(cast<TilingInterface>(root), config) <=
-                  maxPrivateMemory;
-      FailureOr<Operation *> workgroupTile =
-          tileLevel(rewriter, cast<TilingInterface>(root), config,
-                    Level::Workgroup, fuse);
-      if (failed(workgroupTile))
+      if (failed(tileRoot(rewriter, root, config)))
         return signalPassFailure();
-      FailureOr<Operation *> threadTile = tileLevel(
-          rewriter, cast<TilingInterface>(*workgroupTile), config,
-          Level::Thread, fuse);
-      if (failed(threadTile))
-        return signalPassFailure();
-      if (injectKeepUnusedResults)
-        keepUnusedResults(rewriter, *threadTile, unused);
     }
+  }
+
+  /// An op whose results all have no elements computes nothing: its
+  /// results become its inits (tiles of empty tensors would be out of
+  /// bounds). True when it did.
+  static bool replacedByInits(IRRewriter &rewriter, Operation *root) {
+    auto empty = [](Type type) {
+      return cast<ShapedType>(type).getNumElements() == 0;
+    };
+    if (root->getNumResults() == 0 ||
+        !llvm::any_of(root->getResultTypes(), empty) ||
+        !llvm::all_of(root->getResultTypes(), empty))
+      return false;
+    rewriter.replaceOp(root,
+                       cast<DestinationStyleOpInterface>(root).getDpsInits());
+    return true;
+  }
+
+  /// A tensor.empty shared by several destinations (CSE merges them) makes
+  /// bufferization copy tiles inside the loops: each destination of `root`
+  /// gets its own.
+  static void giveOwnEmpties(IRRewriter &rewriter, Operation *root) {
+    auto dps = dyn_cast<DestinationStyleOpInterface>(root);
+    if (!dps)
+      return;
+    for (OpOperand &init : dps.getDpsInitsMutable()) {
+      auto empty = init.get().getDefiningOp<tensor::EmptyOp>();
+      if (!empty || empty->hasOneUse())
+        continue;
+      rewriter.setInsertionPoint(root);
+      Operation *own = rewriter.clone(*empty);
+      rewriter.modifyOpInPlace(root, [&] { init.set(own->getResult(0)); });
+    }
+  }
+
+  /// `root` tiled to workgroups, then threads, its producers fused when
+  /// their per-thread tiles fit private memory.
+  LogicalResult tileRoot(IRRewriter &rewriter, Operation *root,
+                         sift::LoweringConfigAttr config) {
+    // A sort works in place on its outs: give it fresh ones, copied at the
+    // top level, so bufferization never copies a tile inside a workgroup
+    // loop, where every thread would run the copy.
+    if (auto sort = dyn_cast<sift::SortOp>(root)) {
+      rewriter.setInsertionPoint(sort);
+      for (OpOperand &out : sort->getOpOperands()) {
+        auto fresh = bufferization::AllocTensorOp::create(
+            rewriter, sort.getLoc(),
+            cast<RankedTensorType>(out.get().getType()), ValueRange{},
+            /*copy=*/out.get());
+        rewriter.modifyOpInPlace(sort, [&] { out.set(fresh); });
+      }
+    }
+    SmallVector<unsigned> unused;
+    if (isa<sift::SortOp, sift::TopkOp>(root))
+      for (OpResult result : root->getResults())
+        if (result.use_empty())
+          unused.push_back(result.getResultNumber());
+    // Producers whose per-thread tiles would not fit private memory stay
+    // consumers of their own (tiled later in this walk).
+    bool fuse = fusedBytesPerThread(cast<TilingInterface>(root), config) <=
+                maxPrivateMemory;
+    FailureOr<Operation *> workgroupTile =
+        tileLevel(rewriter, cast<TilingInterface>(root), config,
+                  Level::Workgroup, fuse);
+    if (failed(workgroupTile))
+      return failure();
+    FailureOr<Operation *> threadTile =
+        tileLevel(rewriter, cast<TilingInterface>(*workgroupTile), config,
+                  Level::Thread, fuse);
+    if (failed(threadTile))
+      return failure();
+    if (injectKeepUnusedResults)
+      keepUnusedResults(rewriter, *threadTile, unused);
+    return success();
   }
 };
 

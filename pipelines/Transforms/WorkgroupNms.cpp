@@ -178,9 +178,6 @@ private:
   void buildSelection(Value row) {
     Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           tid, index(0));
-    bool scoreGe =
-        sift::hasInjectedFault(op, sift::Fault::NmsScoreThresholdGe);
-    std::optional<APFloat> scoreThreshold = op.getScoreThreshold();
     int64_t maxOut = op.getMaxOutPerClass();
     scf::IfOp::create(b, loc, isFirst, [&](OpBuilder &b, Location loc) {
       Type i64 = b.getI64Type();
@@ -195,22 +192,7 @@ private:
           ValueRange{zero},
           [&](OpBuilder &b, Location loc, Value i, ValueRange iterArgs) {
             Value count = iterArgs[0];
-            Value candidate = arith::CmpIOp::create(
-                b, loc, arith::CmpIPredicate::slt, count, maxOutI64);
-            if (scoreThreshold) {
-              Value score = memref::LoadOp::create(
-                  b, loc, op.getSortedScores(), ValueRange{batch, klass, i});
-              if (!score.getType().isF32())
-                score = arith::ExtFOp::create(b, loc, b.getF32Type(), score);
-              Value bound = arith::ConstantOp::create(
-                  b, loc, b.getF32FloatAttr(scoreThreshold->convertToFloat()));
-              Value above = arith::CmpFOp::create(
-                  b, loc,
-                  scoreGe ? arith::CmpFPredicate::OGE
-                          : arith::CmpFPredicate::OGT,
-                  score, bound);
-              candidate = arith::AndIOp::create(b, loc, candidate, above);
-            }
+            Value candidate = isCandidate(b, loc, i, count, maxOutI64);
             Value w = arith::DivUIOp::create(b, loc, i, c64);
             Value bitIndex = arith::IndexCastOp::create(
                 b, loc, i64, arith::RemUIOp::create(b, loc, i, c64));
@@ -224,26 +206,7 @@ private:
             auto decide = scf::IfOp::create(
                 b, loc, keep,
                 [&](OpBuilder &b, Location loc) {
-                  Value box = memref::LoadOp::create(
-                      b, loc, op.getOrder(), ValueRange{batch, klass, i});
-                  Value slot = arith::IndexCastOp::create(
-                      b, loc, b.getIndexType(), count);
-                  memref::StoreOp::create(b, loc, box, op.getSlotsInit(),
-                                          ValueRange{batch, klass, slot});
-                  scf::ForOp::create(
-                      b, loc, w, arith::ConstantIndexOp::create(b, loc, words),
-                      c1, ValueRange{},
-                      [&](OpBuilder &b, Location loc, Value v, ValueRange) {
-                        Value mine = memref::LoadOp::create(b, loc, removed, v);
-                        Value theirs = memref::LoadOp::create(
-                            b, loc, mask(), maskIndices(row, i, v));
-                        memref::StoreOp::create(
-                            b, loc,
-                            arith::OrIOp::create(b, loc, mine, theirs)
-                                .getResult(),
-                            removed, v);
-                        scf::YieldOp::create(b, loc);
-                      });
+                  keepBox(b, loc, row, i, w, count, c1);
                   scf::YieldOp::create(
                       b, loc,
                       arith::AddIOp::create(b, loc, count, oneI64)
@@ -258,6 +221,52 @@ private:
                               ValueRange{batch, klass});
       scf::YieldOp::create(b, loc);
     });
+  }
+
+  /// Whether sorted candidate `i` may be kept: fewer than max_out kept so
+  /// far (`count`), and its score above the threshold (at or above with
+  /// the fault nms-score-threshold-ge).
+  Value isCandidate(OpBuilder &b, Location loc, Value i, Value count,
+                    Value maxOutI64) {
+    Value candidate = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                            count, maxOutI64);
+    std::optional<APFloat> scoreThreshold = op.getScoreThreshold();
+    if (!scoreThreshold)
+      return candidate;
+    bool scoreGe =
+        sift::hasInjectedFault(op, sift::Fault::NmsScoreThresholdGe);
+    Value score = memref::LoadOp::create(b, loc, op.getSortedScores(),
+                                         ValueRange{batch, klass, i});
+    if (!score.getType().isF32())
+      score = arith::ExtFOp::create(b, loc, b.getF32Type(), score);
+    Value bound = arith::ConstantOp::create(
+        b, loc, b.getF32FloatAttr(scoreThreshold->convertToFloat()));
+    Value above = arith::CmpFOp::create(
+        b, loc, scoreGe ? arith::CmpFPredicate::OGE : arith::CmpFPredicate::OGT,
+        score, bound);
+    return arith::AndIOp::create(b, loc, candidate, above);
+  }
+
+  /// Candidate `i` is kept at slot `count`: its box written, its mask row
+  /// (words from `w` on) merged into the removed set.
+  void keepBox(OpBuilder &b, Location loc, Value row, Value i, Value w,
+               Value count, Value c1) {
+    Value box = memref::LoadOp::create(b, loc, op.getOrder(),
+                                       ValueRange{batch, klass, i});
+    Value slot = arith::IndexCastOp::create(b, loc, b.getIndexType(), count);
+    memref::StoreOp::create(b, loc, box, op.getSlotsInit(),
+                            ValueRange{batch, klass, slot});
+    scf::ForOp::create(
+        b, loc, w, arith::ConstantIndexOp::create(b, loc, words), c1,
+        ValueRange{}, [&](OpBuilder &b, Location loc, Value v, ValueRange) {
+          Value mine = memref::LoadOp::create(b, loc, removed, v);
+          Value theirs =
+              memref::LoadOp::create(b, loc, mask(), maskIndices(row, i, v));
+          memref::StoreOp::create(
+              b, loc, arith::OrIOp::create(b, loc, mine, theirs).getResult(),
+              removed, v);
+          scf::YieldOp::create(b, loc);
+        });
   }
 
   RewriterBase &b;
