@@ -90,72 +90,96 @@ void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value length,
                                                   i);
                         });
   barrier(b);
+  MatchLanes l;
   Value warp = arith::DivUIOp::create(b, loc, tid, warpSize);
-  Value lane = arith::RemUIOp::create(b, loc, tid, warpSize);
+  l.lane = arith::RemUIOp::create(b, loc, tid, warpSize);
   Value laneBit = arith::ShLIOp::create(
-      b, loc, i32(b, 1), arith::IndexCastOp::create(b, loc, i32Type, lane));
-  Value lower = sub(b, laneBit, i32(b, 1));
-  Value higher = arith::XOrIOp::create(
-      b, loc, arith::OrIOp::create(b, loc, lower, laneBit), i32(b, -1));
-  Value warpCounts = mul(b, warp, index(b, kBins));
-  Value first = mul(b, warp, index(b, 32 * items()));
-  Value last = sub(b, length, index(b, 1));
+      b, loc, i32(b, 1), arith::IndexCastOp::create(b, loc, i32Type, l.lane));
+  l.lower = sub(b, laneBit, i32(b, 1));
+  l.higher = arith::XOrIOp::create(
+      b, loc, arith::OrIOp::create(b, loc, l.lower, laneBit), i32(b, -1));
+  l.warpCounts = mul(b, warp, index(b, kBins));
+  l.first = mul(b, warp, index(b, 32 * items()));
+  l.last = sub(b, length, index(b, 1));
+  SmallVector<MatchItem> mine;
+  for (int64_t i = 0; i < items(); ++i)
+    mine.push_back(matchItem(b, i, l, length, pass, from, counters));
+  barrier(b);
+  scanMatchCounts(b, tid, counters, starts, partials);
+  barrier(b);
+  for (const MatchItem &item : mine)
+    scf::IfOp::create(b, loc, item.valid, [&](OpBuilder &b, Location) {
+      Value place = add(b,
+                        memref::LoadOp::create(b, loc, counters,
+                                               add(b, l.warpCounts, item.digit)),
+                        item.rank);
+      Value at = staged(b, toIndex(b, place));
+      memref::StoreOp::create(b, loc, item.key, to.first, at);
+      if (withSlots)
+        memref::StoreOp::create(b, loc, item.slot, to.second, at);
+      scf::YieldOp::create(b, loc);
+    });
+  barrier(b);
+}
+
+RadixSortLowering::MatchItem
+RadixSortLowering::matchItem(OpBuilder &b, int64_t i, const MatchLanes &l,
+                             Value length, Value pass,
+                             std::pair<Value, Value> from, Value counters) {
+  Type i32Type = b.getI32Type();
   auto ballot = [&](Value predicate) -> Value {
     return sift::WarpBallotOp::create(b, loc, i32Type, predicate);
   };
   auto popc = [&](Value v) -> Value {
     return LLVM::CtPopOp::create(b, loc, i32Type, v);
   };
-  struct Item {
-    Value valid, key, slot, digit, rank;
-  };
-  SmallVector<Item> mine;
-  for (int64_t i = 0; i < items(); ++i) {
-    Item item;
-    Value p = add(b, first, add(b, index(b, i * 32), lane));
-    item.valid = cmp(b, arith::CmpIPredicate::ult, p, length);
-    // Past the tile's end a lane reads its last element and counts nothing.
-    Value at = staged(b, minu(b, p, last));
-    item.key = memref::LoadOp::create(b, loc, from.first, at);
-    if (withSlots)
-      item.slot = memref::LoadOp::create(b, loc, from.second, at);
-    item.digit = passDigit(b, item.key, pass);
-    Value digitBits = arith::IndexCastOp::create(b, loc, i32Type, item.digit);
-    Value peers = ballot(item.valid);
-    for (int64_t bit = 0; bit < sift::kRadixSortDigitBits; ++bit) {
-      if (options.matchPeerBitLost && bit == sift::kRadixSortDigitBits - 1)
-        continue; // Fault radix-match-peer-bit-lost.
-      Value set = cmp(
-          b, arith::CmpIPredicate::ne,
-          arith::AndIOp::create(b, loc, digitBits, i32(b, int64_t{1} << bit)),
-          i32(b, 0));
-      Value vote = ballot(set);
-      Value same = arith::SelectOp::create(
-          b, loc, set, vote, arith::XOrIOp::create(b, loc, vote, i32(b, -1)));
-      peers = arith::AndIOp::create(b, loc, peers, same);
-    }
-    Value slotOfCount = add(b, warpCounts, item.digit);
-    Value before = memref::LoadOp::create(b, loc, counters, slotOfCount);
-    sift::WarpSyncOp::create(b, loc);
-    // The highest lane of the group adds the group's size.
-    Value leader = arith::AndIOp::create(
-        b, loc, item.valid,
-        cmp(b, arith::CmpIPredicate::eq,
-            arith::AndIOp::create(b, loc, peers, higher), i32(b, 0)));
-    Value groupSize = popc(peers);
-    scf::IfOp::create(b, loc, leader, [&](OpBuilder &b, Location) {
-      memref::StoreOp::create(b, loc, add(b, before, groupSize), counters,
-                              slotOfCount);
-      scf::YieldOp::create(b, loc);
-    });
-    sift::WarpSyncOp::create(b, loc);
-    item.rank =
-        add(b, before, popc(arith::AndIOp::create(b, loc, peers, lower)));
-    mine.push_back(item);
+  MatchItem item;
+  Value p = add(b, l.first, add(b, index(b, i * 32), l.lane));
+  item.valid = cmp(b, arith::CmpIPredicate::ult, p, length);
+  // Past the tile's end a lane reads its last element and counts nothing.
+  Value at = staged(b, minu(b, p, l.last));
+  item.key = memref::LoadOp::create(b, loc, from.first, at);
+  if (withSlots)
+    item.slot = memref::LoadOp::create(b, loc, from.second, at);
+  item.digit = passDigit(b, item.key, pass);
+  Value digitBits = arith::IndexCastOp::create(b, loc, i32Type, item.digit);
+  Value peers = ballot(item.valid);
+  for (int64_t bit = 0; bit < sift::kRadixSortDigitBits; ++bit) {
+    if (options.matchPeerBitLost && bit == sift::kRadixSortDigitBits - 1)
+      continue; // Fault radix-match-peer-bit-lost.
+    Value set = cmp(
+        b, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, digitBits, i32(b, int64_t{1} << bit)),
+        i32(b, 0));
+    Value vote = ballot(set);
+    Value same = arith::SelectOp::create(
+        b, loc, set, vote, arith::XOrIOp::create(b, loc, vote, i32(b, -1)));
+    peers = arith::AndIOp::create(b, loc, peers, same);
   }
-  barrier(b);
-  // counters[w][d] becomes where warp w's items of digit d start in the
-  // sorted tile: the digits' totals scanned, then the warps' counts.
+  Value slotOfCount = add(b, l.warpCounts, item.digit);
+  Value before = memref::LoadOp::create(b, loc, counters, slotOfCount);
+  sift::WarpSyncOp::create(b, loc);
+  // The highest lane of the group adds the group's size.
+  Value leader = arith::AndIOp::create(
+      b, loc, item.valid,
+      cmp(b, arith::CmpIPredicate::eq,
+          arith::AndIOp::create(b, loc, peers, l.higher), i32(b, 0)));
+  Value groupSize = popc(peers);
+  scf::IfOp::create(b, loc, leader, [&](OpBuilder &b, Location) {
+    memref::StoreOp::create(b, loc, add(b, before, groupSize), counters,
+                            slotOfCount);
+    scf::YieldOp::create(b, loc);
+  });
+  sift::WarpSyncOp::create(b, loc);
+  item.rank =
+      add(b, before, popc(arith::AndIOp::create(b, loc, peers, l.lower)));
+  return item;
+}
+
+void RadixSortLowering::scanMatchCounts(OpBuilder &b, Value tid,
+                                        Value counters, Value starts,
+                                        Value partials) {
+  // The digits' totals scanned, then the warps' counts.
   auto digitTotal = [&](OpBuilder &b, Value d) -> Value {
     Value sum = i32(b, 0);
     for (int64_t w = 0; w < warps(); ++w)
@@ -177,20 +201,6 @@ void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value length,
         }
       },
       partials, /*loseCarry=*/false);
-  barrier(b);
-  for (const Item &item : mine)
-    scf::IfOp::create(b, loc, item.valid, [&](OpBuilder &b, Location) {
-      Value place = add(b,
-                        memref::LoadOp::create(b, loc, counters,
-                                               add(b, warpCounts, item.digit)),
-                        item.rank);
-      Value at = staged(b, toIndex(b, place));
-      memref::StoreOp::create(b, loc, item.key, to.first, at);
-      if (withSlots)
-        memref::StoreOp::create(b, loc, item.slot, to.second, at);
-      scf::YieldOp::create(b, loc);
-    });
-  barrier(b);
 }
 
 } // namespace sift::radixsort

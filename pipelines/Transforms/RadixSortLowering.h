@@ -192,6 +192,29 @@ private:
   void buildMatchRank(OpBuilder &b, Value tid, Value length, Value pass,
                       std::pair<Value, Value> from, std::pair<Value, Value> to,
                       Value counters, Value starts, Value partials);
+
+  /// What a lane of buildMatchRank knows of its warp: its lane, the masks
+  /// of the lanes below and above it, where its warp's counts and items
+  /// start, the tile's last element.
+  struct MatchLanes {
+    Value lane, lower, higher, warpCounts, first, last;
+  };
+  /// An item of a lane: whether it is in the tile, its key and slot, its
+  /// digit and its rank among its warp's items of that digit.
+  struct MatchItem {
+    Value valid, key, slot, digit, rank;
+  };
+
+  /// Item `i` of the lane: loaded, its peers found by ballots, counted by
+  /// the group's highest lane.
+  MatchItem matchItem(OpBuilder &b, int64_t i, const MatchLanes &l,
+                      Value length, Value pass, std::pair<Value, Value> from,
+                      Value counters);
+
+  /// counters[w][d] becomes where warp w's items of digit d start in the
+  /// sorted tile, starts[d] where digit d does.
+  void scanMatchCounts(OpBuilder &b, Value tid, Value counters, Value starts,
+                       Value partials);
   int64_t warps() const { return options.threads / 32; }
 
   /// onesweep: the workgroup's tile number in pass `pass`, the next ticket
