@@ -25,12 +25,26 @@ void SiftDialect::registerAttributes() {
       >();
 }
 
-LogicalResult
-LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           DenseI64ArrayAttr workgroupTile,
-                           DenseI64ArrayAttr threadTile,
-                           DenseI64ArrayAttr workgroupSize,
-                           Algorithm algorithm, int64_t rowTile) {
+namespace {
+
+using EmitError = function_ref<InFlightDiagnostic()>;
+
+/// The algorithms that take a row_tile (a power of two >= 2): tiles of a
+/// row a workgroup sorts, counts or selects from.
+bool takesRowTile(Algorithm algorithm) {
+  return algorithm == Algorithm::MergeRows ||
+         algorithm == Algorithm::RadixSelect ||
+         algorithm == Algorithm::RadixSort ||
+         algorithm == Algorithm::RadixOnesweep ||
+         algorithm == Algorithm::RadixMatch ||
+         algorithm == Algorithm::SplitSelect ||
+         algorithm == Algorithm::RegisterSelect;
+}
+
+/// Tiles: as many thread as workgroup sizes, each >= 1, the thread's
+/// dividing the workgroup's.
+LogicalResult verifyTiles(EmitError emitError, DenseI64ArrayAttr workgroupTile,
+                          DenseI64ArrayAttr threadTile) {
   if (workgroupTile.size() != threadTile.size())
     return emitError() << "workgroup_tile has " << workgroupTile.size()
                        << " sizes but thread_tile has " << threadTile.size();
@@ -45,10 +59,18 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << " does not divide workgroup_tile " << wg
                          << " in dimension " << i;
   }
+  return success();
+}
+
+/// workgroup_size: [x, y, z], each >= 1, at most 1024 threads (their
+/// number in `threads`).
+LogicalResult verifyWorkgroupSize(EmitError emitError,
+                                  DenseI64ArrayAttr workgroupSize,
+                                  int64_t &threads) {
   if (workgroupSize.size() != 3)
     return emitError() << "workgroup_size needs 3 sizes [x, y, z], found "
                        << workgroupSize.size();
-  int64_t threads = 1;
+  threads = 1;
   for (int64_t size : workgroupSize.asArrayRef()) {
     if (size < 1)
       return emitError() << "workgroup_size entries must be >= 1";
@@ -57,13 +79,13 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (threads > 1024)
     return emitError() << "workgroup_size has " << threads
                        << " threads, more than 1024";
-  bool merge = algorithm == Algorithm::MergeRows ||
-               algorithm == Algorithm::RadixSelect ||
-               algorithm == Algorithm::RadixSort ||
-               algorithm == Algorithm::RadixOnesweep ||
-               algorithm == Algorithm::RadixMatch ||
-               algorithm == Algorithm::SplitSelect ||
-               algorithm == Algorithm::RegisterSelect;
+  return success();
+}
+
+/// row_tile: what each algorithm takes (none for the others).
+LogicalResult verifyRowTile(EmitError emitError, Algorithm algorithm,
+                            int64_t rowTile, int64_t threads) {
+  bool merge = takesRowTile(algorithm);
   if (merge && (rowTile < 2 || !llvm::isPowerOf2_64(rowTile)))
     return emitError() << stringifyAlgorithm(algorithm)
                        << " needs a row_tile that is a power of two >= 2, "
@@ -102,6 +124,25 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "register_select, mask_blocks and mask_tiles only, "
                           "not "
                        << stringifyAlgorithm(algorithm);
+  return success();
+}
+
+} // namespace
+
+LogicalResult
+LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           DenseI64ArrayAttr workgroupTile,
+                           DenseI64ArrayAttr threadTile,
+                           DenseI64ArrayAttr workgroupSize,
+                           Algorithm algorithm, int64_t rowTile) {
+  int64_t threads = 1;
+  if (failed(verifyTiles(emitError, workgroupTile, threadTile)) ||
+      failed(verifyWorkgroupSize(emitError, workgroupSize, threads)) ||
+      failed(verifyRowTile(emitError, algorithm, rowTile, threads)))
+    return failure();
+  bool merge = takesRowTile(algorithm);
+  bool mask =
+      algorithm == Algorithm::MaskBlocks || algorithm == Algorithm::MaskTiles;
   if (algorithm == Algorithm::WorkgroupRow || mask || merge) {
     // Workgroups per row: the domain tile is one point and the threads
     // cooperate on the row (or a tile of it) along x.

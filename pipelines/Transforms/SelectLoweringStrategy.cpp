@@ -210,14 +210,7 @@ struct SelectLoweringStrategyPass final
     // a thread's only while its insertion sort is short.
     c.splitPart = op->hasAttr(sift::kSplitPartAttr);
     bool splitPart = c.splitPart;
-    int64_t privateBytes =
-        splitPart ? row.k * (row.keyBytes + 8) : row.privateBytes;
-    int64_t privateBudget = splitPart ? kSplitPartPrivateBytes
-                                      : static_cast<int64_t>(maxPrivateMemory);
-    c.privateFits = kind == sift::Pipeline::TileAndFuse && row.n >= 2 &&
-                    privateBytes <= privateBudget;
-    if (!random && row.k < 0 && row.n > kLongestPrivateSort)
-      c.privateFits = false;
+    c.privateFits = privateRowFits(kind, row, random, splitPart);
     bool privateFits = c.privateFits;
     bool cooperative = kind == sift::Pipeline::Distribute ||
                        (kind == sift::Pipeline::TileAndFuse && !privateFits);
@@ -278,6 +271,22 @@ struct SelectLoweringStrategyPass final
     if (random && row.n > kLongestSerialRow && algorithms.size() > 1)
       algorithms.erase(algorithms.begin());
     return c;
+  }
+
+  /// Whether tileandfuse may stage a row in a thread's private memory:
+  /// the row and its k best (a split's part: its k best alone) fit; by
+  /// default a sort stays a thread's only while its insertion sort is
+  /// short.
+  bool privateRowFits(sift::Pipeline kind, const RowShape &row, bool random,
+                      bool splitPart) {
+    int64_t privateBytes =
+        splitPart ? row.k * (row.keyBytes + 8) : row.privateBytes;
+    int64_t privateBudget = splitPart ? kSplitPartPrivateBytes
+                                      : static_cast<int64_t>(maxPrivateMemory);
+    if (!random && row.k < 0 && row.n > kLongestPrivateSort)
+      return false;
+    return kind == sift::Pipeline::TileAndFuse && row.n >= 2 &&
+           privateBytes <= privateBudget;
   }
 
   /// Whether register_select can take `op`'s rows at all.
