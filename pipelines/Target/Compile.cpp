@@ -191,18 +191,15 @@ sift::extractDispatchPlan(ModuleOp module,
 
 namespace {
 
-/// Builds the artifact of a GPU pipeline from its gpu.binary ops and plan:
-/// one executable per binary that some dispatch uses, its entries the
-/// kernels those dispatches name.
-LogicalResult serializeGpu(ModuleOp module, ModuleOp hostKernels,
-                           const sift::CompileOptions &options,
-                           sift::EmitStage stage, sift::CompileOutput &output,
-                           sift::CompileTimes *times, std::string &error) {
+namespace rt = sift::rt;
+
+/// The executables of a GPU module, one per gpu.binary (its object's
+/// bytes), and the binaries' names in `names`.
+FailureOr<std::vector<rt::Executable>>
+binaryExecutables(ModuleOp module, const sift::CompileOptions &options,
+                  const std::string &chip, std::vector<std::string> &names,
+                  std::string &error) {
   using namespace sift;
-  std::string chip = options.pipeline.chip.empty()
-                         ? std::string(defaultChip(options.pipeline.target))
-                         : options.pipeline.chip;
-  std::vector<std::string> names;
   std::vector<rt::Executable> executables;
   for (auto binary : module.getOps<gpu::BinaryOp>()) {
     auto objects = binary.getObjects();
@@ -224,29 +221,26 @@ LogicalResult serializeGpu(ModuleOp module, ModuleOp hostKernels,
     names.push_back(binary.getSymName().str());
     executables.push_back(std::move(executable));
   }
-  if (stage == EmitStage::Ptx) {
-    if (options.pipeline.target != TargetKind::Nvptx) {
-      error = "--emit=ptx needs an nvptx target";
-      return failure();
-    }
-    for (auto [name, executable] : llvm::zip(names, executables)) {
-      output.text += "// sift executable " + name + "\n";
-      output.text.append(executable.binary.begin(), executable.binary.end());
-    }
-    return success();
-  }
-  if (stage == EmitStage::Llvm) {
-    error = "--emit=llvm is for the cpu pipeline; use --emit=ptx or "
-            "--emit=artifact for GPU targets";
-    return failure();
-  }
-  std::optional<rt::Plan> plan = extractDispatchPlan(module, names, error);
-  if (!plan)
-    return failure();
+  return executables;
+}
+
+/// The artifact's executables: those some dispatch of `plan` uses (their
+/// entries the kernels the dispatches name, renumbered in the plan), then
+/// the emu kernels of `hostKernels` (when given), one entry per kept entry
+/// in the same order.
+LogicalResult keepUsedExecutables(ModuleOp module, ModuleOp hostKernels,
+                                  const sift::CompileOptions &options,
+                                  const std::string &chip,
+                                  const std::vector<std::string> &names,
+                                  std::vector<rt::Executable> &executables,
+                                  rt::Plan &plan, rt::Artifact &artifact,
+                                  sift::CompileTimes *times,
+                                  std::string &error) {
+  using namespace sift;
   // Entries: the kernels the dispatches name, per executable.
   auto dispatches = module->getAttrOfType<DictionaryAttr>("sift.dispatch_plan")
                         .getAs<ArrayAttr>("dispatches");
-  for (auto [attr, dispatch] : llvm::zip(dispatches, plan->dispatches)) {
+  for (auto [attr, dispatch] : llvm::zip(dispatches, plan.dispatches)) {
     auto symbol = cast<DictionaryAttr>(attr).getAs<StringAttr>("symbol");
     std::vector<std::string> &entries =
         executables[dispatch.executable].entries;
@@ -257,8 +251,6 @@ LogicalResult serializeGpu(ModuleOp module, ModuleOp hostKernels,
   }
   // Drop executables no dispatch uses (their launches had empty grids).
   std::vector<int> newIndex(executables.size(), -1);
-  rt::Artifact &artifact = output.artifact;
-  artifact = rt::Artifact();
   // The emu kernels: one entry per kept entry, in the same order.
   rt::Executable emu;
   emu.format = rt::ExecutableFormat::EmuSharedObject;
@@ -286,8 +278,51 @@ LogicalResult serializeGpu(ModuleOp module, ModuleOp hostKernels,
     }
     artifact.executables.push_back(std::move(emu));
   }
-  for (rt::Dispatch &dispatch : plan->dispatches)
+  for (rt::Dispatch &dispatch : plan.dispatches)
     dispatch.executable = newIndex[dispatch.executable];
+  return success();
+}
+
+/// Builds the artifact of a GPU pipeline from its gpu.binary ops and plan:
+/// one executable per binary that some dispatch uses, its entries the
+/// kernels those dispatches name.
+LogicalResult serializeGpu(ModuleOp module, ModuleOp hostKernels,
+                           const sift::CompileOptions &options,
+                           sift::EmitStage stage, sift::CompileOutput &output,
+                           sift::CompileTimes *times, std::string &error) {
+  using namespace sift;
+  std::string chip = options.pipeline.chip.empty()
+                         ? std::string(defaultChip(options.pipeline.target))
+                         : options.pipeline.chip;
+  std::vector<std::string> names;
+  FailureOr<std::vector<rt::Executable>> executables =
+      binaryExecutables(module, options, chip, names, error);
+  if (failed(executables))
+    return failure();
+  if (stage == EmitStage::Ptx) {
+    if (options.pipeline.target != TargetKind::Nvptx) {
+      error = "--emit=ptx needs an nvptx target";
+      return failure();
+    }
+    for (auto [name, executable] : llvm::zip(names, *executables)) {
+      output.text += "// sift executable " + name + "\n";
+      output.text.append(executable.binary.begin(), executable.binary.end());
+    }
+    return success();
+  }
+  if (stage == EmitStage::Llvm) {
+    error = "--emit=llvm is for the cpu pipeline; use --emit=ptx or "
+            "--emit=artifact for GPU targets";
+    return failure();
+  }
+  std::optional<rt::Plan> plan = extractDispatchPlan(module, names, error);
+  if (!plan)
+    return failure();
+  rt::Artifact &artifact = output.artifact;
+  artifact = rt::Artifact();
+  if (failed(keepUsedExecutables(module, hostKernels, options, chip, names,
+                                 *executables, *plan, artifact, times, error)))
+    return failure();
   artifact.meta["pipeline"] = std::string(toString(options.pipeline.kind));
   artifact.meta["target"] = std::string(toString(options.pipeline.target));
   artifact.meta["chip"] = chip;
