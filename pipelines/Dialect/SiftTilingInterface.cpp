@@ -435,6 +435,81 @@ LogicalResult NmsPerClassOp::getResultTilePosition(
   return success();
 }
 
+namespace {
+
+/// The scalar selection of one (batch, class) of an NMS per class: the
+/// values its walk shares.
+struct NmsScalarWalk {
+  NmsPerClassOp op;
+  Value batch, klass, zero, one, oneI64, maxOutI64, iouThreshold, falseValue;
+  arith::CmpFPredicate scorePredicate, iouPredicate;
+
+  NmsCorners corners(OpBuilder &b, Location loc, Value box) {
+    return buildNmsCorners(
+        b, loc, op,
+        {batch, arith::IndexCastOp::create(b, loc, b.getIndexType(), box)});
+  }
+
+  Value toIndex(OpBuilder &b, Location loc, Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult();
+  }
+
+  /// Whether sorted candidate j is one: room left, score above the
+  /// threshold.
+  Value candidate(OpBuilder &b, Location loc, Value j, Value count) {
+    Value room = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                       count, maxOutI64);
+    std::optional<APFloat> threshold = op.getScoreThreshold();
+    if (!threshold)
+      return room;
+    Value score = memref::LoadOp::create(b, loc, op.getSortedScores(),
+                                         ValueRange{batch, klass, j});
+    if (!score.getType().isF32())
+      score = arith::ExtFOp::create(b, loc, b.getF32Type(), score);
+    Value bound = arith::ConstantOp::create(
+        b, loc, b.getF32FloatAttr(threshold->convertToFloat()));
+    Value above = arith::CmpFOp::create(b, loc, scorePredicate, score, bound);
+    return arith::AndIOp::create(b, loc, room, above);
+  }
+
+  /// Candidate j's box kept at slot `count` unless a kept box overlaps it
+  /// over the IoU threshold; the count after.
+  Value visit(OpBuilder &b, Location loc, Value j, Value count) {
+    Value box = memref::LoadOp::create(b, loc, op.getOrder(),
+                                       ValueRange{batch, klass, j});
+    NmsCorners mine = corners(b, loc, box);
+    auto check = scf::ForOp::create(
+        b, loc, zero, toIndex(b, loc, count), one, ValueRange{falseValue},
+        [&](OpBuilder &b, Location loc, Value t, ValueRange suppressed) {
+          Value kept = memref::LoadOp::create(b, loc, op.getSlotsInit(),
+                                              ValueRange{batch, klass, t});
+          NmsCorners theirs = corners(b, loc, kept);
+          Value iou = buildNmsIoU(b, loc, mine, theirs);
+          Value over =
+              arith::CmpFOp::create(b, loc, iouPredicate, iou, iouThreshold);
+          scf::YieldOp::create(
+              b, loc,
+              arith::OrIOp::create(b, loc, suppressed[0], over).getResult());
+        });
+    auto select = scf::IfOp::create(
+        b, loc, check.getResult(0),
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc, count);
+        },
+        [&](OpBuilder &b, Location loc) {
+          memref::StoreOp::create(
+              b, loc, box, op.getSlotsInit(),
+              ValueRange{batch, klass, toIndex(b, loc, count)});
+          scf::YieldOp::create(
+              b, loc,
+              arith::AddIOp::create(b, loc, count, oneI64).getResult());
+        });
+    return select.getResult(0);
+  }
+};
+
+} // namespace
+
 LogicalResult NmsPerClassOp::generateScalarImplementation(OpBuilder &b,
                                                           Location loc,
                                                           ValueRange ivs) {
@@ -454,90 +529,37 @@ LogicalResult NmsPerClassOp::generateScalarImplementation(OpBuilder &b,
   // takes corner-format boxes as [ymin, xmin, ymax, xmax] (in
   // buildNmsCorners).
   Operation *self = getOperation();
-  auto scorePredicate = hasInjectedFault(self, Fault::NmsScoreThresholdGe)
-                            ? arith::CmpFPredicate::OGE
-                            : arith::CmpFPredicate::OGT;
-  auto iouPredicate = hasInjectedFault(self, Fault::NmsIouGe)
-                          ? arith::CmpFPredicate::OGE
-                          : arith::CmpFPredicate::OGT;
-  Value batch = ivs[0], klass = ivs[1];
+  NmsScalarWalk w;
+  w.op = *this;
+  w.scorePredicate = hasInjectedFault(self, Fault::NmsScoreThresholdGe)
+                         ? arith::CmpFPredicate::OGE
+                         : arith::CmpFPredicate::OGT;
+  w.iouPredicate = hasInjectedFault(self, Fault::NmsIouGe)
+                       ? arith::CmpFPredicate::OGE
+                       : arith::CmpFPredicate::OGT;
+  w.batch = ivs[0];
+  w.klass = ivs[1];
   int64_t n = cast<ShapedType>(getSortedScores().getType()).getDimSize(2);
   int64_t maxOut = getMaxOutPerClass();
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  w.zero = arith::ConstantIndexOp::create(b, loc, 0);
+  w.one = arith::ConstantIndexOp::create(b, loc, 1);
   Value zeroI64 = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
-  Value oneI64 = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1);
-  Value maxOutI64 =
-      arith::ConstantIntOp::create(b, loc, b.getI64Type(), maxOut);
-  Value iouThreshold = arith::ConstantOp::create(
+  w.oneI64 = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1);
+  w.maxOutI64 = arith::ConstantIntOp::create(b, loc, b.getI64Type(), maxOut);
+  w.iouThreshold = arith::ConstantOp::create(
       b, loc, b.getF32FloatAttr(getIouThreshold().convertToFloat()));
-  auto corners = [&](OpBuilder &b, Location loc, Value box) {
-    return buildNmsCorners(
-        b, loc, *this,
-        {batch, arith::IndexCastOp::create(b, loc, b.getIndexType(), box)});
-  };
-  Value falseValue = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
-  auto toIndex = [&](OpBuilder &b, Location loc, Value v) {
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult();
-  };
+  w.falseValue = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
   Value count = zeroI64;
   if (maxOut > 0 && n > 0) {
     auto walk = scf::ForOp::create(
-        b, loc, zero, arith::ConstantIndexOp::create(b, loc, n), one,
+        b, loc, w.zero, arith::ConstantIndexOp::create(b, loc, n), w.one,
         ValueRange{zeroI64},
         [&](OpBuilder &b, Location loc, Value j, ValueRange iterArgs) {
           Value count = iterArgs[0];
-          Value room = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                             count, maxOutI64);
-          Value candidate = room;
-          if (std::optional<APFloat> threshold = getScoreThreshold()) {
-            Value score = memref::LoadOp::create(
-                b, loc, getSortedScores(), ValueRange{batch, klass, j});
-            if (!score.getType().isF32())
-              score = arith::ExtFOp::create(b, loc, b.getF32Type(), score);
-            Value bound = arith::ConstantOp::create(
-                b, loc, b.getF32FloatAttr(threshold->convertToFloat()));
-            Value above =
-                arith::CmpFOp::create(b, loc, scorePredicate, score, bound);
-            candidate = arith::AndIOp::create(b, loc, room, above);
-          }
           auto visit = scf::IfOp::create(
-              b, loc, candidate,
+              b, loc, w.candidate(b, loc, j, count),
               [&](OpBuilder &b, Location loc) {
-                Value box = memref::LoadOp::create(
-                    b, loc, getOrder(), ValueRange{batch, klass, j});
-                NmsCorners mine = corners(b, loc, box);
-                auto check = scf::ForOp::create(
-                    b, loc, zero, toIndex(b, loc, count), one,
-                    ValueRange{falseValue},
-                    [&](OpBuilder &b, Location loc, Value t,
-                        ValueRange suppressed) {
-                      Value kept = memref::LoadOp::create(
-                          b, loc, getSlotsInit(), ValueRange{batch, klass, t});
-                      NmsCorners theirs = corners(b, loc, kept);
-                      Value iou = buildNmsIoU(b, loc, mine, theirs);
-                      Value over = arith::CmpFOp::create(
-                          b, loc, iouPredicate, iou, iouThreshold);
-                      scf::YieldOp::create(
-                          b, loc,
-                          arith::OrIOp::create(b, loc, suppressed[0], over)
-                              .getResult());
-                    });
-                auto select = scf::IfOp::create(
-                    b, loc, check.getResult(0),
-                    [&](OpBuilder &b, Location loc) {
-                      scf::YieldOp::create(b, loc, count);
-                    },
-                    [&](OpBuilder &b, Location loc) {
-                      memref::StoreOp::create(
-                          b, loc, box, getSlotsInit(),
-                          ValueRange{batch, klass, toIndex(b, loc, count)});
-                      scf::YieldOp::create(
-                          b, loc,
-                          arith::AddIOp::create(b, loc, count, oneI64)
-                              .getResult());
-                    });
-                scf::YieldOp::create(b, loc, select.getResult(0));
+                scf::YieldOp::create(b, loc, w.visit(b, loc, j, count));
               },
               [&](OpBuilder &b, Location loc) {
                 scf::YieldOp::create(b, loc, count);
@@ -547,6 +569,6 @@ LogicalResult NmsPerClassOp::generateScalarImplementation(OpBuilder &b,
     count = walk.getResult(0);
   }
   memref::StoreOp::create(b, loc, count, getCountsInit(),
-                          ValueRange{batch, klass});
+                          ValueRange{w.batch, w.klass});
   return success();
 }
