@@ -74,27 +74,31 @@ void rt::setExportedCase(Artifact &artifact, const ExportedCase &info) {
     artifact.meta["case.static-verdict"] = info.staticVerdict;
 }
 
-Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
-  auto get = [&](const char *key, std::string &out) -> Status {
-    auto it = artifact.meta.find(key);
-    if (it == artifact.meta.end())
-      return makeError(std::string("meta has no '") + key +
-                       "': not an artifact written by harness fuzz "
-                       "--export-artifacts or harness compile --input");
-    out = it->second;
-    return Status::success();
-  };
-  ExportedCase info;
-  std::string seed, tolerances, pipeline, target;
-  // A hand-written program has its file name instead of a seed.
+namespace {
+
+/// The meta entry `key` into `out`, or an error naming it.
+Status metaEntry(const Artifact &artifact, const char *key, std::string &out) {
+  auto it = artifact.meta.find(key);
+  if (it == artifact.meta.end())
+    return makeError(std::string("meta has no '") + key +
+                     "': not an artifact written by harness fuzz "
+                     "--export-artifacts or harness compile --input");
+  out = it->second;
+  return Status::success();
+}
+
+/// Where the case comes from: its seed (a hand-written program's file name
+/// instead, seed 0) and whether it carries the reference's outputs.
+Status readOrigin(const Artifact &artifact, ExportedCase &info,
+                  std::string &seed) {
   if (auto program = artifact.meta.find("case.program");
       program != artifact.meta.end()) {
     if (program->second.empty())
       return makeError("meta 'case.program' is empty");
     info.program = program->second;
     seed = "0";
-  } else if (Status s = get("case.seed", seed); !s) {
-    return s.error();
+  } else if (Status s = metaEntry(artifact, "case.seed", seed); !s) {
+    return s;
   }
   if (auto expected = artifact.meta.find("case.expected");
       expected != artifact.meta.end()) {
@@ -107,6 +111,14 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
   if (auto note = artifact.meta.find("case.expected-note");
       note != artifact.meta.end())
     info.noReferenceNote = note->second;
+  return Status::success();
+}
+
+/// The case's facts from the artifact's meta, each bad or missing key named.
+Status readCaseMeta(const Artifact &artifact, ExportedCase &info) {
+  std::string seed, tolerances, pipeline, target;
+  if (Status s = readOrigin(artifact, info, seed); !s)
+    return s;
   auto optional = [&](const char *key) {
     auto it = artifact.meta.find(key);
     return it == artifact.meta.end() ? std::string() : it->second;
@@ -129,8 +141,8 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
         {"case.inputs", &info.inputs},
         {"case.faults", &info.faults},
         {"case.tolerances", &tolerances}})
-    if (Status s = get(key, *slot); !s)
-      return s.error();
+    if (Status s = metaEntry(artifact, key, *slot); !s)
+      return s;
   std::optional<PipelineKind> pipelineKind = parsePipelineKind(pipeline);
   std::optional<TargetKind> targetKind = parseTargetKind(target);
   if (!pipelineKind)
@@ -150,7 +162,23 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
                          "'");
       info.tolerances.push_back(ulps);
     }
+  return Status::success();
+}
+
+/// Whether the artifact carries what its case needs: nothing when the
+/// inputs and expected outputs are made again from the program, else its
+/// inputs, and the expected outputs with a tolerance each when it has a
+/// reference.
+Status checkCarried(const Artifact &artifact, const ExportedCase &info) {
   size_t outputs = artifact.plan.outputs().size();
+  auto oneTolerancePerOutput = [&]() -> Status {
+    if (info.tolerances.size() != outputs)
+      return makeError("meta 'case.tolerances' has " +
+                       std::to_string(info.tolerances.size()) +
+                       " entries for " + std::to_string(outputs) +
+                       " outputs");
+    return Status::success();
+  };
   if (info.regenerated()) {
     // Inputs and expected outputs are made from the benchmark's or the
     // case's program.
@@ -160,11 +188,7 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
                                        : "meta 'case.bench' names a "
                                          "benchmark") +
                        " but the artifact carries inputs or expected outputs");
-    if (info.tolerances.size() != outputs)
-      return makeError("meta 'case.tolerances' has " +
-                       std::to_string(info.tolerances.size()) +
-                       " entries for " + std::to_string(outputs) + " outputs");
-    return info;
+    return oneTolerancePerOutput();
   }
   if (artifact.inputs.size() != artifact.plan.inputs().size())
     return makeError("the artifact does not carry its inputs");
@@ -172,14 +196,21 @@ Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
     if (!artifact.expected.empty() || !info.tolerances.empty())
       return makeError("meta 'case.expected' is none but the artifact "
                        "carries expected outputs or tolerances");
-    return info;
+    return Status::success();
   }
   if (artifact.expected.size() != outputs)
     return makeError("the artifact does not carry its inputs and expected "
                      "outputs");
-  if (info.tolerances.size() != outputs)
-    return makeError("meta 'case.tolerances' has " +
-                     std::to_string(info.tolerances.size()) +
-                     " entries for " + std::to_string(outputs) + " outputs");
+  return oneTolerancePerOutput();
+}
+
+} // namespace
+
+Result<ExportedCase> rt::getExportedCase(const Artifact &artifact) {
+  ExportedCase info;
+  if (Status s = readCaseMeta(artifact, info); !s)
+    return s.error();
+  if (Status s = checkCarried(artifact, info); !s)
+    return s.error();
   return info;
 }
