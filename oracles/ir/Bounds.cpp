@@ -168,45 +168,63 @@ std::string describe(const Access &access, const Index &index,
 /// and operands, the side.
 using BoundKey = std::vector<const void *>;
 
-/// Checks the accesses of one kernel; stops at its first finding or when
-/// `deadline` passes. False when the deadline passed.
-bool checkKernel(const Kernel &kernel,
-                 std::chrono::steady_clock::time_point deadline,
-                 std::vector<IrFinding> &out) {
-  KernelInfo info = kernelInfo(kernel);
-  Intervals intervals(info);
-  Evaluability evaluable(info);
-  std::map<BoundKey, std::optional<int64_t>> bounds;
-  bool inTime = true;
-  kernel.body->walk([&](Operation *op) -> WalkResult {
-    std::optional<Access> access = accessOf(op);
-    if (!access)
-      return WalkResult::advance();
-    if (std::chrono::steady_clock::now() > deadline) {
-      inTime = false;
-      return WalkResult::interrupt();
-    }
+/// The check of one kernel's accesses: its facts, intervals and
+/// evaluability, and the bounds step 2 found, shared by the accesses of a
+/// block that use the same index.
+class KernelCheck {
+public:
+  explicit KernelCheck(const Kernel &kernel)
+      : kernel(kernel), info(kernelInfo(kernel)), intervals(info),
+        evaluable(info) {}
+
+  /// Checks access `op`; interrupts at a finding (added to `out`).
+  WalkResult visit(Operation *op, const Access &access,
+                   std::vector<IrFinding> &out) {
     std::optional<SmallVector<Scope, 6>> scopes = scopesOf(op, kernel);
     if (!scopes)
       return WalkResult::advance();
+    SmallVector<Index> suspicious;
+    SmallVector<Excursion> excursions;
+    if (!inDoubt(access, *scopes, suspicious, excursions))
+      return WalkResult::advance();
+    keepBeyondBounds(op, *scopes, suspicious, excursions);
+    if (suspicious.empty())
+      return WalkResult::advance();
+    // Step 3: a witness.
+    if (!searchWitness(info, *scopes, suspicious, excursions))
+      return WalkResult::advance();
+    for (auto [index, excursion] : llvm::zip(suspicious, excursions)) {
+      if (!excursion.witnessed)
+        continue;
+      out.push_back({Verdict::OutOfBounds, kernel.name,
+                     describe(access, index, *excursion.witnessed),
+                     op->getLoc()});
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  }
 
-    // Step 1: intervals settle most indices. Those they do not are in
-    // doubt, unless no execution could be evaluated (an index computed from
-    // loaded values): step 3 could then never confirm a finding.
+private:
+  /// Step 1: intervals settle most indices. Those they do not are in doubt
+  /// (into `suspicious`, with the side of each excursion), unless no
+  /// execution could be evaluated (an index computed from loaded values):
+  /// step 3 could then never confirm a finding. False when nothing is in
+  /// doubt or the access never runs (an empty loop).
+  bool inDoubt(const Access &access, ArrayRef<Scope> scopes,
+               SmallVector<Index> &suspicious,
+               SmallVector<Excursion> &excursions) {
     SmallVector<GuardFact> facts;
-    for (const Scope &scope : *scopes)
+    for (const Scope &scope : scopes)
       if (scope.kind == Scope::If)
         intervals.assume(cast<scf::IfOp>(scope.op).getCondition(),
                          scope.thenBranch, facts);
-    SmallVector<Index> suspicious;
-    SmallVector<Excursion> excursions;
-    for (const Index &index : access->indices) {
+    for (const Index &index : access.indices) {
       if (!llvm::all_of(index.operands,
                         [&](Value v) { return evaluable.of(v); }))
         continue;
       std::optional<Range> range = intervals.ofIndex(index, facts);
       if (range && range->hi < range->lo)
-        return WalkResult::advance(); // Never executed (an empty loop).
+        return false; // Never executed (an empty loop).
       if (!range || range->hi + index.extent > index.size) {
         suspicious.push_back(index);
         excursions.push_back({true, 0, {}});
@@ -216,23 +234,30 @@ bool checkKernel(const Kernel &kernel,
         excursions.push_back({false, 0, {}});
       }
     }
-    if (suspicious.empty())
-      return WalkResult::advance();
+    return !suspicious.empty();
+  }
 
-    // Step 2: bounds, with the enclosing guards, of what is in doubt. The
-    // guards are those of the access's block: bounds are shared by the
-    // accesses of a block that use the same index.
-    auto keyOf = [&](const Index &index, const Excursion &excursion) {
-      BoundKey key = {op->getBlock(), index.map.getAsOpaquePointer(),
-                      reinterpret_cast<const void *>(
-                          static_cast<uintptr_t>(excursion.over))};
-      for (Value operand : index.operands)
-        key.push_back(operand.getAsOpaquePointer());
-      return key;
-    };
+  /// Step 2's key of an index side at access `op`.
+  static BoundKey keyOf(Operation *op, const Index &index,
+                        const Excursion &excursion) {
+    BoundKey key = {op->getBlock(), index.map.getAsOpaquePointer(),
+                    reinterpret_cast<const void *>(
+                        static_cast<uintptr_t>(excursion.over))};
+    for (Value operand : index.operands)
+      key.push_back(operand.getAsOpaquePointer());
+    return key;
+  }
+
+  /// Step 2: bounds, with the enclosing guards, of what is in doubt; keeps
+  /// the sides whose bound leaves the buffer (an unbounded one has nothing
+  /// to confirm). The guards are those of the access's block: bounds are
+  /// shared by the accesses of a block that use the same index.
+  void keepBeyondBounds(Operation *op, ArrayRef<Scope> scopes,
+                        SmallVector<Index> &suspicious,
+                        SmallVector<Excursion> &excursions) {
     SmallVector<unsigned> uncached;
     for (unsigned i = 0; i < suspicious.size(); ++i)
-      if (!bounds.count(keyOf(suspicious[i], excursions[i])))
+      if (!bounds.count(keyOf(op, suspicious[i], excursions[i])))
         uncached.push_back(i);
     if (!uncached.empty()) {
       unsigned visited = 0;
@@ -241,18 +266,20 @@ bool checkKernel(const Kernel &kernel,
       for (unsigned i : uncached)
         columns.push_back(
             constraints.addIndex(suspicious[i].map, suspicious[i].operands));
-      for (const Scope &scope : *scopes)
+      for (const Scope &scope : scopes)
         if (scope.kind == Scope::If)
           constraints.assume(cast<scf::IfOp>(scope.op).getCondition(),
                              scope.thenBranch);
       for (auto [i, column] : llvm::zip(uncached, columns))
-        bounds[keyOf(suspicious[i], excursions[i])] = constraints.constantBound(
-            excursions[i].over ? BoundType::UB : BoundType::LB, column);
+        bounds[keyOf(op, suspicious[i], excursions[i])] =
+            constraints.constantBound(
+                excursions[i].over ? BoundType::UB : BoundType::LB, column);
     }
     unsigned kept = 0;
     for (unsigned i = 0; i < suspicious.size(); ++i) {
       Excursion &excursion = excursions[i];
-      std::optional<int64_t> bound = bounds[keyOf(suspicious[i], excursion)];
+      std::optional<int64_t> bound =
+          bounds[keyOf(op, suspicious[i], excursion)];
       if (!bound)
         continue; // Unbounded: nothing to confirm.
       if (excursion.over) {
@@ -270,21 +297,31 @@ bool checkKernel(const Kernel &kernel,
     }
     suspicious.truncate(kept);
     excursions.truncate(kept);
-    if (suspicious.empty())
-      return WalkResult::advance();
+  }
 
-    // Step 3: a witness.
-    if (!searchWitness(info, *scopes, suspicious, excursions))
+  const Kernel &kernel;
+  KernelInfo info;
+  Intervals intervals;
+  Evaluability evaluable;
+  std::map<BoundKey, std::optional<int64_t>> bounds;
+};
+
+/// Checks the accesses of one kernel; stops at its first finding or when
+/// `deadline` passes. False when the deadline passed.
+bool checkKernel(const Kernel &kernel,
+                 std::chrono::steady_clock::time_point deadline,
+                 std::vector<IrFinding> &out) {
+  KernelCheck check(kernel);
+  bool inTime = true;
+  kernel.body->walk([&](Operation *op) -> WalkResult {
+    std::optional<Access> access = accessOf(op);
+    if (!access)
       return WalkResult::advance();
-    for (auto [index, excursion] : llvm::zip(suspicious, excursions)) {
-      if (!excursion.witnessed)
-        continue;
-      out.push_back({Verdict::OutOfBounds, kernel.name,
-                     describe(*access, index, *excursion.witnessed),
-                     op->getLoc()});
+    if (std::chrono::steady_clock::now() > deadline) {
+      inTime = false;
       return WalkResult::interrupt();
     }
-    return WalkResult::advance();
+    return check.visit(op, *access, out);
   });
   return inTime;
 }
