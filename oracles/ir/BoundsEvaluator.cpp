@@ -198,101 +198,57 @@ std::optional<int64_t> Evaluator::value(Value value, unsigned depth) {
   return result;
 }
 
-std::optional<int64_t> Evaluator::compute(Value value, unsigned depth) {
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto iv = ivs.find(arg);
-    if (iv != ivs.end())
-      return iv->second;
-    if (!info_.launch)
-      return std::nullopt;
-    std::optional<LaunchArgument> what = launchArgument(info_.launch, arg);
-    if (!what)
-      return std::nullopt;
-    return what->isSize ? info_.extent(what->id)
-                        : std::optional<int64_t>(ids[what->id]);
-  }
-  Operation *def = value.getDefiningOp();
-  if (!isEvaluable(def))
-    return std::nullopt;
-  unsigned width = widthOf(value.getType());
-  APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant)))
-    return constant.getBitWidth() > 64 ? std::nullopt
-                                       : std::optional<int64_t>(signExtend(
-                                             constant.getZExtValue(), width));
-  if (std::optional<unsigned> id = idOf(def)) {
-    if (*id < kNumIds)
-      return ids[*id];
-    if (*id < 2 * kNumIds)
-      return info_.extent(*id - kNumIds);
-    unsigned d = *id - 2 * kNumIds;
-    std::optional<int64_t> threads = info_.extent(kThreadX + d);
-    if (!threads)
-      return std::nullopt;
-    return ids[kBlockX + d] * *threads + ids[kThreadX + d];
-  }
-  SmallVector<int64_t, 4> operands;
-  for (Value operand : def->getOperands()) {
-    std::optional<int64_t> v = this->value(operand, depth + 1);
-    if (!v)
-      return std::nullopt;
-    operands.push_back(*v);
-  }
+namespace {
+
+/// An affine.apply, min or max on its operands' values.
+std::optional<int64_t> foldAffine(Operation *def, ArrayRef<int64_t> all) {
   if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
     AffineMap map = apply.getAffineMap();
-    ArrayRef<int64_t> all(operands);
     return evaluateAffineOn(map.getResult(0), all, map.getNumDims());
   }
-  if (isa<affine::AffineMinOp, affine::AffineMaxOp>(def)) {
-    AffineMap map = isa<affine::AffineMinOp>(def)
-                        ? cast<affine::AffineMinOp>(def).getMap()
-                        : cast<affine::AffineMaxOp>(def).getMap();
-    ArrayRef<int64_t> all(operands);
-    std::optional<int64_t> best;
-    for (AffineExpr result : map.getResults()) {
-      std::optional<int64_t> v =
-          evaluateAffineOn(result, all, map.getNumDims());
-      if (!v)
-        return std::nullopt;
-      if (!best || (isa<affine::AffineMinOp>(def) ? *v < *best : *v > *best))
-        best = v;
-    }
-    return best;
-  }
-  if (auto select = dyn_cast<arith::SelectOp>(def)) {
-    if (!select.getCondition().getType().isInteger(1))
+  bool min = isa<affine::AffineMinOp>(def);
+  AffineMap map = min ? cast<affine::AffineMinOp>(def).getMap()
+                      : cast<affine::AffineMaxOp>(def).getMap();
+  std::optional<int64_t> best;
+  for (AffineExpr result : map.getResults()) {
+    std::optional<int64_t> v = evaluateAffineOn(result, all, map.getNumDims());
+    if (!v)
       return std::nullopt;
-    return operands[0] != 0 ? operands[1] : operands[2];
+    if (!best || (min ? *v < *best : *v > *best))
+      best = v;
   }
-  unsigned operandWidth = widthOf(def->getOperand(0).getType());
-  if (operandWidth == 0)
-    return std::nullopt;
-  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(def))
-    return signExtend(static_cast<uint64_t>(operands[0]), width);
-  if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(def))
-    return signExtend(zeroExtend(operands[0], operandWidth), width);
-  int64_t a = operands[0], b = operands[1];
+  return best;
+}
+
+/// arith.cmpi `predicate` on a and b (operands of `width` bits): -1 (i1
+/// true) or 0.
+int64_t compareInts(arith::CmpIPredicate predicate, int64_t a, int64_t b,
+                    unsigned width) {
+  uint64_t ca = zeroExtend(a, width), cb = zeroExtend(b, width);
+  bool result = false;
+  switch (predicate) {
+  case arith::CmpIPredicate::eq: result = a == b; break;
+  case arith::CmpIPredicate::ne: result = a != b; break;
+  case arith::CmpIPredicate::slt: result = a < b; break;
+  case arith::CmpIPredicate::sle: result = a <= b; break;
+  case arith::CmpIPredicate::sgt: result = a > b; break;
+  case arith::CmpIPredicate::sge: result = a >= b; break;
+  case arith::CmpIPredicate::ult: result = ca < cb; break;
+  case arith::CmpIPredicate::ule: result = ca <= cb; break;
+  case arith::CmpIPredicate::ugt: result = ca > cb; break;
+  case arith::CmpIPredicate::uge: result = ca >= cb; break;
+  }
+  return result ? -1 : 0;
+}
+
+/// A binary arith op of `width` bits on a and b, wrapping as the hardware
+/// does; nullopt for a division by zero, an overflowing signed division, a
+/// shift past the width (poison) or an op it does not know.
+std::optional<int64_t> foldBinary(Operation *def, int64_t a, int64_t b,
+                                  unsigned width) {
   uint64_t ua = zeroExtend(a, width), ub = zeroExtend(b, width);
   auto wrap = [&](uint64_t v) { return signExtend(v, width); };
   int64_t minimum = signExtend(uint64_t(1) << (width - 1), width);
-  if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
-    unsigned cmpWidth = operandWidth;
-    uint64_t ca = zeroExtend(a, cmpWidth), cb = zeroExtend(b, cmpWidth);
-    bool result = false;
-    switch (cmp.getPredicate()) {
-    case arith::CmpIPredicate::eq: result = a == b; break;
-    case arith::CmpIPredicate::ne: result = a != b; break;
-    case arith::CmpIPredicate::slt: result = a < b; break;
-    case arith::CmpIPredicate::sle: result = a <= b; break;
-    case arith::CmpIPredicate::sgt: result = a > b; break;
-    case arith::CmpIPredicate::sge: result = a >= b; break;
-    case arith::CmpIPredicate::ult: result = ca < cb; break;
-    case arith::CmpIPredicate::ule: result = ca <= cb; break;
-    case arith::CmpIPredicate::ugt: result = ca > cb; break;
-    case arith::CmpIPredicate::uge: result = ca >= cb; break;
-    }
-    return result ? -1 : 0;
-  }
   if (isa<arith::AddIOp>(def))
     return wrap(ua + ub);
   if (isa<arith::SubIOp>(def))
@@ -342,6 +298,75 @@ std::optional<int64_t> Evaluator::compute(Value value, unsigned depth) {
     return a >> ub;
   }
   return std::nullopt;
+}
+
+} // namespace
+
+std::optional<int64_t> Evaluator::argumentValue(BlockArgument arg) {
+  auto iv = ivs.find(arg);
+  if (iv != ivs.end())
+    return iv->second;
+  if (!info_.launch)
+    return std::nullopt;
+  std::optional<LaunchArgument> what = launchArgument(info_.launch, arg);
+  if (!what)
+    return std::nullopt;
+  return what->isSize ? info_.extent(what->id)
+                      : std::optional<int64_t>(ids[what->id]);
+}
+
+std::optional<int64_t> Evaluator::idValue(unsigned id) {
+  if (id < kNumIds)
+    return ids[id];
+  if (id < 2 * kNumIds)
+    return info_.extent(id - kNumIds);
+  unsigned d = id - 2 * kNumIds;
+  std::optional<int64_t> threads = info_.extent(kThreadX + d);
+  if (!threads)
+    return std::nullopt;
+  return ids[kBlockX + d] * *threads + ids[kThreadX + d];
+}
+
+std::optional<int64_t> Evaluator::compute(Value value, unsigned depth) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return argumentValue(arg);
+  Operation *def = value.getDefiningOp();
+  if (!isEvaluable(def))
+    return std::nullopt;
+  unsigned width = widthOf(value.getType());
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getBitWidth() > 64 ? std::nullopt
+                                       : std::optional<int64_t>(signExtend(
+                                             constant.getZExtValue(), width));
+  if (std::optional<unsigned> id = idOf(def))
+    return idValue(*id);
+  SmallVector<int64_t, 4> operands;
+  for (Value operand : def->getOperands()) {
+    std::optional<int64_t> v = this->value(operand, depth + 1);
+    if (!v)
+      return std::nullopt;
+    operands.push_back(*v);
+  }
+  if (isa<affine::AffineApplyOp, affine::AffineMinOp, affine::AffineMaxOp>(
+          def))
+    return foldAffine(def, operands);
+  if (auto select = dyn_cast<arith::SelectOp>(def)) {
+    if (!select.getCondition().getType().isInteger(1))
+      return std::nullopt;
+    return operands[0] != 0 ? operands[1] : operands[2];
+  }
+  unsigned operandWidth = widthOf(def->getOperand(0).getType());
+  if (operandWidth == 0)
+    return std::nullopt;
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(def))
+    return signExtend(static_cast<uint64_t>(operands[0]), width);
+  if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(def))
+    return signExtend(zeroExtend(operands[0], operandWidth), width);
+  if (auto cmp = dyn_cast<arith::CmpIOp>(def))
+    return compareInts(cmp.getPredicate(), operands[0], operands[1],
+                       operandWidth);
+  return foldBinary(def, operands[0], operands[1], width);
 }
 
 } // namespace sift::oracle::bounds

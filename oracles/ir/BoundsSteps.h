@@ -197,6 +197,14 @@ private:
 
   std::optional<int64_t> compute(mlir::Value value, unsigned depth);
 
+  /// A block argument: a loop's variable at this point, or a launch's id
+  /// or size.
+  std::optional<int64_t> argumentValue(mlir::BlockArgument arg);
+
+  /// GPU id `id` (idOf's numbering): a thread or block id, a size, or a
+  /// global id.
+  std::optional<int64_t> idValue(unsigned id);
+
   const KernelInfo &info_;
   llvm::DenseSet<mlir::Value> scanned_;
   llvm::DenseMap<mlir::Value, int64_t> cache_;
