@@ -126,14 +126,58 @@ struct LlvmExternal {
   bool isFunction = true;
 };
 
-} // namespace
-
-std::vector<StaticFinding> checkLlvmIr(std::string_view llvmIrText,
-                                       bool libdeviceLinked,
-                                       bool rocmDeviceLibsLinked) {
+/// What the checks need of an LLVM IR module's text: its external
+/// declarations, its functions and the names each uses, its triple.
+struct LlvmModuleText {
   std::vector<LlvmExternal> externals;
   std::vector<LlvmFunction> functions;
   bool nvptx = false;
+};
+
+/// A top-level line that is not a function body's: the triple, a
+/// declaration, a definition (true: its body follows) or a global.
+bool readTopLevelLine(std::string_view line, LlvmModuleText &module) {
+  std::vector<std::string_view> words = llvmWords(line);
+  if (words.empty())
+    return false;
+  if (words[0] == "target" && words.size() >= 4 && words[1] == "triple")
+    module.nvptx = startsWith(words[3], "\"nvptx");
+  if (words[0] == "declare") {
+    std::string_view name = firstLlvmName(line);
+    if (!name.empty())
+      module.externals.push_back({std::string(name), true});
+  } else if (words[0] == "define") {
+    std::string_view name = firstLlvmName(line);
+    LlvmFunction function;
+    function.name = std::string(name);
+    for (std::string_view word : words)
+      if (word == "ptx_kernel" || word == "amdgpu_kernel" ||
+          word == "spir_kernel")
+        function.isKernel = true;
+    module.functions.push_back(std::move(function));
+    // The printer puts `{` at the end of the define line and `}` alone.
+    return words.back() == "{";
+  } else if (words[0][0] == '@' && words.size() >= 3 && words[1] == "=") {
+    // @name = [linkage...] [addrspace(N)] global|constant type ...
+    bool external = false, shared = false;
+    for (size_t w = 2; w < words.size(); ++w) {
+      if (words[w] == "external" || words[w] == "extern_weak")
+        external = true;
+      else if (words[w] == "addrspace(3)")
+        shared = true;
+      else if (words[w] == "global" || words[w] == "constant")
+        break;
+    }
+    std::string_view name = firstLlvmName(line);
+    if (external && !shared && !name.empty())
+      module.externals.push_back({std::string(name), false});
+  }
+  return false;
+}
+
+/// The module's externals, functions and triple, line by line.
+LlvmModuleText readLlvmModule(std::string_view llvmIrText) {
+  LlvmModuleText module;
   bool inBody = false;
   size_t pos = 0;
   while (pos < llvmIrText.size()) {
@@ -149,67 +193,47 @@ std::vector<StaticFinding> checkLlvmIr(std::string_view llvmIrText,
       if (line == "}")
         inBody = false;
       else
-        collectLlvmNames(line, functions.back().uses);
+        collectLlvmNames(line, module.functions.back().uses);
       continue;
     }
-    std::vector<std::string_view> words = llvmWords(line);
-    if (words.empty())
-      continue;
-    if (words[0] == "target" && words.size() >= 4 && words[1] == "triple")
-      nvptx = startsWith(words[3], "\"nvptx");
-    if (words[0] == "declare") {
-      std::string_view name = firstLlvmName(line);
-      if (!name.empty())
-        externals.push_back({std::string(name), true});
-    } else if (words[0] == "define") {
-      std::string_view name = firstLlvmName(line);
-      LlvmFunction function;
-      function.name = std::string(name);
-      for (std::string_view word : words)
-        if (word == "ptx_kernel" || word == "amdgpu_kernel" ||
-            word == "spir_kernel")
-          function.isKernel = true;
-      functions.push_back(std::move(function));
-      // The printer puts `{` at the end of the define line and `}` alone.
-      inBody = words.back() == "{";
-    } else if (words[0][0] == '@' && words.size() >= 3 && words[1] == "=") {
-      // @name = [linkage...] [addrspace(N)] global|constant type ...
-      bool external = false, shared = false;
-      for (size_t w = 2; w < words.size(); ++w) {
-        if (words[w] == "external" || words[w] == "extern_weak")
-          external = true;
-        else if (words[w] == "addrspace(3)")
-          shared = true;
-        else if (words[w] == "global" || words[w] == "constant")
-          break;
-      }
-      std::string_view name = firstLlvmName(line);
-      if (external && !shared && !name.empty())
-        externals.push_back({std::string(name), false});
-    }
+    inBody = readTopLevelLine(line, module);
   }
+  return module;
+}
 
+/// Whether external `name` is one the kernel may call: an LLVM intrinsic,
+/// a linked device library's function, a CUDA system call on nvptx.
+bool resolvedExternal(const std::string &name, bool nvptx, bool libdeviceLinked,
+                      bool rocmDeviceLibsLinked) {
+  if (startsWith(name, "llvm."))
+    return true;
+  if (libdeviceLinked && startsWith(name, "__nv_"))
+    return true;
+  if (rocmDeviceLibsLinked &&
+      (startsWith(name, "__ocml_") || startsWith(name, "__ockl_") ||
+       startsWith(name, "__oclc_")))
+    return true;
+  return nvptx && isCudaSystemCall(name);
+}
+
+} // namespace
+
+std::vector<StaticFinding> checkLlvmIr(std::string_view llvmIrText,
+                                       bool libdeviceLinked,
+                                       bool rocmDeviceLibsLinked) {
+  LlvmModuleText module = readLlvmModule(llvmIrText);
   std::vector<StaticFinding> findings;
-  for (const LlvmExternal &external : externals) {
+  for (const LlvmExternal &external : module.externals) {
     const std::string &name = external.name;
     bool allocation = isAllocationSymbol(name);
-    if (!allocation) {
-      if (startsWith(name, "llvm."))
-        continue;
-      if (libdeviceLinked && startsWith(name, "__nv_"))
-        continue;
-      if (rocmDeviceLibsLinked &&
-          (startsWith(name, "__ocml_") || startsWith(name, "__ockl_") ||
-           startsWith(name, "__oclc_")))
-        continue;
-      if (nvptx && isCudaSystemCall(name))
-        continue;
-    }
+    if (!allocation && resolvedExternal(name, module.nvptx, libdeviceLinked,
+                                        rocmDeviceLibsLinked))
+      continue;
     Verdict verdict =
         allocation ? Verdict::MallocInKernel : Verdict::UnresolvedSymbol;
     std::string what = external.isFunction ? "function " : "global ";
     bool used = false;
-    for (const LlvmFunction &function : functions) {
+    for (const LlvmFunction &function : module.functions) {
       if (std::find(function.uses.begin(), function.uses.end(), name) ==
           function.uses.end())
         continue;
