@@ -69,6 +69,169 @@ namespace {
 /// axis by i64 indices. Anything else (another
 /// comparator, another op, a dynamic shape) puts the program outside the
 /// reference's reach: the error says which op.
+/// The body of a linalg.generic read as one of the model's elementwise
+/// ops or an iota: the op (`model`) and the generic's inputs it reads
+/// (`operands`).
+class GenericBody {
+public:
+  GenericBody(mlir::linalg::GenericOp generic)
+      : body(generic.getRegion().front()),
+        numInputs(generic.getNumDpsInputs()),
+        inputs(generic.getDpsInputs()) {
+    model.kind = gen::OpKind::Elementwise;
+  }
+
+  /// Whether `result` (what the body yields) is one the model knows.
+  bool match(mlir::Value result) {
+    mlir::Operation *def = result.getDefiningOp();
+    if (!def || def->getBlock() != &body)
+      return false;
+    if (auto cast = llvm::dyn_cast<mlir::arith::IndexCastOp>(def))
+      return matchIota(cast);
+    if (auto div = llvm::dyn_cast<mlir::arith::DivFOp>(def))
+      return matchSigmoid(div);
+    if (std::optional<bool> matched = matchUnary(def))
+      return *matched;
+    return matchBinary(def);
+  }
+
+  gen::Op model;
+  std::vector<mlir::Value> operands;
+
+private:
+  /// The generic's input a body value reads, or nullopt.
+  std::optional<size_t> inputOf(mlir::Value value) {
+    auto argument = llvm::dyn_cast<mlir::BlockArgument>(value);
+    if (!argument || argument.getOwner() != &body ||
+        argument.getArgNumber() >= numInputs)
+      return std::nullopt;
+    return argument.getArgNumber();
+  }
+
+  static mlir::Attribute constantOf(mlir::Value value) {
+    if (auto constant = value.getDefiningOp<mlir::arith::ConstantOp>())
+      return constant.getValue();
+    return nullptr;
+  }
+
+  static bool isOne(mlir::Value value) {
+    auto attr = llvm::dyn_cast_or_null<mlir::FloatAttr>(constantOf(value));
+    return attr && attr.getValue().isExactlyValue(1.0);
+  }
+
+  bool unary(gen::EwKind kind, mlir::Value operand) {
+    std::optional<size_t> input = inputOf(operand);
+    if (!input)
+      return false;
+    model.ew = kind;
+    operands = {inputs[*input]};
+    return true;
+  }
+
+  bool binary(gen::EwKind kind, std::optional<gen::EwKind> withConst,
+              mlir::Value lhs, mlir::Value rhs) {
+    std::optional<size_t> a = inputOf(lhs), b = inputOf(rhs);
+    if (a && b) {
+      model.ew = kind;
+      operands = {inputs[*a], inputs[*b]};
+      return true;
+    }
+    // x op c and, for the commutative ops that have one, c op x.
+    if (!withConst || (a.has_value() == b.has_value()))
+      return false;
+    mlir::Attribute constant = constantOf(a ? rhs : lhs);
+    if (auto f = llvm::dyn_cast_or_null<mlir::FloatAttr>(constant)) {
+      model.constant = f.getValueAsDouble();
+    } else if (auto i = llvm::dyn_cast_or_null<mlir::IntegerAttr>(constant)) {
+      model.intConstant = i.getValue().getSExtValue();
+    } else {
+      return false;
+    }
+    model.ew = *withConst;
+    operands = {inputs[a ? *a : *b]};
+    return true;
+  }
+
+  /// An iota: the index of a dimension, cast, with no input.
+  bool matchIota(mlir::arith::IndexCastOp cast) {
+    auto index = cast.getIn().getDefiningOp<mlir::linalg::IndexOp>();
+    if (!index || numInputs != 0)
+      return false;
+    model.kind = gen::OpKind::Iota;
+    model.dimension = static_cast<int64_t>(index.getDim());
+    return true;
+  }
+
+  /// Sigmoid: 1 / (1 + exp(-x)), the addition either way round.
+  bool matchSigmoid(mlir::arith::DivFOp div) {
+    auto add = div.getRhs().getDefiningOp<mlir::arith::AddFOp>();
+    if (!isOne(div.getLhs()) || !add)
+      return false;
+    mlir::Value other = isOne(add.getLhs())   ? add.getRhs()
+                        : isOne(add.getRhs()) ? add.getLhs()
+                                              : mlir::Value();
+    auto exp =
+        other ? other.getDefiningOp<mlir::math::ExpOp>() : mlir::math::ExpOp();
+    auto neg = exp ? exp.getOperand().getDefiningOp<mlir::arith::NegFOp>()
+                   : mlir::arith::NegFOp();
+    return neg && unary(gen::EwKind::Sigmoid, neg.getOperand());
+  }
+
+  /// A unary op of the model (nullopt: not one of them).
+  std::optional<bool> matchUnary(mlir::Operation *def) {
+    if (auto o = llvm::dyn_cast<mlir::arith::NegFOp>(def))
+      return unary(gen::EwKind::NegF, o.getOperand());
+    if (auto o = llvm::dyn_cast<mlir::math::AbsFOp>(def))
+      return unary(gen::EwKind::AbsF, o.getOperand());
+    if (auto o = llvm::dyn_cast<mlir::arith::ExtFOp>(def))
+      return unary(gen::EwKind::ExtF, o.getIn());
+    if (auto o = llvm::dyn_cast<mlir::arith::TruncFOp>(def))
+      return unary(gen::EwKind::TruncF, o.getIn());
+    if (auto o = llvm::dyn_cast<mlir::arith::SIToFPOp>(def))
+      return unary(gen::EwKind::SIToFP, o.getIn());
+    if (auto o = llvm::dyn_cast<mlir::arith::ExtSIOp>(def))
+      return unary(gen::EwKind::ExtSI, o.getIn());
+    if (auto o = llvm::dyn_cast<mlir::arith::TruncIOp>(def))
+      return unary(gen::EwKind::TruncI, o.getIn());
+    return std::nullopt;
+  }
+
+  /// A binary op of the model, of two inputs or an input and a constant.
+  bool matchBinary(mlir::Operation *def) {
+    auto both = [&](auto o, gen::EwKind kind,
+                    std::optional<gen::EwKind> withConst = std::nullopt) {
+      return binary(kind, withConst, o.getLhs(), o.getRhs());
+    };
+    if (auto o = llvm::dyn_cast<mlir::arith::AddFOp>(def))
+      return both(o, gen::EwKind::AddF, gen::EwKind::AddConstF);
+    if (auto o = llvm::dyn_cast<mlir::arith::MulFOp>(def))
+      return both(o, gen::EwKind::MulF, gen::EwKind::MulConstF);
+    if (auto o = llvm::dyn_cast<mlir::arith::SubFOp>(def))
+      return both(o, gen::EwKind::SubF);
+    if (auto o = llvm::dyn_cast<mlir::arith::MaximumFOp>(def))
+      return both(o, gen::EwKind::MaximumF);
+    if (auto o = llvm::dyn_cast<mlir::arith::MinimumFOp>(def))
+      return both(o, gen::EwKind::MinimumF);
+    if (auto o = llvm::dyn_cast<mlir::arith::AddIOp>(def))
+      return both(o, gen::EwKind::AddI, gen::EwKind::AddConstI);
+    if (auto o = llvm::dyn_cast<mlir::arith::MulIOp>(def))
+      return both(o, gen::EwKind::MulI, gen::EwKind::MulConstI);
+    if (auto o = llvm::dyn_cast<mlir::arith::SubIOp>(def))
+      return both(o, gen::EwKind::SubI);
+    if (auto o = llvm::dyn_cast<mlir::arith::XOrIOp>(def))
+      return both(o, gen::EwKind::XOrI);
+    if (auto o = llvm::dyn_cast<mlir::arith::MaxSIOp>(def))
+      return both(o, gen::EwKind::MaxSI);
+    if (auto o = llvm::dyn_cast<mlir::arith::MinSIOp>(def))
+      return both(o, gen::EwKind::MinSI);
+    return false;
+  }
+
+  mlir::Block &body;
+  size_t numInputs;
+  llvm::SmallVector<mlir::Value> inputs;
+};
+
 class ModelImporter {
 public:
   Result<gen::Program> run(mlir::func::FuncOp main) {
@@ -379,135 +542,11 @@ private:
     auto yield = llvm::cast<mlir::linalg::YieldOp>(body.getTerminator());
     if (yield.getNumOperands() != 1)
       return makeError(where(op) + " yields more than one value");
-    llvm::SmallVector<mlir::Value> inputs(generic.getDpsInputs());
-
-    gen::Op model;
-    // The generic's input a body value reads, or nullopt.
-    auto inputOf = [&](mlir::Value value) -> std::optional<size_t> {
-      auto argument = llvm::dyn_cast<mlir::BlockArgument>(value);
-      if (!argument || argument.getOwner() != &body ||
-          argument.getArgNumber() >= numInputs)
-        return std::nullopt;
-      return argument.getArgNumber();
-    };
-    auto constantOf = [](mlir::Value value) -> mlir::Attribute {
-      if (auto constant = value.getDefiningOp<mlir::arith::ConstantOp>())
-        return constant.getValue();
-      return nullptr;
-    };
-    auto isOne = [&](mlir::Value value) {
-      auto attr = llvm::dyn_cast_or_null<mlir::FloatAttr>(constantOf(value));
-      return attr && attr.getValue().isExactlyValue(1.0);
-    };
-    std::vector<mlir::Value> operands;
-    auto unary = [&](gen::EwKind kind, mlir::Value operand) {
-      std::optional<size_t> input = inputOf(operand);
-      if (!input)
-        return false;
-      model.ew = kind;
-      operands = {inputs[*input]};
-      return true;
-    };
-    auto binary = [&](gen::EwKind kind, std::optional<gen::EwKind> withConst,
-                      mlir::Value lhs, mlir::Value rhs) {
-      std::optional<size_t> a = inputOf(lhs), b = inputOf(rhs);
-      if (a && b) {
-        model.ew = kind;
-        operands = {inputs[*a], inputs[*b]};
-        return true;
-      }
-      // x op c and, for the commutative ops that have one, c op x.
-      if (!withConst || (a.has_value() == b.has_value()))
-        return false;
-      mlir::Attribute constant = constantOf(a ? rhs : lhs);
-      if (auto f = llvm::dyn_cast_or_null<mlir::FloatAttr>(constant)) {
-        model.constant = f.getValueAsDouble();
-      } else if (auto i = llvm::dyn_cast_or_null<mlir::IntegerAttr>(constant)) {
-        model.intConstant = i.getValue().getSExtValue();
-      } else {
-        return false;
-      }
-      model.ew = *withConst;
-      operands = {inputs[a ? *a : *b]};
-      return true;
-    };
-
-    mlir::Value result = yield.getOperand(0);
-    mlir::Operation *def = result.getDefiningOp();
-    bool matched = false;
-    model.kind = gen::OpKind::Elementwise;
-    if (!def || def->getBlock() != &body) {
-      matched = false;
-    } else if (auto cast = llvm::dyn_cast<mlir::arith::IndexCastOp>(def)) {
-      if (auto index = cast.getIn().getDefiningOp<mlir::linalg::IndexOp>();
-          index && numInputs == 0) {
-        model.kind = gen::OpKind::Iota;
-        model.dimension = static_cast<int64_t>(index.getDim());
-        matched = true;
-      }
-    } else if (auto div = llvm::dyn_cast<mlir::arith::DivFOp>(def)) {
-      // Sigmoid: 1 / (1 + exp(-x)), the addition either way round.
-      auto add = div.getRhs().getDefiningOp<mlir::arith::AddFOp>();
-      if (isOne(div.getLhs()) && add) {
-        mlir::Value other = isOne(add.getLhs())   ? add.getRhs()
-                            : isOne(add.getRhs()) ? add.getLhs()
-                                                  : mlir::Value();
-        auto exp = other ? other.getDefiningOp<mlir::math::ExpOp>()
-                         : mlir::math::ExpOp();
-        auto neg = exp ? exp.getOperand().getDefiningOp<mlir::arith::NegFOp>()
-                       : mlir::arith::NegFOp();
-        if (neg)
-          matched = unary(gen::EwKind::Sigmoid, neg.getOperand());
-      }
-    } else if (auto o = llvm::dyn_cast<mlir::arith::NegFOp>(def)) {
-      matched = unary(gen::EwKind::NegF, o.getOperand());
-    } else if (auto o = llvm::dyn_cast<mlir::math::AbsFOp>(def)) {
-      matched = unary(gen::EwKind::AbsF, o.getOperand());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::ExtFOp>(def)) {
-      matched = unary(gen::EwKind::ExtF, o.getIn());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::TruncFOp>(def)) {
-      matched = unary(gen::EwKind::TruncF, o.getIn());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::SIToFPOp>(def)) {
-      matched = unary(gen::EwKind::SIToFP, o.getIn());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::ExtSIOp>(def)) {
-      matched = unary(gen::EwKind::ExtSI, o.getIn());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::TruncIOp>(def)) {
-      matched = unary(gen::EwKind::TruncI, o.getIn());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::AddFOp>(def)) {
-      matched = binary(gen::EwKind::AddF, gen::EwKind::AddConstF, o.getLhs(),
-                       o.getRhs());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::MulFOp>(def)) {
-      matched = binary(gen::EwKind::MulF, gen::EwKind::MulConstF, o.getLhs(),
-                       o.getRhs());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::SubFOp>(def)) {
-      matched = binary(gen::EwKind::SubF, std::nullopt, o.getLhs(), o.getRhs());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::MaximumFOp>(def)) {
-      matched =
-          binary(gen::EwKind::MaximumF, std::nullopt, o.getLhs(), o.getRhs());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::MinimumFOp>(def)) {
-      matched =
-          binary(gen::EwKind::MinimumF, std::nullopt, o.getLhs(), o.getRhs());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::AddIOp>(def)) {
-      matched = binary(gen::EwKind::AddI, gen::EwKind::AddConstI, o.getLhs(),
-                       o.getRhs());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::MulIOp>(def)) {
-      matched = binary(gen::EwKind::MulI, gen::EwKind::MulConstI, o.getLhs(),
-                       o.getRhs());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::SubIOp>(def)) {
-      matched = binary(gen::EwKind::SubI, std::nullopt, o.getLhs(), o.getRhs());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::XOrIOp>(def)) {
-      matched = binary(gen::EwKind::XOrI, std::nullopt, o.getLhs(), o.getRhs());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::MaxSIOp>(def)) {
-      matched =
-          binary(gen::EwKind::MaxSI, std::nullopt, o.getLhs(), o.getRhs());
-    } else if (auto o = llvm::dyn_cast<mlir::arith::MinSIOp>(def)) {
-      matched =
-          binary(gen::EwKind::MinSI, std::nullopt, o.getLhs(), o.getRhs());
-    }
-    if (!matched)
+    GenericBody read(generic);
+    if (!read.match(yield.getOperand(0)))
       return makeError(where(op) + " computes a body that is not one of the "
                                    "model's elementwise ops or an iota");
-    return addOp(model, op, operands);
+    return addOp(read.model, op, read.operands);
   }
 
   gen::Program program;
