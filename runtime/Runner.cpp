@@ -45,17 +45,15 @@ rt::runPlan(Device &device, const Artifact &artifact,
                  PlanRunOptions());
 }
 
-Result<std::vector<HostTensor>>
-rt::runPlan(const std::vector<Device *> &devices, const Artifact &artifact,
-            const std::vector<HostTensor> &inputs,
-            const PlanRunOptions &options) {
-  if (devices.empty())
-    return makeError("no device to run on");
-  Device &device = *devices.front();
+namespace {
+
+/// Whether the runtime can run `artifact` on `inputs`: a valid artifact,
+/// inputs of its plan's types and shapes, GPU kernels of this runtime's ABI.
+Status checkRunnable(const Artifact &artifact,
+                     const std::vector<HostTensor> &inputs) {
   if (Status s = verifyArtifact(artifact); !s)
     return makeError("invalid artifact: " + s.message());
-  const Plan &plan = artifact.plan;
-  if (Status s = checkInputs(plan, inputs); !s)
+  if (Status s = checkInputs(artifact.plan, inputs); !s)
     return s;
   auto abi = artifact.meta.find("abi");
   for (const Executable &executable : artifact.executables)
@@ -64,7 +62,15 @@ rt::runPlan(const std::vector<Device *> &devices, const Artifact &artifact,
       return makeError("the artifact's GPU kernels use ABI '" + abi->second +
                        "'; this runtime calls kernels with '" +
                        std::string(kGpuKernelAbi) + "'");
+  return Status::success();
+}
 
+/// Every plan buffer allocated on the device its allocator selection
+/// picks (into `buffers`, the device's index into `allocators`).
+Status allocateBuffers(const std::vector<Device *> &devices, const Plan &plan,
+                       const PlanRunOptions &options,
+                       std::vector<std::unique_ptr<Buffer>> &buffers,
+                       std::vector<int> &allocators) {
   // Allocator selection, memoized per (users, memory types, usage); fault
   // alloc-select-first ignores the users, and the affinity oracle says so.
   AllocatorSelector selector(
@@ -73,8 +79,6 @@ rt::runPlan(const std::vector<Device *> &devices, const Artifact &artifact,
           ? ignoreAffinityPolicy()
           : (options.allocatorPolicy ? options.allocatorPolicy
                                      : firstUserPolicy()));
-  std::vector<std::unique_ptr<Buffer>> buffers;
-  std::vector<int> allocators;
   buffers.reserve(plan.buffers.size());
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     PlanBuffer desc = plan.buffers[i];
@@ -101,21 +105,21 @@ rt::runPlan(const std::vector<Device *> &devices, const Artifact &artifact,
     buffers.push_back(std::move(*buffer));
     allocators.push_back(*allocator);
   }
+  return Status::success();
+}
 
-  std::vector<int> inputIndices = plan.inputs();
-  for (size_t i = 0; i < inputs.size(); ++i)
-    if (Status s = device.upload(*buffers[inputIndices[i]], inputs[i]); !s)
-      return makeError("input " + std::to_string(i) + ": " + s.message());
-
-  // The emu device runs the emu kernels in place of every GPU executable;
-  // other devices never load them.
+/// The executables `device` runs, loaded (a null entry for each it does
+/// not): the emu device runs the emu kernels in place of every GPU
+/// executable; other devices never load them.
+Status loadExecutables(
+    Device &device, const Artifact &artifact,
+    std::vector<std::unique_ptr<LoadedExecutable>> &executables) {
   const Executable *emu = emuExecutable(artifact);
   bool emulated = device.kind() == DeviceKind::Emu;
-  if (emulated && !emu && !plan.dispatches.empty())
+  if (emulated && !emu && !artifact.plan.dispatches.empty())
     return makeError("the artifact carries no emu kernels (compile it with "
                      "them: harness --device=emu, or harness compile "
                      "--emu-kernels)");
-  std::vector<std::unique_ptr<LoadedExecutable>> executables;
   executables.reserve(artifact.executables.size());
   for (size_t i = 0; i < artifact.executables.size(); ++i) {
     const Executable &executable = artifact.executables[i];
@@ -129,8 +133,17 @@ rt::runPlan(const std::vector<Device *> &devices, const Artifact &artifact,
                        exe.message());
     executables.push_back(std::move(*exe));
   }
+  return Status::success();
+}
 
+/// The plan's dispatches in order, then a synchronize.
+Status runDispatches(
+    Device &device, const Artifact &artifact,
+    const std::vector<std::unique_ptr<Buffer>> &buffers,
+    const std::vector<std::unique_ptr<LoadedExecutable>> &executables) {
+  bool emulated = device.kind() == DeviceKind::Emu;
   std::vector<Buffer *> bindings;
+  const Plan &plan = artifact.plan;
   for (size_t d = 0; d < plan.dispatches.size(); ++d) {
     Dispatch dispatch = plan.dispatches[d];
     bindings.clear();
@@ -147,6 +160,60 @@ rt::runPlan(const std::vector<Device *> &devices, const Artifact &artifact,
   }
   if (Status s = device.synchronize(); !s)
     return makeError("synchronize: " + s.message());
+  return Status::success();
+}
+
+/// Each output buffer exported as DLPack by its owner and checked against
+/// its description (the buffer is the export's from then on).
+Status exportOutputs(const std::vector<Device *> &devices, const Plan &plan,
+                     const PlanRunOptions &options,
+                     std::vector<std::unique_ptr<Buffer>> &buffers,
+                     const std::vector<int> &allocators) {
+  for (int index : plan.outputs()) {
+    Device &owner = *devices[allocators[index]];
+    PlanBuffer desc = buffers[index]->desc();
+    Result<dlpack::ManagedTensor *> tensor =
+        exportDlpack(owner, std::move(buffers[index]), options.faults);
+    if (!tensor)
+      return makeError("output buffer " + std::to_string(index) +
+                       ": DLPack export failed: " + tensor.message());
+    Status described = checkDlpackTensor(**tensor, desc, owner.kind());
+    (*tensor)->deleter(*tensor);
+    if (!described)
+      return makeError("output buffer " + std::to_string(index) +
+                       ": DLPack export: " + described.message());
+  }
+  return Status::success();
+}
+
+} // namespace
+
+Result<std::vector<HostTensor>>
+rt::runPlan(const std::vector<Device *> &devices, const Artifact &artifact,
+            const std::vector<HostTensor> &inputs,
+            const PlanRunOptions &options) {
+  if (devices.empty())
+    return makeError("no device to run on");
+  Device &device = *devices.front();
+  if (Status s = checkRunnable(artifact, inputs); !s)
+    return s;
+  const Plan &plan = artifact.plan;
+  std::vector<std::unique_ptr<Buffer>> buffers;
+  std::vector<int> allocators;
+  if (Status s = allocateBuffers(devices, plan, options, buffers, allocators);
+      !s)
+    return s;
+
+  std::vector<int> inputIndices = plan.inputs();
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (Status s = device.upload(*buffers[inputIndices[i]], inputs[i]); !s)
+      return makeError("input " + std::to_string(i) + ": " + s.message());
+
+  std::vector<std::unique_ptr<LoadedExecutable>> executables;
+  if (Status s = loadExecutables(device, artifact, executables); !s)
+    return s;
+  if (Status s = runDispatches(device, artifact, buffers, executables); !s)
+    return s;
 
   std::vector<HostTensor> outputs;
   std::vector<int> outputIndices = plan.outputs();
@@ -157,19 +224,8 @@ rt::runPlan(const std::vector<Device *> &devices, const Artifact &artifact,
     outputs.push_back(std::move(output));
   }
   if (options.exportOutputs)
-    for (int index : outputIndices) {
-      Device &owner = *devices[allocators[index]];
-      PlanBuffer desc = buffers[index]->desc();
-      Result<dlpack::ManagedTensor *> tensor =
-          exportDlpack(owner, std::move(buffers[index]), options.faults);
-      if (!tensor)
-        return makeError("output buffer " + std::to_string(index) +
-                         ": DLPack export failed: " + tensor.message());
-      Status described = checkDlpackTensor(**tensor, desc, owner.kind());
-      (*tensor)->deleter(*tensor);
-      if (!described)
-        return makeError("output buffer " + std::to_string(index) +
-                         ": DLPack export: " + described.message());
-    }
+    if (Status s = exportOutputs(devices, plan, options, buffers, allocators);
+        !s)
+      return s;
   return outputs;
 }
