@@ -64,14 +64,30 @@ std::string hex(uint64_t value) {
   return "0x" + out;
 }
 
-/// Reads the header, the section table and every symbol table; `label`
-/// ("ELF", "HSACO") starts messages. Returns false with `error` set.
-bool readUndefinedSymbols(const ElfBytes &elf, std::string_view label,
-                          bool requireAmdgpu,
-                          std::vector<StaticFinding> &findings,
-                          std::string &error) {
-  std::string where = std::string(label) + " image of " +
-                      std::to_string(elf.size()) + " bytes: ";
+/// An ELF64 image's section header table.
+struct SectionTable {
+  uint64_t offset = 0;
+  uint16_t entrySize = 0;
+  uint64_t count = 0;
+
+  SectionHeader at(const ElfBytes &elf, uint64_t index) const {
+    SectionHeader h;
+    uint64_t base = offset + index * entrySize;
+    elf.read(base + 4, h.type);
+    elf.read(base + 24, h.offset);
+    elf.read(base + 32, h.size);
+    elf.read(base + 40, h.link);
+    elf.read(base + 56, h.entrySize);
+    return h;
+  }
+};
+
+/// The header (magic, ELF64 little-endian, EM_AMDGPU when required) and
+/// where the section header table lies, inside the image. Messages start
+/// with `where`. False with `error` set.
+bool readSectionTable(const ElfBytes &elf, const std::string &where,
+                      bool requireAmdgpu, SectionTable &sections,
+                      std::string &error) {
   if (elf.size() < kElfHeaderBytes) {
     error = where + "expected an ELF header of 64 bytes";
     return false;
@@ -88,8 +104,9 @@ bool readUndefinedSymbols(const ElfBytes &elf, std::string_view label,
             std::to_string(d[4]) + ", data " + std::to_string(d[5]);
     return false;
   }
-  uint16_t machine = 0, shentsize = 0, shnum = 0;
-  uint64_t shoff = 0;
+  uint16_t machine = 0, shnum = 0;
+  uint64_t &shoff = sections.offset;
+  uint16_t &shentsize = sections.entrySize;
   elf.read(0x12, machine);
   elf.read(0x28, shoff);
   elf.read(0x3a, shentsize);
@@ -108,7 +125,8 @@ bool readUndefinedSymbols(const ElfBytes &elf, std::string_view label,
             ", expected at least 64";
     return false;
   }
-  uint64_t count = shnum;
+  uint64_t &count = sections.count;
+  count = shnum;
   if (count == 0) {
     // Extended numbering: section 0's sh_size holds the count.
     if (!elf.contains(shoff, shentsize) || !elf.read(shoff + 32, count)) {
@@ -123,84 +141,102 @@ bool readUndefinedSymbols(const ElfBytes &elf, std::string_view label,
             " bytes) lies outside the image";
     return false;
   }
-  auto header = [&](uint64_t index) {
-    SectionHeader h;
-    uint64_t base = shoff + index * shentsize;
-    elf.read(base + 4, h.type);
-    elf.read(base + 24, h.offset);
-    elf.read(base + 32, h.size);
-    elf.read(base + 40, h.link);
-    elf.read(base + 56, h.entrySize);
-    return h;
-  };
+  return true;
+}
 
+/// The undefined symbols of symbol table section `s` (`table`), each name
+/// once over the image (`seen`); its string table checked first. False
+/// with `error` set.
+bool readSymbolTable(const ElfBytes &elf, const std::string &where,
+                     std::string_view label, const SectionTable &sections,
+                     uint64_t s, const SectionHeader &table,
+                     std::map<std::string, size_t> &seen,
+                     std::vector<StaticFinding> &findings,
+                     std::string &error) {
+  uint64_t count = sections.count;
+  std::string tableName = table.type == kShtSymtab ? ".symtab" : ".dynsym";
+  std::string section = "section " + std::to_string(s) + " (" + tableName + ")";
+  if (table.entrySize != kSymbolBytes) {
+    error = where + section + " has sh_entsize " +
+            std::to_string(table.entrySize) + ", expected 24";
+    return false;
+  }
+  if (table.size % kSymbolBytes != 0 ||
+      !elf.contains(table.offset, table.size)) {
+    error = where + section + " at " + hex(table.offset) + " of " +
+            std::to_string(table.size) +
+            " bytes is not a whole number of symbols inside the image";
+    return false;
+  }
+  if (table.link >= count || table.link == 0) {
+    error = where + section + " links string table " +
+            std::to_string(table.link) + ", expected a section in 1.." +
+            std::to_string(count - 1);
+    return false;
+  }
+  SectionHeader strings = sections.at(elf, table.link);
+  if (strings.type != kShtStrtab ||
+      !elf.contains(strings.offset, strings.size)) {
+    error = where + section + " links section " + std::to_string(table.link) +
+            ", which is not a string table inside the image";
+    return false;
+  }
+  std::string_view strtab(
+      reinterpret_cast<const char *>(elf.data() + strings.offset),
+      strings.size);
+  for (uint64_t k = 1; k < table.size / kSymbolBytes; ++k) {
+    uint64_t base = table.offset + k * kSymbolBytes;
+    uint32_t nameOffset = 0;
+    uint8_t info = 0;
+    uint16_t shndx = 0;
+    elf.read(base, nameOffset);
+    elf.read(base + 4, info);
+    elf.read(base + 6, shndx);
+    if (shndx != 0 || nameOffset == 0)
+      continue;
+    size_t nul = nameOffset < strtab.size() ? strtab.find('\0', nameOffset)
+                                            : std::string_view::npos;
+    if (nul == std::string_view::npos) {
+      error = where + section + " symbol " + std::to_string(k) +
+              " has name offset " + std::to_string(nameOffset) +
+              ", outside its string table of " +
+              std::to_string(strtab.size()) + " bytes or unterminated";
+      return false;
+    }
+    std::string name(strtab.substr(nameOffset, nul - nameOffset));
+    if (name.empty() || seen.count(name))
+      continue;
+    bool weak = (info >> 4) == kStbWeak;
+    seen.emplace(name, findings.size());
+    findings.push_back({isAllocationSymbol(name) ? Verdict::MallocInKernel
+                                                 : Verdict::UnresolvedSymbol,
+                        name, "module",
+                        std::string(label) + " has undefined " +
+                            (weak ? "weak " : "") + "symbol " + name + " (" +
+                            tableName + ")"});
+  }
+  return true;
+}
+
+/// Reads the header, the section table and every symbol table; `label`
+/// ("ELF", "HSACO") starts messages. Returns false with `error` set.
+bool readUndefinedSymbols(const ElfBytes &elf, std::string_view label,
+                          bool requireAmdgpu,
+                          std::vector<StaticFinding> &findings,
+                          std::string &error) {
+  std::string where = std::string(label) + " image of " +
+                      std::to_string(elf.size()) + " bytes: ";
+  SectionTable sections;
+  if (!readSectionTable(elf, where, requireAmdgpu, sections, error))
+    return false;
   std::map<std::string, size_t> seen; // name -> index into findings
-  for (uint64_t s = 0; s < count; ++s) {
-    SectionHeader table = header(s);
+  for (uint64_t s = 0; s < sections.count; ++s) {
+    SectionHeader table = sections.at(elf, s);
     if (table.type != kShtSymtab && table.type != kShtDynsym)
       continue;
-    std::string tableName = table.type == kShtSymtab ? ".symtab" : ".dynsym";
-    std::string section =
-        "section " + std::to_string(s) + " (" + tableName + ")";
-    if (table.entrySize != kSymbolBytes) {
-      error = where + section + " has sh_entsize " +
-              std::to_string(table.entrySize) + ", expected 24";
+    if (!readSymbolTable(elf, where, label, sections, s, table, seen,
+                         findings, error))
       return false;
-    }
-    if (table.size % kSymbolBytes != 0 ||
-        !elf.contains(table.offset, table.size)) {
-      error = where + section + " at " + hex(table.offset) + " of " +
-              std::to_string(table.size) +
-              " bytes is not a whole number of symbols inside the image";
-      return false;
-    }
-    if (table.link >= count || table.link == 0) {
-      error = where + section + " links string table " +
-              std::to_string(table.link) + ", expected a section in 1.." +
-              std::to_string(count - 1);
-      return false;
-    }
-    SectionHeader strings = header(table.link);
-    if (strings.type != kShtStrtab ||
-        !elf.contains(strings.offset, strings.size)) {
-      error = where + section + " links section " + std::to_string(table.link) +
-              ", which is not a string table inside the image";
-      return false;
-    }
-    std::string_view strtab(
-        reinterpret_cast<const char *>(elf.data() + strings.offset),
-        strings.size);
-    for (uint64_t k = 1; k < table.size / kSymbolBytes; ++k) {
-      uint64_t base = table.offset + k * kSymbolBytes;
-      uint32_t nameOffset = 0;
-      uint8_t info = 0;
-      uint16_t shndx = 0;
-      elf.read(base, nameOffset);
-      elf.read(base + 4, info);
-      elf.read(base + 6, shndx);
-      if (shndx != 0 || nameOffset == 0)
-        continue;
-      size_t nul = nameOffset < strtab.size() ? strtab.find('\0', nameOffset)
-                                              : std::string_view::npos;
-      if (nul == std::string_view::npos) {
-        error = where + section + " symbol " + std::to_string(k) +
-                " has name offset " + std::to_string(nameOffset) +
-                ", outside its string table of " +
-                std::to_string(strtab.size()) + " bytes or unterminated";
-        return false;
-      }
-      std::string name(strtab.substr(nameOffset, nul - nameOffset));
-      if (name.empty() || seen.count(name))
-        continue;
-      bool weak = (info >> 4) == kStbWeak;
-      seen.emplace(name, findings.size());
-      findings.push_back({isAllocationSymbol(name) ? Verdict::MallocInKernel
-                                                   : Verdict::UnresolvedSymbol,
-                          name, "module",
-                          std::string(label) + " has undefined " +
-                              (weak ? "weak " : "") + "symbol " + name + " (" +
-                              tableName + ")"});
-    }
   }
   return true;
 }
