@@ -275,25 +275,16 @@ bool isPtxRegister(const std::vector<PtxToken> &tokens, size_t i) {
   return i < tokens.size() && tokens[i].isWord && tokens[i].text[0] == '%';
 }
 
-/// Reads one instruction, tokens[i] its opcode and tokens[stop] its `;`:
-/// counts the registers it defines (those of its first operand, unless that
-/// is an address) and records a `mov` of a symbol's address or of a
-/// register, an `add` of a register and a constant, and a shared or local
-/// `ld`/`st`/`atom`/`red`.
-void parsePtxInstruction(const std::vector<PtxToken> &tokens, size_t i,
-                         size_t stop, PtxFunction &function) {
-  // The opcode and what is joined to it: `ld.shared::cta.v4.b32`.
-  std::string opcode(tokens[i].text);
-  size_t j = i + 1;
-  for (; j < stop && tokens[j].joined &&
-         (tokens[j].isWord || isPunct(tokens, j, ':'));
-       ++j)
-    opcode += tokens[j].text;
-  // Operands, split at the commas outside braces, brackets and parentheses.
-  std::vector<std::pair<size_t, size_t>> operands;
+using OperandSpans = std::vector<std::pair<size_t, size_t>>;
+
+/// The operands in tokens [first, stop), split at the commas outside
+/// braces, brackets and parentheses: each a [first, last) token span.
+OperandSpans splitPtxOperands(const std::vector<PtxToken> &tokens,
+                              size_t first, size_t stop) {
+  OperandSpans operands;
   int nesting = 0;
-  size_t start = j;
-  for (size_t k = j; k < stop; ++k) {
+  size_t start = first;
+  for (size_t k = first; k < stop; ++k) {
     if (isPunct(tokens, k, '{') || isPunct(tokens, k, '[') ||
         isPunct(tokens, k, '('))
       ++nesting;
@@ -307,57 +298,55 @@ void parsePtxInstruction(const std::vector<PtxToken> &tokens, size_t i,
   }
   if (start < stop || !operands.empty())
     operands.emplace_back(start, stop);
-  if (operands.empty())
-    return;
+  return operands;
+}
 
+/// A `mov` of a symbol's address (plus a constant) or of a register, or an
+/// `add` of a register and a constant, recorded as its destination's
+/// address.
+void recordPtxAddress(const std::vector<PtxToken> &tokens, bool mov,
+                      const OperandSpans &operands, PtxFunction &function) {
   auto [destFirst, destLast] = operands[0];
-  if (!isPunct(tokens, destFirst, '['))
-    for (size_t k = destFirst; k < destLast; ++k)
-      if (tokens[k].isWord && tokens[k].text[0] == '%')
-        ++function.definitions[std::string(tokens[k].text)];
-
-  bool mov = opcode == "mov.u64" || opcode == "mov.b64" ||
-             opcode == "mov.u32" || opcode == "mov.b32";
-  bool add = opcode == "add.u64" || opcode == "add.s64" ||
-             opcode == "add.u32" || opcode == "add.s32";
-  if (mov || add) {
-    if (destLast != destFirst + 1 || !isPtxRegister(tokens, destFirst))
+  if (destLast != destFirst + 1 || !isPtxRegister(tokens, destFirst))
+    return;
+  PtxAddress address;
+  if (mov && operands.size() == 2) {
+    // mov.u64 %rd1, name;  mov.u64 %rd1, name+8;  mov.b64 %rd2, %rd1;
+    auto [srcFirst, srcLast] = operands[1];
+    bool symbol = isPtxName(tokens, srcFirst);
+    if (!symbol && !isPtxRegister(tokens, srcFirst))
       return;
-    PtxAddress address;
-    if (mov && operands.size() == 2) {
-      // mov.u64 %rd1, name;  mov.u64 %rd1, name+8;  mov.b64 %rd2, %rd1;
-      auto [srcFirst, srcLast] = operands[1];
-      bool symbol = isPtxName(tokens, srcFirst);
-      if (!symbol && !isPtxRegister(tokens, srcFirst))
-        return;
-      address.base = std::string(tokens[srcFirst].text);
-      if (srcLast != srcFirst + 1 &&
-          !(symbol && srcLast == srcFirst + 3 &&
-            isPunct(tokens, srcFirst + 1, '+') &&
-            parsePtxInteger(tokens[srcFirst + 2].text, address.offset)))
-        return;
-    } else if (add && operands.size() == 3) {
-      // add.u64 %rd2, %rd1, 16;  (or 16, %rd1)
-      auto [aFirst, aLast] = operands[1];
-      auto [bFirst, bLast] = operands[2];
-      if (aLast != aFirst + 1 || bLast != bFirst + 1)
-        return;
-      if (isPtxRegister(tokens, aFirst) &&
-          parsePtxInteger(tokens[bFirst].text, address.offset))
-        address.base = std::string(tokens[aFirst].text);
-      else if (isPtxRegister(tokens, bFirst) &&
-               parsePtxInteger(tokens[aFirst].text, address.offset))
-        address.base = std::string(tokens[bFirst].text);
-      else
-        return;
-    } else {
+    address.base = std::string(tokens[srcFirst].text);
+    if (srcLast != srcFirst + 1 &&
+        !(symbol && srcLast == srcFirst + 3 &&
+          isPunct(tokens, srcFirst + 1, '+') &&
+          parsePtxInteger(tokens[srcFirst + 2].text, address.offset)))
       return;
-    }
-    function.addresses[std::string(tokens[destFirst].text)] =
-        std::move(address);
+  } else if (!mov && operands.size() == 3) {
+    // add.u64 %rd2, %rd1, 16;  (or 16, %rd1)
+    auto [aFirst, aLast] = operands[1];
+    auto [bFirst, bLast] = operands[2];
+    if (aLast != aFirst + 1 || bLast != bFirst + 1)
+      return;
+    if (isPtxRegister(tokens, aFirst) &&
+        parsePtxInteger(tokens[bFirst].text, address.offset))
+      address.base = std::string(tokens[aFirst].text);
+    else if (isPtxRegister(tokens, bFirst) &&
+             parsePtxInteger(tokens[aFirst].text, address.offset))
+      address.base = std::string(tokens[bFirst].text);
+    else
+      return;
+  } else {
     return;
   }
+  function.addresses[std::string(tokens[destFirst].text)] = std::move(address);
+}
 
+/// A shared or local `ld`/`st`/`atom`/`red` of one type (`opcode` with its
+/// qualifiers), recorded with its bytes and address.
+void recordPtxAccess(const std::vector<PtxToken> &tokens,
+                     const std::string &opcode, const OperandSpans &operands,
+                     PtxFunction &function) {
   std::string_view base = std::string_view(opcode).substr(0, opcode.find('.'));
   if (base != "ld" && base != "st" && base != "atom" && base != "red")
     return;
@@ -392,6 +381,38 @@ void parsePtxInstruction(const std::vector<PtxToken> &tokens, size_t i,
       function.accesses.push_back(std::move(access));
     return;
   }
+}
+
+/// Reads one instruction, tokens[i] its opcode and tokens[stop] its `;`:
+/// counts the registers it defines (those of its first operand, unless that
+/// is an address) and records a `mov` of a symbol's address or of a
+/// register, an `add` of a register and a constant, and a shared or local
+/// `ld`/`st`/`atom`/`red`.
+void parsePtxInstruction(const std::vector<PtxToken> &tokens, size_t i,
+                         size_t stop, PtxFunction &function) {
+  // The opcode and what is joined to it: `ld.shared::cta.v4.b32`.
+  std::string opcode(tokens[i].text);
+  size_t j = i + 1;
+  for (; j < stop && tokens[j].joined &&
+         (tokens[j].isWord || isPunct(tokens, j, ':'));
+       ++j)
+    opcode += tokens[j].text;
+  OperandSpans operands = splitPtxOperands(tokens, j, stop);
+  if (operands.empty())
+    return;
+  auto [destFirst, destLast] = operands[0];
+  if (!isPunct(tokens, destFirst, '['))
+    for (size_t k = destFirst; k < destLast; ++k)
+      if (tokens[k].isWord && tokens[k].text[0] == '%')
+        ++function.definitions[std::string(tokens[k].text)];
+  bool mov = opcode == "mov.u64" || opcode == "mov.b64" ||
+             opcode == "mov.u32" || opcode == "mov.b32";
+  bool add = opcode == "add.u64" || opcode == "add.s64" ||
+             opcode == "add.u32" || opcode == "add.s32";
+  if (mov || add)
+    recordPtxAddress(tokens, mov, operands, function);
+  else
+    recordPtxAccess(tokens, opcode, operands, function);
 }
 
 /// Reads the statements of the body that starts at tokens[begin] (its `{`)
