@@ -245,88 +245,103 @@ static Status verifyRoleIndices(const Plan &plan, BufferRole role) {
   return Status::success();
 }
 
+namespace {
+
+/// Buffer i's memory types, usage, role, shape and affinity; its bytes
+/// added to `totalBytes`, which stays within kMaxPlanBytes.
+Status verifyBuffer(const PlanBuffer &buffer, size_t i, uint64_t &totalBytes) {
+  std::string where = bufferName(buffer, i);
+  if ((buffer.memory & kAllMemoryTypes) != buffer.memory)
+    return makeError(where + " has unknown memory type bits (" +
+                     toString(buffer.memory) + ")");
+  if (buffer.memory == MemoryType::None)
+    return makeError(where + " has no memory type");
+  if ((buffer.usage & kAllBufferUsages) != buffer.usage)
+    return makeError(where + " has unknown usage bits (" +
+                     toString(buffer.usage) + ")");
+  switch (buffer.role) {
+  case BufferRole::Input:
+  case BufferRole::Output:
+  case BufferRole::Temporary: break;
+  default: return makeError(where + " has an unknown role");
+  }
+  for (int64_t dim : buffer.shape)
+    if (dim < 0)
+      return makeError(where + " has a negative dimension in its shape " +
+                       describe(buffer.type, buffer.shape));
+  std::optional<uint64_t> bytes = bufferByteSize(buffer.type, buffer.shape);
+  if (!bytes)
+    return makeError(where + " of " + describe(buffer.type, buffer.shape) +
+                     " is larger than the limit of " +
+                     std::to_string(kMaxPlanBytes) + " bytes");
+  totalBytes += *bytes;
+  if (totalBytes > kMaxPlanBytes)
+    return makeError("buffers 0.." + std::to_string(i) +
+                     " together need more than the limit of " +
+                     std::to_string(kMaxPlanBytes) + " bytes");
+  for (int device : buffer.affinity)
+    if (device < 0)
+      return makeError(where + " has a negative device affinity " +
+                       std::to_string(device));
+  return Status::success();
+}
+
+/// Dispatch d's executable, entry, bindings (each buffer once, marked in
+/// `bound`) and sizes.
+Status verifyDispatch(const Plan &plan, size_t d, std::vector<bool> &bound) {
+  const Dispatch &dispatch = plan.dispatches[d];
+  std::string where = "dispatch " + std::to_string(d);
+  if (dispatch.executable < 0)
+    return makeError(where + " names executable " +
+                     std::to_string(dispatch.executable));
+  if (dispatch.entry < 0)
+    return makeError(where + " names entry " + std::to_string(dispatch.entry));
+  std::set<int> seen;
+  for (int binding : dispatch.bindings) {
+    if (binding < 0 || static_cast<size_t>(binding) >= plan.buffers.size())
+      return makeError(where + " binds buffer " + std::to_string(binding) +
+                       " but the plan has " +
+                       std::to_string(plan.buffers.size()) + " buffers");
+    if (!seen.insert(binding).second)
+      return makeError(where + " binds buffer " + std::to_string(binding) +
+                       " twice");
+    bound[binding] = true;
+  }
+  static const char *kAxes[] = {"x", "y", "z"};
+  uint64_t threads = 1;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (dispatch.grid[axis] == 0)
+      return makeError(where + " has grid size 0 along " + kAxes[axis]);
+    if (dispatch.block[axis] == 0)
+      return makeError(where + " has block size 0 along " + kAxes[axis]);
+    threads *= dispatch.block[axis];
+    if (threads > kMaxWorkgroupThreads)
+      break;
+  }
+  if (threads > kMaxWorkgroupThreads)
+    return makeError(
+        where + " has block [" + std::to_string(dispatch.block[0]) + "," +
+        std::to_string(dispatch.block[1]) + "," +
+        std::to_string(dispatch.block[2]) + "], more than " +
+        std::to_string(kMaxWorkgroupThreads) + " threads per workgroup");
+  return Status::success();
+}
+
+} // namespace
+
 Status rt::verifyPlan(const Plan &plan) {
   uint64_t totalBytes = 0;
-  for (size_t i = 0; i < plan.buffers.size(); ++i) {
-    const PlanBuffer &buffer = plan.buffers[i];
-    std::string where = bufferName(buffer, i);
-    if ((buffer.memory & kAllMemoryTypes) != buffer.memory)
-      return makeError(where + " has unknown memory type bits (" +
-                       toString(buffer.memory) + ")");
-    if (buffer.memory == MemoryType::None)
-      return makeError(where + " has no memory type");
-    if ((buffer.usage & kAllBufferUsages) != buffer.usage)
-      return makeError(where + " has unknown usage bits (" +
-                       toString(buffer.usage) + ")");
-    switch (buffer.role) {
-    case BufferRole::Input:
-    case BufferRole::Output:
-    case BufferRole::Temporary: break;
-    default: return makeError(where + " has an unknown role");
-    }
-    for (int64_t dim : buffer.shape)
-      if (dim < 0)
-        return makeError(where + " has a negative dimension in its shape " +
-                         describe(buffer.type, buffer.shape));
-    std::optional<uint64_t> bytes = bufferByteSize(buffer.type, buffer.shape);
-    if (!bytes)
-      return makeError(where + " of " + describe(buffer.type, buffer.shape) +
-                       " is larger than the limit of " +
-                       std::to_string(kMaxPlanBytes) + " bytes");
-    totalBytes += *bytes;
-    if (totalBytes > kMaxPlanBytes)
-      return makeError("buffers 0.." + std::to_string(i) +
-                       " together need more than the limit of " +
-                       std::to_string(kMaxPlanBytes) + " bytes");
-    for (int device : buffer.affinity)
-      if (device < 0)
-        return makeError(where + " has a negative device affinity " +
-                         std::to_string(device));
-  }
+  for (size_t i = 0; i < plan.buffers.size(); ++i)
+    if (Status s = verifyBuffer(plan.buffers[i], i, totalBytes); !s)
+      return s;
   if (Status s = verifyRoleIndices(plan, BufferRole::Input); !s)
     return s;
   if (Status s = verifyRoleIndices(plan, BufferRole::Output); !s)
     return s;
-
   std::vector<bool> bound(plan.buffers.size(), false);
-  for (size_t d = 0; d < plan.dispatches.size(); ++d) {
-    const Dispatch &dispatch = plan.dispatches[d];
-    std::string where = "dispatch " + std::to_string(d);
-    if (dispatch.executable < 0)
-      return makeError(where + " names executable " +
-                       std::to_string(dispatch.executable));
-    if (dispatch.entry < 0)
-      return makeError(where + " names entry " +
-                       std::to_string(dispatch.entry));
-    std::set<int> seen;
-    for (int binding : dispatch.bindings) {
-      if (binding < 0 || static_cast<size_t>(binding) >= plan.buffers.size())
-        return makeError(where + " binds buffer " + std::to_string(binding) +
-                         " but the plan has " +
-                         std::to_string(plan.buffers.size()) + " buffers");
-      if (!seen.insert(binding).second)
-        return makeError(where + " binds buffer " + std::to_string(binding) +
-                         " twice");
-      bound[binding] = true;
-    }
-    static const char *kAxes[] = {"x", "y", "z"};
-    uint64_t threads = 1;
-    for (int axis = 0; axis < 3; ++axis) {
-      if (dispatch.grid[axis] == 0)
-        return makeError(where + " has grid size 0 along " + kAxes[axis]);
-      if (dispatch.block[axis] == 0)
-        return makeError(where + " has block size 0 along " + kAxes[axis]);
-      threads *= dispatch.block[axis];
-      if (threads > kMaxWorkgroupThreads)
-        break;
-    }
-    if (threads > kMaxWorkgroupThreads)
-      return makeError(
-          where + " has block [" + std::to_string(dispatch.block[0]) + "," +
-          std::to_string(dispatch.block[1]) + "," +
-          std::to_string(dispatch.block[2]) + "], more than " +
-          std::to_string(kMaxWorkgroupThreads) + " threads per workgroup");
-  }
+  for (size_t d = 0; d < plan.dispatches.size(); ++d)
+    if (Status s = verifyDispatch(plan, d, bound); !s)
+      return s;
   std::vector<int> outputs = plan.outputs();
   for (size_t o = 0; o < outputs.size(); ++o)
     // An output with no elements needs no writer.
