@@ -368,6 +368,64 @@ readTensors(const std::vector<const InSection *> &sections,
   return tensors;
 }
 
+/// A container's sections by what they hold.
+struct ArtifactSections {
+  const InSection *meta = nullptr, *plan = nullptr;
+  std::map<size_t, const InSection *> binaries, exeMetas, inputs, expected;
+};
+
+/// Each section in its place; an unknown or missing one is an error.
+Status sortSections(const std::vector<InSection> &sections,
+                    ArtifactSections &out) {
+  for (const InSection &section : sections) {
+    const std::string &n = section.name;
+    if (n == "meta")
+      out.meta = &section;
+    else if (n == "plan")
+      out.plan = &section;
+    else if (auto i = indexedName(n, "exe/", ".meta"))
+      out.exeMetas[*i] = &section;
+    else if (auto i = indexedName(n, "exe/", ""))
+      out.binaries[*i] = &section;
+    else if (auto i = indexedName(n, "input/", ".npy"))
+      out.inputs[*i] = &section;
+    else if (auto i = indexedName(n, "expected/", ".npy"))
+      out.expected[*i] = &section;
+    else
+      return makeError("unknown section '" + n + "'");
+  }
+  if (!out.meta)
+    return makeError("missing section 'meta'");
+  if (!out.plan)
+    return makeError("missing section 'plan'");
+  return Status::success();
+}
+
+/// The executables, numbered from 0 without a gap, each with its meta.
+Status readExecutables(const ArtifactSections &sections, Artifact &artifact) {
+  Result<std::vector<const InSection *>> exeList =
+      contiguous(sections.binaries, "exe/");
+  if (!exeList)
+    return exeList.error();
+  for (const auto &[index, section] : sections.exeMetas)
+    if (!sections.binaries.count(index))
+      return makeError("section '" + section->name + "' describes executable " +
+                       std::to_string(index) +
+                       " but there is no section 'exe/" +
+                       std::to_string(index) + "'");
+  for (size_t i = 0; i < exeList->size(); ++i) {
+    auto it = sections.exeMetas.find(i);
+    if (it == sections.exeMetas.end())
+      return makeError("section 'exe/" + std::to_string(i) + "' has no 'exe/" +
+                       std::to_string(i) + ".meta'");
+    Result<Executable> exe = readExecutable(*(*exeList)[i], *it->second);
+    if (!exe)
+      return exe.error();
+    artifact.executables.push_back(std::move(*exe));
+  }
+  return Status::success();
+}
+
 } // namespace
 
 Result<Artifact> rt::parseArtifact(const uint8_t *data, size_t size,
@@ -380,34 +438,13 @@ Result<Artifact> rt::parseArtifact(const uint8_t *data, size_t size,
   Result<std::vector<InSection>> sections = readContainer(data, size);
   if (!sections)
     return error(sections.message());
-
-  const InSection *metaSection = nullptr, *planSection = nullptr;
-  std::map<size_t, const InSection *> binaries, exeMetas, inputs, expected;
-  for (const InSection &section : *sections) {
-    const std::string &n = section.name;
-    if (n == "meta")
-      metaSection = &section;
-    else if (n == "plan")
-      planSection = &section;
-    else if (auto i = indexedName(n, "exe/", ".meta"))
-      exeMetas[*i] = &section;
-    else if (auto i = indexedName(n, "exe/", ""))
-      binaries[*i] = &section;
-    else if (auto i = indexedName(n, "input/", ".npy"))
-      inputs[*i] = &section;
-    else if (auto i = indexedName(n, "expected/", ".npy"))
-      expected[*i] = &section;
-    else
-      return error("unknown section '" + n + "'");
-  }
-  if (!metaSection)
-    return error("missing section 'meta'");
-  if (!planSection)
-    return error("missing section 'plan'");
+  ArtifactSections sorted;
+  if (Status s = sortSections(*sections, sorted); !s)
+    return error(s.message());
 
   Artifact artifact;
   Result<std::vector<std::pair<std::string, std::string>>> meta =
-      parseKeyValues(*metaSection);
+      parseKeyValues(*sorted.meta);
   if (!meta)
     return error(meta.message());
   for (auto &[key, value] : *meta)
@@ -415,38 +452,21 @@ Result<Artifact> rt::parseArtifact(const uint8_t *data, size_t size,
       return error("section 'meta': key " + quoted(key) + " appears twice");
 
   Result<Plan> plan = parsePlan(
-      std::string_view(reinterpret_cast<const char *>(planSection->data),
-                       planSection->size),
+      std::string_view(reinterpret_cast<const char *>(sorted.plan->data),
+                       sorted.plan->size),
       name + ": section 'plan'");
   if (!plan)
     return plan.error();
   artifact.plan = std::move(*plan);
-
-  Result<std::vector<const InSection *>> exeList = contiguous(binaries, "exe/");
-  if (!exeList)
-    return error(exeList.message());
-  for (const auto &[index, section] : exeMetas)
-    if (!binaries.count(index))
-      return error("section '" + section->name + "' describes executable " +
-                   std::to_string(index) + " but there is no section 'exe/" +
-                   std::to_string(index) + "'");
-  for (size_t i = 0; i < exeList->size(); ++i) {
-    auto it = exeMetas.find(i);
-    if (it == exeMetas.end())
-      return error("section 'exe/" + std::to_string(i) + "' has no 'exe/" +
-                   std::to_string(i) + ".meta'");
-    Result<Executable> exe = readExecutable(*(*exeList)[i], *it->second);
-    if (!exe)
-      return error(exe.message());
-    artifact.executables.push_back(std::move(*exe));
-  }
+  if (Status s = readExecutables(sorted, artifact); !s)
+    return error(s.message());
 
   Result<std::vector<const InSection *>> inputList =
-      contiguous(inputs, "input/");
+      contiguous(sorted.inputs, "input/");
   if (!inputList)
     return error(inputList.message());
   Result<std::vector<const InSection *>> expectedList =
-      contiguous(expected, "expected/");
+      contiguous(sorted.expected, "expected/");
   if (!expectedList)
     return error(expectedList.message());
   Result<std::vector<HostTensor>> inputTensors = readTensors(*inputList, name);
