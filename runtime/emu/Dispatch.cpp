@@ -71,6 +71,62 @@ std::string triple(const std::array<uint32_t, 3> &v) {
   return triple(v.data());
 }
 
+/// Starts the dispatch's access checks over the buffers it binds and its
+/// workgroup memory; a dispatch whose checks do not fit the process is
+/// unsupported (the emu device's limit, not the kernel's fault).
+Status startChecks(AccessChecker &checker, const Launch &launch,
+                   void **buffers, void *memory) {
+  std::vector<BoundBuffer> bound;
+  for (size_t b = 0; b < launch.bufferBytes.size(); ++b)
+    bound.push_back(
+        {reinterpret_cast<uint64_t>(buffers[b]), launch.bufferBytes[b],
+         b < launch.bufferElementBytes.size() ? launch.bufferElementBytes[b]
+                                              : 0});
+  uint64_t boundBytes = 0;
+  for (const BoundBuffer &buffer : bound)
+    boundBytes += buffer.bytes;
+  try {
+    checker.startDispatch(std::move(bound), launch.block,
+                          reinterpret_cast<uint64_t>(memory),
+                          launch.workgroupBytes);
+  } catch (const std::bad_alloc &) {
+    // The checks keep an entry for every element of every binding: a
+    // plan of large buffers (radix_onesweep's digit counts for thousands
+    // of rows) can need more than the process may hold.
+    return makeError(std::string(kUnsupportedPrefix) +
+                     "the emu device cannot hold the access checks of a "
+                     "dispatch over " +
+                     std::to_string(boundBytes >> 20) +
+                     " MiB of buffers (out of memory for their shadow "
+                     "state)");
+  }
+  return Status::success();
+}
+
+/// The contexts of workgroup `block`'s threads.
+void setContexts(std::vector<SiftEmuContext> &contexts, const Launch &launch,
+                 const std::array<uint32_t, 3> &block, void *memory,
+                 DispatchState &state) {
+  for (uint64_t t = 0; t < contexts.size(); ++t) {
+    SiftEmuContext &c = contexts[t];
+    c.threadId[0] = static_cast<uint32_t>(t % launch.block[0]);
+    c.threadId[1] =
+        static_cast<uint32_t>(t / launch.block[0] % launch.block[1]);
+    c.threadId[2] = static_cast<uint32_t>(
+        t / (uint64_t{launch.block[0]} * launch.block[1]));
+    for (int d = 0; d < 3; ++d) {
+      c.blockId[d] = block[d];
+      c.blockDim[d] = launch.block[d];
+      c.gridDim[d] = launch.grid[d];
+    }
+    c.workgroupMemory = memory;
+    c.barrier = &barrierCallback;
+    c.outOfBounds = &outOfBoundsCallback;
+    c.device = &state;
+    c.access = launch.checkAccesses ? &accessCallback : &ignoreAccess;
+  }
+}
+
 } // namespace
 
 Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
@@ -101,35 +157,12 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
   std::vector<SiftEmuContext> contexts(threads);
   DispatchState state;
   state.scheduler = &scheduler;
-  std::vector<BoundBuffer> bound;
-  for (size_t b = 0; b < launch.bufferBytes.size(); ++b)
-    bound.push_back(
-        {reinterpret_cast<uint64_t>(buffers[b]), launch.bufferBytes[b],
-         b < launch.bufferElementBytes.size() ? launch.bufferElementBytes[b]
-                                              : 0});
   // One checker a host thread, kept across dispatches: its maps keep their
   // memory, and clearing them is constant-time.
   thread_local AccessChecker checker;
   state.checker = &checker;
-  uint64_t boundBytes = 0;
-  for (const BoundBuffer &buffer : bound)
-    boundBytes += buffer.bytes;
-  try {
-    checker.startDispatch(std::move(bound), launch.block,
-                          reinterpret_cast<uint64_t>(memory.get()),
-                          launch.workgroupBytes);
-  } catch (const std::bad_alloc &) {
-    // The checks keep an entry for every element of every binding: a
-    // plan of large buffers (radix_onesweep's digit counts for thousands
-    // of rows) can need more than the process may hold. That is the emu
-    // device's limit, not the kernel's fault: unsupported, not a finding.
-    return makeError(std::string(kUnsupportedPrefix) +
-                     "the emu device cannot hold the access checks of a "
-                     "dispatch over " +
-                     std::to_string(boundBytes >> 20) +
-                     " MiB of buffers (out of memory for their shadow "
-                     "state)");
-  }
+  if (Status s = startChecks(checker, launch, buffers, memory.get()); !s)
+    return s;
   for (uint64_t g : order) {
     std::array<uint32_t, 3> block{
         static_cast<uint32_t>(g % launch.grid[0]),
@@ -138,24 +171,7 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
     if (memory)
       std::memset(memory.get(), kWorkgroupFill, launch.workgroupBytes);
     checker.startWorkgroup(g, block);
-    for (uint64_t t = 0; t < threads; ++t) {
-      SiftEmuContext &c = contexts[t];
-      c.threadId[0] = static_cast<uint32_t>(t % launch.block[0]);
-      c.threadId[1] =
-          static_cast<uint32_t>(t / launch.block[0] % launch.block[1]);
-      c.threadId[2] = static_cast<uint32_t>(
-          t / (uint64_t{launch.block[0]} * launch.block[1]));
-      for (int d = 0; d < 3; ++d) {
-        c.blockId[d] = block[d];
-        c.blockDim[d] = launch.block[d];
-        c.gridDim[d] = launch.grid[d];
-      }
-      c.workgroupMemory = memory.get();
-      c.barrier = &barrierCallback;
-      c.outOfBounds = &outOfBoundsCallback;
-      c.device = &state;
-      c.access = launch.checkAccesses ? &accessCallback : &ignoreAccess;
-    }
+    setContexts(contexts, launch, block, memory.get(), state);
     // Each workgroup's thread orders: from the dispatch's seed and the
     // workgroup.
     Status status = scheduler.run(
