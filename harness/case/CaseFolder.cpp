@@ -323,32 +323,55 @@ Result<std::string> writeCaseFolder(const std::string &parent,
 
 namespace {
 
-/// Writes the files of a case folder into `dir` (which exists).
-Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
-                      const CaseOptions &options,
-                      const std::string &reproCommand,
-                      const nlohmann::json &extra) {
-  // The texts: the program always (in a file system's exchange format,
-  // under its file name), a crash's stderr and reproducer when there are
-  // any.
-  const std::string programName =
-      result.programFile.empty() ? "program.mlir" : result.programFile;
-  for (auto [name, text] : {std::pair{programName.c_str(), &result.mlir},
-                            {"stderr.txt", &result.log},
-                            {"reproducer.mlir", &result.reproducer}}) {
-    if (text->empty() && std::string(name) != programName)
-      continue;
-    if (Status s = writeFileAtomic(
-            (dir / name).string(),
-            reinterpret_cast<const uint8_t *>(text->data()), text->size());
-        !s.ok())
-      return s.error();
+/// case.json's fields for a case steered around a known IREE bug (a
+/// replay spells the case the same) and for static dimensions.
+void addSteering(const CaseResult &result, const CaseOptions &options,
+                 nlohmann::json &info) {
+  json steered = json::array();
+  bool staticDims = options.staticDims;
+  const std::string spelledStatic =
+      std::string(":") + toString(SteerRule::Then::StaticDims);
+  for (const std::string &tag : result.coverage)
+    if (tag.rfind(kSteeredTag, 0) == 0) {
+      std::string applied = tag.substr(kSteeredTag.size());
+      steered.push_back(applied);
+      staticDims |= applied.size() > spelledStatic.size() &&
+                    applied.compare(applied.size() - spelledStatic.size(),
+                                    spelledStatic.size(), spelledStatic) == 0;
+    }
+  if (!steered.empty())
+    info["steered"] = steered;
+  if (staticDims)
+    info["static_dims"] = true;
+}
+
+/// case.json's fields of where the case ran: its GPU device (a replay runs
+/// it there again), a file system's name, files and command, the system's
+/// version.
+void addSystem(const CaseResult &result, const CaseOptions &options,
+               nlohmann::json &info) {
+  if (options.device && result.target != TargetKind::Host &&
+      systemOf(result.pipeline) == SystemKind::Sift)
+    info["device"] = std::string(rt::toString(*options.device));
+  if (result.pipeline == PipelineKind::File) {
+    info["system"] = result.systemName;
+    info["program_file"] = result.programFile;
+    if (!options.systemFile.empty())
+      info["system_file"] = options.systemFile;
+    if (!result.systemCommand.empty())
+      info["system_command"] = result.systemCommand;
   }
-  for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
-                                 {"expected", &result.expected},
-                                 {"actual", &result.actual}})
-    if (Status s = writeTensors(dir, prefix, *tensors); !s.ok())
-      return s.error();
+  if (!result.systemVersion.empty())
+    info[(result.pipeline == PipelineKind::File
+              ? std::string("system")
+              : std::string(toString(systemOf(result.pipeline)))) +
+         "_version"] = result.systemVersion;
+}
+
+/// The case's case.json (corpus/FORMAT.md), `extra`'s fields last.
+nlohmann::json caseJson(const CaseResult &result, const CaseOptions &options,
+                        const std::string &reproCommand,
+                        const nlohmann::json &extra) {
   nlohmann::json info = {
       {"seed", result.seed},
       {"pipeline", pipelineName(result)},
@@ -376,43 +399,41 @@ Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
     info["reproducer"] = "sift-opt --run-reproducer reproducer.mlir";
   if (result.frontEnd != gen::FrontEnd::Sift)
     info["frontend"] = std::string(gen::toString(result.frontEnd));
-  // Steered around a known IREE bug: a replay spells the case the same.
-  json steered = json::array();
-  bool staticDims = options.staticDims;
-  const std::string spelledStatic =
-      std::string(":") + toString(SteerRule::Then::StaticDims);
-  for (const std::string &tag : result.coverage)
-    if (tag.rfind(kSteeredTag, 0) == 0) {
-      std::string applied = tag.substr(kSteeredTag.size());
-      steered.push_back(applied);
-      staticDims |= applied.size() > spelledStatic.size() &&
-                    applied.compare(applied.size() - spelledStatic.size(),
-                                    spelledStatic.size(), spelledStatic) == 0;
-    }
-  if (!steered.empty())
-    info["steered"] = steered;
-  if (staticDims)
-    info["static_dims"] = true;
-  // Where its GPU runs executed: a replay runs them there again.
-  if (options.device && result.target != TargetKind::Host &&
-      systemOf(result.pipeline) == SystemKind::Sift)
-    info["device"] = std::string(rt::toString(*options.device));
-  if (result.pipeline == PipelineKind::File) {
-    info["system"] = result.systemName;
-    info["program_file"] = result.programFile;
-    if (!options.systemFile.empty())
-      info["system_file"] = options.systemFile;
-    if (!result.systemCommand.empty())
-      info["system_command"] = result.systemCommand;
-  }
-  if (!result.systemVersion.empty())
-    info[(result.pipeline == PipelineKind::File
-              ? std::string("system")
-              : std::string(toString(systemOf(result.pipeline)))) +
-         "_version"] = result.systemVersion;
+  addSteering(result, options, info);
+  addSystem(result, options, info);
   for (const auto &[field, value] : extra.items())
     info[field] = value;
-  std::string text = info.dump(2) + "\n";
+  return info;
+}
+
+/// Writes the files of a case folder into `dir` (which exists).
+Status fillCaseFolder(const fs::path &dir, const CaseResult &result,
+                      const CaseOptions &options,
+                      const std::string &reproCommand,
+                      const nlohmann::json &extra) {
+  // The texts: the program always (in a file system's exchange format,
+  // under its file name), a crash's stderr and reproducer when there are
+  // any.
+  const std::string programName =
+      result.programFile.empty() ? "program.mlir" : result.programFile;
+  for (auto [name, text] : {std::pair{programName.c_str(), &result.mlir},
+                            {"stderr.txt", &result.log},
+                            {"reproducer.mlir", &result.reproducer}}) {
+    if (text->empty() && std::string(name) != programName)
+      continue;
+    if (Status s = writeFileAtomic(
+            (dir / name).string(),
+            reinterpret_cast<const uint8_t *>(text->data()), text->size());
+        !s.ok())
+      return s.error();
+  }
+  for (auto [prefix, tensors] : {std::pair{"input", &result.inputs},
+                                 {"expected", &result.expected},
+                                 {"actual", &result.actual}})
+    if (Status s = writeTensors(dir, prefix, *tensors); !s.ok())
+      return s.error();
+  std::string text =
+      caseJson(result, options, reproCommand, extra).dump(2) + "\n";
   if (Status s = writeFileAtomic((dir / "case.json").string(),
                                  reinterpret_cast<const uint8_t *>(text.data()),
                                  text.size());
