@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipelines/Dialect/SiftDialect.h"
+#include "pipelines/Kernels/RowKernels/RowKernels.h"
 #include "pipelines/Transforms/Passes.h"
-#include "pipelines/Transforms/RowKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -21,11 +21,6 @@ namespace sift {
 #define GEN_PASS_REGISTRATION
 #include "pipelines/Transforms/Passes.h.inc"
 
-/// The unit attribute sift-split-topk puts on a split's per-chunk top-k:
-/// strategy selection gives it a thread per chunk, and its private_row
-/// lowering reads the chunk in place.
-inline constexpr llvm::StringLiteral kSplitPartAttr = "sift.split_part";
-
 /// A module's lowering configs given from outside (`harness compile
 /// --config`, a case folder's lowering record): an array of
 /// #sift.lowering_config that sift-select-lowering-strategy gives, in walk

@@ -1,12 +1,13 @@
 //===- Passes.td - The sift compiler's passes -------------------*- tablegen -*-===//
 //
 // Every pass of the sift compiler, declared once here; each is implemented in
-// its own file (Name.cpp) with the generated base class.
+// its own file (Name.cpp) with the generated base class: in Transforms/, but
+// for sift-select-lowering-strategy, which is Strategy/'s.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SIFT_TRANSFORMS_PASSES_TD
-#define SIFT_TRANSFORMS_PASSES_TD
+#ifndef SIFT_PASSES_PASSES_TD
+#define SIFT_PASSES_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
@@ -568,4 +569,4 @@ def AmdgpuNoVectorizeShifts
   }];
 }
 
-#endif // SIFT_TRANSFORMS_PASSES_TD
+#endif // SIFT_PASSES_PASSES_TD

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipelines/Transforms/RowKernels.h"
+#include "pipelines/Kernels/RowKernels/RowKernels.h"
 
 #include <gtest/gtest.h>
 

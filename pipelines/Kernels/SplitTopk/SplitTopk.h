@@ -1,0 +1,47 @@
+//===- SplitTopk.h - tileandfuse's split top-k of long rows -----*- C++ -*-===//
+//
+// Algorithm `split_select` (sift.topk; tileandfuse), applied by
+// sift-split-topk before tiling (SplitTopk.cpp).
+//
+// Phases:      the chunks' top-k (tiled and fused, a thread a chunk, each
+//              a private_row with the split_part mark), then the top-k of
+//              the candidates, itself split again while it is long.
+// Launches:    none of its own: a tensor rewrite before tiling; the parts
+//              become tileandfuse's kernels like any op.
+// Plan buffers: the candidates (values and indices, C x k a row), tensors
+//              that bufferization places.
+// Limits:      a top-k on tensors along the last dimension, k >= 1, a row
+//              of at least two chunks of row_tile >= k elements (the
+//              strategy's splitChunks).
+// Follows:     the split-reduction of a top-k, as XLA's TopkSplitter and
+//              IREE's top-k split reduction rewrite it.
+// Faults:      split-lost-chunk-offset.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "pipelines/Dialect/SiftDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace sift {
+
+/// The unit attribute sift-split-topk puts on a split's per-chunk top-k:
+/// strategy selection gives it a thread per chunk, and its private_row
+/// lowering reads the chunk in place.
+inline constexpr llvm::StringLiteral kSplitPartAttr = "sift.split_part";
+
+/// The values and i64 indices that replace a split top-k's results.
+struct SplitTopkParts {
+  mlir::Value values;
+  mlir::Value indices;
+};
+
+/// Builds, before `op` (a sift.topk on tensors along its last dimension),
+/// its split into chunks of `chunk` elements and the top-k of their
+/// candidates. `lostChunkOffset` plants fault split-lost-chunk-offset.
+/// Does not erase the op.
+SplitTopkParts buildSplitTopk(mlir::OpBuilder &b, TopkOp op, int64_t chunk,
+                              bool lostChunkOffset);
+
+} // namespace sift
