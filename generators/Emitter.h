@@ -208,6 +208,14 @@ private:
                            const std::string &element);
   /// A sort as torch.aten.sort (torch) or onnx.TopK with k = n (onnx).
   void emitTorchLikeSort(size_t index, const Op &op);
+  std::string emitTorchSortKey(const std::string &idx, const Op &op,
+                               const std::string &torchKey,
+                               const std::string &keyType, bool transformed);
+  std::pair<std::string, std::string>
+  emitTorchSort(const std::string &idx, const Op &op,
+                const std::string &sorted, const std::string &torchKey,
+                const std::string &keyType, const std::string &indices,
+                bool descending);
   void emitTorchTopK(size_t index, const Op &op);
   void emitOnnxTopK(size_t index, const Op &op);
   void emitOnnxNms(size_t index, const Op &op);

@@ -392,13 +392,10 @@ private:
   const Op &op;
 };
 
-} // namespace
-
-std::string validate(const Program &program) {
+/// Every value's type: a known element type, rank 1 or more, no negative
+/// dimension, at most 2^40 elements. "" when they hold.
+std::string checkValueTypes(const Program &program) {
   const int numValues = static_cast<int>(program.values.size());
-  auto inRange = [&](int id) { return id >= 0 && id < numValues; };
-
-  // Types.
   for (int id = 0; id < numValues; ++id) {
     const TensorType &t = program.values[static_cast<size_t>(id)];
     std::string where = "value " + std::to_string(id) + ": ";
@@ -418,6 +415,52 @@ std::string validate(const Program &program) {
       elements *= d;
     }
   }
+  return "";
+}
+
+/// Op `opIndex`'s operands are defined before it and its results by it
+/// alone (recorded in `definedBy`: -2 undefined, -1 an input, else the
+/// defining op). `where` names the op in the message. "" when they hold.
+std::string checkOpDefinitions(const Op &op, size_t opIndex,
+                               std::vector<int> &definedBy,
+                               const std::string &where) {
+  const int numValues = static_cast<int>(definedBy.size());
+  auto inRange = [&](int id) { return id >= 0 && id < numValues; };
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    int id = op.operands[i];
+    if (!inRange(id))
+      return where + "operand " + std::to_string(i) + ": value id " +
+             std::to_string(id) + " out of range [0, " +
+             std::to_string(numValues) + ")";
+    if (definedBy[static_cast<size_t>(id)] == -2)
+      return where + "operand " + std::to_string(i) + ": value " +
+             std::to_string(id) + " is used before it is defined";
+  }
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    int id = op.results[i];
+    if (!inRange(id))
+      return where + "result " + std::to_string(i) + ": value id " +
+             std::to_string(id) + " out of range [0, " +
+             std::to_string(numValues) + ")";
+    int previous = definedBy[static_cast<size_t>(id)];
+    if (previous != -2)
+      return where + "result " + std::to_string(i) + ": value " +
+             std::to_string(id) + " is already defined by " +
+             (previous == -1 ? std::string("an input")
+                             : "op " + std::to_string(previous));
+    definedBy[static_cast<size_t>(id)] = static_cast<int>(opIndex);
+  }
+  return "";
+}
+
+} // namespace
+
+std::string validate(const Program &program) {
+  const int numValues = static_cast<int>(program.values.size());
+  auto inRange = [&](int id) { return id >= 0 && id < numValues; };
+
+  if (std::string e = checkValueTypes(program); !e.empty())
+    return e;
 
   // Definitions: every value defined at most once, by an input or an op,
   // and used only after its definition.
@@ -436,30 +479,9 @@ std::string validate(const Program &program) {
     const Op &op = program.ops[opIndex];
     std::string where = "op " + std::to_string(opIndex) + " (" +
                         std::string(toString(op.kind)) + "): ";
-    for (size_t i = 0; i < op.operands.size(); ++i) {
-      int id = op.operands[i];
-      if (!inRange(id))
-        return where + "operand " + std::to_string(i) + ": value id " +
-               std::to_string(id) + " out of range [0, " +
-               std::to_string(numValues) + ")";
-      if (definedBy[static_cast<size_t>(id)] == -2)
-        return where + "operand " + std::to_string(i) + ": value " +
-               std::to_string(id) + " is used before it is defined";
-    }
-    for (size_t i = 0; i < op.results.size(); ++i) {
-      int id = op.results[i];
-      if (!inRange(id))
-        return where + "result " + std::to_string(i) + ": value id " +
-               std::to_string(id) + " out of range [0, " +
-               std::to_string(numValues) + ")";
-      int previous = definedBy[static_cast<size_t>(id)];
-      if (previous != -2)
-        return where + "result " + std::to_string(i) + ": value " +
-               std::to_string(id) + " is already defined by " +
-               (previous == -1 ? std::string("an input")
-                               : "op " + std::to_string(previous));
-      definedBy[static_cast<size_t>(id)] = static_cast<int>(opIndex);
-    }
+    if (std::string e = checkOpDefinitions(op, opIndex, definedBy, where);
+        !e.empty())
+      return e;
     if (std::string e = OpChecker(program, opIndex, op).check(); !e.empty())
       return e;
   }

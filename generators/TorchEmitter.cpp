@@ -135,23 +135,14 @@ std::string Emitter::emitTorchModule() {
   return std::move(out);
 }
 
-void Emitter::emitTorchLikeSort(size_t index, const Op &op) {
+/// Emits the key a torch-like sort sorts (its operand itself, |key| or its
+/// low byte) and returns its name.
+std::string Emitter::emitTorchSortKey(const std::string &idx, const Op &op,
+                                      const std::string &torchKey,
+                                      const std::string &keyType,
+                                      bool transformed) {
   const bool onnx = frontEnd == FrontEnd::Onnx;
-  const std::string idx = std::to_string(index);
   const int key = op.operands[0];
-  const std::string keyType = vtensorType(op.results[0]);
-  // Every operand as the results' type (dynamic where any operand is).
-  std::vector<std::string> torchOperands;
-  for (size_t i = 0; i < op.operands.size(); ++i)
-    torchOperands.push_back(sortOperand(op, i, "%to" + idx));
-  const std::string &torchKey = torchOperands[0];
-  bool descending = op.order == SortOrder::Descending ||
-                    (op.order == SortOrder::Comparator &&
-                     op.comparator == ComparatorKind::Greater);
-  bool transformed = op.order == SortOrder::Comparator &&
-                     (op.comparator == ComparatorKind::LessAbs ||
-                      op.comparator == ComparatorKind::LessLowByte);
-  // The key sorted: itself, |key| or its low byte.
   std::string sorted = torchKey;
   if (transformed && op.comparator == ComparatorKind::LessAbs) {
     sorted = "%abs" + idx;
@@ -176,12 +167,20 @@ void Emitter::emitTorchLikeSort(size_t index, const Op &op) {
              "\n";
     }
   }
-  TensorType indexType = tensor(key);
-  indexType.elementType = ElementType::I64;
-  const std::string indices =
-      vtensorTypeWith(indexType, dyn[static_cast<size_t>(op.results[0])]);
+  return sorted;
+}
+
+/// Emits a torch-like sort of `sorted` (onnx.TopK of the whole dimension,
+/// or torch.aten.sort) and returns its values and its order (the i64
+/// indices that move the operands).
+std::pair<std::string, std::string>
+Emitter::emitTorchSort(const std::string &idx, const Op &op,
+                       const std::string &sorted, const std::string &torchKey,
+                       const std::string &keyType, const std::string &indices,
+                       bool descending) {
+  const bool onnx = frontEnd == FrontEnd::Onnx;
+  const int key = op.operands[0];
   const std::string dimText = std::to_string(op.dimension);
-  // The sort: values and the order (i64 indices) that moves the operands.
   std::string values, order;
   if (onnx) {
     // k: the size of the sorted dimension.
@@ -212,6 +211,36 @@ void Emitter::emitTorchLikeSort(size_t index, const Op &op) {
            ", !torch.int, !torch.bool -> " + keyType + ", " + indices + "\n";
     out += "    %sparse" + idx + " = torch.constant.bool false\n";
   }
+  return {values, order};
+}
+
+void Emitter::emitTorchLikeSort(size_t index, const Op &op) {
+  const bool onnx = frontEnd == FrontEnd::Onnx;
+  const std::string idx = std::to_string(index);
+  const int key = op.operands[0];
+  const std::string keyType = vtensorType(op.results[0]);
+  // Every operand as the results' type (dynamic where any operand is).
+  std::vector<std::string> torchOperands;
+  for (size_t i = 0; i < op.operands.size(); ++i)
+    torchOperands.push_back(sortOperand(op, i, "%to" + idx));
+  const std::string &torchKey = torchOperands[0];
+  bool descending = op.order == SortOrder::Descending ||
+                    (op.order == SortOrder::Comparator &&
+                     op.comparator == ComparatorKind::Greater);
+  bool transformed = op.order == SortOrder::Comparator &&
+                     (op.comparator == ComparatorKind::LessAbs ||
+                      op.comparator == ComparatorKind::LessLowByte);
+  // The key sorted: itself, |key| or its low byte.
+  const std::string sorted =
+      emitTorchSortKey(idx, op, torchKey, keyType, transformed);
+  TensorType indexType = tensor(key);
+  indexType.elementType = ElementType::I64;
+  const std::string indices =
+      vtensorTypeWith(indexType, dyn[static_cast<size_t>(op.results[0])]);
+  const std::string dimText = std::to_string(op.dimension);
+  // The sort: values and the order (i64 indices) that moves the operands.
+  auto [values, order] =
+      emitTorchSort(idx, op, sorted, torchKey, keyType, indices, descending);
   // The payloads, and a transformed key, moved by the order.
   for (size_t i = 0; i < op.results.size(); ++i) {
     std::string moved = values;

@@ -111,6 +111,34 @@ bool elementMatches(ElementType type, uint64_t expected, uint64_t actual,
   return ulpDistance(type, expected, actual) <= tolerance;
 }
 
+/// The tolerance (ulps) of an elementwise op's result whose operands carry
+/// `inherited`; `fromKnown`: its first operand is a value of the program.
+uint64_t elementwiseTolerance(const Program &program, const Op &op,
+                              uint64_t inherited, bool fromKnown) {
+  ElementType to = program.values[op.results[0]].elementType;
+  ElementType from = to;
+  if (fromKnown)
+    from = program.values[op.operands[0]].elementType;
+  if (!isFloat(to))
+    return 0; // Integer results are exact.
+  switch (op.ew) {
+  case EwKind::Sigmoid:
+    return saturatingAdd(inherited, kSigmoidUlps);
+  case EwKind::ExtF: {
+    int shift = std::clamp(mantissaBits(to) - mantissaBits(from), 0, 63);
+    return saturatingShiftLeft(inherited, shift);
+  }
+  case EwKind::TruncF: {
+    int shift = std::clamp(mantissaBits(from) - mantissaBits(to), 0, 63);
+    return inherited == 0 ? 0 : saturatingAdd(inherited >> shift, 1);
+  }
+  case EwKind::SIToFP:
+    return 0;
+  default:
+    return inherited;
+  }
+}
+
 } // namespace
 
 std::vector<uint64_t> outputTolerances(const Program &program) {
@@ -125,38 +153,13 @@ std::vector<uint64_t> outputTolerances(const Program &program) {
         inherited = std::max(inherited, tolerance[id]);
     uint64_t result = 0;
     switch (op.kind) {
-    case OpKind::Elementwise: {
+    case OpKind::Elementwise:
       if (op.results.empty() || !valid(op.results[0]))
         break;
-      ElementType to = program.values[op.results[0]].elementType;
-      ElementType from = to;
-      if (!op.operands.empty() && valid(op.operands[0]))
-        from = program.values[op.operands[0]].elementType;
-      if (!isFloat(to))
-        break; // Integer results are exact.
-      switch (op.ew) {
-      case EwKind::Sigmoid:
-        result = saturatingAdd(inherited, kSigmoidUlps);
-        break;
-      case EwKind::ExtF: {
-        int shift = std::clamp(mantissaBits(to) - mantissaBits(from), 0, 63);
-        result = saturatingShiftLeft(inherited, shift);
-        break;
-      }
-      case EwKind::TruncF: {
-        int shift = std::clamp(mantissaBits(from) - mantissaBits(to), 0, 63);
-        result = inherited == 0 ? 0 : saturatingAdd(inherited >> shift, 1);
-        break;
-      }
-      case EwKind::SIToFP:
-        result = 0;
-        break;
-      default:
-        result = inherited;
-        break;
-      }
+      result = elementwiseTolerance(program, op, inherited,
+                                    !op.operands.empty() &&
+                                        valid(op.operands[0]));
       break;
-    }
     case OpKind::Slice:
     case OpKind::Gather:
       // Elements moved, not computed: the source's tolerance.

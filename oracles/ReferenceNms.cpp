@@ -158,24 +158,36 @@ float nmsIoU(const NmsBox &a, const NmsBox &b) {
   return iou;
 }
 
-Result<NmsResults> referenceNms(const gen::Op &op, const HostTensor &boxes,
-                                const HostTensor &scores) {
+namespace {
+
+/// What is wrong with an NMS's operands and thresholds ("" when nothing).
+std::string checkNmsOperands(const gen::Op &op, const HostTensor &boxes,
+                             const HostTensor &scores) {
   if (std::string e = checkOperand(boxes, "boxes"); !e.empty())
-    return makeError(e);
+    return e;
   if (std::string e = checkOperand(scores, "scores"); !e.empty())
-    return makeError(e);
+    return e;
   if (boxes.shape[2] != 4)
-    return makeError("boxes must be [B, N, 4], found " + describe(boxes));
+    return "boxes must be [B, N, 4], found " + describe(boxes);
   int64_t batches = boxes.shape[0], boxCount = boxes.shape[1];
   if (scores.shape[0] != batches || scores.shape[2] != boxCount)
-    return makeError("scores must be [B, C, N] = [" + std::to_string(batches) +
-                     ", C, " + std::to_string(boxCount) + "], found " +
-                     describe(scores));
+    return "scores must be [B, C, N] = [" + std::to_string(batches) + ", C, " +
+           std::to_string(boxCount) + "], found " + describe(scores);
   if (!(op.iouThreshold >= 0.0f && op.iouThreshold <= 1.0f))
-    return makeError("iou threshold " + std::to_string(op.iouThreshold) +
-                     " is outside [0, 1]");
+    return "iou threshold " + std::to_string(op.iouThreshold) +
+           " is outside [0, 1]";
   if (op.scoreThreshold && std::isnan(*op.scoreThreshold))
-    return makeError("the score threshold is NaN");
+    return "the score threshold is NaN";
+  return "";
+}
+
+} // namespace
+
+Result<NmsResults> referenceNms(const gen::Op &op, const HostTensor &boxes,
+                                const HostTensor &scores) {
+  if (std::string e = checkNmsOperands(op, boxes, scores); !e.empty())
+    return makeError(e);
+  int64_t batches = boxes.shape[0], boxCount = boxes.shape[1];
   int64_t classCount = scores.shape[1];
   int64_t perClass = std::max<int64_t>(op.maxOutputBoxesPerClass, 0);
   int64_t rows = 0;

@@ -24,6 +24,52 @@
 
 namespace sift::harness {
 
+namespace {
+
+/// The verdict of a run that failed with `message`.
+CaseResult runFailed(SystemUnderTest &system, rt::Device &device,
+                     CaseResult &result, const std::string &message) {
+  // The system's own word that it does not implement the program (a file
+  // system's documented exit code or message): unsupported.
+  if (oracle::runFailureVerdict(message, false) == oracle::Verdict::Unsupported)
+    return decide(result, oracle::Verdict::Unsupported, Stage(Step::Run),
+                  message.substr(kUnsupportedPrefix.size()));
+  // A limit the system documents and checks on purpose is no finding.
+  oracle::ComparisonPolicy policy = system.comparisonPolicy(result);
+  if (std::optional<oracle::DocumentedLimit> limit =
+          oracle::documentedLimitIn(policy, message)) {
+    result.detail = "not compared: " + limit->why +
+                    " (a documented limit, checked at run time)";
+    return result;
+  }
+  // The emu device's checks and a tool's own time limit are verdicts of
+  // their own.
+  return decide(
+      result,
+      oracle::runFailureVerdict(message, device.kind() == rt::DeviceKind::Emu),
+      Stage(Step::Run), std::string(oracle::runFailureDetail(message)));
+}
+
+/// Compares the first run's outputs with the reference under the system's
+/// policy: a tie order it documents as open is not a mismatch; outputs
+/// that policy leaves unchecked are noted. False (and the case decided) on
+/// a mismatch.
+bool firstRunMatches(SystemUnderTest &system, CaseResult &result) {
+  oracle::PolicyComparison compared = oracle::compareUnderPolicy(
+      system.comparisonPolicy(result), result.program, result.inputs,
+      result.expected, result.actual);
+  if (compared.mismatch) {
+    decide(result, oracle::Verdict::Mismatch, Stage(Step::Compare),
+           compared.mismatch->message);
+    return false;
+  }
+  for (const std::string &line : compared.unchecked)
+    result.detail += (result.detail.empty() ? "" : "\n") + line;
+  return true;
+}
+
+} // namespace
+
 CaseResult runGeneratedCase(SystemUnderTest &system, rt::Device &device,
                             const CaseOptions &options, uint64_t seed) {
   gen::Program program = gen::generateProgram(options.policy, seed);
@@ -77,42 +123,14 @@ CaseResult runProgramCase(SystemUnderTest &system, rt::Device &device,
     auto actual = system.run(result, device, r);
     if (!actual.ok()) {
       result.runSeconds = secondsSince(start);
-      // The system's own word that it does not implement the program
-      // (a file system's documented exit code or message): unsupported.
-      if (oracle::runFailureVerdict(actual.message(), false) ==
-          oracle::Verdict::Unsupported)
-        return decide(result, oracle::Verdict::Unsupported, Stage(Step::Run),
-                      actual.message().substr(kUnsupportedPrefix.size()));
-      // A limit the system documents and checks on purpose is no finding.
-      oracle::ComparisonPolicy policy = system.comparisonPolicy(result);
-      if (std::optional<oracle::DocumentedLimit> limit =
-              oracle::documentedLimitIn(policy, actual.message())) {
-        result.detail = "not compared: " + limit->why +
-                        " (a documented limit, checked at run time)";
-        return result;
-      }
-      // The emu device's checks and a tool's own time limit are verdicts
-      // of their own.
-      return decide(result,
-                    oracle::runFailureVerdict(
-                        actual.message(), device.kind() == rt::DeviceKind::Emu),
-                    Stage(Step::Run),
-                    std::string(oracle::runFailureDetail(actual.message())));
+      return runFailed(system, device, result, actual.message());
     }
     if (r == 0) {
       result.actual = std::move(actual.value());
-      // Under the system's policy: a tie order it documents as open is
-      // not a mismatch; outputs that policy leaves unchecked are noted.
-      oracle::PolicyComparison compared = oracle::compareUnderPolicy(
-          system.comparisonPolicy(result), result.program, result.inputs,
-          result.expected, result.actual);
-      if (compared.mismatch) {
+      if (!firstRunMatches(system, result)) {
         result.runSeconds = secondsSince(start);
-        return decide(result, oracle::Verdict::Mismatch, Stage(Step::Compare),
-                    compared.mismatch->message);
+        return result;
       }
-      for (const std::string &line : compared.unchecked)
-        result.detail += (result.detail.empty() ? "" : "\n") + line;
       continue;
     }
     if (auto differ = oracle::compareOutputs(

@@ -305,6 +305,50 @@ private:
     return Status::success();
   }
 
+  /// A sift.sort: its dimension and its order or comparator.
+  Status importSort(sift::SortOp sort) {
+    gen::Op model;
+    model.kind = gen::OpKind::Sort;
+    model.dimension = sort.getDimension();
+    if (sort.hasComparator()) {
+      std::optional<gen::ComparatorKind> comparator = comparatorOf(sort);
+      if (!comparator)
+        return makeError(where(sort) + " has a comparator region that is "
+                                     "none of the model's comparators");
+      model.order = gen::SortOrder::Comparator;
+      model.comparator = *comparator;
+    } else if (std::optional<sift::SortOrder> order = sort.getOrder()) {
+      model.order = *order == sift::SortOrder::Ascending
+                        ? gen::SortOrder::Ascending
+                        : gen::SortOrder::Descending;
+    } else {
+      return makeError(where(sort) + " has neither an order nor a "
+                                   "comparator");
+    }
+    llvm::SmallVector<mlir::Value> operands(sort.getOutputs());
+    return addOp(model, sort, operands);
+  }
+
+  /// A tensor.extract_slice with static offsets, sizes and strides that
+  /// keeps every dimension.
+  Status importSlice(mlir::tensor::ExtractSliceOp slice) {
+    if (!slice.getOffsets().empty() || !slice.getSizes().empty() ||
+        !slice.getStrides().empty())
+      return makeError(where(slice) + " has dynamic offsets, sizes or "
+                                   "strides");
+    if (slice.getSourceType().getRank() != slice.getType().getRank())
+      return makeError(where(slice) + " drops dimensions");
+    gen::Op model;
+    model.kind = gen::OpKind::Slice;
+    model.offsets.assign(slice.getStaticOffsets().begin(),
+                         slice.getStaticOffsets().end());
+    model.sizes.assign(slice.getStaticSizes().begin(),
+                       slice.getStaticSizes().end());
+    model.strides.assign(slice.getStaticStrides().begin(),
+                         slice.getStaticStrides().end());
+    return addOp(model, slice, {slice.getSource()});
+  }
+
   Status importOp(mlir::Operation *op) {
     if (auto ret = llvm::dyn_cast<mlir::func::ReturnOp>(op)) {
       for (mlir::Value value : ret.getOperands()) {
@@ -322,28 +366,8 @@ private:
     if (auto constant = llvm::dyn_cast<mlir::arith::ConstantOp>(op);
         constant && !llvm::isa<mlir::ShapedType>(constant.getType()))
       return Status::success();
-    if (auto sort = llvm::dyn_cast<sift::SortOp>(op)) {
-      gen::Op model;
-      model.kind = gen::OpKind::Sort;
-      model.dimension = sort.getDimension();
-      if (sort.hasComparator()) {
-        std::optional<gen::ComparatorKind> comparator = comparatorOf(sort);
-        if (!comparator)
-          return makeError(where(op) + " has a comparator region that is "
-                                       "none of the model's comparators");
-        model.order = gen::SortOrder::Comparator;
-        model.comparator = *comparator;
-      } else if (std::optional<sift::SortOrder> order = sort.getOrder()) {
-        model.order = *order == sift::SortOrder::Ascending
-                          ? gen::SortOrder::Ascending
-                          : gen::SortOrder::Descending;
-      } else {
-        return makeError(where(op) + " has neither an order nor a "
-                                     "comparator");
-      }
-      llvm::SmallVector<mlir::Value> operands(sort.getOutputs());
-      return addOp(model, op, operands);
-    }
+    if (auto sort = llvm::dyn_cast<sift::SortOp>(op))
+      return importSort(sort);
     if (auto topk = llvm::dyn_cast<sift::TopkOp>(op)) {
       gen::Op model;
       model.kind = gen::OpKind::TopK;
@@ -367,26 +391,45 @@ private:
       model.centerPointBox = nms.getCenterPointBox() == 1;
       return addOp(model, op, {nms.getBoxes(), nms.getScores()});
     }
-    if (auto slice = llvm::dyn_cast<mlir::tensor::ExtractSliceOp>(op)) {
-      if (!slice.getOffsets().empty() || !slice.getSizes().empty() ||
-          !slice.getStrides().empty())
-        return makeError(where(op) + " has dynamic offsets, sizes or "
-                                     "strides");
-      if (slice.getSourceType().getRank() != slice.getType().getRank())
-        return makeError(where(op) + " drops dimensions");
-      gen::Op model;
-      model.kind = gen::OpKind::Slice;
-      model.offsets.assign(slice.getStaticOffsets().begin(),
-                           slice.getStaticOffsets().end());
-      model.sizes.assign(slice.getStaticSizes().begin(),
-                         slice.getStaticSizes().end());
-      model.strides.assign(slice.getStaticStrides().begin(),
-                           slice.getStaticStrides().end());
-      return addOp(model, op, {slice.getSource()});
-    }
+    if (auto slice = llvm::dyn_cast<mlir::tensor::ExtractSliceOp>(op))
+      return importSlice(slice);
     if (auto generic = llvm::dyn_cast<mlir::linalg::GenericOp>(op))
       return importGeneric(generic);
     return makeError(where(op) + " has no counterpart in the program model");
+  }
+
+  /// The integer comparator `cmp` computes of the region's arguments `lhs`
+  /// and `rhs`: a < b or a > b (signed), or (a & 255) < (b & 255).
+  static std::optional<gen::ComparatorKind>
+  integerComparatorOf(mlir::arith::CmpIOp cmp, mlir::Value lhs,
+                      mlir::Value rhs) {
+    using P = mlir::arith::CmpIPredicate;
+    mlir::Value a = cmp.getLhs(), b = cmp.getRhs();
+    bool straight = a == lhs && b == rhs, swapped = a == rhs && b == lhs;
+    if (cmp.getPredicate() == P::slt && (straight || swapped))
+      return straight ? gen::ComparatorKind::Less
+                      : gen::ComparatorKind::Greater;
+    if (cmp.getPredicate() == P::sgt && (straight || swapped))
+      return straight ? gen::ComparatorKind::Greater
+                      : gen::ComparatorKind::Less;
+    auto lowByteOf = [](mlir::Value value, mlir::Value arg) {
+      auto andi = value.getDefiningOp<mlir::arith::AndIOp>();
+      if (!andi)
+        return false;
+      mlir::Value other = andi.getLhs() == arg   ? andi.getRhs()
+                          : andi.getRhs() == arg ? andi.getLhs()
+                                                 : mlir::Value();
+      auto constant =
+          other ? other.getDefiningOp<mlir::arith::ConstantOp>() : nullptr;
+      auto mask = constant
+                      ? llvm::dyn_cast<mlir::IntegerAttr>(constant.getValue())
+                      : nullptr;
+      return mask && mask.getValue() == 255;
+    };
+    if (cmp.getPredicate() == P::ult && lowByteOf(a, lhs) &&
+        lowByteOf(b, rhs))
+      return gen::ComparatorKind::LessLowByte;
+    return std::nullopt;
   }
 
   /// The model comparator a sort's region computes, in the shapes
@@ -402,35 +445,8 @@ private:
     mlir::Value less = yield.getValues().front();
 
     // Integers: a < b or a > b (signed), or (a & 255) < (b & 255).
-    if (auto cmp = less.getDefiningOp<mlir::arith::CmpIOp>()) {
-      using P = mlir::arith::CmpIPredicate;
-      mlir::Value a = cmp.getLhs(), b = cmp.getRhs();
-      bool straight = a == lhs && b == rhs, swapped = a == rhs && b == lhs;
-      if (cmp.getPredicate() == P::slt && (straight || swapped))
-        return straight ? gen::ComparatorKind::Less
-                        : gen::ComparatorKind::Greater;
-      if (cmp.getPredicate() == P::sgt && (straight || swapped))
-        return straight ? gen::ComparatorKind::Greater
-                        : gen::ComparatorKind::Less;
-      auto lowByteOf = [](mlir::Value value, mlir::Value arg) {
-        auto andi = value.getDefiningOp<mlir::arith::AndIOp>();
-        if (!andi)
-          return false;
-        mlir::Value other = andi.getLhs() == arg   ? andi.getRhs()
-                            : andi.getRhs() == arg ? andi.getLhs()
-                                                   : mlir::Value();
-        auto constant =
-            other ? other.getDefiningOp<mlir::arith::ConstantOp>() : nullptr;
-        auto mask = constant
-                        ? llvm::dyn_cast<mlir::IntegerAttr>(constant.getValue())
-                        : nullptr;
-        return mask && mask.getValue() == 255;
-      };
-      if (cmp.getPredicate() == P::ult && lowByteOf(a, lhs) &&
-          lowByteOf(b, rhs))
-        return gen::ComparatorKind::LessLowByte;
-      return std::nullopt;
-    }
+    if (auto cmp = less.getDefiningOp<mlir::arith::CmpIOp>())
+      return integerComparatorOf(cmp, lhs, rhs);
 
     // Floats: (!isnan(a) && isnan(b)) || a < b, or (isnan(a) && !isnan(b))
     // || a > b, with a, b the arguments or (less only) their |.|.

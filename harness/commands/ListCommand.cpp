@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,109 +34,119 @@ namespace {
 
 /// What a fault plants, and the oracle that catches it.
 struct FaultText {
+  Fault fault;
   const char *plants;
   const char *oracle;
 };
 
-FaultText describe(Fault fault) {
-  switch (fault) {
-  case Fault::TfGlobalTemp:
-    return {"tileandfuse leaves per-thread temporaries on the heap",
-            "malloc-in-kernel (static)"};
-  case Fault::TfKeepUnusedResults:
-    return {"unused sort / top-k results neither dropped nor privatized",
-            "malloc-in-kernel (static)"};
-  case Fault::WgAllocAsMalloc:
-    return {"workgroup staging buffers left as memref.alloc (malloc)",
-            "malloc-in-kernel (static)"};
-  case Fault::DistUndistributedWrite:
-    return {"every thread of a workgroup writes the same element",
-            "undistributed-write (static); mismatch on a GPU"};
-  case Fault::DistNoBarrier:
-    return {"the cooperative sort without its barriers",
-            "mismatch on a GPU; uninitialized-read on emu"};
-  case Fault::CrashOnPrime:
-    return {"the compiler aborts when a sorted dimension is prime",
-            "compile-crash"};
-  case Fault::HangOnK1:
-    return {"a pass never returns when k = 1", "compile-timeout"};
-  case Fault::ExportDeviceLocal:
-    return {"the runtime refuses to export a queue-ordered device-local "
-            "buffer (sift-run --inject)",
-            "runtime-error"};
-  case Fault::AllocSelectFirst:
-    return {"allocator selection ignores a buffer's affinity (sift-run "
-            "--inject; shows on plans a second device uses)",
-            "the affinity oracle (runtime-error)"};
-  case Fault::WgUnaligned:
-    return {"workgroup attributions without an explicit alignment",
-            "misaligned-access (static, PTX)"};
-  case Fault::NmsIouGe:
-    return {"NMS suppresses at IoU >= the threshold instead of >", "mismatch"};
-  case Fault::NmsUnnormalizedCorners:
-    return {"NMS takes corner boxes without min/max", "mismatch"};
-  case Fault::NmsScoreThresholdGe:
-    return {"NMS keeps scores >= the threshold instead of >", "mismatch"};
-  case Fault::NmsSortGlobalTemp:
-    return {"tileandfuse leaves the NMS score sort's row buffers in global "
-            "memory",
-            "malloc-in-kernel (static)"};
-  case Fault::CrashAtRandom:
-    return {"the compiler aborts on about half of its runs over a sort",
-            "compile-crash (flaky in a nightly)"};
-  case Fault::MergeDropLast:
-    return {"merge_rows loses the last element of every merge's second run",
-            "mismatch on a GPU; data-race on emu"};
-  case Fault::RadixDigitOffByOne:
-    return {"radix_select counts every element one bin too high",
-            "mismatch on a GPU; data-race on emu"};
-  case Fault::RadixScanLostCarry:
-    return {"radix_sort's scan loses the carry into odd threads' chunks",
-            "mismatch on a GPU; data-race on emu"};
-  case Fault::SplitLostChunkOffset:
-    return {"split_select forgets a chosen candidate's chunk start",
-            "mismatch (GPU or emu)"};
-  case Fault::SelectMergeOneLevelShort:
-    return {"register_select's tree merge stops one level early",
-            "mismatch (GPU or emu)"};
-  case Fault::RadixLookbackSkipsOne:
-    return {"radix_onesweep's look-back skips its predecessor tile",
-            "mismatch on a GPU; data-race on emu"};
-  case Fault::RadixTailOverrun:
-    return {"the radix sort's loads run past a row's end",
-            "out-of-bounds on emu (memcheck on a GPU)"};
-  case Fault::RadixSplitUnzeroed:
-    return {"the radix sort's tile ranking counts into an unzeroed table",
-            "uninitialized-read on emu"};
-  case Fault::ScanBarrierInBranch:
-    return {"the radix sort's scan puts a barrier inside a branch",
-            "barrier-divergence on emu"};
-  case Fault::SelectDoneRace:
-    return {"the radix select's pick reads the done flag thread 0 writes",
-            "data-race on emu"};
-  case Fault::NmsMaskLastBitLost:
-    return {"GPU NMS mask (mask_blocks, mask_tiles) never sets a word's bit 63",
-            "mismatch (GPU or emu)"};
-  case Fault::NmsWalkRowNotMerged:
-    return {"mask_blocks NMS leaves a block's last kept box unmerged",
-            "mismatch (GPU or emu)"};
-  case Fault::NmsTileLastRowFirstBox:
-    return {"mask_tiles NMS gives a tile's last row its first row's box",
-            "mismatch (GPU or emu)"};
-  case Fault::RadixMatchPeerBitLost:
-    return {"radix_match's warp match ignores a digit's top bit",
-            "data-race on emu; runtime-error or mismatch on a GPU"};
-  case Fault::Bf16OrderF16Layout:
-    return {"radix sort and select test bf16 keys for NaN with f16's mask",
-            "mismatch (GPU or emu)"};
-  case Fault::RadixCompactDropsBetter:
-    return {"radix_select's compaction forgets the elements already in the k",
-            "data-race on emu; mismatch (GPU or emu)"};
-  case Fault::RadixFusedBinsKept:
-    return {"radix_select in one launch keeps the last pass's histogram",
-            "uninitialized-read on emu; mismatch (GPU or emu)"};
-  }
-  return {"?", "?"};
+/// Every fault's text, in enum order (checked below against kAllFaults).
+constexpr FaultText kFaultTexts[] = {
+    {Fault::TfGlobalTemp,
+     "tileandfuse leaves per-thread temporaries on the heap",
+     "malloc-in-kernel (static)"},
+    {Fault::TfKeepUnusedResults,
+     "unused sort / top-k results neither dropped nor privatized",
+     "malloc-in-kernel (static)"},
+    {Fault::WgAllocAsMalloc,
+     "workgroup staging buffers left as memref.alloc (malloc)",
+     "malloc-in-kernel (static)"},
+    {Fault::DistUndistributedWrite,
+     "every thread of a workgroup writes the same element",
+     "undistributed-write (static); mismatch on a GPU"},
+    {Fault::DistNoBarrier, "the cooperative sort without its barriers",
+     "mismatch on a GPU; uninitialized-read on emu"},
+    {Fault::CrashOnPrime,
+     "the compiler aborts when a sorted dimension is prime", "compile-crash"},
+    {Fault::HangOnK1, "a pass never returns when k = 1", "compile-timeout"},
+    {Fault::ExportDeviceLocal,
+     "the runtime refuses to export a queue-ordered device-local "
+     "buffer (sift-run --inject)",
+     "runtime-error"},
+    {Fault::AllocSelectFirst,
+     "allocator selection ignores a buffer's affinity (sift-run "
+     "--inject; shows on plans a second device uses)",
+     "the affinity oracle (runtime-error)"},
+    {Fault::WgUnaligned, "workgroup attributions without an explicit alignment",
+     "misaligned-access (static, PTX)"},
+    {Fault::NmsIouGe, "NMS suppresses at IoU >= the threshold instead of >",
+     "mismatch"},
+    {Fault::NmsUnnormalizedCorners, "NMS takes corner boxes without min/max",
+     "mismatch"},
+    {Fault::NmsScoreThresholdGe,
+     "NMS keeps scores >= the threshold instead of >", "mismatch"},
+    {Fault::NmsSortGlobalTemp,
+     "tileandfuse leaves the NMS score sort's row buffers in global "
+     "memory",
+     "malloc-in-kernel (static)"},
+    {Fault::CrashAtRandom,
+     "the compiler aborts on about half of its runs over a sort",
+     "compile-crash (flaky in a nightly)"},
+    {Fault::MergeDropLast,
+     "merge_rows loses the last element of every merge's second run",
+     "mismatch on a GPU; data-race on emu"},
+    {Fault::RadixDigitOffByOne,
+     "radix_select counts every element one bin too high",
+     "mismatch on a GPU; data-race on emu"},
+    {Fault::RadixScanLostCarry,
+     "radix_sort's scan loses the carry into odd threads' chunks",
+     "mismatch on a GPU; data-race on emu"},
+    {Fault::SplitLostChunkOffset,
+     "split_select forgets a chosen candidate's chunk start",
+     "mismatch (GPU or emu)"},
+    {Fault::SelectMergeOneLevelShort,
+     "register_select's tree merge stops one level early",
+     "mismatch (GPU or emu)"},
+    {Fault::RadixLookbackSkipsOne,
+     "radix_onesweep's look-back skips its predecessor tile",
+     "mismatch on a GPU; data-race on emu"},
+    {Fault::RadixTailOverrun, "the radix sort's loads run past a row's end",
+     "out-of-bounds on emu (memcheck on a GPU)"},
+    {Fault::RadixSplitUnzeroed,
+     "the radix sort's tile ranking counts into an unzeroed table",
+     "uninitialized-read on emu"},
+    {Fault::ScanBarrierInBranch,
+     "the radix sort's scan puts a barrier inside a branch",
+     "barrier-divergence on emu"},
+    {Fault::SelectDoneRace,
+     "the radix select's pick reads the done flag thread 0 writes",
+     "data-race on emu"},
+    {Fault::NmsMaskLastBitLost,
+     "GPU NMS mask (mask_blocks, mask_tiles) never sets a word's bit 63",
+     "mismatch (GPU or emu)"},
+    {Fault::NmsWalkRowNotMerged,
+     "mask_blocks NMS leaves a block's last kept box unmerged",
+     "mismatch (GPU or emu)"},
+    {Fault::NmsTileLastRowFirstBox,
+     "mask_tiles NMS gives a tile's last row its first row's box",
+     "mismatch (GPU or emu)"},
+    {Fault::RadixMatchPeerBitLost,
+     "radix_match's warp match ignores a digit's top bit",
+     "data-race on emu; runtime-error or mismatch on a GPU"},
+    {Fault::Bf16OrderF16Layout,
+     "radix sort and select test bf16 keys for NaN with f16's mask",
+     "mismatch (GPU or emu)"},
+    {Fault::RadixCompactDropsBetter,
+     "radix_select's compaction forgets the elements already in the k",
+     "data-race on emu; mismatch (GPU or emu)"},
+    {Fault::RadixFusedBinsKept,
+     "radix_select in one launch keeps the last pass's histogram",
+     "uninitialized-read on emu; mismatch (GPU or emu)"},
+};
+
+constexpr bool textsFollowFaults() {
+  if (std::size(kFaultTexts) != std::size(kAllFaults))
+    return false;
+  for (size_t i = 0; i < std::size(kAllFaults); ++i)
+    if (kFaultTexts[i].fault != kAllFaults[i] ||
+        static_cast<size_t>(kAllFaults[i]) != i)
+      return false;
+  return true;
+}
+static_assert(textsFollowFaults(),
+              "kFaultTexts must list every fault, in kAllFaults' order");
+
+const FaultText &describe(Fault fault) {
+  return kFaultTexts[static_cast<size_t>(fault)];
 }
 
 /// The systems described by files (shipped, and `given` with --system):

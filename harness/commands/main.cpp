@@ -38,6 +38,22 @@ std::vector<std::string> withDefaultCommand(int argc, char **argv) {
   return args;
 }
 
+/// Ends every command's help with what its exit code means.
+void addExitCodes(CLI::App &app, const std::vector<CommandEntry> &commands) {
+  const std::string exitCodes =
+      "Exit: 0 nothing found; 1 findings (or the given program failed to "
+      "compile or run; replay: a changed verdict); 2 bad usage or bad input "
+      "(the message names the file and what is wrong); 3 (nightly) a corpus "
+      "case changed its verdict; 130 or 143 stopped by Ctrl-C or SIGTERM "
+      "(the same command with --resume, or a nightly's same command, goes "
+      "on).";
+  app.footer(exitCodes);
+  for (const CommandEntry &command : commands)
+    command.app->footer(command.app->get_footer().empty()
+                            ? exitCodes
+                            : command.app->get_footer() + "\n\n" + exitCodes);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -73,19 +89,7 @@ int main(int argc, char **argv) {
                                         addReportCommand(app),
                                         addBenchCommand(app),
                                         addListCommand(app)};
-  // Every command's help ends with what its exit code means.
-  const std::string exitCodes =
-      "Exit: 0 nothing found; 1 findings (or the given program failed to "
-      "compile or run; replay: a changed verdict); 2 bad usage or bad input "
-      "(the message names the file and what is wrong); 3 (nightly) a corpus "
-      "case changed its verdict; 130 or 143 stopped by Ctrl-C or SIGTERM "
-      "(the same command with --resume, or a nightly's same command, goes "
-      "on).";
-  app.footer(exitCodes);
-  for (const CommandEntry &command : commands)
-    command.app->footer(command.app->get_footer().empty()
-                            ? exitCodes
-                            : command.app->get_footer() + "\n\n" + exitCodes);
+  addExitCodes(app, commands);
 
   std::vector<const char *> cargs;
   for (const std::string &arg : args)

@@ -1,112 +1,19 @@
 //===- oracles/static/PtxParse.cpp - A reader of PTX for the checks ------===//
 //
-// A PTX tokenizer and a reader that follows `.entry`/`.func` bodies: their
-// `call`s, their shared and local variables and accesses, and the
-// registers that carry a symbol's address (Ptx.h's model).
+// A reader of PTX that follows `.entry`/`.func` bodies over PtxTokens.h's
+// tokens: their `call`s, their shared and local variables and accesses, and
+// the registers that carry a symbol's address (Ptx.h's model).
 //
 //===----------------------------------------------------------------------===//
 #include "oracles/static/Ptx.h"
 
 #include "oracles/static/CheckText.h"
+#include "oracles/static/PtxTokens.h"
 
 #include <algorithm>
 #include <cctype>
 
 namespace sift::oracle::detail {
-
-namespace {
-
-/// A PTX token: a word (identifier, directive, opcode, register, number:
-/// letters, digits and `_$%.`) or one punctuation character.
-struct PtxToken {
-  bool isWord = false;
-  std::string_view text;
-  /// A line break (or the start of the text) comes before it.
-  bool newline = false;
-  /// It follows the previous token directly: no space or comment between
-  /// (`ld.shared::cta` is the tokens `ld.shared`, `:`, `:`, `cta`, joined).
-  bool joined = false;
-};
-
-bool isPtxWordChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
-         c == '%' || c == '.';
-}
-
-/// Splits PTX into tokens, dropping whitespace, `//` and `/* */` comments and
-/// string literals (only `.file` uses them).
-std::vector<PtxToken> tokenizePtx(std::string_view ptx) {
-  std::vector<PtxToken> tokens;
-  size_t i = 0, n = ptx.size();
-  bool newline = true;
-  size_t lastEnd = std::string_view::npos;
-  auto push = [&](bool isWord, size_t start, size_t end) {
-    tokens.push_back(
-        {isWord, ptx.substr(start, end - start), newline, start == lastEnd});
-    newline = false;
-    lastEnd = end;
-  };
-  while (i < n) {
-    char c = ptx[i];
-    if (std::isspace(static_cast<unsigned char>(c)) || c == '\0') {
-      newline |= c == '\n';
-      ++i;
-    } else if (c == '/' && i + 1 < n && ptx[i + 1] == '/') {
-      while (i < n && ptx[i] != '\n')
-        ++i;
-    } else if (c == '/' && i + 1 < n && ptx[i + 1] == '*') {
-      size_t end = ptx.find("*/", i + 2);
-      end = end == std::string_view::npos ? n : end + 2;
-      newline |= ptx.substr(i, end - i).find('\n') != std::string_view::npos;
-      i = end;
-    } else if (c == '"') {
-      for (++i; i < n && ptx[i] != '"' && ptx[i] != '\n'; ++i)
-        if (ptx[i] == '\\' && i + 1 < n)
-          ++i;
-      if (i < n && ptx[i] == '"')
-        ++i;
-    } else if (isPtxWordChar(c)) {
-      size_t start = i;
-      while (i < n && isPtxWordChar(ptx[i]))
-        ++i;
-      push(true, start, i);
-    } else {
-      push(false, i, i + 1);
-      ++i;
-    }
-  }
-  return tokens;
-}
-
-bool isPunct(const std::vector<PtxToken> &tokens, size_t i, char c) {
-  return i < tokens.size() && !tokens[i].isWord && tokens[i].text[0] == c;
-}
-
-/// A symbol name: a word that is not a directive, register or number.
-bool isPtxName(const std::vector<PtxToken> &tokens, size_t i) {
-  if (i >= tokens.size() || !tokens[i].isWord)
-    return false;
-  char c = tokens[i].text[0];
-  return c != '.' && c != '%' && !std::isdigit(static_cast<unsigned char>(c));
-}
-
-/// With tokens[i] an opening `open`, the index after its matching `close`
-/// (tokens.size() when unbalanced).
-size_t skipBalanced(const std::vector<PtxToken> &tokens, size_t i, char open,
-                    char close) {
-  int depth = 0;
-  for (; i < tokens.size(); ++i) {
-    if (isPunct(tokens, i, open)) {
-      ++depth;
-    } else if (isPunct(tokens, i, close)) {
-      if (--depth == 0)
-        return i + 1;
-    }
-  }
-  return tokens.size();
-}
-
-} // namespace
 
 /// Parses a non-negative PTX integer: decimal, or hexadecimal after `0x`.
 /// Octal (a leading 0), binary and suffixed literals are refused.
@@ -507,15 +414,74 @@ size_t parsePtxBody(const std::vector<PtxToken> &tokens, size_t i,
   return tokens.size();
 }
 
+/// Adds `name` to `list` unless it is there.
+void declareOnce(std::vector<std::string> &list, std::string_view name) {
+  if (std::find(list.begin(), list.end(), name) == list.end())
+    list.emplace_back(name);
+}
+
+/// With tokens[i] the `.extern` of `.extern .global .align 4 .b32
+/// name[16];`, records the name (the last symbol name before `[`, `=` or
+/// `;`) and returns the index after it.
+size_t parsePtxExternVariable(const std::vector<PtxToken> &tokens, size_t i,
+                              PtxModule &module) {
+  std::string_view name;
+  size_t j = i + 2;
+  for (; j < tokens.size() && !isPunct(tokens, j, ';') &&
+         !isPunct(tokens, j, '[') && !isPunct(tokens, j, '=');
+       ++j)
+    if (isPtxName(tokens, j))
+      name = tokens[j].text;
+  if (!name.empty())
+    declareOnce(module.externVariables, name);
+  return j;
+}
+
+/// With tokens[i] an `.entry` or `.func`, records the function it defines
+/// (and parses its body) or declares, and returns the index after it.
+size_t parsePtxFunction(const std::vector<PtxToken> &tokens, size_t i,
+                        PtxModule &module) {
+  const PtxToken &token = tokens[i];
+  // [.visible|.extern|.weak] .entry|.func [(ret-params)] name [(params)]
+  // [performance directives] ( { body } | ; )
+  bool isEntry = token.text == ".entry";
+  size_t j = i + 1;
+  if (!isEntry && isPunct(tokens, j, '('))
+    j = skipBalanced(tokens, j, '(', ')');
+  if (!isPtxName(tokens, j))
+    return j;
+  std::string_view name = tokens[j].text;
+  ++j;
+  if (isPunct(tokens, j, '('))
+    j = skipBalanced(tokens, j, '(', ')');
+  while (j < tokens.size() && !isPunct(tokens, j, '{') &&
+         !isPunct(tokens, j, ';') && tokens[j].text != ".entry" &&
+         tokens[j].text != ".func")
+    ++j;
+  if (isPunct(tokens, j, '{')) {
+    PtxFunction function;
+    function.name = std::string(name);
+    function.isEntry = isEntry;
+    // Parameters in registers are defined by the caller.
+    for (size_t k = i + 1; k < j; ++k)
+      if (tokens[k].isWord && tokens[k].text[0] == '%')
+        ++function.definitions[std::string(tokens[k].text)];
+    size_t body = j;
+    j = parsePtxBody(tokens, j, function);
+    parsePtxStatements(tokens, body, j, function);
+    module.defined.insert(function.name);
+    module.functions.push_back(std::move(function));
+  } else {
+    declareOnce(module.declared, name);
+  }
+  return j;
+}
+
 } // namespace
 
 PtxModule parsePtx(std::string_view ptx) {
   std::vector<PtxToken> tokens = tokenizePtx(ptx);
   PtxModule module;
-  auto declare = [&](std::vector<std::string> &list, std::string_view name) {
-    if (std::find(list.begin(), list.end(), name) == list.end())
-      list.emplace_back(name);
-  };
   size_t i = 0;
   while (i < tokens.size()) {
     const PtxToken &token = tokens[i];
@@ -542,59 +508,14 @@ PtxModule parsePtx(std::string_view ptx) {
     }
     if (token.text == ".extern" && i + 1 < tokens.size() &&
         (tokens[i + 1].text == ".global" || tokens[i + 1].text == ".const")) {
-      // .extern .global .align 4 .b32 name[16];  The name is the last symbol
-      // name before `[`, `=` or `;`.
-      std::string_view name;
-      size_t j = i + 2;
-      for (; j < tokens.size() && !isPunct(tokens, j, ';') &&
-             !isPunct(tokens, j, '[') && !isPunct(tokens, j, '=');
-           ++j)
-        if (isPtxName(tokens, j))
-          name = tokens[j].text;
-      if (!name.empty())
-        declare(module.externVariables, name);
-      i = j;
+      i = parsePtxExternVariable(tokens, i, module);
       continue;
     }
     if (token.text != ".entry" && token.text != ".func") {
       ++i;
       continue;
     }
-    // [.visible|.extern|.weak] .entry|.func [(ret-params)] name [(params)]
-    // [performance directives] ( { body } | ; )
-    bool isEntry = token.text == ".entry";
-    size_t j = i + 1;
-    if (!isEntry && isPunct(tokens, j, '('))
-      j = skipBalanced(tokens, j, '(', ')');
-    if (!isPtxName(tokens, j)) {
-      i = j;
-      continue;
-    }
-    std::string_view name = tokens[j].text;
-    ++j;
-    if (isPunct(tokens, j, '('))
-      j = skipBalanced(tokens, j, '(', ')');
-    while (j < tokens.size() && !isPunct(tokens, j, '{') &&
-           !isPunct(tokens, j, ';') && tokens[j].text != ".entry" &&
-           tokens[j].text != ".func")
-      ++j;
-    if (isPunct(tokens, j, '{')) {
-      PtxFunction function;
-      function.name = std::string(name);
-      function.isEntry = isEntry;
-      // Parameters in registers are defined by the caller.
-      for (size_t k = i + 1; k < j; ++k)
-        if (tokens[k].isWord && tokens[k].text[0] == '%')
-          ++function.definitions[std::string(tokens[k].text)];
-      size_t body = j;
-      j = parsePtxBody(tokens, j, function);
-      parsePtxStatements(tokens, body, j, function);
-      module.defined.insert(function.name);
-      module.functions.push_back(std::move(function));
-    } else {
-      declare(module.declared, name);
-    }
-    i = j;
+    i = parsePtxFunction(tokens, i, module);
   }
   return module;
 }

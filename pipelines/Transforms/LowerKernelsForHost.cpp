@@ -120,6 +120,54 @@ int64_t memrefBytes(MemRefType type) {
 struct KernelToHostFunction : ConvertOpToLLVMPattern<gpu::GPUFuncOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
+  /// Maps `func`'s workgroup attributions to 16-byte aligned slices of the
+  /// workgroup memory the context points to, and its private attributions
+  /// to stack slots, as signature inputs from `argument` on. Returns the
+  /// workgroup memory's bytes.
+  FailureOr<int64_t>
+  mapAttributions(gpu::GPUFuncOp func, ConversionPatternRewriter &rewriter,
+                  Value hostContext,
+                  TypeConverter::SignatureConversion &signature,
+                  unsigned &argument) const {
+    Location loc = func.getLoc();
+    Type ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    const LLVMTypeConverter &converter = *getTypeConverter();
+    auto descriptor = [&](Value memory, Type type) -> Value {
+      return MemRefDescriptor::fromStaticShape(rewriter, loc, converter,
+                                               cast<MemRefType>(type), memory);
+    };
+    // Workgroup attributions: 16-byte aligned slices of the workgroup's
+    // memory.
+    int64_t offset = 0;
+    Value base;
+    if (!func.getWorkgroupAttributions().empty())
+      base = LLVM::LoadOp::create(
+          rewriter, loc, ptr,
+          fieldAddress(rewriter, loc, hostContext, kWorkgroupMemory));
+    for (BlockArgument attribution : func.getWorkgroupAttributions()) {
+      auto type = cast<MemRefType>(attribution.getType());
+      if (!type.hasStaticShape())
+        return rewriter.notifyMatchFailure(func, "a dynamic attribution");
+      Value memory =
+          LLVM::GEPOp::create(rewriter, loc, ptr, rewriter.getI8Type(), base,
+                              ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+      signature.remapInput(argument++, descriptor(memory, type));
+      offset += (memrefBytes(type) + 15) / 16 * 16;
+    }
+    // Private attributions: stack slots.
+    for (BlockArgument attribution : func.getPrivateAttributions()) {
+      auto type = cast<MemRefType>(attribution.getType());
+      if (!type.hasStaticShape())
+        return rewriter.notifyMatchFailure(func, "a dynamic attribution");
+      Value size = LLVM::ConstantOp::create(
+          rewriter, loc, rewriter.getI64Type(), memrefBytes(type));
+      Value memory = LLVM::AllocaOp::create(rewriter, loc, ptr,
+                                            rewriter.getI8Type(), size, 16);
+      signature.remapInput(argument++, descriptor(memory, type));
+    }
+    return offset;
+  }
+
   LogicalResult
   matchAndRewrite(gpu::GPUFuncOp func, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -156,35 +204,11 @@ struct KernelToHostFunction : ConvertOpToLLVMPattern<gpu::GPUFuncOp> {
       Value memory = LLVM::LoadOp::create(rewriter, loc, ptr, slot);
       signature.remapInput(argument++, descriptor(memory, type));
     }
-    // Workgroup attributions: 16-byte aligned slices of the workgroup's
-    // memory.
-    int64_t offset = 0;
-    Value base;
-    if (!func.getWorkgroupAttributions().empty())
-      base = LLVM::LoadOp::create(
-          rewriter, loc, ptr,
-          fieldAddress(rewriter, loc, hostContext, kWorkgroupMemory));
-    for (BlockArgument attribution : func.getWorkgroupAttributions()) {
-      auto type = cast<MemRefType>(attribution.getType());
-      if (!type.hasStaticShape())
-        return rewriter.notifyMatchFailure(func, "a dynamic attribution");
-      Value memory =
-          LLVM::GEPOp::create(rewriter, loc, ptr, rewriter.getI8Type(), base,
-                              ArrayRef<LLVM::GEPArg>{int32_t(offset)});
-      signature.remapInput(argument++, descriptor(memory, type));
-      offset += (memrefBytes(type) + 15) / 16 * 16;
-    }
-    // Private attributions: stack slots.
-    for (BlockArgument attribution : func.getPrivateAttributions()) {
-      auto type = cast<MemRefType>(attribution.getType());
-      if (!type.hasStaticShape())
-        return rewriter.notifyMatchFailure(func, "a dynamic attribution");
-      Value size = LLVM::ConstantOp::create(
-          rewriter, loc, rewriter.getI64Type(), memrefBytes(type));
-      Value memory = LLVM::AllocaOp::create(rewriter, loc, ptr,
-                                            rewriter.getI8Type(), size, 16);
-      signature.remapInput(argument++, descriptor(memory, type));
-    }
+    FailureOr<int64_t> workgroupBytes =
+        mapAttributions(func, rewriter, hostContext, signature, argument);
+    if (failed(workgroupBytes))
+      return failure();
+    int64_t offset = *workgroupBytes;
     // The workgroup memory the runtime allocates for this kernel.
     {
       OpBuilder::InsertionGuard guard(rewriter);

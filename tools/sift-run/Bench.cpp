@@ -57,6 +57,62 @@ double elapsed(std::chrono::steady_clock::time_point since) {
       .count();
 }
 
+/// Runs `artifact` while the budget lasts (warm-ups, then timed runs; the
+/// first run is timed too when it alone is over the budget) and records
+/// the times in `r`, checking the first and the last run against
+/// `expected`.
+void timeRuns(rt::Device &device, const Options &options,
+              rt::Artifact &artifact, const rt::ExportedCase &info,
+              const std::vector<HostTensor> &expected, BenchResult &r) {
+  // The first run is timed too, so a kernel too slow to repeat within the
+  // budget still has a time; warm-ups and repetitions follow while the
+  // budget lasts.
+  auto begin = std::chrono::steady_clock::now();
+  std::vector<HostTensor> last;
+  int runs = 0;
+  for (int i = 0; i < options.warmup + options.benchRuns; ++i) {
+    bool over = elapsed(begin) > options.benchBudgetSeconds;
+    if (over && !r.ms.empty())
+      break;
+    rt::GpuTimes before = rt::gpuTimes(device);
+    auto start = std::chrono::steady_clock::now();
+    auto outputs = rt::runPlan({&device}, artifact, artifact.inputs, {});
+    double wallMs = std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+    rt::GpuTimes after = rt::gpuTimes(device);
+    if (!outputs.ok()) {
+      r.verdict = "runtime-error";
+      r.detail = outputs.message();
+      return;
+    }
+    bool first = i == 0;
+    if (first)
+      if (auto m = oracle::compareCarried(info.tolerances, expected,
+                                          *outputs)
+                       .mismatch) {
+        r.verdict = "mismatch";
+        r.detail = m->message;
+      }
+    // A GPU's events time its kernels; the cpu device has none: its wall
+    // time (uploads and downloads included).
+    double kernelMs = (after.kernels - before.kernels).count() / 1e6;
+    double ms = device.kind() == rt::DeviceKind::Cpu ? wallMs : kernelMs;
+    bool slow = elapsed(begin) > options.benchBudgetSeconds;
+    if (i >= options.warmup || (first && slow))
+      r.ms.push_back(ms);
+    last = std::move(*outputs);
+    ++runs;
+  }
+  if (r.verdict.empty() && runs > 1)
+    if (auto m =
+            oracle::compareCarried(info.tolerances, expected, last).mismatch) {
+      r.verdict = "mismatch";
+      r.detail = "the last of " + std::to_string(runs) +
+                 " runs (the first matched): " + m->message;
+    }
+}
+
 /// Runs one sift artifact with a benchmark's inputs.
 BenchResult benchSift(rt::Device &device, const std::string &file,
                       const Options &options) {
@@ -89,53 +145,7 @@ BenchResult benchSift(rt::Device &device, const std::string &file,
     r.detail = "the reference failed: " + expected.message();
     return r;
   }
-  // The first run is timed too, so a kernel too slow to repeat within the
-  // budget still has a time; warm-ups and repetitions follow while the
-  // budget lasts.
-  auto begin = std::chrono::steady_clock::now();
-  std::vector<HostTensor> last;
-  int runs = 0;
-  for (int i = 0; i < options.warmup + options.benchRuns; ++i) {
-    bool over = elapsed(begin) > options.benchBudgetSeconds;
-    if (over && !r.ms.empty())
-      break;
-    rt::GpuTimes before = rt::gpuTimes(device);
-    auto start = std::chrono::steady_clock::now();
-    auto outputs = rt::runPlan({&device}, *artifact, artifact->inputs, {});
-    double wallMs = std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - start)
-                        .count();
-    rt::GpuTimes after = rt::gpuTimes(device);
-    if (!outputs.ok()) {
-      r.verdict = "runtime-error";
-      r.detail = outputs.message();
-      return r;
-    }
-    bool first = i == 0;
-    if (first)
-      if (auto m = oracle::compareCarried(info->tolerances, *expected,
-                                          *outputs)
-                       .mismatch) {
-        r.verdict = "mismatch";
-        r.detail = m->message;
-      }
-    // A GPU's events time its kernels; the cpu device has none: its wall
-    // time (uploads and downloads included).
-    double kernelMs = (after.kernels - before.kernels).count() / 1e6;
-    double ms = device.kind() == rt::DeviceKind::Cpu ? wallMs : kernelMs;
-    bool slow = elapsed(begin) > options.benchBudgetSeconds;
-    if (i >= options.warmup || (first && slow))
-      r.ms.push_back(ms);
-    last = std::move(*outputs);
-    ++runs;
-  }
-  if (r.verdict.empty() && runs > 1)
-    if (auto m =
-            oracle::compareCarried(info->tolerances, *expected, last).mismatch) {
-      r.verdict = "mismatch";
-      r.detail = "the last of " + std::to_string(runs) +
-                 " runs (the first matched): " + m->message;
-    }
+  timeRuns(device, options, *artifact, *info, *expected, r);
   if (r.verdict.empty())
     r.verdict = "pass";
   return r;

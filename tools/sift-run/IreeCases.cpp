@@ -174,6 +174,43 @@ Result<std::string> findIreeRunModule(const Options &options) {
                    "--iree-run-module=PATH");
 }
 
+namespace {
+
+/// The row of an IREE case whose run failed with `message`: a limit
+/// IREE documents passes uncompared; a time-out and other failures are
+/// verdicts of their own.
+Row ireeRunFailed(Row &row, gen::FrontEnd frontEnd,
+                  const std::string &message) {
+  if (std::optional<oracle::DocumentedLimit> limit = oracle::documentedLimitIn(
+          oracle::ireePolicy(frontEnd), message)) {
+    row.verdict = "pass";
+    row.detail = "not compared: " + limit->why + " (a documented limit)";
+    return row;
+  }
+  bool late = message.find("did not finish in time") != std::string::npos;
+  row.verdict = late ? "run-timeout" : "runtime-error";
+  row.detail = message;
+  return row;
+}
+
+/// Writes a run's outputs as OUTDIR/resultI.npy; the first failure goes to
+/// `writeError`.
+void writeIreeOutputs(const std::string &outputDir,
+                      const std::vector<HostTensor> &outputs,
+                      std::string &writeError) {
+  std::error_code ec;
+  fs::create_directories(outputDir, ec);
+  for (size_t i = 0; i < outputs.size() && writeError.empty(); ++i)
+    if (Status s = writeNpy(
+            (fs::path(outputDir) / ("result" + std::to_string(i) + ".npy"))
+                .string(),
+            outputs[i]);
+        !s)
+      writeError = s.message();
+}
+
+} // namespace
+
 Row runIreeCase(const Options &options, const std::string &runModule,
                 const std::string &dir, const std::string &outputDir,
                 std::string &writeError) {
@@ -205,20 +242,8 @@ Row runIreeCase(const Options &options, const std::string &runModule,
       row.loadMs = std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - start)
                        .count();
-    if (!outputs.ok()) {
-      if (std::optional<oracle::DocumentedLimit> limit =
-              oracle::documentedLimitIn(oracle::ireePolicy(c->frontEnd),
-                                        outputs.message())) {
-        row.verdict = "pass";
-        row.detail = "not compared: " + limit->why + " (a documented limit)";
-        return row;
-      }
-      bool late = outputs.message().find("did not finish in time") !=
-                  std::string::npos;
-      row.verdict = late ? "run-timeout" : "runtime-error";
-      row.detail = outputs.message();
-      return row;
-    }
+    if (!outputs.ok())
+      return ireeRunFailed(row, c->frontEnd, outputs.message());
     if (r > 0) {
       if (auto differ = oracle::compareOutputs(
               std::vector<uint64_t>(first.size(), 0), first, *outputs)) {
@@ -230,17 +255,8 @@ Row runIreeCase(const Options &options, const std::string &runModule,
       continue;
     }
     first = std::move(*outputs);
-    if (!outputDir.empty()) {
-      std::error_code ec;
-      fs::create_directories(outputDir, ec);
-      for (size_t i = 0; i < first.size() && writeError.empty(); ++i)
-        if (Status s = writeNpy((fs::path(outputDir) /
-                                 ("result" + std::to_string(i) + ".npy"))
-                                    .string(),
-                                first[i]);
-            !s)
-          writeError = s.message();
-    }
+    if (!outputDir.empty())
+      writeIreeOutputs(outputDir, first, writeError);
     oracle::PolicyComparison judged = oracle::compareUnderPolicy(
         oracle::ireePolicy(c->frontEnd), c->program, c->inputs,
         c->expected, first);

@@ -136,6 +136,41 @@ static void warnIfNoEffect(const Options &options,
                  file.c_str());
 }
 
+/// The verdict of an artifact's runs: a mismatch of the first with the
+/// reference it carries, a later run that differs from the first
+/// (nondeterministic), or a pass.
+void judgeRuns(Row &row, const rt::ExportedCase &info,
+               const rt::Artifact &artifact,
+               const std::vector<std::vector<HostTensor>> &runs) {
+  std::string unchecked;
+  if (info.hasReference) {
+    oracle::CarriedComparison compared =
+        oracle::compareCarried(info.tolerances, artifact.expected, runs[0]);
+    if (compared.mismatch) {
+      row.verdict = "mismatch";
+      row.detail = compared.mismatch->message;
+      return;
+    }
+    for (const std::string &line : compared.unchecked)
+      unchecked += (unchecked.empty() ? "" : "; ") + line;
+  }
+  for (size_t r = 1; r < runs.size(); ++r)
+    if (auto differ = oracle::compareOutputs(
+            std::vector<uint64_t>(runs[0].size(), 0), runs[0], runs[r])) {
+      row.verdict = "nondeterministic";
+      row.detail = "run " + std::to_string(r + 1) + " differs from run 1: " +
+                   differ->message;
+      return;
+    }
+  row.verdict = "pass";
+  row.detail = unchecked;
+  if (!info.hasReference)
+    row.detail =
+        std::string(kNoReferenceDetail) +
+        (info.noReferenceNote.empty() ? std::string()
+                                       : " (" + info.noReferenceNote + ")");
+}
+
 Row runOne(rt::Device &device, const std::string &file, const Options &options,
            const std::string &outputDir, std::string &writeError) {
   int repeat = options.repeat;
@@ -195,33 +230,7 @@ Row runOne(rt::Device &device, const std::string &file, const Options &options,
       if (Status s = writeOutputs(outputDir, runs[0]); !s)
         writeError = s.message();
   }
-  std::string unchecked;
-  if (info.hasReference) {
-    oracle::CarriedComparison compared =
-        oracle::compareCarried(info.tolerances, artifact.expected, runs[0]);
-    if (compared.mismatch) {
-      row.verdict = "mismatch";
-      row.detail = compared.mismatch->message;
-      return row;
-    }
-    for (const std::string &line : compared.unchecked)
-      unchecked += (unchecked.empty() ? "" : "; ") + line;
-  }
-  for (size_t r = 1; r < runs.size(); ++r)
-    if (auto differ = oracle::compareOutputs(
-            std::vector<uint64_t>(runs[0].size(), 0), runs[0], runs[r])) {
-      row.verdict = "nondeterministic";
-      row.detail = "run " + std::to_string(r + 1) + " differs from run 1: " +
-                   differ->message;
-      return row;
-    }
-  row.verdict = "pass";
-  row.detail = unchecked;
-  if (!info.hasReference)
-    row.detail =
-        std::string(kNoReferenceDetail) +
-        (info.noReferenceNote.empty() ? std::string()
-                                       : " (" + info.noReferenceNote + ")");
+  judgeRuns(row, info, artifact, runs);
   return row;
 }
 
