@@ -382,30 +382,8 @@ struct SelectLoweringStrategyPass final
                                              maxWorkgroupMemory, random, rng))
         return config;
       break; // Nothing fits.
-    case sift::Algorithm::RadixSelect: {
-      // The one-launch form: a workgroup of at least kRadixBins threads
-      // takes a whole row (RadixSelect.cpp).
-      auto wholeRow = [&](int64_t threads) {
-        return rowTileConfig(context, rank, threads,
-                             std::max<int64_t>(2, nextPowerOfTwo(row.n)),
-                             sift::Algorithm::RadixSelect);
-      };
-      if (!random)
-        return rows >= kRadixFusedRows && row.n <= kRadixFusedLongestRow
-                   ? wholeRow(kRadixFusedThreads)
-                   : rowTileConfig(context, rank, 256,
-                                   defaultRadixChunk(rows, row.n),
-                                   sift::Algorithm::RadixSelect);
-      auto config = randomRowTileConfig(context, rank, row.n, 16384,
-                                        sift::Algorithm::RadixSelect, rng);
-      // Half of the drawn radix selects take the one-launch form, decided
-      // and sized by a stream of their own (the main stream's draws are
-      // those of before it).
-      if (fusedRng.below(2) == 0)
-        return wholeRow(
-            randomPowerOfTwo(sift::kRadixBins, 1024, fusedRng));
-      return config;
-    }
+    case sift::Algorithm::RadixSelect:
+      return radixSelectConfig(rank, rows, row, rng);
     case sift::Algorithm::RadixSort:
     case sift::Algorithm::RadixOnesweep:
     case sift::Algorithm::RadixMatch:
@@ -420,15 +398,8 @@ struct SelectLoweringStrategyPass final
                                           sift::Algorithm::RadixSort))
           return config;
       break; // Nothing fits.
-    case sift::Algorithm::MergeRows: {
-      int64_t largest = largestMergeTile(row, maxWorkgroupMemory);
-      if (!random)
-        return rowTileConfig(context, rank,
-                             std::min<int64_t>(largest / 2, 1024), largest,
-                             sift::Algorithm::MergeRows);
-      return randomRowTileConfig(context, rank, row.n, largest,
-                                 sift::Algorithm::MergeRows, rng);
-    }
+    case sift::Algorithm::MergeRows:
+      return mergeRowsConfig(rank, row, rng);
     case sift::Algorithm::WorkgroupRow:
       return workgroupRowSortConfig(rank, row, rng);
     default:
@@ -436,6 +407,56 @@ struct SelectLoweringStrategyPass final
     }
     return threadRowsConfig(kind, domain, row, sift::Algorithm::RowPerThread,
                             rng);
+  }
+
+  /// radix_select's sizes: by default the one-launch form (a workgroup of
+  /// kRadixFusedThreads a row) from kRadixFusedRows rows of at most
+  /// kRadixFusedLongestRow elements, else 256 threads on chunks of
+  /// defaultRadixChunk; drawn, any chunk, and half of the draws the
+  /// one-launch form from a stream of its own.
+  sift::LoweringConfigAttr radixSelectConfig(int64_t rank, int64_t rows,
+                                             const RowShape &row,
+                                             ConfigRng &rng) {
+    MLIRContext *context = &getContext();
+    bool random = randomSeed >= 0;
+    // The one-launch form: a workgroup of at least kRadixBins threads
+    // takes a whole row (RadixSelect.cpp).
+    auto wholeRow = [&](int64_t threads) {
+      return rowTileConfig(context, rank, threads,
+                           std::max<int64_t>(2, nextPowerOfTwo(row.n)),
+                           sift::Algorithm::RadixSelect);
+    };
+    if (!random)
+      return rows >= kRadixFusedRows && row.n <= kRadixFusedLongestRow
+                 ? wholeRow(kRadixFusedThreads)
+                 : rowTileConfig(context, rank, 256,
+                                 defaultRadixChunk(rows, row.n),
+                                 sift::Algorithm::RadixSelect);
+    auto config = randomRowTileConfig(context, rank, row.n, 16384,
+                                      sift::Algorithm::RadixSelect, rng);
+    // Half of the drawn radix selects take the one-launch form, decided
+    // and sized by a stream of their own (the main stream's draws are
+    // those of before it).
+    if (fusedRng.below(2) == 0)
+      return wholeRow(
+          randomPowerOfTwo(sift::kRadixBins, 1024, fusedRng));
+    return config;
+  }
+
+  /// merge_rows' sizes: by default the largest tile that fits workgroup
+  /// memory, with half as many threads (at most 1024); drawn, any tile up
+  /// to that.
+  sift::LoweringConfigAttr mergeRowsConfig(int64_t rank, const RowShape &row,
+                                           ConfigRng &rng) {
+    MLIRContext *context = &getContext();
+    bool random = randomSeed >= 0;
+    int64_t largest = largestMergeTile(row, maxWorkgroupMemory);
+    if (!random)
+      return rowTileConfig(context, rank,
+                           std::min<int64_t>(largest / 2, 1024), largest,
+                           sift::Algorithm::MergeRows);
+    return randomRowTileConfig(context, rank, row.n, largest,
+                               sift::Algorithm::MergeRows, rng);
   }
 
   /// workgroup_row's sizes for a sort or top-k row.
