@@ -10,6 +10,9 @@
 #include "pipelines/Kernels/SplitTopk/SplitTopk.h"
 #include "pipelines/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
 #define DEBUG_TYPE "sift-split-topk"

@@ -23,6 +23,13 @@ namespace sift::emu {
 /// The byte workgroup memory holds before a kernel writes it.
 inline constexpr unsigned char kWorkgroupFill = 0xA5;
 
+/// The byte a plan buffer the emu device allocates holds until an upload
+/// or a kernel writes it: a GPU's allocations are not zeroed either, so a
+/// kernel that reads a temporary before any kernel wrote it reads this
+/// (0x5A5A5A5A: a large count, an f32 of about 1.5e16), not a zero that
+/// happens to be right.
+inline constexpr unsigned char kGlobalFill = 0x5A;
+
 /// One launch of a kernel: its grid, its workgroup and the bytes of
 /// workgroup memory a workgroup takes.
 struct Launch {

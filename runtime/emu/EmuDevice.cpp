@@ -28,6 +28,26 @@ Result<int64_t> workgroupBytesOf(const LoadedSharedObject &library,
 
 } // namespace
 
+namespace {
+
+/// `buffer` (when allocated) with every byte emu::kGlobalFill.
+Result<std::unique_ptr<Buffer>> poisoned(Result<std::unique_ptr<Buffer>> buffer) {
+  if (buffer.ok() && (*buffer)->size() != 0)
+    std::memset((*buffer)->hostPointer(), emu::kGlobalFill, (*buffer)->size());
+  return buffer;
+}
+
+} // namespace
+
+Result<std::unique_ptr<Buffer>> EmuDevice::allocate(const PlanBuffer &desc) {
+  return poisoned(CpuDevice::allocate(desc));
+}
+
+Result<std::unique_ptr<Buffer>>
+EmuDevice::allocateAsync(const PlanBuffer &desc) {
+  return poisoned(CpuDevice::allocateAsync(desc));
+}
+
 Result<std::unique_ptr<LoadedExecutable>>
 EmuDevice::load(const Executable &executable) {
   Result<std::unique_ptr<LoadedSharedObject>> loaded =

@@ -2,7 +2,9 @@
 //
 // The emu device runs an artifact's emu kernels (an emu-so executable: the
 // GPU pipeline's kernels lowered for the host, EmuAbi.h) in place of its PTX
-// or HSACO. Buffers are host memory, as on the cpu device; a dispatch runs
+// or HSACO. Buffers are host memory, as on the cpu device, but filled with
+// emu::kGlobalFill, not zeros, until written (a GPU's are not zeroed); a
+// dispatch runs
 // its workgroups one after another in an order drawn from the device's seed
 // and the dispatch's number, each workgroup's threads as fibers
 // (Dispatch.h). What the kernels' checks report (out-of-bounds,
@@ -27,6 +29,11 @@ public:
 
   DeviceKind kind() const override { return DeviceKind::Emu; }
   std::string name() const override { return "emu"; }
+
+  /// A buffer of host memory holding emu::kGlobalFill in every byte.
+  Result<std::unique_ptr<Buffer>> allocate(const PlanBuffer &desc) override;
+  Result<std::unique_ptr<Buffer>>
+  allocateAsync(const PlanBuffer &desc) override;
 
   /// Accepts only emu-so executables; every entry needs its
   /// `<entry>_workgroup_bytes` global.

@@ -3,11 +3,14 @@
 // runDispatch with kernels written by hand to the emu ABI: every thread of
 // every workgroup runs with its ids, workgroup memory is shared within a
 // workgroup and starts as the fill pattern, the workgroups' order comes
-// from the seed, and errors name the workgroup or the launch.
+// from the seed, and errors name the workgroup or the launch. The device's
+// plan buffers start as the global fill (a GPU's are not zeroed) until an
+// upload writes them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runtime/emu/Dispatch.h"
+#include "runtime/emu/EmuDevice.h"
 
 #include <gtest/gtest.h>
 
@@ -151,6 +154,34 @@ TEST(EmuDispatch, LaunchesItCannotRunAreErrors) {
   ASSERT_FALSE(large.ok());
   EXPECT_EQ(large.message(),
             "emu: block (64, 32, 1) has 2048 threads, more than 1024");
+}
+
+// A GPU's allocations are not zeroed: the emu device's buffers hold the
+// global fill, so a kernel that reads a temporary before anything wrote it
+// sees the fill, not a zero that happens to be right; uploads overwrite it.
+TEST(EmuDevice, PlanBuffersStartAsTheGlobalFillUntilUploaded) {
+  sift::rt::EmuDevice device;
+  sift::rt::PlanBuffer desc;
+  desc.type = sift::ElementType::I32;
+  desc.shape = {3, 5};
+  for (bool queueOrdered : {false, true}) {
+    auto buffer =
+        queueOrdered ? device.allocateAsync(desc) : device.allocate(desc);
+    ASSERT_TRUE(buffer.ok()) << buffer.message();
+    ASSERT_EQ((*buffer)->size(), 60u);
+    const auto *bytes =
+        static_cast<const unsigned char *>((*buffer)->hostPointer());
+    EXPECT_TRUE(std::all_of(bytes, bytes + 60, [](unsigned char b) {
+      return b == sift::emu::kGlobalFill;
+    })) << "queue-ordered " << queueOrdered;
+    sift::HostTensor tensor(sift::ElementType::I32, {3, 5});
+    for (int64_t i = 0; i < 15; ++i)
+      tensor.set<int32_t>(i, static_cast<int32_t>(i) - 7);
+    ASSERT_TRUE(device.upload(**buffer, tensor));
+    sift::HostTensor back;
+    ASSERT_TRUE(device.download(**buffer, back));
+    EXPECT_EQ(back.data, tensor.data);
+  }
 }
 
 } // namespace
