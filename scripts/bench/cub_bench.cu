@@ -77,212 +77,9 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t e = (call);                                                    \
-    if (e != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "cub_bench: %s: %s\n", #call,                       \
-                   cudaGetErrorString(e));                                     \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "cub_common.cuh"
 
 namespace {
-
-/// A .npy of `dtype` ('<f4', '<i8'; little-endian, C order): its shape and
-/// data; false on error.
-template <typename T>
-bool readNpy(const std::string &path, const char *dtype,
-             std::vector<long> &shape, std::vector<T> &data) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[8];
-  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
-    return false;
-  unsigned headerLength = 0;
-  if (magic[6] == 1) {
-    unsigned char l[2];
-    in.read(reinterpret_cast<char *>(l), 2);
-    headerLength = l[0] | (l[1] << 8);
-  } else {
-    unsigned char l[4];
-    in.read(reinterpret_cast<char *>(l), 4);
-    headerLength = l[0] | (l[1] << 8) | (l[2] << 16) | (l[3] << 24);
-  }
-  std::string header(headerLength, ' ');
-  in.read(&header[0], headerLength);
-  if (header.find(std::string("'") + dtype + "'") == std::string::npos ||
-      header.find("'fortran_order': False") == std::string::npos)
-    return false;
-  size_t open = header.find('(', header.find("'shape'"));
-  size_t close = header.find(')', open);
-  std::stringstream dims(header.substr(open + 1, close - open - 1));
-  std::string item;
-  long count = 1;
-  shape.clear();
-  while (std::getline(dims, item, ','))
-    if (item.find_first_not_of(' ') != std::string::npos) {
-      shape.push_back(std::atol(item.c_str()));
-      count *= shape.back();
-    }
-  data.resize(count);
-  return static_cast<bool>(
-      in.read(reinterpret_cast<char *>(data.data()), count * sizeof(T)));
-}
-
-/// A key type's .npy dtype and its value as a float (exact for both).
-template <typename K> struct KeyType;
-template <> struct KeyType<float> {
-  static constexpr const char *dtype = "<f4";
-  static float toFloat(float k) { return k; }
-};
-/// bf16 is written as two opaque bytes ('<V2', ml_dtypes' spelling).
-template <> struct KeyType<__nv_bfloat16> {
-  static constexpr const char *dtype = "<V2";
-  static float toFloat(__nv_bfloat16 k) { return __bfloat162float(k); }
-};
-
-template <typename K>
-bool readKeys(const std::string &path, std::vector<long> &shape,
-              std::vector<K> &data) {
-  return readNpy(path, KeyType<K>::dtype, shape, data);
-}
-
-/// Equal as sort keys: NaN to NaN, -0 to +0.
-bool sameKey(float a, float b) {
-  return a == b || (std::isnan(a) && std::isnan(b));
-}
-
-__global__ void iotaRows(int *values, long rows, long cols) {
-  long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
-  if (i < rows * cols)
-    values[i] = static_cast<int>(i % cols);
-}
-
-std::vector<float> timed(const std::function<void()> &op, int runs,
-                         int warmup) {
-  for (int i = 0; i < warmup; ++i)
-    op();
-  CHECK(cudaDeviceSynchronize());
-  cudaEvent_t start, end;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&end));
-  std::vector<float> ms;
-  for (int i = 0; i < runs; ++i) {
-    CHECK(cudaEventRecord(start));
-    op();
-    CHECK(cudaEventRecord(end));
-    CHECK(cudaEventSynchronize(end));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, start, end));
-    ms.push_back(t);
-  }
-  return ms;
-}
-
-std::string entries(const std::string &name, std::vector<float> ms,
-                    double bytes, const std::string &label = "pass") {
-  std::string out;
-  char line[2048];
-  for (size_t i = 0; i < ms.size(); ++i) {
-    std::snprintf(line, sizeof(line),
-                  "{\"name\":\"%s\",\"run_name\":\"%s\",\"run_type\":"
-                  "\"iteration\",\"repetitions\":%zu,\"repetition_index\":%zu,"
-                  "\"threads\":1,\"iterations\":1,\"real_time\":%.6f,"
-                  "\"cpu_time\":%.6f,\"time_unit\":\"ms\",\"bytes_moved\":%.0f,"
-                  "\"label\":\"%s\"},\n",
-                  name.c_str(), name.c_str(), ms.size(), i, ms[i], ms[i],
-                  bytes, label.c_str());
-    out += line;
-  }
-  std::vector<float> sorted = ms;
-  std::sort(sorted.begin(), sorted.end());
-  size_t n = sorted.size();
-  float median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  const char *names[] = {"median", "spread"};
-  float values[] = {median, sorted.back() - sorted.front()};
-  for (int a = 0; a < 2; ++a) {
-    std::snprintf(line, sizeof(line),
-                  "{\"name\":\"%s_%s\",\"run_name\":\"%s\",\"run_type\":"
-                  "\"aggregate\",\"aggregate_name\":\"%s\",\"repetitions\":%zu,"
-                  "\"threads\":1,\"iterations\":1,\"real_time\":%.6f,"
-                  "\"cpu_time\":%.6f,\"time_unit\":\"ms\",\"bytes_moved\":%.0f,"
-                  "\"label\":\"%s\"},\n",
-                  name.c_str(), names[a], name.c_str(), names[a], n, values[a],
-                  values[a], bytes, label.c_str());
-    out += line;
-  }
-  std::printf("%s: median %.3f ms of %zu (%s)\n", name.c_str(), median, n,
-              label.c_str());
-  return out;
-}
-
-/// A key's place in CUB's radix order (-NaN < -inf < ... < -0 < +0 < ...
-/// < +inf < +NaN): the bits of a float with the sign flipped, the rest too
-/// for a negative one.
-uint32_t radixOrder(float v) {
-  uint32_t bits;
-  std::memcpy(&bits, &v, sizeof(bits));
-  return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
-}
-
-/// "pass", or "mismatch: ..." when the sorted keys (a sort: the row;
-/// top-k: the first k of each row, and indices pointing at them, distinct)
-/// differ from the reference in `folder` (expected0.npy, expected1.npy).
-/// The call's rows are `pitch` elements apart (0: `cols`); with `sortRows`
-/// (a top-k whose output is unsorted) each row's k pairs are sorted here,
-/// descending, before they are compared.
-template <typename K>
-std::string checkResult(const std::string &folder, bool topk, long rows,
-                        long cols, long k, const std::vector<K> &input,
-                        const K *keysOut, const int *indicesOut, long pitch = 0,
-                        bool sortRows = false) {
-  std::vector<long> shape;
-  std::vector<K> want;
-  if (!readKeys(folder + "/expected0.npy", shape, want))
-    return "pass"; // inputs written before the reference was: unchecked
-  if (pitch == 0)
-    pitch = cols;
-  long width = topk ? k : cols;
-  std::vector<K> got(rows * width);
-  std::vector<int> indices(topk ? rows * k : 0);
-  CHECK(cudaMemcpy2D(got.data(), width * sizeof(K), keysOut, pitch * sizeof(K),
-                     width * sizeof(K), rows, cudaMemcpyDeviceToHost));
-  if (topk)
-    CHECK(cudaMemcpy2D(indices.data(), k * sizeof(int), indicesOut,
-                       pitch * sizeof(int), k * sizeof(int), rows,
-                       cudaMemcpyDeviceToHost));
-  if (want.size() != got.size())
-    return "mismatch: the reference has " + std::to_string(want.size()) +
-           " values, the call " + std::to_string(got.size());
-  auto f = KeyType<K>::toFloat;
-  for (long r = 0; r < (topk && sortRows ? rows : 0); ++r) {
-    std::vector<std::pair<K, int>> row(k);
-    for (long j = 0; j < k; ++j)
-      row[j] = {got[r * k + j], indices[r * k + j]};
-    std::stable_sort(row.begin(), row.end(), [&](const auto &a, const auto &b) {
-      return radixOrder(f(a.first)) > radixOrder(f(b.first));
-    });
-    for (long j = 0; j < k; ++j) {
-      got[r * k + j] = row[j].first;
-      indices[r * k + j] = row[j].second;
-    }
-  }
-  for (size_t i = 0; i < got.size(); ++i)
-    if (!sameKey(f(got[i]), f(want[i])))
-      return "mismatch: value " + std::to_string(i) + " differs from the "
-             "reference";
-  for (long r = 0; r < (topk ? rows : 0); ++r) {
-    std::set<int> seen;
-    for (long j = 0; j < k; ++j) {
-      int index = indices[r * k + j];
-      if (index < 0 || index >= cols || !seen.insert(index).second ||
-          !sameKey(f(input[r * cols + index]), f(got[r * k + j])))
-        return "mismatch: row " + std::to_string(r) + "'s index " +
-               std::to_string(j) + " does not point at its value";
-    }
-  }
-  return "pass";
-}
 
 /// The top-k rows that could not be timed ("unsupported" or
 /// "runtime-error"): main reports them and exits 1 once the JSON is
@@ -527,6 +324,122 @@ std::string benchTopk(const std::string &folder, const std::string &name,
 }
 #endif
 
+/// A sort or top-k's device buffers: the keys (from `host`) and an
+/// ascending index a row as values, their sorted copies, the segments'
+/// offsets and the first k of each row; freed with it.
+template <typename K> struct DeviceRows {
+  long rows, cols, k, n;
+  K *keys, *keysOut, *topValues;
+  int *values, *valuesOut, *offsets, *topIndices;
+
+  DeviceRows(const std::vector<K> &host, long rows, long cols, long k)
+      : rows(rows), cols(cols), k(k), n(rows * cols) {
+    CHECK(cudaMalloc(&keys, n * sizeof(K)));
+    CHECK(cudaMalloc(&keysOut, n * sizeof(K)));
+    CHECK(cudaMalloc(&values, n * sizeof(int)));
+    CHECK(cudaMalloc(&valuesOut, n * sizeof(int)));
+    CHECK(cudaMalloc(&offsets, (rows + 1) * sizeof(int)));
+    std::vector<int> hostOffsets(rows + 1);
+    for (long r = 0; r <= rows; ++r)
+      hostOffsets[r] = static_cast<int>(r * cols);
+    CHECK(cudaMemcpy(keys, host.data(), n * sizeof(K), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(offsets, hostOffsets.data(), (rows + 1) * sizeof(int),
+                     cudaMemcpyHostToDevice));
+    iotaRows<<<(n + 255) / 256, 256>>>(values, rows, cols);
+    CHECK(cudaMalloc(&topValues, rows * std::max(k, 1L) * sizeof(K)));
+    CHECK(cudaMalloc(&topIndices, rows * std::max(k, 1L) * sizeof(int)));
+  }
+  DeviceRows(const DeviceRows &) = delete;
+  DeviceRows &operator=(const DeviceRows &) = delete;
+  ~DeviceRows() {
+    for (void *p : {(void *)keys, (void *)keysOut, (void *)values,
+                    (void *)valuesOut, (void *)offsets, (void *)topValues,
+                    (void *)topIndices})
+      CHECK(cudaFree(p));
+  }
+};
+
+/// A CUB call: sizes its temporary storage when temp is null.
+using Call = std::function<void(void *, size_t &)>;
+
+/// The calls "cub" (DeviceSegmentedSort) and "cub-radix" (DeviceRadixSort
+/// for one row, DeviceSegmentedRadixSort for several) over `d`: keys only
+/// for a sort, (key, index) pairs descending otherwise.
+template <typename K>
+std::vector<std::pair<std::string, Call>> sortCalls(DeviceRows<K> &d,
+                                                    bool sort) {
+  int bits = 8 * sizeof(K);
+  long n = d.n, rows = d.rows;
+  return {
+      {"cub", [&d, sort, n, rows](void *temp, size_t &bytes) {
+         if (sort)
+           cub::DeviceSegmentedSort::SortKeys(temp, bytes, d.keys, d.keysOut,
+                                              n, rows, d.offsets,
+                                              d.offsets + 1);
+         else
+           cub::DeviceSegmentedSort::SortPairsDescending(
+               temp, bytes, d.keys, d.keysOut, d.values, d.valuesOut, n, rows,
+               d.offsets, d.offsets + 1);
+       }},
+      {"cub-radix", [&d, sort, n, rows, bits](void *temp, size_t &bytes) {
+         if (sort && rows == 1)
+           cub::DeviceRadixSort::SortKeys(temp, bytes, d.keys, d.keysOut, n, 0,
+                                          bits);
+         else if (sort)
+           cub::DeviceSegmentedRadixSort::SortKeys(
+               temp, bytes, d.keys, d.keysOut, n, rows, d.offsets,
+               d.offsets + 1, 0, bits);
+         else if (rows == 1)
+           cub::DeviceRadixSort::SortPairsDescending(
+               temp, bytes, d.keys, d.keysOut, d.values, d.valuesOut, n, 0,
+               bits);
+         else
+           cub::DeviceSegmentedRadixSort::SortPairsDescending(
+               temp, bytes, d.keys, d.keysOut, d.values, d.valuesOut, n, rows,
+               d.offsets, d.offsets + 1, 0, bits);
+       }}};
+}
+
+/// One call over `d` checked against the reference in `folder`, timed, and
+/// its last timed run checked again: its entry (a top-k's first k of each
+/// row copied out inside the timed region).
+template <typename K>
+std::string timeCall(const std::string &folder, const std::string &entry,
+                     Call &run, DeviceRows<K> &d, const std::vector<K> &host,
+                     bool topk, bool argsort, int runs, int warmup,
+                     double bytes) {
+  long rows = d.rows, cols = d.cols, k = d.k;
+  size_t tempBytes = 0;
+  run(nullptr, tempBytes);
+  void *temp = nullptr;
+  CHECK(cudaMalloc(&temp, std::max<size_t>(tempBytes, 1)));
+  auto op = [&]() {
+    run(temp, tempBytes);
+    if (topk) {
+      CHECK(cudaMemcpy2DAsync(d.topValues, k * sizeof(K), d.keysOut,
+                              cols * sizeof(K), k * sizeof(K), rows,
+                              cudaMemcpyDeviceToDevice));
+      CHECK(cudaMemcpy2DAsync(d.topIndices, k * sizeof(int), d.valuesOut,
+                              cols * sizeof(int), k * sizeof(int), rows,
+                              cudaMemcpyDeviceToDevice));
+    }
+  };
+  CHECK(cudaMemset(d.keysOut, 0, d.n * sizeof(K)));
+  op();
+  CHECK(cudaDeviceSynchronize());
+  std::string label = checkResult(folder, topk || argsort, rows, cols, k,
+                                  host, d.keysOut, d.valuesOut);
+  std::vector<float> ms = timed(op, runs, warmup);
+  // The last timed run checked too (state kept between runs).
+  CHECK(cudaDeviceSynchronize());
+  std::string last = checkResult(folder, topk || argsort, rows, cols, k, host,
+                                 d.keysOut, d.valuesOut);
+  if (label == "pass" && last != "pass")
+    label = last + " (the last timed run; the first matched)";
+  CHECK(cudaFree(temp));
+  return entries(entry, ms, bytes, label);
+}
+
 /// Sort or top-k of keys K of one benchmark's input through both calls:
 /// their entries.
 template <typename K>
@@ -541,107 +454,25 @@ std::string benchRows(const std::string &dir, const std::string &name,
                  folder.c_str(), KeyType<K>::dtype);
     std::exit(2);
   }
-  long n = rows * cols;
-  K *keys, *keysOut;
-  int *values, *valuesOut, *offsets;
-  CHECK(cudaMalloc(&keys, n * sizeof(K)));
-  CHECK(cudaMalloc(&keysOut, n * sizeof(K)));
-  CHECK(cudaMalloc(&values, n * sizeof(int)));
-  CHECK(cudaMalloc(&valuesOut, n * sizeof(int)));
-  CHECK(cudaMalloc(&offsets, (rows + 1) * sizeof(int)));
-  std::vector<int> hostOffsets(rows + 1);
-  for (long r = 0; r <= rows; ++r)
-    hostOffsets[r] = static_cast<int>(r * cols);
-  CHECK(cudaMemcpy(keys, host.data(), n * sizeof(K), cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(offsets, hostOffsets.data(), (rows + 1) * sizeof(int),
-                   cudaMemcpyHostToDevice));
-  iotaRows<<<(n + 255) / 256, 256>>>(values, rows, cols);
-  K *topValues;
-  int *topIndices;
-  CHECK(cudaMalloc(&topValues, rows * std::max(k, 1L) * sizeof(K)));
-  CHECK(cudaMalloc(&topIndices, rows * std::max(k, 1L) * sizeof(int)));
-  int bits = 8 * sizeof(K);
-  // The calls: each sizes its temporary storage when temp is null.
-  using Call = std::function<void(void *, size_t &)>;
-  std::vector<std::pair<std::string, Call>> calls = {
-      {"cub", [&](void *temp, size_t &bytes) {
-         if (sort)
-           cub::DeviceSegmentedSort::SortKeys(temp, bytes, keys, keysOut, n,
-                                              rows, offsets, offsets + 1);
-         else
-           cub::DeviceSegmentedSort::SortPairsDescending(
-               temp, bytes, keys, keysOut, values, valuesOut, n, rows, offsets,
-               offsets + 1);
-       }},
-      {"cub-radix", [&](void *temp, size_t &bytes) {
-         if (sort && rows == 1)
-           cub::DeviceRadixSort::SortKeys(temp, bytes, keys, keysOut, n, 0,
-                                          bits);
-         else if (sort)
-           cub::DeviceSegmentedRadixSort::SortKeys(temp, bytes, keys, keysOut,
-                                                   n, rows, offsets,
-                                                   offsets + 1, 0, bits);
-         else if (rows == 1)
-           cub::DeviceRadixSort::SortPairsDescending(
-               temp, bytes, keys, keysOut, values, valuesOut, n, 0, bits);
-         else
-           cub::DeviceSegmentedRadixSort::SortPairsDescending(
-               temp, bytes, keys, keysOut, values, valuesOut, n, rows, offsets,
-               offsets + 1, 0, bits);
-       }}};
+  DeviceRows<K> d(host, rows, cols, k);
   double key = sizeof(K);
   double bytes =
-      n * key + (topk || argsort ? rows * k * (key + 8.0) : n * key);
+      d.n * key + (topk || argsort ? rows * k * (key + 8.0) : d.n * key);
   std::string out;
-  for (auto &entry : calls) {
-    const std::string &call = entry.first;
-    Call &run = entry.second;
-    size_t tempBytes = 0;
-    run(nullptr, tempBytes);
-    void *temp = nullptr;
-    CHECK(cudaMalloc(&temp, std::max<size_t>(tempBytes, 1)));
-    auto op = [&]() {
-      run(temp, tempBytes);
-      if (topk) {
-        CHECK(cudaMemcpy2DAsync(topValues, k * sizeof(K), keysOut,
-                                cols * sizeof(K), k * sizeof(K), rows,
-                                cudaMemcpyDeviceToDevice));
-        CHECK(cudaMemcpy2DAsync(topIndices, k * sizeof(int), valuesOut,
-                                cols * sizeof(int), k * sizeof(int), rows,
-                                cudaMemcpyDeviceToDevice));
-      }
-    };
-    CHECK(cudaMemset(keysOut, 0, n * sizeof(K)));
-    op();
-    CHECK(cudaDeviceSynchronize());
-    std::string label =
-        checkResult(folder, topk || argsort, rows, cols, k, host, keysOut,
-                    valuesOut);
-    std::vector<float> ms = timed(op, runs, warmup);
-    // The last timed run checked too (state kept between runs).
-    CHECK(cudaDeviceSynchronize());
-    std::string last = checkResult(folder, topk || argsort, rows, cols, k,
-                                   host, keysOut, valuesOut);
-    if (label == "pass" && last != "pass")
-      label = last + " (the last timed run; the first matched)";
-    out += entries(name + "/" + call + "/cuda", ms, bytes, label);
-    CHECK(cudaFree(temp));
-  }
+  for (auto &call : sortCalls(d, sort))
+    out += timeCall(folder, name + "/" + call.first + "/cuda", call.second, d,
+                    host, topk, argsort, runs, warmup, bytes);
   // CUB's top-k primitives: "cub-topk" (when the headers have them).
   if (topk) {
 #if SIFT_CUB_TOPK
-    out += benchTopk<K>(folder, name, host, keys, rows, cols, k, runs, warmup,
-                        bytes);
+    out += benchTopk<K>(folder, name, host, d.keys, rows, cols, k, runs,
+                        warmup, bytes);
 #else
     out += failedEntry(name + "/cub-topk/cuda", bytes,
                        "unsupported: this CCCL has no DeviceTopK (carry the "
                        "cuda-cccl wheel)");
 #endif
   }
-  for (void *p : {(void *)keys, (void *)keysOut, (void *)values,
-                  (void *)valuesOut, (void *)offsets, (void *)topValues,
-                  (void *)topIndices})
-    CHECK(cudaFree(p));
   return out;
 }
 
