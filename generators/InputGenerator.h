@@ -68,8 +68,8 @@ enum class BoxMode {
               ///< overlap, IoUs near but rarely at the threshold)
   Identical,  ///< 1-3 distinct boxes repeated (corner format: sometimes
               ///< written with their corners swapped: same box, other bits)
-  Flipped,    ///< random boxes with y1 > y2 and/or x1 > x2 (center format:
-              ///< negative width and/or height)
+  Flipped,    ///< clusters of overlapping boxes, most with y1 > y2 and/or
+              ///< x1 > x2 (center format: negative width and/or height)
   Degenerate, ///< zero-area boxes (lines, points, repeated), in center
               ///< format also negative sizes, between ordinary boxes
   Huge,       ///< coordinates and sizes near 1e30..FLT_MAX (f32: areas and
