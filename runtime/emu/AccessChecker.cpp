@@ -133,14 +133,25 @@ void AccessChecker::reportAccess(Problem kind, uint32_t threadIndex,
 }
 
 bool AccessChecker::threadsAccess(Entry &e, uint32_t threadIndex,
-                                  uint32_t epoch, uint32_t site,
+                                  uint32_t epoch, WarpTime warp, uint32_t site,
                                   uint64_t address, bool write,
                                   bool workgroup) {
   if (e.group != workgroup_ || e.epoch != epoch) {
     e.group = workgroup_;
     e.epoch = epoch;
+    e.warp = warp.warp;
+    e.warpEpoch = warp.epoch;
     e.threadWriters = Threads();
     e.threadReaders = Threads();
+  } else if (e.warp == warp.warp && e.warpEpoch != warp.epoch) {
+    // Only this warp's lanes touched the element since the barrier, and
+    // the warp completed a warp operation since: those accesses are
+    // ordered before this one.
+    e.warpEpoch = warp.epoch;
+    e.threadWriters = Threads();
+    e.threadReaders = Threads();
+  } else if (e.warp != warp.warp) {
+    e.warp = kNone;
   }
   if (Conflict c =
           conflictWith(e.threadWriters, e.threadReaders, threadIndex, write);
@@ -154,15 +165,16 @@ bool AccessChecker::threadsAccess(Entry &e, uint32_t threadIndex,
   return true;
 }
 
-void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, uint32_t site,
-                           uint64_t address, bool write, bool workgroup) {
+void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, WarpTime warp,
+                           uint32_t site, uint64_t address, bool write,
+                           bool workgroup) {
   if (failed_)
     return;
   auto interval = static_cast<uint32_t>(epoch);
   if (workgroup) {
     uint64_t offset = address - workgroupBase_;
     if (address < workgroupBase_ || offset >= workgroupBytes_) {
-      threadsAccess(global_[address], threadIndex, interval, site, address,
+      threadsAccess(global_[address], threadIndex, interval, warp, site, address,
                     write, workgroup);
       return;
     }
@@ -176,7 +188,8 @@ void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, uint32_t site,
                    workgroup, site, kNone, 0, false);
       return;
     }
-    threadsAccess(e, threadIndex, interval, site, address, write, workgroup);
+    threadsAccess(e, threadIndex, interval, warp, site, address, write,
+                  workgroup);
     return;
   }
   // Global memory: the workgroups of a dispatch are not ordered.
@@ -189,7 +202,8 @@ void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, uint32_t site,
     return;
   }
   (write ? e.groupWriters : e.groupReaders).add(workgroup_, site);
-  threadsAccess(e, threadIndex, interval, site, address, write, workgroup);
+  threadsAccess(e, threadIndex, interval, warp, site, address, write,
+                  workgroup);
 }
 
 } // namespace sift::emu

@@ -110,10 +110,19 @@ public:
   void startWorkgroup(uint64_t workgroup,
                       const std::array<uint32_t, 3> &blockId);
 
+  /// Where a thread's warp is: its number in the workgroup and how many
+  /// warp operations (syncs, ballots) it completed. Two accesses of one
+  /// warp's lanes in one interval between barriers are ordered when the
+  /// warp completed an operation between them.
+  struct WarpTime {
+    uint32_t warp = 0, epoch = 0;
+  };
+
   /// Thread `thread` (linear in its workgroup), in the interval between
-  /// barriers `epoch`, accesses the element at `address` at site `site`.
-  void access(uint32_t thread, uint64_t epoch, uint32_t site, uint64_t address,
-              bool write, bool workgroup);
+  /// barriers `epoch`, at `warp`'s time, accesses the element at `address`
+  /// at site `site`.
+  void access(uint32_t thread, uint64_t epoch, WarpTime warp, uint32_t site,
+              uint64_t address, bool write, bool workgroup);
 
   /// The first problem seen ("data-race: ..." or "uninitialized-read:
   /// ..."), or "".
@@ -174,6 +183,9 @@ private:
     uint32_t generation = 0; ///< live when it is the current one
     uint32_t group = kNone;
     uint32_t epoch = 0;
+    /// The warp whose lanes made every access of this interval (kNone:
+    /// lanes of more than one) and its warp time at the last.
+    uint32_t warp = kNone, warpEpoch = 0;
     Threads threadWriters, threadReaders;
     bool written = false;
   };
@@ -183,8 +195,9 @@ private:
   };
   /// The checks of one access on its (live) entry; false when it found a
   /// problem.
-  bool threadsAccess(Entry &e, uint32_t thread, uint32_t epoch, uint32_t site,
-                     uint64_t address, bool write, bool workgroup);
+  bool threadsAccess(Entry &e, uint32_t thread, uint32_t epoch, WarpTime warp,
+                     uint32_t site, uint64_t address, bool write,
+                     bool workgroup);
   enum class Problem { UninitializedRead, ThreadRace, WorkgroupRace };
   /// Reports `kind` for this access; `other` (a thread, or a workgroup)
   /// and `otherSite` did the access it conflicts with.

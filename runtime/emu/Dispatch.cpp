@@ -55,10 +55,19 @@ void outOfBoundsCallback(SiftEmuContext *context, uint32_t site, uint64_t index,
 void accessCallback(SiftEmuContext *context, uint32_t site, uint64_t address,
                     uint32_t flags) {
   auto *state = static_cast<DispatchState *>(context->device);
-  state->checker->access(state->scheduler->current(),
-                         state->scheduler->rounds(), site, address,
-                         (flags & kSiftEmuAccessWrite) != 0,
+  WorkgroupScheduler &scheduler = *state->scheduler;
+  uint32_t thread = scheduler.current();
+  state->checker->access(thread, scheduler.rounds(),
+                         {thread / scheduler.warpSize(),
+                          scheduler.warpEpoch(thread)},
+                         site, address, (flags & kSiftEmuAccessWrite) != 0,
                          (flags & kSiftEmuAccessWorkgroup) != 0);
+}
+
+uint64_t warpCallback(SiftEmuContext *context, uint32_t site, uint32_t kind,
+                      uint64_t value) {
+  return static_cast<DispatchState *>(context->device)
+      ->scheduler->warp(site, kind, value);
 }
 
 void ignoreAccess(SiftEmuContext *, uint32_t, uint64_t, uint32_t) {}
@@ -106,7 +115,7 @@ Status startChecks(AccessChecker &checker, const Launch &launch,
 /// The contexts of workgroup `block`'s threads.
 void setContexts(std::vector<SiftEmuContext> &contexts, const Launch &launch,
                  const std::array<uint32_t, 3> &block, void *memory,
-                 DispatchState &state) {
+                 const uint64_t *bufferBytes, DispatchState &state) {
   for (uint64_t t = 0; t < contexts.size(); ++t) {
     SiftEmuContext &c = contexts[t];
     c.threadId[0] = static_cast<uint32_t>(t % launch.block[0]);
@@ -124,6 +133,10 @@ void setContexts(std::vector<SiftEmuContext> &contexts, const Launch &launch,
     c.outOfBounds = &outOfBoundsCallback;
     c.device = &state;
     c.access = launch.checkAccesses ? &accessCallback : &ignoreAccess;
+    c.warp = &warpCallback;
+    c.bufferBytes = bufferBytes;
+    c.warpSize = launch.warpSize;
+    c.laneId = static_cast<uint32_t>(t % launch.warpSize);
   }
 }
 
@@ -140,6 +153,15 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
   if (threads > 1024)
     return makeError("emu: block " + triple(launch.block) + " has " +
                      std::to_string(threads) + " threads, more than 1024");
+  if (launch.warpSize != 32 && launch.warpSize != 64)
+    return makeError("emu: a warp of " + std::to_string(launch.warpSize) +
+                     " lanes (32 or 64 are emulated)");
+  scheduler.setWarpSize(launch.warpSize);
+  // The bounds of the target-lowered kernels' parameters: each binding's
+  // bytes, or (not given) as many as the address space allows.
+  std::vector<uint64_t> bufferBytes = launch.bufferBytes;
+  if (bufferBytes.empty())
+    bufferBytes.assign(64, UINT64_MAX / 2);
   std::unique_ptr<void, AlignedFree> memory;
   if (launch.workgroupBytes > 0) {
     size_t bytes = (launch.workgroupBytes + 15) / 16 * 16;
@@ -171,7 +193,8 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
     if (memory)
       std::memset(memory.get(), kWorkgroupFill, launch.workgroupBytes);
     checker.startWorkgroup(g, block);
-    setContexts(contexts, launch, block, memory.get(), state);
+    setContexts(contexts, launch, block, memory.get(), bufferBytes.data(),
+                state);
     // Each workgroup's thread orders: from the dispatch's seed and the
     // workgroup.
     Status status = scheduler.run(

@@ -42,6 +42,9 @@ struct Launch {
   /// The bytes of each buffer's element (the race check's granularity); may
   /// be empty.
   std::vector<uint64_t> bufferElementBytes;
+  /// Lanes of a warp (the kernel's target: 32 on nvptx, 64 on a wave64
+  /// chip).
+  uint32_t warpSize = 32;
   /// Whether the kernel's access reports go to the race and
   /// uninitialized-read checks (else they are ignored: a repeated run).
   bool checkAccesses = true;

@@ -39,6 +39,20 @@ enum : uint32_t {
 typedef void (*SiftEmuAccess)(SiftEmuContext *context, uint32_t site,
                               uint64_t address, uint32_t flags);
 
+/// What a warp callback does (EmuAbi.h's SiftEmuWarp).
+enum : uint32_t {
+  kSiftEmuWarpSync = 0,   ///< waits for the warp's lanes; returns 0
+  kSiftEmuWarpBallot = 1, ///< waits for them; returns their votes' mask
+};
+
+/// Warp operation `kind` at `site` (a number naming it in the kernel):
+/// waits until every lane of the calling thread's warp (the context's
+/// warpSize lanes of consecutive linear thread ids; the last warp of a
+/// workgroup may have fewer) has reached it. A ballot returns the mask of
+/// the lanes whose `value` is not zero (bit l: lane l).
+typedef uint64_t (*SiftEmuWarp)(SiftEmuContext *context, uint32_t site,
+                                uint32_t kind, uint64_t value);
+
 struct SiftEmuContext {
   uint32_t threadId[3];  ///< x, y, z within the workgroup
   uint32_t blockId[3];   ///< x, y, z within the grid
@@ -49,6 +63,14 @@ struct SiftEmuContext {
   SiftEmuOutOfBounds outOfBounds;
   void *device; ///< the emu device's own state (opaque to kernels)
   SiftEmuAccess access;
+  // Fields the target-lowered kernels use (kernels lowered before the GPU
+  // tail do not read them).
+  SiftEmuWarp warp;
+  /// The bytes of each binding, in binding order (the bounds checks of the
+  /// kernel's parameters).
+  const uint64_t *bufferBytes;
+  uint32_t warpSize; ///< lanes of a warp: 32 (nvptx), 64 (wave64)
+  uint32_t laneId;   ///< the linear thread id modulo warpSize
 };
 
 /// A GPU kernel lowered for the host.

@@ -26,6 +26,21 @@ Result<int64_t> workgroupBytesOf(const LoadedSharedObject &library,
   return bytes;
 }
 
+/// The lanes of entry `entry`'s warps: its `<entry>_warp_size` global (an
+/// i32 the target-lowered kernels carry), else 32.
+Result<uint32_t> warpSizeOf(const LoadedSharedObject &library,
+                            const std::string &entry) {
+  const void *global = library.symbol(entry + "_warp_size");
+  if (!global)
+    return uint32_t{32};
+  int32_t lanes = 0;
+  std::memcpy(&lanes, global, sizeof lanes);
+  if (lanes != 32 && lanes != 64)
+    return makeError("emu kernel '" + entry + "' declares warps of " +
+                     std::to_string(lanes) + " lanes (32 or 64 are emulated)");
+  return static_cast<uint32_t>(lanes);
+}
+
 } // namespace
 
 namespace {
@@ -54,9 +69,12 @@ EmuDevice::load(const Executable &executable) {
       loadSharedObject(executable, ExecutableFormat::EmuSharedObject);
   if (!loaded)
     return loaded.error();
-  for (const std::string &entry : executable.entries)
+  for (const std::string &entry : executable.entries) {
     if (Result<int64_t> bytes = workgroupBytesOf(**loaded, entry); !bytes)
       return bytes.error();
+    if (Result<uint32_t> lanes = warpSizeOf(**loaded, entry); !lanes)
+      return lanes.error();
+  }
   return std::unique_ptr<LoadedExecutable>(std::move(*loaded));
 }
 
@@ -92,6 +110,10 @@ Status EmuDevice::dispatch(LoadedExecutable &executable,
   launch.grid = dispatch.grid;
   launch.block = dispatch.block;
   launch.checkAccesses = checkAccesses_;
+  Result<uint32_t> lanes = warpSizeOf(library, entry);
+  if (!lanes)
+    return lanes.error();
+  launch.warpSize = *lanes;
   launch.workgroupBytes =
       static_cast<size_t>(*bytes) + dispatch.workgroupMemoryBytes;
   for (Buffer *buffer : bindings) {

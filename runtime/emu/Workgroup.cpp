@@ -16,6 +16,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/emu/Workgroup.h"
+#include "runtime/emu/EmuAbi.h"
+
+#include <algorithm>
 
 #include <cstring>
 #include <string>
@@ -78,7 +81,7 @@ struct WorkgroupScheduler::MainContext {
 };
 
 struct WorkgroupScheduler::Fiber {
-  enum class State { Ready, AtBarrier, Done };
+  enum class State { Ready, AtBarrier, AtWarp, Done };
   void *context = nullptr; ///< the fiber's saved stack pointer
   State state = State::Ready;
   uint32_t site = 0;
@@ -106,7 +109,7 @@ struct WorkgroupScheduler::MainContext {
 };
 
 struct WorkgroupScheduler::Fiber {
-  enum class State { Ready, AtBarrier, Done };
+  enum class State { Ready, AtBarrier, AtWarp, Done };
   ucontext_t context;
   State state = State::Ready;
   uint32_t site = 0;
@@ -166,6 +169,11 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
   }
   uint64_t state = options_.seed ^ (round * 0xd1b54a32d192ed03ull);
   rounds_ = 0;
+  threads_ = threads;
+  divergence_.clear();
+  released_.clear();
+  warps_.assign((threads + warpSize_ - 1) / warpSize_, Warp());
+  warpResults_.assign(threads, 0);
   std::vector<uint32_t> ready(threads), waiting;
   waiting.reserve(threads);
   for (uint32_t t = 0; t < threads; ++t)
@@ -173,7 +181,8 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
   while (true) {
     ++rounds_;
     shuffle(ready, state);
-    for (uint32_t t : ready) {
+    for (size_t i = 0; i < ready.size(); ++i) {
+      uint32_t t = ready[i];
       current_ = t;
       starting = this;
 #if SIFT_EMU_FAST_SWITCH
@@ -181,8 +190,36 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
 #else
       swapcontext(&main_->context, &fibers_[t].context);
 #endif
+      if (!divergence_.empty())
+        return makeError(divergence_);
+      // Lanes a warp operation released run later in this round, each at
+      // a drawn place among the fibers not yet run.
+      for (uint32_t lane : released_) {
+        ready.push_back(lane);
+        size_t left = ready.size() - (i + 1);
+        std::swap(ready.back(),
+                  ready[i + 1 + (((nextRandom(state) >> 32) * left) >> 32)]);
+      }
+      released_.clear();
     }
-    // Every fiber now waits at a barrier or has left the kernel.
+    // Every fiber now waits at a barrier or has left the kernel, unless a
+    // lane waits for a warp operation its warp never completes.
+    for (uint32_t t = 0; t < threads; ++t) {
+      if (fibers_[t].state != Fiber::State::AtWarp)
+        continue;
+      uint32_t first = t / warpSize_ * warpSize_;
+      uint32_t end = std::min(threads, first + warpSize_);
+      for (uint32_t other = first; other < end; ++other)
+        if (fibers_[other].state != Fiber::State::AtWarp)
+          return makeError(
+              "warp-divergence: thread " + std::to_string(t) +
+              " waits at warp operation " + std::to_string(fibers_[t].site) +
+              " while thread " + std::to_string(other) + " of its warp " +
+              (fibers_[other].state == Fiber::State::Done
+                   ? std::string("left the kernel")
+                   : "waits at barrier " +
+                         std::to_string(fibers_[other].site)));
+    }
     waiting.clear();
     for (uint32_t t = 0; t < threads; ++t)
       if (fibers_[t].state == Fiber::State::AtBarrier)
@@ -209,15 +246,61 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
   }
 }
 
-void WorkgroupScheduler::barrier(uint32_t site) {
+void WorkgroupScheduler::yieldToScheduler() {
   Fiber &fiber = fibers_[current_];
-  fiber.state = Fiber::State::AtBarrier;
-  fiber.site = site;
 #if SIFT_EMU_FAST_SWITCH
   sift_emu_switch(&fiber.context, main_->stack);
 #else
   swapcontext(&fiber.context, &main_->context);
 #endif
+}
+
+uint64_t WorkgroupScheduler::warp(uint32_t site, uint32_t kind,
+                                  uint64_t value) {
+  uint32_t me = current_;
+  uint32_t first = me / warpSize_ * warpSize_;
+  uint32_t lanes = std::min(threads_ - first, warpSize_);
+  Warp &w = warps_[me / warpSize_];
+  if (w.arrived == 0) {
+    w.site = site;
+    w.kind = kind;
+    w.votes = 0;
+  } else if (w.site != site || w.kind != kind) {
+    divergence_ = "warp-divergence: thread " + std::to_string(me) +
+                  " reaches warp operation " + std::to_string(site) +
+                  " while lanes of its warp wait at warp operation " +
+                  std::to_string(w.site);
+    fibers_[me].state = Fiber::State::Done;
+    yieldToScheduler(); // never resumed: run() fails
+  }
+  if (value != 0)
+    w.votes |= uint64_t{1} << (me - first);
+  if (++w.arrived < lanes) {
+    fibers_[me].state = Fiber::State::AtWarp;
+    fibers_[me].site = site;
+    yieldToScheduler();
+    return warpResults_[me];
+  }
+  // The last lane completes the operation and goes on; the others run
+  // again later in the round.
+  uint64_t result = kind == kSiftEmuWarpBallot ? w.votes : 0;
+  w.arrived = 0;
+  ++w.epoch;
+  for (uint32_t lane = first; lane < first + lanes; ++lane) {
+    warpResults_[lane] = result;
+    if (lane != me) {
+      fibers_[lane].state = Fiber::State::Ready;
+      released_.push_back(lane);
+    }
+  }
+  return result;
+}
+
+void WorkgroupScheduler::barrier(uint32_t site) {
+  Fiber &fiber = fibers_[current_];
+  fiber.state = Fiber::State::AtBarrier;
+  fiber.site = site;
+  yieldToScheduler();
 }
 
 } // namespace sift::emu

@@ -77,6 +77,28 @@ public:
   /// reached barrier `site` (a number naming the barrier in the kernel).
   void barrier(uint32_t site);
 
+  /// The lanes of a warp in the next run() (consecutive linear thread ids;
+  /// at most 64): 32 unless set.
+  void setWarpSize(uint32_t lanes) { warpSize_ = lanes; }
+  uint32_t warpSize() const { return warpSize_; }
+
+  /// Called from a fiber: warp operation `kind` (kSiftEmuWarpSync or
+  /// kSiftEmuWarpBallot) at `site`. Waits until every lane of the running
+  /// thread's warp has reached it; the other fibers of the workgroup run
+  /// meanwhile (lanes are scheduled independently between warp
+  /// operations, as on Volta and later). Returns the mask of the lanes
+  /// whose `value` is not zero for a ballot, 0 for a sync. Lanes that meet
+  /// at different sites or kinds, and a lane that waits while another of
+  /// its warp left the kernel or waits at a barrier, make run() fail with
+  /// warp-divergence.
+  uint64_t warp(uint32_t site, uint32_t kind, uint64_t value);
+
+  /// The warp operations thread `thread`'s warp completed in this run:
+  /// accesses of one warp at different counts are ordered.
+  uint32_t warpEpoch(uint32_t thread) const {
+    return warps_[thread / warpSize_].epoch;
+  }
+
   /// The thread whose fiber is running (valid inside `body`).
   uint32_t current() const { return current_; }
 
@@ -92,6 +114,23 @@ private:
   LargeBlock stacks_; ///< the fibers' stacks, one after another
   struct MainContext;
   std::unique_ptr<MainContext> main_;
+  /// A warp's operation in progress: the lanes arrived, where, and their
+  /// votes so far.
+  struct Warp {
+    uint32_t arrived = 0, site = 0, kind = 0, epoch = 0;
+    uint64_t votes = 0;
+  };
+  /// Switches from the running fiber to the scheduler.
+  void yieldToScheduler();
+  /// The first warp-divergence a fiber found ("" none).
+  std::string divergence_;
+  std::vector<Warp> warps_;
+  std::vector<uint64_t> warpResults_; ///< each thread's last warp result
+  /// Lanes a completed warp operation released in this round, not yet
+  /// placed in the round's order.
+  std::vector<uint32_t> released_;
+  uint32_t warpSize_ = 32;
+  uint32_t threads_ = 0;
   const std::function<void(uint32_t)> *body_ = nullptr;
   uint32_t current_ = 0;
   uint64_t rounds_ = 0;

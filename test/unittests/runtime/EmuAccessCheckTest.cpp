@@ -199,4 +199,63 @@ TEST(EmuAccessCheck, WorkgroupMemoryWrittenThenReadAcrossABarrierIsClean) {
     EXPECT_EQ(v, 3);
 }
 
+// Each lane of a warp writes its workgroup slot, then (after a warp sync
+// when `sync`) reads its warp neighbour's, as radix_match's exchange does.
+template <bool sync> void warpExchange(SiftEmuContext *c, void **buffers) {
+  auto *slots = static_cast<int32_t *>(c->workgroupMemory);
+  uint32_t t = c->threadId[0];
+  store(c, 1, slots + t, static_cast<int32_t>(t), true);
+  if (sync)
+    c->warp(c, 1, kSiftEmuWarpSync, 0);
+  uint32_t next = t / c->warpSize * c->warpSize + (t + 1) % c->warpSize;
+  store(c, 3, static_cast<int32_t *>(buffers[0]) + t,
+        load(c, 2, slots + next, true));
+}
+
+TEST(EmuAccessCheck, AWarpSyncOrdersItsLanesAccesses) {
+  for (uint32_t lanes : {32u, 64u}) {
+    std::vector<std::vector<int32_t>> buffers{std::vector<int32_t>(128)};
+    Launch launch = launchOf({1, 1, 1}, {128, 1, 1}, 512, {128});
+    launch.warpSize = lanes;
+    EXPECT_EQ(run(launch, &warpExchange<true>, buffers), "ok");
+    for (uint32_t t = 0; t < 128; ++t)
+      EXPECT_EQ(buffers[0][t], int32_t(t / lanes * lanes + (t + 1) % lanes));
+  }
+}
+
+TEST(EmuAccessCheck, WithoutTheWarpSyncTheExchangeRacesOrReadsUnwritten) {
+  std::vector<std::vector<int32_t>> buffers{std::vector<int32_t>(64)};
+  std::string message =
+      run(launchOf({1, 1, 1}, {64, 1, 1}, 256, {64}), &warpExchange<false>,
+          buffers);
+  EXPECT_TRUE(message.rfind("data-race: ", 0) == 0 ||
+              message.rfind("uninitialized-read: ", 0) == 0)
+      << message;
+}
+
+// Lanes of two warps: warp 1's lane reads what warp 0's lane wrote before
+// warp 0's sync; warp syncs do not order other warps.
+void acrossWarps(SiftEmuContext *c, void **) {
+  auto *slots = static_cast<int32_t *>(c->workgroupMemory);
+  uint32_t t = c->threadId[0];
+  if (t == 0)
+    store(c, 1, slots, 1, true);
+  c->warp(c, 1, kSiftEmuWarpSync, 0);
+  if (t == 32)
+    load(c, 2, slots, true);
+}
+
+TEST(EmuAccessCheck, AWarpSyncDoesNotOrderAnotherWarp) {
+  bool raced = false;
+  for (uint64_t seed = 0; seed < 8; ++seed) {
+    std::vector<std::vector<int32_t>> buffers{std::vector<int32_t>(1)};
+    std::string message = run(launchOf({1, 1, 1}, {64, 1, 1}, 64, {1}),
+                              &acrossWarps, buffers, seed);
+    // Warp 1 may run first: then the read is of memory nobody wrote.
+    EXPECT_NE(message, "ok");
+    raced |= message.rfind("data-race: ", 0) == 0;
+  }
+  EXPECT_TRUE(raced);
+}
+
 } // namespace

@@ -3,14 +3,19 @@
 // The emu device's workgroup scheduler: every thread runs once, a barrier
 // holds every thread until all have reached it, the order within a round
 // comes from the seed (the same seed, the same order), and barriers that
-// diverge are errors naming the threads and barriers.
+// diverge are errors naming the threads and barriers. Warp operations:
+// a ballot gathers the votes of a warp's lanes (32 or 64, the last warp of
+// a workgroup partial), a sync orders a warp's lanes without a barrier,
+// and lanes that miss their warp's operation are warp-divergence.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runtime/emu/Workgroup.h"
+#include "runtime/emu/EmuAbi.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -140,6 +145,104 @@ TEST(EmuWorkgroup, TheSchedulerRunsAgainAfterAnError) {
                             scheduler.barrier(1);
                         })
                    .ok());
+  std::vector<int> seen = neighbours(scheduler, 4, true);
+  EXPECT_EQ(seen, (std::vector<int>{1, 2, 3, 0}));
+}
+
+/// Every lane votes (t % 3 == 0) in two ballots; each records both masks.
+void ballots(uint32_t threads, uint32_t lanes, uint64_t seed) {
+  WorkgroupScheduler scheduler(SchedulerOptions{seed});
+  scheduler.setWarpSize(lanes);
+  std::vector<uint64_t> first(threads), second(threads);
+  sift::Status status = scheduler.run(threads, 0, [&](uint32_t t) {
+    first[t] = scheduler.warp(1, kSiftEmuWarpBallot, t % 3 == 0);
+    second[t] = scheduler.warp(2, kSiftEmuWarpBallot, t % 2);
+  });
+  ASSERT_TRUE(status.ok()) << status.message();
+  for (uint32_t t = 0; t < threads; ++t) {
+    uint32_t base = t / lanes * lanes;
+    uint64_t wantFirst = 0, wantSecond = 0;
+    for (uint32_t u = base; u < std::min(threads, base + lanes); ++u) {
+      wantFirst |= uint64_t{u % 3 == 0} << (u - base);
+      wantSecond |= uint64_t{u % 2} << (u - base);
+    }
+    ASSERT_EQ(first[t], wantFirst) << "thread " << t << " seed " << seed;
+    ASSERT_EQ(second[t], wantSecond) << "thread " << t << " seed " << seed;
+  }
+  // Warp operations are no barriers: one round.
+  EXPECT_EQ(scheduler.rounds(), 1u);
+}
+
+TEST(EmuWorkgroup, ABallotGathersItsWarpsVotes) {
+  for (uint64_t seed = 0; seed < 8; ++seed) {
+    ballots(96, 32, seed);
+    ballots(80, 64, seed); // wave64, the second wave of 16 lanes
+    ballots(7, 32, seed);
+  }
+}
+
+TEST(EmuWorkgroup, AWarpSyncOrdersItsLanes) {
+  // Lane t writes slot t, syncs its warp, reads its warp neighbour's slot:
+  // right whatever the order, with no barrier.
+  for (uint64_t seed = 0; seed < 16; ++seed) {
+    WorkgroupScheduler scheduler(SchedulerOptions{seed});
+    std::vector<int> slots(64, -1), seen(64, -2);
+    ASSERT_TRUE(scheduler
+                    .run(64, 0,
+                         [&](uint32_t t) {
+                           slots[t] = static_cast<int>(t);
+                           scheduler.warp(4, kSiftEmuWarpSync, 0);
+                           seen[t] = slots[t / 32 * 32 + (t + 1) % 32];
+                         })
+                    .ok());
+    for (uint32_t t = 0; t < 64; ++t)
+      ASSERT_EQ(seen[t], static_cast<int>(t / 32 * 32 + (t + 1) % 32));
+    EXPECT_EQ(scheduler.warpEpoch(0), 1u);
+    EXPECT_EQ(scheduler.warpEpoch(63), 1u);
+  }
+}
+
+TEST(EmuWorkgroup, WithoutTheSyncSomeOrderSeesAStaleSlot) {
+  bool stale = false;
+  for (uint64_t seed = 0; seed < 16 && !stale; ++seed) {
+    WorkgroupScheduler scheduler(SchedulerOptions{seed});
+    std::vector<int> slots(32, -1), seen(32, -2);
+    ASSERT_TRUE(scheduler
+                    .run(32, 0,
+                         [&](uint32_t t) {
+                           slots[t] = static_cast<int>(t);
+                           seen[t] = slots[(t + 1) % 32];
+                         })
+                    .ok());
+    for (uint32_t t = 0; t < 32; ++t)
+      stale |= seen[t] == -1;
+  }
+  EXPECT_TRUE(stale);
+}
+
+TEST(EmuWorkgroup, ALaneThatLeavesDivergesItsWarp) {
+  WorkgroupScheduler scheduler;
+  sift::Status status = scheduler.run(64, 0, [&](uint32_t t) {
+    if (t != 37)
+      scheduler.warp(3, kSiftEmuWarpBallot, 1);
+  });
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("warp-divergence: thread 32 waits at warp "
+                                  "operation 3 while thread 37 of its warp "
+                                  "left the kernel"),
+            std::string::npos)
+      << status.message();
+}
+
+TEST(EmuWorkgroup, LanesAtDifferentWarpOperationsDiverge) {
+  WorkgroupScheduler scheduler;
+  sift::Status status = scheduler.run(32, 0, [&](uint32_t t) {
+    scheduler.warp(t == 5 ? 2 : 1, kSiftEmuWarpSync, 0);
+  });
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.message().rfind("warp-divergence: thread ", 0), 0u)
+      << status.message();
+  // The scheduler is usable again.
   std::vector<int> seen = neighbours(scheduler, 4, true);
   EXPECT_EQ(seen, (std::vector<int>{1, 2, 3, 0}));
 }
