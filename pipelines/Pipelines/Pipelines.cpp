@@ -170,8 +170,7 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   pm.addPass(createDedupeKernels());
 
   pm.addPass(createExtractGpuPlan(ExtractGpuPlanOptions{options.entry}));
-  if (!options.withoutDeviceTail)
-    addGpuDeviceTail(pm, options);
+  addGpuDeviceTail(pm, options);
 }
 
 } // namespace
@@ -270,21 +269,6 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
   std::string chip = options.chip.empty()
                          ? std::string(defaultChip(options.target))
                          : options.chip;
-  if (options.hostKernels) {
-    // The emu device: the kernels as they are before the target's
-    // lowering, made host functions.
-    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-    kernels.addPass(createLowerWarpOps(LowerWarpOpsOptions{"host"}));
-    KernelAllocsToAttributionsOptions attributions;
-    attributions.injectWgAllocAsMalloc =
-        options.faults.contains(Fault::WgAllocAsMalloc);
-    kernels.addPass(createKernelAllocsToAttributions(attributions));
-    kernels.addPass(createLowerAffinePass());
-    kernels.addPass(createSCFToControlFlowPass());
-    kernels.addPass(createExpandBf16ForHost());
-    kernels.addPass(createLowerKernelsForHost());
-    return;
-  }
   // Step 1. Attach the target.
   if (options.target == TargetKind::Amdgpu) {
     GpuROCDLAttachTargetOptions attach;
@@ -330,6 +314,12 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
     kernels.addPass(createDropUnusedLibdevice());
   }
   kernels.addPass(createReconcileUnrealizedCastsPass());
+  if (!options.withoutBinary)
+    addGpuSerialization(pm, options);
+}
+
+void sift::addGpuSerialization(OpPassManager &pm,
+                               const PipelineOptions &options) {
   // Step 3. Serialize: PTX text for nvptx, an HSACO (linked with the
   // toolkit's ld.lld) for amdgpu.
   GpuModuleToBinaryPassOptions binary;
@@ -337,6 +327,10 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
       options.target == TargetKind::Amdgpu ? "bin" : "isa";
   binary.toolkitPath = options.toolkitPath;
   pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void sift::addEmuKernelLowering(OpPassManager &pm) {
+  pm.nest<gpu::GPUModuleOp>().addPass(createLowerTargetKernelsForHost());
 }
 
 LogicalResult sift::addPipeline(OpPassManager &pm,

@@ -37,15 +37,12 @@ struct PipelineOptions {
   int64_t randomConfigSeed = -1;
   /// Injected compiler faults (off by default; see support/Fault.h).
   FaultSet faults;
-  /// GPU pipelines: the GPU tail lowers every kernel for the host (the emu
-  /// device's ABI, sift-lower-kernels-for-host) instead of to NVVM or
-  /// ROCDL; the gpu.modules then hold host LLVM functions. Configs still
-  /// follow `target` and `chip`.
-  bool hostKernels = false;
-  /// GPU pipelines: stop before the GPU tail (addGpuDeviceTail), with the
-  /// kernels outlined and the plan recorded, so that one module can take
-  /// both tails (the target's and the emu device's).
-  bool withoutDeviceTail = false;
+  /// GPU pipelines: the GPU tail stops before serialization, with every
+  /// gpu.module lowered to NVVM or ROCDL (the LLVM dialect the GPU back end
+  /// gets), so that a copy can become the emu device's kernels
+  /// (addEmuKernelLowering) before the module is serialized
+  /// (addGpuSerialization).
+  bool withoutBinary = false;
 };
 
 /// The cpu pipeline, from tensors to the LLVM dialect with the host ABI.
@@ -63,8 +60,19 @@ void addTileAndFusePipeline(mlir::OpPassManager &pm,
                             const PipelineOptions &options);
 
 /// The shared GPU tail: device lowering of every gpu.module to NVVM or ROCDL
-/// and serialization to PTX or HSACO (gpu.binary ops).
+/// and serialization to PTX or HSACO (gpu.binary ops; not with
+/// `options.withoutBinary`).
 void addGpuDeviceTail(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// The GPU tail's last step: every gpu.module (NVVM or ROCDL) serialized to
+/// PTX or HSACO.
+void addGpuSerialization(mlir::OpPassManager &pm,
+                         const PipelineOptions &options);
+
+/// The emu device's kernels: every gpu.module the GPU tail lowered to NVVM
+/// or ROCDL (withoutBinary) made host functions with the emu device's ABI
+/// (sift-lower-target-kernels-for-host).
+void addEmuKernelLowering(mlir::OpPassManager &pm);
 
 /// Adds the pipeline `options.kind` names; fails for a pipeline that is not
 /// built yet, with a message saying so.

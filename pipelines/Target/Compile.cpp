@@ -379,22 +379,21 @@ LogicalResult serializeHost(ModuleOp module, const sift::CompileOptions &options
   return success();
 }
 
-/// The emu device's kernels: `hostKernels` (the module before the GPU
-/// tail) lowered for the host.
-LogicalResult lowerEmuKernels(ModuleOp hostKernels,
-                              sift::PipelineOptions pipeline, bool verify,
+/// The emu device's kernels: `hostKernels` (a copy of the module after the
+/// GPU tail's lowering to NVVM or ROCDL, before serialization) made host
+/// functions.
+LogicalResult lowerEmuKernels(ModuleOp hostKernels, bool verify,
                               sift::CompileTimes *times, std::string &error) {
   PassManager host(hostKernels.getContext());
   host.enableVerifier(verify);
-  pipeline.withoutDeviceTail = false;
-  pipeline.hostKernels = true;
-  sift::addGpuDeviceTail(host, pipeline);
+  sift::addEmuKernelLowering(host);
   Clock::time_point start = Clock::now();
   LogicalResult lowered = host.run(hostKernels);
   if (times)
     (*times)["emu-lowering"] += secondsSince(start);
   if (failed(lowered))
-    error = "the emu kernels' lowering (sift-lower-kernels-for-host) failed";
+    error = "the emu kernels' lowering (sift-lower-target-kernels-for-host) "
+            "failed";
   return lowered;
 }
 
@@ -410,11 +409,12 @@ LogicalResult compileTimed(ModuleOp module, const sift::CompileOptions &options,
     pipeline.toolkitPath = defaultAmdgpuToolkit();
   if (pipeline.target == TargetKind::Nvptx && pipeline.libdevicePath.empty())
     pipeline.libdevicePath = defaultLibdevice();
-  // With emu kernels the pipeline stops before the GPU tail; the module
-  // then takes the target's tail, and a copy of it the emu device's.
+  // With emu kernels the pipeline stops before serialization, with the
+  // kernels in the LLVM dialect the GPU back end gets: a copy becomes the
+  // emu device's kernels, and the module is serialized.
   bool gpu = pipeline.target != TargetKind::Host;
   bool emu = options.emuKernels && gpu && stage == EmitStage::Artifact;
-  pipeline.withoutDeviceTail = emu;
+  pipeline.withoutBinary = emu;
   if (failed(addPipeline(pm, pipeline, error)))
     return failure();
   sift::PipelineRun run(module, options, pipeline, emu, times, output, error);
@@ -423,15 +423,13 @@ LogicalResult compileTimed(ModuleOp module, const sift::CompileOptions &options,
   OwningOpRef<ModuleOp> hostKernels;
   if (emu) {
     hostKernels = module.clone();
-    PassManager tail(module.getContext());
-    tail.enableVerifier(options.verifyEachPass);
-    PipelineOptions tailPipeline = pipeline;
-    tailPipeline.withoutDeviceTail = false;
-    addGpuDeviceTail(tail, tailPipeline);
-    if (!run(tail))
+    PassManager binary(module.getContext());
+    binary.enableVerifier(options.verifyEachPass);
+    addGpuSerialization(binary, pipeline);
+    if (!run(binary))
       return failure();
-    if (failed(lowerEmuKernels(*hostKernels, pipeline, options.verifyEachPass,
-                               times, error)))
+    if (failed(lowerEmuKernels(*hostKernels, options.verifyEachPass, times,
+                               error)))
       return failure();
   }
   if (stage == EmitStage::Mlir) {

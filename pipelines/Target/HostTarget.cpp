@@ -11,6 +11,7 @@
 #include "pipelines/Target/Linker.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -208,9 +209,23 @@ sift::takeHostKernels(mlir::ModuleOp module,
     executables.push_back(name);
     for (mlir::Operation &op :
          llvm::make_early_inc_range(kernels.getBody()->getOperations())) {
-      if (auto symbol = mlir::SymbolTable::getSymbolName(&op))
-        mlir::SymbolTable::setSymbolName(
-            &op, hostKernelSymbol(name, symbol.getValue().str()));
+      // A declaration (libm's, malloc) keeps its name, once.
+      if (auto func = llvm::dyn_cast<mlir::LLVM::LLVMFuncOp>(op);
+          func && func.isExternal()) {
+        if (mlir::SymbolTable::lookupSymbolIn(*host, func.getName()))
+          op.erase();
+        else
+          op.moveBefore(host->getBody(), host->getBody()->end());
+        continue;
+      }
+      if (auto symbol = mlir::SymbolTable::getSymbolName(&op)) {
+        auto renamed = mlir::StringAttr::get(
+            op.getContext(), hostKernelSymbol(name, symbol.getValue().str()));
+        if (failed(mlir::SymbolTable::replaceAllSymbolUses(&op, renamed,
+                                                            kernels)))
+          llvm::report_fatal_error("takeHostKernels: cannot rename a symbol");
+        mlir::SymbolTable::setSymbolName(&op, renamed);
+      }
       op.moveBefore(host->getBody(), host->getBody()->end());
     }
   }

@@ -146,19 +146,18 @@ void writeReproducer(ModuleOp original, sift::PipelineOptions pipeline,
   ScopedDiagnosticHandler quiet(context, [](Diagnostic &) { return success(); });
   PassManager pm(context);
   pm.enableVerifier(verify);
-  pipeline.withoutDeviceTail = emu;
+  pipeline.withoutBinary = emu;
   std::string error;
   if (failed(sift::addPipeline(pm, pipeline, error)))
     return;
   pm.enableCrashReproducerGeneration(path, /*genLocalReproducer=*/true);
   if (failed(pm.run(original)) || !emu)
     return;
-  PassManager tail(context);
-  tail.enableVerifier(verify);
-  pipeline.withoutDeviceTail = false;
-  sift::addGpuDeviceTail(tail, pipeline);
-  tail.enableCrashReproducerGeneration(path, /*genLocalReproducer=*/true);
-  (void)tail.run(original);
+  PassManager binary(context);
+  binary.enableVerifier(verify);
+  sift::addGpuSerialization(binary, pipeline);
+  binary.enableCrashReproducerGeneration(path, /*genLocalReproducer=*/true);
+  (void)binary.run(original);
 }
 
 

@@ -539,6 +539,39 @@ def LowerKernelsForHost
                            "::mlir::cf::ControlFlowDialect"];
 }
 
+def LowerTargetKernelsForHost
+    : Pass<"sift-lower-target-kernels-for-host", "mlir::gpu::GPUModuleOp"> {
+  let summary = "The target-lowered kernels (NVVM, ROCDL) as host functions "
+                "for the emu device";
+  let description = [{
+    Takes a gpu.module as the GPU back end gets it (LLVM dialect with NVVM
+    or ROCDL ops, bare-pointer kernel parameters, workgroup memory as
+    address-space-3 globals) and makes every kernel an
+    `llvm.func @kernel(ptr %context, ptr %buffers)` with the emu device's
+    ABI (runtime/emu/EmuAbi.h): parameters loaded from the second
+    argument; workgroup globals slices of the context's workgroup memory
+    (their total in `@<kernel>_workgroup_bytes`, the warp's lanes in
+    `@<kernel>_warp_size`); thread, block and lane ids and sizes from the
+    context; barriers, warp syncs (NVVM's bar.warp.sync, ROCDL's wavefront
+    fence) and ballots (NVVM's vote.sync, ROCDL's ballot of 32 or 64 bits)
+    calls of the context's callbacks; every address space the host's.
+    Every load, store and atomic whose pointer comes from a parameter, a
+    workgroup global or an alloca is bounds-checked against it (out of
+    bounds: the context's out-of-bounds callback, and the access goes to
+    the start); loads and stores of global and workgroup memory are
+    reported to the access callback, except loads of a parameter the kernel
+    never writes. libdevice's and OCML's math calls become the host's libm.
+    An op of the target the emu device does not model is an error naming
+    it.
+  }];
+  let options = [
+    Option<"warpSize", "warp-size", "unsigned", "0",
+           "Lanes of a warp (0: from the target, 32 on NVVM, 64 on a gfx9 "
+           "chip's ROCDL)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def DropUnusedLibdevice
     : Pass<"sift-drop-unused-libdevice", "mlir::gpu::GPUModuleOp"> {
   let summary = "Links CUDA's libdevice only into kernels that call it";

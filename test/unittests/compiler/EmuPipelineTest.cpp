@@ -1,7 +1,8 @@
 //===- EmuPipelineTest.cpp - sift's GPU kernels run on the CPU ------------===//
 //
-// The distribute and tileandfuse pipelines with `hostKernels` (the emu
-// device's lowering) on programs that reach the cooperative algorithms:
+// The distribute and tileandfuse pipelines up to serialization, their
+// kernels then made host functions (addEmuKernelLowering: the emu device's
+// lowering of the NVVM kernels) on programs that reach the cooperative algorithms:
 // the plan's dispatches run in order on fibers (runtime/emu), over buffers
 // the test allocates, and the outputs are checked against std::sort. This
 // is the GPU kernels' first execution without a GPU: workgroup_row's
@@ -48,11 +49,12 @@ protected:
     options.kind = kind;
     options.target = sift::TargetKind::Nvptx;
     options.randomConfigSeed = randomSeed;
-    options.hostKernels = true;
+    options.withoutBinary = true;
     options.faults = faults;
     PassManager pm(&context_);
     std::string message;
     ASSERT_TRUE(succeeded(sift::addPipeline(pm, options, message))) << message;
+    sift::addEmuKernelLowering(pm);
     ASSERT_TRUE(succeeded(pm.run(*module)));
     std::vector<std::string> names;
     OwningOpRef<ModuleOp> host = sift::takeHostKernels(*module, names);
@@ -89,13 +91,19 @@ protected:
           library_.symbol(symbol + "_workgroup_bytes"));
       ASSERT_NE(kernel, nullptr) << symbol;
       ASSERT_NE(workgroupBytes, nullptr) << symbol;
+      auto *warpSize = static_cast<const int32_t *>(
+          library_.symbol(symbol + "_warp_size"));
+      ASSERT_NE(warpSize, nullptr) << symbol;
+      sift::emu::Launch launch = sift::emu::launchOf(
+          dispatch.grid, dispatch.block, static_cast<size_t>(*workgroupBytes));
+      launch.warpSize = static_cast<uint32_t>(*warpSize);
       std::vector<void *> bindings;
-      for (int b : dispatch.bindings)
+      for (int b : dispatch.bindings) {
         bindings.push_back(memory[b].data());
-      sift::Status status = sift::emu::runDispatch(
-          sift::emu::launchOf(dispatch.grid, dispatch.block,
-                              static_cast<size_t>(*workgroupBytes)),
-          kernel, bindings.data(), scheduler, i);
+        launch.bufferBytes.push_back(memory[b].size() - 16);
+      }
+      sift::Status status = sift::emu::runDispatch(launch, kernel,
+                                                   bindings.data(), scheduler, i);
       if (!status.ok() && dispatchError) {
         *dispatchError = symbol + ": " + status.message();
         break;

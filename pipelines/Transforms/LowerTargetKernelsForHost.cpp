@@ -1,0 +1,739 @@
+//===- LowerTargetKernelsForHost.cpp - The GPU's kernels on the host ------===//
+//
+// The emu device's half in the compiler since issue 45: it runs the kernels
+// the GPU back end gets, not a copy lowered before the GPU tail. Input: a
+// gpu.module after convert-gpu-to-nvvm or convert-gpu-to-rocdl (LLVM
+// dialect, the target's ops, kernels with bare-pointer parameters,
+// workgroup memory as address-space-3 globals). Every kernel becomes
+// `void kernel(SiftEmuContext *, void **)` (runtime/emu/EmuAbi.h) in
+// place: a new entry block loads the parameters from the second argument
+// and branches to the old one.
+//
+//   - thread, block and grid ids and sizes, the lane id and the warp size
+//     (NVVM's special registers, ROCDL's workitem and workgroup ops,
+//     mbcnt) read the context;
+//   - barriers (nvvm.barrier0, nvvm.barrier, rocdl.barrier,
+//     rocdl.s.barrier) call its barrier callback with their number;
+//   - warp syncs (nvvm.bar.warp.sync, ROCDL's `fence syncscope
+//     ("wavefront")`) and ballots (nvvm.vote.sync ballot, rocdl.ballot of
+//     i32 or i64: a wave64's i32 ballot keeps the low half, as the
+//     hardware's) call its warp callback with their number; the runtime
+//     gathers the lanes, 32 or 64 (`<kernel>_warp_size`);
+//   - workgroup globals are slices of the context's workgroup memory, at
+//     aligned offsets (the total in `<kernel>_workgroup_bytes`);
+//   - an access whose pointer comes from a parameter, a workgroup global or
+//     an alloca is checked against that allocation's bytes (a parameter's
+//     from the context); out of bounds, it goes to the allocation's start
+//     and the out-of-bounds callback gets its number, element and size. A
+//     pointer of unknown origin (through a select or a block argument) is
+//     not checked;
+//   - loads and stores of global and workgroup memory go to the access
+//     callback (the race and uninitialized-read checks), except the loads
+//     of a parameter the kernel never writes (no race without a write: the
+//     emu device binds distinct buffers) and atomics;
+//   - libdevice's `__nv_<f>` and OCML's `__ocml_<f>_f32/_f64/_f16` become
+//     libm's `<f>`, `<f>f` (f16 through f32);
+//   - every pointer is the host's (address space 0), other fences go, and
+//     the kernels lose their target attributes and calling convention.
+//
+// A target op the emu device does not model (a shuffle, a vote other than
+// a ballot, a named barrier's parts) fails the pass with its name: an
+// unmodelled op must not pass as a no-op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#define DEBUG_TYPE "sift-lower-target-kernels-for-host"
+
+namespace sift {
+#define GEN_PASS_DEF_LOWERTARGETKERNELSFORHOST
+#include "pipelines/Transforms/Passes.h.inc"
+} // namespace sift
+
+using namespace mlir;
+
+namespace {
+
+/// SiftEmuContext's fields, in order (EmuAbi.h).
+enum ContextField : int32_t {
+  kThreadId = 0,
+  kBlockId = 1,
+  kBlockDim = 2,
+  kGridDim = 3,
+  kWorkgroupMemory = 4,
+  kBarrier = 5,
+  kOutOfBounds = 6,
+  kDevice = 7,
+  kAccess = 8,
+  kWarp = 9,
+  kBufferBytes = 10,
+  kWarpSize = 11,
+  kLaneId = 12,
+};
+
+/// EmuAbi.h's access flags and warp kinds.
+constexpr int32_t kAccessWrite = 1;
+constexpr int32_t kAccessWorkgroup = 2;
+constexpr int32_t kWarpSync = 0;
+constexpr int32_t kWarpBallot = 1;
+
+constexpr unsigned kWorkgroupSpace = 3;
+constexpr unsigned kPrivateSpace = 5;
+
+LLVM::LLVMStructType contextType(MLIRContext *context) {
+  Type u32 = IntegerType::get(context, 32);
+  Type u32x3 = LLVM::LLVMArrayType::get(u32, 3);
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  return LLVM::LLVMStructType::getLiteral(
+      context, {u32x3, u32x3, u32x3, u32x3, ptr, ptr, ptr, ptr, ptr, ptr, ptr,
+                u32, u32});
+}
+
+/// Reads of the context within one kernel, built at the builder's place.
+struct Context {
+  Value pointer;
+
+  Value field(OpBuilder &b, Location loc, int32_t field,
+              std::optional<int32_t> element = std::nullopt) const {
+    SmallVector<LLVM::GEPArg> indices{0, field};
+    if (element)
+      indices.push_back(*element);
+    return LLVM::GEPOp::create(b, loc,
+                               LLVM::LLVMPointerType::get(b.getContext()),
+                               contextType(b.getContext()), pointer, indices);
+  }
+  Value u32(OpBuilder &b, Location loc, int32_t f,
+            std::optional<int32_t> element = std::nullopt) const {
+    return LLVM::LoadOp::create(b, loc, b.getI32Type(),
+                                field(b, loc, f, element));
+  }
+  Value ptr(OpBuilder &b, Location loc, int32_t f) const {
+    return LLVM::LoadOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()), field(b, loc, f));
+  }
+  /// Calls the callback in field `f` with the context and `args`.
+  Value call(OpBuilder &b, Location loc, int32_t f, Type result,
+             ValueRange args) const {
+    SmallVector<Type> types{pointer.getType()};
+    llvm::append_range(types, args.getTypes());
+    SmallVector<Value> operands{ptr(b, loc, f), pointer};
+    llvm::append_range(operands, args);
+    auto call = LLVM::CallOp::create(
+        b, loc, LLVM::LLVMFunctionType::get(result, types), operands);
+    return call.getNumResults() ? call.getResult() : Value();
+  }
+};
+
+Value constant(OpBuilder &b, Location loc, Type type, int64_t value) {
+  return LLVM::ConstantOp::create(b, loc, type, value);
+}
+
+/// Makes `pointer` the address `op` (a load, store or atomic) accesses.
+void setPointer(Operation *op, Value pointer) {
+  if (auto load = dyn_cast<LLVM::LoadOp>(op))
+    load.getAddrMutable().assign(pointer);
+  else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+    store.getAddrMutable().assign(pointer);
+  else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+    rmw.getPtrMutable().assign(pointer);
+  else if (auto cmpxchg = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
+    cmpxchg.getPtrMutable().assign(pointer);
+}
+
+/// Where an accessed pointer points: into a parameter, a workgroup global
+/// (its addressof), an alloca, or somewhere unknown.
+struct Origin {
+  enum Kind { Parameter, Workgroup, Private, Unknown } kind = Unknown;
+  Value base;              ///< the parameter, addressof or alloca
+  unsigned parameter = 0;  ///< Parameter: its number
+  int64_t bytes = 0;       ///< Workgroup, Private: the allocation's bytes
+};
+
+class LowerTargetKernelsForHostPass final
+    : public sift::impl::LowerTargetKernelsForHostBase<
+          LowerTargetKernelsForHostPass> {
+public:
+  using LowerTargetKernelsForHostBase::LowerTargetKernelsForHostBase;
+
+  void runOnOperation() override;
+
+private:
+  unsigned lanes(gpu::GPUModuleOp module) const;
+  LogicalResult lowerKernel(LLVM::LLVMFuncOp kernel);
+  Context newEntry(LLVM::LLVMFuncOp kernel);
+  Origin originOf(Value pointer);
+  Value insertedAt(Value aggregate, ArrayRef<int64_t> position) const;
+  LogicalResult checkAccesses(LLVM::LLVMFuncOp kernel, const Context &c);
+  void checkAccess(Operation *op, Value pointer, Type valueType, bool write,
+                   bool atomic, bool report, int32_t site, const Context &c);
+  int64_t placeWorkgroupGlobals(LLVM::LLVMFuncOp kernel, const Context &c);
+  LogicalResult lowerTargetOps(LLVM::LLVMFuncOp kernel, const Context &c);
+  LogicalResult lowerTargetOp(Operation *op, const Context &c,
+                              int32_t &barriers, int32_t &warpOps);
+  LogicalResult lowerMathCalls(gpu::GPUModuleOp module);
+  void toHostPointers(gpu::GPUModuleOp module);
+
+  llvm::StringMap<LLVM::GlobalOp> workgroupGlobals_;
+  std::optional<DataLayout> layout_;
+  unsigned lanes_ = 32;
+};
+
+unsigned LowerTargetKernelsForHostPass::lanes(gpu::GPUModuleOp module) const {
+  if (warpSize != 0)
+    return warpSize;
+  if (ArrayAttr targets = module.getTargetsAttr())
+    for (Attribute target : targets)
+      if (auto rocdl = dyn_cast<ROCDL::ROCDLTargetAttr>(target))
+        return rocdl.getChip().starts_with("gfx9") ? 64 : 32;
+  return 32;
+}
+
+void LowerTargetKernelsForHostPass::runOnOperation() {
+  gpu::GPUModuleOp module = getOperation();
+  layout_.emplace(DataLayout::closest(module));
+  lanes_ = lanes(module);
+  if (lanes_ != 32 && lanes_ != 64) {
+    module.emitError("sift-lower-target-kernels-for-host: warps of ")
+        << lanes_ << " lanes (32 or 64 are emulated)";
+    return signalPassFailure();
+  }
+  workgroupGlobals_.clear();
+  for (auto global : module.getOps<LLVM::GlobalOp>())
+    if (global.getAddrSpace() == kWorkgroupSpace)
+      workgroupGlobals_[global.getSymName()] = global;
+  SmallVector<LLVM::LLVMFuncOp> kernels;
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (!func->hasAttr(gpu::GPUDialect::getKernelFuncAttrName())) {
+      func.emitError("sift-lower-target-kernels-for-host: a device function "
+                     "other than a kernel (the emu device runs kernels only)");
+      return signalPassFailure();
+    }
+    kernels.push_back(func);
+  }
+  for (LLVM::LLVMFuncOp kernel : kernels)
+    if (failed(lowerKernel(kernel)))
+      return signalPassFailure();
+  for (auto &entry : workgroupGlobals_)
+    entry.second.erase();
+  workgroupGlobals_.clear();
+  if (failed(lowerMathCalls(module)))
+    return signalPassFailure();
+  toHostPointers(module);
+}
+
+LogicalResult LowerTargetKernelsForHostPass::lowerKernel(LLVM::LLVMFuncOp kernel) {
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes()))
+    if (!isa<LLVM::LLVMPointerType>(type))
+      return kernel.emitError("sift-lower-target-kernels-for-host: kernel "
+                              "parameter ")
+             << i << " is " << type
+             << ", not a pointer (the emu device binds buffers only)";
+  Context c = newEntry(kernel);
+  if (failed(checkAccesses(kernel, c)))
+    return failure();
+  int64_t workgroupBytes = placeWorkgroupGlobals(kernel, c);
+  if (failed(lowerTargetOps(kernel, c)))
+    return failure();
+  // What the runtime reads beside the kernel.
+  OpBuilder b(kernel);
+  Location loc = kernel.getLoc();
+  LLVM::GlobalOp::create(b, loc, b.getI64Type(), /*isConstant=*/true,
+                         LLVM::Linkage::External,
+                         (kernel.getName() + "_workgroup_bytes").str(),
+                         b.getI64IntegerAttr(workgroupBytes));
+  LLVM::GlobalOp::create(b, loc, b.getI32Type(), /*isConstant=*/true,
+                         LLVM::Linkage::External,
+                         (kernel.getName() + "_warp_size").str(),
+                         b.getI32IntegerAttr(lanes_));
+  // A host function now: no target attributes, the C calling convention.
+  for (NamedAttribute attr : llvm::to_vector(kernel->getDiscardableAttrs()))
+    if (attr.getName().strref().starts_with("nvvm.") ||
+        attr.getName().strref().starts_with("rocdl."))
+      kernel->removeAttr(attr.getName());
+  kernel.setCConv(LLVM::CConv::C);
+  kernel.setLinkage(LLVM::Linkage::External);
+  return success();
+}
+
+/// A new entry block (context, buffers) that loads the parameters and
+/// branches to the old entry with them.
+Context LowerTargetKernelsForHostPass::newEntry(LLVM::LLVMFuncOp kernel) {
+  MLIRContext *context = kernel.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  Location loc = kernel.getLoc();
+  Block *old = &kernel.getBody().front();
+  OpBuilder b(context);
+  Block *entry = b.createBlock(old, {ptr, ptr}, {loc, loc});
+  Value buffers = entry->getArgument(1);
+  SmallVector<Value> parameters;
+  for (unsigned i = 0; i < old->getNumArguments(); ++i) {
+    Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, buffers,
+                                     ArrayRef<LLVM::GEPArg>{int32_t(i)});
+    parameters.push_back(LLVM::LoadOp::create(b, loc, ptr, slot));
+  }
+  LLVM::BrOp::create(b, loc, parameters, old);
+  kernel.setFunctionType(LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(context), {ptr, ptr}));
+  kernel.removeArgAttrsAttr();
+  kernel.removeResAttrsAttr();
+  return Context{entry->getArgument(0)};
+}
+
+/// The value inserted at `position` into `aggregate` (through a chain of
+/// insertvalues), or null.
+Value LowerTargetKernelsForHostPass::insertedAt(
+    Value aggregate, ArrayRef<int64_t> position) const {
+  while (auto insert = aggregate.getDefiningOp<LLVM::InsertValueOp>()) {
+    if (insert.getPosition() == position)
+      return insert.getValue();
+    aggregate = insert.getContainer();
+  }
+  return Value();
+}
+
+Origin LowerTargetKernelsForHostPass::originOf(Value pointer) {
+  for (int depth = 0; depth < 64 && pointer; ++depth) {
+    if (auto argument = dyn_cast<BlockArgument>(pointer)) {
+      // The old entry block's arguments are the parameters.
+      Block *block = argument.getOwner();
+      auto func = dyn_cast<LLVM::LLVMFuncOp>(block->getParentOp());
+      if (func && block == &*std::next(func.getBody().begin()))
+        return Origin{Origin::Parameter, pointer, argument.getArgNumber(), 0};
+      return Origin{};
+    }
+    Operation *op = pointer.getDefiningOp();
+    if (auto gep = dyn_cast<LLVM::GEPOp>(op)) {
+      pointer = gep.getBase();
+    } else if (auto cast = dyn_cast<LLVM::AddrSpaceCastOp>(op)) {
+      pointer = cast.getArg();
+    } else if (auto extract = dyn_cast<LLVM::ExtractValueOp>(op)) {
+      pointer = insertedAt(extract.getContainer(), extract.getPosition());
+    } else if (auto address = dyn_cast<LLVM::AddressOfOp>(op)) {
+      auto it = workgroupGlobals_.find(address.getGlobalName());
+      if (it == workgroupGlobals_.end())
+        return Origin{};
+      Type type = it->second.getGlobalType();
+      return Origin{Origin::Workgroup, pointer, 0,
+                    int64_t(layout_->getTypeSize(type).getFixedValue())};
+    } else if (auto alloca = dyn_cast<LLVM::AllocaOp>(op)) {
+      auto count = alloca.getArraySize().getDefiningOp<LLVM::ConstantOp>();
+      auto value =
+          count ? dyn_cast<IntegerAttr>(count.getValue()) : IntegerAttr();
+      if (!value)
+        return Origin{};
+      return Origin{Origin::Private, pointer, 0,
+                    value.getInt() *
+                        int64_t(layout_->getTypeSize(alloca.getElemType()).getFixedValue())};
+    } else {
+      return Origin{};
+    }
+  }
+  return Origin{};
+}
+
+LogicalResult
+LowerTargetKernelsForHostPass::checkAccesses(LLVM::LLVMFuncOp kernel,
+                                             const Context &c) {
+  struct Access {
+    Operation *op;
+    Value pointer;
+    Type type;
+    bool write, atomic;
+  };
+  SmallVector<Access> accesses;
+  kernel.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(op))
+      accesses.push_back({op, load.getAddr(), load.getType(), false, false});
+    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+      accesses.push_back(
+          {op, store.getAddr(), store.getValue().getType(), true, false});
+    else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+      accesses.push_back(
+          {op, rmw.getPtr(), rmw.getVal().getType(), true, true});
+    else if (auto cmpxchg = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
+      accesses.push_back(
+          {op, cmpxchg.getPtr(), cmpxchg.getVal().getType(), true, true});
+  });
+  // The entry's own loads of the parameters are not the kernel's.
+  Block *entry = &kernel.getBody().front();
+  llvm::erase_if(accesses,
+                 [&](const Access &a) { return a.op->getBlock() == entry; });
+  // The parameters the kernel writes (or may: a store through a pointer of
+  // unknown origin, a pointer stored or passed on).
+  llvm::SmallDenseSet<unsigned> written;
+  bool allWritten = false;
+  for (const Access &a : accesses) {
+    Origin origin = originOf(a.pointer);
+    if (a.write && origin.kind == Origin::Parameter)
+      written.insert(origin.parameter);
+    allWritten |= a.write && origin.kind == Origin::Unknown;
+    if (auto store = dyn_cast<LLVM::StoreOp>(a.op))
+      allWritten |= isa<LLVM::LLVMPointerType>(store.getValue().getType());
+  }
+  kernel.walk([&](LLVM::CallOp call) {
+    for (Value operand : call.getArgOperands())
+      allWritten |= isa<LLVM::LLVMPointerType>(operand.getType());
+  });
+  int32_t site = 0;
+  for (const Access &a : accesses) {
+    Origin origin = originOf(a.pointer);
+    bool readOnly = !a.write && origin.kind == Origin::Parameter &&
+                    !allWritten && !written.contains(origin.parameter);
+    checkAccess(a.op, a.pointer, a.type, a.write, a.atomic, !readOnly, ++site,
+                c);
+  }
+  return success();
+}
+
+/// Checks one access (`site`) against its allocation and reports it.
+void LowerTargetKernelsForHostPass::checkAccess(Operation *op, Value pointer,
+                                                Type valueType, bool write,
+                                                bool atomic, bool report,
+                                                int32_t site,
+                                                const Context &c) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  Origin origin = originOf(pointer);
+  unsigned space = cast<LLVM::LLVMPointerType>(pointer.getType())
+                       .getAddressSpace();
+  int64_t size = int64_t(layout_->getTypeSize(valueType).getFixedValue());
+  Value safe = pointer;
+  if (origin.kind != Origin::Unknown && size > 0) {
+    Value bytes;
+    if (origin.kind == Origin::Parameter) {
+      Value table = c.ptr(b, loc, kBufferBytes);
+      Value slot = LLVM::GEPOp::create(
+          b, loc, table.getType(), i64, table,
+          ArrayRef<LLVM::GEPArg>{int32_t(origin.parameter)});
+      bytes = LLVM::LoadOp::create(b, loc, i64, slot);
+    } else {
+      bytes = constant(b, loc, i64, origin.bytes);
+    }
+    Value address = LLVM::PtrToIntOp::create(b, loc, i64, pointer);
+    Value base = LLVM::PtrToIntOp::create(b, loc, i64, origin.base);
+    Value offset = LLVM::SubOp::create(b, loc, address, base);
+    Value width = constant(b, loc, i64, size);
+    Value fits = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, bytes,
+                                      width);
+    Value last = LLVM::SubOp::create(b, loc, bytes, width);
+    Value inside = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ule,
+                                        offset, last);
+    Value ok = LLVM::AndOp::create(b, loc, fits, inside);
+    safe = LLVM::SelectOp::create(b, loc, ok, pointer, origin.base);
+    // if (!ok) outOfBounds(site, offset / size, bytes / size)
+    Block *before = op->getBlock();
+    Block *after = before->splitBlock(op);
+    Block *bad = b.createBlock(after);
+    b.setInsertionPointToEnd(before);
+    LLVM::CondBrOp::create(b, loc, ok, after, bad);
+    b.setInsertionPointToEnd(bad);
+    c.call(b, loc, kOutOfBounds, LLVM::LLVMVoidType::get(b.getContext()),
+           {constant(b, loc, i32, site),
+            LLVM::UDivOp::create(b, loc, offset, width),
+            LLVM::UDivOp::create(b, loc, bytes, width)});
+    LLVM::BrOp::create(b, loc, ValueRange{}, after);
+    b.setInsertionPoint(op);
+    setPointer(op, safe);
+  }
+  bool workgroup =
+      origin.kind == Origin::Workgroup || space == kWorkgroupSpace;
+  bool privateMemory =
+      origin.kind == Origin::Private || space == kPrivateSpace;
+  if (atomic || privateMemory || !report)
+    return;
+  int32_t flags = (write ? kAccessWrite : 0) | (workgroup ? kAccessWorkgroup : 0);
+  c.call(b, loc, kAccess, LLVM::LLVMVoidType::get(b.getContext()),
+         {constant(b, loc, i32, site),
+          LLVM::PtrToIntOp::create(b, loc, i64, safe),
+          constant(b, loc, i32, flags)});
+}
+
+/// Gives each workgroup global the kernel takes the address of a slice of
+/// the context's workgroup memory; returns the bytes.
+int64_t LowerTargetKernelsForHostPass::placeWorkgroupGlobals(
+    LLVM::LLVMFuncOp kernel, const Context &c) {
+  llvm::StringMap<int64_t> offsets;
+  int64_t total = 0;
+  SmallVector<LLVM::AddressOfOp> addresses;
+  kernel.walk([&](LLVM::AddressOfOp address) {
+    if (workgroupGlobals_.count(address.getGlobalName()))
+      addresses.push_back(address);
+  });
+  for (LLVM::AddressOfOp address : addresses) {
+    LLVM::GlobalOp global = workgroupGlobals_[address.getGlobalName()];
+    auto [it, added] = offsets.try_emplace(global.getSymName(), 0);
+    if (added) {
+      int64_t align = std::max<int64_t>(16, global.getAlignment().value_or(16));
+      total = (total + align - 1) / align * align;
+      it->second = total;
+      total += int64_t(
+          layout_->getTypeSize(global.getGlobalType()).getFixedValue());
+    }
+    OpBuilder b(address);
+    Location loc = address.getLoc();
+    Value memory = c.ptr(b, loc, kWorkgroupMemory);
+    Value slice = LLVM::GEPOp::create(
+        b, loc, memory.getType(), b.getI8Type(), memory,
+        ArrayRef<LLVM::GEPArg>{int32_t(it->second)});
+    address.getResult().replaceAllUsesWith(slice);
+    address.erase();
+  }
+  return (total + 15) / 16 * 16;
+}
+
+LogicalResult
+LowerTargetKernelsForHostPass::lowerTargetOps(LLVM::LLVMFuncOp kernel,
+                                              const Context &c) {
+  SmallVector<Operation *> ops;
+  kernel.walk([&](Operation *op) {
+    StringRef dialect = op->getName().getDialectNamespace();
+    if (dialect == "nvvm" || dialect == "rocdl" || isa<LLVM::FenceOp>(op))
+      ops.push_back(op);
+  });
+  int32_t barriers = 0, warpOps = 0;
+  for (Operation *op : ops)
+    if (failed(lowerTargetOp(op, c, barriers, warpOps)))
+      return failure();
+  return success();
+}
+
+/// The context field and dimension an id or size op reads.
+std::optional<std::pair<int32_t, int32_t>> idField(StringRef name) {
+  static const llvm::StringMap<std::pair<int32_t, int32_t>> table = [] {
+    llvm::StringMap<std::pair<int32_t, int32_t>> t;
+    const char *dims[] = {"x", "y", "z"};
+    for (int32_t d = 0; d < 3; ++d) {
+      std::string x = dims[d];
+      t["nvvm.read.ptx.sreg.tid." + x] = {kThreadId, d};
+      t["nvvm.read.ptx.sreg.ctaid." + x] = {kBlockId, d};
+      t["nvvm.read.ptx.sreg.ntid." + x] = {kBlockDim, d};
+      t["nvvm.read.ptx.sreg.nctaid." + x] = {kGridDim, d};
+      t["rocdl.workitem.id." + x] = {kThreadId, d};
+      t["rocdl.workgroup.id." + x] = {kBlockId, d};
+      t["rocdl.workgroup.dim." + x] = {kBlockDim, d};
+      t["rocdl.grid.dim." + x] = {kGridDim, d};
+    }
+    t["nvvm.read.ptx.sreg.laneid"] = {kLaneId, -1};
+    t["nvvm.read.ptx.sreg.warpsize"] = {kWarpSize, -1};
+    t["rocdl.wavefrontsize"] = {kWarpSize, -1};
+    return t;
+  }();
+  auto it = table.find(name);
+  if (it == table.end())
+    return std::nullopt;
+  return it->second;
+}
+
+/// A u32 result as the op's type (i32, or i64 for a ROCDL dim).
+Value asType(OpBuilder &b, Location loc, Value u32, Type type) {
+  if (type == u32.getType())
+    return u32;
+  return LLVM::ZExtOp::create(b, loc, type, u32);
+}
+
+LogicalResult LowerTargetKernelsForHostPass::lowerTargetOp(
+    Operation *op, const Context &c, int32_t &barriers, int32_t &warpOps) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  StringRef name = op->getName().getStringRef();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type none = LLVM::LLVMVoidType::get(b.getContext());
+  if (auto field = idField(name)) {
+    std::optional<int32_t> element;
+    if (field->second >= 0)
+      element = field->second;
+    Value value = c.u32(b, loc, field->first, element);
+    op->getResult(0).replaceAllUsesWith(
+        asType(b, loc, value, op->getResult(0).getType()));
+    op->erase();
+    return success();
+  }
+  if (name == "nvvm.barrier0" || name == "nvvm.barrier" ||
+      name == "rocdl.barrier" || name == "rocdl.s.barrier") {
+    c.call(b, loc, kBarrier, none, {constant(b, loc, i32, ++barriers)});
+    op->erase();
+    return success();
+  }
+  auto warp = [&](int32_t kind, Value vote) {
+    return c.call(b, loc, kWarp, i64,
+                  {constant(b, loc, i32, ++warpOps), constant(b, loc, i32, kind),
+                   vote ? LLVM::ZExtOp::create(b, loc, i64, vote).getResult()
+                        : constant(b, loc, i64, 0)});
+  };
+  auto truncated = [&](Value mask, Type type) -> Value {
+    return type == i64 ? mask : LLVM::TruncOp::create(b, loc, type, mask);
+  };
+  if (auto fence = dyn_cast<LLVM::FenceOp>(op)) {
+    // ROCDL's warp sync; other fences order nothing among fibers.
+    if (fence.getSyncscope() == "wavefront")
+      warp(kWarpSync, Value());
+    op->erase();
+    return success();
+  }
+  if (name == "nvvm.bar.warp.sync") {
+    warp(kWarpSync, Value());
+    op->erase();
+    return success();
+  }
+  if (name == "nvvm.vote.sync" || name == "rocdl.ballot") {
+    auto vote = dyn_cast<NVVM::VoteSyncOp>(op);
+    if (vote && vote.getKind() != NVVM::VoteSyncKind::ballot)
+      return op->emitError("sift-lower-target-kernels-for-host: the emu "
+                           "device models a vote's ballot only, not ")
+             << *op;
+    Value predicate = op->getOperand(op->getNumOperands() - 1);
+    Type type = op->getResult(0).getType();
+    op->getResult(0).replaceAllUsesWith(
+        truncated(warp(kWarpBallot, predicate), type));
+    op->erase();
+    return success();
+  }
+  if (name == "rocdl.mbcnt.lo" || name == "rocdl.mbcnt.hi") {
+    // acc + the bits of `mask` below this lane, in the low or high half
+    // of the wave's lanes.
+    Value lane = c.u32(b, loc, kLaneId);
+    Value bit = name == "rocdl.mbcnt.lo"
+                    ? LLVM::UMinOp::create(b, loc, lane,
+                                           constant(b, loc, i32, 32))
+                          .getResult()
+                    : LLVM::SubOp::create(
+                          b, loc,
+                          LLVM::UMaxOp::create(b, loc, lane,
+                                               constant(b, loc, i32, 32)),
+                          constant(b, loc, i32, 32))
+                          .getResult();
+    Value wideBit = LLVM::ZExtOp::create(b, loc, i64, bit);
+    Value below = LLVM::SubOp::create(
+        b, loc, LLVM::ShlOp::create(b, loc, constant(b, loc, i64, 1), wideBit),
+        constant(b, loc, i64, 1));
+    Value mask = LLVM::AndOp::create(
+        b, loc, LLVM::ZExtOp::create(b, loc, i64, op->getOperand(0)), below);
+    Value count = LLVM::TruncOp::create(
+        b, loc, i32, LLVM::CtPopOp::create(b, loc, i64, mask));
+    op->getResult(0).replaceAllUsesWith(
+        LLVM::AddOp::create(b, loc, op->getOperand(1), count));
+    op->erase();
+    return success();
+  }
+  return op->emitError("sift-lower-target-kernels-for-host: the emu device "
+                       "does not model ")
+         << name;
+}
+
+/// The host's libm name of a libdevice or OCML function, and whether it
+/// takes f16 through f32; "" when it is neither.
+std::pair<std::string, bool> hostMath(StringRef name) {
+  if (name.consume_front("__nv_"))
+    return {name.str(), false};
+  if (!name.consume_front("__ocml_"))
+    return {"", false};
+  if (name.consume_back("_f32"))
+    return {(name + "f").str(), false};
+  if (name.consume_back("_f64"))
+    return {name.str(), false};
+  if (name.consume_back("_f16"))
+    return {(name + "f").str(), true};
+  return {"", false};
+}
+
+LogicalResult
+LowerTargetKernelsForHostPass::lowerMathCalls(gpu::GPUModuleOp module) {
+  MLIRContext *context = module.getContext();
+  OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+  SymbolTable symbols(module);
+  SmallVector<LLVM::CallOp> calls;
+  module.walk([&](LLVM::CallOp call) {
+    if (call.getCallee() && !hostMath(*call.getCallee()).first.empty())
+      calls.push_back(call);
+  });
+  for (LLVM::CallOp call : calls) {
+    auto [host, viaF32] = hostMath(*call.getCallee());
+    OpBuilder b(call);
+    Location loc = call.getLoc();
+    SmallVector<Value> args(call.getArgOperands());
+    Type result = call.getNumResults() ? call.getResult().getType()
+                                       : LLVM::LLVMVoidType::get(context);
+    Type f32 = Float32Type::get(context);
+    if (viaF32) {
+      for (Value &arg : args)
+        if (arg.getType().isF16())
+          arg = LLVM::FPExtOp::create(b, loc, f32, arg);
+      if (result.isF16())
+        result = f32;
+    }
+    auto declaration = symbols.lookup<LLVM::LLVMFuncOp>(host);
+    SmallVector<Type> types;
+    for (Value arg : args)
+      types.push_back(arg.getType());
+    auto type = LLVM::LLVMFunctionType::get(result, types);
+    if (!declaration) {
+      declaration = LLVM::LLVMFuncOp::create(top, module.getLoc(), host, type);
+      symbols.insert(declaration);
+    }
+    if (declaration.getFunctionType() != type)
+      return call.emitError("sift-lower-target-kernels-for-host: ")
+             << *call.getCallee() << " becomes " << host
+             << " with another type";
+    auto hostCall = LLVM::CallOp::create(b, loc, declaration, args);
+    if (call.getNumResults()) {
+      Value value = hostCall.getResult();
+      if (value.getType() != call.getResult().getType())
+        value = LLVM::FPTruncOp::create(b, loc, call.getResult().getType(),
+                                        value);
+      call.getResult().replaceAllUsesWith(value);
+    }
+    call.erase();
+  }
+  // The target's declarations nobody calls now.
+  for (auto func : llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
+    if (func.isExternal() && !hostMath(func.getName()).first.empty() &&
+        SymbolTable::symbolKnownUseEmpty(func, module))
+      func.erase();
+  return success();
+}
+
+/// Every pointer the host's, and the casts between spaces gone.
+void LowerTargetKernelsForHostPass::toHostPointers(gpu::GPUModuleOp module) {
+  MLIRContext *context = module.getContext();
+  module.walk([](LLVM::AddrSpaceCastOp cast) {
+    cast.getResult().replaceAllUsesWith(cast.getArg());
+    cast.erase();
+  });
+  AttrTypeReplacer replacer;
+  replacer.addReplacement(
+      [context](LLVM::LLVMPointerType type) -> std::optional<Type> {
+        if (type.getAddressSpace() == 0)
+          return std::nullopt;
+        return LLVM::LLVMPointerType::get(context);
+      });
+  for (Operation &op : module.getBody()->getOperations()) {
+    replacer.recursivelyReplaceElementsIn(&op, /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+    if (auto global = dyn_cast<LLVM::GlobalOp>(op))
+      global.setAddrSpace(0);
+  }
+  module.walk([](Operation *op) {
+    if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+      rmw.removeSyncscopeAttr();
+    else if (auto cmpxchg = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
+      cmpxchg.removeSyncscopeAttr();
+  });
+}
+
+} // namespace
