@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string_view>
 
@@ -134,6 +135,17 @@ enum class Fault : uint8_t {
   /// (fewer than k candidates: the rank reads a slot nobody wrote), or
   /// mismatch.
   RadixFusedBinsKept,
+  /// ROCDL's form of radix_match's ballot hands every lane the wave's low
+  /// 32 votes: on a wave of 64 lanes the upper warp ranks with the lower
+  /// warp's votes. Oracle: data-race or mismatch on the emu device
+  /// for amdgpu (which runs the ROCDL kernels with waves of 64); nothing
+  /// on nvptx.
+  WarpBallotLowHalf,
+  /// radix_match's warp syncs are lowered as nothing (both targets): a
+  /// group's leader may write the warp's digit count before its peers read
+  /// it. Oracle: data-race on the emu device (lanes scheduled
+  /// independently); mismatch on a GPU that schedules them so.
+  WarpSyncDropped,
 };
 
 /// Every fault, in enum order.
@@ -168,7 +180,9 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::RadixMatchPeerBitLost,
                                        Fault::Bf16OrderF16Layout,
                                        Fault::RadixCompactDropsBetter,
-                                       Fault::RadixFusedBinsKept};
+                                       Fault::RadixFusedBinsKept,
+                                       Fault::WarpBallotLowHalf,
+                                       Fault::WarpSyncDropped};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -183,7 +197,7 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "nms-mask-last-bit-lost", "nms-walk-row-not-merged",
 /// "nms-tile-last-row-first-box", "radix-match-peer-bit-lost",
 /// "bf16-order-f16-layout", "radix-compact-drops-better",
-/// "radix-fused-bins-kept".
+/// "radix-fused-bins-kept", "warp-ballot-low-half", "warp-sync-dropped".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -218,6 +232,8 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::Bf16OrderF16Layout: return "bf16-order-f16-layout";
   case Fault::RadixCompactDropsBetter: return "radix-compact-drops-better";
   case Fault::RadixFusedBinsKept: return "radix-fused-bins-kept";
+  case Fault::WarpBallotLowHalf: return "warp-ballot-low-half";
+  case Fault::WarpSyncDropped: return "warp-sync-dropped";
   }
   return "?";
 }
@@ -240,10 +256,11 @@ public:
   bool operator==(const FaultSet &other) const { return bits_ == other.bits_; }
 
 private:
-  static constexpr uint32_t bit(Fault fault) {
-    return uint32_t(1) << static_cast<unsigned>(fault);
+  static constexpr uint64_t bit(Fault fault) {
+    return uint64_t(1) << static_cast<unsigned>(fault);
   }
-  uint32_t bits_ = 0;
+  static_assert(std::size(kAllFaults) <= 64, "a FaultSet holds 64 faults");
+  uint64_t bits_ = 0;
 };
 
 } // namespace sift

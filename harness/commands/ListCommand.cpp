@@ -131,6 +131,11 @@ constexpr FaultText kFaultTexts[] = {
     {Fault::RadixFusedBinsKept,
      "radix_select in one launch keeps the last pass's histogram",
      "uninitialized-read on emu; mismatch (GPU or emu)"},
+    {Fault::WarpBallotLowHalf,
+     "ROCDL's radix_match ballot gives a wave64's upper lanes the low votes",
+     "data-race or mismatch on emu (amdgpu)"},
+    {Fault::WarpSyncDropped, "radix_match's warp syncs lowered as nothing",
+     "data-race on emu"},
 };
 
 constexpr bool textsFollowFaults() {

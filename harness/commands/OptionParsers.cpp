@@ -135,6 +135,8 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::Bf16OrderF16Layout:
     case Fault::RadixCompactDropsBetter:
     case Fault::RadixFusedBinsKept:
+    case Fault::WarpBallotLowHalf:
+    case Fault::WarpSyncDropped:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

@@ -16,7 +16,6 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -34,6 +33,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -44,8 +44,8 @@ namespace {
 
 /// Strategy selection for `options` (the chosen pipeline and, with a seed,
 /// random configs).
-std::unique_ptr<Pass> createStrategySelection(
-    const sift::PipelineOptions &options) {
+std::unique_ptr<Pass>
+createStrategySelection(const sift::PipelineOptions &options) {
   sift::SelectLoweringStrategyOptions select;
   select.pipeline = std::string(sift::toString(options.kind));
   select.randomSeed = options.randomConfigSeed;
@@ -288,13 +288,15 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
   math::MathExtendToSupportedTypesOptions extend;
   extend.extraTypeStrs = {"f16"};
   kernels.addPass(math::createMathExtendToSupportedTypes(extend));
-  kernels.addPass(createLowerWarpOps(LowerWarpOpsOptions{
-      options.target == TargetKind::Amdgpu ? "rocdl" : "nvvm"}));
+  LowerWarpOpsOptions warp;
+  warp.target = options.target == TargetKind::Amdgpu ? "rocdl" : "nvvm";
+  warp.injectBallotLowHalf = options.faults.contains(Fault::WarpBallotLowHalf);
+  warp.injectWarpSyncDropped = options.faults.contains(Fault::WarpSyncDropped);
+  kernels.addPass(createLowerWarpOps(warp));
   KernelAllocsToAttributionsOptions attributions;
   attributions.injectWgAllocAsMalloc =
       options.faults.contains(Fault::WgAllocAsMalloc);
-  attributions.injectWgUnaligned =
-      options.faults.contains(Fault::WgUnaligned);
+  attributions.injectWgUnaligned = options.faults.contains(Fault::WgUnaligned);
   kernels.addPass(createKernelAllocsToAttributions(attributions));
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
@@ -376,9 +378,9 @@ struct GpuPipelineCliOptions
   Option<std::string> toolkit{
       *this, "toolkit", llvm::cl::desc("amdgpu: a folder with llvm/bin/ld.lld"),
       llvm::cl::init("")};
-  Option<std::string> libdevice{
-      *this, "libdevice", llvm::cl::desc("nvptx: CUDA's libdevice.10.bc"),
-      llvm::cl::init("")};
+  Option<std::string> libdevice{*this, "libdevice",
+                                llvm::cl::desc("nvptx: CUDA's libdevice.10.bc"),
+                                llvm::cl::init("")};
   Option<int64_t> randomConfigSeed{
       *this, "random-config-seed",
       llvm::cl::desc("Draw random lowering configs from this seed (-1: off)"),

@@ -71,7 +71,7 @@ std::optional<sift::ElementType> toElementType(Type type) {
 /// One buffer of the `sift.dispatch_plan` attribute, or nullopt with
 /// `error` naming what is missing.
 std::optional<sift::rt::PlanBuffer> parsePlanBuffer(Attribute attr, size_t i,
-                                                     std::string &error) {
+                                                    std::string &error) {
   using namespace sift;
   auto dict = dyn_cast<DictionaryAttr>(attr);
   auto element = dict ? dict.getAs<TypeAttr>("element") : nullptr;
@@ -228,14 +228,11 @@ binaryExecutables(ModuleOp module, const sift::CompileOptions &options,
 /// entries the kernels the dispatches name, renumbered in the plan), then
 /// the emu kernels of `hostKernels` (when given), one entry per kept entry
 /// in the same order.
-LogicalResult keepUsedExecutables(ModuleOp module, ModuleOp hostKernels,
-                                  const sift::CompileOptions &options,
-                                  const std::string &chip,
-                                  const std::vector<std::string> &names,
-                                  std::vector<rt::Executable> &executables,
-                                  rt::Plan &plan, rt::Artifact &artifact,
-                                  sift::CompileTimes *times,
-                                  std::string &error) {
+LogicalResult keepUsedExecutables(
+    ModuleOp module, ModuleOp hostKernels, const sift::CompileOptions &options,
+    const std::string &chip, const std::vector<std::string> &names,
+    std::vector<rt::Executable> &executables, rt::Plan &plan,
+    rt::Artifact &artifact, sift::CompileTimes *times, std::string &error) {
   using namespace sift;
   // Entries: the kernels the dispatches name, per executable.
   auto dispatches = module->getAttrOfType<DictionaryAttr>("sift.dispatch_plan")
@@ -341,7 +338,8 @@ namespace {
 
 /// Builds the artifact of the cpu pipeline: one host shared object, its
 /// entries the dispatches' symbols.
-LogicalResult serializeHost(ModuleOp module, const sift::CompileOptions &options,
+LogicalResult serializeHost(ModuleOp module,
+                            const sift::CompileOptions &options,
                             sift::CompileOutput &output,
                             sift::CompileTimes *times, std::string &error) {
   using namespace sift;

@@ -16,6 +16,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -23,7 +24,6 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -127,7 +127,6 @@ std::string linkerPath(const sift::HostTargetOptions &options) {
   return SIFT_DEFAULT_LD_LLD;
 }
 
-
 } // namespace
 
 unsigned sift::envCodegenOptLevel() {
@@ -221,8 +220,8 @@ sift::takeHostKernels(mlir::ModuleOp module,
       if (auto symbol = mlir::SymbolTable::getSymbolName(&op)) {
         auto renamed = mlir::StringAttr::get(
             op.getContext(), hostKernelSymbol(name, symbol.getValue().str()));
-        if (failed(mlir::SymbolTable::replaceAllSymbolUses(&op, renamed,
-                                                            kernels)))
+        if (failed(
+                mlir::SymbolTable::replaceAllSymbolUses(&op, renamed, kernels)))
           llvm::report_fatal_error("takeHostKernels: cannot rename a symbol");
         mlir::SymbolTable::setSymbolName(&op, renamed);
       }

@@ -143,7 +143,8 @@ LogicalResult runPasses(PassManager &pm, ModuleOp module, bool recover) {
 void writeReproducer(ModuleOp original, sift::PipelineOptions pipeline,
                      bool emu, bool verify, const std::string &path) {
   MLIRContext *context = original.getContext();
-  ScopedDiagnosticHandler quiet(context, [](Diagnostic &) { return success(); });
+  ScopedDiagnosticHandler quiet(context,
+                                [](Diagnostic &) { return success(); });
   PassManager pm(context);
   pm.enableVerifier(verify);
   pipeline.withoutBinary = emu;
@@ -159,7 +160,6 @@ void writeReproducer(ModuleOp original, sift::PipelineOptions pipeline,
   binary.enableCrashReproducerGeneration(path, /*genLocalReproducer=*/true);
   (void)binary.run(original);
 }
-
 
 } // namespace
 

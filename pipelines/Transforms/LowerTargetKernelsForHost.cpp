@@ -96,9 +96,9 @@ LLVM::LLVMStructType contextType(MLIRContext *context) {
   Type u32 = IntegerType::get(context, 32);
   Type u32x3 = LLVM::LLVMArrayType::get(u32, 3);
   Type ptr = LLVM::LLVMPointerType::get(context);
-  return LLVM::LLVMStructType::getLiteral(
-      context, {u32x3, u32x3, u32x3, u32x3, ptr, ptr, ptr, ptr, ptr, ptr, ptr,
-                u32, u32});
+  return LLVM::LLVMStructType::getLiteral(context,
+                                          {u32x3, u32x3, u32x3, u32x3, ptr, ptr,
+                                           ptr, ptr, ptr, ptr, ptr, u32, u32});
 }
 
 /// Reads of the context within one kernel, built at the builder's place.
@@ -156,9 +156,9 @@ void setPointer(Operation *op, Value pointer) {
 /// (its addressof), an alloca, or somewhere unknown.
 struct Origin {
   enum Kind { Parameter, Workgroup, Private, Unknown } kind = Unknown;
-  Value base;              ///< the parameter, addressof or alloca
-  unsigned parameter = 0;  ///< Parameter: its number
-  int64_t bytes = 0;       ///< Workgroup, Private: the allocation's bytes
+  Value base;             ///< the parameter, addressof or alloca
+  unsigned parameter = 0; ///< Parameter: its number
+  int64_t bytes = 0;      ///< Workgroup, Private: the allocation's bytes
 };
 
 class LowerTargetKernelsForHostPass final
@@ -235,7 +235,8 @@ void LowerTargetKernelsForHostPass::runOnOperation() {
   toHostPointers(module);
 }
 
-LogicalResult LowerTargetKernelsForHostPass::lowerKernel(LLVM::LLVMFuncOp kernel) {
+LogicalResult
+LowerTargetKernelsForHostPass::lowerKernel(LLVM::LLVMFuncOp kernel) {
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes()))
     if (!isa<LLVM::LLVMPointerType>(type))
       return kernel.emitError("sift-lower-target-kernels-for-host: kernel "
@@ -255,10 +256,9 @@ LogicalResult LowerTargetKernelsForHostPass::lowerKernel(LLVM::LLVMFuncOp kernel
                          LLVM::Linkage::External,
                          (kernel.getName() + "_workgroup_bytes").str(),
                          b.getI64IntegerAttr(workgroupBytes));
-  LLVM::GlobalOp::create(b, loc, b.getI32Type(), /*isConstant=*/true,
-                         LLVM::Linkage::External,
-                         (kernel.getName() + "_warp_size").str(),
-                         b.getI32IntegerAttr(lanes_));
+  LLVM::GlobalOp::create(
+      b, loc, b.getI32Type(), /*isConstant=*/true, LLVM::Linkage::External,
+      (kernel.getName() + "_warp_size").str(), b.getI32IntegerAttr(lanes_));
   // A host function now: no target attributes, the C calling convention.
   for (NamedAttribute attr : llvm::to_vector(kernel->getDiscardableAttrs()))
     if (attr.getName().strref().starts_with("nvvm.") ||
@@ -335,9 +335,11 @@ Origin LowerTargetKernelsForHostPass::originOf(Value pointer) {
           count ? dyn_cast<IntegerAttr>(count.getValue()) : IntegerAttr();
       if (!value)
         return Origin{};
-      return Origin{Origin::Private, pointer, 0,
-                    value.getInt() *
-                        int64_t(layout_->getTypeSize(alloca.getElemType()).getFixedValue())};
+      return Origin{
+          Origin::Private, pointer, 0,
+          value.getInt() *
+              int64_t(
+                  layout_->getTypeSize(alloca.getElemType()).getFixedValue())};
     } else {
       return Origin{};
     }
@@ -409,8 +411,8 @@ void LowerTargetKernelsForHostPass::checkAccess(Operation *op, Value pointer,
   Location loc = op->getLoc();
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
   Origin origin = originOf(pointer);
-  unsigned space = cast<LLVM::LLVMPointerType>(pointer.getType())
-                       .getAddressSpace();
+  unsigned space =
+      cast<LLVM::LLVMPointerType>(pointer.getType()).getAddressSpace();
   int64_t size = int64_t(layout_->getTypeSize(valueType).getFixedValue());
   Value safe = pointer;
   if (origin.kind != Origin::Unknown && size > 0) {
@@ -428,11 +430,11 @@ void LowerTargetKernelsForHostPass::checkAccess(Operation *op, Value pointer,
     Value base = LLVM::PtrToIntOp::create(b, loc, i64, origin.base);
     Value offset = LLVM::SubOp::create(b, loc, address, base);
     Value width = constant(b, loc, i64, size);
-    Value fits = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, bytes,
-                                      width);
+    Value fits =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, bytes, width);
     Value last = LLVM::SubOp::create(b, loc, bytes, width);
-    Value inside = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ule,
-                                        offset, last);
+    Value inside =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ule, offset, last);
     Value ok = LLVM::AndOp::create(b, loc, fits, inside);
     safe = LLVM::SelectOp::create(b, loc, ok, pointer, origin.base);
     // if (!ok) outOfBounds(site, offset / size, bytes / size)
@@ -450,13 +452,12 @@ void LowerTargetKernelsForHostPass::checkAccess(Operation *op, Value pointer,
     b.setInsertionPoint(op);
     setPointer(op, safe);
   }
-  bool workgroup =
-      origin.kind == Origin::Workgroup || space == kWorkgroupSpace;
-  bool privateMemory =
-      origin.kind == Origin::Private || space == kPrivateSpace;
+  bool workgroup = origin.kind == Origin::Workgroup || space == kWorkgroupSpace;
+  bool privateMemory = origin.kind == Origin::Private || space == kPrivateSpace;
   if (atomic || privateMemory || !report)
     return;
-  int32_t flags = (write ? kAccessWrite : 0) | (workgroup ? kAccessWorkgroup : 0);
+  int32_t flags =
+      (write ? kAccessWrite : 0) | (workgroup ? kAccessWorkgroup : 0);
   c.call(b, loc, kAccess, LLVM::LLVMVoidType::get(b.getContext()),
          {constant(b, loc, i32, site),
           LLVM::PtrToIntOp::create(b, loc, i64, safe),
@@ -465,8 +466,9 @@ void LowerTargetKernelsForHostPass::checkAccess(Operation *op, Value pointer,
 
 /// Gives each workgroup global the kernel takes the address of a slice of
 /// the context's workgroup memory; returns the bytes.
-int64_t LowerTargetKernelsForHostPass::placeWorkgroupGlobals(
-    LLVM::LLVMFuncOp kernel, const Context &c) {
+int64_t
+LowerTargetKernelsForHostPass::placeWorkgroupGlobals(LLVM::LLVMFuncOp kernel,
+                                                     const Context &c) {
   llvm::StringMap<int64_t> offsets;
   int64_t total = 0;
   SmallVector<LLVM::AddressOfOp> addresses;
@@ -481,15 +483,15 @@ int64_t LowerTargetKernelsForHostPass::placeWorkgroupGlobals(
       int64_t align = std::max<int64_t>(16, global.getAlignment().value_or(16));
       total = (total + align - 1) / align * align;
       it->second = total;
-      total += int64_t(
-          layout_->getTypeSize(global.getGlobalType()).getFixedValue());
+      total +=
+          int64_t(layout_->getTypeSize(global.getGlobalType()).getFixedValue());
     }
     OpBuilder b(address);
     Location loc = address.getLoc();
     Value memory = c.ptr(b, loc, kWorkgroupMemory);
-    Value slice = LLVM::GEPOp::create(
-        b, loc, memory.getType(), b.getI8Type(), memory,
-        ArrayRef<LLVM::GEPArg>{int32_t(it->second)});
+    Value slice =
+        LLVM::GEPOp::create(b, loc, memory.getType(), b.getI8Type(), memory,
+                            ArrayRef<LLVM::GEPArg>{int32_t(it->second)});
     address.getResult().replaceAllUsesWith(slice);
     address.erase();
   }
@@ -546,8 +548,10 @@ Value asType(OpBuilder &b, Location loc, Value u32, Type type) {
   return LLVM::ZExtOp::create(b, loc, type, u32);
 }
 
-LogicalResult LowerTargetKernelsForHostPass::lowerTargetOp(
-    Operation *op, const Context &c, int32_t &barriers, int32_t &warpOps) {
+LogicalResult LowerTargetKernelsForHostPass::lowerTargetOp(Operation *op,
+                                                           const Context &c,
+                                                           int32_t &barriers,
+                                                           int32_t &warpOps) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   StringRef name = op->getName().getStringRef();
@@ -571,7 +575,8 @@ LogicalResult LowerTargetKernelsForHostPass::lowerTargetOp(
   }
   auto warp = [&](int32_t kind, Value vote) {
     return c.call(b, loc, kWarp, i64,
-                  {constant(b, loc, i32, ++warpOps), constant(b, loc, i32, kind),
+                  {constant(b, loc, i32, ++warpOps),
+                   constant(b, loc, i32, kind),
                    vote ? LLVM::ZExtOp::create(b, loc, i64, vote).getResult()
                         : constant(b, loc, i64, 0)});
   };
@@ -607,16 +612,15 @@ LogicalResult LowerTargetKernelsForHostPass::lowerTargetOp(
     // acc + the bits of `mask` below this lane, in the low or high half
     // of the wave's lanes.
     Value lane = c.u32(b, loc, kLaneId);
-    Value bit = name == "rocdl.mbcnt.lo"
-                    ? LLVM::UMinOp::create(b, loc, lane,
-                                           constant(b, loc, i32, 32))
-                          .getResult()
-                    : LLVM::SubOp::create(
-                          b, loc,
-                          LLVM::UMaxOp::create(b, loc, lane,
-                                               constant(b, loc, i32, 32)),
-                          constant(b, loc, i32, 32))
-                          .getResult();
+    Value bit =
+        name == "rocdl.mbcnt.lo"
+            ? LLVM::UMinOp::create(b, loc, lane, constant(b, loc, i32, 32))
+                  .getResult()
+            : LLVM::SubOp::create(
+                  b, loc,
+                  LLVM::UMaxOp::create(b, loc, lane, constant(b, loc, i32, 32)),
+                  constant(b, loc, i32, 32))
+                  .getResult();
     Value wideBit = LLVM::ZExtOp::create(b, loc, i64, bit);
     Value below = LLVM::SubOp::create(
         b, loc, LLVM::ShlOp::create(b, loc, constant(b, loc, i64, 1), wideBit),
@@ -693,14 +697,15 @@ LowerTargetKernelsForHostPass::lowerMathCalls(gpu::GPUModuleOp module) {
     if (call.getNumResults()) {
       Value value = hostCall.getResult();
       if (value.getType() != call.getResult().getType())
-        value = LLVM::FPTruncOp::create(b, loc, call.getResult().getType(),
-                                        value);
+        value =
+            LLVM::FPTruncOp::create(b, loc, call.getResult().getType(), value);
       call.getResult().replaceAllUsesWith(value);
     }
     call.erase();
   }
   // The target's declarations nobody calls now.
-  for (auto func : llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
+  for (auto func :
+       llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
     if (func.isExternal() && !hostMath(func.getName()).first.empty() &&
         SymbolTable::symbolKnownUseEmpty(func, module))
       func.erase();

@@ -501,42 +501,23 @@ def LowerWarpOps : Pass<"sift-lower-warp-ops", "mlir::gpu::GPUModuleOp"> {
     - `rocdl`: a ballot is `rocdl.ballot` (i64) shifted down by the lane's
       32-lane half of its wave (`gpu.lane_id & 32`), a sync a fence at
       wavefront scope (a wave runs in lockstep; the fence keeps the
-      compiler from reordering its workgroup-memory accesses);
-    - `host` (the emu device): a ballot stores the predicate in a workgroup
-      scratch of a slot per thread, waits at a gpu.barrier, ORs the slots
-      of its warp and waits again; a sync is a gpu.barrier. Both need every
-      thread of the workgroup to reach them (the emu device reports
-      barrier divergence otherwise) and a `known_block_size`.
-    Runs before sift-kernel-allocs-to-attributions (the scratch is an alloc).
+      compiler from reordering its workgroup-memory accesses).
+    The emu device runs these forms (sift-lower-target-kernels-for-host
+    emulates the target's warps). Faults: `inject-ballot-low-half`
+    (warp-ballot-low-half) hands every lane of ROCDL's wave the ballot's
+    low half, so a wave64's upper 32 lanes rank with the lower 32's votes; `inject-warp-sync-dropped`
+    (warp-sync-dropped) lowers a sync as nothing.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"nvvm\"",
-           "nvvm, rocdl or host">,
+           "nvvm or rocdl">,
+    Option<"injectBallotLowHalf", "inject-ballot-low-half", "bool",
+           /*default=*/"false", "Fault warp-ballot-low-half">,
+    Option<"injectWarpSyncDropped", "inject-warp-sync-dropped", "bool",
+           /*default=*/"false", "Fault warp-sync-dropped">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
-                           "::mlir::ROCDL::ROCDLDialect", "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
-}
-
-def LowerKernelsForHost
-    : Pass<"sift-lower-kernels-for-host", "mlir::gpu::GPUModuleOp"> {
-  let summary = "GPU kernels become host functions for the emu device";
-  let description = [{
-    Every kernel of the gpu.module (gpu ops, memrefs and cf, after
-    sift-kernel-allocs-to-attributions and the lowering of scf) becomes an
-    `llvm.func @kernel(ptr %context, ptr %buffers)` with the emu device's
-    ABI (runtime/emu/EmuAbi.h): buffers from the second argument, one bare
-    pointer a binding; workgroup attributions in the context's workgroup
-    memory, 16-byte aligned, their total in the global
-    `@<kernel>_workgroup_bytes`; private attributions on the stack; thread
-    and block ids and sizes from the context; each gpu.barrier a call of
-    the context's barrier callback with its number in the kernel. Every
-    load, store and atomic of a statically shaped memref is bounds-checked
-    first: out of bounds, it goes to element 0 and calls the context's
-    out-of-bounds callback with its number, the element and the size.
-  }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::func::FuncDialect",
-                           "::mlir::cf::ControlFlowDialect"];
+                           "::mlir::ROCDL::ROCDLDialect", "::mlir::arith::ArithDialect"];
 }
 
 def LowerTargetKernelsForHost

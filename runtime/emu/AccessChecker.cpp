@@ -174,8 +174,8 @@ void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, WarpTime warp,
   if (workgroup) {
     uint64_t offset = address - workgroupBase_;
     if (address < workgroupBase_ || offset >= workgroupBytes_) {
-      threadsAccess(global_[address], threadIndex, interval, warp, site, address,
-                    write, workgroup);
+      threadsAccess(global_[address], threadIndex, interval, warp, site,
+                    address, write, workgroup);
       return;
     }
     Entry &e = local_[offset];
@@ -203,7 +203,7 @@ void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, WarpTime warp,
   }
   (write ? e.groupWriters : e.groupReaders).add(workgroup_, site);
   threadsAccess(e, threadIndex, interval, warp, site, address, write,
-                  workgroup);
+                workgroup);
 }
 
 } // namespace sift::emu

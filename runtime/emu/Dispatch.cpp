@@ -57,11 +57,11 @@ void accessCallback(SiftEmuContext *context, uint32_t site, uint64_t address,
   auto *state = static_cast<DispatchState *>(context->device);
   WorkgroupScheduler &scheduler = *state->scheduler;
   uint32_t thread = scheduler.current();
-  state->checker->access(thread, scheduler.rounds(),
-                         {thread / scheduler.warpSize(),
-                          scheduler.warpEpoch(thread)},
-                         site, address, (flags & kSiftEmuAccessWrite) != 0,
-                         (flags & kSiftEmuAccessWorkgroup) != 0);
+  state->checker->access(
+      thread, scheduler.rounds(),
+      {thread / scheduler.warpSize(), scheduler.warpEpoch(thread)}, site,
+      address, (flags & kSiftEmuAccessWrite) != 0,
+      (flags & kSiftEmuAccessWorkgroup) != 0);
 }
 
 uint64_t warpCallback(SiftEmuContext *context, uint32_t site, uint32_t kind,
@@ -83,8 +83,8 @@ std::string triple(const std::array<uint32_t, 3> &v) {
 /// Starts the dispatch's access checks over the buffers it binds and its
 /// workgroup memory; a dispatch whose checks do not fit the process is
 /// unsupported (the emu device's limit, not the kernel's fault).
-Status startChecks(AccessChecker &checker, const Launch &launch,
-                   void **buffers, void *memory) {
+Status startChecks(AccessChecker &checker, const Launch &launch, void **buffers,
+                   void *memory) {
   std::vector<BoundBuffer> bound;
   for (size_t b = 0; b < launch.bufferBytes.size(); ++b)
     bound.push_back(

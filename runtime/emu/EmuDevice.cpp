@@ -46,7 +46,8 @@ Result<uint32_t> warpSizeOf(const LoadedSharedObject &library,
 namespace {
 
 /// `buffer` (when allocated) with every byte emu::kGlobalFill.
-Result<std::unique_ptr<Buffer>> poisoned(Result<std::unique_ptr<Buffer>> buffer) {
+Result<std::unique_ptr<Buffer>>
+poisoned(Result<std::unique_ptr<Buffer>> buffer) {
   if (buffer.ok() && (*buffer)->size() != 0)
     std::memset((*buffer)->hostPointer(), emu::kGlobalFill, (*buffer)->size());
   return buffer;

@@ -211,14 +211,14 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
       uint32_t end = std::min(threads, first + warpSize_);
       for (uint32_t other = first; other < end; ++other)
         if (fibers_[other].state != Fiber::State::AtWarp)
-          return makeError(
-              "warp-divergence: thread " + std::to_string(t) +
-              " waits at warp operation " + std::to_string(fibers_[t].site) +
-              " while thread " + std::to_string(other) + " of its warp " +
-              (fibers_[other].state == Fiber::State::Done
-                   ? std::string("left the kernel")
-                   : "waits at barrier " +
-                         std::to_string(fibers_[other].site)));
+          return makeError("warp-divergence: thread " + std::to_string(t) +
+                           " waits at warp operation " +
+                           std::to_string(fibers_[t].site) + " while thread " +
+                           std::to_string(other) + " of its warp " +
+                           (fibers_[other].state == Fiber::State::Done
+                                ? std::string("left the kernel")
+                                : "waits at barrier " +
+                                      std::to_string(fibers_[other].site)));
     }
     waiting.clear();
     for (uint32_t t = 0; t < threads; ++t)

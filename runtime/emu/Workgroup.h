@@ -111,7 +111,7 @@ private:
 
   SchedulerOptions options_;
   std::vector<Fiber> fibers_; ///< one after another: a round visits all
-  LargeBlock stacks_; ///< the fibers' stacks, one after another
+  LargeBlock stacks_;         ///< the fibers' stacks, one after another
   struct MainContext;
   std::unique_ptr<MainContext> main_;
   /// A warp's operation in progress: the lanes arrived, where, and their

@@ -1,7 +1,9 @@
 // RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=nvvm}))" | FileCheck %s --check-prefix=NVVM
 // RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=rocdl}))" | FileCheck %s --check-prefix=ROCDL
-// RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=host}))" | FileCheck %s --check-prefix=HOST
-// RUN: not sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=spirv}))" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=rocdl inject-ballot-low-half=true}))" | FileCheck %s --check-prefix=LOWHALF
+// RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=nvvm inject-warp-sync-dropped=true}))" | FileCheck %s --check-prefix=NOSYNC
+// RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=rocdl inject-warp-sync-dropped=true}))" | FileCheck %s --check-prefix=NOSYNC
+// RUN: not sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=host}))" 2>&1 | FileCheck %s --check-prefix=BAD
 // sift-lower-warp-ops: radix_match's ballot and warp sync in each target's
 // form.
 
@@ -22,23 +24,19 @@
 // ROCDL: llvm.fence syncscope("wavefront") acq_rel
 // ROCDL: memref.store %[[MASK]]
 // ROCDL-NOT: sift.warp
-// The emu device: a slot a thread in workgroup memory, a barrier, the
-// warp's 32 slots ORed, a barrier; the sync a barrier.
-// HOST-LABEL: gpu.func @rank
-// HOST: %[[SLOTS:.+]] = memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>
-// HOST: %[[BIT:.+]] = arith.extui %{{.+}} : i1 to i32
-// HOST: memref.store %[[BIT]], %[[SLOTS]][%[[ME:.+]]]
-// HOST: gpu.barrier
-// HOST: %[[FIRST:.+]] = arith.muli %{{.+}}, %c32
-// HOST: %[[MASK:.+]] = scf.for %[[T:.+]] = %[[FIRST]] to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %c0_i32) -> (i32) {
-// HOST:   %[[S:.+]] = memref.load %[[SLOTS]][%[[T]]]
-// HOST:   arith.shli %[[S]]
-// HOST:   arith.ori %[[ACC]]
-// HOST: gpu.barrier
-// HOST: gpu.barrier
-// HOST: memref.store %[[MASK]]
-// HOST-NOT: sift.warp
-// BAD: sift-lower-warp-ops: target must be nvvm, rocdl or host, not 'spirv'
+// Fault warp-ballot-low-half: every lane takes the low half.
+// LOWHALF-LABEL: gpu.func @rank
+// LOWHALF: %[[WAVE:.+]] = rocdl.ballot %{{.+}} : i64
+// LOWHALF-NOT: gpu.lane_id
+// LOWHALF: %[[MASK:.+]] = arith.trunci %[[WAVE]] : i64 to i32
+// LOWHALF: memref.store %[[MASK]]
+// Fault warp-sync-dropped: the ballot stays, the sync goes.
+// NOSYNC-LABEL: gpu.func @rank
+// NOSYNC-NOT: nvvm.bar.warp.sync
+// NOSYNC-NOT: llvm.fence
+// NOSYNC-NOT: sift.warp_sync
+// NOSYNC: gpu.return
+// BAD: sift-lower-warp-ops: target must be nvvm or rocdl, not 'host'
 gpu.module @kernels {
   gpu.func @rank(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     %tid = gpu.thread_id x

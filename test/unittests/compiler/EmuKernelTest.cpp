@@ -1,20 +1,23 @@
 //===- EmuKernelTest.cpp - Kernels lowered for the host, run on fibers ----===//
 //
-// sift-lower-kernels-for-host end to end on the CPU: a gpu.module with
-// workgroup and private attributions, thread and block ids and barriers is
-// lowered for the host, built into a shared object, loaded, and run with the
-// emu runtime's dispatch (runtime/emu): the workgroups' sums are right under
-// several seeds, the workgroup memory the kernel exports is what its
-// attributions take, and a barrier only some threads reach is a
-// barrier-divergence naming its site.
+// The emu device's kernels end to end on the CPU: a gpu.module with
+// workgroup and private attributions, thread and block ids and barriers
+// goes down the GPU tail to NVVM or ROCDL (as the GPU back end gets it),
+// then sift-lower-target-kernels-for-host makes it host functions, built
+// into a shared object, loaded, and run with the emu runtime's dispatch
+// (runtime/emu): the workgroups' sums are right under several seeds for
+// both targets, the workgroup memory and warp size the kernel exports are
+// its attributions' and its target's, a barrier only some threads reach is
+// a barrier-divergence naming its site, and a store past its buffer is
+// reported and kept inside.
 //
 //===----------------------------------------------------------------------===//
 
 #include "test/unittests/compiler/HostLibrary.h"
 #include "test/unittests/compiler/IrTestFixture.h"
 
+#include "pipelines/Pipelines/Pipelines.h"
 #include "pipelines/Target/HostTarget.h"
-#include "pipelines/Transforms/Passes.h"
 #include "runtime/emu/Dispatch.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -76,12 +79,17 @@ std::string sumKernel(bool diverge) {
 class LoadedKernels {
 public:
   LoadedKernels() = default;
-  void load(MLIRContext &context, const std::string &text) {
+  void load(MLIRContext &context, const std::string &text,
+            sift::TargetKind target = sift::TargetKind::Nvptx) {
     OwningOpRef<ModuleOp> module =
         parseSourceString<ModuleOp>(text, ParserConfig(&context));
     ASSERT_TRUE(module);
     PassManager pm(&context);
-    pm.addNestedPass<gpu::GPUModuleOp>(sift::createLowerKernelsForHost());
+    sift::PipelineOptions options;
+    options.target = target;
+    options.withoutBinary = true;
+    sift::addGpuDeviceTail(pm, options);
+    sift::addEmuKernelLowering(pm);
     ASSERT_TRUE(succeeded(pm.run(*module)));
     std::vector<std::string> executables;
     OwningOpRef<ModuleOp> host = sift::takeHostKernels(*module, executables);
@@ -98,30 +106,39 @@ private:
 class EmuKernelTest : public SiftIrTest {};
 
 TEST_F(EmuKernelTest, AKernelLoweredForTheHostRunsOnFibers) {
-  LoadedKernels kernels;
-  ASSERT_NO_FATAL_FAILURE(kernels.load(context_, sumKernel(/*diverge=*/false)));
-  auto kernel = reinterpret_cast<SiftEmuKernel>(kernels.symbol("sum"));
-  auto *bytes =
-      static_cast<const int64_t *>(kernels.symbol("sum_workgroup_bytes"));
-  ASSERT_NE(kernel, nullptr);
-  ASSERT_NE(bytes, nullptr);
-  EXPECT_EQ(*bytes, 64 * 4);
-  std::vector<int32_t> in(8 * 64);
-  for (size_t i = 0; i < in.size(); ++i)
-    in[i] = static_cast<int32_t>(i * 7 % 13) - 6;
-  for (uint64_t seed = 0; seed < 3; ++seed) {
-    std::vector<int32_t> out(8, -1);
-    void *buffers[] = {in.data(), out.data()};
-    sift::emu::WorkgroupScheduler scheduler(sift::emu::SchedulerOptions{seed});
-    sift::Status status = sift::emu::runDispatch(
-        sift::emu::launchOf({8, 1, 1}, {64, 1, 1}, static_cast<size_t>(*bytes)),
-        kernel, buffers, scheduler, seed);
-    ASSERT_TRUE(status.ok()) << status.message();
-    for (int g = 0; g < 8; ++g) {
-      int32_t expected = 0;
-      for (int i = 0; i < 64; ++i)
-        expected += in[g * 64 + i];
-      EXPECT_EQ(out[g], expected) << "workgroup " << g << ", seed " << seed;
+  for (auto [target, lanes] : {std::pair{sift::TargetKind::Nvptx, 32},
+                               std::pair{sift::TargetKind::Amdgpu, 64}}) {
+    LoadedKernels kernels;
+    ASSERT_NO_FATAL_FAILURE(
+        kernels.load(context_, sumKernel(/*diverge=*/false), target));
+    auto kernel = reinterpret_cast<SiftEmuKernel>(kernels.symbol("sum"));
+    auto *bytes =
+        static_cast<const int64_t *>(kernels.symbol("sum_workgroup_bytes"));
+    auto *warp = static_cast<const int32_t *>(kernels.symbol("sum_warp_size"));
+    ASSERT_NE(kernel, nullptr);
+    ASSERT_NE(bytes, nullptr);
+    ASSERT_NE(warp, nullptr);
+    EXPECT_EQ(*bytes, 64 * 4);
+    EXPECT_EQ(*warp, lanes);
+    std::vector<int32_t> in(8 * 64);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<int32_t>(i * 7 % 13) - 6;
+    for (uint64_t seed = 0; seed < 3; ++seed) {
+      std::vector<int32_t> out(8, -1);
+      void *buffers[] = {in.data(), out.data()};
+      sift::emu::WorkgroupScheduler scheduler(
+          sift::emu::SchedulerOptions{seed});
+      sift::Status status = sift::emu::runDispatch(
+          sift::emu::launchOf({8, 1, 1}, {64, 1, 1},
+                              static_cast<size_t>(*bytes)),
+          kernel, buffers, scheduler, seed);
+      ASSERT_TRUE(status.ok()) << status.message();
+      for (int g = 0; g < 8; ++g) {
+        int32_t expected = 0;
+        for (int i = 0; i < 64; ++i)
+          expected += in[g * 64 + i];
+        EXPECT_EQ(out[g], expected) << "workgroup " << g << ", seed " << seed;
+      }
     }
   }
 }
@@ -164,9 +181,10 @@ TEST_F(EmuKernelTest, AnAccessOutOfItsMemrefIsReported) {
   std::vector<int32_t> out(64 + 4, -1);
   void *buffers[] = {out.data()};
   sift::emu::WorkgroupScheduler scheduler;
+  sift::emu::Launch launch = sift::emu::launchOf({1, 1, 1}, {64, 1, 1}, 0);
+  launch.bufferBytes = {64 * sizeof(int32_t)};
   sift::Status status =
-      sift::emu::runDispatch(sift::emu::launchOf({1, 1, 1}, {64, 1, 1}, 0),
-                             kernel, buffers, scheduler, 0);
+      sift::emu::runDispatch(launch, kernel, buffers, scheduler, 0);
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.message(),
             "out-of-bounds: access 1 of the kernel goes to element 64 of a "

@@ -2,10 +2,10 @@
 //
 // The distribute and tileandfuse pipelines up to serialization, their
 // kernels then made host functions (addEmuKernelLowering: the emu device's
-// lowering of the NVVM kernels) on programs that reach the cooperative algorithms:
-// the plan's dispatches run in order on fibers (runtime/emu), over buffers
-// the test allocates, and the outputs are checked against std::sort. This
-// is the GPU kernels' first execution without a GPU: workgroup_row's
+// lowering of the NVVM kernels) on programs that reach the cooperative
+// algorithms: the plan's dispatches run in order on fibers (runtime/emu), over
+// buffers the test allocates, and the outputs are checked against std::sort.
+// This is the GPU kernels' first execution without a GPU: workgroup_row's
 // phased network, radix_sort, radix_onesweep (whose look-back spins on
 // other workgroups' words: sequential workgroups take tickets in order),
 // register_select.
@@ -91,8 +91,8 @@ protected:
           library_.symbol(symbol + "_workgroup_bytes"));
       ASSERT_NE(kernel, nullptr) << symbol;
       ASSERT_NE(workgroupBytes, nullptr) << symbol;
-      auto *warpSize = static_cast<const int32_t *>(
-          library_.symbol(symbol + "_warp_size"));
+      auto *warpSize =
+          static_cast<const int32_t *>(library_.symbol(symbol + "_warp_size"));
       ASSERT_NE(warpSize, nullptr) << symbol;
       sift::emu::Launch launch = sift::emu::launchOf(
           dispatch.grid, dispatch.block, static_cast<size_t>(*workgroupBytes));
@@ -102,8 +102,8 @@ protected:
         bindings.push_back(memory[b].data());
         launch.bufferBytes.push_back(memory[b].size() - 16);
       }
-      sift::Status status = sift::emu::runDispatch(launch, kernel,
-                                                   bindings.data(), scheduler, i);
+      sift::Status status =
+          sift::emu::runDispatch(launch, kernel, bindings.data(), scheduler, i);
       if (!status.ok() && dispatchError) {
         *dispatchError = symbol + ": " + status.message();
         break;
@@ -255,21 +255,21 @@ TEST_F(EmuPipelineTest, RegisterSelectArgmaxOfFloatSpecialsOnTheCpu) {
   }
   // Rank in the total order: NaN above +inf, -0 = +0.
   auto rank = [](float v) -> double {
-    return std::isnan(v) ? std::numeric_limits<double>::infinity()
+    return std::isnan(v)   ? std::numeric_limits<double>::infinity()
            : std::isinf(v) ? (v > 0 ? 1e300 : -1e300)
-                            : static_cast<double>(v == 0.0f ? 0.0f : v);
+                           : static_cast<double>(v == 0.0f ? 0.0f : v);
   };
   for (bool largest : {true, false}) {
     std::string in = "tensor<4x5000xf32>", v = "tensor<4x1xf32>",
                 i = "tensor<4x1xi64>";
-    std::string program =
-        "func.func @main(%x: " + in + ") -> (" + v + ", " + i +
-        ") {\n  %v0 = tensor.empty() : " + v +
-        "\n  %i0 = tensor.empty() : " + i +
-        "\n  %v, %i = sift.topk dimension(1) k(1) " +
-        (largest ? "largest" : "smallest") + " ins(%x : " + in +
-        ") outs(%v0, %i0 : " + v + ", " + i + ") -> " + v + ", " + i +
-        "\n  return %v, %i : " + v + ", " + i + "\n}\n";
+    std::string program = "func.func @main(%x: " + in + ") -> (" + v + ", " +
+                          i + ") {\n  %v0 = tensor.empty() : " + v +
+                          "\n  %i0 = tensor.empty() : " + i +
+                          "\n  %v, %i = sift.topk dimension(1) k(1) " +
+                          (largest ? "largest" : "smallest") +
+                          " ins(%x : " + in + ") outs(%v0, %i0 : " + v + ", " +
+                          i + ") -> " + v + ", " + i +
+                          "\n  return %v, %i : " + v + ", " + i + "\n}\n";
     std::vector<std::vector<char>> out;
     ASSERT_NO_FATAL_FAILURE(
         run(program, sift::PipelineKind::Distribute, -1, {x}, out));
@@ -284,8 +284,8 @@ TEST_F(EmuPipelineTest, RegisterSelectArgmaxOfFloatSpecialsOnTheCpu) {
       }
       int64_t index;
       std::memcpy(&index, out[1].data() + r * 8, 8);
-      EXPECT_EQ(index, expected) << (largest ? "largest" : "smallest")
-                                 << ", row " << r;
+      EXPECT_EQ(index, expected)
+          << (largest ? "largest" : "smallest") << ", row " << r;
     }
   }
 }

@@ -225,9 +225,8 @@ TEST(EmuAccessCheck, AWarpSyncOrdersItsLanesAccesses) {
 
 TEST(EmuAccessCheck, WithoutTheWarpSyncTheExchangeRacesOrReadsUnwritten) {
   std::vector<std::vector<int32_t>> buffers{std::vector<int32_t>(64)};
-  std::string message =
-      run(launchOf({1, 1, 1}, {64, 1, 1}, 256, {64}), &warpExchange<false>,
-          buffers);
+  std::string message = run(launchOf({1, 1, 1}, {64, 1, 1}, 256, {64}),
+                            &warpExchange<false>, buffers);
   EXPECT_TRUE(message.rfind("data-race: ", 0) == 0 ||
               message.rfind("uninitialized-read: ", 0) == 0)
       << message;

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/emu/Workgroup.h"
 #include "runtime/emu/EmuAbi.h"
+#include "runtime/emu/Workgroup.h"
 
 #include <gtest/gtest.h>
 
