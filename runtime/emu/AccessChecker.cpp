@@ -171,6 +171,9 @@ void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, WarpTime warp,
   if (failed_)
     return;
   auto interval = static_cast<uint32_t>(epoch);
+  // A generic pointer of unknown origin may point into workgroup memory:
+  // the address says where it is.
+  workgroup |= address - workgroupBase_ < workgroupBytes_;
   if (workgroup) {
     uint64_t offset = address - workgroupBase_;
     if (address < workgroupBase_ || offset >= workgroupBytes_) {

@@ -211,7 +211,7 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
       uint32_t end = std::min(threads, first + warpSize_);
       for (uint32_t other = first; other < end; ++other)
         if (fibers_[other].state != Fiber::State::AtWarp)
-          return makeError("warp-divergence: thread " + std::to_string(t) +
+          return makeError("barrier-divergence: thread " + std::to_string(t) +
                            " waits at warp operation " +
                            std::to_string(fibers_[t].site) + " while thread " +
                            std::to_string(other) + " of its warp " +
@@ -266,7 +266,7 @@ uint64_t WorkgroupScheduler::warp(uint32_t site, uint32_t kind,
     w.kind = kind;
     w.votes = 0;
   } else if (w.site != site || w.kind != kind) {
-    divergence_ = "warp-divergence: thread " + std::to_string(me) +
+    divergence_ = "barrier-divergence: thread " + std::to_string(me) +
                   " reaches warp operation " + std::to_string(site) +
                   " while lanes of its warp wait at warp operation " +
                   std::to_string(w.site);

@@ -90,7 +90,7 @@ public:
   /// whose `value` is not zero for a ballot, 0 for a sync. Lanes that meet
   /// at different sites or kinds, and a lane that waits while another of
   /// its warp left the kernel or waits at a barrier, make run() fail with
-  /// warp-divergence.
+  /// barrier-divergence (of a warp).
   uint64_t warp(uint32_t site, uint32_t kind, uint64_t value);
 
   /// The warp operations thread `thread`'s warp completed in this run:
@@ -122,7 +122,7 @@ private:
   };
   /// Switches from the running fiber to the scheduler.
   void yieldToScheduler();
-  /// The first warp-divergence a fiber found ("" none).
+  /// The first divergence of a warp a fiber found ("" none).
   std::string divergence_;
   std::vector<Warp> warps_;
   std::vector<uint64_t> warpResults_; ///< each thread's last warp result

@@ -6,7 +6,7 @@
 // diverge are errors naming the threads and barriers. Warp operations:
 // a ballot gathers the votes of a warp's lanes (32 or 64, the last warp of
 // a workgroup partial), a sync orders a warp's lanes without a barrier,
-// and lanes that miss their warp's operation are warp-divergence.
+// and lanes that miss their warp's operation are a barrier-divergence.
 //
 //===----------------------------------------------------------------------===//
 
@@ -227,7 +227,7 @@ TEST(EmuWorkgroup, ALaneThatLeavesDivergesItsWarp) {
       scheduler.warp(3, kSiftEmuWarpBallot, 1);
   });
   ASSERT_FALSE(status.ok());
-  EXPECT_NE(status.message().find("warp-divergence: thread 32 waits at warp "
+  EXPECT_NE(status.message().find("barrier-divergence: thread 32 waits at warp "
                                   "operation 3 while thread 37 of its warp "
                                   "left the kernel"),
             std::string::npos)
@@ -240,7 +240,7 @@ TEST(EmuWorkgroup, LanesAtDifferentWarpOperationsDiverge) {
     scheduler.warp(t == 5 ? 2 : 1, kSiftEmuWarpSync, 0);
   });
   ASSERT_FALSE(status.ok());
-  EXPECT_EQ(status.message().rfind("warp-divergence: thread ", 0), 0u)
+  EXPECT_EQ(status.message().rfind("barrier-divergence: thread ", 0), 0u)
       << status.message();
   // The scheduler is usable again.
   std::vector<int> seen = neighbours(scheduler, 4, true);
