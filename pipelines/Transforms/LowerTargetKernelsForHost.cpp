@@ -33,6 +33,9 @@
 //     emu device binds distinct buffers) and atomics;
 //   - libdevice's `__nv_<f>` and OCML's `__ocml_<f>_f32/_f64/_f16` become
 //     libm's `<f>`, `<f>f` (f16 through f32);
+//   - every alloca of a known size is filled with 0xA5 where it is made, so
+//     that a read of private memory before a write finds poison, not what
+//     the fiber's stack held;
 //   - every pointer is the host's (address space 0), other fences go, and
 //     the kernels lose their target attributes and calling convention.
 //
@@ -90,6 +93,9 @@ constexpr int32_t kWarpSync = 0;
 constexpr int32_t kWarpBallot = 1;
 
 constexpr unsigned kWorkgroupSpace = 3;
+/// The byte a thread's private memory holds before the kernel writes it
+/// (the runtime's workgroup memory holds 0xA5, its global memory 0x5A).
+constexpr int64_t kPrivateFill = 0xA5;
 constexpr unsigned kPrivateSpace = 5;
 
 LLVM::LLVMStructType contextType(MLIRContext *context) {
@@ -179,6 +185,7 @@ private:
   void checkAccess(Operation *op, Value pointer, Type valueType, bool write,
                    bool atomic, bool report, int32_t site, const Context &c);
   int64_t placeWorkgroupGlobals(LLVM::LLVMFuncOp kernel, const Context &c);
+  void poisonPrivateMemory(LLVM::LLVMFuncOp kernel);
   LogicalResult lowerTargetOps(LLVM::LLVMFuncOp kernel, const Context &c);
   LogicalResult lowerTargetOp(Operation *op, const Context &c,
                               int32_t &barriers, int32_t &warpOps);
@@ -246,6 +253,7 @@ LowerTargetKernelsForHostPass::lowerKernel(LLVM::LLVMFuncOp kernel) {
   Context c = newEntry(kernel);
   if (failed(checkAccesses(kernel, c)))
     return failure();
+  poisonPrivateMemory(kernel);
   int64_t workgroupBytes = placeWorkgroupGlobals(kernel, c);
   if (failed(lowerTargetOps(kernel, c)))
     return failure();
@@ -462,6 +470,28 @@ void LowerTargetKernelsForHostPass::checkAccess(Operation *op, Value pointer,
          {constant(b, loc, i32, site),
           LLVM::PtrToIntOp::create(b, loc, i64, safe),
           constant(b, loc, i32, flags)});
+}
+
+/// Fills every alloca of a known size with kPrivateFill where it is made:
+/// a fiber's stack holds what the last kernel left there, often the very
+/// value a thread of the same number computed, and a read before a write
+/// must not find it.
+void LowerTargetKernelsForHostPass::poisonPrivateMemory(
+    LLVM::LLVMFuncOp kernel) {
+  SmallVector<LLVM::AllocaOp> allocas;
+  kernel.walk([&](LLVM::AllocaOp alloca) { allocas.push_back(alloca); });
+  for (LLVM::AllocaOp alloca : allocas) {
+    Origin origin = originOf(alloca.getResult());
+    if (origin.kind != Origin::Private || origin.bytes <= 0)
+      continue;
+    OpBuilder b(alloca->getContext());
+    b.setInsertionPointAfter(alloca);
+    Location loc = alloca.getLoc();
+    LLVM::MemsetOp::create(b, loc, alloca.getResult(),
+                           constant(b, loc, b.getI8Type(), kPrivateFill),
+                           constant(b, loc, b.getI64Type(), origin.bytes),
+                           /*isVolatile=*/false);
+  }
 }
 
 /// Gives each workgroup global the kernel takes the address of a slice of

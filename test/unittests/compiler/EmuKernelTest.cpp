@@ -195,4 +195,38 @@ TEST_F(EmuKernelTest, AnAccessOutOfItsMemrefIsReported) {
     EXPECT_EQ(out[t], t - 1);
 }
 
+TEST_F(EmuKernelTest, PrivateMemoryStartsAsPoison) {
+  // Each thread reads a private slot it never wrote: it holds 0xA5 bytes,
+  // not what the fiber's stack held (on both targets).
+  for (sift::TargetKind target :
+       {sift::TargetKind::Nvptx, sift::TargetKind::Amdgpu}) {
+    LoadedKernels kernels;
+    ASSERT_NO_FATAL_FAILURE(kernels.load(context_, R"(gpu.module @kernels {
+  gpu.func @stale(%out: memref<64xi32>) private(%tmp: memref<2xi32, #gpu.address_space<private>>) kernel {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %v = arith.index_cast %t : index to i32
+    memref.store %v, %tmp[%c0] : memref<2xi32, #gpu.address_space<private>>
+    %w = memref.load %tmp[%c1] : memref<2xi32, #gpu.address_space<private>>
+    memref.store %w, %out[%t] : memref<64xi32>
+    gpu.return
+  }
+}
+)",
+                                         target));
+    auto kernel = reinterpret_cast<SiftEmuKernel>(kernels.symbol("stale"));
+    ASSERT_NE(kernel, nullptr);
+    std::vector<int32_t> out(64, 0);
+    void *buffers[] = {out.data()};
+    sift::emu::WorkgroupScheduler scheduler;
+    sift::emu::Launch launch = sift::emu::launchOf({1, 1, 1}, {64, 1, 1}, 0);
+    launch.bufferBytes = {64 * sizeof(int32_t)};
+    ASSERT_TRUE(
+        sift::emu::runDispatch(launch, kernel, buffers, scheduler, 0).ok());
+    for (int32_t v : out)
+      EXPECT_EQ(static_cast<uint32_t>(v), 0xA5A5A5A5u);
+  }
+}
+
 } // namespace
