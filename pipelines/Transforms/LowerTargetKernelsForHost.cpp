@@ -27,10 +27,11 @@
 //     and the out-of-bounds callback gets its number, element and size. A
 //     pointer of unknown origin (through a select or a block argument) is
 //     not checked;
-//   - loads and stores of global and workgroup memory go to the access
-//     callback (the race and uninitialized-read checks), except the loads
-//     of a parameter the kernel never writes (no race without a write: the
-//     emu device binds distinct buffers) and atomics;
+//   - loads, stores and atomics of global and workgroup memory go to the
+//     access callback (the race and uninitialized-read checks; atomics,
+//     and loads and stores with an ordering, flagged as atomic: two never
+//     race), except the loads of a parameter the kernel never writes (no
+//     race without a write: the emu device binds distinct buffers);
 //   - libdevice's `__nv_<f>` and OCML's `__ocml_<f>_f32/_f64/_f16` become
 //     libm's `<f>`, `<f>f` (f16 through f32);
 //   - every alloca of a known size is filled with 0xA5 where it is made, so
@@ -89,6 +90,8 @@ enum ContextField : int32_t {
 /// EmuAbi.h's access flags and warp kinds.
 constexpr int32_t kAccessWrite = 1;
 constexpr int32_t kAccessWorkgroup = 2;
+constexpr int32_t kAccessAtomic = 4;
+constexpr int32_t kAccessReadsOld = 8;
 constexpr int32_t kWarpSync = 0;
 constexpr int32_t kWarpBallot = 1;
 
@@ -366,11 +369,15 @@ LowerTargetKernelsForHostPass::checkAccesses(LLVM::LLVMFuncOp kernel,
   };
   SmallVector<Access> accesses;
   kernel.walk([&](Operation *op) {
+    // A load or store with an ordering (a relaxed flag read) is an atomic.
     if (auto load = dyn_cast<LLVM::LoadOp>(op))
-      accesses.push_back({op, load.getAddr(), load.getType(), false, false});
+      accesses.push_back(
+          {op, load.getAddr(), load.getType(), false,
+           load.getOrdering() != LLVM::AtomicOrdering::not_atomic});
     else if (auto store = dyn_cast<LLVM::StoreOp>(op))
       accesses.push_back(
-          {op, store.getAddr(), store.getValue().getType(), true, false});
+          {op, store.getAddr(), store.getValue().getType(), true,
+           store.getOrdering() != LLVM::AtomicOrdering::not_atomic});
     else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
       accesses.push_back(
           {op, rmw.getPtr(), rmw.getVal().getType(), true, true});
@@ -462,10 +469,16 @@ void LowerTargetKernelsForHostPass::checkAccess(Operation *op, Value pointer,
   }
   bool workgroup = origin.kind == Origin::Workgroup || space == kWorkgroupSpace;
   bool privateMemory = origin.kind == Origin::Private || space == kPrivateSpace;
-  if (atomic || privateMemory || !report)
+  if (privateMemory || !report)
     return;
+  // An atomic that reads the old value (all but an exchange) reads before
+  // it writes.
+  auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op);
+  bool readsOld = isa<LLVM::AtomicCmpXchgOp>(op) ||
+                  (rmw && rmw.getBinOp() != LLVM::AtomicBinOp::xchg);
   int32_t flags =
-      (write ? kAccessWrite : 0) | (workgroup ? kAccessWorkgroup : 0);
+      (write ? kAccessWrite : 0) | (workgroup ? kAccessWorkgroup : 0) |
+      (atomic ? kAccessAtomic : 0) | (readsOld ? kAccessReadsOld : 0);
   c.call(b, loc, kAccess, LLVM::LLVMVoidType::get(b.getContext()),
          {constant(b, loc, i32, site),
           LLVM::PtrToIntOp::create(b, loc, i64, safe),

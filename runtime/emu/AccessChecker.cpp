@@ -134,8 +134,8 @@ void AccessChecker::reportAccess(Problem kind, uint32_t threadIndex,
 
 bool AccessChecker::threadsAccess(Entry &e, uint32_t threadIndex,
                                   uint32_t epoch, WarpTime warp, uint32_t site,
-                                  uint64_t address, bool write,
-                                  bool workgroup) {
+                                  uint64_t address, bool write, bool workgroup,
+                                  bool atomic) {
   if (e.group != workgroup_ || e.epoch != epoch) {
     e.group = workgroup_;
     e.epoch = epoch;
@@ -153,21 +153,21 @@ bool AccessChecker::threadsAccess(Entry &e, uint32_t threadIndex,
   } else if (e.warp != warp.warp) {
     e.warp = kNone;
   }
-  if (Conflict c =
-          conflictWith(e.threadWriters, e.threadReaders, threadIndex, write);
+  if (Conflict c = conflictWith(e.threadWriters, e.threadReaders, threadIndex,
+                                write, atomic);
       c.id != kNone) {
     reportAccess(Problem::ThreadRace, threadIndex, address, write, workgroup,
                  site, c.id, c.site, c.wrote);
     return false;
   }
-  (write ? e.threadWriters : e.threadReaders).add(threadIndex, site);
+  (write ? e.threadWriters : e.threadReaders).add(threadIndex, site, atomic);
   e.written |= write;
   return true;
 }
 
 void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, WarpTime warp,
                            uint32_t site, uint64_t address, bool write,
-                           bool workgroup) {
+                           bool workgroup, bool atomic, bool readsOld) {
   if (failed_)
     return;
   auto interval = static_cast<uint32_t>(epoch);
@@ -178,7 +178,7 @@ void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, WarpTime warp,
     uint64_t offset = address - workgroupBase_;
     if (address < workgroupBase_ || offset >= workgroupBytes_) {
       threadsAccess(global_[address], threadIndex, interval, warp, site,
-                    address, write, workgroup);
+                    address, write, workgroup, atomic);
       return;
     }
     Entry &e = local_[offset];
@@ -186,27 +186,27 @@ void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, WarpTime warp,
       e = Entry();
       e.generation = localGeneration_;
     }
-    if (!write && !e.written) {
+    if ((!write || readsOld) && !e.written) {
       reportAccess(Problem::UninitializedRead, threadIndex, address, write,
                    workgroup, site, kNone, 0, false);
       return;
     }
     threadsAccess(e, threadIndex, interval, warp, site, address, write,
-                  workgroup);
+                  workgroup, atomic);
     return;
   }
   // Global memory: the workgroups of a dispatch are not ordered.
   GlobalEntry &e = globalEntry(address);
-  if (Conflict c =
-          conflictWith(e.groupWriters, e.groupReaders, workgroup_, write);
+  if (Conflict c = conflictWith(e.groupWriters, e.groupReaders, workgroup_,
+                                write, atomic);
       c.id != kNone) {
     reportAccess(Problem::WorkgroupRace, threadIndex, address, write, workgroup,
                  site, c.id, c.site, c.wrote);
     return;
   }
-  (write ? e.groupWriters : e.groupReaders).add(workgroup_, site);
-  threadsAccess(e, threadIndex, interval, warp, site, address, write,
-                workgroup);
+  (write ? e.groupWriters : e.groupReaders).add(workgroup_, site, atomic);
+  threadsAccess(e, threadIndex, interval, warp, site, address, write, workgroup,
+                atomic);
 }
 
 } // namespace sift::emu

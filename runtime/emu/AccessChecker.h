@@ -12,7 +12,9 @@
 //   uninitialized-read  a thread reads workgroup memory that no thread of
 //                       its workgroup has written
 //
-// Atomics are not reported, so they never race; private memory neither.
+// Two atomics never race; an atomic and a plain access of one element by
+// two threads (or workgroups) do, one of them writing. Private memory is
+// not reported.
 // The first problem is kept (later ones are not looked at) and its message
 // names the kernel's access sites, the element (its buffer and index, or
 // its byte in workgroup memory) and both threads.
@@ -121,8 +123,12 @@ public:
   /// Thread `thread` (linear in its workgroup), in the interval between
   /// barriers `epoch`, at `warp`'s time, accesses the element at `address`
   /// at site `site`.
+  /// `atomic`: an atomic access; `readsOld`: a write that reads the old
+  /// value first (an atomic add), which reads uninitialized memory as a
+  /// load does.
   void access(uint32_t thread, uint64_t epoch, WarpTime warp, uint32_t site,
-              uint64_t address, bool write, bool workgroup);
+              uint64_t address, bool write, bool workgroup, bool atomic = false,
+              bool readsOld = false);
 
   /// The first problem seen ("data-race: ..." or "uninitialized-read:
   /// ..."), or "".
@@ -141,20 +147,26 @@ private:
     static constexpr Id kNoId = static_cast<Id>(~Id{0});
     Id first = kNoId, second = kNoId;
     uint32_t firstSite = 0, secondSite = 0;
-    void add(uint32_t id, uint32_t site) {
+    /// Whether every access of first (second) was atomic.
+    bool firstAtomic = false, secondAtomic = false;
+    void add(uint32_t id, uint32_t site, bool atomic) {
       if (first == kNoId || first == id) {
+        firstAtomic = atomic && (first == kNoId || firstAtomic);
         first = static_cast<Id>(id);
         firstSite = site;
       } else if (second == kNoId || second == id) {
+        secondAtomic = atomic && (second == kNoId || secondAtomic);
         second = static_cast<Id>(id);
         secondSite = site;
       }
     }
-    /// One that is not `id`: its id and site; kNone when there is none.
-    std::pair<uint32_t, uint32_t> other(uint32_t id) const {
-      if (first != kNoId && first != id)
+    /// One that is not `id` (with `plainOnly`, one whose accesses were not
+    /// all atomic): its id and site; kNone when there is none.
+    std::pair<uint32_t, uint32_t> other(uint32_t id,
+                                        bool plainOnly = false) const {
+      if (first != kNoId && first != id && !(plainOnly && firstAtomic))
         return {first, firstSite};
-      if (second != kNoId && second != id)
+      if (second != kNoId && second != id && !(plainOnly && secondAtomic))
         return {second, secondSite};
       return {kNone, 0};
     }
@@ -167,12 +179,14 @@ private:
     uint32_t id = kNone, site = 0;
     bool wrote = false;
   };
+  /// An atomic access conflicts only with another's plain ones.
   template <typename Set>
   static Conflict conflictWith(const Set &writers, const Set &readers,
-                               uint32_t id, bool write) {
-    if (auto [writer, site] = writers.other(id); writer != kNone)
+                               uint32_t id, bool write, bool atomic) {
+    if (auto [writer, site] = writers.other(id, atomic); writer != kNone)
       return {writer, site, true};
-    if (auto [reader, site] = readers.other(id); write && reader != kNone)
+    if (auto [reader, site] = readers.other(id, atomic);
+        write && reader != kNone)
       return {reader, site, false};
     return {};
   }
@@ -197,7 +211,7 @@ private:
   /// problem.
   bool threadsAccess(Entry &e, uint32_t thread, uint32_t epoch, WarpTime warp,
                      uint32_t site, uint64_t address, bool write,
-                     bool workgroup);
+                     bool workgroup, bool atomic);
   enum class Problem { UninitializedRead, ThreadRace, WorkgroupRace };
   /// Reports `kind` for this access; `other` (a thread, or a workgroup)
   /// and `otherSite` did the access it conflicts with.

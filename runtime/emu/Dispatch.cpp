@@ -61,7 +61,9 @@ void accessCallback(SiftEmuContext *context, uint32_t site, uint64_t address,
       thread, scheduler.rounds(),
       {thread / scheduler.warpSize(), scheduler.warpEpoch(thread)}, site,
       address, (flags & kSiftEmuAccessWrite) != 0,
-      (flags & kSiftEmuAccessWorkgroup) != 0);
+      (flags & kSiftEmuAccessWorkgroup) != 0,
+      (flags & kSiftEmuAccessAtomic) != 0,
+      (flags & kSiftEmuAccessReadsOld) != 0);
 }
 
 uint64_t warpCallback(SiftEmuContext *context, uint32_t site, uint32_t kind,

@@ -31,11 +31,16 @@ typedef void (*SiftEmuOutOfBounds)(SiftEmuContext *context, uint32_t site,
 enum : uint32_t {
   kSiftEmuAccessWrite = 1,     ///< a store (else a load)
   kSiftEmuAccessWorkgroup = 2, ///< to workgroup memory (else global)
+  kSiftEmuAccessAtomic = 4,    ///< an atomic (never races with atomics)
+  /// With kSiftEmuAccessWrite: a read-modify-write that reads the old value
+  /// (an atomic add, not an exchange), so it reads before it writes.
+  kSiftEmuAccessReadsOld = 8,
 };
 
 /// Reports that memory access `site` of the kernel is about to load or
 /// store the element at host address `address` (flags: kSiftEmuAccess*).
-/// Atomics and private memory are not reported.
+/// Private memory is not reported; atomics are, with kSiftEmuAccessAtomic
+/// (an atomic read-modify-write is a write).
 typedef void (*SiftEmuAccess)(SiftEmuContext *context, uint32_t site,
                               uint64_t address, uint32_t flags);
 

@@ -257,4 +257,49 @@ TEST(EmuAccessCheck, AWarpSyncDoesNotOrderAnotherWarp) {
   EXPECT_TRUE(raced);
 }
 
+/// An atomic add as the target-lowered kernels report it.
+void atomicAdd(SiftEmuContext *c, uint32_t site, int32_t *p, int32_t value,
+               bool workgroup = false) {
+  c->access(c, site, addressOf(p),
+            uint32_t{kSiftEmuAccessWrite} | kSiftEmuAccessAtomic |
+                kSiftEmuAccessReadsOld | spaceFlag(workgroup));
+  *p += value;
+}
+
+// Every thread adds to element 0 atomically; with `peek`, thread 1 also
+// reads it plainly in the same interval.
+template <bool peek> void allAdd(SiftEmuContext *c, void **buffers) {
+  auto *data = static_cast<int32_t *>(buffers[0]);
+  atomicAdd(c, 1, data, 1);
+  if (peek && c->threadId[0] == 1)
+    load(c, 2, data);
+}
+
+TEST(EmuAccessCheck, AtomicsNeverRaceWithAtomics) {
+  std::vector<std::vector<int32_t>> buffers{std::vector<int32_t>(1, 0)};
+  EXPECT_EQ(
+      run(launchOf({2, 1, 1}, {32, 1, 1}, 0, {1}), &allAdd<false>, buffers),
+      "ok");
+  EXPECT_EQ(buffers[0][0], 64);
+}
+
+TEST(EmuAccessCheck, APlainReadOfAnAtomicsElementRaces) {
+  std::vector<std::vector<int32_t>> buffers{std::vector<int32_t>(1, 0)};
+  std::string message =
+      run(launchOf({1, 1, 1}, {32, 1, 1}, 0, {1}), &allAdd<true>, buffers);
+  EXPECT_EQ(message.rfind("data-race: ", 0), 0u) << message;
+}
+
+// Atomic adds to a workgroup counter nobody cleared: the add reads it.
+void addToUncleared(SiftEmuContext *c, void **) {
+  atomicAdd(c, 1, static_cast<int32_t *>(c->workgroupMemory), 1, true);
+}
+
+TEST(EmuAccessCheck, AnAtomicAddToUnwrittenWorkgroupMemoryReadsIt) {
+  std::vector<std::vector<int32_t>> buffers{std::vector<int32_t>(1)};
+  std::string message =
+      run(launchOf({1, 1, 1}, {4, 1, 1}, 16, {1}), &addToUncleared, buffers);
+  EXPECT_EQ(message.rfind("uninitialized-read: ", 0), 0u) << message;
+}
+
 } // namespace
