@@ -192,6 +192,8 @@ private:
   LogicalResult lowerTargetOps(LLVM::LLVMFuncOp kernel, const Context &c);
   LogicalResult lowerTargetOp(Operation *op, const Context &c,
                               int32_t &barriers, int32_t &warpOps);
+  LogicalResult lowerWarpOp(Operation *op, const Context &c, int32_t &warpOps);
+  void lowerMbcnt(Operation *op, const Context &c);
   LogicalResult lowerMathCalls(gpu::GPUModuleOp module);
   void toHostPointers(gpu::GPUModuleOp module);
 
@@ -598,7 +600,7 @@ LogicalResult LowerTargetKernelsForHostPass::lowerTargetOp(Operation *op,
   OpBuilder b(op);
   Location loc = op->getLoc();
   StringRef name = op->getName().getStringRef();
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type i32 = b.getI32Type();
   Type none = LLVM::LLVMVoidType::get(b.getContext());
   if (auto field = idField(name)) {
     std::optional<int32_t> element;
@@ -616,6 +618,28 @@ LogicalResult LowerTargetKernelsForHostPass::lowerTargetOp(Operation *op,
     op->erase();
     return success();
   }
+  if (isa<LLVM::FenceOp>(op) || name == "nvvm.bar.warp.sync" ||
+      name == "nvvm.vote.sync" || name == "rocdl.ballot")
+    return lowerWarpOp(op, c, warpOps);
+  if (name == "rocdl.mbcnt.lo" || name == "rocdl.mbcnt.hi") {
+    lowerMbcnt(op, c);
+    return success();
+  }
+  return op->emitError("sift-lower-target-kernels-for-host: the emu device "
+                       "does not model ")
+         << name;
+}
+
+/// A warp sync (NVVM's bar.warp.sync, ROCDL's wavefront fence) or ballot
+/// (nvvm.vote.sync ballot, rocdl.ballot): the context's warp callback with
+/// its number `++warpOps`. Other fences go.
+LogicalResult LowerTargetKernelsForHostPass::lowerWarpOp(Operation *op,
+                                                         const Context &c,
+                                                         int32_t &warpOps) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  StringRef name = op->getName().getStringRef();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
   auto warp = [&](int32_t kind, Value vote) {
     return c.call(b, loc, kWarp, i64,
                   {constant(b, loc, i32, ++warpOps),
@@ -651,35 +675,40 @@ LogicalResult LowerTargetKernelsForHostPass::lowerTargetOp(Operation *op,
     op->erase();
     return success();
   }
-  if (name == "rocdl.mbcnt.lo" || name == "rocdl.mbcnt.hi") {
-    // acc + the bits of `mask` below this lane, in the low or high half
-    // of the wave's lanes.
-    Value lane = c.u32(b, loc, kLaneId);
-    Value bit =
-        name == "rocdl.mbcnt.lo"
-            ? LLVM::UMinOp::create(b, loc, lane, constant(b, loc, i32, 32))
-                  .getResult()
-            : LLVM::SubOp::create(
-                  b, loc,
-                  LLVM::UMaxOp::create(b, loc, lane, constant(b, loc, i32, 32)),
-                  constant(b, loc, i32, 32))
-                  .getResult();
-    Value wideBit = LLVM::ZExtOp::create(b, loc, i64, bit);
-    Value below = LLVM::SubOp::create(
-        b, loc, LLVM::ShlOp::create(b, loc, constant(b, loc, i64, 1), wideBit),
-        constant(b, loc, i64, 1));
-    Value mask = LLVM::AndOp::create(
-        b, loc, LLVM::ZExtOp::create(b, loc, i64, op->getOperand(0)), below);
-    Value count = LLVM::TruncOp::create(
-        b, loc, i32, LLVM::CtPopOp::create(b, loc, i64, mask));
-    op->getResult(0).replaceAllUsesWith(
-        LLVM::AddOp::create(b, loc, op->getOperand(1), count));
-    op->erase();
-    return success();
-  }
   return op->emitError("sift-lower-target-kernels-for-host: the emu device "
                        "does not model ")
          << name;
+}
+
+/// rocdl.mbcnt.lo/hi (the lane id's parts): acc + the bits of `mask`
+/// below this lane, in the low or high half of the wave's lanes.
+void LowerTargetKernelsForHostPass::lowerMbcnt(Operation *op,
+                                               const Context &c) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  StringRef name = op->getName().getStringRef();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value lane = c.u32(b, loc, kLaneId);
+  Value bit =
+      name == "rocdl.mbcnt.lo"
+          ? LLVM::UMinOp::create(b, loc, lane, constant(b, loc, i32, 32))
+                .getResult()
+          : LLVM::SubOp::create(
+                b, loc,
+                LLVM::UMaxOp::create(b, loc, lane, constant(b, loc, i32, 32)),
+                constant(b, loc, i32, 32))
+                .getResult();
+  Value wideBit = LLVM::ZExtOp::create(b, loc, i64, bit);
+  Value below = LLVM::SubOp::create(
+      b, loc, LLVM::ShlOp::create(b, loc, constant(b, loc, i64, 1), wideBit),
+      constant(b, loc, i64, 1));
+  Value mask = LLVM::AndOp::create(
+      b, loc, LLVM::ZExtOp::create(b, loc, i64, op->getOperand(0)), below);
+  Value count = LLVM::TruncOp::create(b, loc, i32,
+                                      LLVM::CtPopOp::create(b, loc, i64, mask));
+  op->getResult(0).replaceAllUsesWith(
+      LLVM::AddOp::create(b, loc, op->getOperand(1), count));
+  op->erase();
 }
 
 /// The host's libm name of a libdevice or OCML function, and whether it

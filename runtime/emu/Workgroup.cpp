@@ -135,10 +135,7 @@ void WorkgroupScheduler::trampoline() {
 #endif
 }
 
-Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
-                               const std::function<void(uint32_t)> &body) {
-  if (threads == 0)
-    return Status::success();
+Status WorkgroupScheduler::startFibers(uint32_t threads) {
   if (fibers_.size() < threads)
     fibers_.resize(threads);
   // One block for all stacks, on large pages. A stack's size plus one
@@ -147,8 +144,6 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
   size_t stride = options_.stackBytes + 64;
   if (stacks_.size() < threads * stride)
     stacks_ = LargeBlock(threads * stride);
-  body_ = &body;
-  starting = this;
   for (uint32_t t = 0; t < threads; ++t) {
     Fiber &fiber = fibers_[t];
     fiber.state = Fiber::State::Ready;
@@ -167,13 +162,24 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
     makecontext(&fiber.context, &WorkgroupScheduler::trampoline, 0);
 #endif
   }
-  uint64_t state = options_.seed ^ (round * 0xd1b54a32d192ed03ull);
-  rounds_ = 0;
   threads_ = threads;
   divergence_.clear();
   released_.clear();
   warps_.assign((threads + warpSize_ - 1) / warpSize_, Warp());
   warpResults_.assign(threads, 0);
+  return Status::success();
+}
+
+Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
+                               const std::function<void(uint32_t)> &body) {
+  if (threads == 0)
+    return Status::success();
+  if (Status s = startFibers(threads); !s)
+    return s;
+  body_ = &body;
+  starting = this;
+  uint64_t state = options_.seed ^ (round * 0xd1b54a32d192ed03ull);
+  rounds_ = 0;
   std::vector<uint32_t> ready(threads), waiting;
   waiting.reserve(threads);
   for (uint32_t t = 0; t < threads; ++t)
@@ -202,48 +208,56 @@ Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
       }
       released_.clear();
     }
-    // Every fiber now waits at a barrier or has left the kernel, unless a
-    // lane waits for a warp operation its warp never completes.
-    for (uint32_t t = 0; t < threads; ++t) {
-      if (fibers_[t].state != Fiber::State::AtWarp)
-        continue;
-      uint32_t first = t / warpSize_ * warpSize_;
-      uint32_t end = std::min(threads, first + warpSize_);
-      for (uint32_t other = first; other < end; ++other)
-        if (fibers_[other].state != Fiber::State::AtWarp)
-          return makeError("barrier-divergence: thread " + std::to_string(t) +
-                           " waits at warp operation " +
-                           std::to_string(fibers_[t].site) + " while thread " +
-                           std::to_string(other) + " of its warp " +
-                           (fibers_[other].state == Fiber::State::Done
-                                ? std::string("left the kernel")
-                                : "waits at barrier " +
-                                      std::to_string(fibers_[other].site)));
-    }
     waiting.clear();
-    for (uint32_t t = 0; t < threads; ++t)
-      if (fibers_[t].state == Fiber::State::AtBarrier)
-        waiting.push_back(t);
+    if (Status s = endRound(waiting); !s)
+      return s;
     if (waiting.empty())
       return Status::success();
-    for (uint32_t t = 0; t < threads; ++t)
-      if (fibers_[t].state == Fiber::State::Done)
-        return makeError("barrier-divergence: thread " + std::to_string(t) +
-                         " left the kernel while thread " +
-                         std::to_string(waiting[0]) + " waits at barrier " +
-                         std::to_string(fibers_[waiting[0]].site));
-    uint32_t first = waiting[0];
-    for (uint32_t t : waiting)
-      if (fibers_[t].site != fibers_[first].site)
-        return makeError("barrier-divergence: thread " + std::to_string(first) +
-                         " waits at barrier " +
-                         std::to_string(fibers_[first].site) + ", thread " +
-                         std::to_string(t) + " at barrier " +
-                         std::to_string(fibers_[t].site));
     for (uint32_t t : waiting)
       fibers_[t].state = Fiber::State::Ready;
     ready.swap(waiting);
   }
+}
+
+Status WorkgroupScheduler::endRound(std::vector<uint32_t> &waiting) const {
+  uint32_t threads = threads_;
+  // Every fiber now waits at a barrier or has left the kernel, unless a
+  // lane waits for a warp operation its warp never completes.
+  for (uint32_t t = 0; t < threads; ++t) {
+    if (fibers_[t].state != Fiber::State::AtWarp)
+      continue;
+    uint32_t first = t / warpSize_ * warpSize_;
+    uint32_t end = std::min(threads, first + warpSize_);
+    for (uint32_t other = first; other < end; ++other)
+      if (fibers_[other].state != Fiber::State::AtWarp)
+        return makeError(
+            "barrier-divergence: thread " + std::to_string(t) +
+            " waits at warp operation " + std::to_string(fibers_[t].site) +
+            " while thread " + std::to_string(other) + " of its warp " +
+            (fibers_[other].state == Fiber::State::Done
+                 ? std::string("left the kernel")
+                 : "waits at barrier " + std::to_string(fibers_[other].site)));
+  }
+  for (uint32_t t = 0; t < threads; ++t)
+    if (fibers_[t].state == Fiber::State::AtBarrier)
+      waiting.push_back(t);
+  if (waiting.empty())
+    return Status::success();
+  for (uint32_t t = 0; t < threads; ++t)
+    if (fibers_[t].state == Fiber::State::Done)
+      return makeError("barrier-divergence: thread " + std::to_string(t) +
+                       " left the kernel while thread " +
+                       std::to_string(waiting[0]) + " waits at barrier " +
+                       std::to_string(fibers_[waiting[0]].site));
+  uint32_t first = waiting[0];
+  for (uint32_t t : waiting)
+    if (fibers_[t].site != fibers_[first].site)
+      return makeError("barrier-divergence: thread " + std::to_string(first) +
+                       " waits at barrier " +
+                       std::to_string(fibers_[first].site) + ", thread " +
+                       std::to_string(t) + " at barrier " +
+                       std::to_string(fibers_[t].site));
+  return Status::success();
 }
 
 void WorkgroupScheduler::yieldToScheduler() {

@@ -122,6 +122,13 @@ private:
   };
   /// Switches from the running fiber to the scheduler.
   void yieldToScheduler();
+  /// Every fiber of `threads` fresh at its body's start, no warp operation
+  /// in progress.
+  Status startFibers(uint32_t threads);
+  /// After a round: the fibers that wait at a barrier, in `waiting` (none:
+  /// the workgroup is done), or a barrier-divergence (of the workgroup or
+  /// of a warp).
+  Status endRound(std::vector<uint32_t> &waiting) const;
   /// The first divergence of a warp a fiber found ("" none).
   std::string divergence_;
   std::vector<Warp> warps_;
