@@ -51,8 +51,9 @@ translateForHost(mlir::ModuleOp module, llvm::LLVMContext &context,
 
 /// The emu device's kernels: moves the contents of every gpu.module of
 /// `module` (host LLVM functions and globals, after
-/// sift-lower-kernels-for-host) into one new module, each symbol renamed
-/// `<gpu.module>__<symbol>` (every kernel module names its kernel alike).
+/// sift-lower-target-kernels-for-host) into one new module, each symbol
+/// renamed `<gpu.module>__<symbol>` with its uses (every kernel module names
+/// its kernel alike); a declaration (libm's) keeps its name, once.
 /// `executables` gets the gpu.modules' names in order.
 mlir::OwningOpRef<mlir::ModuleOp>
 takeHostKernels(mlir::ModuleOp module, std::vector<std::string> &executables);

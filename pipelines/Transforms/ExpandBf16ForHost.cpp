@@ -8,7 +8,9 @@
 // arith-emulate-unsupported-floats converts whole chains to f32 and rounds
 // only at the end), and the bf16 <-> f32 casts are expanded into integer
 // ops (MLIR's bf16 expansion patterns only: the rest of arith-expand would
-// also rewrite minimumf and maximumf, see LowerKernelsForHost.cpp).
+// also rewrite minimumf and maximumf into a compare and a select that
+// ignore the sign of zero, where LLVM's minimum and maximum order -0 below
+// +0 as arith documents).
 //
 //===----------------------------------------------------------------------===//
 
