@@ -187,8 +187,9 @@ void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, WarpTime warp,
       e.generation = localGeneration_;
     }
     if ((!write || readsOld) && !e.written) {
-      reportAccess(Problem::UninitializedRead, threadIndex, address, write,
-                   workgroup, site, kNone, 0, false);
+      // An atomic add reads before it writes: reported as the read.
+      reportAccess(Problem::UninitializedRead, threadIndex, address,
+                   /*write=*/false, workgroup, site, kNone, 0, false);
       return;
     }
     threadsAccess(e, threadIndex, interval, warp, site, address, write,
