@@ -4,9 +4,13 @@
 // and its access checks (EmuAccessChecks.cpp) share: runtime/emu/EmuAbi.h's
 // context layout, flags and warp kinds as the LLVM dialect sees them, the
 // reads and callback calls of the context, and the access instrumentation.
+// The flags and kinds are EmuAbi.h's own; the field indices are checked
+// against its struct's offsets below.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
+
+#include "runtime/emu/EmuAbi.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -14,6 +18,7 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <cstddef>
 #include <optional>
 
 namespace sift::emuabi {
@@ -37,13 +42,41 @@ enum ContextField : int32_t {
   kLaneId = 12,
 };
 
-/// EmuAbi.h's access flags and warp kinds.
-constexpr int32_t kAccessWrite = 1;
-constexpr int32_t kAccessWorkgroup = 2;
-constexpr int32_t kAccessAtomic = 4;
-constexpr int32_t kAccessReadsOld = 8;
-constexpr int32_t kWarpSync = 0;
-constexpr int32_t kWarpBallot = 1;
+/// contextType's layout on a 64-bit host: four u32x3 ids, seven pointers,
+/// two u32s. Each field index must sit at its EmuAbi.h offset.
+constexpr size_t kPointersAt = 4 * 3 * sizeof(uint32_t);
+constexpr size_t pointerFieldOffset(ContextField field) {
+  return kPointersAt + (field - kWorkgroupMemory) * sizeof(void *);
+}
+static_assert(offsetof(SiftEmuContext, threadId) == 0 * 12 &&
+                  offsetof(SiftEmuContext, blockId) == kBlockId * 12 &&
+                  offsetof(SiftEmuContext, blockDim) == kBlockDim * 12 &&
+                  offsetof(SiftEmuContext, gridDim) == kGridDim * 12);
+static_assert(
+    offsetof(SiftEmuContext, workgroupMemory) ==
+        pointerFieldOffset(kWorkgroupMemory) &&
+    offsetof(SiftEmuContext, barrier) == pointerFieldOffset(kBarrier) &&
+    offsetof(SiftEmuContext, outOfBounds) == pointerFieldOffset(kOutOfBounds) &&
+    offsetof(SiftEmuContext, device) == pointerFieldOffset(kDevice) &&
+    offsetof(SiftEmuContext, access) == pointerFieldOffset(kAccess) &&
+    offsetof(SiftEmuContext, warp) == pointerFieldOffset(kWarp) &&
+    offsetof(SiftEmuContext, bufferBytes) == pointerFieldOffset(kBufferBytes));
+static_assert(offsetof(SiftEmuContext, warpSize) ==
+                      pointerFieldOffset(kWarpSize) &&
+                  offsetof(SiftEmuContext, laneId) ==
+                      offsetof(SiftEmuContext, warpSize) + sizeof(uint32_t) &&
+                  sizeof(SiftEmuContext) ==
+                      pointerFieldOffset(kWarpSize) + 2 * sizeof(uint32_t),
+              "EmuAbi.h's SiftEmuContext and contextType() disagree");
+
+/// EmuAbi.h's access flags and warp kinds, as the i32 constants the
+/// kernels pass.
+constexpr int32_t kAccessWrite = kSiftEmuAccessWrite;
+constexpr int32_t kAccessWorkgroup = kSiftEmuAccessWorkgroup;
+constexpr int32_t kAccessAtomic = kSiftEmuAccessAtomic;
+constexpr int32_t kAccessReadsOld = kSiftEmuAccessReadsOld;
+constexpr int32_t kWarpSync = kSiftEmuWarpSync;
+constexpr int32_t kWarpBallot = kSiftEmuWarpBallot;
 
 constexpr unsigned kWorkgroupSpace = 3;
 /// The byte a thread's private memory holds before the kernel writes it

@@ -68,8 +68,7 @@ struct SiftEmuContext {
   SiftEmuOutOfBounds outOfBounds;
   void *device; ///< the emu device's own state (opaque to kernels)
   SiftEmuAccess access;
-  // Fields the target-lowered kernels use (kernels lowered before the GPU
-  // tail do not read them).
+  // The target-lowered kernels' warp operations and bounds checks.
   SiftEmuWarp warp;
   /// The bytes of each binding, in binding order (the bounds checks of the
   /// kernel's parameters).
