@@ -337,6 +337,28 @@ void fillSorted(HostTensor &t, bool descending, Rng &rng) {
   detail::sortFlat(t, descending);
 }
 
+/// The stream that fills an NMS box input of the mixed mode as a cluster
+/// grid instead (BoxMode::ClusterGrid), and the chance it does.
+constexpr uint64_t kClusterGridStream = 0x636c7573746572ull;
+constexpr double kClusterGridChance = 0.6;
+
+/// The stream that puts bf16 extremes into a plain bf16 input of the mixed
+/// mode, and the chance it does: -inf, the lowest finite value and huge
+/// negatives are what an order that takes bf16 for f16 (its exponent
+/// mask) gets wrong, and the modes above write them into few inputs.
+constexpr uint64_t kBf16ExtremeStream = 0x6266313665787472ull;
+constexpr double kBf16ExtremeChance = 0.5;
+
+/// Writes 1 to 3 bf16 extremes at random places of `t` (bf16, non-empty).
+void addBf16Extremes(HostTensor &t, Rng &rng) {
+  constexpr uint16_t kExtremes[] = {0xFF80, 0xFF80, 0xFF80, 0xFF7F, 0xFF7F,
+                                    0xFE80, 0x7F80, 0x7F7F};
+  const int64_t count = rng.uniform(1, 3);
+  for (int64_t i = 0; i < count; ++i)
+    setBits(t, rng.uniform(0, t.numElements() - 1),
+            kExtremes[rng.uniform(0, 7)]);
+}
+
 /// The sift.nms op whose operand `index` (0 boxes, 1 scores) is value `id`.
 const Op *nmsUsing(const Program &program, int id, size_t index) {
   for (const Op &op : program.ops) {
@@ -433,9 +455,18 @@ std::vector<HostTensor> generateInputs(const Program &program, InputMode mode,
     InputFill fill;
     if (const Op *nms = nmsUsing(program, id, 0)) {
       fill.role = InputFill::Role::NmsBoxes;
+      // The cluster grid's draws come from a stream of their own, after
+      // the table's fill, so that every other input is as it was.
+      Rng aim = rng.fork(kClusterGridStream);
       fill.boxMode = pickBoxMode(mode, rng);
       tensors.push_back(generateNmsBoxes(
           type, fill.boxMode, nms->centerPointBox, nms->iouThreshold, rng));
+      if (mode == InputMode::Mixed && aim.chance(kClusterGridChance)) {
+        fill.boxMode = BoxMode::ClusterGrid;
+        tensors.back() = generateNmsBoxes(type, fill.boxMode,
+                                          nms->centerPointBox,
+                                          nms->iouThreshold, aim);
+      }
       if (ordered)
         sortBoxes(tensors.back(), descending);
     } else if (const Op *nms = nmsUsing(program, id, 1)) {
@@ -446,7 +477,12 @@ std::vector<HostTensor> generateInputs(const Program &program, InputMode mode,
       if (ordered)
         detail::sortFlat(tensors.back(), descending);
     } else {
+      Rng extremes = rng.fork(kBf16ExtremeStream);
       tensors.push_back(generateInput(type, mode, rng));
+      if (type.elementType == ElementType::BF16 && mode == InputMode::Mixed &&
+          tensors.back().numElements() > 0 &&
+          extremes.chance(kBf16ExtremeChance))
+        addBf16Extremes(tensors.back(), extremes);
     }
     if (fills)
       (*fills)[i] = fill;

@@ -16,7 +16,10 @@
 //              row-major layout, hence ascending along EVERY dimension.
 //   reversed - the same in descending order.
 //   mixed    - each tensor picks one of the five modes above with the rng
-//              (weights uniform 3, ties 2, special 2, sorted 1, reversed 1).
+//              (weights uniform 3, ties 2, special 2, sorted 1, reversed 1);
+//              half of the bf16 tensors then get 1 to 3 extremes (-inf, the
+//              lowest finite, huge negatives, +inf, the largest) from a
+//              stream of their own.
 // f16 values are IEEE half bit patterns (round to nearest even from double).
 //
 // An input that is itself the boxes or the scores operand of a sift.nms (not
@@ -81,11 +84,22 @@ enum class BoxMode {
   ExactIou,   ///< disjoint pairs of small-integer boxes whose f32 IoU equals
               ///< iou_threshold bit for bit (ExactIou.h); when no pair does,
               ///< pairs with the nearest IoU below and above it
+  ClusterGrid, ///< clusters of small-integer boxes, each in a cell of a
+               ///< grid, every box a member of a cluster drawn at random
+               ///< (so clusters span the GPU mask's 64-box blocks): copies
+               ///< of the cluster's box moved by at most a unit a side
+               ///< (identical when that could take their IoU to the
+               ///< threshold), a quarter of the clusters an exact pair at
+               ///< the threshold (ExactIou.h), a quarter of corner-format
+               ///< members with swapped corners. In the mixed input mode,
+               ///< 3 of 5 NMS box inputs are filled so instead of by the
+               ///< table above (a stream of their own decides).
 };
 inline constexpr BoxMode kAllBoxModes[] = {
     BoxMode::Random,  BoxMode::Clustered,  BoxMode::Identical,
     BoxMode::Flipped, BoxMode::Degenerate, BoxMode::Huge,
-    BoxMode::Tiny,    BoxMode::NonFinite,  BoxMode::ExactIou};
+    BoxMode::Tiny,    BoxMode::NonFinite,  BoxMode::ExactIou,
+    BoxMode::ClusterGrid};
 
 /// How the scores [B, C, N] of a sift.nms are filled; "the threshold" t is
 /// score_threshold (0.0 when absent), and "t in the type" is the largest

@@ -91,8 +91,19 @@ int useSelected(ProgramBuilder &b, const NmsPolicy &np, int selected,
 /// before its first draw: whether a program gets one, and everything the
 /// pre-filter draws, leave the program's own draws untouched.
 constexpr uint64_t kPrefilterStream = 0x9E3779B97F4A7C15ull;
-/// The stream of the block-edge box counts (NmsPolicy::blockEdgeChance).
-constexpr uint64_t kBlockEdgeStream = 0xC2B2AE3D27D4EB4Full;
+/// The stream of the aim at the GPU algorithms' edges
+/// (NmsPolicy::aimWeights; it was the block-edge stream of before).
+constexpr uint64_t kAimStream = 0xC2B2AE3D27D4EB4Full;
+
+/// An aimed max_out for N candidates: N, N + 1..8, or in [N / 2, N]
+/// (room for a kept box at every block's edge).
+int64_t aimedMaxOutput(int64_t n, Rng &aim) {
+  switch (aim.pickWeighted({2, 1, 2})) {
+  case 0: return n;
+  case 1: return n + aim.uniform(1, 8);
+  default: return aim.uniform(std::max<int64_t>(1, n / 2), std::max<int64_t>(1, n));
+  }
+}
 
 /// A detection model's pre-filter in front of the op: the largest k in
 /// [1, N] of a per-box objectness input [B, N] (of the scores' type) give
@@ -101,16 +112,20 @@ constexpr uint64_t kBlockEdgeStream = 0xC2B2AE3D27D4EB4Full;
 /// the selected rows). The gathers' indices come from a top-k over the very
 /// dimension they gather, so they are in range by construction.
 void addPrefilter(ProgramBuilder &b, const NmsPolicy &np, int64_t maxElements,
-                  NmsShape &s, int &boxes, int &scores, Rng &rng) {
+                  NmsShape &s, int &boxes, int &scores, Rng &rng, Rng &aim) {
   const ElementType objectnessType =
       b.program().values[static_cast<size_t>(scores)].elementType;
   int objectness = b.addInput(TensorType{objectnessType, {s.batches, s.boxes}});
-  const int64_t k = rng.uniform(1, s.boxes);
+  int64_t k = rng.uniform(1, s.boxes);
+  if (s.aimed)
+    k = s.boxes; // The aimed N reaches the op.
   auto [values, indices] = b.addTopK(objectness, 1, k, /*largest=*/true);
   b.keepUnused(values);
   boxes = b.addGather(boxes, indices, 1);
   scores = b.addGather(scores, indices, 2);
   s.maxOutput = generateMaxOutput(np, k, rng);
+  if (s.aimed)
+    s.maxOutput = aimedMaxOutput(k, aim);
   const int64_t classes = s.batches * s.classes;
   const int64_t cap = std::max<int64_t>(maxElements, 4);
   if (s.maxOutput > 0 && s.maxOutput > cap / 3 / classes)
@@ -121,17 +136,30 @@ void addPrefilter(ProgramBuilder &b, const NmsPolicy &np, int64_t maxElements,
 } // namespace
 
 NmsShape generateNmsShape(const NmsPolicy &policy, int64_t maxElements,
-                          Rng &rng, Rng *edgeRng) {
+                          Rng &rng, Rng *aim) {
   const int64_t cap = std::max<int64_t>(maxElements, 4);
   NmsShape s;
   s.batches = positiveSize(policy.batchSizeWeights, policy.maxBatches, rng);
   s.classes = positiveSize(policy.classCountWeights, policy.maxClasses, rng);
   s.boxes = generateDimSize(policy.boxCountWeights,
                             std::max<int64_t>(0, policy.maxBoxes), rng);
-  if (edgeRng && edgeRng->chance(policy.blockEdgeChance))
-    s.boxes = std::min<int64_t>(std::max<int64_t>(0, policy.maxBoxes),
-                                64 * edgeRng->uniform(1, 4) +
-                                    edgeRng->uniform(-1, 1));
+  const int64_t maxBoxes = std::max<int64_t>(0, policy.maxBoxes);
+  switch (aim ? aim->pickWeighted(policy.aimWeights.data(),
+                                  policy.aimWeights.size())
+              : 0) {
+  case 1: // small
+    s.aimed = true;
+    s.boxes = std::min<int64_t>(maxBoxes, aim->uniform(16, 42));
+    break;
+  case 2: { // block edge
+    constexpr int64_t kBlocks[] = {1, 2, 3, 17, 18};
+    s.aimed = true;
+    s.boxes = std::min<int64_t>(maxBoxes, 64 * kBlocks[aim->uniform(0, 4)] +
+                                              aim->uniform(-1, 1));
+    break;
+  }
+  default: break;
+  }
   // boxes [B, N, 4] and scores [B, C, N] within the cap.
   auto inputsFit = [&] {
     return s.batches * s.boxes * 4 <= cap &&
@@ -141,6 +169,8 @@ NmsShape generateNmsShape(const NmsPolicy &policy, int64_t maxElements,
     if (!shrinkClassesOrBatches(s))
       s.boxes = cap / 4;
   s.maxOutput = generateMaxOutput(policy, s.boxes, rng);
+  if (s.aimed)
+    s.maxOutput = aimedMaxOutput(s.boxes, *aim);
   // selected [B * C * max_out, 3] within the cap.
   auto rows = [&] {
     return s.batches * s.classes * std::max<int64_t>(s.maxOutput, 0);
@@ -190,16 +220,21 @@ std::optional<float> generateScoreThreshold(const NmsPolicy &policy, Rng &rng) {
 
 Program generateNmsProgram(const Policy &policy, Rng &rng) {
   Rng prefilterRng = rng.fork(kPrefilterStream);
-  Rng edgeRng = rng.fork(kBlockEdgeStream);
+  Rng aim = rng.fork(kAimStream);
   ProgramBuilder b(policy, rng);
   const NmsPolicy &np = policy.nms;
 
   const int64_t maxElements =
       std::min(policy.shapes.maxElements, np.maxElements);
-  NmsShape s = generateNmsShape(np, maxElements, rng, &edgeRng);
+  NmsShape s = generateNmsShape(np, maxElements, rng, &aim);
   ElementType boxType = pickBoxType(b, np.boxTypeWeights);
   ElementType scoreType = pickBoxType(b, np.scoreTypeWeights);
   float iou = generateIouThreshold(np, rng);
+  // An aimed threshold of 1 would suppress nothing: an exact pair's IoU.
+  for (int tries = 0; s.aimed && iou >= 1.0f && tries < 8; ++tries)
+    iou = iouOf(randomIntBoxPair(aim));
+  if (s.aimed && iou >= 1.0f)
+    iou = 0.5f;
   std::optional<float> scoreThreshold = generateScoreThreshold(np, rng);
   bool center = rng.chance(np.centerPointBoxChance);
 
@@ -216,8 +251,7 @@ Program generateNmsProgram(const Policy &policy, Rng &rng) {
   if (policy.allowInexactKeys && rng.chance(np.sigmoidChance))
     scores = b.addElementwise(EwKind::Sigmoid, {scores}, scoreType);
   if (s.boxes >= 1 && prefilterRng.chance(np.prefilterChance))
-    addPrefilter(b, np, maxElements, s, boxes, scores,
-                 prefilterRng);
+    addPrefilter(b, np, maxElements, s, boxes, scores, prefilterRng, aim);
 
   auto [selected, count] =
       b.addNms(boxes, scores, s.maxOutput, iou, scoreThreshold, center);

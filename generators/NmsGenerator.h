@@ -38,13 +38,15 @@ Program generateNmsProgram(const Policy &policy, Rng &rng);
 /// classes, boxes], selected [batches * classes * max(maxOutput, 0), 3].
 struct NmsShape {
   int64_t batches = 1, classes = 1, boxes = 0, maxOutput = 0;
+  /// Aimed at the GPU algorithms' edges (NmsPolicy::aimWeights).
+  bool aimed = false;
 };
 
 /// Sizes drawn from `policy` (NmsPolicy's weights), every tensor within
-/// `maxElements` elements; `edgeRng`, when given, may put N at a 64-box
-/// block's edge (NmsPolicy::blockEdgeChance) with draws of its own.
+/// `maxElements` elements; `aim`, when given, may aim N and max_out at the
+/// GPU algorithms' edges (NmsPolicy::aimWeights) with draws of its own.
 NmsShape generateNmsShape(const NmsPolicy &policy, int64_t maxElements,
-                          Rng &rng, Rng *edgeRng = nullptr);
+                          Rng &rng, Rng *aim = nullptr);
 
 /// An iou_threshold in [0, 1] drawn from NmsPolicy::iouThresholdWeights.
 float generateIouThreshold(const NmsPolicy &policy, Rng &rng);

@@ -33,6 +33,7 @@ std::string_view toString(BoxMode mode) {
   case BoxMode::Tiny: return "tiny";
   case BoxMode::NonFinite: return "non-finite";
   case BoxMode::ExactIou: return "exact-iou";
+  case BoxMode::ClusterGrid: return "cluster-grid";
   }
   return "?";
 }
@@ -399,6 +400,65 @@ void fillExactIouBoxes(HostTensor &t, int64_t batches, int64_t n, bool center,
   }
 }
 
+/// Clusters in the cells of a grid (BoxMode::ClusterGrid). A cluster's box
+/// has sides of 4 to 8 units; a member moved by at most a unit a side
+/// keeps an IoU of at least ((s - 2) / (s + 2))^2 with it, so members move
+/// only while that bound is above the threshold.
+void fillClusterGridBoxes(HostTensor &t, int64_t batches, int64_t n,
+                          bool center, float threshold, Rng &rng) {
+  const std::vector<IntBoxPair> pairs = pairsNearIou(threshold);
+  // In center format every length is doubled: centers stay integers.
+  const int32_t scale = center ? 2 : 1;
+  const int64_t cell = (2 * kMaxExactIouSide + 2) * scale;
+  struct Cluster {
+    std::array<std::array<int32_t, 4>, 2> boxes; // one box twice, or a pair
+    bool moves = false;
+  };
+  for (int64_t b = 0; b < batches; ++b) {
+    // Two boxes a cluster up to one: many clusters suppress within
+    // themselves, few leave long runs of suppressed boxes.
+    const int64_t most = std::max<int64_t>(1, n / 2);
+    const int64_t clusters = std::min<int64_t>(
+        most, int64_t{1} << rng.uniform(0, 63 - __builtin_clzll(
+                                                  static_cast<uint64_t>(most))));
+    int64_t columns = 1;
+    while (columns * columns < clusters)
+      ++columns;
+    std::vector<Cluster> pool(static_cast<size_t>(clusters));
+    for (Cluster &c : pool) {
+      if (rng.chance(0.25)) {
+        c.boxes = cornersOf(pairs.empty() ? randomIntBoxPair(rng)
+                                          : rng.pick(pairs));
+        continue;
+      }
+      const int32_t h = static_cast<int32_t>(rng.uniform(4, 8));
+      const int32_t w = static_cast<int32_t>(rng.uniform(4, 8));
+      c.boxes[0] = c.boxes[1] = {1, 1, 1 + h, 1 + w};
+      const double side = std::min(h, w);
+      const double bound = (side - 2) / (side + 2);
+      c.moves = bound * bound > threshold;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t which = rng.uniform(0, clusters - 1);
+      const Cluster &c = pool[static_cast<size_t>(which)];
+      std::array<int32_t, 4> box = c.boxes[static_cast<size_t>(rng.uniform(0, 1))];
+      if (c.moves)
+        for (int32_t &v : box)
+          v += static_cast<int32_t>(rng.uniform(-1, 1));
+      const int64_t baseY = (which / columns) * cell;
+      const int64_t baseX = (which % columns) * cell;
+      Corners corners;
+      corners.y1 = static_cast<double>(baseY + scale * box[0]);
+      corners.x1 = static_cast<double>(baseX + scale * box[1]);
+      corners.y2 = static_cast<double>(baseY + scale * box[2]);
+      corners.x2 = static_cast<double>(baseX + scale * box[3]);
+      if (!center && rng.chance(0.25))
+        corners = flip(corners, rng);
+      writeBox(t, b * n + i, corners, center);
+    }
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Scores.
 //===----------------------------------------------------------------------===//
@@ -556,6 +616,9 @@ HostTensor generateNmsBoxes(const TensorType &type, BoxMode mode,
     break;
   case BoxMode::ExactIou:
     fillExactIouBoxes(t, batches, n, centerPointBox, iouThreshold, rng);
+    break;
+  case BoxMode::ClusterGrid:
+    fillClusterGridBoxes(t, batches, n, centerPointBox, iouThreshold, rng);
     break;
   }
   return t;

@@ -139,6 +139,21 @@ struct TopKPolicy {
   double sigmoidChance = 0.3;
   /// Weights of: both results used, values only, indices only.
   std::array<unsigned, 3> useWeights = {2, 1, 1};
+  /// Chance that a top-k program is aimed at the select algorithms' edges
+  /// (TopkGenerator.cpp, from a stream of its own): the top-k works along
+  /// the innermost dimension, of an edge size (m * 2^j - 1, m * 2^j or
+  /// m * 2^j + 1 for 2^j in 16..1024 and m in 1..4, whole tiles twice as
+  /// often: whole and partial tiles, chunks, warps and radix bins), with
+  /// an edge k, and its indices are used.
+  double edgeChance = 0.7;
+  /// Weights of an aimed top-k's k: 1, 2..8, 9..32, 33..min(256, n - 1).
+  std::array<unsigned, 4> edgeKWeights = {2, 3, 2, 1};
+  /// Chance that an aimed top-k's input is bf16 (with Policy::allowBf16).
+  double edgeBf16Chance = 0.15;
+  /// Chance that an aimed program also takes a second top-k of the same
+  /// input, in the other direction with an edge k of its own, both results
+  /// returned.
+  double secondTopkChance = 0.7;
 };
 
 /// sift.nms choices (NmsGenerator.h). Sizes: boxes [B, N, 4], scores
@@ -162,10 +177,16 @@ struct NmsPolicy {
                                                                 1, 1, 1};
   std::array<unsigned, kNumDimSizeClasses> boxCountWeights = {1, 2, 3, 3,
                                                               2, 1, 2};
-  /// Chance that N is instead at the edge of the GPU NMS's 64-candidate
-  /// blocks (mask_blocks): 64 q - 1, 64 q or 64 q + 1 for q in 1..4. Drawn
-  /// from a stream of its own (NmsGenerator.cpp), like the pre-filter.
-  double blockEdgeChance = 0.15;
+  /// Weights of an NMS program's aim at the GPU algorithms' edges, drawn
+  /// from a stream of its own (NmsGenerator.cpp), like the pre-filter:
+  /// none; small (N in 16..42: rows whose score sort fits a tileandfuse
+  /// thread's private memory); block edge (N = 64 q - 1, 64 q or 64 q + 1
+  /// for q in 1..3 and 17..18: a 64-candidate mask block's last bit, last
+  /// word and last block, and rows past 1,024 candidates, which only the
+  /// mask algorithms take). An aimed program draws max_out again (N, N + 1
+  /// to N + 8, or in [N / 2, N]), gets an IoU threshold below 1, and its
+  /// pre-filter keeps all N boxes.
+  std::array<unsigned, 3> aimWeights = {2, 4, 4};
   /// Weights of max_output_boxes_per_class = 0, 1, N, small (2..8), any in
   /// [0, N], above N (N + 1..8 or 2N + 1), negative (-1, -7, INT64_MIN).
   std::array<unsigned, 7> maxOutputWeights = {2, 2, 2, 3, 2, 1, 1};

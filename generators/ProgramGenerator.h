@@ -25,7 +25,14 @@ namespace sift::gen {
 /// seeds now give a top-k and two gathers before the sift.nms (the other
 /// programs and their data are those of version 2: the pre-filter draws from
 /// a stream of its own).
-inline constexpr int kGeneratorVersion = 3;
+///
+/// 4: aims at the GPU algorithms' edges, each from a stream of its own
+/// (TopKPolicy::edgeChance, NmsPolicy::aimWeights, the mixed input mode's
+/// cluster-grid boxes and bf16 extremes): aimed top-k and NMS programs take
+/// other sizes, k, max_out and thresholds and some a second top-k; the
+/// programs that are not aimed, and sort programs, are those of version 3,
+/// and their data too unless they hold bf16 or NMS box inputs.
+inline constexpr int kGeneratorVersion = 4;
 
 /// A random program of a family drawn from policy.familyWeights. The result
 /// passes validate().

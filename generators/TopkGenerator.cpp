@@ -13,6 +13,55 @@
 
 namespace sift::gen {
 
+namespace {
+
+/// The stream of the edge aim (TopKPolicy::edgeChance), forked from the
+/// program's engine before its first draw: an aimed program overrides some
+/// of the main stream's draws, never skips one, so the programs that are
+/// not aimed are those of before.
+constexpr uint64_t kTopkEdgeStream = 0xD6E8FEB86659FD93ull;
+
+/// An edge size of at most `maxSize` (TopKPolicy::edgeChance); at least 2.
+/// Whole tiles (d = 0) are drawn twice as often as each partial one: a
+/// split's chunks must divide the row.
+int64_t edgeSize(int64_t maxSize, Rng &aim) {
+  std::vector<int64_t> sizes;
+  for (int64_t tile = 16; tile <= 1024; tile *= 2)
+    for (int64_t m = 1; m <= 4; ++m)
+      for (int64_t d : {-1, 0, 0, 1})
+        if (m * tile + d <= maxSize)
+          sizes.push_back(m * tile + d);
+  return sizes.empty() ? std::max<int64_t>(std::min<int64_t>(2, maxSize), 0)
+                       : aim.pick(sizes);
+}
+
+/// An edge k for a row of `n` (TopKPolicy::edgeKWeights), in [1, n].
+int64_t edgeK(const TopKPolicy &policy, int64_t n, Rng &aim) {
+  if (n <= 1)
+    return n;
+  switch (aim.pickWeighted(policy.edgeKWeights.data(),
+                           policy.edgeKWeights.size())) {
+  case 0: return 1;
+  case 1: return aim.uniform(2, std::min<int64_t>(8, n));
+  case 2: return aim.uniform(std::min<int64_t>(9, n), std::min<int64_t>(32, n));
+  default:
+    return aim.uniform(std::min<int64_t>(33, n - 1),
+                       std::max<int64_t>(1, std::min<int64_t>(256, n - 1)));
+  }
+}
+
+/// Aims `shape` at the edges: the innermost dimension does the work, at an
+/// edge size, and no other dimension is empty.
+void aimShape(const ShapePolicy &policy, ShapeChoice &shape, Rng &aim) {
+  shape.dimension = static_cast<int64_t>(shape.shape.size()) - 1;
+  for (int64_t &d : shape.shape)
+    d = std::max<int64_t>(d, 1);
+  shape.shape.back() = edgeSize(policy.maxWorkDimSize, aim);
+  capElements(shape.shape, shape.dimension, policy.maxElements);
+}
+
+} // namespace
+
 int64_t generateK(const TopKPolicy &policy, int64_t n, Rng &rng) {
   if (n <= 0)
     return 0;
@@ -26,12 +75,18 @@ int64_t generateK(const TopKPolicy &policy, int64_t n, Rng &rng) {
 }
 
 Program generateTopkProgram(const Policy &policy, Rng &rng) {
+  Rng aim = rng.fork(kTopkEdgeStream);
   ProgramBuilder b(policy, rng);
   const TopKPolicy &tp = policy.topk;
+  const bool aimed = aim.chance(tp.edgeChance);
 
   ShapeChoice shape = generateShape(policy.shapes, rng);
+  if (aimed)
+    aimShape(policy.shapes, shape, aim);
   const int64_t dim = shape.dimension;
   ElementType type = b.pickType(tp.inputTypeWeights);
+  if (aimed && policy.allowBf16 && aim.chance(tp.edgeBf16Chance))
+    type = ElementType::BF16;
 
   int input = b.produce(TensorType{type, shape.shape}, {},
                         /*exactOnly=*/!policy.allowInexactKeys);
@@ -40,10 +95,15 @@ Program generateTopkProgram(const Policy &policy, Rng &rng) {
 
   int64_t n = shape.shape[static_cast<size_t>(dim)];
   int64_t k = generateK(tp, n, rng);
+  if (aimed)
+    k = edgeK(tp, n, aim);
   bool largest = rng.chance(tp.largestChance);
   auto [values, indices] = b.addTopK(input, dim, k, largest);
 
-  switch (rng.pickWeighted(tp.useWeights.data(), tp.useWeights.size())) {
+  size_t use = rng.pickWeighted(tp.useWeights.data(), tp.useWeights.size());
+  if (aimed && use == 1)
+    use = 0; // The indices say where a kernel took each value from.
+  switch (use) {
   case 0: // both
     b.addOutput(b.maybeSlice(b.consume(values)));
     b.addOutput(b.maybeSlice(b.consume(indices)));
@@ -58,6 +118,13 @@ Program generateTopkProgram(const Policy &policy, Rng &rng) {
     break;
   }
   b.maybeAddExtraOutput();
+  // Last, so that every op before it (and its config draw) is as it was.
+  if (aimed && n >= 2 && aim.chance(tp.secondTopkChance)) {
+    auto [values2, indices2] =
+        b.addTopK(input, dim, edgeK(tp, n, aim), !largest);
+    b.addOutput(values2);
+    b.addOutput(indices2);
+  }
   return b.take();
 }
 

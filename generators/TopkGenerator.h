@@ -4,7 +4,10 @@
 // dimension, k from 0 to n (0, 1, n and small k favoured), largest or
 // smallest, sometimes a sigmoid right before it (as in detection models),
 // and values only, indices only or both used afterwards, with the same
-// producers, consumers and slices as the sort family.
+// producers, consumers and slices as the sort family. Most programs are
+// aimed at the GPU selects' edges (TopKPolicy::edgeChance): the innermost
+// dimension at whole and partial tiles, an edge k, sometimes bf16 and a
+// second top-k of the same input in the other direction.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -130,7 +130,8 @@ sift::LoweringConfigAttr nmsThreadConfig(MLIRContext *context,
 sift::LoweringConfigAttr sift::nmsConfig(NmsPerClassOp nms, Pipeline kind,
                                          ArrayRef<int64_t> domain,
                                          int64_t maxWorkgroupMemory,
-                                         bool random, ConfigRng &rng) {
+                                         bool random, ConfigRng &rng,
+                                         ConfigRng *aim) {
   MLIRContext *context = nms->getContext();
   int64_t n =
       cast<ShapedType>(nms.getSortedScores().getType()).getDimSize(2);
@@ -172,7 +173,19 @@ sift::LoweringConfigAttr sift::nmsConfig(NmsPerClassOp nms, Pipeline kind,
     choices.push_back(sift::Algorithm::WorkgroupRow);
   if (walk <= kLongestIouWalk || choices.empty())
     choices.push_back(sift::Algorithm::RowPerThread);
-  switch (choices[rng.below(choices.size())]) {
+  sift::Algorithm drawn = choices[rng.below(choices.size())];
+  // The aim (its own stream, after the main draw): four in five draws
+  // that did not take a mask take one, and a mask_tiles tile of one row
+  // (which has no last row) becomes 2 to kRandomMaskTileRows rows. The
+  // masks' blocks and tiles are where the GPU NMS's edges are.
+  bool aimed = aim && (mask || tiles) && aim->below(5) < 4;
+  if (aimed && drawn != sift::Algorithm::MaskBlocks &&
+      drawn != sift::Algorithm::MaskTiles)
+    drawn = mask && tiles ? (aim->below(2) ? sift::Algorithm::MaskTiles
+                                           : sift::Algorithm::MaskBlocks)
+            : mask        ? sift::Algorithm::MaskBlocks
+                          : sift::Algorithm::MaskTiles;
+  switch (drawn) {
   case sift::Algorithm::MaskBlocks: return mask;
   case sift::Algorithm::MaskTiles: {
     // Tiles of more than kRandomMaskTileRows rows are drawn again (a
@@ -182,6 +195,8 @@ sift::LoweringConfigAttr sift::nmsConfig(NmsPerClassOp nms, Pipeline kind,
     int64_t tileRows = randomPowerOfTwo(1, sift::kNmsBlock, rng);
     if (tileRows > sift::kRandomMaskTileRows)
       tileRows = randomPowerOfTwo(1, sift::kRandomMaskTileRows, rng);
+    if (aimed && tileRows == 1)
+      tileRows = randomPowerOfTwo(2, sift::kRandomMaskTileRows, *aim);
     while (!sift::maskTilesGridFits(rowsOf(domain), n, tileRows))
       tileRows *= 2;
     return maskTilesConfig(context, domain, n, mask, tileRows);

@@ -21,10 +21,11 @@ namespace sift {
 /// give each (batch, class) a workgroup that builds its mask and walks it
 /// alone (workgroup_row); otherwise one (batch, class) per thread, its
 /// selection in place. `maxWorkgroupMemory`: the chip's budget in bytes;
-/// `random`: draw among what fits (--random-config) from `rng`.
+/// `random`: draw among what fits (--random-config) from `rng`, the draw
+/// then aimed at the masks' edges from `aim` when given (NmsConfigs.cpp).
 LoweringConfigAttr nmsConfig(NmsPerClassOp nms, Pipeline kind,
                              llvm::ArrayRef<int64_t> domain,
                              int64_t maxWorkgroupMemory, bool random,
-                             ConfigRng &rng);
+                             ConfigRng &rng, ConfigRng *aim = nullptr);
 
 } // namespace sift

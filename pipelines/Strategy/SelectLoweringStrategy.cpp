@@ -176,6 +176,13 @@ constexpr uint64_t kMatchStream = 0x6d61746368ULL;
 /// Mixed into the seed of the stream that gives drawn radix selects a
 /// row a workgroup (the one-launch form).
 constexpr uint64_t kFusedStream = 0x6675736564ULL;
+/// Mixed into the seed of the stream that aims drawn configs at the
+/// algorithms whose edges the main stream's uniform draw rarely reaches
+/// (see aimedAlgorithm).
+constexpr uint64_t kAimStream = 0x61696d6564ULL;
+
+/// The share (of 5) of drawn configs aimedAlgorithm aims.
+constexpr int64_t kAimedOfFive = 4;
 
 struct SelectLoweringStrategyPass final
     : sift::impl::SelectLoweringStrategyBase<SelectLoweringStrategyPass> {
@@ -185,6 +192,8 @@ struct SelectLoweringStrategyPass final
   ConfigRng matchRng{0};
   /// The one-launch radix_select's own stream (see rowConfig).
   ConfigRng fusedRng{0};
+  /// The aim's own stream (see aimedAlgorithm).
+  ConfigRng aimRng{0};
 
   /// What a sort or top-k row may take: the algorithms that fit, the
   /// default last, and what the choice among them needs.
@@ -343,7 +352,8 @@ struct SelectLoweringStrategyPass final
     MLIRContext *context = op->getContext();
     bool random = randomSeed >= 0;
     if (auto nms = dyn_cast<sift::NmsPerClassOp>(op))
-      return sift::nmsConfig(nms, kind, domain, maxWorkgroupMemory, random, rng);
+      return sift::nmsConfig(nms, kind, domain, maxWorkgroupMemory, random, rng,
+                             &aimRng);
     if (!isa<sift::SortOp, sift::TopkOp>(op))
       return random ? randomConfig(context, domain,
                                    sift::Algorithm::Elementwise, rng)
@@ -353,7 +363,76 @@ struct SelectLoweringStrategyPass final
     RowChoices choices = rowChoices(op, kind, row, random);
     sift::Algorithm algorithm =
         chooseRowAlgorithm(op, kind, row, choices, rng);
-    return rowConfig(kind, domain, row, choices, algorithm, rng);
+    sift::LoweringConfigAttr config =
+        rowConfig(kind, domain, row, choices, algorithm, rng);
+    // The aim overrides a draw after it was made, so the main stream's
+    // draws (every op's algorithm and sizes) are those of before it.
+    if (random)
+      if (std::optional<sift::Algorithm> aimed =
+              aimedAlgorithm(op, row, choices, algorithm))
+        return rowConfig(kind, domain, row, choices, *aimed, aimRng);
+    return config;
+  }
+
+  /// A random config's aim, from a stream of its own: four draws in five
+  /// of a top-k that did not draw a select take one (split_select 12,
+  /// register_select 4, radix_select 2 where they fit; only split_select
+  /// when k = 1, whose per-chunk top-k's are a thread's, as the rows that
+  /// drew a thread's algorithm); those of bf16 keys take a radix algorithm
+  /// (their order bits are bf16's own); an NMS's score sort takes a
+  /// thread's private memory where it fits (nmsConfig aims the NMS
+  /// itself). Without it, a top-k's select is one
+  /// of five to seven algorithms that fit, and long-row top-k's of k in
+  /// [1, 256] are a fifth of a campaign's top-k's: a 150-case mix drew
+  /// radix_select in 6 of its 300 runs, register_select and split_select
+  /// in 2 each. nullopt: the drawn algorithm stays.
+  std::optional<sift::Algorithm> aimedAlgorithm(Operation *op,
+                                                const RowShape &row,
+                                                const RowChoices &choices,
+                                                sift::Algorithm drawn) {
+    auto fits = [&](sift::Algorithm a) {
+      return llvm::is_contained(choices.algorithms, a);
+    };
+    using sift::Algorithm;
+    bool bf16 = getElementTypeOrSelf(op->getOperand(0).getType()).isBF16();
+    SmallVector<std::pair<Algorithm, int64_t>> weighted;
+    bool topk = isa<sift::TopkOp>(op);
+    if (bf16) {
+      for (Algorithm a : {Algorithm::RadixSelect, Algorithm::RadixSort,
+                          Algorithm::RadixOnesweep})
+        if (fits(a))
+          weighted.push_back({a, 1});
+    } else if (isa<sift::SortOp>(op) &&
+               llvm::any_of(op->getUsers(), [](Operation *user) {
+                 return isa<sift::NmsPerClassOp>(user);
+               })) {
+      // An NMS's score sort: tileandfuse keeps a short one in a thread's
+      // private memory (NmsPerClass's decomposition, DecomposeNms.cpp).
+      if (fits(Algorithm::PrivateRow))
+        weighted.push_back({Algorithm::PrivateRow, 1});
+    } else if (topk) {
+      if (fits(Algorithm::SplitSelect))
+        weighted.push_back({Algorithm::SplitSelect, 12});
+      if (row.k != 1 && fits(Algorithm::RegisterSelect))
+        weighted.push_back({Algorithm::RegisterSelect, 4});
+      if (row.k != 1 && fits(Algorithm::RadixSelect))
+        weighted.push_back({Algorithm::RadixSelect, 2});
+    }
+    if (weighted.empty() ||
+        llvm::any_of(weighted, [&](auto &w) { return w.first == drawn; }) ||
+        (drawn == Algorithm::RadixMatch && bf16) ||
+        aimRng.below(5) >= kAimedOfFive)
+      return std::nullopt;
+    int64_t total = 0;
+    for (auto &w : weighted)
+      total += w.second;
+    int64_t pick = aimRng.below(total);
+    for (auto &w : weighted) {
+      if (pick < w.second)
+        return w.first;
+      pick -= w.second;
+    }
+    return std::nullopt;
   }
 
   /// The sizes of `algorithm` for rows `row` over `domain`: the defaults,
@@ -515,6 +594,7 @@ struct SelectLoweringStrategyPass final
     ConfigRng rng{static_cast<uint64_t>(randomSeed)};
     matchRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kMatchStream};
     fusedRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kFusedStream};
+    aimRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kAimStream};
     OpBuilder b(context);
     // Configs given with the module (sift.forced_configs: `harness compile
     // --config`, a case folder's lowering record): the ops that get one

@@ -414,7 +414,10 @@ TEST(NmsGenerator, CoversTheRanges) {
                            "count only",
                            "first rows",
                            "other slice"})
-    EXPECT_GE(seen[name], 10) << name;
+    // Aimed programs (NmsPolicy::aimWeights) take their own N: the main
+    // draw's largest N reach fewer programs.
+    EXPECT_GE(seen[name], std::string_view(name) == "n >= 4000" ? 3 : 10)
+        << name;
 }
 
 TEST(NmsInputs, EveryModeUnderMixedAndTheDocumentedMapping) {
@@ -483,18 +486,38 @@ TEST(NmsInputs, EveryModeUnderMixedAndTheDocumentedMapping) {
 }
 
 TEST(NmsInputs, ProgramsWithoutNmsKeepTheirInputs) {
-  // Sort and top-k programs draw exactly what generateInput draws per input.
+  // Sort and top-k programs draw exactly what generateInput draws per input;
+  // a bf16 input may then hold 1 to 3 bf16 extremes in place of its values.
+  const std::set<uint16_t> extremes = {0xFF80, 0xFF7F, 0xFE80, 0x7F80, 0x7F7F};
   Policy policy;
   policy.familyWeights = {1, 1, 0};
-  for (uint64_t seed = 0; seed < 100; ++seed) {
+  int withExtremes = 0;
+  for (uint64_t seed = 0; seed < 200; ++seed) {
     Program p = generateProgram(policy, seed);
     Rng rng = Rng(seed).fork(kInputStream);
-    std::vector<HostTensor> expected;
-    for (int id : p.inputs)
-      expected.push_back(generateInput(p.values[static_cast<size_t>(id)],
-                                       InputMode::Mixed, rng));
-    EXPECT_EQ(generateInputs(p, InputMode::Mixed, seed), expected);
+    std::vector<HostTensor> got = generateInputs(p, InputMode::Mixed, seed);
+    ASSERT_EQ(got.size(), p.inputs.size());
+    for (size_t i = 0; i < p.inputs.size(); ++i) {
+      HostTensor expected = generateInput(
+          p.values[static_cast<size_t>(p.inputs[i])], InputMode::Mixed, rng);
+      if (expected.type != ElementType::BF16) {
+        EXPECT_EQ(got[i], expected) << "seed " << seed;
+        continue;
+      }
+      ASSERT_EQ(got[i].shape, expected.shape);
+      int changed = 0;
+      for (int64_t e = 0; e < expected.numElements(); ++e) {
+        uint16_t bits = got[i].get<uint16_t>(e);
+        if (bits == expected.get<uint16_t>(e))
+          continue;
+        ++changed;
+        EXPECT_TRUE(extremes.count(bits)) << "seed " << seed << ": " << bits;
+      }
+      EXPECT_LE(changed, 3) << "seed " << seed;
+      withExtremes += changed > 0;
+    }
   }
+  EXPECT_GE(withExtremes, 5);
 }
 
 TEST(NmsInputs, ExactIouPairsHitTheThresholdBitForBit) {
