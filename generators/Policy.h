@@ -125,6 +125,11 @@ struct SortPolicy {
   double iotaI32Chance = 0.15;
   /// Chance that only a (non-empty) subset of the results is used.
   double dropResultsChance = 0.35;
+  /// Chance that a sort is aimed at the GPU sorts' edges (SortGenerator.cpp,
+  /// from a stream of its own): it works along the innermost dimension at
+  /// an edge size (ShapeGenerator.h's edgeSize: whole and partial tiles,
+  /// warps and radix bins).
+  double edgeChance = 0.5;
 };
 
 /// sift.topk choices.
@@ -147,7 +152,7 @@ struct TopKPolicy {
   /// an edge k, and its indices are used.
   double edgeChance = 0.7;
   /// Weights of an aimed top-k's k: 1, 2..8, 9..32, 33..min(256, n - 1).
-  std::array<unsigned, 4> edgeKWeights = {2, 3, 2, 1};
+  std::array<unsigned, 4> edgeKWeights = {3, 3, 2, 1};
   /// Chance that an aimed top-k's input is bf16 (with Policy::allowBf16).
   double edgeBf16Chance = 0.15;
   /// Chance that an aimed program also takes a second top-k of the same

@@ -100,6 +100,27 @@ void capElements(std::vector<int64_t> &shape, int64_t keep,
   }
 }
 
+int64_t edgeSize(int64_t maxSize, Rng &aim) {
+  // Whole tiles (d = 0) twice as often as each partial one: a split's
+  // chunks must divide the row.
+  std::vector<int64_t> sizes;
+  for (int64_t tile = 16; tile <= 1024; tile *= 2)
+    for (int64_t m = 1; m <= 4; ++m)
+      for (int64_t d : {-1, 0, 0, 1})
+        if (m * tile + d <= maxSize)
+          sizes.push_back(m * tile + d);
+  return sizes.empty() ? std::max<int64_t>(std::min<int64_t>(2, maxSize), 0)
+                       : aim.pick(sizes);
+}
+
+void aimShape(const ShapePolicy &policy, ShapeChoice &shape, Rng &aim) {
+  shape.dimension = static_cast<int64_t>(shape.shape.size()) - 1;
+  for (int64_t &d : shape.shape)
+    d = std::max<int64_t>(d, 1);
+  shape.shape.back() = edgeSize(policy.maxWorkDimSize, aim);
+  capElements(shape.shape, shape.dimension, policy.maxElements);
+}
+
 ShapeChoice generateShape(const ShapePolicy &policy, Rng &rng) {
   int64_t maxRank = std::clamp<int64_t>(policy.maxRank, 1,
                                         int64_t(policy.rankWeights.size()));

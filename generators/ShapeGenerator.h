@@ -40,6 +40,16 @@ ShapeChoice generateShape(const ShapePolicy &policy, Rng &rng);
 void capElements(std::vector<int64_t> &shape, int64_t keep,
                  int64_t maxElements);
 
+/// An edge size of at most `maxSize`, at least 2 where it can be:
+/// m * 2^j - 1, m * 2^j (twice as often) or m * 2^j + 1 for 2^j in 16..1024
+/// and m in 1..4, the whole and partial tiles, chunks, warps and radix bins
+/// of the GPU algorithms.
+int64_t edgeSize(int64_t maxSize, Rng &aim);
+
+/// Aims `shape` at the edges: its innermost dimension does the work, at an
+/// edge size, no other dimension is empty, and the element cap holds.
+void aimShape(const ShapePolicy &policy, ShapeChoice &shape, Rng &aim);
+
 /// True when `n` is prime (support/Shape.h).
 using sift::isPrime;
 

@@ -32,11 +32,20 @@ ComparatorKind pickComparator(const SortPolicy &policy, ElementType keyType,
 
 } // namespace
 
+/// The stream of the edge aim (SortPolicy::edgeChance), forked from the
+/// program's engine before its first draw: an aimed program overrides the
+/// main stream's shape, never skips a draw, so the programs that are not
+/// aimed are those of before.
+constexpr uint64_t kSortEdgeStream = 0x8CB92BA72F3D8DD7ull;
+
 Program generateSortProgram(const Policy &policy, Rng &rng) {
+  Rng aim = rng.fork(kSortEdgeStream);
   ProgramBuilder b(policy, rng);
   const SortPolicy &sp = policy.sort;
 
   ShapeChoice shape = generateShape(policy.shapes, rng);
+  if (aim.chance(sp.edgeChance))
+    aimShape(policy.shapes, shape, aim);
   const int64_t dim = shape.dimension;
   ElementType keyType = b.pickType(sp.keyTypeWeights);
 

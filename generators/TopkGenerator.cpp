@@ -21,20 +21,6 @@ namespace {
 /// not aimed are those of before.
 constexpr uint64_t kTopkEdgeStream = 0xD6E8FEB86659FD93ull;
 
-/// An edge size of at most `maxSize` (TopKPolicy::edgeChance); at least 2.
-/// Whole tiles (d = 0) are drawn twice as often as each partial one: a
-/// split's chunks must divide the row.
-int64_t edgeSize(int64_t maxSize, Rng &aim) {
-  std::vector<int64_t> sizes;
-  for (int64_t tile = 16; tile <= 1024; tile *= 2)
-    for (int64_t m = 1; m <= 4; ++m)
-      for (int64_t d : {-1, 0, 0, 1})
-        if (m * tile + d <= maxSize)
-          sizes.push_back(m * tile + d);
-  return sizes.empty() ? std::max<int64_t>(std::min<int64_t>(2, maxSize), 0)
-                       : aim.pick(sizes);
-}
-
 /// An edge k for a row of `n` (TopKPolicy::edgeKWeights), in [1, n].
 int64_t edgeK(const TopKPolicy &policy, int64_t n, Rng &aim) {
   if (n <= 1)
@@ -48,16 +34,6 @@ int64_t edgeK(const TopKPolicy &policy, int64_t n, Rng &aim) {
     return aim.uniform(std::min<int64_t>(33, n - 1),
                        std::max<int64_t>(1, std::min<int64_t>(256, n - 1)));
   }
-}
-
-/// Aims `shape` at the edges: the innermost dimension does the work, at an
-/// edge size, and no other dimension is empty.
-void aimShape(const ShapePolicy &policy, ShapeChoice &shape, Rng &aim) {
-  shape.dimension = static_cast<int64_t>(shape.shape.size()) - 1;
-  for (int64_t &d : shape.shape)
-    d = std::max<int64_t>(d, 1);
-  shape.shape.back() = edgeSize(policy.maxWorkDimSize, aim);
-  capElements(shape.shape, shape.dimension, policy.maxElements);
 }
 
 } // namespace

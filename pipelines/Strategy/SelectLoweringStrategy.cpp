@@ -376,9 +376,10 @@ struct SelectLoweringStrategyPass final
 
   /// A random config's aim, from a stream of its own: four draws in five
   /// of a top-k that did not draw a select take one (split_select 12,
-  /// register_select 4, radix_select 2 where they fit; only split_select
-  /// when k = 1, whose per-chunk top-k's are a thread's, as the rows that
-  /// drew a thread's algorithm); those of bf16 keys take a radix algorithm
+  /// register_select 4, radix_select 2 where they fit; for k = 1 instead
+  /// split_select 12, private_row 4 and row_per_thread 4: a thread's walk
+  /// keeping one slot, which the cooperative selects never meet); those of
+  /// bf16 keys take a radix algorithm
   /// (their order bits are bf16's own); an NMS's score sort takes a
   /// thread's private memory where it fits (nmsConfig aims the NMS
   /// itself). Without it, a top-k's select is one
@@ -413,6 +414,11 @@ struct SelectLoweringStrategyPass final
     } else if (topk) {
       if (fits(Algorithm::SplitSelect))
         weighted.push_back({Algorithm::SplitSelect, 12});
+      // k = 1 is a thread's walk's edge (one slot kept).
+      if (row.k == 1 && fits(Algorithm::PrivateRow))
+        weighted.push_back({Algorithm::PrivateRow, 4});
+      if (row.k == 1 && fits(Algorithm::RowPerThread))
+        weighted.push_back({Algorithm::RowPerThread, 4});
       if (row.k != 1 && fits(Algorithm::RegisterSelect))
         weighted.push_back({Algorithm::RegisterSelect, 4});
       if (row.k != 1 && fits(Algorithm::RadixSelect))

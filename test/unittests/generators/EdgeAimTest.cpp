@@ -2,7 +2,8 @@
 //
 // The generators' aims at the GPU algorithms' edges: aimed top-k programs
 // work along the innermost dimension at whole and partial tiles with an
-// edge k, and half take a second top-k; aimed NMS programs take small or
+// edge k, and half take a second top-k; half the sorts work at such sizes;
+// aimed NMS programs take small or
 // block-edge N, room in max_out and an IoU threshold below 1; cluster-grid
 // boxes overlap above the threshold within their clusters; without an
 // aim, the programs are what they were.
@@ -114,6 +115,32 @@ TEST(TopkEdgeAim, WithoutTheAimTheProgramsAreThoseOfBefore) {
   }
   // The 30 % that are not aimed at least.
   EXPECT_GE(same, 60);
+}
+
+TEST(SortEdgeAim, HalfOfTheSortsWorkAtTheEdges) {
+  Policy policy;
+  policy.familyWeights = {1, 0, 0};
+  Policy plain = policy;
+  plain.sort.edgeChance = 0;
+  int aimed = 0, plainAtEdges = 0;
+  const int kSeeds = 600;
+  for (uint64_t seed = 0; seed < kSeeds; ++seed) {
+    for (const Policy *p : {&policy, &plain}) {
+      Program program = generateProgram(*p, seed);
+      for (const Op &op : program.ops) {
+        if (op.kind != OpKind::Sort)
+          continue;
+        const TensorType &in =
+            program.values[static_cast<size_t>(op.operands[0])];
+        bool edge = op.dimension + 1 == in.rank() &&
+                    edgeOffset(in.shape[static_cast<size_t>(op.dimension)]);
+        (p == &policy ? aimed : plainAtEdges) += edge;
+      }
+    }
+  }
+  // edgeChance 0.5, and the main draw's sizes are seldom edge sizes.
+  EXPECT_GE(aimed, kSeeds * 45 / 100);
+  EXPECT_LE(plainAtEdges, kSeeds * 15 / 100);
 }
 
 TEST(NmsEdgeAim, EachAimTakesItsSizes) {
