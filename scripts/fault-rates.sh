@@ -14,8 +14,8 @@
 # fault that lives in the ROCDL lowering, warp-ballot-low-half) with
 # --random-config, run on --device=emu. Writes FILE (default
 # harness/data/fault-rates.json, which `harness list faults` prints beside
-# each fault): per fault its runs, caught runs, rate and verdicts, its mix
-# and date, with the machine. The faults FILE already holds and this run
+# each fault): per fault its runs, caught runs, rate and verdicts, its mix,
+# date and the harness build that measured it ("sift"), with the machine. The faults FILE already holds and this run
 # does not measure keep their entries (so one fault can be measured again,
 # or on another target, alone).
 # The runtime faults (sift-run --inject) are not compiler faults and are
@@ -109,7 +109,8 @@ for fault in faults:
     caught = runs - verdicts.get("pass", 0)
     rates[fault] = {"runs": runs, "caught": caught,
                     "rate": round(caught / runs, 4) if runs else 0.0,
-                    "verdicts": verdicts, "mix": mix, "measured": today}
+                    "verdicts": verdicts, "mix": mix, "measured": today,
+                    "sift": summary.get("sift_version", "")}
 doc = {"format": "sift-fault-rates 1",
        "mix": mix,
        "measured": today,
