@@ -424,6 +424,12 @@ struct SelectLoweringStrategyPass final
       if (row.k != 1 && fits(Algorithm::RadixSelect))
         weighted.push_back({Algorithm::RadixSelect, 2});
     }
+    // A k = 1 row leaves only a drawn select (radix or register) for a
+    // thread's walk: the other cooperative algorithms' barriers are edges
+    // of their own (corpus case fault-dist-no-barrier).
+    if (topk && !bf16 && row.k == 1 && drawn != Algorithm::RadixSelect &&
+        drawn != Algorithm::RegisterSelect)
+      return std::nullopt;
     if (weighted.empty() ||
         llvm::any_of(weighted, [&](auto &w) { return w.first == drawn; }) ||
         (drawn == Algorithm::RadixMatch && bf16) ||
