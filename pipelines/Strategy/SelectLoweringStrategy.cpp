@@ -425,10 +425,13 @@ struct SelectLoweringStrategyPass final
         weighted.push_back({Algorithm::RadixSelect, 2});
     }
     // A k = 1 row leaves only a drawn select (radix or register) for a
-    // thread's walk: the other cooperative algorithms' barriers are edges
-    // of their own (corpus case fault-dist-no-barrier).
-    if (topk && !bf16 && row.k == 1 && drawn != Algorithm::RadixSelect &&
-        drawn != Algorithm::RegisterSelect)
+    // thread's walk, and only in tileandfuse (where split_select fits):
+    // distribute's cooperative draws are edges of their own (corpus cases
+    // fault-dist-no-barrier, fault-select-done-race).
+    if (topk && !bf16 && row.k == 1 &&
+        (!fits(Algorithm::SplitSelect) ||
+         (drawn != Algorithm::RadixSelect &&
+          drawn != Algorithm::RegisterSelect)))
       return std::nullopt;
     if (weighted.empty() ||
         llvm::any_of(weighted, [&](auto &w) { return w.first == drawn; }) ||
