@@ -320,6 +320,22 @@ void fillNonFiniteBoxes(HostTensor &t, int64_t count, bool center, Rng &rng) {
   }
 }
 
+/// Writes box `at` of `t`: integer corners `c` ([y1, x1, y2, x2]) times
+/// `scale` from the grid cell at (`baseY`, `baseX`); a quarter of the
+/// corner-format boxes with any two diagonal corners (flip).
+void writeCellBox(HostTensor &t, int64_t at, int64_t baseY, int64_t baseX,
+                  int32_t scale, const std::array<int32_t, 4> &c, bool center,
+                  Rng &rng) {
+  Corners corners;
+  corners.y1 = static_cast<double>(baseY + scale * c[0]);
+  corners.x1 = static_cast<double>(baseX + scale * c[1]);
+  corners.y2 = static_cast<double>(baseY + scale * c[2]);
+  corners.x2 = static_cast<double>(baseX + scale * c[3]);
+  if (!center && rng.chance(0.25))
+    corners = flip(corners, rng);
+  writeBox(t, at, corners, center);
+}
+
 /// Pairs of integer boxes whose IoU is `threshold` (or nearest to it), each
 /// pair in its own cell of a grid, so that pairs never overlap each other.
 void fillExactIouBoxes(HostTensor &t, int64_t batches, int64_t n, bool center,
@@ -369,18 +385,9 @@ void fillExactIouBoxes(HostTensor &t, int64_t batches, int64_t n, bool center,
         std::swap(box[0], box[1]);
       const int64_t baseY = offset + (j / columns) * cell;
       const int64_t baseX = offset + (j % columns) * cell;
-      for (int64_t k = 0; k < 2; ++k) {
-        const auto &c = box[static_cast<size_t>(k)];
-        Corners corners;
-        corners.y1 = static_cast<double>(baseY + scale * c[0]);
-        corners.x1 = static_cast<double>(baseX + scale * c[1]);
-        corners.y2 = static_cast<double>(baseY + scale * c[2]);
-        corners.x2 = static_cast<double>(baseX + scale * c[3]);
-        // Any two diagonal corners (corner format only).
-        if (!center && rng.chance(0.25))
-          corners = flip(corners, rng);
-        writeBox(t, b * n + 2 * j + k, corners, center);
-      }
+      for (int64_t k = 0; k < 2; ++k)
+        writeCellBox(t, b * n + 2 * j + k, baseY, baseX, scale,
+                     box[static_cast<size_t>(k)], center, rng);
     }
     if (n % 2 == 1) {
       // The odd box out: a copy of another box of the batch (IoU 1), or a
@@ -445,16 +452,8 @@ void fillClusterGridBoxes(HostTensor &t, int64_t batches, int64_t n,
       if (c.moves)
         for (int32_t &v : box)
           v += static_cast<int32_t>(rng.uniform(-1, 1));
-      const int64_t baseY = (which / columns) * cell;
-      const int64_t baseX = (which % columns) * cell;
-      Corners corners;
-      corners.y1 = static_cast<double>(baseY + scale * box[0]);
-      corners.x1 = static_cast<double>(baseX + scale * box[1]);
-      corners.y2 = static_cast<double>(baseY + scale * box[2]);
-      corners.x2 = static_cast<double>(baseX + scale * box[3]);
-      if (!center && rng.chance(0.25))
-        corners = flip(corners, rng);
-      writeBox(t, b * n + i, corners, center);
+      writeCellBox(t, b * n + i, (which / columns) * cell,
+                   (which % columns) * cell, scale, box, center, rng);
     }
   }
 }
