@@ -347,7 +347,7 @@ constexpr double kClusterGridChance = 0.6;
 /// negatives are what an order that takes bf16 for f16 (its exponent
 /// mask) gets wrong, and the modes above write them into few inputs.
 constexpr uint64_t kBf16ExtremeStream = 0x6266313665787472ull;
-constexpr double kBf16ExtremeChance = 0.5;
+constexpr double kBf16ExtremeChance = 0.9;
 
 /// Writes 1 to 3 bf16 extremes at random places of `t` (bf16, non-empty).
 void addBf16Extremes(HostTensor &t, Rng &rng) {

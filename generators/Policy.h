@@ -158,7 +158,7 @@ struct TopKPolicy {
   /// Chance that an aimed program also takes a second top-k of the same
   /// input, in the other direction with an edge k of its own, both results
   /// returned.
-  double secondTopkChance = 0.7;
+  double secondTopkChance = 0.9;
 };
 
 /// sift.nms choices (NmsGenerator.h). Sizes: boxes [B, N, 4], scores

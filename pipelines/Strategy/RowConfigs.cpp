@@ -126,11 +126,14 @@ constexpr int64_t kRadixSortItems = 16;
 /// thread and keeps `rows` within kRadixSortMaxTiles tiles, then any
 /// power-of-two threads up to the tile that fit with it. radix_match's
 /// threads are whole warps with at most kRadixSortItems items each (half
-/// as many for 64-bit keys). Null when nothing fits.
+/// as many for 64-bit keys). A random config of `leastThreads` takes at
+/// least that many threads where any tile fits them. Null when nothing
+/// fits.
 sift::LoweringConfigAttr
 sift::radixSortConfig(MLIRContext *context, int64_t rank, int64_t rows,
                       const RowShape &row, int64_t budget, bool random,
-                      ConfigRng &rng, sift::Algorithm algorithm) {
+                      ConfigRng &rng, sift::Algorithm algorithm,
+                      int64_t leastThreads) {
   bool onesweep = algorithm == sift::Algorithm::RadixOnesweep;
   bool match = algorithm == sift::Algorithm::RadixMatch;
   // radix_match ranks in whole warps, at most 16 items a thread, 8 for
@@ -139,8 +142,9 @@ sift::radixSortConfig(MLIRContext *context, int64_t rank, int64_t rows,
   // compile for gfx942.
   int64_t matchItems = row.keyBytes > 4 ? kRadixSortItems / 2 : kRadixSortItems;
   auto fewest = [&](int64_t tile) {
-    return match ? std::max<int64_t>(32, tile / matchItems)
-                 : fewestRandomThreads(tile);
+    int64_t least = match ? std::max<int64_t>(32, tile / matchItems)
+                          : fewestRandomThreads(tile);
+    return random ? std::max(least, leastThreads) : least;
   };
   auto fits = [&](int64_t tile, int64_t threads) {
     return threads <= tile &&
@@ -168,7 +172,9 @@ sift::radixSortConfig(MLIRContext *context, int64_t rank, int64_t rows,
           (row.n + tile - 1) / tile <= kRandomTilesPerRow)))
       tiles.push_back(tile);
   if (tiles.empty())
-    return {};
+    return leastThreads > 0 ? radixSortConfig(context, rank, rows, row, budget,
+                                              random, rng, algorithm, 0)
+                            : LoweringConfigAttr();
   int64_t tile = tiles[rng.below(tiles.size())];
   SmallVector<int64_t> threadChoices;
   for (int64_t threads = fewest(tile); threads <= std::min<int64_t>(tile, 1024);

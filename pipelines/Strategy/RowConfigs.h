@@ -80,11 +80,13 @@ LoweringConfigAttr randomRowTileConfig(mlir::MLIRContext *context, int64_t rank,
                                        Algorithm algorithm, ConfigRng &rng);
 
 /// The radix_sort (radix_onesweep, radix_match) config of `rows` rows within
-/// `budget` bytes of workgroup memory; null when none fits.
+/// `budget` bytes of workgroup memory, random ones of at least
+/// `leastThreads` threads where any fits; null when none fits.
 LoweringConfigAttr radixSortConfig(mlir::MLIRContext *context, int64_t rank,
                                    int64_t rows, const RowShape &row,
                                    int64_t budget, bool random, ConfigRng &rng,
-                                   Algorithm algorithm);
+                                   Algorithm algorithm,
+                                   int64_t leastThreads = 0);
 
 /// The register_select config of `rows` rows within `budget` bytes of
 /// workgroup memory; null when none fits.

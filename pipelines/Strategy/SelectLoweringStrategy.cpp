@@ -16,6 +16,7 @@
 #include "pipelines/Kernels/RegisterSelect/RegisterSelect.h"
 #include "pipelines/Kernels/RowKernels/RowKernels.h"
 #include "pipelines/Kernels/SplitTopk/SplitTopk.h"
+#include "pipelines/Strategy/AimedAlgorithm.h"
 #include "pipelines/Strategy/DomainConfigs.h"
 #include "pipelines/Strategy/NmsConfigs.h"
 #include "pipelines/Strategy/RowConfigs.h"
@@ -170,20 +171,15 @@ int64_t defaultSplitChunk(ArrayRef<int64_t> chunks, int64_t k) {
 }
 
 
+/// The fewest threads a random radix_match takes where any fit.
+constexpr int64_t kRandomMatchThreads = 64;
+
 /// Mixed into the seed of the stream that turns drawn radix sorts into
 /// radix_match.
 constexpr uint64_t kMatchStream = 0x6d61746368ULL;
 /// Mixed into the seed of the stream that gives drawn radix selects a
 /// row a workgroup (the one-launch form).
 constexpr uint64_t kFusedStream = 0x6675736564ULL;
-/// Mixed into the seed of the stream that aims drawn configs at the
-/// algorithms whose edges the main stream's uniform draw rarely reaches
-/// (see aimedAlgorithm).
-constexpr uint64_t kAimStream = 0x61696d6564ULL;
-
-/// The share (of 5) of drawn configs aimedAlgorithm aims.
-constexpr int64_t kAimedOfFive = 4;
-
 struct SelectLoweringStrategyPass final
     : sift::impl::SelectLoweringStrategyBase<SelectLoweringStrategyPass> {
   using SelectLoweringStrategyBase::SelectLoweringStrategyBase;
@@ -192,7 +188,7 @@ struct SelectLoweringStrategyPass final
   ConfigRng matchRng{0};
   /// The one-launch radix_select's own stream (see rowConfig).
   ConfigRng fusedRng{0};
-  /// The aim's own stream (see aimedAlgorithm).
+  /// The aim's own stream (AimedAlgorithm.h).
   ConfigRng aimRng{0};
 
   /// What a sort or top-k row may take: the algorithms that fit, the
@@ -313,12 +309,12 @@ struct SelectLoweringStrategyPass final
     sift::Algorithm algorithm = c.algorithms.back();
     if (randomSeed >= 0) {
       algorithm = c.algorithms[rng.below(c.algorithms.size())];
-      // Half of the drawn radix sorts rank by warp match, decided by a
-      // stream of its own: the main stream's draws (every op's algorithm
-      // and sizes, which recorded cases replay) are those of before
-      // radix_match.
+      // Three in four drawn radix sorts rank by warp match (half of them
+      // until generator 4's second step), decided by a stream of its own:
+      // the main stream's draws (every op's algorithm and sizes, which
+      // recorded cases replay) are those of before radix_match.
       if (algorithm == sift::Algorithm::RadixSort && row.n >= 32 &&
-          matchRng.below(2) == 0)
+          matchRng.below(4) != 0)
         algorithm = sift::Algorithm::RadixMatch;
       return algorithm;
     }
@@ -368,86 +364,10 @@ struct SelectLoweringStrategyPass final
     // The aim overrides a draw after it was made, so the main stream's
     // draws (every op's algorithm and sizes) are those of before it.
     if (random)
-      if (std::optional<sift::Algorithm> aimed =
-              aimedAlgorithm(op, row, choices, algorithm))
+      if (std::optional<sift::Algorithm> aimed = sift::aimRowAlgorithm(
+              op, row, choices.algorithms, algorithm, aimRng))
         return rowConfig(kind, domain, row, choices, *aimed, aimRng);
     return config;
-  }
-
-  /// A random config's aim, from a stream of its own: four draws in five
-  /// of a top-k that did not draw a select take one (split_select 12,
-  /// register_select 4, radix_select 2 where they fit; for k = 1 instead
-  /// split_select 12, private_row 4 and row_per_thread 4: a thread's walk
-  /// keeping one slot, which the cooperative selects never meet); those of
-  /// bf16 keys take a radix algorithm
-  /// (their order bits are bf16's own); an NMS's score sort takes a
-  /// thread's private memory where it fits (nmsConfig aims the NMS
-  /// itself). Without it, a top-k's select is one
-  /// of five to seven algorithms that fit, and long-row top-k's of k in
-  /// [1, 256] are a fifth of a campaign's top-k's: a 150-case mix drew
-  /// radix_select in 6 of its 300 runs, register_select and split_select
-  /// in 2 each. nullopt: the drawn algorithm stays.
-  std::optional<sift::Algorithm> aimedAlgorithm(Operation *op,
-                                                const RowShape &row,
-                                                const RowChoices &choices,
-                                                sift::Algorithm drawn) {
-    auto fits = [&](sift::Algorithm a) {
-      return llvm::is_contained(choices.algorithms, a);
-    };
-    using sift::Algorithm;
-    bool bf16 = getElementTypeOrSelf(op->getOperand(0).getType()).isBF16();
-    SmallVector<std::pair<Algorithm, int64_t>> weighted;
-    bool topk = isa<sift::TopkOp>(op);
-    if (bf16) {
-      for (Algorithm a : {Algorithm::RadixSelect, Algorithm::RadixSort,
-                          Algorithm::RadixOnesweep})
-        if (fits(a))
-          weighted.push_back({a, 1});
-    } else if (isa<sift::SortOp>(op) &&
-               llvm::any_of(op->getUsers(), [](Operation *user) {
-                 return isa<sift::NmsPerClassOp>(user);
-               })) {
-      // An NMS's score sort: tileandfuse keeps a short one in a thread's
-      // private memory (NmsPerClass's decomposition, DecomposeNms.cpp).
-      if (fits(Algorithm::PrivateRow))
-        weighted.push_back({Algorithm::PrivateRow, 1});
-    } else if (topk) {
-      if (fits(Algorithm::SplitSelect))
-        weighted.push_back({Algorithm::SplitSelect, 12});
-      // k = 1 is a thread's walk's edge (one slot kept).
-      if (row.k == 1 && fits(Algorithm::PrivateRow))
-        weighted.push_back({Algorithm::PrivateRow, 4});
-      if (row.k == 1 && fits(Algorithm::RowPerThread))
-        weighted.push_back({Algorithm::RowPerThread, 4});
-      if (row.k != 1 && fits(Algorithm::RegisterSelect))
-        weighted.push_back({Algorithm::RegisterSelect, 4});
-      if (row.k != 1 && fits(Algorithm::RadixSelect))
-        weighted.push_back({Algorithm::RadixSelect, 2});
-    }
-    // A k = 1 row leaves only a drawn select (radix or register) for a
-    // thread's walk, and only in tileandfuse (where split_select fits):
-    // distribute's cooperative draws are edges of their own (corpus cases
-    // fault-dist-no-barrier, fault-select-done-race).
-    if (topk && !bf16 && row.k == 1 &&
-        (!fits(Algorithm::SplitSelect) ||
-         (drawn != Algorithm::RadixSelect &&
-          drawn != Algorithm::RegisterSelect)))
-      return std::nullopt;
-    if (weighted.empty() ||
-        llvm::any_of(weighted, [&](auto &w) { return w.first == drawn; }) ||
-        (drawn == Algorithm::RadixMatch && bf16) ||
-        aimRng.below(5) >= kAimedOfFive)
-      return std::nullopt;
-    int64_t total = 0;
-    for (auto &w : weighted)
-      total += w.second;
-    int64_t pick = aimRng.below(total);
-    for (auto &w : weighted) {
-      if (pick < w.second)
-        return w.first;
-      pick -= w.second;
-    }
-    return std::nullopt;
   }
 
   /// The sizes of `algorithm` for rows `row` over `domain`: the defaults,
@@ -481,9 +401,14 @@ struct SelectLoweringStrategyPass final
     case sift::Algorithm::RadixSort:
     case sift::Algorithm::RadixOnesweep:
     case sift::Algorithm::RadixMatch:
-      if (auto config = radixSortConfig(context, rank, rows, row,
-                                        maxWorkgroupMemory, random, rng,
-                                        algorithm))
+      // A random radix_match fills a wave of 64 where it fits: its votes
+      // then span two warps of 32, and the whole of gfx942's wave
+      // (warp-ballot-low-half lives in the upper half).
+      if (auto config = radixSortConfig(
+              context, rank, rows, row, maxWorkgroupMemory, random, rng,
+              algorithm,
+              algorithm == sift::Algorithm::RadixMatch ? kRandomMatchThreads
+                                                       : 0))
         return config;
       // radix_match needs whole warps; radix_sort fits with fewer threads.
       if (algorithm == sift::Algorithm::RadixMatch)
@@ -609,7 +534,7 @@ struct SelectLoweringStrategyPass final
     ConfigRng rng{static_cast<uint64_t>(randomSeed)};
     matchRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kMatchStream};
     fusedRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kFusedStream};
-    aimRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kAimStream};
+    aimRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ sift::kAimStream};
     OpBuilder b(context);
     // Configs given with the module (sift.forced_configs: `harness compile
     // --config`, a case folder's lowering record): the ops that get one

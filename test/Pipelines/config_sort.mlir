@@ -106,10 +106,11 @@ func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<
 // SMALL: workgroup_size = [128, 1, 1], algorithm = radix_match, row_tile = 2048>
 // Random configs draw radix_sort (or radix_onesweep) with any tile that
 // keeps a row within 1024 tiles (here from 1024) and at least a thread per
-// 64 keys, and merge_rows; half of the radix sorts (a stream of their own)
-// rank by warp match, in whole warps with at most 16 keys a thread.
+// 64 keys, and merge_rows; three in four of the radix sorts (a stream of
+// their own) rank by warp match, in whole warps with at most 16 keys a
+// thread, at least 64 threads (a wave of gfx942) where those fit.
 // RANDOM13-LABEL: func.func @huge_row
-// RANDOM13: workgroup_size = [32, 1, 1], algorithm = radix_sort, row_tile = 1024>
+// RANDOM13: workgroup_size = [64, 1, 1], algorithm = radix_match, row_tile = 1024>
 // RANDOM13-LABEL: func.func @long_comparator
 // RANDOM3-LABEL: func.func @huge_row
 // RANDOM3: algorithm = merge_rows, row_tile = {{[0-9]+}}>

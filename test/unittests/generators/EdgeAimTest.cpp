@@ -2,7 +2,7 @@
 //
 // The generators' aims at the GPU algorithms' edges: aimed top-k programs
 // work along the innermost dimension at whole and partial tiles with an
-// edge k, and half take a second top-k; half the sorts work at such sizes;
+// edge k, and most take a second top-k; half the sorts work at such sizes;
 // aimed NMS programs take small or
 // block-edge N, room in max_out and an IoU threshold below 1; cluster-grid
 // boxes overlap above the threshold within their clusters; without an
@@ -89,10 +89,10 @@ TEST(TopkEdgeAim, AimedProgramsWorkAtTheEdges) {
                   p.outputs.end());
     }
   }
-  // edgeChance 0.7, secondTopkChance 0.7 of those.
+  // edgeChance 0.7, secondTopkChance 0.9 of those.
   EXPECT_GE(aimed, kSeeds * 6 / 10);
-  EXPECT_GE(seconds, kSeeds * 4 / 10);
-  EXPECT_LE(seconds, kSeeds * 6 / 10);
+  EXPECT_GE(seconds, kSeeds * 55 / 100);
+  EXPECT_LE(seconds, kSeeds * 72 / 100);
   EXPECT_EQ(offsets, (std::set<int64_t>{-1, 0, 1}));
   EXPECT_GE(bf16, aimed / 10);
 }
