@@ -8,15 +8,16 @@
 // generator 4, seldom with a second warp. The aim, from a stream of its
 // own, takes:
 // - every top-k that drew no select to one: split_select 12,
-//   register_select 6, radix_select 2 where they fit (four in five, and
+//   register_select 10, radix_select 2 where they fit (four in five, and
 //   register_select 4, until generator 4's second step: register_select's
 //   merge and radix_select's compaction faults stayed under 5 %);
 // - a k = 1 top-k in tileandfuse (where split_select fits): a drawn radix
 //   or register select to split_select 12, private_row 4 or
 //   row_per_thread 4 (a thread's walk keeping one slot, which the
-//   cooperative selects never meet), a drawn thread's walk half of the
-//   time to split_select. distribute's k = 1 draws stay: they are edges of
-//   their own (corpus cases fault-dist-no-barrier, fault-select-done-race);
+//   cooperative selects never meet), any other draw half of the time to
+//   split_select (whose chunks' top-k's are such walks). distribute's
+//   k = 1 draws stay: they are edges of their own (corpus cases
+//   fault-dist-no-barrier, fault-select-done-race);
 // - bf16 keys to a radix algorithm, radix_match among them (their order
 //   bits are bf16's own);
 // - an NMS's score sort to a thread's private memory where it fits;
@@ -93,18 +94,16 @@ std::optional<Algorithm> aimRowAlgorithm(Operation *op, const RowShape &row,
     if (row.k == 1 && fits(Algorithm::RowPerThread))
       weighted.push_back({Algorithm::RowPerThread, 4});
     if (row.k != 1 && fits(Algorithm::RegisterSelect))
-      weighted.push_back({Algorithm::RegisterSelect, 6});
+      weighted.push_back({Algorithm::RegisterSelect, 10});
     if (row.k != 1 && fits(Algorithm::RadixSelect))
       weighted.push_back({Algorithm::RadixSelect, 2});
   }
   if (topk && !bf16 && row.k == 1) {
-    if (!fits(Algorithm::SplitSelect))
+    if (!fits(Algorithm::SplitSelect) || drawn == Algorithm::SplitSelect)
       return std::nullopt;
-    if (threadWalk(drawn))
+    if (drawn != Algorithm::RadixSelect && drawn != Algorithm::RegisterSelect)
       return aim.below(2) == 0 ? std::optional(Algorithm::SplitSelect)
                                : std::nullopt;
-    if (drawn != Algorithm::RadixSelect && drawn != Algorithm::RegisterSelect)
-      return std::nullopt;
   }
   if (weighted.empty() ||
       llvm::any_of(weighted, [&](auto &w) { return w.first == drawn; }) ||

@@ -202,6 +202,10 @@ sift::LoweringConfigAttr sift::workgroupRowConfig(mlir::MLIRContext *context,
       b.getDenseI64ArrayAttr({threads, 1, 1}), Algorithm::WorkgroupRow);
 }
 
+/// The fewest threads of a random register_select whose chunk has as
+/// many elements (a tree merge of two levels).
+constexpr int64_t kRandomRegisterThreads = 4;
+
 /// register_select's default: rows from kRegisterDefaultRow elements (a
 /// bitonic sort of a shorter row in workgroup memory is as quick); chunks
 /// of the row rounded up, halved (down to 4096) until the rows' chunks make
@@ -242,11 +246,19 @@ sift::LoweringConfigAttr sift::registerSelectConfig(MLIRContext *context,
   if (chunks.empty())
     return {};
   int64_t chunk = chunks[rng.below(chunks.size())];
+  // At least kRandomRegisterThreads threads where the chunk has as many
+  // elements and they fit: one thread merges nothing, and the tree merge's
+  // edges (its last level) need two levels or more.
   SmallVector<int64_t> threadChoices;
-  for (int64_t threads = fewestRandomThreads(chunk);
-       threads <= std::min<int64_t>(chunk, 1024); threads *= 2)
-    if (fits(threads))
-      threadChoices.push_back(threads);
+  for (int64_t least : {std::min<int64_t>(kRandomRegisterThreads, chunk),
+                        int64_t{1}}) {
+    for (int64_t threads = std::max(least, fewestRandomThreads(chunk));
+         threads <= std::min<int64_t>(chunk, 1024); threads *= 2)
+      if (fits(threads))
+        threadChoices.push_back(threads);
+    if (!threadChoices.empty())
+      break;
+  }
   int64_t threads = threadChoices[rng.below(threadChoices.size())];
   return rowTileConfig(context, rank, threads, chunk,
                        sift::Algorithm::RegisterSelect);
