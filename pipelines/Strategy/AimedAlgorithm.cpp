@@ -106,8 +106,7 @@ std::optional<Algorithm> aimRowAlgorithm(Operation *op, const RowShape &row,
                                : std::nullopt;
   }
   if (weighted.empty() ||
-      llvm::any_of(weighted, [&](auto &w) { return w.first == drawn; }) ||
-      (bf16 && drawn == Algorithm::RadixMatch))
+      llvm::any_of(weighted, [&](auto &w) { return w.first == drawn; }))
     return std::nullopt;
   int64_t total = 0;
   for (auto &w : weighted)
