@@ -52,6 +52,7 @@ std::string_view toString(Verdict verdict) {
   case Verdict::BarrierDivergence: return "barrier-divergence";
   case Verdict::DataRace: return "data-race";
   case Verdict::UninitializedRead: return "uninitialized-read";
+  case Verdict::Hang: return "hang";
   case Verdict::Unsupported: return "unsupported";
   }
   return "?";
@@ -69,7 +70,7 @@ std::optional<Verdict> emuCheckVerdict(std::string_view message) {
   // cannot hold), never a finding.
   for (Verdict verdict : {Verdict::OutOfBounds, Verdict::BarrierDivergence,
                           Verdict::DataRace, Verdict::UninitializedRead,
-                          Verdict::Unsupported}) {
+                          Verdict::Hang, Verdict::Unsupported}) {
     std::string prefix = std::string(toString(verdict)) + ": ";
     size_t at = message.find(prefix);
     // At the start or after a "dispatch N: " context.
@@ -127,7 +128,8 @@ bool isFinding(Verdict verdict) {
   case Verdict::SlowKernel:
   case Verdict::BarrierDivergence:
   case Verdict::DataRace:
-  case Verdict::UninitializedRead: return true;
+  case Verdict::UninitializedRead:
+  case Verdict::Hang: return true;
   }
   return true;
 }

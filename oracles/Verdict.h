@@ -43,6 +43,10 @@ enum class Verdict {
   /// The emu device saw a thread read workgroup memory its workgroup had
   /// not written.
   UninitializedRead,
+  /// The emu device saw the workgroups it ran at once only spin (atomic
+  /// loads, no write, no barrier, no thread leaving) for so long that
+  /// none could end: a wait for something no running thread will do.
+  Hang,
   /// The system documents that it does not implement the program (a
   /// limit it raises on purpose, or a form its exchange format cannot
   /// express): counted, never a finding, never a pass.
@@ -72,6 +76,7 @@ inline constexpr Verdict kAllVerdicts[] = {
     Verdict::BarrierDivergence,
     Verdict::DataRace,
     Verdict::UninitializedRead,
+    Verdict::Hang,
     Verdict::Unsupported,
 };
 
@@ -84,7 +89,7 @@ std::optional<Verdict> parseVerdict(std::string_view name);
 /// The emu device's check that failed a run, from the run's error message
 /// (its checks start their reports with their verdict's name:
 /// "out-of-bounds: ...", "barrier-divergence: ...", "data-race: ...",
-/// "uninitialized-read: ..."), or its own limit ("unsupported: ...", a
+/// "uninitialized-read: ...", "hang: ..."), or its own limit ("unsupported: ...", a
 /// dispatch whose checks it cannot hold: not a finding); nullopt for any
 /// other runtime error.
 std::optional<Verdict> emuCheckVerdict(std::string_view message);

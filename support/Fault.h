@@ -146,6 +146,12 @@ enum class Fault : uint8_t {
   /// it. Oracle: data-race on the emu device (lanes scheduled
   /// independently); mismatch on a GPU that schedules them so.
   WarpSyncDropped,
+  /// radix_onesweep's scatter takes its tile by its workgroup's id, not by
+  /// a ticket: a tile's look-back may wait for a workgroup that has not
+  /// started, which only ends when every workgroup runs at once. Oracle:
+  /// hang on the emu device (a few workgroups at once); nothing on a GPU
+  /// whose workgroups all fit (the H200 starts them in id order).
+  RadixTileByBlock,
 };
 
 /// Every fault, in enum order.
@@ -182,7 +188,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::RadixCompactDropsBetter,
                                        Fault::RadixFusedBinsKept,
                                        Fault::WarpBallotLowHalf,
-                                       Fault::WarpSyncDropped};
+                                       Fault::WarpSyncDropped,
+                                       Fault::RadixTileByBlock};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -197,7 +204,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "nms-mask-last-bit-lost", "nms-walk-row-not-merged",
 /// "nms-tile-last-row-first-box", "radix-match-peer-bit-lost",
 /// "bf16-order-f16-layout", "radix-compact-drops-better",
-/// "radix-fused-bins-kept", "warp-ballot-low-half", "warp-sync-dropped".
+/// "radix-fused-bins-kept", "warp-ballot-low-half", "warp-sync-dropped",
+/// "radix-tile-by-block".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -234,6 +242,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::RadixFusedBinsKept: return "radix-fused-bins-kept";
   case Fault::WarpBallotLowHalf: return "warp-ballot-low-half";
   case Fault::WarpSyncDropped: return "warp-sync-dropped";
+  case Fault::RadixTileByBlock: return "radix-tile-by-block";
   }
   return "?";
 }

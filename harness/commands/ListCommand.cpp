@@ -136,6 +136,9 @@ constexpr FaultText kFaultTexts[] = {
      "data-race or mismatch on emu (amdgpu)"},
     {Fault::WarpSyncDropped, "radix_match's warp syncs lowered as nothing",
      "data-race on emu"},
+    {Fault::RadixTileByBlock,
+     "radix_onesweep takes its tile by workgroup id, not by ticket",
+     "hang on emu"},
 };
 
 constexpr bool textsFollowFaults() {

@@ -124,6 +124,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::SplitLostChunkOffset:
     case Fault::SelectMergeOneLevelShort:
     case Fault::RadixLookbackSkipsOne:
+    case Fault::RadixTileByBlock:
     case Fault::RadixTailOverrun:
     case Fault::RadixSplitUnzeroed:
     case Fault::ScanBarrierInBranch:

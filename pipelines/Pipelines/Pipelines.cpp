@@ -124,6 +124,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
       options.faults.contains(Fault::SelectMergeOneLevelShort);
   rows.injectRadixLookbackSkipsOne =
       options.faults.contains(Fault::RadixLookbackSkipsOne);
+  rows.injectRadixTileByBlock =
+      options.faults.contains(Fault::RadixTileByBlock);
   rows.injectRadixTailOverrun =
       options.faults.contains(Fault::RadixTailOverrun);
   rows.injectRadixSplitUnzeroed =

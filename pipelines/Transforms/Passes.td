@@ -295,7 +295,9 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     select-merge-one-level-short) the register select's tree merge stops a
     level early; with `inject-radix-lookback-skips-one` (fault
     radix-lookback-skips-one) the onesweep look-back starts a tile too
-    early, missing its predecessor's counts. `sift.nms_per_class` with
+    early, missing its predecessor's counts; with
+    `inject-radix-tile-by-block` (fault radix-tile-by-block) its scatter
+    takes the tile by workgroup id, not by ticket. `sift.nms_per_class` with
     `mask_blocks` becomes a mask dispatch and a walk dispatch (MaskNms.cpp);
     `inject-nms-mask-last-bit-lost` (fault nms-mask-last-bit-lost) never sets
     a mask word's bit 63, `inject-nms-walk-row-not-merged` (fault
@@ -319,6 +321,8 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            "Fault select-merge-one-level-short">,
     Option<"injectRadixLookbackSkipsOne", "inject-radix-lookback-skips-one",
            "bool", /*default=*/"false", "Fault radix-lookback-skips-one">,
+    Option<"injectRadixTileByBlock", "inject-radix-tile-by-block", "bool",
+           /*default=*/"false", "Fault radix-tile-by-block">,
     Option<"injectRadixTailOverrun", "inject-radix-tail-overrun", "bool",
            /*default=*/"false", "Fault radix-tail-overrun">,
     Option<"injectRadixSplitUnzeroed", "inject-radix-split-unzeroed", "bool",

@@ -209,6 +209,7 @@ struct WorkgroupRowsPass final
     radix.matchPeerBitLost = injectRadixMatchPeerBitLost;
     radix.halfNanLayout = injectBf16OrderF16Layout;
     radix.lookbackSkipsOne = injectRadixLookbackSkipsOne;
+    radix.tileByBlock = injectRadixTileByBlock;
     radix.tailOverrun = injectRadixTailOverrun;
     radix.splitUnzeroed = injectRadixSplitUnzeroed;
     radix.scanBarrierInBranch = injectScanBarrierInBranch;

@@ -2,6 +2,8 @@
 
 #include "runtime/emu/AccessChecker.h"
 
+#include <algorithm>
+
 namespace sift::emu {
 
 namespace {
@@ -16,11 +18,18 @@ std::string triple(const std::array<uint32_t, 3> &v) {
 void AccessChecker::startDispatch(std::vector<BoundBuffer> buffers,
                                   const std::array<uint32_t, 3> &blockDim,
                                   uint64_t workgroupBase,
-                                  uint64_t workgroupBytes) {
+                                  uint64_t workgroupBytes, uint32_t slots,
+                                  uint64_t slotStride) {
   buffers_ = std::move(buffers);
   blockDim_ = blockDim;
   workgroupBase_ = workgroupBase;
   workgroupBytes_ = workgroupBytes;
+  slots = std::max<uint32_t>(slots, 1);
+  slotStride_ = slots > 1 ? slotStride : workgroupBytes;
+  workgroupSpan_ = (slots - 1) * slotStride_ + workgroupBytes;
+  slotBase_ = workgroupBase;
+  slot_ = 0;
+  slotGenerations_.assign(slots, 0);
   global_.clear();
   problem_.clear();
   failed_ = false;
@@ -42,7 +51,7 @@ void AccessChecker::startDispatch(std::vector<BoundBuffer> buffers,
         buffers_[b].elementBytes ? buffers_[b].bytes >> shifts_[b] : 0;
     bindings_[b].grow(size);
   }
-  local_.grow(workgroupBytes);
+  local_.grow(workgroupSpan_);
 }
 
 AccessChecker::GlobalEntry &AccessChecker::globalEntry(uint64_t address) {
@@ -71,11 +80,21 @@ AccessChecker::GlobalEntry &AccessChecker::globalEntry(uint64_t address) {
 }
 
 void AccessChecker::startWorkgroup(uint64_t workgroup,
-                                   const std::array<uint32_t, 3> &blockId) {
-  workgroup_ = static_cast<uint32_t>(workgroup);
-  blockId_ = blockId;
+                                   const std::array<uint32_t, 3> &blockId,
+                                   uint32_t slot) {
   if (++localGeneration_ == 0)
     ++localGeneration_;
+  slotGenerations_.at(slot) = localGeneration_;
+  switchTo(workgroup, blockId, slot);
+}
+
+void AccessChecker::switchTo(uint64_t workgroup,
+                             const std::array<uint32_t, 3> &blockId,
+                             uint32_t slot) {
+  workgroup_ = static_cast<uint32_t>(workgroup);
+  blockId_ = blockId;
+  slot_ = slot;
+  slotBase_ = workgroupBase_ + slot * slotStride_;
 }
 
 std::string AccessChecker::thread(uint32_t linear) const {
@@ -87,7 +106,7 @@ std::string AccessChecker::thread(uint32_t linear) const {
 
 std::string AccessChecker::where(uint64_t address, bool workgroup) const {
   if (workgroup)
-    return "byte " + std::to_string(address - workgroupBase_) +
+    return "byte " + std::to_string(address - slotBase_) +
            " of workgroup memory";
   for (size_t b = 0; b < buffers_.size(); ++b)
     if (address >= buffers_[b].address &&
@@ -173,18 +192,20 @@ void AccessChecker::access(uint32_t threadIndex, uint64_t epoch, WarpTime warp,
   auto interval = static_cast<uint32_t>(epoch);
   // A generic pointer of unknown origin may point into workgroup memory:
   // the address says where it is.
-  workgroup |= address - workgroupBase_ < workgroupBytes_;
+  workgroup |= address - workgroupBase_ < workgroupSpan_;
   if (workgroup) {
-    uint64_t offset = address - workgroupBase_;
-    if (address < workgroupBase_ || offset >= workgroupBytes_) {
+    // Another slot's workgroup memory is not this workgroup's: checked by
+    // address, as memory of no known allocation.
+    if (address < slotBase_ || address - slotBase_ >= workgroupBytes_) {
       threadsAccess(global_[address], threadIndex, interval, warp, site,
                     address, write, workgroup, atomic);
       return;
     }
-    Entry &e = local_[offset];
-    if (e.generation != localGeneration_) {
+    Entry &e = local_[address - workgroupBase_];
+    uint32_t generation = slotGenerations_[slot_];
+    if (e.generation != generation) {
       e = Entry();
-      e.generation = localGeneration_;
+      e.generation = generation;
     }
     if ((!write || readsOld) && !e.written) {
       // An atomic add reads before it writes: reported as the read.

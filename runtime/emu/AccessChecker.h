@@ -103,14 +103,22 @@ struct BoundBuffer {
 class AccessChecker {
 public:
   /// A new dispatch over `buffers` (binding order) with workgroups of
-  /// `blockDim` threads whose workgroup memory is [workgroupBase,
-  /// workgroupBase + workgroupBytes).
+  /// `blockDim` threads. Up to `slots` workgroups run at once, slot s's
+  /// workgroup memory being [workgroupBase + s * slotStride, ... +
+  /// workgroupBytes).
   void startDispatch(std::vector<BoundBuffer> buffers,
                      const std::array<uint32_t, 3> &blockDim,
-                     uint64_t workgroupBase, uint64_t workgroupBytes);
-  /// A new workgroup: its workgroup memory holds nothing written yet.
+                     uint64_t workgroupBase, uint64_t workgroupBytes,
+                     uint32_t slots = 1, uint64_t slotStride = 0);
+  /// A new workgroup in `slot`, now the running one: its workgroup memory
+  /// holds nothing written yet.
   void startWorkgroup(uint64_t workgroup,
-                      const std::array<uint32_t, 3> &blockId);
+                      const std::array<uint32_t, 3> &blockId,
+                      uint32_t slot = 0);
+  /// The accesses that follow are workgroup `workgroup`'s, in `slot`
+  /// (started before: its workgroup memory keeps what it wrote).
+  void switchTo(uint64_t workgroup, const std::array<uint32_t, 3> &blockId,
+                uint32_t slot);
 
   /// Where a thread's warp is: its number in the workgroup and how many
   /// warp operations (syncs, ballots) it completed. Two accesses of one
@@ -223,7 +231,13 @@ private:
   std::string thread(uint32_t linear) const;
 
   std::vector<BoundBuffer> buffers_;
-  uint64_t workgroupBase_ = 0, workgroupBytes_ = 0;
+  /// Every slot's workgroup memory, [workgroupBase_, + workgroupSpan_),
+  /// and the running workgroup's, [slotBase_, + workgroupBytes_).
+  uint64_t workgroupBase_ = 0, workgroupBytes_ = 0, workgroupSpan_ = 0;
+  uint64_t slotBase_ = 0, slotStride_ = 0;
+  /// Each slot's generation of local_ entries (live: equal).
+  std::vector<uint32_t> slotGenerations_;
+  uint32_t slot_ = 0;
   uint32_t workgroup_ = 0;
   std::array<uint32_t, 3> blockId_{};
   std::array<uint32_t, 3> blockDim_{1, 1, 1};

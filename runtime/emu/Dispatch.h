@@ -1,10 +1,14 @@
 //===- runtime/emu/Dispatch.h - One dispatch on the host --------*- C++ -*-===//
 //
 // Runs one dispatch of a kernel lowered for the host (EmuAbi.h): its
-// workgroups one after another in an order drawn from the seed, each
+// workgroups started in an order drawn from the seed, a few at once
+// (interleaved wherever a thread reaches a global atomic, so that a
+// decoupled look-back can find a predecessor's flag unwritten), each
 // workgroup's threads as fibers (Workgroup.h) with its own workgroup memory,
 // filled with a pattern rather than zeros so that a kernel reading it before
-// writing does not see a lucky zero.
+// writing does not see a lucky zero. Resident workgroups that only spin
+// (atomic loads, nothing written, no barrier reached) for 2^20 pauses in a
+// row are a hang: a "hang: ..." error, not a hung run.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -48,7 +52,15 @@ struct Launch {
   /// Whether the kernel's access reports go to the race and
   /// uninitialized-read checks (else they are ignored: a repeated run).
   bool checkAccesses = true;
+  /// Workgroups running at once (interleaved at global atomics); 0: drawn
+  /// from the dispatch's seed, 2 to 4. 1 runs them one after another.
+  uint32_t resident = 0;
 };
+
+/// How many workgroups of `groups` a dispatch of `launch` holds at once
+/// under `seed`.
+uint32_t residentWorkgroups(const Launch &launch, uint64_t seed,
+                            uint64_t groups);
 
 /// A launch of `grid` x `block` threads with `workgroupBytes` of workgroup
 /// memory each (no buffer sizes: accesses are then kept by address).
@@ -64,10 +76,11 @@ inline Launch launchOf(const std::array<uint32_t, 3> &grid,
 
 /// Runs `kernel` over `launch` with `buffers` (the dispatch's bindings),
 /// workgroups in an order drawn from `seed`, threads scheduled by
-/// `scheduler`. An error names the workgroup (x, y, z) whose barriers
-/// diverged, or a launch that is empty or too large to emulate; or it is
-/// the first report of the checks (out-of-bounds, data-race,
-/// uninitialized-read: AccessChecker.h).
+/// `scheduler` (the first resident workgroup's; the others' are this host
+/// thread's own). An error names the workgroup (x, y, z) whose barriers
+/// diverged, the workgroups that hang, or a launch that is empty or too
+/// large to emulate; or it is the first report of the checks
+/// (out-of-bounds, data-race, uninitialized-read: AccessChecker.h).
 Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
                    WorkgroupScheduler &scheduler, uint64_t seed);
 

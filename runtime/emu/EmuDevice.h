@@ -4,12 +4,12 @@
 // GPU pipeline's kernels lowered for the host, EmuAbi.h) in place of its PTX
 // or HSACO. Buffers are host memory, as on the cpu device, but filled with
 // emu::kGlobalFill, not zeros, until written (a GPU's are not zeroed); a
-// dispatch runs
-// its workgroups one after another in an order drawn from the device's seed
-// and the dispatch's number, each workgroup's threads as fibers
-// (Dispatch.h). What the kernels' checks report (out-of-bounds,
-// barrier-divergence) fails the dispatch with a message that starts with
-// the check's name and names the kernel.
+// dispatch runs its workgroups a few at once, interleaved at global
+// atomics, started in an order drawn from the device's seed and the
+// dispatch's number, each workgroup's threads as fibers (Dispatch.h). What
+// the kernels' checks report (out-of-bounds, barrier-divergence, hang, ...)
+// fails the dispatch with a message that starts with the check's name and
+// names the kernel.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

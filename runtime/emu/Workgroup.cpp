@@ -126,6 +126,7 @@ void WorkgroupScheduler::trampoline() {
   uint32_t thread = self->current_;
   (*self->body_)(thread);
   self->fibers_[thread].state = Fiber::State::Done;
+  ++self->progress_;
 #if SIFT_EMU_FAST_SWITCH
   // Never resumed: the next run starts the fiber afresh.
   sift_emu_switch(&self->fibers_[thread].context, self->main_->stack);
@@ -172,50 +173,82 @@ Status WorkgroupScheduler::startFibers(uint32_t threads) {
 
 Status WorkgroupScheduler::run(uint32_t threads, uint64_t round,
                                const std::function<void(uint32_t)> &body) {
+  if (Status s = start(threads, round, body); !s)
+    return s;
+  for (bool done = false; !done;)
+    if (Status s = resume(done); !s)
+      return s;
+  return Status::success();
+}
+
+Status WorkgroupScheduler::start(uint32_t threads, uint64_t round,
+                                 const std::function<void(uint32_t)> &body) {
+  ready_.clear();
+  next_ = 0;
+  paused_ = false;
+  rounds_ = 0;
+  progress_ = 0;
+  threads_ = 0;
   if (threads == 0)
     return Status::success();
   if (Status s = startFibers(threads); !s)
     return s;
   body_ = &body;
-  starting = this;
-  uint64_t state = options_.seed ^ (round * 0xd1b54a32d192ed03ull);
-  rounds_ = 0;
-  std::vector<uint32_t> ready(threads), waiting;
-  waiting.reserve(threads);
+  order_ = options_.seed ^ (round * 0xd1b54a32d192ed03ull);
+  rounds_ = 1;
+  ready_.resize(threads);
   for (uint32_t t = 0; t < threads; ++t)
-    ready[t] = t;
+    ready_[t] = t;
+  shuffle(ready_, order_);
+  waiting_.reserve(threads);
+  return Status::success();
+}
+
+Status WorkgroupScheduler::resume(bool &done) {
+  done = false;
   while (true) {
-    ++rounds_;
-    shuffle(ready, state);
-    for (size_t i = 0; i < ready.size(); ++i) {
-      uint32_t t = ready[i];
-      current_ = t;
-      starting = this;
-#if SIFT_EMU_FAST_SWITCH
-      sift_emu_switch(&main_->stack, fibers_[t].context);
-#else
-      swapcontext(&main_->context, &fibers_[t].context);
-#endif
-      if (!divergence_.empty())
-        return makeError(divergence_);
-      // Lanes a warp operation released run later in this round, each at
-      // a drawn place among the fibers not yet run.
-      for (uint32_t lane : released_) {
-        ready.push_back(lane);
-        size_t left = ready.size() - (i + 1);
-        std::swap(ready.back(),
-                  ready[i + 1 + (((nextRandom(state) >> 32) * left) >> 32)]);
+    if (next_ == ready_.size()) {
+      // The round is over: every fiber waits at a barrier or has left.
+      waiting_.clear();
+      if (Status s = endRound(waiting_); !s)
+        return s;
+      if (waiting_.empty()) {
+        ready_.clear();
+        next_ = 0;
+        done = true;
+        return Status::success();
       }
-      released_.clear();
+      for (uint32_t t : waiting_)
+        fibers_[t].state = Fiber::State::Ready;
+      ready_.swap(waiting_);
+      next_ = 0;
+      ++rounds_;
+      ++progress_;
+      shuffle(ready_, order_);
     }
-    waiting.clear();
-    if (Status s = endRound(waiting); !s)
-      return s;
-    if (waiting.empty())
+    uint32_t t = ready_[next_++];
+    current_ = t;
+    starting = this;
+#if SIFT_EMU_FAST_SWITCH
+    sift_emu_switch(&main_->stack, fibers_[t].context);
+#else
+    swapcontext(&main_->context, &fibers_[t].context);
+#endif
+    if (!divergence_.empty())
+      return makeError(divergence_);
+    // Lanes a warp operation released (and a paused fiber) run later in
+    // this round, each at a drawn place among the fibers not yet run.
+    for (uint32_t lane : released_) {
+      ready_.push_back(lane);
+      size_t left = ready_.size() - next_;
+      std::swap(ready_.back(),
+                ready_[next_ + (((nextRandom(order_) >> 32) * left) >> 32)]);
+    }
+    released_.clear();
+    if (paused_) {
+      paused_ = false;
       return Status::success();
-    for (uint32_t t : waiting)
-      fibers_[t].state = Fiber::State::Ready;
-    ready.swap(waiting);
+    }
   }
 }
 
@@ -299,6 +332,7 @@ uint64_t WorkgroupScheduler::warp(uint32_t site, uint32_t kind,
   // again later in the round.
   uint64_t result = kind == kSiftEmuWarpBallot ? w.votes : 0;
   w.arrived = 0;
+  ++progress_;
   ++w.epoch;
   for (uint32_t lane = first; lane < first + lanes; ++lane) {
     warpResults_[lane] = result;
@@ -314,6 +348,14 @@ void WorkgroupScheduler::barrier(uint32_t site) {
   Fiber &fiber = fibers_[current_];
   fiber.state = Fiber::State::AtBarrier;
   fiber.site = site;
+  ++progress_;
+  yieldToScheduler();
+}
+
+void WorkgroupScheduler::pause() {
+  // Still ready: placed again among the round's fibers not yet run.
+  released_.push_back(current_);
+  paused_ = true;
   yieldToScheduler();
 }
 

@@ -73,6 +73,25 @@ public:
   Status run(uint32_t threads, uint64_t round,
              const std::function<void(uint32_t thread)> &body);
 
+  /// run() in steps, so that a dispatch can hold several workgroups at
+  /// once and interleave them: start() readies the fibers (`body` must
+  /// outlive the run), and each resume() runs them until every one has
+  /// returned (`done`), a fiber called pause() (not done: call resume()
+  /// again), or an error (run()'s).
+  Status start(uint32_t threads, uint64_t round,
+               const std::function<void(uint32_t thread)> &body);
+  Status resume(bool &done);
+
+  /// Called from a fiber: hands control back to resume()'s caller; the
+  /// fiber runs again later in its round (a point where another workgroup
+  /// may run: a global atomic).
+  void pause();
+
+  /// Counts what moves a run on: a thread reaching a barrier or leaving
+  /// the kernel, a warp operation completing. A spin that only loads
+  /// leaves it unchanged.
+  uint64_t progress() const { return progress_; }
+
   /// Called from a fiber: waits until every thread of the workgroup has
   /// reached barrier `site` (a number naming the barrier in the kernel).
   void barrier(uint32_t site);
@@ -141,6 +160,13 @@ private:
   const std::function<void(uint32_t)> *body_ = nullptr;
   uint32_t current_ = 0;
   uint64_t rounds_ = 0;
+  uint64_t progress_ = 0;
+  /// The round in progress: its order, the next fiber's place in it, the
+  /// order's generator and the fibers waiting at its end.
+  std::vector<uint32_t> ready_, waiting_;
+  size_t next_ = 0;
+  uint64_t order_ = 0;
+  bool paused_ = false;
 };
 
 } // namespace sift::emu

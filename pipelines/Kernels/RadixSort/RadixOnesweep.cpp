@@ -19,7 +19,8 @@
 //              loads (spinning on an unpublished one, adding aggregates until
 //              an inclusive prefix) and publishes its own inclusive prefix
 //
-// The fault radix-lookback-skips-one starts the walk a tile early.
+// The fault radix-lookback-skips-one starts the walk a tile early;
+// radix-tile-by-block takes the tile by workgroup id, not by ticket.
 //
 //===----------------------------------------------------------------------===//
 

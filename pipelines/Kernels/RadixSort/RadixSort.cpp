@@ -382,7 +382,15 @@ RadixSortLowering::scatterTile(OpBuilder &b, Value block, Value tid, Value p) {
                                                     s.tileCounts, d);
                           });
   }
-  s.c = tileOf(b, options.onesweep ? ticketOf(b, tid, p) : block);
+  // (The fault radix-tile-by-block takes the workgroup's id instead, after
+  // the ticket's barrier: a look-back may then wait for a workgroup that
+  // has not started.)
+  Value tile = block;
+  if (options.onesweep && options.tileByBlock)
+    gpu::BarrierOp::create(b, loc);
+  else if (options.onesweep)
+    tile = ticketOf(b, tid, p);
+  s.c = tileOf(b, tile);
   auto slotArray = [&]() -> Value {
     return withSlots ? workgroupArray(b, stagedSize(), i32Type) : Value();
   };

@@ -50,6 +50,7 @@ struct RadixSortOptions {
   /// scan dispatch (algorithm radix_onesweep).
   bool onesweep = false;
   bool lookbackSkipsOne = false; ///< fault radix-lookback-skips-one
+  bool tileByBlock = false;      ///< fault radix-tile-by-block
   bool tailOverrun = false;      ///< fault radix-tail-overrun
   bool splitUnzeroed = false;    ///< fault radix-split-unzeroed
   bool scanBarrierInBranch = false; ///< fault scan-barrier-in-branch

@@ -52,6 +52,7 @@ TEST(VerdictTest, StableNames) {
                             "barrier-divergence",
                             "data-race",
                             "uninitialized-read",
+                            "hang",
                             "unsupported"};
   ASSERT_EQ(std::size(expected), std::size(kAllVerdicts));
   for (size_t i = 0; i < std::size(expected); ++i)
