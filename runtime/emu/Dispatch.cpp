@@ -185,11 +185,11 @@ struct Resident {
 
 std::string hangMessage(const std::vector<const Resident *> &spinning,
                         uint64_t pauses, uint32_t site, uint64_t waiting) {
-  std::string blocks;
-  for (const Resident *r : spinning)
-    blocks += (blocks.empty() ? "" : ", ") + triple(r->block);
-  return "hang: workgroups " + blocks + " spin through " +
-         std::to_string(pauses) +
+  // One workgroup named, the others counted: how many run at once is
+  // drawn, and a finding's signature should not depend on it.
+  return "hang: workgroup " + triple(spinning.front()->block) + " and " +
+         std::to_string(spinning.size() - 1) +
+         " running with it spin through " + std::to_string(pauses) +
          " global atomics in a row (the last at access " +
          std::to_string(site) +
          " of the kernel) with no thread writing one, reaching a barrier "

@@ -170,7 +170,7 @@ TEST(EmuInterleave, ASpinNothingEndsIsAHang) {
     sift::Status status =
         runDispatch(launch, &spinForever, buffers, scheduler, 0);
     ASSERT_FALSE(status.ok());
-    EXPECT_EQ(status.message().rfind("hang: workgroups (", 0), 0u)
+    EXPECT_EQ(status.message().rfind("hang: workgroup (", 0), 0u)
         << status.message();
     EXPECT_NE(status.message().find("(the last at access 5 of the kernel)"),
               std::string::npos)
