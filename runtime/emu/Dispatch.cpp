@@ -183,19 +183,131 @@ struct Resident {
   uint32_t slot = 0;
 };
 
-std::string hangMessage(const std::vector<const Resident *> &spinning,
-                        uint64_t pauses, uint32_t site, uint64_t waiting) {
-  // One workgroup named, the others counted: how many run at once is
-  // drawn, and a finding's signature should not depend on it.
-  return "hang: workgroup " + triple(spinning.front()->block) + " and " +
-         std::to_string(spinning.size() - 1) +
-         " running with it spin through " + std::to_string(pauses) +
-         " global atomics in a row (the last at access " +
-         std::to_string(site) +
-         " of the kernel) with no thread writing one, reaching a barrier "
-         "or leaving, while " +
-         std::to_string(waiting) + " workgroups wait to start";
+std::array<uint32_t, 3> blockOf(uint64_t g, const Launch &launch) {
+  return {static_cast<uint32_t>(g % launch.grid[0]),
+          static_cast<uint32_t>(g / launch.grid[0] % launch.grid[1]),
+          static_cast<uint32_t>(g / (uint64_t{launch.grid[0]} *
+                                     launch.grid[1]))};
 }
+
+/// A launch the emu device cannot run: empty, over 1024 threads, or a warp
+/// it does not emulate.
+Status checkLaunch(const Launch &launch, uint64_t threads, uint64_t groups) {
+  if (threads == 0 || groups == 0)
+    return makeError("emu: empty launch: grid " + triple(launch.grid) +
+                     ", block " + triple(launch.block));
+  if (threads > 1024)
+    return makeError("emu: block " + triple(launch.block) + " has " +
+                     std::to_string(threads) + " threads, more than 1024");
+  if (launch.warpSize != 32 && launch.warpSize != 64)
+    return makeError("emu: a warp of " + std::to_string(launch.warpSize) +
+                     " lanes (32 or 64 are emulated)");
+  return Status::success();
+}
+
+/// The workgroups a dispatch runs at once, one slot each: the slot's
+/// scheduler (the caller's for slot 0, the host thread's own for the
+/// others, kept so that their stacks are reused) and workgroup memory.
+class Residents {
+public:
+  Residents(uint32_t slots, const Launch &launch,
+            WorkgroupScheduler &scheduler)
+      : slots_(slots), launch_(launch),
+        stride_((launch.workgroupBytes + 15) / 16 * 16) {
+    thread_local std::vector<std::unique_ptr<WorkgroupScheduler>> more;
+    while (more.size() + 1 < slots)
+      more.push_back(std::make_unique<WorkgroupScheduler>());
+    for (uint32_t s = 0; s < slots; ++s) {
+      slots_[s].slot = s;
+      slots_[s].scheduler = s == 0 ? &scheduler : more[s - 1].get();
+      slots_[s].scheduler->setWarpSize(launch.warpSize);
+      free_.push_back(slots - 1 - s);
+    }
+  }
+
+  /// Every slot's workgroup memory, 16-byte aligned, one block for all.
+  Status allocate() {
+    if (launch_.workgroupBytes == 0)
+      return Status::success();
+    memory_.reset(std::aligned_alloc(16, stride_ * slots_.size()));
+    if (!memory_)
+      return makeError("emu: cannot allocate " +
+                       std::to_string(stride_ * slots_.size()) +
+                       " bytes of workgroup memory");
+    return Status::success();
+  }
+  void *memory() const { return memory_.get(); }
+  uint64_t stride() const { return stride_; }
+
+  bool full() const { return free_.empty(); }
+  bool empty() const { return running_.empty(); }
+
+  /// Starts workgroup `g` in a free slot, with its memory filled and its
+  /// threads' contexts; `round` draws its threads' orders.
+  Status admit(uint64_t g, uint64_t round, SiftEmuKernel kernel,
+               void **buffers, const uint64_t *bufferBytes,
+               DispatchState &state, AccessChecker &checker) {
+    Resident &r = slots_[free_.back()];
+    free_.pop_back();
+    r.group = g;
+    r.block = blockOf(g, launch_);
+    void *own = memory_ ? static_cast<char *>(memory_.get()) + r.slot * stride_
+                        : nullptr;
+    if (own)
+      std::memset(own, kWorkgroupFill, launch_.workgroupBytes);
+    uint64_t threads =
+        uint64_t{launch_.block[0]} * launch_.block[1] * launch_.block[2];
+    r.contexts.resize(threads);
+    setContexts(r.contexts, launch_, r.block, own, bufferBytes, state);
+    r.body = [contexts = r.contexts.data(), kernel, buffers](uint32_t t) {
+      kernel(&contexts[t], buffers);
+    };
+    running_.push_back(r.slot);
+    checker.startWorkgroup(g, r.block, r.slot);
+    return r.scheduler->start(static_cast<uint32_t>(threads), round, r.body);
+  }
+
+  /// A running workgroup drawn with `random`.
+  size_t pick(uint64_t &random) const {
+    return running_.size() == 1
+               ? 0
+               : static_cast<size_t>(
+                     ((nextRandom(random) >> 32) * running_.size()) >> 32);
+  }
+  Resident &running(size_t i) { return slots_[running_[i]]; }
+  void finish(size_t i) {
+    free_.push_back(running_[i]);
+    running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+
+  /// What the running workgroups' threads did that moves them on.
+  uint64_t progress() const {
+    uint64_t sum = 0;
+    for (uint32_t each : running_)
+      sum += slots_[each].scheduler->progress();
+    return sum;
+  }
+
+  /// One workgroup named, the others counted: how many run at once is
+  /// drawn, and a finding's signature should not depend on it.
+  std::string hang(uint64_t pauses, uint32_t site, uint64_t waiting) const {
+    return "hang: workgroup " + triple(slots_[running_.front()].block) +
+           " and " + std::to_string(running_.size() - 1) +
+           " running with it spin through " + std::to_string(pauses) +
+           " global atomics in a row (the last at access " +
+           std::to_string(site) +
+           " of the kernel) with no thread writing one, reaching a barrier "
+           "or leaving, while " +
+           std::to_string(waiting) + " workgroups wait to start";
+  }
+
+private:
+  std::vector<Resident> slots_; ///< fixed: the schedulers point at bodies
+  std::vector<uint32_t> running_, free_;
+  const Launch &launch_;
+  uint64_t stride_;
+  std::unique_ptr<void, AlignedFree> memory_;
+};
 
 } // namespace
 
@@ -214,45 +326,17 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
   uint64_t threads =
       uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
   uint64_t groups = uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
-  if (threads == 0 || groups == 0)
-    return makeError("emu: empty launch: grid " + triple(launch.grid) +
-                     ", block " + triple(launch.block));
-  if (threads > 1024)
-    return makeError("emu: block " + triple(launch.block) + " has " +
-                     std::to_string(threads) + " threads, more than 1024");
-  if (launch.warpSize != 32 && launch.warpSize != 64)
-    return makeError("emu: a warp of " + std::to_string(launch.warpSize) +
-                     " lanes (32 or 64 are emulated)");
+  if (Status s = checkLaunch(launch, threads, groups); !s)
+    return s;
   uint32_t slots = residentWorkgroups(launch, seed, groups);
-  // The first resident workgroup runs on the caller's scheduler, the others
-  // on this host thread's own (kept: their stacks are reused).
-  thread_local std::vector<std::unique_ptr<WorkgroupScheduler>> more;
-  while (more.size() + 1 < slots)
-    more.push_back(std::make_unique<WorkgroupScheduler>());
-  std::vector<WorkgroupScheduler *> schedulers{&scheduler};
-  for (uint32_t s = 1; s < slots; ++s)
-    schedulers.push_back(more[s - 1].get());
-  for (WorkgroupScheduler *each : schedulers)
-    each->setWarpSize(launch.warpSize);
+  Residents residents(slots, launch, scheduler);
+  if (Status s = residents.allocate(); !s)
+    return s;
   // The bounds of the target-lowered kernels' parameters: each binding's
   // bytes, or (not given) as many as the address space allows.
   std::vector<uint64_t> bufferBytes = launch.bufferBytes;
   if (bufferBytes.empty())
     bufferBytes.assign(64, UINT64_MAX / 2);
-  // Each slot's workgroup memory, 16-byte aligned, one block for all.
-  uint64_t stride = (launch.workgroupBytes + 15) / 16 * 16;
-  std::unique_ptr<void, AlignedFree> memory;
-  if (launch.workgroupBytes > 0) {
-    memory.reset(std::aligned_alloc(16, stride * slots));
-    if (!memory)
-      return makeError("emu: cannot allocate " +
-                       std::to_string(stride * slots) +
-                       " bytes of workgroup memory");
-  }
-  auto slotMemory = [&](uint32_t slot) -> void * {
-    return memory ? static_cast<char *>(memory.get()) + slot * stride
-                  : nullptr;
-  };
   // The workgroups' order: a permutation drawn from the seed.
   std::vector<uint64_t> order(groups);
   for (uint64_t g = 0; g < groups; ++g)
@@ -264,8 +348,8 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
   // memory, and clearing them is constant-time.
   thread_local AccessChecker checker;
   state.checker = &checker;
-  if (Status s = startChecks(checker, launch, buffers, memory.get(), slots,
-                             stride);
+  if (Status s = startChecks(checker, launch, buffers, residents.memory(),
+                             slots, residents.stride());
       !s)
     return s;
   // Up to `slots` workgroups at once, started in the drawn order. After
@@ -273,48 +357,21 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
   // that a look-back may find its predecessor's flag unwritten. When
   // every resident only spins (no atomic write, no barrier, no thread
   // leaving) for long, none can end: a hang, not a hung run.
-  std::vector<Resident> slot(slots); // fixed: the schedulers point at bodies
-  std::vector<uint32_t> running, freeSlots;
-  for (uint32_t s = slots; s > 0; --s)
-    freeSlots.push_back(s - 1);
   uint64_t next = 0, idle = 0, lastStamp = 0;
   constexpr uint64_t kIdleLimit = uint64_t{1} << 20;
-  while (next < groups || !running.empty()) {
-    while (next < groups && !freeSlots.empty()) {
-      Resident &r = slot[freeSlots.back()];
-      r.slot = freeSlots.back();
-      freeSlots.pop_back();
-      r.group = order[next++];
-      uint64_t g = r.group;
-      r.block = {
-          static_cast<uint32_t>(g % launch.grid[0]),
-          static_cast<uint32_t>(g / launch.grid[0] % launch.grid[1]),
-          static_cast<uint32_t>(g / (uint64_t{launch.grid[0]} * launch.grid[1]))};
-      r.scheduler = schedulers[r.slot];
-      if (void *own = slotMemory(r.slot))
-        std::memset(own, kWorkgroupFill, launch.workgroupBytes);
-      r.contexts.resize(threads);
-      setContexts(r.contexts, launch, r.block, slotMemory(r.slot),
-                  bufferBytes.data(), state);
-      r.body = [contexts = r.contexts.data(), kernel, buffers](uint32_t t) {
-        kernel(&contexts[t], buffers);
-      };
-      running.push_back(r.slot);
-      checker.startWorkgroup(g, r.block, r.slot);
+  while (next < groups || !residents.empty()) {
+    for (; next < groups && !residents.full(); ++next) {
       // Each workgroup's thread orders: from the dispatch's seed and the
       // workgroup.
-      if (Status s = r.scheduler->start(static_cast<uint32_t>(threads),
-                                        seed * 0x9E3779B97F4A7C15ull + g,
-                                        r.body);
+      uint64_t g = order[next];
+      if (Status s = residents.admit(g, seed * 0x9E3779B97F4A7C15ull + g,
+                                     kernel, buffers, bufferBytes.data(),
+                                     state, checker);
           !s)
         return s;
     }
-    size_t pick = running.size() == 1
-                      ? 0
-                      : static_cast<size_t>(
-                            ((nextRandom(random) >> 32) * running.size()) >>
-                            32);
-    Resident &r = slot[running[pick]];
+    size_t pick = residents.pick(random);
+    Resident &r = residents.running(pick);
     state.scheduler = r.scheduler;
     checker.switchTo(r.group, r.block, r.slot);
     bool done = false;
@@ -325,24 +382,17 @@ Status runDispatch(const Launch &launch, SiftEmuKernel kernel, void **buffers,
     if (!checker.problem().empty())
       return makeError(checker.problem());
     if (done) {
-      freeSlots.push_back(r.slot);
-      running.erase(running.begin() + static_cast<std::ptrdiff_t>(pick));
+      residents.finish(pick);
       idle = 0;
       continue;
     }
     // Paused: did anything move on since the last pause?
-    uint64_t stamp = state.atomicWrites;
-    for (uint32_t each : running)
-      stamp += slot[each].scheduler->progress();
+    uint64_t stamp = state.atomicWrites + residents.progress();
     if (stamp != lastStamp) {
       lastStamp = stamp;
       idle = 0;
     } else if (++idle >= kIdleLimit) {
-      std::vector<const Resident *> spinning;
-      for (uint32_t each : running)
-        spinning.push_back(&slot[each]);
-      return makeError(
-          hangMessage(spinning, idle, state.pauseSite, groups - next));
+      return makeError(residents.hang(idle, state.pauseSite, groups - next));
     }
   }
   return Status::success();
