@@ -9,7 +9,11 @@
 // round. Within a round the fibers run one after another in an order drawn
 // from the seed, so a race between threads shows as a different result
 // under another seed, and a second run with another seed is another
-// interleaving. Fibers switch by a few instructions of assembly on x86-64
+// interleaving. A fiber may also pause (the dispatch pauses it at a global
+// atomic): the scheduler's caller gets control back, may run another
+// workgroup's scheduler, and resumes this one later, the paused fiber at a
+// drawn place among its round's fibers not yet run. Fibers switch by a few
+// instructions of assembly on x86-64
 // and by POSIX ucontext elsewhere: the runtime's rule of no dependency
 // beyond the C++ standard library and the OS.
 //
