@@ -237,7 +237,14 @@ Status WorkgroupScheduler::resume(bool &done) {
     if (!divergence_.empty())
       return makeError(divergence_);
     // Lanes a warp operation released (and a paused fiber) run later in
-    // this round, each at a drawn place among the fibers not yet run.
+    // this round, each at a drawn place among the fibers not yet run. The
+    // fibers run so far leave the order first once they are most of it: a
+    // round that pauses at millions of atomics would grow it without end.
+    if (!released_.empty() && next_ >= 64 && next_ * 2 >= ready_.size()) {
+      ready_.erase(ready_.begin(),
+                   ready_.begin() + static_cast<std::ptrdiff_t>(next_));
+      next_ = 0;
+    }
     for (uint32_t lane : released_) {
       ready_.push_back(lane);
       size_t left = ready_.size() - next_;
