@@ -131,21 +131,22 @@ int64_t defaultRadixChunk(int64_t rows, int64_t n) {
 }
 
 /// The chunk lengths split_select may take for a top-k row of `n` along
-/// the last dimension: powers of two dividing the row into at least two
-/// chunks, at least 2k long (each level keeps at most half its row), at
-/// most kLongestSplitChunk (a thread walks a chunk alone), whose split takes
-/// at most four levels.
+/// the last dimension: powers of two shorter than the row, at least 2k
+/// long (each level keeps at most half of its whole chunks), at most
+/// kLongestSplitChunk (a thread walks a chunk alone), whose split takes at
+/// most four levels. A chunk need not divide the row: the remainder's
+/// elements are candidates as they are (SplitTopk.cpp).
 SmallVector<int64_t> splitChunks(int64_t n, int64_t k) {
   SmallVector<int64_t> chunks;
   if (k < 1)
     return chunks;
-  for (int64_t chunk = 2; chunk <= kLongestSplitChunk && chunk * 2 <= n;
+  for (int64_t chunk = 2; chunk <= kLongestSplitChunk && chunk < n;
        chunk *= 2) {
-    if (n % chunk != 0 || chunk < 2 * k)
+    if (chunk < 2 * k)
       continue;
     int64_t m = n, levels = 0;
-    while (m > chunk && m % chunk == 0) {
-      m = m / chunk * k;
+    while (m > chunk) {
+      m = m / chunk * k + m % chunk;
       ++levels;
     }
     if (levels <= 4)
@@ -160,16 +161,21 @@ SmallVector<int64_t> splitChunks(int64_t n, int64_t k) {
 /// radix_select takes those).
 constexpr int64_t kSplitDefaultK = 16;
 
-/// split_select's default chunk: the shortest of at least 8k and 256
-/// elements (a thread's serial walk stays short and the chunks fill the
-/// GPU), else the longest; 0 when none.
-int64_t defaultSplitChunk(ArrayRef<int64_t> chunks, int64_t k) {
-  for (int64_t chunk : chunks)
+/// split_select's default chunk: of those that divide the row `n`, the
+/// shortest of at least 8k and 256 elements (a thread's serial walk stays
+/// short and the chunks fill the GPU), else the longest; 0 when none (a
+/// remainder's split is drawn by random configs only).
+int64_t defaultSplitChunk(ArrayRef<int64_t> chunks, int64_t n, int64_t k) {
+  int64_t longest = 0;
+  for (int64_t chunk : chunks) {
+    if (n % chunk != 0)
+      continue;
     if (chunk >= std::max<int64_t>(8 * k, 256))
       return chunk;
-  return chunks.empty() ? 0 : chunks.back();
+    longest = chunk;
+  }
+  return longest;
 }
-
 
 /// The fewest threads a random radix_match takes where any fit.
 constexpr int64_t kRandomMatchThreads = 64;
@@ -326,7 +332,8 @@ struct SelectLoweringStrategyPass final
       // (private_row) took 4.7x as long on [1024, 1024] k8, split_select
       // 6.4x on [1, 1M] k8 and 9.4x on [32, 128000] k8 (H200, 2026-11-29).
       return sift::Algorithm::RegisterSelect;
-    if (!c.chunks.empty() && !c.privateFits && row.k <= kSplitDefaultK)
+    if (defaultSplitChunk(c.chunks, row.n, row.k) != 0 && !c.privateFits &&
+        row.k <= kSplitDefaultK)
       return sift::Algorithm::SplitSelect; // 64-bit keys
     if (algorithm == sift::Algorithm::WorkgroupRow && row.n < 16)
       return sift::Algorithm::RowPerThread;
@@ -387,7 +394,7 @@ struct SelectLoweringStrategyPass final
     case sift::Algorithm::SplitSelect: {
       int64_t chunk = random
                           ? choices.chunks[rng.below(choices.chunks.size())]
-                          : defaultSplitChunk(choices.chunks, row.k);
+                          : defaultSplitChunk(choices.chunks, row.n, row.k);
       return rowTileConfig(context, rank, 1, chunk,
                            sift::Algorithm::SplitSelect);
     }

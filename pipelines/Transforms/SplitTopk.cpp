@@ -48,11 +48,11 @@ struct SplitTopkPass final : sift::impl::SplitTopkBase<SplitTopkPass> {
       }
       int64_t rank = type.getRank();
       int64_t n = type.getShape().back();
-      if (static_cast<int64_t>(op.getDimension()) != rank - 1 || chunk < 1 ||
-          n % chunk != 0 || n / chunk < 2 ||
-          chunk < static_cast<int64_t>(op.getK()) || op.getK() < 1) {
+      if (static_cast<int64_t>(op.getDimension()) != rank - 1 ||
+          n <= chunk || chunk <= static_cast<int64_t>(op.getK()) ||
+          op.getK() < 1) {
         op->emitOpError("split_select needs the last dimension, k >= 1 and "
-                        "a row of at least two chunks of row_tile >= k "
+                        "a row longer than its chunks of row_tile > k "
                         "elements; row ")
             << n << ", dimension " << op.getDimension() << ", k "
             << op.getK() << ", row_tile " << chunk;

@@ -47,6 +47,22 @@ func.func @long_small_k_f64(%x: tensor<8x4096xf64>) -> (tensor<8x8xf64>, tensor<
 
 // -----
 
+// A row of 4001 f64, which no chunk divides: split_select only when drawn
+// (a remainder's split; seed 17 draws chunks of 512: 7 whole ones and 417
+// elements more), radix_select by default.
+// CHECK-LABEL: func.func @odd_row_f64
+// CHECK: algorithm = radix_select
+// RANDOM-LABEL: func.func @odd_row_f64
+// RANDOM: algorithm = split_select, row_tile = 512>
+func.func @odd_row_f64(%x: tensor<8x4001xf64>) -> (tensor<8x8xf64>, tensor<8x8xi64>) {
+  %v0 = tensor.empty() : tensor<8x8xf64>
+  %i0 = tensor.empty() : tensor<8x8xi64>
+  %v, %i = sift.topk dimension(1) k(8) largest ins(%x : tensor<8x4001xf64>) outs(%v0, %i0 : tensor<8x8xf64>, tensor<8x8xi64>) -> tensor<8x8xf64>, tensor<8x8xi64>
+  return %v, %i : tensor<8x8xf64>, tensor<8x8xi64>
+}
+
+// -----
+
 // k = 64 on rows of 65536: radix_select (a split's later levels insert
 // sorted runs of 64, 18x PyTorch on the H100), in its one-launch form for
 // 64 rows: a workgroup of 1024 threads a row.

@@ -1,17 +1,21 @@
 //===- SplitTopk.cpp - tileandfuse's split top-k of long rows -------------===//
 //
 // Algorithm split_select, the split-reduction shape of a top-k: a row of N
-// elements (along the last dimension) is viewed as C = N / row_tile chunks
-// of row_tile elements; a per-thread top-k of every chunk (an op tiled and
-// fused like any other, one chunk a thread) keeps k candidates a chunk, and
-// a top-k of the C * k candidates picks the result; it is split again while
-// its row still divides into chunks longer than k. The candidates' positions
-// map back to input indices: candidate p of a row came from chunk p / k, at
-// index (its chunk index) + (p / k) * row_tile.
+// elements (along the last dimension) is viewed as C = N / row_tile whole
+// chunks of row_tile elements and a remainder of N % row_tile; a per-thread
+// top-k of every whole chunk (an op tiled and fused like any other, one
+// chunk a thread) keeps k candidates a chunk, the remainder's elements are
+// candidates as they are, and a top-k of the C * k + N % row_tile
+// candidates picks the result; it is split again while its row is longer
+// than a chunk. The candidates' positions map back to input indices:
+// candidate p < C * k of a row came from chunk p / k, at index (its chunk
+// index) + (p / k) * row_tile; a later one is input element
+// C * row_tile + (p - C * k).
 //
 // Exact under SEMANTICS.md's ties rule: each chunk's top-k lists equal keys
-// by index, and chunks follow one another in index order, so among equal
-// keys a lower candidate position is a lower input index. SplitTopk.h has
+// by index, and chunks (the remainder last) follow one another in index
+// order, so among equal keys a lower candidate position is a lower input
+// index. SplitTopk.h has
 // its launches, limits and faults.
 //
 //===----------------------------------------------------------------------===//
@@ -43,9 +47,12 @@ struct Split {
 };
 
 /// The top-k of `input` along its last dimension: per-chunk top-k's of
-/// `chunk` elements and a top-k of their candidates when the row divides
-/// into at least two chunks longer than k; otherwise one top-k (configured
-/// later by strategy selection). `valuesInit` is the values' destination.
+/// `chunk` elements and a top-k of their candidates while the row is
+/// longer than a chunk of more than k; otherwise one top-k (configured
+/// later by strategy selection). A row the chunks do not divide keeps its
+/// last `n % chunk` elements as candidates of their own, after the whole
+/// chunks' (so candidates stay in index order). `valuesInit` is the
+/// values' destination.
 Split splitTopk(OpBuilder &b, Location loc, sift::TopkOp original,
                 Value input, Value valuesInit, int64_t chunk,
                 bool lostChunkOffset) {
@@ -65,12 +72,25 @@ Split splitTopk(OpBuilder &b, Location loc, sift::TopkOp original,
         b.getI64IntegerAttr(dim), b.getI64IntegerAttr(k),
         original.getOrderAttr());
   };
-  if (n <= chunk || n % chunk != 0 || chunk < k || k < 1) {
+  if (n <= chunk || chunk <= k || k < 1) {
     auto last = topk(input, valuesInit, rank - 1);
     return {last.getResult(0), last.getResult(1)};
   }
   int64_t chunks = n / chunk;
-  // [B..., N] viewed as [B..., C, chunk].
+  int64_t rest = n % chunk;
+  int64_t whole = chunks * k; // the whole chunks' candidates a row
+  // The whole chunks, [B..., chunks * chunk], viewed as [B..., C, chunk].
+  Value wholeChunks = input;
+  if (rest != 0) {
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(rank, b.getIndexAttr(1));
+    for (int64_t size : type.getShape())
+      sizes.push_back(b.getIndexAttr(size));
+    sizes.back() = b.getIndexAttr(chunks * chunk);
+    wholeChunks = tensor::ExtractSliceOp::create(
+        b, loc, withLast(type, chunks * chunk), input, offsets, sizes,
+        strides);
+  }
   SmallVector<int64_t> expanded(type.getShape());
   expanded.back() = chunks;
   expanded.push_back(chunk);
@@ -79,52 +99,122 @@ Split splitTopk(OpBuilder &b, Location loc, sift::TopkOp original,
     groups.push_back({d});
   groups.push_back({rank - 1, rank});
   Value chunked = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(expanded, type.getElementType()), input,
-      groups);
+      b, loc, RankedTensorType::get(expanded, type.getElementType()),
+      wholeChunks, groups);
   SmallVector<int64_t> partialShape(expanded);
   partialShape.back() = k;
   Value partialValues =
       tensor::EmptyOp::create(b, loc, partialShape, type.getElementType());
   auto partial = topk(chunked, partialValues, rank);
   partial->setAttr(sift::kSplitPartAttr, b.getUnitAttr());
-  // The candidates, [B..., C * k], chunk by chunk.
+  // The whole chunks' candidates, [B..., C * k], chunk by chunk.
   auto flat = [&](Value value) -> Value {
     auto valueType = cast<RankedTensorType>(value.getType());
     return tensor::CollapseShapeOp::create(
-        b, loc, withLast(type, chunks * k, valueType.getElementType()), value,
+        b, loc, withLast(type, whole, valueType.getElementType()), value,
         groups);
   };
-  Split rest = splitTopk(b, loc, original, flat(partial.getResult(0)),
-                         valuesInit, chunk, lostChunkOffset);
-  // Candidate p's input index: its index in chunk p / k plus the chunk's
-  // start.
+  MLIRContext *context = b.getContext();
+  SmallVector<AffineMap> identity(
+      2, AffineMap::getMultiDimIdentityMap(rank, context));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  // Row coordinates of a generic's element, its last one `last`.
+  auto rowAt = [&](OpBuilder &nb, Location nloc, Value last) {
+    SmallVector<Value> at;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      at.push_back(linalg::IndexOp::create(nb, nloc, d));
+    at.push_back(last);
+    return at;
+  };
+  auto indexConstant = [](OpBuilder &nb, Location nloc, int64_t value) {
+    return arith::ConstantIndexOp::create(nb, nloc, value);
+  };
+  Value candidates = flat(partial.getResult(0));
+  if (rest != 0) {
+    // [B..., C * k + rest]: candidate p is the whole chunks' p below C * k,
+    // else input element C * chunk + (p - C * k). Both reads stay in
+    // bounds (clamped); a select keeps the one that applies.
+    auto candidatesType = withLast(type, whole + rest);
+    Value out = tensor::EmptyOp::create(b, loc, candidatesType.getShape(),
+                                        type.getElementType());
+    candidates =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{candidatesType}, ValueRange{}, ValueRange{out},
+            ArrayRef<AffineMap>{identity[0]}, iterators,
+            [&](OpBuilder &nb, Location nloc, ValueRange) {
+              Value p = linalg::IndexOp::create(nb, nloc, rank - 1);
+              Value wholeCount = indexConstant(nb, nloc, whole);
+              Value inWhole = arith::CmpIOp::create(
+                  nb, nloc, arith::CmpIPredicate::ult, p, wholeCount);
+              Value wholeAt = arith::MinUIOp::create(
+                  nb, nloc, p, indexConstant(nb, nloc, whole - 1));
+              Value restAt = arith::AddIOp::create(
+                  nb, nloc, p, indexConstant(nb, nloc, chunks * chunk - whole));
+              restAt = arith::SelectOp::create(
+                  nb, nloc, inWhole, indexConstant(nb, nloc, chunks * chunk),
+                  restAt);
+              Value fromWhole = tensor::ExtractOp::create(
+                  nb, nloc, candidates, rowAt(nb, nloc, wholeAt));
+              Value fromRest = tensor::ExtractOp::create(
+                  nb, nloc, input, rowAt(nb, nloc, restAt));
+              linalg::YieldOp::create(
+                  nb, nloc,
+                  Value(arith::SelectOp::create(nb, nloc, inWhole, fromWhole,
+                                                fromRest)));
+            })
+            .getResult(0);
+  }
+  Split next = splitTopk(b, loc, original, candidates, valuesInit, chunk,
+                         lostChunkOffset);
+  // Candidate p's input index: below C * k its index in chunk p / k plus
+  // the chunk's start, else C * chunk + (p - C * k).
   Value chunkIndices = flat(partial.getResult(1));
   auto outType = withLast(type, k, i64);
   Value out = tensor::EmptyOp::create(b, loc, outType.getShape(), i64);
-  MLIRContext *context = b.getContext();
-  SmallVector<AffineMap> maps(2, AffineMap::getMultiDimIdentityMap(rank,
-                                                                    context));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
   auto gather = linalg::GenericOp::create(
-      b, loc, TypeRange{outType}, ValueRange{rest.indices}, ValueRange{out},
-      maps, iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+      b, loc, TypeRange{outType}, ValueRange{next.indices}, ValueRange{out},
+      identity, iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value position = args[0];
-        SmallVector<Value> at;
-        for (int64_t d = 0; d + 1 < rank; ++d)
-          at.push_back(linalg::IndexOp::create(nb, nloc, d));
-        at.push_back(
-            arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), position));
-        Value within = tensor::ExtractOp::create(nb, nloc, chunkIndices, at);
+        Value at =
+            arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), position);
         Value kValue = arith::ConstantIntOp::create(nb, nloc, i64, k);
         Value chunkValue = arith::ConstantIntOp::create(nb, nloc, i64, chunk);
+        if (rest == 0) {
+          Value within =
+              tensor::ExtractOp::create(nb, nloc, chunkIndices, rowAt(nb, nloc, at));
+          Value which = arith::DivUIOp::create(nb, nloc, position, kValue);
+          Value start = arith::MulIOp::create(nb, nloc, which, chunkValue);
+          Value index = arith::AddIOp::create(nb, nloc, within, start);
+          // Fault split-lost-chunk-offset: the index within the chunk.
+          linalg::YieldOp::create(nb, nloc, lostChunkOffset ? within : index);
+          return;
+        }
+        Value wholeCount = arith::ConstantIntOp::create(nb, nloc, i64, whole);
+        Value inWhole = arith::CmpIOp::create(
+            nb, nloc, arith::CmpIPredicate::ult, position, wholeCount);
+        Value wholeAt = arith::MinUIOp::create(
+            nb, nloc, at, indexConstant(nb, nloc, whole - 1));
+        Value within = tensor::ExtractOp::create(nb, nloc, chunkIndices,
+                                                 rowAt(nb, nloc, wholeAt));
         Value which = arith::DivUIOp::create(nb, nloc, position, kValue);
         Value start = arith::MulIOp::create(nb, nloc, which, chunkValue);
         Value index = arith::AddIOp::create(nb, nloc, within, start);
-        // Fault split-lost-chunk-offset: the index within the chunk.
-        linalg::YieldOp::create(nb, nloc, lostChunkOffset ? within : index);
+        // The remainder's candidates: p - C * k within the remainder.
+        Value restWithin =
+            arith::SubIOp::create(nb, nloc, position, wholeCount);
+        Value restIndex = arith::AddIOp::create(
+            nb, nloc, restWithin,
+            arith::ConstantIntOp::create(nb, nloc, i64, chunks * chunk));
+        // Fault split-lost-chunk-offset: the index within the chunk (the
+        // remainder's own index for its candidates).
+        Value chosen =
+            lostChunkOffset
+                ? arith::SelectOp::create(nb, nloc, inWhole, within, restWithin)
+                : arith::SelectOp::create(nb, nloc, inWhole, index, restIndex);
+        linalg::YieldOp::create(nb, nloc, chosen);
       });
-  return {rest.values, gather.getResult(0)};
+  return {next.values, gather.getResult(0)};
 }
 
 } // namespace

@@ -8,11 +8,12 @@
 //              the candidates, itself split again while it is long.
 // Launches:    none of its own: a tensor rewrite before tiling; the parts
 //              become tileandfuse's kernels like any op.
-// Plan buffers: the candidates (values and indices, C x k a row), tensors
-//              that bufferization places.
+// Plan buffers: the candidates (values and indices, C x k a row, and the
+//              remainder's values), tensors that bufferization places.
 // Limits:      a top-k on tensors along the last dimension, k >= 1, a row
-//              of at least two chunks of row_tile >= k elements (the
-//              strategy's splitChunks).
+//              longer than a chunk of row_tile > k elements; the strategy's
+//              splitChunks takes chunks of 2k or more whose split takes at
+//              most four levels.
 // Follows:     the split-reduction of a top-k, as XLA's TopkSplitter and
 //              IREE's top-k split reduction rewrite it.
 // Faults:      split-lost-chunk-offset.
