@@ -152,6 +152,12 @@ enum class Fault : uint8_t {
   /// hang on the emu device (a few workgroups at once); nothing on a GPU
   /// whose workgroups all fit (the H200 starts them in id order).
   RadixTileByBlock,
+  /// ROCDL's form of a warp shuffle up (the radix sorts' block scans)
+  /// counts the source lane as in a wave of 32, from the lane's place in
+  /// its warp alone: on a wave of 64 the upper warp reads the lower warp's
+  /// values. Oracle: out-of-bounds or mismatch on the emu device for
+  /// amdgpu (waves of 64); nothing on nvptx.
+  WarpShuffleWaveWidth,
 };
 
 /// Every fault, in enum order.
@@ -189,7 +195,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::RadixFusedBinsKept,
                                        Fault::WarpBallotLowHalf,
                                        Fault::WarpSyncDropped,
-                                       Fault::RadixTileByBlock};
+                                       Fault::RadixTileByBlock,
+                                       Fault::WarpShuffleWaveWidth};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -205,7 +212,7 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "nms-tile-last-row-first-box", "radix-match-peer-bit-lost",
 /// "bf16-order-f16-layout", "radix-compact-drops-better",
 /// "radix-fused-bins-kept", "warp-ballot-low-half", "warp-sync-dropped",
-/// "radix-tile-by-block".
+/// "radix-tile-by-block", "warp-shuffle-wave-width".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -243,6 +250,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::WarpBallotLowHalf: return "warp-ballot-low-half";
   case Fault::WarpSyncDropped: return "warp-sync-dropped";
   case Fault::RadixTileByBlock: return "radix-tile-by-block";
+  case Fault::WarpShuffleWaveWidth: return "warp-shuffle-wave-width";
   }
   return "?";
 }

@@ -139,6 +139,9 @@ constexpr FaultText kFaultTexts[] = {
     {Fault::RadixTileByBlock,
      "radix_onesweep takes its tile by workgroup id, not by ticket",
      "hang on emu"},
+    {Fault::WarpShuffleWaveWidth,
+     "ROCDL's warp shuffle reads as in a wave of 32 (upper warp: the lower's)",
+     "out-of-bounds or mismatch on emu (amdgpu)"},
 };
 
 constexpr bool textsFollowFaults() {

@@ -138,6 +138,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::RadixFusedBinsKept:
     case Fault::WarpBallotLowHalf:
     case Fault::WarpSyncDropped:
+    case Fault::WarpShuffleWaveWidth:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

@@ -315,10 +315,11 @@ def Sift_YieldOp : Sift_Op<"yield", [Pure, ReturnLike, Terminator,
 }
 
 //===----------------------------------------------------------------------===//
-// sift.warp_ballot, sift.warp_sync
+// sift.warp_ballot, sift.warp_sync, sift.warp_shuffle_up
 //===----------------------------------------------------------------------===//
 
-// Warp-level ops of the kernels sift builds (radix_match's ranking), lowered
+// Warp-level ops of the kernels sift builds (radix_match's ranking, the
+// radix sorts' block scans), lowered
 // per target by sift-lower-warp-ops. A warp is 32 threads of consecutive
 // thread ids (half a wave64 on AMD); every thread of the workgroup must
 // reach each op (the emu device exchanges through workgroup memory between
@@ -337,6 +338,24 @@ def Sift_WarpBallotOp : Sift_Op<"warp_ballot"> {
   let arguments = (ins I1:$predicate);
   let results = (outs I32:$mask);
   let assemblyFormat = "$predicate attr-dict";
+}
+
+def Sift_WarpShuffleUpOp : Sift_Op<"warp_shuffle_up"> {
+  let summary = "The value of the lane `delta` below, within a warp of 32";
+  let description = [{
+    Returns the `value` of lane `l - delta` of the calling thread's warp
+    (thread id x modulo 32 within its group of 32) to lane `l`, and lane
+    `l`'s own `value` where `l < delta`. Every lane of the warp must reach
+    it, and the workgroup's threads must be whole warps.
+
+    ```mlir
+    %below = sift.warp_shuffle_up %value, 4 : i32
+    ```
+  }];
+  let arguments = (ins I32:$value, ConfinedAttr<I32Attr,
+                       [IntMinValue<1>, IntMaxValue<31>]>:$delta);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$value `,` $delta attr-dict `:` type($value)";
 }
 
 def Sift_WarpSyncOp : Sift_Op<"warp_sync"> {

@@ -294,6 +294,8 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
   warp.target = options.target == TargetKind::Amdgpu ? "rocdl" : "nvvm";
   warp.injectBallotLowHalf = options.faults.contains(Fault::WarpBallotLowHalf);
   warp.injectWarpSyncDropped = options.faults.contains(Fault::WarpSyncDropped);
+  warp.injectShuffleWaveWidth =
+      options.faults.contains(Fault::WarpShuffleWaveWidth);
   kernels.addPass(createLowerWarpOps(warp));
   KernelAllocsToAttributionsOptions attributions;
   attributions.injectWgAllocAsMalloc =

@@ -77,6 +77,7 @@ constexpr int32_t kAccessAtomic = kSiftEmuAccessAtomic;
 constexpr int32_t kAccessReadsOld = kSiftEmuAccessReadsOld;
 constexpr int32_t kWarpSync = kSiftEmuWarpSync;
 constexpr int32_t kWarpBallot = kSiftEmuWarpBallot;
+constexpr int32_t kWarpShuffle = kSiftEmuWarpShuffle;
 
 constexpr unsigned kWorkgroupSpace = 3;
 /// The byte a thread's private memory holds before the kernel writes it

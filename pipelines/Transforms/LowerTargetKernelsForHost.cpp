@@ -15,10 +15,12 @@
 //   - barriers (nvvm.barrier0, nvvm.barrier, rocdl.barrier,
 //     rocdl.s.barrier) call its barrier callback with their number;
 //   - warp syncs (nvvm.bar.warp.sync, ROCDL's `fence syncscope
-//     ("wavefront")`) and ballots (nvvm.vote.sync ballot, rocdl.ballot of
+//     ("wavefront")`), ballots (nvvm.vote.sync ballot, rocdl.ballot of
 //     i32 or i64: a wave64's i32 ballot keeps the low half, as the
-//     hardware's) call its warp callback with their number; the runtime
-//     gathers the lanes, 32 or 64 (`<kernel>_warp_size`);
+//     hardware's) and shuffles of 32 bits (nvvm.shfl.sync of any kind,
+//     with its clamp and segment mask; rocdl.ds_bpermute) call its warp
+//     callback with their number; the runtime gathers the lanes, 32 or 64
+//     (`<kernel>_warp_size`);
 //   - workgroup globals are slices of the context's workgroup memory, at
 //     aligned offsets (the total in `<kernel>_workgroup_bytes`);
 //   - an access whose pointer comes from a parameter, a workgroup global or
@@ -40,8 +42,8 @@
 //   - every pointer is the host's (address space 0), other fences go, and
 //     the kernels lose their target attributes and calling convention.
 //
-// A target op the emu device does not model (a shuffle, a vote other than
-// a ballot, a named barrier's parts) fails the pass with its name: an
+// A target op the emu device does not model (a vote other than a ballot,
+// a shuffle's validity result, a named barrier's parts) fails the pass with its name: an
 // unmodelled op must not pass as a no-op.
 //
 //===----------------------------------------------------------------------===//
@@ -89,6 +91,8 @@ private:
   LogicalResult lowerTargetOp(Operation *op, const Context &c,
                               int32_t &barriers, int32_t &warpOps);
   LogicalResult lowerWarpOp(Operation *op, const Context &c, int32_t &warpOps);
+  LogicalResult lowerShuffle(Operation *op, const Context &c,
+                             int32_t &warpOps);
   void lowerMbcnt(Operation *op, const Context &c);
   LogicalResult lowerMathCalls(gpu::GPUModuleOp module);
   void toHostPointers(gpu::GPUModuleOp module);
@@ -312,6 +316,8 @@ LogicalResult LowerTargetKernelsForHostPass::lowerTargetOp(Operation *op,
   if (isa<LLVM::FenceOp>(op) || name == "nvvm.bar.warp.sync" ||
       name == "nvvm.vote.sync" || name == "rocdl.ballot")
     return lowerWarpOp(op, c, warpOps);
+  if (name == "nvvm.shfl.sync" || name == "rocdl.ds_bpermute")
+    return lowerShuffle(op, c, warpOps);
   if (name == "rocdl.mbcnt.lo" || name == "rocdl.mbcnt.hi") {
     lowerMbcnt(op, c);
     return success();
@@ -369,6 +375,89 @@ LogicalResult LowerTargetKernelsForHostPass::lowerWarpOp(Operation *op,
   return op->emitError("sift-lower-target-kernels-for-host: the emu device "
                        "does not model ")
          << name;
+}
+
+/// A shuffle (nvvm.shfl.sync, rocdl.ds_bpermute of 32 bits): the lane it
+/// reads, as the target computes it, and the context's warp callback with
+/// its number `++warpOps`, which returns that lane's value.
+///   - nvvm.shfl.sync, as PTX's shfl.sync: b = offset[4:0], c =
+///     mask_and_clamp, segmask = c[12:8], maxLane = (lane & segmask) |
+///     (c[4:0] & ~segmask), minLane = lane & segmask; up reads lane - b
+///     when that is >= maxLane, down lane + b and bfly lane ^ b when <=
+///     maxLane, idx minLane | (b & ~segmask) when <= maxLane; else its own.
+///     The member mask is not modelled: the warp's every lane must come.
+///   - rocdl.ds_bpermute: lane (index / 4) modulo the wave's lanes.
+LogicalResult LowerTargetKernelsForHostPass::lowerShuffle(Operation *op,
+                                                          const Context &c,
+                                                          int32_t &warpOps) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto shfl = dyn_cast<NVVM::ShflOp>(op);
+  if (shfl && shfl.getReturnValueAndIsValid())
+    return op->emitError("sift-lower-target-kernels-for-host: the emu device "
+                         "does not model a shuffle's validity result: ")
+           << *op;
+  Value value = shfl ? shfl.getVal() : op->getOperand(1);
+  Type type = value.getType();
+  if (!type.isInteger(32) && !type.isF32())
+    return op->emitError("sift-lower-target-kernels-for-host: the emu device "
+                         "models shuffles of 32 bits, not ")
+           << *op;
+  auto k = [&](int64_t v) { return constant(b, loc, i32, v); };
+  auto andOf = [&](Value x, Value y) -> Value {
+    return LLVM::AndOp::create(b, loc, x, y);
+  };
+  auto orOf = [&](Value x, Value y) -> Value {
+    return LLVM::OrOp::create(b, loc, x, y);
+  };
+  Value lane = c.u32(b, loc, kLaneId);
+  Value source;
+  if (shfl) {
+    Value by = andOf(shfl.getOffset(), k(31));
+    Value clamp = shfl.getMaskAndClamp();
+    Value segment = andOf(LLVM::LShrOp::create(b, loc, clamp, k(8)), k(31));
+    Value notSegment = LLVM::XOrOp::create(b, loc, segment, k(-1));
+    Value minLane = andOf(lane, segment);
+    Value maxLane = orOf(minLane, andOf(andOf(clamp, k(31)), notSegment));
+    Value j;
+    LLVM::ICmpPredicate within = LLVM::ICmpPredicate::sle;
+    switch (shfl.getKind()) {
+    case NVVM::ShflKind::up:
+      j = LLVM::SubOp::create(b, loc, lane, by);
+      within = LLVM::ICmpPredicate::sge;
+      break;
+    case NVVM::ShflKind::down:
+      j = LLVM::AddOp::create(b, loc, lane, by);
+      break;
+    case NVVM::ShflKind::bfly:
+      j = LLVM::XOrOp::create(b, loc, lane, by);
+      break;
+    case NVVM::ShflKind::idx:
+      j = orOf(minLane, andOf(by, notSegment));
+      break;
+    }
+    Value ok = LLVM::ICmpOp::create(b, loc, within, j, maxLane);
+    source = LLVM::SelectOp::create(b, loc, ok, j, lane);
+  } else {
+    source = andOf(LLVM::LShrOp::create(b, loc, op->getOperand(0), k(2)),
+                   k(lanes_ - 1));
+  }
+  Value bits = type.isF32() ? LLVM::BitcastOp::create(b, loc, i32, value)
+                                  .getResult()
+                            : value;
+  Value packed = orOf(
+      LLVM::ZExtOp::create(b, loc, i64, bits),
+      LLVM::ShlOp::create(b, loc, LLVM::ZExtOp::create(b, loc, i64, source),
+                          constant(b, loc, i64, 32)));
+  Value read = c.call(b, loc, kWarp, i64,
+                      {k(++warpOps), k(kWarpShuffle), packed});
+  Value result = LLVM::TruncOp::create(b, loc, i32, read);
+  if (type.isF32())
+    result = LLVM::BitcastOp::create(b, loc, type, result);
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+  return success();
 }
 
 /// rocdl.mbcnt.lo/hi (the lane id's parts): acc + the bits of `mask`

@@ -1,11 +1,14 @@
-//===- LowerWarpOps.cpp - sift.warp_ballot and sift.warp_sync per target --===//
+//===- LowerWarpOps.cpp - sift's warp ops per target ----------------------===//
 //
-// The warp-level ops that radix_match's ranking builds stay target-neutral
-// until the kernels are outlined; this pass gives them the target's form
-// (Passes.td says which). The emu device runs these forms too (it emulates
-// the target's warps: sift-lower-target-kernels-for-host). Two planted
-// faults live here: warp-ballot-low-half (every lane of a wave of 64 takes
-// its low half's votes) and warp-sync-dropped (a warp sync lowered as nothing).
+// The warp-level ops that radix_match's ranking and the radix sorts' block
+// scans build stay target-neutral until the kernels are outlined; this
+// pass gives them the target's form (Passes.td says which). The emu device
+// runs these forms too (it emulates the target's warps:
+// sift-lower-target-kernels-for-host). Three planted faults live here:
+// warp-ballot-low-half (every lane of a wave of 64 takes its low half's
+// votes), warp-sync-dropped (a warp sync lowered as nothing) and
+// warp-shuffle-wave-width (a shuffle's source counted as in a wave of 32:
+// the upper warp of a wave of 64 reads the lower warp's values).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,7 +53,7 @@ struct LowerWarpOpsPass final : sift::impl::LowerWarpOpsBase<LowerWarpOpsPass> {
   LogicalResult lower(gpu::GPUFuncOp func) {
     SmallVector<Operation *> ops;
     func.walk([&](Operation *op) {
-      if (isa<sift::WarpBallotOp, sift::WarpSyncOp>(op))
+      if (isa<sift::WarpBallotOp, sift::WarpSyncOp, sift::WarpShuffleUpOp>(op))
         ops.push_back(op);
     });
     if (ops.empty())
@@ -66,6 +69,16 @@ struct LowerWarpOpsPass final : sift::impl::LowerWarpOpsBase<LowerWarpOpsPass> {
                 : lowerRocdl(rewriter, loc, ballot.getPredicate(),
                              injectBallotLowHalf);
         rewriter.replaceOp(op, mask);
+        continue;
+      }
+      if (auto shuffle = dyn_cast<sift::WarpShuffleUpOp>(op)) {
+        int64_t delta = shuffle.getDelta();
+        Value read =
+            target == "nvvm"
+                ? shuffleUpNvvm(rewriter, loc, shuffle.getValue(), delta)
+                : shuffleUpRocdl(rewriter, loc, shuffle.getValue(), delta,
+                                 injectShuffleWaveWidth);
+        rewriter.replaceOp(op, read);
         continue;
       }
       if (injectWarpSyncDropped) {
@@ -88,6 +101,42 @@ struct LowerWarpOpsPass final : sift::impl::LowerWarpOpsBase<LowerWarpOpsPass> {
   static Value lowerNvvm(OpBuilder &b, Location loc, Value predicate) {
     return NVVM::VoteSyncOp::create(b, loc, b.getI32Type(), allLanes(b, loc),
                                     predicate, NVVM::VoteSyncKind::ballot);
+  }
+
+  /// PTX's shfl.sync.up over the full warp: a clamp of 0 makes one
+  /// segment of 32 lanes (the clamp CUDA's __shfl_up_sync(-1, v, d, 32)
+  /// passes).
+  static Value shuffleUpNvvm(OpBuilder &b, Location loc, Value value,
+                             int64_t delta) {
+    Type i32 = b.getI32Type();
+    return NVVM::ShflOp::create(
+        b, loc, i32, allLanes(b, loc), value,
+        arith::ConstantIntOp::create(b, loc, i32, delta),
+        arith::ConstantIntOp::create(b, loc, i32, 0), NVVM::ShflKind::up,
+        /*return_value_and_is_valid=*/nullptr);
+  }
+
+  /// ds_bpermute from lane `lane - delta` of the wave where the lane's
+  /// place in its warp of 32 is at least `delta`, else from itself. With
+  /// `waveWidth` (fault warp-shuffle-wave-width) the source is counted as
+  /// in a wave of 32, from the place alone: on a wave of 64 the upper warp
+  /// reads the lower warp's values.
+  static Value shuffleUpRocdl(OpBuilder &b, Location loc, Value value,
+                              int64_t delta, bool waveWidth) {
+    Type i32 = b.getI32Type();
+    auto k = [&](int64_t v) {
+      return arith::ConstantIntOp::create(b, loc, i32, v);
+    };
+    Value lane = arith::IndexCastUIOp::create(
+        b, loc, i32, gpu::LaneIdOp::create(b, loc, /*upperBound=*/nullptr));
+    Value place = arith::AndIOp::create(b, loc, lane, k(kWarp - 1));
+    Value reads = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                        place, k(delta));
+    Value own = waveWidth ? place : lane;
+    Value from = arith::SelectOp::create(
+        b, loc, reads, arith::SubIOp::create(b, loc, own, k(delta)), own);
+    Value address = arith::ShLIOp::create(b, loc, from, k(2));
+    return ROCDL::DsBpermuteOp::create(b, loc, i32, address, value);
   }
 
   /// A wave64's ballot holds two warps: each lane takes its half's. With

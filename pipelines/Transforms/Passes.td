@@ -497,20 +497,28 @@ def TestTileSiftOps : Pass<"sift-test-tile", "mlir::func::FuncOp"> {
 }
 
 def LowerWarpOps : Pass<"sift-lower-warp-ops", "mlir::gpu::GPUModuleOp"> {
-  let summary = "sift.warp_ballot and sift.warp_sync for one target";
+  let summary = "sift.warp_ballot, sift.warp_sync and sift.warp_shuffle_up "
+                "for one target";
   let description = [{
     In every `gpu.func` of the module, for `target`:
     - `nvvm`: a ballot is `nvvm.vote.sync ballot` over the full warp, a sync
-      `nvvm.bar.warp.sync`;
+      `nvvm.bar.warp.sync`, a shuffle up `nvvm.shfl.sync up` over the full
+      warp with a clamp of 0 (one segment of 32 lanes);
     - `rocdl`: a ballot is `rocdl.ballot` (i64) shifted down by the lane's
       32-lane half of its wave (`gpu.lane_id & 32`), a sync a fence at
       wavefront scope (a wave runs in lockstep; the fence keeps the
-      compiler from reordering its workgroup-memory accesses).
+      compiler from reordering its workgroup-memory accesses), a shuffle
+      up `rocdl.ds_bpermute` from lane `lane - delta` where
+      `lane % 32 >= delta`, else from itself.
     The emu device runs these forms (sift-lower-target-kernels-for-host
     emulates the target's warps). Faults: `inject-ballot-low-half`
     (warp-ballot-low-half) hands every lane of ROCDL's wave the ballot's
-    low half, so a wave64's upper 32 lanes rank with the lower 32's votes; `inject-warp-sync-dropped`
-    (warp-sync-dropped) lowers a sync as nothing.
+    low half, so a wave64's upper 32 lanes rank with the lower 32's votes;
+    `inject-warp-sync-dropped` (warp-sync-dropped) lowers a sync as
+    nothing; `inject-shuffle-wave-width` (warp-shuffle-wave-width) counts a
+    shuffle's source lane as in a wave of 32, from the lane's place in its
+    warp alone, so on ROCDL's wave of 64 the upper warp reads the lower
+    warp's values.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"nvvm\"",
@@ -519,6 +527,8 @@ def LowerWarpOps : Pass<"sift-lower-warp-ops", "mlir::gpu::GPUModuleOp"> {
            /*default=*/"false", "Fault warp-ballot-low-half">,
     Option<"injectWarpSyncDropped", "inject-warp-sync-dropped", "bool",
            /*default=*/"false", "Fault warp-sync-dropped">,
+    Option<"injectShuffleWaveWidth", "inject-shuffle-wave-width", "bool",
+           /*default=*/"false", "Fault warp-shuffle-wave-width">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::ROCDL::ROCDLDialect", "::mlir::arith::ArithDialect"];

@@ -48,13 +48,19 @@ typedef void (*SiftEmuAccess)(SiftEmuContext *context, uint32_t site,
 enum : uint32_t {
   kSiftEmuWarpSync = 0,   ///< waits for the warp's lanes; returns 0
   kSiftEmuWarpBallot = 1, ///< waits for them; returns their votes' mask
+  /// waits for them; `value` is the lane's 32-bit value in its low half
+  /// and the lane it reads in its high half; returns that lane's value
+  kSiftEmuWarpShuffle = 2,
 };
 
 /// Warp operation `kind` at `site` (a number naming it in the kernel):
 /// waits until every lane of the calling thread's warp (the context's
 /// warpSize lanes of consecutive linear thread ids; the last warp of a
 /// workgroup may have fewer) has reached it. A ballot returns the mask of
-/// the lanes whose `value` is not zero (bit l: lane l).
+/// the lanes whose `value` is not zero (bit l: lane l); a shuffle returns
+/// the low 32 bits of the `value` of the lane that the high 32 bits of the
+/// caller's `value` name (a lane its warp does not have fails the run with
+/// out-of-bounds).
 typedef uint64_t (*SiftEmuWarp)(SiftEmuContext *context, uint32_t site,
                                 uint32_t kind, uint64_t value);
 

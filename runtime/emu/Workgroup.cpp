@@ -168,6 +168,7 @@ Status WorkgroupScheduler::startFibers(uint32_t threads) {
   released_.clear();
   warps_.assign((threads + warpSize_ - 1) / warpSize_, Warp());
   warpResults_.assign(threads, 0);
+  warpValues_.assign(threads, 0);
   return Status::success();
 }
 
@@ -329,6 +330,7 @@ uint64_t WorkgroupScheduler::warp(uint32_t site, uint32_t kind,
   }
   if (value != 0)
     w.votes |= uint64_t{1} << (me - first);
+  warpValues_[me] = value;
   if (++w.arrived < lanes) {
     fibers_[me].state = Fiber::State::AtWarp;
     fibers_[me].site = site;
@@ -337,18 +339,34 @@ uint64_t WorkgroupScheduler::warp(uint32_t site, uint32_t kind,
   }
   // The last lane completes the operation and goes on; the others run
   // again later in the round.
-  uint64_t result = kind == kSiftEmuWarpBallot ? w.votes : 0;
+  if (kind == kSiftEmuWarpShuffle)
+    for (uint32_t lane = first; lane < first + lanes; ++lane)
+      if ((warpValues_[lane] >> 32) >= lanes) {
+        divergence_ = "out-of-bounds: thread " + std::to_string(lane) +
+                      " reads lane " +
+                      std::to_string(warpValues_[lane] >> 32) +
+                      " in a shuffle (warp operation " + std::to_string(site) +
+                      "), which its warp of " + std::to_string(lanes) +
+                      " lanes does not have";
+        fibers_[me].state = Fiber::State::Done;
+        yieldToScheduler(); // never resumed: run() fails
+      }
   w.arrived = 0;
   ++progress_;
   ++w.epoch;
   for (uint32_t lane = first; lane < first + lanes; ++lane) {
+    uint64_t result = 0;
+    if (kind == kSiftEmuWarpBallot)
+      result = w.votes;
+    else if (kind == kSiftEmuWarpShuffle)
+      result = warpValues_[first + (warpValues_[lane] >> 32)] & 0xffffffffu;
     warpResults_[lane] = result;
     if (lane != me) {
       fibers_[lane].state = Fiber::State::Ready;
       released_.push_back(lane);
     }
   }
-  return result;
+  return warpResults_[me];
 }
 
 void WorkgroupScheduler::barrier(uint32_t site) {

@@ -105,15 +105,18 @@ public:
   void setWarpSize(uint32_t lanes) { warpSize_ = lanes; }
   uint32_t warpSize() const { return warpSize_; }
 
-  /// Called from a fiber: warp operation `kind` (kSiftEmuWarpSync or
-  /// kSiftEmuWarpBallot) at `site`. Waits until every lane of the running
-  /// thread's warp has reached it; the other fibers of the workgroup run
-  /// meanwhile (lanes are scheduled independently between warp
-  /// operations, as on Volta and later). Returns the mask of the lanes
-  /// whose `value` is not zero for a ballot, 0 for a sync. Lanes that meet
-  /// at different sites or kinds, and a lane that waits while another of
-  /// its warp left the kernel or waits at a barrier, make run() fail with
-  /// barrier-divergence (of a warp).
+  /// Called from a fiber: warp operation `kind` (kSiftEmuWarpSync,
+  /// kSiftEmuWarpBallot or kSiftEmuWarpShuffle) at `site`. Waits until
+  /// every lane of the running thread's warp has reached it; the other
+  /// fibers of the workgroup run meanwhile (lanes are scheduled
+  /// independently between warp operations, as on Volta and later).
+  /// Returns the mask of the lanes whose `value` is not zero for a ballot,
+  /// the value of the lane `value >> 32` names for a shuffle (`value`'s low
+  /// half is the lane's own), 0 for a sync. Lanes that meet at different
+  /// sites or kinds, and a lane that waits while another of its warp left
+  /// the kernel or waits at a barrier, make run() fail with
+  /// barrier-divergence (of a warp); a shuffle that reads a lane its warp
+  /// does not have (a last, partial warp), with out-of-bounds.
   uint64_t warp(uint32_t site, uint32_t kind, uint64_t value);
 
   /// The warp operations thread `thread`'s warp completed in this run:
@@ -156,6 +159,7 @@ private:
   std::string divergence_;
   std::vector<Warp> warps_;
   std::vector<uint64_t> warpResults_; ///< each thread's last warp result
+  std::vector<uint64_t> warpValues_;  ///< each thread's last warp value
   /// Lanes a completed warp operation released in this round, not yet
   /// placed in the round's order.
   std::vector<uint32_t> released_;

@@ -3,15 +3,16 @@
 // run, naming it.
 
 
-// A shuffle is not modelled: an error naming it, not a silent no-op.
-// CHECK: the emu device does not model nvvm.shfl.sync
+// A shuffle's validity result is not modelled: an error naming it, not a
+// silent no-op.
+// CHECK: the emu device does not model a shuffle's validity result: {{.*}}nvvm.shfl.sync
 gpu.module @shuffle {
   llvm.func @k(%out: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
     %all = llvm.mlir.constant(-1 : i32) : i32
     %one = llvm.mlir.constant(1 : i32) : i32
     %c31 = llvm.mlir.constant(31 : i32) : i32
-    %v = nvvm.shfl.sync bfly %all, %one, %one, %c31 : i32 -> i32
-    llvm.store %v, %out : i32, !llvm.ptr
+    %v = nvvm.shfl.sync bfly %all, %one, %one, %c31 {return_value_and_is_valid} : i32 -> !llvm.struct<(i32, i1)>
+    llvm.store %v, %out : !llvm.struct<(i32, i1)>, !llvm.ptr
     llvm.return
   }
 }

@@ -54,6 +54,26 @@
 // CHECK-NOT: llvm.fence
 // CHECK: llvm.return
 // BADWARP: warps of 48 lanes (32 or 64 are emulated)
+
+// A shuffle up by 4: the lane it reads as the target computes it (on
+// nvvm PTX's up, lane - 4 when at least the clamp's maxLane, a signed
+// compare; on rocdl the bpermute's address / 4 modulo the wave), packed
+// above the
+// value for the warp callback (field 9) with kind 2; the result is the low
+// 32 bits of what it returns.
+// CHECK-LABEL: llvm.func @shift(
+// NVVM: %[[UP:.+]] = llvm.sub %[[LANE:.+]], %{{.+}} : i32
+// NVVM: %[[OK:.+]] = llvm.icmp "sge" %[[UP]], %{{.+}} : i32
+// NVVM: llvm.select %[[OK]], %[[UP]], %[[LANE]] : i1, i32
+// ROCDL: llvm.lshr %{{.+}}, %{{.+}} : i32
+// CHECK: llvm.shl %{{.+}}, %{{.+}} : i64
+// CHECK: %[[SHUFFLE:.+]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: llvm.getelementptr %{{.+}}[0, 9]
+// CHECK: %[[READ:.+]] = llvm.call %{{.+}}(%{{.+}}, %{{.+}}, %[[SHUFFLE]], %{{.+}}) : !llvm.ptr, (!llvm.ptr, i32, i32, i64) -> i64
+// CHECK: llvm.trunc %[[READ]] : i64 to i32
+// CHECK-NOT: nvvm.shfl
+// CHECK-NOT: rocdl.ds_bpermute
+// CHECK: llvm.return
 gpu.module @kernels {
   gpu.func @rank(%in: memref<64xf32>, %out: memref<64xi32>) workgroup(%slots: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     %tid = gpu.thread_id x
@@ -70,5 +90,11 @@ gpu.module @kernels {
     memref.store %v, %out[%tid] : memref<64xi32>
     gpu.return
   }
+  gpu.func @shift(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    %v = memref.load %out[%tid] : memref<64xi32>
+    %up = sift.warp_shuffle_up %v, 4 : i32
+    memref.store %up, %out[%tid] : memref<64xi32>
+    gpu.return
+  }
 }
-

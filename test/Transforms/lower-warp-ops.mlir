@@ -3,9 +3,10 @@
 // RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=rocdl inject-ballot-low-half=true}))" | FileCheck %s --check-prefix=LOWHALF
 // RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=nvvm inject-warp-sync-dropped=true}))" | FileCheck %s --check-prefix=NOSYNC
 // RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=rocdl inject-warp-sync-dropped=true}))" | FileCheck %s --check-prefix=NOSYNC
+// RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=rocdl inject-shuffle-wave-width=true}))" | FileCheck %s --check-prefix=WAVEWIDTH
 // RUN: not sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=host}))" 2>&1 | FileCheck %s --check-prefix=BAD
-// sift-lower-warp-ops: radix_match's ballot and warp sync in each target's
-// form.
+// sift-lower-warp-ops: radix_match's ballot and warp sync, and the block
+// scans' shuffle up, in each target's form.
 
 // NVVM-LABEL: gpu.func @rank
 // NVVM: %[[ALL:.+]] = arith.constant -1 : i32
@@ -37,6 +38,36 @@
 // NOSYNC-NOT: sift.warp_sync
 // NOSYNC: gpu.return
 // BAD: sift-lower-warp-ops: target must be nvvm or rocdl, not 'host'
+
+// A shuffle up by 4: PTX's shfl.sync up over the whole warp with a clamp
+// of 0 (one segment of 32 lanes).
+// NVVM-LABEL: gpu.func @scan
+// NVVM-DAG: %[[ALL:.+]] = arith.constant -1 : i32
+// NVVM-DAG: %[[BY:.+]] = arith.constant 4 : i32
+// NVVM-DAG: %[[CLAMP:.+]] = arith.constant 0 : i32
+// NVVM: %[[UP:.+]] = nvvm.shfl.sync up %[[ALL]], %[[V:.+]], %[[BY]], %[[CLAMP]] : i32 -> i32
+// NVVM: memref.store %[[UP]]
+// NVVM-NOT: sift.warp
+// ROCDL's wave of 64 holds two warps: a lane reads lane - 4 where its place
+// in its warp (lane & 31) is at least 4, else itself.
+// ROCDL-LABEL: gpu.func @scan
+// ROCDL: %[[LANE:.+]] = arith.index_castui %{{.+}} : index to i32
+// ROCDL: %[[PLACE:.+]] = arith.andi %[[LANE]], %c31_i32 : i32
+// ROCDL: %[[READS:.+]] = arith.cmpi uge, %[[PLACE]], %c4_i32 : i32
+// ROCDL: %[[BELOW:.+]] = arith.subi %[[LANE]], %{{.+}} : i32
+// ROCDL: %[[FROM:.+]] = arith.select %[[READS]], %[[BELOW]], %[[LANE]] : i32
+// ROCDL: %[[ADDRESS:.+]] = arith.shli %[[FROM]], %c2_i32 : i32
+// ROCDL: %[[UP:.+]] = rocdl.ds_bpermute %[[ADDRESS]], %{{.+}} : (i32, i32) -> i32
+// ROCDL: memref.store %[[UP]]
+// Fault warp-shuffle-wave-width: the source counted as in a wave of 32,
+// from the lane's place in its warp: the upper warp reads the lower's.
+// WAVEWIDTH-LABEL: gpu.func @scan
+// WAVEWIDTH: %[[LANE:.+]] = arith.index_castui %{{.+}} : index to i32
+// WAVEWIDTH: %[[PLACE:.+]] = arith.andi %[[LANE]], %c31_i32 : i32
+// WAVEWIDTH: %[[READS:.+]] = arith.cmpi uge, %[[PLACE]], %c4_i32 : i32
+// WAVEWIDTH: %[[BELOW:.+]] = arith.subi %[[PLACE]], %{{.+}} : i32
+// WAVEWIDTH: %[[FROM:.+]] = arith.select %[[READS]], %[[BELOW]], %[[PLACE]] : i32
+// WAVEWIDTH: rocdl.ds_bpermute
 gpu.module @kernels {
   gpu.func @rank(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     %tid = gpu.thread_id x
@@ -47,6 +78,13 @@ gpu.module @kernels {
     %m = sift.warp_ballot %p
     sift.warp_sync
     memref.store %m, %out[%tid] : memref<64xi32>
+    gpu.return
+  }
+  gpu.func @scan(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    %v = memref.load %out[%tid] : memref<64xi32>
+    %up = sift.warp_shuffle_up %v, 4 : i32
+    memref.store %up, %out[%tid] : memref<64xi32>
     gpu.return
   }
 }

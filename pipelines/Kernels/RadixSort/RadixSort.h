@@ -13,6 +13,10 @@
 //              tiles' offsets, scatter each tile stably to its buckets.
 //              radix_onesweep: one histogram launch for every digit, then
 //              a scatter per digit whose offsets come by look-back.
+//              Their block scans (the splits', the scan launch's,
+//              radix_match's counts) run in warps by shuffles up and add
+//              the warps' totals after one barrier (threads in whole warps
+//              of 32; else Hillis-Steele in workgroup memory).
 // Launches:    three a digit (count, scan, scatter); radix_onesweep: init,
 //              histogram, one a digit.
 // Plan buffers: keys and i32 row positions twice (ping-pong), [rows, 256 x
@@ -28,7 +32,10 @@
 // Faults:      radix-scan-lost-carry, radix-match-peer-bit-lost,
 //              radix-lookback-skips-one, radix-tail-overrun,
 //              radix-split-unzeroed, scan-barrier-in-branch,
-//              bf16-order-f16-layout, dist-no-barrier.
+//              bf16-order-f16-layout, dist-no-barrier; in the target's
+//              lowering of their warp ops (Transforms/LowerWarpOps.cpp):
+//              warp-ballot-low-half, warp-sync-dropped,
+//              warp-shuffle-wave-width.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

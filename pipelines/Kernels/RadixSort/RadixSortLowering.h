@@ -157,16 +157,37 @@ private:
 
   /// An exclusive scan, from `carryIn` (i32), of `count` i32 values that
   /// `get` and `put` read and write, by `threadCount` threads (`tid`):
-  /// each sums a contiguous chunk, the sums are scanned in `partials`
-  /// (workgroup memory, a slot per thread; Hillis-Steele), and each thread
-  /// rewrites its chunk from the sum of the chunks before it. `loseCarry`
-  /// (fault radix-scan-lost-carry) drops that sum for odd threads. Returns
-  /// the sum of all `count` values (without `carryIn`).
+  /// each sums a contiguous chunk, the sums are scanned (scanWarpShuffles
+  /// for whole warps, else scanHillisSteele), and each thread rewrites its
+  /// chunk from the sum of the chunks before it. `loseCarry` (fault
+  /// radix-scan-lost-carry) drops that sum for odd threads. Returns the
+  /// sum of all `count` values (without `carryIn`).
   Value buildBlockScan(OpBuilder &b, Value tid, int64_t threadCount,
                        Value count, Value carryIn,
                        function_ref<Value(OpBuilder &, Value)> get,
                        function_ref<void(OpBuilder &, Value, Value)> put,
                        Value partials, bool loseCarry);
+
+  /// The scan of the threads' `sum`s when they are whole warps of
+  /// kScanWarp: each warp's inclusive scan by five shuffles up, the warps'
+  /// totals in `partials` (a slot per warp) after one barrier, each thread
+  /// adding those before its warp. Returns (the sum before the thread's,
+  /// the sum of all). The fault scan-barrier-in-branch puts the barrier in
+  /// the warps' last lanes' branch.
+  std::pair<Value, Value> scanWarpShuffles(OpBuilder &b, Value tid,
+                                           int64_t threadCount, Value sum,
+                                           Value partials);
+
+  /// The same scan for any thread count, in `partials` (a slot per thread;
+  /// Hillis-Steele, two barriers a step). The fault scan-barrier-in-branch
+  /// puts a step's first barrier in the adding threads' branch.
+  std::pair<Value, Value> scanHillisSteele(OpBuilder &b, Value tid,
+                                           int64_t threadCount, Value sum,
+                                           Value partials);
+
+  /// The lanes of the warp a block scan shuffles in (sift.warp_shuffle_up
+  /// works in warps of 32 on both targets).
+  static constexpr int64_t kScanWarp = 32;
 
   /// Pass `pass`: a workgroup per (row, digit) makes its bucket's counts
   /// the tiles' offsets in the row.

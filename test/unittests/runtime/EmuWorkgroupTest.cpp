@@ -248,3 +248,50 @@ TEST(EmuWorkgroup, LanesAtDifferentWarpOperationsDiverge) {
 }
 
 } // namespace
+
+/// Lane l of each warp reads lane (l + 5) % lanes of its own warp, twice
+/// (the second time from a value changed in between), in any order.
+TEST(EmuWorkgroup, AShuffleReadsTheNamedLaneOfItsWarp) {
+  for (uint32_t lanes : {32u, 64u})
+    for (uint64_t seed = 0; seed < 4; ++seed) {
+      WorkgroupScheduler scheduler(SchedulerOptions{seed});
+      scheduler.setWarpSize(lanes);
+      std::vector<uint64_t> first(128), second(128);
+      auto packed = [&](uint32_t t, uint64_t value) {
+        uint64_t source = (t % lanes + 5) % lanes;
+        return value | source << 32;
+      };
+      ASSERT_TRUE(scheduler
+                      .run(128, 0,
+                           [&](uint32_t t) {
+                             first[t] = scheduler.warp(
+                                 1, kSiftEmuWarpShuffle, packed(t, 1000 + t));
+                             second[t] = scheduler.warp(
+                                 2, kSiftEmuWarpShuffle,
+                                 packed(t, 0xffffffffu - t));
+                           })
+                      .ok());
+      for (uint32_t t = 0; t < 128; ++t) {
+        uint32_t from = t / lanes * lanes + (t % lanes + 5) % lanes;
+        ASSERT_EQ(first[t], 1000u + from) << "thread " << t;
+        ASSERT_EQ(second[t], 0xffffffffu - from) << "thread " << t;
+      }
+      EXPECT_EQ(scheduler.warpEpoch(0), 2u);
+    }
+}
+
+TEST(EmuWorkgroup, AShuffleFromALaneThePartialWarpLacksIsOutOfBounds) {
+  WorkgroupScheduler scheduler;
+  // 40 threads: the second warp of 32 has 8 lanes; lane 3 of it reads 12.
+  sift::Status status = scheduler.run(40, 0, [&](uint32_t t) {
+    uint64_t source = t == 35 ? 12 : t % 32 % 8;
+    scheduler.warp(4, kSiftEmuWarpShuffle, uint64_t{t} | source << 32);
+  });
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.message().rfind("out-of-bounds: thread 35 reads lane 12 in "
+                                   "a shuffle (warp operation 4), which its "
+                                   "warp of 8 lanes does not have",
+                                   0),
+            0u)
+      << status.message();
+}
