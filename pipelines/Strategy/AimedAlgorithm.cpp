@@ -14,10 +14,11 @@
 // - a k = 1 top-k in tileandfuse (where split_select fits): a drawn radix
 //   or register select to split_select 12, private_row 4 or
 //   row_per_thread 4 (a thread's walk keeping one slot, which the
-//   cooperative selects never meet), any other draw three times in four
-//   to split_select (whose chunks' top-k's are such walks; half of the
-//   time until split_select took rows its chunks do not divide, when
-//   split-lost-chunk-offset was still caught in 4.7 % of the mix's runs).
+//   cooperative selects never meet), any other draw to split_select
+//   (whose chunks' top-k's are such walks; half of the time until
+//   split_select took rows its chunks do not divide, when
+//   split-lost-chunk-offset was still caught in 4.7 % of the mix's runs,
+//   and 5.0 % with three in four).
 //   distribute's k = 1 draws stay: they are edges of their own (corpus
 //   cases fault-dist-no-barrier, fault-select-done-race);
 // - bf16 keys to a radix algorithm, radix_match among them (their order
@@ -104,8 +105,7 @@ std::optional<Algorithm> aimRowAlgorithm(Operation *op, const RowShape &row,
     if (!fits(Algorithm::SplitSelect) || drawn == Algorithm::SplitSelect)
       return std::nullopt;
     if (drawn != Algorithm::RadixSelect && drawn != Algorithm::RegisterSelect)
-      return aim.below(4) != 0 ? std::optional(Algorithm::SplitSelect)
-                               : std::nullopt;
+      return Algorithm::SplitSelect;
   }
   if (weighted.empty() ||
       llvm::any_of(weighted, [&](auto &w) { return w.first == drawn; }))

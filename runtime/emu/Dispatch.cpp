@@ -34,18 +34,17 @@ struct DispatchState {
   WorkgroupScheduler *scheduler = nullptr;
   /// Keeps the first problem, the bounds check's reports included.
   AccessChecker *checker = nullptr;
-  /// Whether a global atomic pauses its thread, so that another resident
-  /// workgroup (or thread) may run and a spin is seen.
-  bool interleave = true;
   /// Global atomic writes so far (progress: a spin only loads) and the
   /// access site of the last pause.
   uint64_t atomicWrites = 0;
   uint32_t pauseSite = 0;
 };
 
-/// Before a global atomic: the point where workgroups interleave.
+/// Before a global atomic: the point where workgroups interleave. Every
+/// such atomic pauses its thread, with one resident workgroup too, so that
+/// another resident workgroup (or thread) may run and a spin is seen.
 void atomicPoint(DispatchState &state, uint32_t site, uint32_t flags) {
-  if (!state.interleave || (flags & kSiftEmuAccessAtomic) == 0 ||
+  if ((flags & kSiftEmuAccessAtomic) == 0 ||
       (flags & kSiftEmuAccessWorkgroup) != 0)
     return;
   if (flags & kSiftEmuAccessWrite)
