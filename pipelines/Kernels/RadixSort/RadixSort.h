@@ -4,7 +4,8 @@
 // with a named order, sift.topk; distribute and tileandfuse), applied by
 // sift-workgroup-rows. This folder is their home: RadixSort.cpp (plan
 // buffers, the count, scan and scatter launches), RadixRank.cpp (a tile's
-// ranking: two 4-bit splits, or radix_match's warp match), RadixOnesweep.cpp
+// ranking: two 4-bit splits, or radix_match's warp match), RadixScan.cpp
+// (the block scan they all run, by warp shuffles), RadixOnesweep.cpp
 // (radix_onesweep's init, histogram and decoupled look-back) and
 // RadixSortLowering.h (the builder the three share).
 //

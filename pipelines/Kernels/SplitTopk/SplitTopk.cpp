@@ -46,6 +46,136 @@ struct Split {
   Value indices; ///< [B..., k] i64 positions in the input's last dimension
 };
 
+/// One level of a split: a row of `n` = `chunks` * `chunk` + `rest`
+/// elements (the last dimension of a [B..., n] tensor of rank `rank`).
+struct Level {
+  OpBuilder &b;
+  Location loc;
+  int64_t rank, k, chunk, chunks, rest;
+
+  /// The whole chunks' candidates a row.
+  int64_t whole() const { return chunks * k; }
+
+  /// The identity maps of `count` operands and the parallel iterators.
+  SmallVector<AffineMap> identity(int64_t count) const {
+    return SmallVector<AffineMap>(
+        count, AffineMap::getMultiDimIdentityMap(rank, b.getContext()));
+  }
+  SmallVector<utils::IteratorType> parallel() const {
+    return SmallVector<utils::IteratorType>(rank,
+                                            utils::IteratorType::parallel);
+  }
+
+  /// A generic's element's row coordinates, its last one `last`.
+  static SmallVector<Value> rowAt(OpBuilder &nb, Location nloc, int64_t rank,
+                                  Value last) {
+    SmallVector<Value> at;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      at.push_back(linalg::IndexOp::create(nb, nloc, d));
+    at.push_back(last);
+    return at;
+  }
+
+  /// [B..., whole + rest]: candidate p is `wholeCandidates`' p below
+  /// whole(), else `input`'s element chunks * chunk + (p - whole()). Both
+  /// reads stay in bounds (clamped); a select keeps the one that applies.
+  Value appendRest(Value input, Value wholeCandidates) const {
+    auto type = cast<RankedTensorType>(input.getType());
+    auto outType = withLast(type, whole() + rest);
+    Value out = tensor::EmptyOp::create(b, loc, outType.getShape(),
+                                        type.getElementType());
+    int64_t rank = this->rank, whole = this->whole(),
+            start = chunks * chunk;
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{outType}, ValueRange{}, ValueRange{out},
+        identity(1), parallel(),
+        [&](OpBuilder &nb, Location nloc, ValueRange) {
+          auto c = [&](int64_t v) -> Value {
+            return arith::ConstantIndexOp::create(nb, nloc, v);
+          };
+          Value p = linalg::IndexOp::create(nb, nloc, rank - 1);
+          Value inWhole = arith::CmpIOp::create(
+              nb, nloc, arith::CmpIPredicate::ult, p, c(whole));
+          Value wholeAt = arith::MinUIOp::create(nb, nloc, p, c(whole - 1));
+          Value restAt = arith::AddIOp::create(nb, nloc, p, c(start - whole));
+          restAt = arith::SelectOp::create(nb, nloc, inWhole, c(start), restAt);
+          Value fromWhole = tensor::ExtractOp::create(
+              nb, nloc, wholeCandidates, rowAt(nb, nloc, rank, wholeAt));
+          Value fromRest = tensor::ExtractOp::create(
+              nb, nloc, input, rowAt(nb, nloc, rank, restAt));
+          linalg::YieldOp::create(
+              nb, nloc,
+              Value(arith::SelectOp::create(nb, nloc, inWhole, fromWhole,
+                                            fromRest)));
+        });
+    return generic.getResult(0);
+  }
+
+  /// The input indices of the chosen candidates `positions` ([B..., k]
+  /// i64): below whole(), `chunkIndices` (the whole chunks' indices within
+  /// their chunks, [B..., whole()]) at p plus (p / k) * chunk; else
+  /// chunks * chunk + (p - whole()). `lostChunkOffset` (fault
+  /// split-lost-chunk-offset) keeps the index within the chunk (within
+  /// the remainder).
+  Value mapBack(Value positions, Value chunkIndices,
+                bool lostChunkOffset) const {
+    auto outType = cast<RankedTensorType>(positions.getType());
+    Value out = tensor::EmptyOp::create(b, loc, outType.getShape(),
+                                        outType.getElementType());
+    int64_t rank = this->rank, k = this->k, chunk = this->chunk,
+            whole = this->whole(), start = chunks * chunk, rest = this->rest;
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{outType}, ValueRange{positions}, ValueRange{out},
+        identity(2), parallel(),
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          Type i64 = nb.getI64Type();
+          auto c = [&](int64_t v) -> Value {
+            return arith::ConstantIntOp::create(nb, nloc, i64, v);
+          };
+          Value position = args[0];
+          Value at =
+              arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), position);
+          Value kValue = c(k);
+          Value chunkValue = c(chunk);
+          if (rest == 0) {
+            Value within = tensor::ExtractOp::create(
+                nb, nloc, chunkIndices, rowAt(nb, nloc, rank, at));
+            Value which = arith::DivUIOp::create(nb, nloc, position, kValue);
+            Value first = arith::MulIOp::create(nb, nloc, which, chunkValue);
+            Value index = arith::AddIOp::create(nb, nloc, within, first);
+            // Fault split-lost-chunk-offset: the index within the chunk.
+            linalg::YieldOp::create(nb, nloc,
+                                    lostChunkOffset ? within : index);
+            return;
+          }
+          Value wholeCount = c(whole);
+          Value inWhole = arith::CmpIOp::create(
+              nb, nloc, arith::CmpIPredicate::ult, position, wholeCount);
+          Value wholeAt = arith::MinUIOp::create(
+              nb, nloc, at, arith::ConstantIndexOp::create(nb, nloc, whole - 1));
+          Value within = tensor::ExtractOp::create(
+              nb, nloc, chunkIndices, rowAt(nb, nloc, rank, wholeAt));
+          Value which = arith::DivUIOp::create(nb, nloc, position, kValue);
+          Value first = arith::MulIOp::create(nb, nloc, which, chunkValue);
+          Value index = arith::AddIOp::create(nb, nloc, within, first);
+          Value restWithin =
+              arith::SubIOp::create(nb, nloc, position, wholeCount);
+          Value restIndex =
+              arith::AddIOp::create(nb, nloc, restWithin, c(start));
+          // Fault split-lost-chunk-offset: the index within the chunk (the
+          // remainder's own index for its candidates).
+          Value chosen =
+              lostChunkOffset
+                  ? arith::SelectOp::create(nb, nloc, inWhole, within,
+                                            restWithin)
+                  : arith::SelectOp::create(nb, nloc, inWhole, index,
+                                            restIndex);
+          linalg::YieldOp::create(nb, nloc, chosen);
+        });
+    return generic.getResult(0);
+  }
+};
+
 /// The top-k of `input` along its last dimension: per-chunk top-k's of
 /// `chunk` elements and a top-k of their candidates while the row is
 /// longer than a chunk of more than k; otherwise one top-k (configured
@@ -76,23 +206,21 @@ Split splitTopk(OpBuilder &b, Location loc, sift::TopkOp original,
     auto last = topk(input, valuesInit, rank - 1);
     return {last.getResult(0), last.getResult(1)};
   }
-  int64_t chunks = n / chunk;
-  int64_t rest = n % chunk;
-  int64_t whole = chunks * k; // the whole chunks' candidates a row
+  Level level{b, loc, rank, k, chunk, n / chunk, n % chunk};
   // The whole chunks, [B..., chunks * chunk], viewed as [B..., C, chunk].
   Value wholeChunks = input;
-  if (rest != 0) {
+  if (level.rest != 0) {
     SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes, strides(rank, b.getIndexAttr(1));
     for (int64_t size : type.getShape())
       sizes.push_back(b.getIndexAttr(size));
-    sizes.back() = b.getIndexAttr(chunks * chunk);
+    sizes.back() = b.getIndexAttr(level.chunks * chunk);
     wholeChunks = tensor::ExtractSliceOp::create(
-        b, loc, withLast(type, chunks * chunk), input, offsets, sizes,
+        b, loc, withLast(type, level.chunks * chunk), input, offsets, sizes,
         strides);
   }
   SmallVector<int64_t> expanded(type.getShape());
-  expanded.back() = chunks;
+  expanded.back() = level.chunks;
   expanded.push_back(chunk);
   SmallVector<ReassociationIndices> groups;
   for (int64_t d = 0; d + 1 < rank; ++d)
@@ -111,110 +239,16 @@ Split splitTopk(OpBuilder &b, Location loc, sift::TopkOp original,
   auto flat = [&](Value value) -> Value {
     auto valueType = cast<RankedTensorType>(value.getType());
     return tensor::CollapseShapeOp::create(
-        b, loc, withLast(type, whole, valueType.getElementType()), value,
-        groups);
-  };
-  MLIRContext *context = b.getContext();
-  SmallVector<AffineMap> identity(
-      2, AffineMap::getMultiDimIdentityMap(rank, context));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  // Row coordinates of a generic's element, its last one `last`.
-  auto rowAt = [&](OpBuilder &nb, Location nloc, Value last) {
-    SmallVector<Value> at;
-    for (int64_t d = 0; d + 1 < rank; ++d)
-      at.push_back(linalg::IndexOp::create(nb, nloc, d));
-    at.push_back(last);
-    return at;
-  };
-  auto indexConstant = [](OpBuilder &nb, Location nloc, int64_t value) {
-    return arith::ConstantIndexOp::create(nb, nloc, value);
+        b, loc, withLast(type, level.whole(), valueType.getElementType()),
+        value, groups);
   };
   Value candidates = flat(partial.getResult(0));
-  if (rest != 0) {
-    // [B..., C * k + rest]: candidate p is the whole chunks' p below C * k,
-    // else input element C * chunk + (p - C * k). Both reads stay in
-    // bounds (clamped); a select keeps the one that applies.
-    auto candidatesType = withLast(type, whole + rest);
-    Value out = tensor::EmptyOp::create(b, loc, candidatesType.getShape(),
-                                        type.getElementType());
-    candidates =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{candidatesType}, ValueRange{}, ValueRange{out},
-            ArrayRef<AffineMap>{identity[0]}, iterators,
-            [&](OpBuilder &nb, Location nloc, ValueRange) {
-              Value p = linalg::IndexOp::create(nb, nloc, rank - 1);
-              Value wholeCount = indexConstant(nb, nloc, whole);
-              Value inWhole = arith::CmpIOp::create(
-                  nb, nloc, arith::CmpIPredicate::ult, p, wholeCount);
-              Value wholeAt = arith::MinUIOp::create(
-                  nb, nloc, p, indexConstant(nb, nloc, whole - 1));
-              Value restAt = arith::AddIOp::create(
-                  nb, nloc, p, indexConstant(nb, nloc, chunks * chunk - whole));
-              restAt = arith::SelectOp::create(
-                  nb, nloc, inWhole, indexConstant(nb, nloc, chunks * chunk),
-                  restAt);
-              Value fromWhole = tensor::ExtractOp::create(
-                  nb, nloc, candidates, rowAt(nb, nloc, wholeAt));
-              Value fromRest = tensor::ExtractOp::create(
-                  nb, nloc, input, rowAt(nb, nloc, restAt));
-              linalg::YieldOp::create(
-                  nb, nloc,
-                  Value(arith::SelectOp::create(nb, nloc, inWhole, fromWhole,
-                                                fromRest)));
-            })
-            .getResult(0);
-  }
+  if (level.rest != 0)
+    candidates = level.appendRest(input, candidates);
   Split next = splitTopk(b, loc, original, candidates, valuesInit, chunk,
                          lostChunkOffset);
-  // Candidate p's input index: below C * k its index in chunk p / k plus
-  // the chunk's start, else C * chunk + (p - C * k).
-  Value chunkIndices = flat(partial.getResult(1));
-  auto outType = withLast(type, k, i64);
-  Value out = tensor::EmptyOp::create(b, loc, outType.getShape(), i64);
-  auto gather = linalg::GenericOp::create(
-      b, loc, TypeRange{outType}, ValueRange{next.indices}, ValueRange{out},
-      identity, iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        Value position = args[0];
-        Value at =
-            arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), position);
-        Value kValue = arith::ConstantIntOp::create(nb, nloc, i64, k);
-        Value chunkValue = arith::ConstantIntOp::create(nb, nloc, i64, chunk);
-        if (rest == 0) {
-          Value within =
-              tensor::ExtractOp::create(nb, nloc, chunkIndices, rowAt(nb, nloc, at));
-          Value which = arith::DivUIOp::create(nb, nloc, position, kValue);
-          Value start = arith::MulIOp::create(nb, nloc, which, chunkValue);
-          Value index = arith::AddIOp::create(nb, nloc, within, start);
-          // Fault split-lost-chunk-offset: the index within the chunk.
-          linalg::YieldOp::create(nb, nloc, lostChunkOffset ? within : index);
-          return;
-        }
-        Value wholeCount = arith::ConstantIntOp::create(nb, nloc, i64, whole);
-        Value inWhole = arith::CmpIOp::create(
-            nb, nloc, arith::CmpIPredicate::ult, position, wholeCount);
-        Value wholeAt = arith::MinUIOp::create(
-            nb, nloc, at, indexConstant(nb, nloc, whole - 1));
-        Value within = tensor::ExtractOp::create(nb, nloc, chunkIndices,
-                                                 rowAt(nb, nloc, wholeAt));
-        Value which = arith::DivUIOp::create(nb, nloc, position, kValue);
-        Value start = arith::MulIOp::create(nb, nloc, which, chunkValue);
-        Value index = arith::AddIOp::create(nb, nloc, within, start);
-        // The remainder's candidates: p - C * k within the remainder.
-        Value restWithin =
-            arith::SubIOp::create(nb, nloc, position, wholeCount);
-        Value restIndex = arith::AddIOp::create(
-            nb, nloc, restWithin,
-            arith::ConstantIntOp::create(nb, nloc, i64, chunks * chunk));
-        // Fault split-lost-chunk-offset: the index within the chunk (the
-        // remainder's own index for its candidates).
-        Value chosen =
-            lostChunkOffset
-                ? arith::SelectOp::create(nb, nloc, inWhole, within, restWithin)
-                : arith::SelectOp::create(nb, nloc, inWhole, index, restIndex);
-        linalg::YieldOp::create(nb, nloc, chosen);
-      });
-  return {next.values, gather.getResult(0)};
+  return {next.values, level.mapBack(next.indices, flat(partial.getResult(1)),
+                                     lostChunkOffset)};
 }
 
 } // namespace
