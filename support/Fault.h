@@ -155,8 +155,8 @@ enum class Fault : uint8_t {
   /// ROCDL's form of a warp shuffle up (the radix sorts' block scans)
   /// counts the source lane as in a wave of 32, from the lane's place in
   /// its warp alone: on a wave of 64 the upper warp reads the lower warp's
-  /// values. Oracle: out-of-bounds or mismatch on the emu device for
-  /// amdgpu (waves of 64); nothing on nvptx.
+  /// values. Oracle: data-race, out-of-bounds or uninitialized-read on
+  /// the emu device for amdgpu (waves of 64); nothing on nvptx.
   WarpShuffleWaveWidth,
 };
 

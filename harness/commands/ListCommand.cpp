@@ -141,7 +141,7 @@ constexpr FaultText kFaultTexts[] = {
      "hang on emu"},
     {Fault::WarpShuffleWaveWidth,
      "ROCDL's warp shuffle reads as in a wave of 32 (upper warp: the lower's)",
-     "out-of-bounds or mismatch on emu (amdgpu)"},
+     "data-race or out-of-bounds on emu (amdgpu)"},
 };
 
 constexpr bool textsFollowFaults() {
