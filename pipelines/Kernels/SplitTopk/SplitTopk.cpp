@@ -137,33 +137,32 @@ struct Level {
               arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), position);
           Value kValue = c(k);
           Value chunkValue = c(chunk);
-          if (rest == 0) {
-            Value within = tensor::ExtractOp::create(
-                nb, nloc, chunkIndices, rowAt(nb, nloc, rank, at));
-            Value which = arith::DivUIOp::create(nb, nloc, position, kValue);
-            Value first = arith::MulIOp::create(nb, nloc, which, chunkValue);
-            Value index = arith::AddIOp::create(nb, nloc, within, first);
-            // Fault split-lost-chunk-offset: the index within the chunk.
-            linalg::YieldOp::create(nb, nloc,
-                                    lostChunkOffset ? within : index);
-            return;
+          // A remainder's candidate reads the last whole one (clamped).
+          Value wholeCount, inWhole, wholeAt = at;
+          if (rest != 0) {
+            wholeCount = c(whole);
+            inWhole = arith::CmpIOp::create(
+                nb, nloc, arith::CmpIPredicate::ult, position, wholeCount);
+            wholeAt = arith::MinUIOp::create(
+                nb, nloc, at,
+                arith::ConstantIndexOp::create(nb, nloc, whole - 1));
           }
-          Value wholeCount = c(whole);
-          Value inWhole = arith::CmpIOp::create(
-              nb, nloc, arith::CmpIPredicate::ult, position, wholeCount);
-          Value wholeAt = arith::MinUIOp::create(
-              nb, nloc, at, arith::ConstantIndexOp::create(nb, nloc, whole - 1));
           Value within = tensor::ExtractOp::create(
               nb, nloc, chunkIndices, rowAt(nb, nloc, rank, wholeAt));
           Value which = arith::DivUIOp::create(nb, nloc, position, kValue);
           Value first = arith::MulIOp::create(nb, nloc, which, chunkValue);
           Value index = arith::AddIOp::create(nb, nloc, within, first);
+          // Fault split-lost-chunk-offset: the index within the chunk (the
+          // remainder's own index for its candidates).
+          if (rest == 0) {
+            linalg::YieldOp::create(nb, nloc,
+                                    lostChunkOffset ? within : index);
+            return;
+          }
           Value restWithin =
               arith::SubIOp::create(nb, nloc, position, wholeCount);
           Value restIndex =
               arith::AddIOp::create(nb, nloc, restWithin, c(start));
-          // Fault split-lost-chunk-offset: the index within the chunk (the
-          // remainder's own index for its candidates).
           Value chosen =
               lostChunkOffset
                   ? arith::SelectOp::create(nb, nloc, inWhole, within,
