@@ -349,6 +349,82 @@ constexpr double kClusterGridChance = 0.6;
 constexpr uint64_t kBf16ExtremeStream = 0x6266313665787472ull;
 constexpr double kBf16ExtremeChance = 0.9;
 
+/// The stream that writes outliers into the rows of a plain input that a
+/// top-k reads in the mixed mode, and the
+/// chance a row gets them: 1 to 3 values far beyond the row's others, on
+/// the side its top-k keeps. They sit in a radix select's better bins, so
+/// the k-th value's bin is one that compacts a row with better values
+/// already known (the edge where radix-compact-drops-better lives); the
+/// uniform and tie-heavy modes otherwise put a row's best and its k-th in
+/// one bin. Sorted and reversed inputs stay ordered.
+constexpr uint64_t kTopkOutlierStream = 0x6f75746c69657273ull;
+constexpr double kTopkOutlierRowChance = 0.5;
+
+/// The top-k ops that read value `id` directly.
+std::vector<const Op *> topksReading(const Program &program, int id) {
+  std::vector<const Op *> readers;
+  for (const Op &op : program.ops)
+    if (op.kind == OpKind::TopK && !op.operands.empty() &&
+        op.operands[0] == id)
+      readers.push_back(&op);
+  return readers;
+}
+
+/// An outlier of `type` on the large side (`large`) or the small one: at
+/// least half the largest finite value's magnitude for floats, within 2^16
+/// of the limit for integers.
+void setOutlier(HostTensor &t, int64_t i, bool large, Rng &rng) {
+  if (isFloat(t.type)) {
+    double limit = std::numeric_limits<double>::max();
+    if (t.type == ElementType::F16)
+      limit = 65504.0;
+    else if (t.type == ElementType::BF16)
+      limit = 0x1.fep127; // 0x7F7F
+    else if (t.type == ElementType::F32)
+      limit = std::numeric_limits<float>::max();
+    double value = limit * (0.5 + 0.5 * rng.uniformDouble());
+    setFloat(t, i, large ? value : -value);
+    return;
+  }
+  const int64_t offset = rng.uniform(0, int64_t(1) << 16);
+  if (t.type == ElementType::I32)
+    setInt(t, i,
+           large ? std::numeric_limits<int32_t>::max() - offset
+                 : std::numeric_limits<int32_t>::min() + offset);
+  else
+    setInt(t, i,
+           large ? std::numeric_limits<int64_t>::max() - offset
+                 : std::numeric_limits<int64_t>::min() + offset);
+}
+
+/// Writes outliers into rows of `t` along the dimension of `readers[0]`
+/// (kTopkOutlierRowChance a row, 1 to 3 each); each takes the side of one
+/// reader drawn at random.
+void addTopkOutliers(HostTensor &t, const std::vector<const Op *> &readers,
+                     Rng &rng) {
+  const auto dim = static_cast<size_t>(readers.front()->dimension);
+  if (dim >= t.shape.size() || t.shape[dim] < 2)
+    return;
+  const int64_t n = t.shape[dim];
+  int64_t inner = 1, outer = 1;
+  for (size_t d = 0; d < dim; ++d)
+    outer *= t.shape[d];
+  for (size_t d = dim + 1; d < t.shape.size(); ++d)
+    inner *= t.shape[d];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      if (!rng.chance(kTopkOutlierRowChance))
+        continue;
+      const int64_t count = rng.uniform(1, 3);
+      for (int64_t c = 0; c < count; ++c) {
+        const Op *reader = readers[static_cast<size_t>(
+            rng.uniform(0, static_cast<int64_t>(readers.size()) - 1))];
+        setOutlier(t, (o * n + rng.uniform(0, n - 1)) * inner + i,
+                   reader->largest, rng);
+      }
+    }
+}
+
 /// Writes 1 to 3 bf16 extremes at random places of `t` (bf16, non-empty).
 void addBf16Extremes(HostTensor &t, Rng &rng) {
   constexpr uint16_t kExtremes[] = {0xFF80, 0xFF80, 0xFF80, 0xFF7F, 0xFF7F,
@@ -421,14 +497,20 @@ uint64_t elementBits(const HostTensor &tensor, int64_t index) {
   }
 }
 
+namespace {
+/// The plain mode the mixed mode draws for one tensor.
+InputMode pickMixedMode(Rng &rng) {
+  constexpr InputMode kModes[] = {InputMode::Uniform, InputMode::Ties,
+                                  InputMode::Special, InputMode::Sorted,
+                                  InputMode::Reversed};
+  return kModes[rng.pickWeighted({3, 2, 2, 1, 1})];
+}
+} // namespace
+
 HostTensor generateInput(const TensorType &type, InputMode mode, Rng &rng) {
   HostTensor t(type.elementType, type.shape);
-  if (mode == InputMode::Mixed) {
-    constexpr InputMode kModes[] = {InputMode::Uniform, InputMode::Ties,
-                                    InputMode::Special, InputMode::Sorted,
-                                    InputMode::Reversed};
-    mode = kModes[rng.pickWeighted({3, 2, 2, 1, 1})];
-  }
+  if (mode == InputMode::Mixed)
+    mode = pickMixedMode(rng);
   switch (mode) {
   case InputMode::Mixed: // Replaced above.
   case InputMode::Uniform: fillUniform(t, rng); break;
@@ -478,11 +560,18 @@ std::vector<HostTensor> generateInputs(const Program &program, InputMode mode,
         detail::sortFlat(tensors.back(), descending);
     } else {
       Rng extremes = rng.fork(kBf16ExtremeStream);
-      tensors.push_back(generateInput(type, mode, rng));
+      Rng outliers = rng.fork(kTopkOutlierStream);
+      // The same draws as generateInput(type, mode, rng).
+      const InputMode plain = mode == InputMode::Mixed ? pickMixedMode(rng) : mode;
+      tensors.push_back(generateInput(type, plain, rng));
       if (type.elementType == ElementType::BF16 && mode == InputMode::Mixed &&
           tensors.back().numElements() > 0 &&
           extremes.chance(kBf16ExtremeChance))
         addBf16Extremes(tensors.back(), extremes);
+      std::vector<const Op *> readers = topksReading(program, id);
+      if (mode == InputMode::Mixed && plain != InputMode::Sorted && plain != InputMode::Reversed &&
+          !readers.empty())
+        addTopkOutliers(tensors.back(), readers, outliers);
     }
     if (fills)
       (*fills)[i] = fill;

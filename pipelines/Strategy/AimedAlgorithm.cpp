@@ -19,8 +19,12 @@
 //   split_select took rows its chunks do not divide, when
 //   split-lost-chunk-offset was still caught in 4.7 % of the mix's runs,
 //   and 5.0 % with three in four).
-//   distribute's k = 1 draws stay: they are edges of their own (corpus
-//   cases fault-dist-no-barrier, fault-select-done-race);
+// - a k = 1 top-k where split_select does not fit (every one in
+//   distribute): a draw of a select or a thread's walk stays, an edge of
+//   its own (corpus cases fault-dist-no-barrier, fault-select-done-race);
+//   a sort's algorithm becomes register_select where it fits (since
+//   generator 6's step: its merge fault was caught in 4.7 % of the mix's
+//   runs, 14 of its 16 register_select runs);
 // - bf16 keys to a radix algorithm, radix_match among them (their order
 //   bits are bf16's own);
 // - an NMS's score sort to a thread's private memory where it fits;
@@ -102,7 +106,14 @@ std::optional<Algorithm> aimRowAlgorithm(Operation *op, const RowShape &row,
       weighted.push_back({Algorithm::RadixSelect, 2});
   }
   if (topk && !bf16 && row.k == 1) {
-    if (!fits(Algorithm::SplitSelect) || drawn == Algorithm::SplitSelect)
+    bool sortDrawn = !threadWalk(drawn) && drawn != Algorithm::SplitSelect &&
+                     drawn != Algorithm::RegisterSelect &&
+                     drawn != Algorithm::RadixSelect;
+    if (!fits(Algorithm::SplitSelect))
+      return sortDrawn && fits(Algorithm::RegisterSelect)
+                 ? std::optional(Algorithm::RegisterSelect)
+                 : std::nullopt;
+    if (drawn == Algorithm::SplitSelect)
       return std::nullopt;
     if (drawn != Algorithm::RadixSelect && drawn != Algorithm::RegisterSelect)
       return Algorithm::SplitSelect;

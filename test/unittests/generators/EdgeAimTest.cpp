@@ -6,7 +6,8 @@
 // aimed NMS programs take small or
 // block-edge N, room in max_out and an IoU threshold below 1; cluster-grid
 // boxes overlap above the threshold within their clusters; without an
-// aim, the programs are what they were.
+// aim, the programs are what they were; the rows a top-k reads get
+// outliers on the side it keeps, and only they change.
 //
 //===----------------------------------------------------------------------===//
 #include "generators/InputGenerator.h"
@@ -18,6 +19,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <set>
 
 using namespace sift;
@@ -258,4 +261,74 @@ TEST(NmsEdgeAim, MixedInputsFillMostBoxesAsAClusterGrid) {
   }
   EXPECT_GE(grid, boxes / 2);
   EXPECT_LE(grid, boxes * 7 / 10);
+}
+
+TEST(TopkEdgeAim, MixedInputsGiveTopkRowsOutliersOnTheirSide) {
+  // Against generateInput's draws for each input: an input no top-k reads
+  // is unchanged (bf16 extremes aside: NmsInputsTest.cpp); in an input a
+  // top-k reads, every changed element that is no bf16 extreme is an
+  // outlier (at least half the largest finite magnitude, or within 2^16 of
+  // an integer limit) on the side some reader keeps, at most 3 a row; and
+  // many rows get them.
+  const std::set<uint64_t> bf16Extremes = {0xFF80, 0xFF7F, 0xFE80, 0x7F80,
+                                           0x7F7F};
+  Policy policy;
+  policy.familyWeights = {1, 1, 0};
+  int rowsWithOutliers = 0, largeSide = 0, smallSide = 0;
+  for (uint64_t seed = 0; seed < 300; ++seed) {
+    Program p = generateProgram(policy, seed);
+    Rng rng = Rng(seed).fork(kInputStream);
+    std::vector<HostTensor> got = generateInputs(p, InputMode::Mixed, seed);
+    for (size_t i = 0; i < p.inputs.size(); ++i) {
+      HostTensor expected = generateInput(
+          p.values[static_cast<size_t>(p.inputs[i])], InputMode::Mixed, rng);
+      std::vector<const Op *> readers;
+      for (const Op &op : p.ops)
+        if (op.kind == OpKind::TopK && op.operands[0] == p.inputs[i])
+          readers.push_back(&op);
+      const bool bf16 = expected.type == ElementType::BF16;
+      if (readers.empty()) {
+        if (!bf16)
+          EXPECT_EQ(got[i], expected) << "seed " << seed;
+        continue;
+      }
+      ASSERT_EQ(got[i].shape, expected.shape);
+      const auto dim = static_cast<size_t>(readers.front()->dimension);
+      int64_t inner = 1;
+      for (size_t d = dim + 1; d < expected.shape.size(); ++d)
+        inner *= expected.shape[d];
+      const int64_t n = expected.shape[dim];
+      std::map<int64_t, int> perRow;
+      for (int64_t e = 0; e < expected.numElements(); ++e) {
+        if (elementBits(got[i], e) == elementBits(expected, e) ||
+            (bf16 && bf16Extremes.count(elementBits(got[i], e))))
+          continue;
+        double v = elementAsDouble(got[i], e);
+        bool large = v > 0;
+        if (isFloat(expected.type)) {
+          double limit = expected.type == ElementType::F16    ? 65504.0
+                         : expected.type == ElementType::BF16 ? 0x1.fep127
+                         : expected.type == ElementType::F32
+                             ? double(std::numeric_limits<float>::max())
+                             : std::numeric_limits<double>::max();
+          EXPECT_GE(std::fabs(v), limit / 2) << "seed " << seed;
+        } else {
+          double limit = expected.type == ElementType::I32
+                             ? double(std::numeric_limits<int32_t>::max())
+                             : double(std::numeric_limits<int64_t>::max());
+          EXPECT_GE(std::fabs(v), limit - 65537.0) << "seed " << seed;
+        }
+        EXPECT_TRUE(std::any_of(readers.begin(), readers.end(),
+                                [&](const Op *op) { return op->largest == large; }))
+            << "seed " << seed;
+        (large ? largeSide : smallSide) += 1;
+        int64_t row = (e / (n * inner)) * inner + e % inner;
+        EXPECT_LE(++perRow[row], 3) << "seed " << seed;
+      }
+      rowsWithOutliers += static_cast<int>(perRow.size());
+    }
+  }
+  EXPECT_GE(rowsWithOutliers, 100);
+  EXPECT_GE(largeSide, 20);
+  EXPECT_GE(smallSide, 20);
 }
