@@ -17,9 +17,13 @@
 //   reversed - the same in descending order.
 //   mixed    - each tensor picks one of the five modes above with the rng
 //              (weights uniform 3, ties 2, special 2, sorted 1, reversed 1);
-//              half of the bf16 tensors then get 1 to 3 extremes (-inf, the
+//              nine in ten bf16 tensors then get 1 to 3 extremes (-inf, the
 //              lowest finite, huge negatives, +inf, the largest) from a
-//              stream of their own.
+//              stream of their own; and in generateInputs, half the rows of
+//              a tensor a top-k reads (not sorted or reversed) get 1 to 3
+//              outliers on the side the top-k keeps (at least half the
+//              largest finite magnitude, or within 2^16 of an integer
+//              limit), from another stream.
 // f16 values are IEEE half bit patterns (round to nearest even from double).
 //
 // An input that is itself the boxes or the scores operand of a sift.nms (not

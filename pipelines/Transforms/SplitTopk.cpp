@@ -2,7 +2,8 @@
 //
 // sift-split-topk: every sift.topk on tensors whose config says
 // split_select (tileandfuse) is checked against the split's limits and
-// rewritten into its parts by Kernels/SplitTopk, before tiling.
+// rewritten into its parts by Kernels/SplitTopk, before tiling; one over a
+// tensor with no element becomes its (empty) destinations.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +46,15 @@ struct SplitTopkPass final : sift::impl::SplitTopkBase<SplitTopkPass> {
       if (!type || op.getNumResults() != 2) {
         op->emitOpError("split_select splits a top-k on tensors");
         return signalPassFailure();
+      }
+      if (type.hasStaticShape() && type.getNumElements() == 0) {
+        // No rows (k <= n, so an empty row has k = 0): the results hold no
+        // element, and are their empty destinations. A split would slice
+        // the empty batch at offset 0, which the slice's verifier refuses.
+        op.getResult(0).replaceAllUsesWith(op.getValuesInit());
+        op.getResult(1).replaceAllUsesWith(op.getIndicesInit());
+        op.erase();
+        continue;
       }
       int64_t rank = type.getRank();
       int64_t n = type.getShape().back();

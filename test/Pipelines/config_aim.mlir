@@ -21,7 +21,7 @@
 // whether the main stream or the aim chose it; a random register_select
 // takes 4 threads or more where its chunk has 4 elements (never one); in
 // tileandfuse a top-k along the last dimension whose chunks divide the row
-// takes a select too.
+// takes a select too; so does a k = 1 top-k in distribute.
 
 // CHECK-LABEL: func.func @topk_takes_a_select
 // CHECK: {{workgroup_size = \[([2-9]|[1-9][0-9]+), 1, 1\], algorithm = register_select|algorithm = radix_select}}
@@ -39,4 +39,16 @@ func.func @topk_takes_a_select(%a: tensor<4x1024xf32>, %v: tensor<4x8xf32>, %i: 
 func.func @match_fills_a_wave(%a: tensor<4x4096xf32>) -> tensor<4x4096xf32> {
   %r = sift.sort dimension(1) ascending outs(%a : tensor<4x4096xf32>) -> tensor<4x4096xf32>
   return %r : tensor<4x4096xf32>
+}
+
+// -----
+
+// A k = 1 top-k where split_select does not fit (all of distribute's) that
+// drew a sort's algorithm takes register_select where its keys fit: every
+// seed's draw is a select.
+// CHECK-LABEL: func.func @argmax_takes_a_select
+// CHECK: algorithm = {{register_select|radix_select}}
+func.func @argmax_takes_a_select(%a: tensor<4x1024xf32>, %v: tensor<4x1xf32>, %i: tensor<4x1xi64>) -> (tensor<4x1xf32>, tensor<4x1xi64>) {
+  %r:2 = sift.topk dimension(1) k(1) largest ins(%a : tensor<4x1024xf32>) outs(%v, %i : tensor<4x1xf32>, tensor<4x1xi64>) -> tensor<4x1xf32>, tensor<4x1xi64>
+  return %r#0, %r#1 : tensor<4x1xf32>, tensor<4x1xi64>
 }

@@ -114,3 +114,21 @@ func.func @chunk_of_k(%x: tensor<4x1024xf32>) -> (tensor<4x4xf32>, tensor<4x4xi6
   %r:2 = sift.topk dimension(1) k(4) largest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [1, 1, 1], algorithm = split_select, row_tile = 4>} ins(%x : tensor<4x1024xf32>) outs(%v, %i : tensor<4x4xf32>, tensor<4x4xi64>) -> tensor<4x4xf32>, tensor<4x4xi64>
   return %r#0, %r#1 : tensor<4x4xf32>, tensor<4x4xi64>
 }
+
+// -----
+
+// No rows (the campaign of seed 63, --sizes=large, found a [0, 9] top-k
+// whose remainder split sliced the empty batch at offset 0, which the
+// slice's verifier refused): the results are the empty destinations.
+// CHECK-LABEL: func.func @no_rows
+// CHECK-NOT: sift.topk
+// CHECK-NOT: tensor.extract_slice
+// CHECK: %[[V:.*]] = tensor.empty() : tensor<0x1xf64>
+// CHECK: %[[I:.*]] = tensor.empty() : tensor<0x1xi64>
+// CHECK: return %[[V]], %[[I]]
+func.func @no_rows(%x: tensor<0x9xf64>) -> (tensor<0x1xf64>, tensor<0x1xi64>) {
+  %v = tensor.empty() : tensor<0x1xf64>
+  %i = tensor.empty() : tensor<0x1xi64>
+  %r:2 = sift.topk dimension(1) k(1) smallest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [1, 1, 1], algorithm = split_select, row_tile = 4>} ins(%x : tensor<0x9xf64>) outs(%v, %i : tensor<0x1xf64>, tensor<0x1xi64>) -> tensor<0x1xf64>, tensor<0x1xi64>
+  return %r#0, %r#1 : tensor<0x1xf64>, tensor<0x1xi64>
+}
