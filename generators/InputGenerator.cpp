@@ -350,13 +350,13 @@ constexpr uint64_t kBf16ExtremeStream = 0x6266313665787472ull;
 constexpr double kBf16ExtremeChance = 0.9;
 
 /// The stream that writes outliers into the rows of a plain input that a
-/// top-k reads in the mixed mode, and the
-/// chance a row gets them: 1 to 3 values far beyond the row's others, on
-/// the side its top-k keeps. They sit in a radix select's better bins, so
-/// the k-th value's bin is one that compacts a row with better values
-/// already known (the edge where radix-compact-drops-better lives); the
-/// uniform and tie-heavy modes otherwise put a row's best and its k-th in
-/// one bin. Sorted and reversed inputs stay ordered.
+/// top-k reads in the mixed mode, and the chance a row gets them: 1 to 3
+/// values far beyond the row's others, on the side its top-k keeps. They sit in
+/// a radix select's better bins, so the k-th value's bin is one that compacts a
+/// row with better values already known (the edge where
+/// radix-compact-drops-better lives); the uniform and tie-heavy modes otherwise
+/// put a row's best and its k-th in one bin. Sorted and reversed inputs stay
+/// ordered.
 constexpr uint64_t kTopkOutlierStream = 0x6f75746c69657273ull;
 constexpr double kTopkOutlierRowChance = 0.5;
 
@@ -364,8 +364,7 @@ constexpr double kTopkOutlierRowChance = 0.5;
 std::vector<const Op *> topksReading(const Program &program, int id) {
   std::vector<const Op *> readers;
   for (const Op &op : program.ops)
-    if (op.kind == OpKind::TopK && !op.operands.empty() &&
-        op.operands[0] == id)
+    if (op.kind == OpKind::TopK && !op.operands.empty() && op.operands[0] == id)
       readers.push_back(&op);
   return readers;
 }
@@ -562,15 +561,16 @@ std::vector<HostTensor> generateInputs(const Program &program, InputMode mode,
       Rng extremes = rng.fork(kBf16ExtremeStream);
       Rng outliers = rng.fork(kTopkOutlierStream);
       // The same draws as generateInput(type, mode, rng).
-      const InputMode plain = mode == InputMode::Mixed ? pickMixedMode(rng) : mode;
+      const InputMode plain =
+          mode == InputMode::Mixed ? pickMixedMode(rng) : mode;
       tensors.push_back(generateInput(type, plain, rng));
       if (type.elementType == ElementType::BF16 && mode == InputMode::Mixed &&
           tensors.back().numElements() > 0 &&
           extremes.chance(kBf16ExtremeChance))
         addBf16Extremes(tensors.back(), extremes);
       std::vector<const Op *> readers = topksReading(program, id);
-      if (mode == InputMode::Mixed && plain != InputMode::Sorted && plain != InputMode::Reversed &&
-          !readers.empty())
+      if (mode == InputMode::Mixed && plain != InputMode::Sorted &&
+          plain != InputMode::Reversed && !readers.empty())
         addTopkOutliers(tensors.back(), readers, outliers);
     }
     if (fills)

@@ -318,8 +318,9 @@ TEST(TopkEdgeAim, MixedInputsGiveTopkRowsOutliersOnTheirSide) {
                              : double(std::numeric_limits<int64_t>::max());
           EXPECT_GE(std::fabs(v), limit - 65537.0) << "seed " << seed;
         }
-        EXPECT_TRUE(std::any_of(readers.begin(), readers.end(),
-                                [&](const Op *op) { return op->largest == large; }))
+        EXPECT_TRUE(
+            std::any_of(readers.begin(), readers.end(),
+                        [&](const Op *op) { return op->largest == large; }))
             << "seed " << seed;
         (large ? largeSide : smallSide) += 1;
         int64_t row = (e / (n * inner)) * inner + e % inner;

@@ -179,9 +179,10 @@ TEST(NmsInputs, ProgramsWithoutNmsKeepTheirInputs) {
     for (size_t i = 0; i < p.inputs.size(); ++i) {
       HostTensor expected = generateInput(
           p.values[static_cast<size_t>(p.inputs[i])], InputMode::Mixed, rng);
-      bool topkReads = std::any_of(p.ops.begin(), p.ops.end(), [&](const Op &op) {
-        return op.kind == OpKind::TopK && op.operands[0] == p.inputs[i];
-      });
+      bool topkReads =
+          std::any_of(p.ops.begin(), p.ops.end(), [&](const Op &op) {
+            return op.kind == OpKind::TopK && op.operands[0] == p.inputs[i];
+          });
       if (topkReads)
         continue;
       if (expected.type != ElementType::BF16) {
