@@ -28,6 +28,10 @@
 // - bf16 keys to a radix algorithm, radix_match among them (their order
 //   bits are bf16's own);
 // - an NMS's score sort to a thread's private memory where it fits;
+// - a sort of a prime row of 32 to kLongestSerialRow keys that drew a
+//   radix or merge algorithm to a thread's walk (since generator 6's second
+//   step: crash-on-prime, a fault of the walks' lowering on prime rows, was
+//   caught in 4.3 % of the mix's runs);
 // - three in four other sorts (and top-k's no select takes) of 32 or more
 //   keys that drew workgroup_row or a thread's walk to radix_match, whose
 //   random configs fill a wave of 64 (SelectLoweringStrategy.cpp's
@@ -37,6 +41,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipelines/Strategy/AimedAlgorithm.h"
+
+#include "support/Shape.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -86,6 +92,24 @@ std::optional<Algorithm> aimRowAlgorithm(Operation *op, const RowShape &row,
   } else if (isNmsScoreSort(op) && fits(Algorithm::PrivateRow)) {
     weighted.push_back({Algorithm::PrivateRow, 1});
   } else if (!topk || !selectFits) {
+    // A sort of a prime row of a warp or more that a thread may walk and
+    // that drew a radix or merge algorithm: a thread's walk. A prime row
+    // is one no tile, warp or bin divides, and the walks' loops met one
+    // seldom: the edge sizes are few of them prime, and the aims took most
+    // prime rows to cooperative algorithms. Shorter prime rows stay, edges of
+    // their own (a reduced case's row of 3 merged, corpus case
+    // fault-merge-drop-last), and a drawn workgroup_row is left to the aim
+    // below (a row of 5 staged in workgroup memory, fault-wg-unaligned).
+    if (!topk && isPrime(row.n) && row.n >= 32 && row.n <= kLongestSerialRow &&
+        drawn != Algorithm::WorkgroupRow) {
+      SmallVector<Algorithm, 2> walks;
+      for (Algorithm a : {Algorithm::RowPerThread, Algorithm::PrivateRow})
+        if (fits(a))
+          walks.push_back(a);
+      if (threadWalk(drawn) || walks.empty())
+        return std::nullopt;
+      return walks[aim.below(walks.size())];
+    }
     // A sort (an NMS's score sort in distribute, a top-k no select takes):
     // three in four that drew workgroup_row or a thread's walk take
     // radix_match.

@@ -42,6 +42,12 @@ LoweringConfigAttr rowTileConfig(mlir::MLIRContext *context, int64_t rank,
                                  int64_t threads, int64_t tile,
                                  Algorithm algorithm);
 
+/// The longest row random configs give one thread alone when a cooperative
+/// algorithm fits it: an insertion sort of 128 elements is ~4 K steps
+/// (80-200 ns each on the H100 in global memory; one of 1024 took 20 ms,
+/// two rows of 255 a thread 6 ms).
+inline constexpr int64_t kLongestSerialRow = 128;
+
 /// The serial steps a default config may give one thread of a sift op's
 /// rows: rows a thread are limited to this budget over a row's steps (an
 /// NMS's default walk stays a thread's within it too).

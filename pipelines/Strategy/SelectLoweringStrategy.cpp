@@ -45,26 +45,22 @@ namespace {
 
 using sift::ConfigRng;
 using sift::defaultConfig;
-using sift::nextPowerOfTwo;
-using sift::randomConfig;
-using sift::RowShape;
-using sift::randomPowerOfTwo;
-using sift::radixSortConfig;
-using sift::randomRowTileConfig;
-using sift::registerSelectConfig;
-using sift::rowShape;
-using sift::rowTileConfig;
 using sift::fewestRandomThreads;
+using sift::kLongestSerialRow;
 using sift::kRegisterDefaultRow;
 using sift::kSerialStepsPerThread;
+using sift::nextPowerOfTwo;
+using sift::radixSortConfig;
+using sift::randomConfig;
+using sift::randomPowerOfTwo;
+using sift::randomRowTileConfig;
+using sift::registerSelectConfig;
+using sift::RowShape;
+using sift::rowShape;
 using sift::rowsOf;
+using sift::rowTileConfig;
 using sift::workgroupRowConfig;
 
-/// The longest row random configs give one thread alone when a cooperative
-/// algorithm fits it: an insertion sort of 128 elements is ~4 K steps
-/// (80-200 ns each on the H100 in global memory; one of 1024 took 20 ms,
-/// two rows of 255 a thread 6 ms).
-constexpr int64_t kLongestSerialRow = 128;
 /// The longest chunk a split_select thread walks (once, in order).
 constexpr int64_t kLongestSplitChunk = 1024;
 /// The serial steps a random config may give one thread of a sift op's

@@ -52,3 +52,19 @@ func.func @argmax_takes_a_select(%a: tensor<4x1024xf32>, %v: tensor<4x1xf32>, %i
   %r:2 = sift.topk dimension(1) k(1) largest ins(%a : tensor<4x1024xf32>) outs(%v, %i : tensor<4x1xf32>, tensor<4x1xi64>) -> tensor<4x1xf32>, tensor<4x1xi64>
   return %r#0, %r#1 : tensor<4x1xf32>, tensor<4x1xi64>
 }
+
+// -----
+
+// A sort of a prime row of 32 to 128 keys that drew a radix or merge
+// algorithm takes a thread's walk; a drawn workgroup_row takes radix_match
+// three times in four, as a row of any length (distribute's seed 10). A
+// row of 60 keys draws radix_sort, radix_onesweep, radix_match or
+// merge_rows in 12 of these 16 runs.
+// CHECK-LABEL: func.func @prime_row_walks
+// CHECK: algorithm = {{row_per_thread|workgroup_row|radix_match}}
+// TF-LABEL: func.func @prime_row_walks
+// TF: algorithm = {{row_per_thread|private_row}}
+func.func @prime_row_walks(%a: tensor<4x61xf32>) -> tensor<4x61xf32> {
+  %r = sift.sort dimension(1) ascending outs(%a : tensor<4x61xf32>) -> tensor<4x61xf32>
+  return %r : tensor<4x61xf32>
+}
