@@ -3,12 +3,13 @@
 # compile host (`harness fuzz --export-artifacts=DIR`) and carried as
 # tarballs (`tar cJf NAME.tar.xz -C PARENT NAME`):
 #
-#   scripts/gpu-campaign.sh [--memcheck=N] [--jobs=N] [--no-ahead] NAME.tar.xz...
+#   scripts/gpu-campaign.sh [--memcheck=N] [--jobs=N] [--no-ahead|--ahead-first] NAME.tar.xz...
 #
 # For each tarball: unpack, run every artifact with sift-run on the GPU (via
 # scripts/gpu-run.sh, which builds the runtime-only sift-run; --jobs=N: up
 # to N folders at once, one sift-run each, a single folder split in N
-# shards; --no-ahead: no ptxas ahead, the driver JIT-compiles), then a sample of N artifacts (default 40, every k-th) again under compute-sanitizer
+# shards; --no-ahead: no ptxas ahead, the driver JIT-compiles;
+# --ahead-first: ptxas before the runs rather than beside them), then a sample of N artifacts (default 40, every k-th) again under compute-sanitizer
 # memcheck. Writes $OUT/<NAME>.csv, $OUT/<NAME>-memcheck.csv and
 # $OUT/summary.txt: the runs' throughput (artifacts/s, build excluded),
 # verdicts per folder and pipeline, kernel time per case
@@ -24,11 +25,12 @@ for arg in "$@"; do
     --memcheck=*) memcheck="${arg#--memcheck=}" ;;
     --jobs=*) jobs="${arg#--jobs=}" ;;
     --no-ahead) ahead=(--no-ahead) ;;
+    --ahead-first) ahead=(--ahead-first) ;;
     -*) echo "gpu-campaign.sh: unknown flag '$arg'" >&2; exit 2 ;;
     *) tarballs+=("$arg") ;;
   esac
 done
-[ "${#tarballs[@]}" -gt 0 ] || { echo "usage: gpu-campaign.sh [--memcheck=N] [--jobs=N] [--no-ahead] NAME.tar.xz..." >&2; exit 2; }
+[ "${#tarballs[@]}" -gt 0 ] || { echo "usage: gpu-campaign.sh [--memcheck=N] [--jobs=N] [--no-ahead|--ahead-first] NAME.tar.xz..." >&2; exit 2; }
 out="${OUT:-gpu-out}"
 mkdir -p "$out"
 work=/tmp/sift-campaign

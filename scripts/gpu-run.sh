@@ -4,13 +4,18 @@
 # the runtime tests), run the runtime tests on the GPU, then sift-run over
 # every artifact folder given. CSVs and logs go to $OUT (default ./gpu-out).
 #
-#   scripts/gpu-run.sh [--device=cuda] [--jobs=N] [--no-ahead] DIR...
+#   scripts/gpu-run.sh [--device=cuda] [--jobs=N] [--no-ahead|--ahead-first] DIR...
 #
 # --jobs=N runs up to N folders at once (one sift-run each, one GPU).
 # On cuda, the PTX is compiled ahead: every distinct module (sift-run
 # --write-ptx) goes through ptxas on all cores to a cubin that sift-run loads
 # instead of JIT-compiling the PTX (SIFT_CUBIN_CACHE; a module ptxas fails on
-# is JIT-compiled as before). --no-ahead leaves it to the driver's JIT.
+# is JIT-compiled as before). ptxas takes the modules in the order the runs
+# first need them (--write-ptx's order.txt) and the runs start at once,
+# each waiting for a cubin still to come (SIFT_CUBIN_WAIT, 20 s, under
+# sift-run's 30 s a case). --ahead-first waits for every cubin before the
+# runs start (the way of before, for comparisons); --no-ahead leaves it all
+# to the driver's JIT.
 # $SIFT_RUN_FLAGS goes to every sift-run (e.g. "--repeat=1 --timeout=60").
 # sift-run needs CLI11's and nlohmann-json's headers (Debian's libcli11-dev,
 # nlohmann-json3-dev). A GPU host without them and without network takes
@@ -40,6 +45,8 @@ for arg in "$@"; do
     --device=*) device="${arg#--device=}" ;;
     --jobs=*) jobs="${arg#--jobs=}" ;;
     --no-ahead) ahead=0 ;;
+    --ahead-first) ahead=first ;;
+    -*) echo "gpu-run: unknown flag '$arg'" >&2; exit 2 ;;
     *) dirs+=("$arg") ;;
   esac
 done
@@ -99,25 +106,47 @@ for dir in "${dirs[@]}"; do
 done
 # The PTX compiled ahead, on every core (see the header).
 ahead_seconds=0
+ahead_pid=
+beside=
 ptxas=$(command -v ptxas || true)
 [ -n "$ptxas" ] || [ ! -x /usr/local/cuda/bin/ptxas ] || ptxas=/usr/local/cuda/bin/ptxas
-if [ "$device" = cuda ] && [ "$ahead" = 1 ] && [ -n "$ptxas" ]; then
+ahead_started=$(date +%s.%N)
+if [ "$device" = cuda ] && [ "$ahead" != 0 ] && [ -n "$ptxas" ]; then
   arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .) || arch=
   cache=/tmp/sift-cubin-cache
   rm -rf "$cache"
-  ahead_started=$(date +%s.%N)
   # An unreadable artifact is the runs' to report (unreadable, exit 2).
   "$build/tools/sift-run" --write-ptx="$cache" "${dirs[@]}" > "$out/ahead.log" 2>&1 || true
-  find "$cache" -name '*.ptx' -print0 | xargs -0 -r -P "$(nproc)" -I{} \
-    sh -c '"$0" -arch="sm_$1" "$2" -o "${2%.ptx}.cubin" 2>> "$2.err" || rm -f "${2%.ptx}.cubin"' \
-    "$ptxas" "${arch:-90}" {}
-  modules=$(find "$cache" -name '*.ptx' | wc -l)
-  cubins=$(find "$cache" -name '*.cubin' | wc -l)
-  ahead_seconds=$(python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' \
-    "$ahead_started" "$(date +%s.%N)")
-  echo "ptxas ahead: $cubins cubins of $modules distinct PTX modules in $ahead_seconds s ($(nproc) at a time)" \
-    | tee -a "$out/ahead.log"
+  # Each module: ptxas to <key>.cubin.partial, renamed when whole; a
+  # failure leaves <key>.failed, so a run waiting for it loads the PTX.
+  compile_ahead() {
+    tr '\n' '\0' < "$cache/order.txt" | xargs -0 -r -P "$(nproc)" -I{} \
+      sh -c 'p="$2/$3"; if "$0" -arch="sm_$1" "$p.ptx" -o "$p.cubin.partial" 2>> "$p.ptx.err"; then mv "$p.cubin.partial" "$p.cubin"; else rm -f "$p.cubin.partial"; : > "$p.failed"; fi' \
+      "$ptxas" "${arch:-90}" "$cache" {}
+    modules=$(find "$cache" -name '*.ptx' | wc -l)
+    cubins=$(find "$cache" -name '*.cubin' | wc -l)
+    seconds=$(python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' \
+      "$ahead_started" "$(date +%s.%N)")
+    echo "$seconds" > "$cache/seconds"
+    echo "ptxas ahead: $cubins cubins of $modules distinct PTX modules in $seconds s ($(nproc) at a time)" \
+      | tee -a "$out/ahead.log"
+  }
   export SIFT_CUBIN_CACHE="$cache"
+  # A stopped gpu-run (gpu-systems.sh's time limit, Ctrl-C) stops its ptxas
+  # too: every process whose arguments name the cache.
+  stop_ahead() { [ -z "$ahead_pid" ] || pkill -TERM -f "$cache" 2>/dev/null || true; }
+  trap stop_ahead EXIT
+  trap 'stop_ahead; exit 143' TERM
+  trap 'stop_ahead; exit 130' INT
+  if [ "$ahead" = first ]; then
+    compile_ahead
+    ahead_seconds=$(cat "$cache/seconds")
+  else
+    compile_ahead &
+    ahead_pid=$!
+    beside=1
+    export SIFT_CUBIN_WAIT="${SIFT_CUBIN_WAIT:-20}"
+  fi
 fi
 started=$(date +%s.%N)
 for dir in "${dirs[@]}"; do
@@ -140,10 +169,18 @@ for i in "${!pids[@]}"; do
   wait "${pids[$i]}" || rc=$?
   [ "$rc" -eq 0 ] || sift_run_failed "${names[$i]}" "$rc"
 done
+finished=$(date +%s.%N)
+if [ -n "$ahead_pid" ]; then
+  wait "$ahead_pid" || true
+  ahead_pid=
+fi
+all_finished=$(date +%s.%N)
 cat "$out"/*.summary 2>/dev/null || true
-# Throughput of the runs alone (not the build or the runtime tests).
-python3 -c 'import sys; n, s, a = int(sys.argv[1]), float(sys.argv[3]) - float(sys.argv[2]), float(sys.argv[5]); print(f"sift-run phase: {n} artifacts in {s:.1f} s, {n / s if s > 0 else 0:.1f} artifacts/s (up to {sys.argv[4]} sift-run at a time)" + (f"; with ptxas ahead ({a:.1f} s): {n / (s + a):.1f} artifacts/s" if a > 0 else ""))' \
-  "$artifacts" "$started" "$(date +%s.%N)" "$jobs" "$ahead_seconds" | tee "$out/throughput.txt"
+# Throughput of the runs (not the build or the runtime tests): ptxas ahead
+# adds its seconds; ptxas beside the runs is inside them, and the whole
+# (from --write-ptx to the last run or the last ptxas) is given too.
+python3 -c 'import sys; n, s, a, w = int(sys.argv[1]), float(sys.argv[3]) - float(sys.argv[2]), float(sys.argv[5]), float(sys.argv[8]) - float(sys.argv[6]); beside = sys.argv[7] != ""; print(f"sift-run phase: {n} artifacts in {s:.1f} s, {n / s if s > 0 else 0:.1f} artifacts/s (up to {sys.argv[4]} sift-run at a time)" + (f"; with ptxas ahead ({a:.1f} s): {n / (s + a):.1f} artifacts/s" if a > 0 else "") + (f"; with ptxas beside the runs, from --write-ptx to the end: {w:.1f} s, {n / w if w > 0 else 0:.1f} artifacts/s" if beside else ""))' \
+  "$artifacts" "$started" "$finished" "$jobs" "$ahead_seconds" "$ahead_started" "$beside" "$all_finished" | tee "$out/throughput.txt"
 if [ "${#failed[@]}" -gt 0 ]; then
   printf -v list '%s; ' "${failed[@]}"
   echo "gpu-run: not everything passed (exit $status): ${list%; }" >&2

@@ -162,13 +162,14 @@ public:
     if (Status s = driver_->makeCurrent(); !s)
       return s.error();
     auto start = std::chrono::steady_clock::now();
-    // A PTX module compiled ahead (ModuleCache.h) loads as its cubin; one
+    // A PTX module compiled ahead (ModuleCache.h) loads as its cubin (one
+    // still being compiled is waited for, as SIFT_CUBIN_WAIT allows); one
     // the driver refuses is loaded from its PTX, which is the truth.
     Result<void *> module = makeError("no module");
     std::optional<std::vector<uint8_t>> cubin;
     if (executable.format == ExecutableFormat::Ptx)
       if (std::string dir = cubinCacheDir(); !dir.empty())
-        cubin = cachedCubin(dir, executable.binary);
+        cubin = awaitCubin(dir, executable.binary, cubinWaitSeconds());
     if (cubin)
       module = driver_->loadModule(*cubin);
     if (!cubin || !module.ok())

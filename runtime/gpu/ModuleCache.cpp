@@ -4,10 +4,13 @@
 
 #include "runtime/Artifact.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 namespace sift::rt {
 
@@ -36,6 +39,30 @@ std::optional<std::vector<uint8_t>> cachedCubin(const std::string &dir,
   if (bytes.empty())
     return std::nullopt;
   return bytes;
+}
+
+double cubinWaitSeconds() {
+  const char *text = std::getenv(kCubinWaitEnv);
+  if (!text || !*text)
+    return 0;
+  char *end = nullptr;
+  double seconds = std::strtod(text, &end);
+  return *end == '\0' && seconds > 0 ? seconds : 0;
+}
+
+std::optional<std::vector<uint8_t>> awaitCubin(const std::string &dir,
+                                               const std::vector<uint8_t> &ptx,
+                                               double waitSeconds) {
+  std::string stem = dir + "/" + moduleKey(ptx);
+  std::error_code ec;
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration<double>(waitSeconds);
+  while (waitSeconds > 0 && std::filesystem::exists(stem + ".ptx", ec) &&
+         !std::filesystem::exists(stem + ".cubin", ec) &&
+         !std::filesystem::exists(stem + ".failed", ec) &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return cachedCubin(dir, ptx);
 }
 
 } // namespace sift::rt

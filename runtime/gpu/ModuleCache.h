@@ -34,4 +34,22 @@ std::string cubinCacheDir();
 std::optional<std::vector<uint8_t>> cachedCubin(const std::string &dir,
                                                 const std::vector<uint8_t> &ptx);
 
+/// The environment variable giving how many seconds sift-run waits for a
+/// cubin that ptxas is still making beside the runs (scripts/gpu-run.sh
+/// starts the runs while ptxas works through the modules in the order the
+/// runs need them); unset, 0 or not a number: no wait.
+inline constexpr const char *kCubinWaitEnv = "SIFT_CUBIN_WAIT";
+
+/// SIFT_CUBIN_WAIT's seconds (0 when unset or not a positive number).
+double cubinWaitSeconds();
+
+/// cachedCubin, except that a module whose cubin is still to come (`dir`
+/// holds <key>.ptx but neither <key>.cubin nor <key>.failed, which a
+/// failed ptxas leaves) is waited for, up to `waitSeconds`. ptxas writes
+/// the cubin under another name and renames it, so a cubin that is there
+/// is whole. nullopt: no cubin (the caller loads the PTX).
+std::optional<std::vector<uint8_t>> awaitCubin(const std::string &dir,
+                                               const std::vector<uint8_t> &ptx,
+                                               double waitSeconds);
+
 } // namespace sift::rt

@@ -146,10 +146,19 @@ Status runFiles(const Options &options, std::vector<std::string> files,
 } // namespace
 
 /// --write-ptx: each distinct PTX module of `files` as DIR/<key>.ptx
-/// (written whole, then renamed). Exit 0, or 2 when an artifact could not be
-/// read or a module not written (the others are still written).
+/// (written whole, then renamed), and DIR/order.txt: the keys, one a line,
+/// in the order runs of the folders side by side first need them (the
+/// artifacts by file name, whatever their folder: a campaign's shards hold
+/// every n-th artifact of one folder). Exit 0, or 2 when an artifact could
+/// not be read or a module or the order not written (the others are still
+/// written).
 static int writePtxModules(const std::string &dir,
-                           const std::vector<std::string> &files) {
+                           std::vector<std::string> files) {
+  std::stable_sort(files.begin(), files.end(),
+                   [](const std::string &a, const std::string &b) {
+                     return std::filesystem::path(a).filename() <
+                            std::filesystem::path(b).filename();
+                   });
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
@@ -159,6 +168,7 @@ static int writePtxModules(const std::string &dir,
   }
   int status = 0;
   std::set<std::string> keys;
+  std::string order;
   for (const std::string &file : files) {
     Result<rt::Artifact> artifact = rt::readArtifact(file);
     if (!artifact.ok()) {
@@ -172,6 +182,7 @@ static int writePtxModules(const std::string &dir,
       std::string key = rt::moduleKey(executable.binary);
       if (!keys.insert(key).second)
         continue;
+      order += key + "\n";
       std::string path = dir + "/" + key + ".ptx";
       std::string partial = path + ".partial";
       std::FILE *out = std::fopen(partial.c_str(), "wb");
@@ -188,6 +199,19 @@ static int writePtxModules(const std::string &dir,
         status = 2;
       }
     }
+  }
+  std::string orderPath = dir + "/order.txt";
+  std::FILE *out = std::fopen((orderPath + ".partial").c_str(), "wb");
+  bool written =
+      out && std::fwrite(order.data(), 1, order.size(), out) == order.size();
+  if (out && std::fclose(out) != 0)
+    written = false;
+  if (!written ||
+      std::rename((orderPath + ".partial").c_str(), orderPath.c_str()) != 0) {
+    std::fprintf(stderr, "sift-run: --write-ptx: cannot write %s\n",
+                 orderPath.c_str());
+    std::remove((orderPath + ".partial").c_str());
+    status = 2;
   }
   std::printf("sift-run: %zu distinct PTX modules of %zu artifacts in %s\n",
               keys.size(), files.size(), dir.c_str());

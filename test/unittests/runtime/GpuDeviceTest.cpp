@@ -17,12 +17,15 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <list>
 #include <map>
+#include <optional>
+#include <thread>
 
 using namespace sift;
 using namespace sift::rt;
@@ -140,6 +143,53 @@ TEST_P(GpuDeviceTest, PtxLoadsItsPrebuiltCubinFromTheCache) {
   ASSERT_TRUE(outputs.ok()) << outputs.message();
   EXPECT_EQ(driver->images.back(), "kern");
   unsetenv(kCubinCacheEnv);
+}
+
+TEST(ModuleCache, WaitsForACubinStillBeingCompiled) {
+  // ptxas beside the runs (scripts/gpu-run.sh): <key>.ptx is there, its
+  // cubin is renamed into place later; SIFT_CUBIN_WAIT bounds the wait.
+  std::string dir = testing::TempDir() + "/cubin-wait";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::vector<uint8_t> ptx = {'w', 'a', 'i', 't'};
+  std::string stem = dir + "/" + moduleKey(ptx);
+  // No <key>.ptx: nothing is coming, no wait even with a long limit.
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(awaitCubin(dir, ptx, 30));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  std::ofstream(stem + ".ptx") << "ptx";
+  // A cubin that arrives 100 ms later is waited for and returned.
+  std::thread ptxas([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::ofstream(stem + ".cubin.partial") << "late cubin";
+    std::filesystem::rename(stem + ".cubin.partial", stem + ".cubin");
+  });
+  std::optional<std::vector<uint8_t>> cubin = awaitCubin(dir, ptx, 30);
+  ptxas.join();
+  ASSERT_TRUE(cubin);
+  EXPECT_EQ(std::string(cubin->begin(), cubin->end()), "late cubin");
+  // ptxas failed (<key>.failed): no cubin, at once.
+  std::filesystem::remove(stem + ".cubin");
+  std::ofstream(stem + ".failed");
+  start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(awaitCubin(dir, ptx, 30));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  // Neither comes: the wait ends at its limit.
+  std::filesystem::remove(stem + ".failed");
+  start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(awaitCubin(dir, ptx, 0.2));
+  EXPECT_GE(std::chrono::steady_clock::now() - start,
+            std::chrono::milliseconds(200));
+  // Without SIFT_CUBIN_WAIT, or with a bad value, no wait.
+  unsetenv(kCubinWaitEnv);
+  EXPECT_EQ(cubinWaitSeconds(), 0);
+  setenv(kCubinWaitEnv, "soon", 1);
+  EXPECT_EQ(cubinWaitSeconds(), 0);
+  setenv(kCubinWaitEnv, "-3", 1);
+  EXPECT_EQ(cubinWaitSeconds(), 0);
+  setenv(kCubinWaitEnv, "2.5", 1);
+  EXPECT_EQ(cubinWaitSeconds(), 2.5);
+  unsetenv(kCubinWaitEnv);
 }
 
 TEST_P(GpuDeviceTest, EmptyBuffersAreNotAllocated) {
