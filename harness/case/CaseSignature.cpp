@@ -124,11 +124,21 @@ std::string findingSignature(const CaseResult &result) {
   // location, SSA names, paths; a kernel's or workgroup buffer's number in
   // its module (main_kernel_4, __wg_main_kernel_1, and the first kernel's
   // main_kernel__): a kernel more or less before it renumbers it; a count
-  // of further places ("(and 3 more)"), which depends on the program.
+  // of further places ("(and 3 more)"), which depends on the program. A
+  // program's kernels share one module (sift-merge-kernel-modules), so the
+  // kernel's number sits in its own name, not its module's: the emu's
+  // main_kernel__main_kernel_3, the PTX's main_kernel_3 and its buffer
+  // __wg_main_kernel_3_1 read as the one-kernel-a-module names
+  // (main_kernel_3__main_kernel, main_kernel, __wg_main_kernel_1), so a
+  // finding keeps the signature it had.
   static const Rewrite early[] = {
       {std::regex(R"(^[^ :]+:\d+:\d+: |^loc\([^)]*\): )"), ""},
       {std::regex(R"(%[A-Za-z0-9_#]+)"), "%V"},
       {std::regex(R"((/[^ /:'"]+)+)"), "PATH"},
+      {std::regex(R"(\b([A-Za-z]+_kernel)__([A-Za-z]+_kernel)_\d+\b)"),
+       "$1__$2"},
+      {std::regex(R"((__wg_[A-Za-z]+_kernel)_\d+_(\d+))"), "$1_$2"},
+      {std::regex(R"(\b(kernel [A-Za-z]+_kernel)_\d+\b)"), "$1"},
       {std::regex(R"(([A-Za-z_]*kernel)_\d+)"), "$1_K"},
       {std::regex(R"(\b([A-Za-z]+_kernel)__)"), "$1_K__"},
       {std::regex(R"( \(and \d+ more\))"), ""},

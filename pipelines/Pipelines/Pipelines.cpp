@@ -171,6 +171,9 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createDedupeKernels());
 
+  // One kernel module a program (ptxas, the JIT and LLVM's back end pay a
+  // fixed cost a module).
+  pm.addPass(createMergeKernelModules());
   pm.addPass(createExtractGpuPlan(ExtractGpuPlanOptions{options.entry}));
   addGpuDeviceTail(pm, options);
 }

@@ -179,14 +179,21 @@ struct ExtractGpuPlanPass final
     // (a kernel over a 0-sized buffer would not even lower).
     for (gpu::LaunchFuncOp launch : plan.empty)
       launch.erase();
-    llvm::DenseSet<StringAttr> launched;
+    // (A module may hold several kernels: sift-merge-kernel-modules.)
+    llvm::DenseSet<std::pair<StringAttr, StringAttr>> launched;
     module.walk([&](gpu::LaunchFuncOp launch) {
-      launched.insert(launch.getKernelModuleName());
+      launched.insert({launch.getKernelModuleName(), launch.getKernelName()});
     });
     for (auto kernels :
-         llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>()))
-      if (!launched.contains(kernels.getNameAttr()))
+         llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>())) {
+      for (auto kernel :
+           llvm::make_early_inc_range(kernels.getOps<gpu::GPUFuncOp>()))
+        if (kernel.isKernel() &&
+            !launched.contains({kernels.getNameAttr(), kernel.getNameAttr()}))
+          kernel.erase();
+      if (kernels.getOps<gpu::GPUFuncOp>().empty())
         kernels.erase();
+    }
     module->setAttr("sift.dispatch_plan", plan.plan());
   }
 };

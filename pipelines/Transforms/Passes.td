@@ -431,6 +431,16 @@ def ExpandBf16ForHost : Pass<"sift-expand-bf16-for-host"> {
                            "::mlir::math::MathDialect"];
 }
 
+def MergeKernelModules : Pass<"sift-merge-kernel-modules", "mlir::ModuleOp"> {
+  let summary = "Moves a program's kernels into one kernel module";
+  let description = [{
+    Moves the kernels of every `gpu.module` into the first, renaming a
+    kernel whose name is taken there, and points the `gpu.launch_func` ops
+    at them, so that the GPU back end, ptxas and the driver compile one
+    module a program instead of one a kernel.
+  }];
+}
+
 def DedupeKernels : Pass<"sift-dedupe-kernels", "mlir::ModuleOp"> {
   let summary = "Makes kernel modules with the same contents one";
   let description = [{

@@ -7,8 +7,8 @@
 // totals are temporaries the runtime allocates), none calling malloc. Passes
 // 1 to 3 load their number from a one-element plan buffer the first count
 // fills, so their counts and the middle scatters are one kernel each and
-// every scan is one: 6 kernels an op instead of 12, 12 binaries for 24
-// launches.
+// every scan is one: 6 kernels an op instead of 12, 12 kernels for 24
+// launches, in one kernel module (sift-merge-kernel-modules).
 // CHECK: sift.dispatch_plan
 // CHECK-SAME: role = "temporary", shape = array<i64: 2, 600>
 // CHECK-SAME: role = "temporary", shape = array<i64: 1>
@@ -16,21 +16,22 @@
 // CHECK-SAME: role = "temporary", shape = array<i64: 2, 256>
 // CHECK-NOT: malloc
 // CHECK-LABEL: func.func @main
-// CHECK: gpu.launch_func @[[COUNT0:main_kernel]]::@main_kernel {{.*}}args(%[[P1:[a-z_0-9]+]] : memref<1xi32>, %[[P2:[a-z_0-9]+]] : memref<1xi32>, %[[P3:[a-z_0-9]+]] : memref<1xi32>
-// CHECK-NEXT: gpu.launch_func @[[SCAN:main_kernel_[0-9]+]]::
-// CHECK-NEXT: gpu.launch_func @[[SCATTER0:main_kernel_[0-9]+]]::
-// CHECK-NEXT: gpu.launch_func @[[COUNT:main_kernel_[0-9]+]]::@main_kernel {{.*}}args(%[[P1]] : memref<1xi32>, %[[K0:[a-z_0-9]+]] : memref<2x600xf32>
-// CHECK-NEXT: gpu.launch_func @[[SCAN]]::
-// CHECK-NEXT: gpu.launch_func @[[SCATTER:main_kernel_[0-9]+]]::@main_kernel {{.*}}args(%[[P1]] : memref<1xi32>, %[[K0]] : memref<2x600xf32>
-// CHECK-NEXT: gpu.launch_func @[[COUNT]]::@main_kernel {{.*}}args(%[[P2]] : memref<1xi32>, %[[K1:[a-z_0-9]+]] : memref<2x600xf32>
-// CHECK-NEXT: gpu.launch_func @[[SCAN]]::
-// CHECK-NEXT: gpu.launch_func @[[SCATTER]]::@main_kernel {{.*}}args(%[[P2]] : memref<1xi32>, %[[K1]] : memref<2x600xf32>
-// CHECK-NEXT: gpu.launch_func @[[COUNT]]::@main_kernel {{.*}}args(%[[P3]] : memref<1xi32>, %[[K0]] : memref<2x600xf32>
-// CHECK-NEXT: gpu.launch_func @[[SCAN]]::
-// CHECK-NEXT: gpu.launch_func @[[LAST:main_kernel_[0-9]+]]::@main_kernel {{.*}}args(%[[P3]] : memref<1xi32>, %[[K0]] : memref<2x600xf32>
-// CHECK-COUNT-11: gpu.binary @main_kernel
-// NVVM: gpu.binary @main_kernel_22  [#gpu.object<#nvvm.target<chip = "sm_90">
-// ROCDL: gpu.binary @main_kernel_22  [#gpu.object<#rocdl.target<chip = "gfx942">
+// CHECK: gpu.launch_func @main_kernel::@[[COUNT0:main_kernel]] {{.*}}args(%[[P1:[a-z_0-9]+]] : memref<1xi32>, %[[P2:[a-z_0-9]+]] : memref<1xi32>, %[[P3:[a-z_0-9]+]] : memref<1xi32>
+// CHECK-NEXT: gpu.launch_func @main_kernel::@[[SCAN:main_kernel_[0-9]+]]
+// CHECK-NEXT: gpu.launch_func @main_kernel::@[[SCATTER0:main_kernel_[0-9]+]]
+// CHECK-NEXT: gpu.launch_func @main_kernel::@[[COUNT:main_kernel_[0-9]+]] {{.*}}args(%[[P1]] : memref<1xi32>, %[[K0:[a-z_0-9]+]] : memref<2x600xf32>
+// CHECK-NEXT: gpu.launch_func @main_kernel::@[[SCAN]]
+// CHECK-NEXT: gpu.launch_func @main_kernel::@[[SCATTER:main_kernel_[0-9]+]] {{.*}}args(%[[P1]] : memref<1xi32>, %[[K0]] : memref<2x600xf32>
+// CHECK-NEXT: gpu.launch_func @main_kernel::@[[COUNT]] {{.*}}args(%[[P2]] : memref<1xi32>, %[[K1:[a-z_0-9]+]] : memref<2x600xf32>
+// CHECK-NEXT: gpu.launch_func @main_kernel::@[[SCAN]]
+// CHECK-NEXT: gpu.launch_func @main_kernel::@[[SCATTER]] {{.*}}args(%[[P2]] : memref<1xi32>, %[[K1]] : memref<2x600xf32>
+// CHECK-NEXT: gpu.launch_func @main_kernel::@[[COUNT]] {{.*}}args(%[[P3]] : memref<1xi32>, %[[K0]] : memref<2x600xf32>
+// CHECK-NEXT: gpu.launch_func @main_kernel::@[[SCAN]]
+// CHECK-NEXT: gpu.launch_func @main_kernel::@[[LAST:main_kernel_[0-9]+]] {{.*}}args(%[[P3]] : memref<1xi32>, %[[K0]] : memref<2x600xf32>
+// NVVM: gpu.binary @main_kernel  [#gpu.object<#nvvm.target<chip = "sm_90">
+// NVVM-COUNT-12: .visible .entry main_kernel
+// NVVM-NOT: .visible .entry
+// ROCDL: gpu.binary @main_kernel  [#gpu.object<#rocdl.target<chip = "gfx942">
 // CHECK-NOT: gpu.binary
 // CHECK-NOT: malloc
 func.func @main(%a: tensor<2x600xf32>) -> (tensor<2x600xf32>, tensor<2x40xf32>, tensor<2x40xi64>) {

@@ -7,9 +7,11 @@
 // CHECK: sift.dispatch_plan
 // CHECK-SAME: role = "temporary", shape = array<i64: 4, 48>
 // CHECK-NOT: malloc
-// CHECK-COUNT-2: gpu.binary @main_kernel
-// NVVM: gpu.binary @main_kernel_1  [#gpu.object<#nvvm.target<chip = "sm_90">
-// ROCDL: gpu.binary @main_kernel_1  [#gpu.object<#rocdl.target<chip = "gfx942">
+// One kernel module (sift-merge-kernel-modules) of three kernels.
+// NVVM: gpu.binary @main_kernel  [#gpu.object<#nvvm.target<chip = "sm_90">
+// NVVM-COUNT-3: .visible .entry main_kernel
+// NVVM-NOT: .visible .entry
+// ROCDL: gpu.binary @main_kernel  [#gpu.object<#rocdl.target<chip = "gfx942">
 // CHECK-NOT: gpu.binary
 // CHECK-NOT: malloc
 func.func @main(%a: tensor<4x5000xf32>, %b: tensor<3x700xi16>) -> (tensor<4x16xf32>, tensor<4x16xi64>, tensor<3x5xi16>, tensor<3x5xi64>) {

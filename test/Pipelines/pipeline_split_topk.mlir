@@ -9,9 +9,11 @@
 // CHECK: sift.dispatch_plan
 // CHECK-SAME: role = "temporary", shape = array<i64: 8, 16, 8>
 // CHECK-NOT: malloc
-// CHECK-COUNT-2: gpu.binary @main_kernel
-// NVVM: gpu.binary @main_kernel_1  [#gpu.object<#nvvm.target<chip = "sm_90">
-// ROCDL: gpu.binary @main_kernel_1  [#gpu.object<#rocdl.target<chip = "gfx942">
+// One kernel module (sift-merge-kernel-modules) of three kernels.
+// NVVM: gpu.binary @main_kernel  [#gpu.object<#nvvm.target<chip = "sm_90">
+// NVVM-COUNT-3: .visible .entry main_kernel
+// NVVM-NOT: .visible .entry
+// ROCDL: gpu.binary @main_kernel  [#gpu.object<#rocdl.target<chip = "gfx942">
 // CHECK-NOT: gpu.binary
 func.func @main(%x: tensor<8x4096xf64>) -> (tensor<8x8xf64>, tensor<8x8xi64>) {
   %v = tensor.empty() : tensor<8x8xf64>

@@ -385,6 +385,22 @@ TEST(FindingStoreTest, SignatureIgnoresKernelNumbersAndMoreCounts) {
   CaseResult f = finding("PTX kernel main_kernel: ld.shared.v4.b32 (16 bytes) "
                          "at __wg_main_kernel_0+8, declared .align 4");
   EXPECT_NE(findingSignature(e), findingSignature(f));
+  // A program's kernels in one module (sift-merge-kernel-modules): the
+  // kernel's number is in the entry's name, and a workgroup buffer's name
+  // carries both; each reads as before.
+  CaseResult merged = finding("dispatch 4: data-race: thread (1, 0, 0) writes "
+                              "byte 8 in kernel main_kernel__main_kernel_3");
+  EXPECT_EQ(findingSignature(a), findingSignature(merged))
+      << findingSignature(merged);
+  CaseResult mergedPtx = finding("PTX kernel main_kernel_1: st.shared.v4.b32 "
+                                 "(16 bytes) at __wg_main_kernel_1_4+0, "
+                                 "declared .align 4 (and 2 more)");
+  EXPECT_EQ(findingSignature(e), findingSignature(mergedPtx))
+      << findingSignature(mergedPtx);
+  // Another op's kernel is still another signature.
+  CaseResult other = finding("dispatch 4: data-race: thread (1, 0, 0) writes "
+                             "byte 8 in kernel main_kernel__other_kernel_3");
+  EXPECT_NE(findingSignature(a), findingSignature(other));
 }
 
 TEST(FindingStoreTest, SignatureOfAWrongResultAtAnyIndexRank) {
