@@ -1,4 +1,5 @@
-//===- harness/case/CaseSignature.cpp - A finding's signature --------------===//
+//===- harness/case/CaseSignature.cpp - A finding's signature
+//--------------===//
 //
 // The signature that deduplicates findings (CaseFolder.h's
 // findingSignature): the verdict, the step or pass that failed, the first
@@ -110,10 +111,9 @@ std::string normalizeShapedTypes(const std::string &text) {
   return out;
 }
 
-} // namespace
-
-std::string findingSignature(const CaseResult &result) {
-  std::string first = result.detail.substr(0, result.detail.find('\n'));
+/// A finding's first line with what varies without changing the bug
+/// rewritten away.
+std::string normalizedDetail(std::string first) {
   // Rewrites applied in order; each names what varies without changing
   // the bug.
   struct Rewrite {
@@ -167,6 +167,14 @@ std::string findingSignature(const CaseResult &result) {
   apply(scalars);
   first = normalizeNumbers(first);
   apply(late);
+  return first;
+}
+
+} // namespace
+
+std::string findingSignature(const CaseResult &result) {
+  std::string first =
+      normalizedDetail(result.detail.substr(0, result.detail.find('\n')));
   // The op the case is about (its first sort, top-k or NMS; from the text
   // when there is no model).
   std::string op = "-";

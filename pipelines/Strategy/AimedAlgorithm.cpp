@@ -65,6 +65,31 @@ bool isNmsScoreSort(Operation *op) {
          });
 }
 
+/// Whether `op` is a sort of a prime row of a warp or more that a thread
+/// may walk, and drew something other than workgroup_row: the aim gives it
+/// a thread's walk. A prime row is one no tile, warp or bin divides, and
+/// the walks' loops met one seldom: the edge sizes are few of them prime,
+/// and the aims took most prime rows to cooperative algorithms. Shorter
+/// prime rows stay, edges of their own (a reduced case's row of 3 merged,
+/// corpus case fault-merge-drop-last), and a drawn workgroup_row is left to
+/// the radix_match aim (a row of 5 staged in workgroup memory,
+/// fault-wg-unaligned).
+bool walksPrimeRow(Operation *op, const RowShape &row, Algorithm drawn) {
+  return isa<SortOp>(op) && isPrime(row.n) && row.n >= 32 &&
+         row.n <= kLongestSerialRow && drawn != Algorithm::WorkgroupRow;
+}
+
+/// A thread's walk that fits (drawn from the aim's stream), if any.
+std::optional<Algorithm> drawWalk(ArrayRef<Algorithm> fitting, ConfigRng &aim) {
+  SmallVector<Algorithm, 2> walks;
+  for (Algorithm a : {Algorithm::RowPerThread, Algorithm::PrivateRow})
+    if (llvm::is_contained(fitting, a))
+      walks.push_back(a);
+  if (walks.empty())
+    return std::nullopt;
+  return walks[aim.below(walks.size())];
+}
+
 } // namespace
 
 std::optional<Algorithm> aimRowAlgorithm(Operation *op, const RowShape &row,
@@ -83,8 +108,8 @@ std::optional<Algorithm> aimRowAlgorithm(Operation *op, const RowShape &row,
                     fits(Algorithm::RadixSelect);
   SmallVector<std::pair<Algorithm, int64_t>> weighted;
   if (bf16) {
-    for (Algorithm a :
-         {Algorithm::RadixSelect, Algorithm::RadixSort, Algorithm::RadixOnesweep})
+    for (Algorithm a : {Algorithm::RadixSelect, Algorithm::RadixSort,
+                        Algorithm::RadixOnesweep})
       if (fits(a))
         weighted.push_back({a, 1});
     if (matchFits)
@@ -92,24 +117,9 @@ std::optional<Algorithm> aimRowAlgorithm(Operation *op, const RowShape &row,
   } else if (isNmsScoreSort(op) && fits(Algorithm::PrivateRow)) {
     weighted.push_back({Algorithm::PrivateRow, 1});
   } else if (!topk || !selectFits) {
-    // A sort of a prime row of a warp or more that a thread may walk and
-    // that drew a radix or merge algorithm: a thread's walk. A prime row
-    // is one no tile, warp or bin divides, and the walks' loops met one
-    // seldom: the edge sizes are few of them prime, and the aims took most
-    // prime rows to cooperative algorithms. Shorter prime rows stay, edges of
-    // their own (a reduced case's row of 3 merged, corpus case
-    // fault-merge-drop-last), and a drawn workgroup_row is left to the aim
-    // below (a row of 5 staged in workgroup memory, fault-wg-unaligned).
-    if (!topk && isPrime(row.n) && row.n >= 32 && row.n <= kLongestSerialRow &&
-        drawn != Algorithm::WorkgroupRow) {
-      SmallVector<Algorithm, 2> walks;
-      for (Algorithm a : {Algorithm::RowPerThread, Algorithm::PrivateRow})
-        if (fits(a))
-          walks.push_back(a);
-      if (threadWalk(drawn) || walks.empty())
-        return std::nullopt;
-      return walks[aim.below(walks.size())];
-    }
+    // A prime row a thread may walk: a walk (a drawn one stays).
+    if (walksPrimeRow(op, row, drawn))
+      return threadWalk(drawn) ? std::nullopt : drawWalk(fitting, aim);
     // A sort (an NMS's score sort in distribute, a top-k no select takes):
     // three in four that drew workgroup_row or a thread's walk take
     // radix_match.
