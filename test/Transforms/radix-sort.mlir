@@ -30,12 +30,15 @@
 // CHECK:   memref.atomic_rmw addi
 // CHECK:   gpu.barrier
 // CHECK:   memref.store %{{.+}}, %[[COUNTS]]
-// Pass 0, scan: a workgroup per (row, digit), threads for the 5 tiles.
-// CHECK: gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c768, {{.+}} threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c8_{{[0-9]+}},
+// Pass 0, scan: 5 tiles are fewer than 32, so a workgroup of 256 threads a
+// row, each thread scanning its digit's 5 tiles alone (no barrier).
+// CHECK: gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c3, {{.+}} threads(%[[D:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c256,
+// CHECK-NOT: gpu.barrier
+// CHECK:   scf.for
 // CHECK:   memref.load %[[COUNTS]]
-// CHECK:   gpu.barrier
 // CHECK:   memref.store %{{.+}}, %[[COUNTS]]
-// CHECK:   memref.store %{{.+}}, %[[TOTALS]]
+// CHECK-NOT: gpu.barrier
+// CHECK:   memref.store %{{.+}}, %[[TOTALS]][%{{.+}}, %[[D]]]
 // Pass 0, scatter: the tile staged with a gap after each thread's 2 items
 // (8 + 4 slots), the split counts (16 + 1 a thread), the scan's partials,
 // the digits' starts and the buckets' bases.
@@ -67,11 +70,12 @@
 // CHECK:   memref.store %{{.+}}, %arg1[%{{.+}}, %{{.+}}] : memref<3x37xi32>
 // CHECK-NOT: gpu.launch
 // CHECK-NOT: sift.sort
-// The fault: the tiles' scan drops the carry into odd threads' chunks.
+// The fault: the tiles' serial scan drops the carry into odd tiles.
 // CARRY-LABEL: func.func @sort_rows
 // CARRY: gpu.launch
 // CARRY: gpu.launch
-// CARRY:   %[[ODD:.+]] = arith.andi %arg5, %c1{{.*}} : index
+// CARRY:   scf.for %[[T:[^ ]+]] = %c0
+// CARRY:   %[[ODD:.+]] = arith.andi %[[T]], %c1{{.*}} : index
 // CARRY:   %[[ISODD:.+]] = arith.cmpi ne, %[[ODD]]
 // CARRY:   arith.select %[[ISODD]], %c0_i32{{.*}} : i32
 // NOBARRIER-LABEL: func.func @sort_rows
@@ -79,6 +83,32 @@
 // NOBARRIER: return
 func.func @sort_rows(%k: memref<3x37xf32>, %v: memref<3x37xi32>) {
   sift.sort dimension(1) descending {sift.lowering_config = #radix} outs(%k, %v : memref<3x37xf32>, memref<3x37xi32>)
+  return
+}
+
+// -----
+
+#radix = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [4, 1, 1], algorithm = radix_sort, row_tile = 8>
+// 2 rows of 300 in tiles of 8: 38 tiles a row, so the scan takes a
+// workgroup per (row, digit), 64 threads (the tiles rounded up to a power
+// of two), its sums scanned by warp shuffles.
+// CHECK-LABEL: func.func @long_rows
+// CHECK: %[[COUNTS:.+]] = memref.alloc() : memref<2x9728xi32>
+// CHECK: gpu.launch
+// CHECK: gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c512, {{.+}} threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c64,
+// CHECK:   memref.load %[[COUNTS]]
+// CHECK:   sift.warp_shuffle_up
+// CHECK:   gpu.barrier
+// CHECK:   memref.store %{{.+}}, %[[COUNTS]]
+// The fault: the tiles' scan drops the carry into odd threads' chunks.
+// CARRY-LABEL: func.func @long_rows
+// CARRY: gpu.launch
+// CARRY: gpu.launch {{.+}} threads(%[[TID:[^,]+]],
+// CARRY:   %[[ODD:.+]] = arith.andi %[[TID]], %c1{{.*}} : index
+// CARRY:   %[[ISODD:.+]] = arith.cmpi ne, %[[ODD]]
+// CARRY:   arith.select %[[ISODD]], %c0_i32{{.*}} : i32
+func.func @long_rows(%k: memref<2x300xi32>) {
+  sift.sort dimension(1) ascending {sift.lowering_config = #radix} outs(%k : memref<2x300xi32>)
   return
 }
 

@@ -17,7 +17,10 @@
 //            the tiles' offsets within the bucket by an exclusive scan over
 //            the tiles (thread chunks, a scan of their sums by warp
 //            shuffles or in workgroup memory: RadixScan.cpp, the carries
-//            added back) and writes the bucket's total
+//            added back) and writes the bucket's total; rows of fewer than
+//            32 tiles take a workgroup of 256 threads a row instead, each
+//            thread scanning its digit's tiles alone (a workgroup per
+//            bucket of one tile made millions of one-thread launches)
 //   scatter: a workgroup per tile scans the 256 totals (where each digit's
 //            bucket starts in the row), stages its tile in workgroup memory,
 //            sorts it by the digit stably with two 4-bit splits (each
@@ -263,6 +266,10 @@ void RadixSortLowering::buildCount(int64_t pass) {
 }
 
 void RadixSortLowering::buildScan(int64_t pass) {
+  if (tiles < kScanWarp) {
+    buildSerialScan();
+    return;
+  }
   int64_t threadCount =
       std::min<int64_t>(kScanThreads, sift::nextPowerOfTwo(tiles));
   launch(rows * kBins, threadCount, [&](OpBuilder &b, Value block, Value tid) {
@@ -284,6 +291,36 @@ void RadixSortLowering::buildScan(int64_t pass) {
     onThreadZero(b, tid, [&](OpBuilder &b) {
       memref::StoreOp::create(b, loc, total, totals, ValueRange{r, d});
     });
+  });
+}
+
+void RadixSortLowering::buildSerialScan() {
+  launch(rows, kBins, [&](OpBuilder &b, Value r, Value d) {
+    Value bucket = mul(b, d, index(b, tiles));
+    Value one = index(b, 1);
+    Value total =
+        scf::ForOp::create(
+            b, loc, index(b, 0), index(b, tiles), one, ValueRange{i32(b, 0)},
+            [&](OpBuilder &b, Location loc, Value t, ValueRange running) {
+              Value at = add(b, bucket, t);
+              Value v =
+                  memref::LoadOp::create(b, loc, counts, ValueRange{r, at});
+              Value offset = running[0];
+              if (options.lostCarry) {
+                // Fault radix-scan-lost-carry: an odd tile loses what the
+                // tiles before it hold, as an odd thread's chunk does.
+                Value odd =
+                    cmp(b, arith::CmpIPredicate::ne,
+                        arith::AndIOp::create(b, loc, t, one), index(b, 0));
+                offset =
+                    arith::SelectOp::create(b, loc, odd, i32(b, 0), offset);
+              }
+              memref::StoreOp::create(b, loc, offset, counts,
+                                      ValueRange{r, at});
+              scf::YieldOp::create(b, loc, add(b, running[0], v));
+            })
+            .getResult(0);
+    memref::StoreOp::create(b, loc, total, totals, ValueRange{r, d});
   });
 }
 

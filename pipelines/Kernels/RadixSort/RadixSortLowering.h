@@ -190,8 +190,12 @@ private:
   static constexpr int64_t kScanWarp = 32;
 
   /// Pass `pass`: a workgroup per (row, digit) makes its bucket's counts
-  /// the tiles' offsets in the row.
+  /// the tiles' offsets in the row (buildSerialScan for short rows).
   void buildScan(int64_t pass);
+
+  /// buildScan for rows of fewer than kScanWarp tiles: a workgroup of kBins
+  /// threads a row, thread d scanning bucket d's tiles serially.
+  void buildSerialScan();
 
   /// Stably sorts the first `length` (key, slot) pairs of the workgroup
   /// arrays `from` by bits [shift, shift + 4) into `to`: thread t takes
