@@ -158,6 +158,11 @@ enum class Fault : uint8_t {
   /// values. Oracle: data-race, out-of-bounds or uninitialized-read on
   /// the emu device for amdgpu (waves of 64); nothing on nvptx.
   WarpShuffleWaveWidth,
+  /// warp_select's insert into its warp queue takes lane 0's neighbour
+  /// above from the shuffle up, which hands lane 0 its own slot (a
+  /// shuffle's edge read as the list's top): a better item than the
+  /// warp's best is lost. Oracle: mismatch (GPU or emu).
+  WarpQueueHeadUnfilled,
 };
 
 /// Every fault, in enum order.
@@ -196,7 +201,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::WarpBallotLowHalf,
                                        Fault::WarpSyncDropped,
                                        Fault::RadixTileByBlock,
-                                       Fault::WarpShuffleWaveWidth};
+                                       Fault::WarpShuffleWaveWidth,
+                                       Fault::WarpQueueHeadUnfilled};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -212,7 +218,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "nms-tile-last-row-first-box", "radix-match-peer-bit-lost",
 /// "bf16-order-f16-layout", "radix-compact-drops-better",
 /// "radix-fused-bins-kept", "warp-ballot-low-half", "warp-sync-dropped",
-/// "radix-tile-by-block", "warp-shuffle-wave-width".
+/// "radix-tile-by-block", "warp-shuffle-wave-width",
+/// "warp-queue-head-unfilled".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -251,6 +258,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::WarpSyncDropped: return "warp-sync-dropped";
   case Fault::RadixTileByBlock: return "radix-tile-by-block";
   case Fault::WarpShuffleWaveWidth: return "warp-shuffle-wave-width";
+  case Fault::WarpQueueHeadUnfilled: return "warp-queue-head-unfilled";
   }
   return "?";
 }

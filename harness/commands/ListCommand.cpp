@@ -142,6 +142,9 @@ constexpr FaultText kFaultTexts[] = {
     {Fault::WarpShuffleWaveWidth,
      "ROCDL's warp shuffle reads as in a wave of 32 (upper warp: the lower's)",
      "data-race or out-of-bounds on emu (amdgpu)"},
+    {Fault::WarpQueueHeadUnfilled,
+     "warp_select's queue insert hands lane 0 its own slot as the one above",
+     "mismatch (GPU or emu)"},
 };
 
 constexpr bool textsFollowFaults() {

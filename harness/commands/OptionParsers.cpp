@@ -139,6 +139,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::WarpBallotLowHalf:
     case Fault::WarpSyncDropped:
     case Fault::WarpShuffleWaveWidth:
+    case Fault::WarpQueueHeadUnfilled:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

@@ -38,7 +38,8 @@ bool takesRowTile(Algorithm algorithm) {
          algorithm == Algorithm::RadixOnesweep ||
          algorithm == Algorithm::RadixMatch ||
          algorithm == Algorithm::SplitSelect ||
-         algorithm == Algorithm::RegisterSelect;
+         algorithm == Algorithm::RegisterSelect ||
+         algorithm == Algorithm::WarpSelect;
 }
 
 /// Tiles: as many thread as workgroup sizes, each >= 1, the thread's
@@ -104,6 +105,10 @@ LogicalResult verifyRowTile(EmitError emitError, Algorithm algorithm,
     return emitError() << "radix_match ranks in whole warps of 32 threads, "
                           "at most 16 elements a thread: "
                        << threads << " threads, row_tile " << rowTile;
+  if (algorithm == Algorithm::WarpSelect && threads % 32 != 0)
+    return emitError() << "warp_select keeps a warp's list over its lanes: "
+                          "whole warps of 32 threads, not "
+                       << threads;
   if (algorithm == Algorithm::MaskBlocks &&
       (rowTile < 1 || !llvm::isPowerOf2_64(rowTile)))
     return emitError() << "mask_blocks needs a row_tile (mask words a "
@@ -120,8 +125,8 @@ LogicalResult verifyRowTile(EmitError emitError, Algorithm algorithm,
   if (!merge && !mask && rowTile != 0)
     return emitError() << "row_tile is for merge_rows, radix_select, "
                           "radix_sort, radix_onesweep, radix_match, "
-                          "split_select, "
-                          "register_select, mask_blocks and mask_tiles only, "
+                          "split_select, register_select, warp_select, "
+                          "mask_blocks and mask_tiles only, "
                           "not "
                        << stringifyAlgorithm(algorithm);
   return success();

@@ -109,7 +109,14 @@ def Sift_Algorithm : I32EnumAttr<"Algorithm", "lowering algorithm", [
     // workgroup memory, and one scan over (digit, warp) places them; the
     // digits' starts in the tile come with it (RadixSort.cpp). Needs whole
     // warps of 32 threads and at most 16 items a thread.
-    I32EnumAttrCase<"RadixMatch", 12, "radix_match">
+    I32EnumAttrCase<"RadixMatch", 12, "radix_match">,
+    // register_select with a warp queue: each warp keeps its k best spread
+    // over its lanes (lane l the l-th), a lane's item enters only when it
+    // beats the warp's k-th, and a warp inserts its lanes' entrants one at
+    // a time by ballot and shuffles; the warps' lists meet in workgroup
+    // memory and the same tree merges them (RegisterSelect.cpp). Needs
+    // whole warps of 32 threads and 2 <= k <= 32.
+    I32EnumAttrCase<"WarpSelect", 13, "warp_select">
   ]> {
   let cppNamespace = "::sift";
   let genSpecializedAttr = 0;
@@ -142,10 +149,12 @@ def Sift_LoweringConfigAttr : AttrDef<Sift_Dialect, "LoweringConfig"> {
       dispatch over a suppression bit-mask; `workgroup_size` is the walk's),
       `mask_tiles` (NMS only: as `mask_blocks`, the mask in thread tiles),
       `register_select` (top-k of small k only: workgroups of `row_tile`
-      elements of a row keep their threads' k best in registers) or
-      `elementwise`;
+      elements of a row keep their threads' k best in registers),
+      `warp_select` (as `register_select`, a warp's k best over its lanes)
+      or `elementwise`;
     - `row_tile`: `merge_rows`, `radix_select`, `radix_sort`,
-      `radix_onesweep`, `radix_match`, `split_select` and `register_select` only, the elements of a row one workgroup sorts,
+      `radix_onesweep`, `radix_match`, `split_select`, `register_select` and
+      `warp_select` only, the elements of a row one workgroup sorts,
       counts or selects from (a power of two); for `mask_blocks` the mask
       words (columns) one mask workgroup computes for its 64 candidates (a
       power of two, from 1); for `mask_tiles` the candidates (rows) of a

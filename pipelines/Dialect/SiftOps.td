@@ -315,15 +315,16 @@ def Sift_YieldOp : Sift_Op<"yield", [Pure, ReturnLike, Terminator,
 }
 
 //===----------------------------------------------------------------------===//
-// sift.warp_ballot, sift.warp_sync, sift.warp_shuffle_up
+// sift.warp_ballot, sift.warp_sync, sift.warp_shuffle_up,
+// sift.warp_shuffle_idx, sift.wave_any
 //===----------------------------------------------------------------------===//
 
 // Warp-level ops of the kernels sift builds (radix_match's ranking, the
-// radix sorts' block scans), lowered
-// per target by sift-lower-warp-ops. A warp is 32 threads of consecutive
-// thread ids (half a wave64 on AMD); every thread of the workgroup must
-// reach each op (the emu device exchanges through workgroup memory between
-// barriers). Neither is Pure: they must not be moved across control flow.
+// radix sorts' block scans, warp_select's queue), lowered per target by
+// sift-lower-warp-ops. A warp is 32 threads of consecutive thread ids (half
+// a wave64 on AMD); every lane of the hardware's wave (a warp on NVIDIA,
+// both warps of a wave64 on AMD) must reach each op together, as the emu
+// device checks. None is Pure: they must not be moved across control flow.
 
 def Sift_WarpBallotOp : Sift_Op<"warp_ballot"> {
   let summary = "The predicates of a warp's 32 threads as a bit mask";
@@ -356,6 +357,40 @@ def Sift_WarpShuffleUpOp : Sift_Op<"warp_shuffle_up"> {
                        [IntMinValue<1>, IntMaxValue<31>]>:$delta);
   let results = (outs I32:$result);
   let assemblyFormat = "$value `,` $delta attr-dict `:` type($value)";
+}
+
+def Sift_WarpShuffleIdxOp : Sift_Op<"warp_shuffle_idx"> {
+  let summary = "The value of lane `lane` of the warp of 32";
+  let description = [{
+    Returns the `value` of lane `lane` (0 to 31) of the calling thread's
+    warp (thread id x modulo 32 within its group of 32). Every lane of the
+    warp must reach it, and the workgroup's threads must be whole warps.
+
+    ```mlir
+    %first = sift.warp_shuffle_idx %value, %lane : i32
+    ```
+  }];
+  let arguments = (ins I32:$value, I32:$lane);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$value `,` $lane attr-dict `:` type($value)";
+}
+
+def Sift_WaveAnyOp : Sift_Op<"wave_any"> {
+  let summary = "Whether any lane of the hardware's wave holds a predicate";
+  let description = [{
+    Returns whether `predicate` holds for any lane of the calling thread's
+    hardware wave: its warp of 32 on NVIDIA, its wave of 64 (two warps) on
+    AMD. A loop whose exit every warp decides for itself would part a wave
+    of 64 between two warps' trip counts; a loop that leaves when no lane
+    of the wave has work keeps the wave's warp ops together.
+
+    ```mlir
+    %more = sift.wave_any %pending
+    ```
+  }];
+  let arguments = (ins I1:$predicate);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$predicate attr-dict";
 }
 
 def Sift_WarpSyncOp : Sift_Op<"warp_sync"> {

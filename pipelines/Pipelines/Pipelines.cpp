@@ -112,7 +112,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
   pm.addPass(createStrategySelection(options));
   // Rows whose config says workgroup_row, merge_rows, radix_select,
-  // radix_sort or register_select become cooperative kernels first.
+  // radix_sort, register_select or warp_select become cooperative kernels
+  // first.
   WorkgroupRowsOptions rows;
   rows.injectNoBarrier = options.faults.contains(Fault::DistNoBarrier);
   rows.injectMergeDropLast = options.faults.contains(Fault::MergeDropLast);
@@ -135,6 +136,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
   rows.injectRadixMatchPeerBitLost =
       options.faults.contains(Fault::RadixMatchPeerBitLost);
   rows.injectSelectDoneRace = options.faults.contains(Fault::SelectDoneRace);
+  rows.injectWarpQueueHeadUnfilled =
+      options.faults.contains(Fault::WarpQueueHeadUnfilled);
   rows.injectBf16OrderF16Layout =
       options.faults.contains(Fault::Bf16OrderF16Layout);
   rows.injectRadixCompactDropsBetter =

@@ -179,6 +179,9 @@ constexpr int64_t kRandomMatchThreads = 64;
 /// Mixed into the seed of the stream that turns drawn radix sorts into
 /// radix_match.
 constexpr uint64_t kMatchStream = 0x6d61746368ULL;
+/// Mixed into the seed of the stream that turns drawn register selects
+/// into warp_select.
+constexpr uint64_t kWarpStream = 0x77617270ULL;
 /// Mixed into the seed of the stream that gives drawn radix selects a
 /// row a workgroup (the one-launch form).
 constexpr uint64_t kFusedStream = 0x6675736564ULL;
@@ -188,6 +191,8 @@ struct SelectLoweringStrategyPass final
 
   /// radix_match's own stream (see chooseRowAlgorithm).
   ConfigRng matchRng{0};
+  /// warp_select's own stream (see chooseRowAlgorithm).
+  ConfigRng warpRng{0};
   /// The one-launch radix_select's own stream (see rowConfig).
   ConfigRng fusedRng{0};
   /// The aim's own stream (AimedAlgorithm.h).
@@ -318,7 +323,7 @@ struct SelectLoweringStrategyPass final
       if (algorithm == sift::Algorithm::RadixSort && row.n >= 32 &&
           matchRng.below(4) != 0)
         algorithm = sift::Algorithm::RadixMatch;
-      return algorithm;
+      return warpOrNot(op, algorithm);
     }
     if (kind == sift::Pipeline::TileAndFuse && !c.splitPart &&
         row.n >= kRegisterDefaultRow && row.k <= sift::kRegisterDefaultMaxK &&
@@ -327,13 +332,33 @@ struct SelectLoweringStrategyPass final
       // workgroup's registers, as distribute's. A thread's private walk
       // (private_row) took 4.7x as long on [1024, 1024] k8, split_select
       // 6.4x on [1, 1M] k8 and 9.4x on [32, 128000] k8 (H200, 2026-11-29).
-      return sift::Algorithm::RegisterSelect;
+      return registerDefault(op);
     if (defaultSplitChunk(c.chunks, row.n, row.k) != 0 && !c.privateFits &&
         row.k <= kSplitDefaultK)
       return sift::Algorithm::SplitSelect; // 64-bit keys
     if (algorithm == sift::Algorithm::WorkgroupRow && row.n < 16)
       return sift::Algorithm::RowPerThread;
+    if (algorithm == sift::Algorithm::RegisterSelect)
+      return registerDefault(op);
     return algorithm;
+  }
+
+  /// Half of the register selects of k >= 2 a random config reaches
+  /// (drawn or aimed) keep a warp queue, decided by a stream of its own as
+  /// well.
+  sift::Algorithm warpOrNot(Operation *op, sift::Algorithm algorithm) {
+    if (algorithm == sift::Algorithm::RegisterSelect &&
+        sift::warpSelectable(op) && warpRng.below(2) == 0)
+      return sift::Algorithm::WarpSelect;
+    return algorithm;
+  }
+
+  /// The default register select of `op`: a warp queue for k >= 2 (on the
+  /// H200 a CUDA model of it took [4096, 4096] k8 from 0.099 to 0.052 ms
+  /// and [16384, 128] k8 from 0.040 to 0.031), a thread's best for k = 1.
+  static sift::Algorithm registerDefault(Operation *op) {
+    return sift::warpSelectable(op) ? sift::Algorithm::WarpSelect
+                                    : sift::Algorithm::RegisterSelect;
   }
 
   /// The config of a sift or linalg op. Rows: distribute lets a workgroup
@@ -369,7 +394,8 @@ struct SelectLoweringStrategyPass final
     if (random)
       if (std::optional<sift::Algorithm> aimed = sift::aimRowAlgorithm(
               op, row, choices.algorithms, algorithm, aimRng))
-        return rowConfig(kind, domain, row, choices, *aimed, aimRng);
+        return rowConfig(kind, domain, row, choices, warpOrNot(op, *aimed),
+                         aimRng);
     return config;
   }
 
@@ -395,6 +421,14 @@ struct SelectLoweringStrategyPass final
                            sift::Algorithm::SplitSelect);
     }
     case sift::Algorithm::RegisterSelect:
+      if (auto config = registerSelectConfig(context, rank, rows, row,
+                                             maxWorkgroupMemory, random, rng))
+        return config;
+      break; // Nothing fits.
+    case sift::Algorithm::WarpSelect:
+      if (auto config = warpSelectConfig(context, rank, rows, row,
+                                         maxWorkgroupMemory, random, rng))
+        return config;
       if (auto config = registerSelectConfig(context, rank, rows, row,
                                              maxWorkgroupMemory, random, rng))
         return config;
@@ -536,6 +570,7 @@ struct SelectLoweringStrategyPass final
     auto pipelineAttr = sift::PipelineAttr::get(context, kind);
     ConfigRng rng{static_cast<uint64_t>(randomSeed)};
     matchRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kMatchStream};
+    warpRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kWarpStream};
     fusedRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kFusedStream};
     aimRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ sift::kAimStream};
     OpBuilder b(context);

@@ -1,14 +1,15 @@
 //===- LowerWarpOps.cpp - sift's warp ops per target ----------------------===//
 //
-// The warp-level ops that radix_match's ranking and the radix sorts' block
-// scans build stay target-neutral until the kernels are outlined; this
-// pass gives them the target's form (Passes.td says which). The emu device
-// runs these forms too (it emulates the target's warps:
+// The warp-level ops that radix_match's ranking, the radix sorts' block
+// scans and warp_select's queue build stay target-neutral until the kernels are
+// outlined; this pass gives them the target's form (Passes.td says which). The
+// emu device runs these forms too (it emulates the target's warps:
 // sift-lower-target-kernels-for-host). Three planted faults live here:
 // warp-ballot-low-half (every lane of a wave of 64 takes its low half's
 // votes), warp-sync-dropped (a warp sync lowered as nothing) and
 // warp-shuffle-wave-width (a shuffle's source counted as in a wave of 32:
-// the upper warp of a wave of 64 reads the lower warp's values).
+// the upper warp of a wave of 64 reads the lower warp's values; shuffles up
+// and by lane alike).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,7 +54,8 @@ struct LowerWarpOpsPass final : sift::impl::LowerWarpOpsBase<LowerWarpOpsPass> {
   LogicalResult lower(gpu::GPUFuncOp func) {
     SmallVector<Operation *> ops;
     func.walk([&](Operation *op) {
-      if (isa<sift::WarpBallotOp, sift::WarpSyncOp, sift::WarpShuffleUpOp>(op))
+      if (isa<sift::WarpBallotOp, sift::WarpSyncOp, sift::WarpShuffleUpOp,
+              sift::WarpShuffleIdxOp, sift::WaveAnyOp>(op))
         ops.push_back(op);
     });
     if (ops.empty())
@@ -79,6 +81,23 @@ struct LowerWarpOpsPass final : sift::impl::LowerWarpOpsBase<LowerWarpOpsPass> {
                 : shuffleUpRocdl(rewriter, loc, shuffle.getValue(), delta,
                                  injectShuffleWaveWidth);
         rewriter.replaceOp(op, read);
+        continue;
+      }
+      if (auto shuffle = dyn_cast<sift::WarpShuffleIdxOp>(op)) {
+        Value read =
+            target == "nvvm"
+                ? shuffleIdxNvvm(rewriter, loc, shuffle.getValue(),
+                                 shuffle.getLane())
+                : shuffleIdxRocdl(rewriter, loc, shuffle.getValue(),
+                                  shuffle.getLane(), injectShuffleWaveWidth);
+        rewriter.replaceOp(op, read);
+        continue;
+      }
+      if (auto any = dyn_cast<sift::WaveAnyOp>(op)) {
+        rewriter.replaceOp(
+            op, target == "nvvm"
+                    ? waveAnyNvvm(rewriter, loc, any.getPredicate())
+                    : waveAnyRocdl(rewriter, loc, any.getPredicate()));
         continue;
       }
       if (injectWarpSyncDropped) {
@@ -137,6 +156,54 @@ struct LowerWarpOpsPass final : sift::impl::LowerWarpOpsBase<LowerWarpOpsPass> {
         b, loc, reads, arith::SubIOp::create(b, loc, own, k(delta)), own);
     Value address = arith::ShLIOp::create(b, loc, from, k(2));
     return ROCDL::DsBpermuteOp::create(b, loc, i32, address, value);
+  }
+
+  /// PTX's shfl.sync.idx over the full warp from lane `lane` (a clamp of
+  /// 31: one segment of 32 lanes).
+  static Value shuffleIdxNvvm(OpBuilder &b, Location loc, Value value,
+                              Value lane) {
+    Type i32 = b.getI32Type();
+    return NVVM::ShflOp::create(
+        b, loc, i32, allLanes(b, loc), value, lane,
+        arith::ConstantIntOp::create(b, loc, i32, kWarp - 1),
+        NVVM::ShflKind::idx, /*return_value_and_is_valid=*/nullptr);
+  }
+
+  /// ds_bpermute from lane `lane` of the calling lane's warp of 32 within
+  /// the wave. With `waveWidth` (fault warp-shuffle-wave-width) the source
+  /// is `lane` of the wave: the upper warp of a wave of 64 reads the lower
+  /// warp's values.
+  static Value shuffleIdxRocdl(OpBuilder &b, Location loc, Value value,
+                               Value lane, bool waveWidth) {
+    Type i32 = b.getI32Type();
+    auto k = [&](int64_t v) {
+      return arith::ConstantIntOp::create(b, loc, i32, v);
+    };
+    Value from = arith::AndIOp::create(b, loc, lane, k(kWarp - 1));
+    if (!waveWidth) {
+      Value own = arith::IndexCastUIOp::create(
+          b, loc, i32, gpu::LaneIdOp::create(b, loc, /*upperBound=*/nullptr));
+      Value warpBase = arith::AndIOp::create(b, loc, own, k(~(kWarp - 1)));
+      from = arith::OrIOp::create(b, loc, warpBase, from);
+    }
+    Value address = arith::ShLIOp::create(b, loc, from, k(2));
+    return ROCDL::DsBpermuteOp::create(b, loc, i32, address, value);
+  }
+
+  /// A ballot of the warp, not zero.
+  static Value waveAnyNvvm(OpBuilder &b, Location loc, Value predicate) {
+    Value mask = lowerNvvm(b, loc, predicate);
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, mask,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+  }
+
+  /// A ballot of the whole wave (both warps of a wave64), not zero.
+  static Value waveAnyRocdl(OpBuilder &b, Location loc, Value predicate) {
+    Type i64 = b.getI64Type();
+    Value wave = ROCDL::BallotOp::create(b, loc, i64, predicate);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, wave,
+                                 arith::ConstantIntOp::create(b, loc, i64, 0));
   }
 
   /// A wave64's ballot holds two warps: each lane takes its half's. With

@@ -277,7 +277,8 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     says `register_select` becomes a launch of a workgroup per chunk of a row,
     each thread's k best in registers and a tree merge in workgroup memory,
     and for rows of several chunks a second launch over their candidates
-    (RegisterSelect.cpp).
+    (RegisterSelect.cpp); `warp_select` the same launches, each warp's k
+    best spread over its lanes (a warp queue).
 
     With `inject-no-barrier` (fault dist-no-barrier, IREE #20358) no barrier
     is emitted: threads read staging slots others have not written yet. With
@@ -297,7 +298,10 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     radix-lookback-skips-one) the onesweep look-back starts a tile too
     early, missing its predecessor's counts; with
     `inject-radix-tile-by-block` (fault radix-tile-by-block) its scatter
-    takes the tile by workgroup id, not by ticket. `sift.nms_per_class` with
+    takes the tile by workgroup id, not by ticket; with
+    `inject-warp-queue-head-unfilled` (fault warp-queue-head-unfilled)
+    warp_select's queue insert hands lane 0 its own slot as the one above.
+    `sift.nms_per_class` with
     `mask_blocks` becomes a mask dispatch and a walk dispatch (MaskNms.cpp);
     `inject-nms-mask-last-bit-lost` (fault nms-mask-last-bit-lost) never sets
     a mask word's bit 63, `inject-nms-walk-row-not-merged` (fault
@@ -333,6 +337,8 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            "bool", /*default=*/"false", "Fault radix-match-peer-bit-lost">,
     Option<"injectSelectDoneRace", "inject-select-done-race", "bool",
            /*default=*/"false", "Fault select-done-race">,
+    Option<"injectWarpQueueHeadUnfilled", "inject-warp-queue-head-unfilled",
+           "bool", /*default=*/"false", "Fault warp-queue-head-unfilled">,
     Option<"injectBf16OrderF16Layout", "inject-bf16-order-f16-layout", "bool",
            /*default=*/"false", "Fault bf16-order-f16-layout">,
     Option<"injectRadixCompactDropsBetter", "inject-radix-compact-drops-better",

@@ -76,6 +76,7 @@ bool isCooperative(sift::Algorithm algorithm) {
          algorithm == sift::Algorithm::MergeRows ||
          algorithm == sift::Algorithm::RadixSelect ||
          algorithm == sift::Algorithm::RegisterSelect ||
+         algorithm == sift::Algorithm::WarpSelect ||
          algorithm == sift::Algorithm::RadixSort ||
          algorithm == sift::Algorithm::RadixOnesweep ||
          algorithm == sift::Algorithm::RadixMatch ||

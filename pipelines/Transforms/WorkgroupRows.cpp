@@ -4,7 +4,7 @@
 // sift.nms_per_class whose #sift.lowering_config names a cooperative
 // algorithm becomes that algorithm's launches over plan buffers, built by
 // its home in Kernels/ (workgroup_row, merge_rows, radix_sort,
-// radix_match and radix_onesweep, radix_select, register_select,
+// radix_match and radix_onesweep, radix_select, register_select, warp_select,
 // mask_blocks and mask_tiles, and an NMS's workgroup_row). The pass only
 // reads the config and the planted faults into each algorithm's options;
 // which algorithm an op gets is the strategy's choice (Strategy/).
@@ -58,6 +58,7 @@ struct WorkgroupRowsPass final
     case sift::Algorithm::RadixOnesweep:
     case sift::Algorithm::RadixMatch:
     case sift::Algorithm::RegisterSelect:
+    case sift::Algorithm::WarpSelect:
     case sift::Algorithm::MaskBlocks:
     case sift::Algorithm::MaskTiles:
       return true;
@@ -147,8 +148,9 @@ struct WorkgroupRowsPass final
     bool folds = algorithm == sift::Algorithm::WorkgroupRow || radixSort;
     if (folds)
       sift::foldCopiesIntoRow(*row);
-    if ((algorithm == sift::Algorithm::RadixSelect ||
-         algorithm == sift::Algorithm::RegisterSelect) &&
+    bool registers = algorithm == sift::Algorithm::RegisterSelect ||
+                     algorithm == sift::Algorithm::WarpSelect;
+    if ((algorithm == sift::Algorithm::RadixSelect || registers) &&
         !isa<sift::TopkOp>(op))
       return op->emitOpError()
              << sift::stringifyAlgorithm(algorithm)
@@ -156,7 +158,7 @@ struct WorkgroupRowsPass final
     LogicalResult built = success();
     if (algorithm == sift::Algorithm::RadixSelect)
       built = lowerRadixSelect(rewriter, *row, config);
-    else if (algorithm == sift::Algorithm::RegisterSelect)
+    else if (registers)
       built = lowerRegisterSelect(rewriter, *row, config);
     else if (radixSort)
       built = lowerRadixSort(rewriter, *row, config);
@@ -194,6 +196,8 @@ struct WorkgroupRowsPass final
     select.chunk = config.getRowTile();
     select.threads = config.getWorkgroupSize()[0];
     select.shortMerge = injectSelectMergeOneLevelShort;
+    select.warpQueue = config.getAlgorithm() == sift::Algorithm::WarpSelect;
+    select.headUnfilled = injectWarpQueueHeadUnfilled;
     return sift::lowerTopkByRegisterSelect(rewriter, row, select);
   }
 

@@ -290,7 +290,7 @@ func.func private @merge_odd_tile() attributes {c = #sift.lowering_config<workgr
 
 // -----
 
-// expected-error @+1 {{row_tile is for merge_rows, radix_select, radix_sort, radix_onesweep, radix_match, split_select, register_select, mask_blocks and mask_tiles only, not workgroup_row}}
+// expected-error @+1 {{row_tile is for merge_rows, radix_select, radix_sort, radix_onesweep, radix_match, split_select, register_select, warp_select, mask_blocks and mask_tiles only, not workgroup_row}}
 func.func private @tile_not_merge() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = workgroup_row, row_tile = 64>}
 
 // -----
@@ -484,6 +484,11 @@ func.func private @radix_match_part_warp() attributes {c = #sift.lowering_config
 
 // expected-error @+1 {{radix_match ranks in whole warps of 32 threads, at most 16 elements a thread: 32 threads, row_tile 1024}}
 func.func private @radix_match_items() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = radix_match, row_tile = 1024>}
+
+// -----
+
+// expected-error @+1 {{warp_select keeps a warp's list over its lanes: whole warps of 32 threads, not 48}}
+func.func private @warp_select_part_warp() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [48, 1, 1], algorithm = warp_select, row_tile = 1024>}
 
 // -----
 

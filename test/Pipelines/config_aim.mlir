@@ -24,9 +24,9 @@
 // takes a select too; so does a k = 1 top-k in distribute.
 
 // CHECK-LABEL: func.func @topk_takes_a_select
-// CHECK: {{workgroup_size = \[([2-9]|[1-9][0-9]+), 1, 1\], algorithm = register_select|algorithm = radix_select}}
+// CHECK: {{workgroup_size = \[([2-9]|[1-9][0-9]+), 1, 1\], algorithm = register_select|algorithm = warp_select|algorithm = radix_select}}
 // TF-LABEL: func.func @topk_takes_a_select
-// TF: algorithm = {{split_select|register_select|radix_select}}
+// TF: algorithm = {{split_select|register_select|warp_select|radix_select}}
 func.func @topk_takes_a_select(%a: tensor<4x1024xf32>, %v: tensor<4x8xf32>, %i: tensor<4x8xi64>) -> (tensor<4x8xf32>, tensor<4x8xi64>) {
   %r:2 = sift.topk dimension(1) k(8) largest ins(%a : tensor<4x1024xf32>) outs(%v, %i : tensor<4x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>, tensor<4x8xi64>
   return %r#0, %r#1 : tensor<4x8xf32>, tensor<4x8xi64>

@@ -4,6 +4,9 @@
 // radix_sort, radix_onesweep and radix_select): any power-of-two chunk and
 // threads.
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=15" -split-input-file | FileCheck %s --check-prefix=DRAWN
+// Seed 12 draws register_select too, and the warp stream makes it
+// warp_select: whole warps, any power-of-two chunk.
+// RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=12" -split-input-file | FileCheck %s --check-prefix=WARP
 // Strategy selection for sift.topk: the domain skips the selected dimension.
 
 // CHECK-LABEL: func.func @rows
@@ -31,11 +34,11 @@ func.func @first_dim(%x: tensor<9x6x2xi64>) -> tensor<0x6x2xi64> {
 
 // -----
 
-// Long rows, small k, keys of at most 32 bits: register_select, chunks of
-// 4096 (the row is too short to give 512 workgroups), 128 threads (32
-// elements each).
+// Long rows, small k (2 or more), keys of at most 32 bits: warp_select,
+// chunks of 4096 (the row is too short to give 512 workgroups), 128 threads
+// (32 elements each: fewer than 512 workgroups).
 // CHECK-LABEL: func.func @long_small_k
-// CHECK: sift.topk dimension(1) k(8) largest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = register_select, row_tile = 4096>
+// CHECK: sift.topk dimension(1) k(8) largest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = warp_select, row_tile = 4096>
 func.func @long_small_k(%x: tensor<1x100000xf32>) -> (tensor<1x8xf32>, tensor<1x8xi64>) {
   %v0 = tensor.empty() : tensor<1x8xf32>
   %i0 = tensor.empty() : tensor<1x8xi64>
@@ -45,12 +48,13 @@ func.func @long_small_k(%x: tensor<1x100000xf32>) -> (tensor<1x8xf32>, tensor<1x
 
 // -----
 
-// Many rows of 4096: one chunk a row, 128 threads (32 elements each); k = 32 is past
+// Many rows of 4096: one chunk a row, 600 workgroups of 64 threads (64
+// elements each); k = 32 is past
 // register_select's default k's (16: a thread's insertions grow with k),
 // radix_select's, and with 600 rows its one-launch form: a workgroup of
 // 1024 threads a row (row_tile = the row).
 // CHECK-LABEL: func.func @many_rows
-// CHECK: sift.topk dimension(1) k(4) smallest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = register_select, row_tile = 4096>
+// CHECK: sift.topk dimension(1) k(4) smallest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = warp_select, row_tile = 4096>
 // CHECK: sift.topk dimension(1) k(32) smallest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [1024, 1, 1], algorithm = radix_select, row_tile = 4096>
 func.func @many_rows(%x: tensor<600x4096xi32>) -> (tensor<600x4xi32>, tensor<600x32xi64>) {
   %v0 = tensor.empty() : tensor<600x4xi32>
@@ -81,9 +85,11 @@ func.func @radix_instead(%x: tensor<4x5000xf32>, %y: tensor<4x5000xf64>) -> (ten
 // -----
 
 // CHECK-LABEL: func.func @drawn
-// CHECK: workgroup_size = [128, 1, 1], algorithm = register_select, row_tile = 4096>
+// CHECK: workgroup_size = [128, 1, 1], algorithm = warp_select, row_tile = 4096>
 // DRAWN-LABEL: func.func @drawn
 // DRAWN: workgroup_size = [256, 1, 1], algorithm = register_select, row_tile = 512>
+// WARP-LABEL: func.func @drawn
+// WARP: workgroup_size = [512, 1, 1], algorithm = warp_select, row_tile = 4096>
 func.func @drawn(%x: tensor<2x3000xf32>) -> (tensor<2x8xf32>, tensor<2x8xi64>) {
   %v0 = tensor.empty() : tensor<2x8xf32>
   %i0 = tensor.empty() : tensor<2x8xi64>

@@ -2,7 +2,7 @@
 // Seed 17 draws split_select for @long_small_k (among workgroup_row, radix_sort,
 // merge_rows and radix_select).
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=tileandfuse random-seed=17" -split-input-file | FileCheck %s --check-prefix=RANDOM
-// tileandfuse's top-k: private memory first, register_select for long rows
+// tileandfuse's top-k: private memory first, warp_select (k >= 2) for long rows
 // of 32-bit keys (as distribute), split_select for 64-bit keys and k <= 16
 // along the last dimension (chunks of at least 8k and 256), distribute's
 // radix_select for larger k, and a split's per-chunk top-k a thread's.
@@ -22,7 +22,7 @@ func.func @short(%x: tensor<16x100xf32>) -> (tensor<16x4xf32>, tensor<16x4xi64>)
 // Rows of 4096, k = 8: a workgroup's registers (a thread's private walk
 // and split_select were 4.7x and 6.4x as slow on the H200).
 // CHECK-LABEL: func.func @long_small_k
-// CHECK: algorithm = register_select, row_tile = 4096>
+// CHECK: algorithm = warp_select, row_tile = 4096>
 // RANDOM-LABEL: func.func @long_small_k
 // RANDOM: algorithm = split_select, row_tile = {{16|32|64|128|256|512|1024}}>
 func.func @long_small_k(%x: tensor<8x4096xf32>) -> (tensor<8x8xf32>, tensor<8x8xi64>) {

@@ -5,8 +5,9 @@
 // RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=rocdl inject-warp-sync-dropped=true}))" | FileCheck %s --check-prefix=NOSYNC
 // RUN: sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=rocdl inject-shuffle-wave-width=true}))" | FileCheck %s --check-prefix=WAVEWIDTH
 // RUN: not sift-opt %s --pass-pipeline="builtin.module(gpu.module(sift-lower-warp-ops{target=host}))" 2>&1 | FileCheck %s --check-prefix=BAD
-// sift-lower-warp-ops: radix_match's ballot and warp sync, and the block
-// scans' shuffle up, in each target's form.
+// sift-lower-warp-ops: radix_match's ballot and warp sync, the block
+// scans' shuffle up, and warp_select's shuffle by lane and wave-wide any,
+// in each target's form.
 
 // NVVM-LABEL: gpu.func @rank
 // NVVM: %[[ALL:.+]] = arith.constant -1 : i32
@@ -68,6 +69,37 @@
 // WAVEWIDTH: %[[BELOW:.+]] = arith.subi %[[PLACE]], %{{.+}} : i32
 // WAVEWIDTH: %[[FROM:.+]] = arith.select %[[READS]], %[[BELOW]], %[[PLACE]] : i32
 // WAVEWIDTH: rocdl.ds_bpermute
+// A shuffle from lane 5 and a wave's any: PTX's shfl.sync idx (clamp 31,
+// one segment of 32 lanes), a ballot not zero.
+// NVVM-LABEL: gpu.func @queue
+// NVVM-DAG: %[[ALL:.+]] = arith.constant -1 : i32
+// NVVM-DAG: %[[CLAMP:.+]] = arith.constant 31 : i32
+// NVVM: %[[READ:.+]] = nvvm.shfl.sync idx %[[ALL]], %{{.+}}, %[[SRC:.+]], %[[CLAMP]] : i32 -> i32
+// NVVM: memref.store %[[READ]]
+// NVVM: %[[VOTES:.+]] = nvvm.vote.sync ballot
+// NVVM: %[[ANY:.+]] = arith.cmpi ne, %[[VOTES]], %c0_i32{{.*}} : i32
+// NVVM: scf.if %[[ANY]]
+// NVVM-NOT: sift.w
+// With ROCDL a lane reads lane 5 of its own warp: its lane's warp base (lane &
+// ~31) or the source's place; any lane of the whole wave of 64.
+// ROCDL-LABEL: gpu.func @queue
+// ROCDL: %[[PLACE:.+]] = arith.andi %{{.+}}, %c31_i32 : i32
+// ROCDL: %[[LANE:.+]] = arith.index_castui %{{.+}} : index to i32
+// ROCDL: %[[BASE:.+]] = arith.andi %[[LANE]], %c-32_i32 : i32
+// ROCDL: %[[FROM:.+]] = arith.ori %[[BASE]], %[[PLACE]] : i32
+// ROCDL: %[[ADDRESS:.+]] = arith.shli %[[FROM]], %c2_i32 : i32
+// ROCDL: %[[READ:.+]] = rocdl.ds_bpermute %[[ADDRESS]], %{{.+}} : (i32, i32) -> i32
+// ROCDL: memref.store %[[READ]]
+// ROCDL: %[[WAVE:.+]] = rocdl.ballot %{{.+}} : i64
+// ROCDL: %[[ANY:.+]] = arith.cmpi ne, %[[WAVE]], %c0_i64 : i64
+// ROCDL: scf.if %[[ANY]]
+// Fault warp-shuffle-wave-width: the source lane of the wave, not of the
+// warp: the upper warp reads the lower's.
+// WAVEWIDTH-LABEL: gpu.func @queue
+// WAVEWIDTH: %[[PLACE:.+]] = arith.andi %{{.+}}, %c31_i32 : i32
+// WAVEWIDTH-NOT: gpu.lane_id
+// WAVEWIDTH: %[[ADDRESS:.+]] = arith.shli %[[PLACE]], %c2_i32 : i32
+// WAVEWIDTH: rocdl.ds_bpermute %[[ADDRESS]]
 gpu.module @kernels {
   gpu.func @rank(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     %tid = gpu.thread_id x
@@ -85,6 +117,20 @@ gpu.module @kernels {
     %v = memref.load %out[%tid] : memref<64xi32>
     %up = sift.warp_shuffle_up %v, 4 : i32
     memref.store %up, %out[%tid] : memref<64xi32>
+    gpu.return
+  }
+  gpu.func @queue(%out: memref<64xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    %v = memref.load %out[%tid] : memref<64xi32>
+    %lane = arith.constant 5 : i32
+    %read = sift.warp_shuffle_idx %v, %lane : i32
+    memref.store %read, %out[%tid] : memref<64xi32>
+    %zero = arith.constant 0 : i32
+    %p = arith.cmpi ne, %v, %zero : i32
+    %any = sift.wave_any %p
+    scf.if %any {
+      memref.store %zero, %out[%tid] : memref<64xi32>
+    }
     gpu.return
   }
 }

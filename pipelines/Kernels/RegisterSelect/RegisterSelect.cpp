@@ -43,6 +43,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -57,6 +58,10 @@ bool sift::registerSelectable(Operation *op) {
   Type element = topk.getInputType().getElementType();
   return topk.getK() >= 1 && topk.getK() <= kRegisterSelectMaxK &&
          element.isIntOrFloat() && element.getIntOrFloatBitWidth() <= 32;
+}
+
+bool sift::warpSelectable(Operation *op) {
+  return registerSelectable(op) && cast<TopkOp>(op).getK() >= 2;
 }
 
 namespace {
@@ -85,6 +90,11 @@ public:
              << row.n << " elements";
     if (options.chunk < 1 || options.threads < 1)
       return topk.emitOpError("register_select needs a chunk and threads");
+    if (options.warpQueue &&
+        (options.threads % sift::kWarpSelectWarp != 0 || k < 2))
+      return topk.emitOpError("warp_select needs whole warps of ")
+             << sift::kWarpSelectWarp << " threads and k >= 2, found "
+             << options.threads << " threads and k = " << k;
     if (rows == 0 || row.n == 0)
       return success(); // No work.
     chunks = (row.n + options.chunk - 1) / options.chunk;
@@ -209,6 +219,117 @@ private:
             list = insert(b, list, c);
           return list;
         });
+  }
+
+  /// An i64 as two i32 halves through `shuffle`, joined again.
+  Value shuffle64(OpBuilder &b, Value v,
+                  function_ref<Value(OpBuilder &, Value)> shuffle) {
+    Type word = b.getI32Type(), wide = b.getI64Type();
+    Value low = shuffle(b, arith::TruncIOp::create(b, loc, word, v));
+    Value high = shuffle(
+        b, arith::TruncIOp::create(
+               b, loc, word, arith::ShRUIOp::create(b, loc, v, i64(b, 32))));
+    return arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, wide, low),
+        arith::ShLIOp::create(
+            b, loc, arith::ExtUIOp::create(b, loc, wide, high), i64(b, 32)));
+  }
+
+  /// Lane `lane`'s (i32) `v` (i64) of the warp.
+  Value fromLane(OpBuilder &b, Value v, Value lane) {
+    return shuffle64(b, v, [&](OpBuilder &b, Value half) -> Value {
+      return sift::WarpShuffleIdxOp::create(b, loc, b.getI32Type(), half, lane);
+    });
+  }
+
+  /// The warp queue (`slot`: the lane's, the warp's lane-th best; `kth`:
+  /// the warp's k-th best, in every lane) after every lane's composite `c`
+  /// that beats the k-th went in, one at a time: while any lane of the
+  /// wave has one (sift.wave_any: both warps of a wave64 iterate
+  /// together), the lowest such lane of each warp (ballot, count of
+  /// trailing zeros) hands its composite v to all, each lane l < k keeps
+  /// max(slot, min(v, slot of lane l - 1)) (lane 0's neighbour above is
+  /// the top, all ones; fault warp-queue-head-unfilled takes the shuffle
+  /// up's own slot), the k-th is read again from lane k - 1, and the
+  /// handing lane's c is spent (0). Returns (slot, kth).
+  std::pair<Value, Value> warpInsert(OpBuilder &b, Value lane, Value c,
+                                     Value slot, Value kth) {
+    Type word = b.getI32Type(), wide = b.getI64Type();
+    auto loop = scf::WhileOp::create(
+        b, loc, TypeRange{wide, wide, wide}, ValueRange{c, slot, kth},
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value pending = cmp(b, arith::CmpIPredicate::ugt, args[0], args[2]);
+          scf::ConditionOp::create(
+              b, loc, sift::WaveAnyOp::create(b, loc, b.getI1Type(), pending),
+              args);
+        },
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value c = args[0], slot = args[1], kth = args[2];
+          Value pending = cmp(b, arith::CmpIPredicate::ugt, c, kth);
+          Value votes = sift::WarpBallotOp::create(b, loc, word, pending);
+          Value zero32 = arith::ConstantIntOp::create(b, loc, word, 0);
+          Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                            votes, zero32);
+          Value lowest = LLVM::CountTrailingZerosOp::create(
+              b, loc, word, votes, /*is_zero_poison=*/false);
+          Value from = arith::SelectOp::create(b, loc, any, lowest, zero32);
+          Value v = fromLane(b, c, from);
+          Value above = shuffle64(b, slot, [&](OpBuilder &b, Value half) {
+            return sift::WarpShuffleUpOp::create(b, loc, word, half,
+                                                 b.getI32IntegerAttr(1))
+                .getResult();
+          });
+          Value head = cmp(b, arith::CmpIPredicate::eq, lane, index(b, 0));
+          if (!options.headUnfilled)
+            above = arith::SelectOp::create(b, loc, head, i64(b, -1), above);
+          Value next = arith::MaxUIOp::create(
+              b, loc, slot, arith::MinUIOp::create(b, loc, v, above));
+          Value inList = cmp(b, arith::CmpIPredicate::ult, lane, index(b, k));
+          next = arith::SelectOp::create(b, loc, inList, next, i64(b, 0));
+          next = arith::SelectOp::create(b, loc, any, next, slot);
+          Value nextKth = fromLane(
+              b, next, arith::ConstantIntOp::create(b, loc, word, k - 1));
+          Value handed = arith::AndIOp::create(
+              b, loc, any,
+              arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::eq,
+                  arith::IndexCastUIOp::create(b, loc, word, lane), from));
+          Value spent = arith::SelectOp::create(b, loc, handed, i64(b, 0), c);
+          scf::YieldOp::create(b, loc, ValueRange{spent, next, nextKth});
+        });
+    return {loop.getResult(1), loop.getResult(2)};
+  }
+
+  /// warp_select's walk: the lane's slot of its warp's queue (warpInsert)
+  /// after `length` items dealt with the workgroup's stride, kLoadsAhead at
+  /// a time. Every thread takes the same number of steps (a warp's lanes
+  /// meet at every ballot): the steps whose items all lie inside unchecked,
+  /// then at most one checked, an item past the end empty (0, which beats
+  /// nothing).
+  Value warpWalk(OpBuilder &b, Value tid, Value length,
+                 function_ref<Value(OpBuilder &, Value)> load) {
+    Value lane =
+        arith::RemUIOp::create(b, loc, tid, index(b, sift::kWarpSelectWarp));
+    int64_t stride = options.threads * kLoadsAhead;
+    Value whole = arith::DivUIOp::create(b, loc, length, index(b, stride));
+    Value steps = arith::DivUIOp::create(
+        b, loc, add(b, length, index(b, stride - 1)), index(b, stride));
+    auto loopOf = [&](Value from, Value to, ValueRange acc, bool checked) {
+      return scf::ForOp::create(
+          b, loc, from, to, index(b, 1), acc,
+          [&](OpBuilder &b, Location, Value step, ValueRange acc) {
+            Value base = add(b, tid, mul(b, step, index(b, stride)));
+            Value slot = acc[0], kth = acc[1];
+            for (auto [c, at] :
+                 loadAhead(b, base, length, checked, load, i64(b, 0)))
+              std::tie(slot, kth) = warpInsert(b, lane, c, slot, kth);
+            scf::YieldOp::create(b, loc, ValueRange{slot, kth});
+          });
+    };
+    auto full = loopOf(index(b, 0), whole, ValueRange{i64(b, 0), i64(b, 0)},
+                       /*checked=*/false);
+    auto tail = loopOf(whole, steps, full.getResults(), /*checked=*/true);
+    return tail.getResult(0);
   }
 
   /// k = 1: a thread's best composite of the `length` keys dealt with the
@@ -337,25 +458,53 @@ private:
     return c;
   }
 
-  /// Merges the threads' lists in workgroup memory `lists` (two halves of
-  /// k * threads slots, list r's slot j at j * threads + r) down to one:
-  /// at level l the first threads >> (l + 1) threads each merge lists 2t
-  /// and 2t + 1 of one half into list t of the other, so the active threads
-  /// are packed into the fewest warps (a tree over thread ids kept every
-  /// warp busy for five levels: 3.4x the instructions of the walk on the
-  /// H100). Loops, not unrolled, so that a kernel's code stays small.
-  /// Returns the slot where the result's list starts (its half).
-  Value treeMerge(OpBuilder &b, Value tid, Value lists, ArrayRef<Value> list) {
-    int64_t size = k * options.threads;
-    Value threads = index(b, options.threads);
-    auto slot = [&](OpBuilder &b, Value base, Value j, Value r) {
-      return add(b, base, add(b, mul(b, j, threads), r));
-    };
-    for (int64_t j = 0; j < k; ++j)
-      memref::StoreOp::create(b, loc, list[j], lists,
-                              slot(b, index(b, 0), index(b, j), tid));
+  /// The lists the tree merges: a thread's, or with warpQueue a warp's.
+  int64_t listCount() const {
+    return options.warpQueue ? options.threads / sift::kWarpSelectWarp
+                             : options.threads;
+  }
+
+  /// Slot j of list r in the half of `lists` from `base` (j * lists + r).
+  Value slot(OpBuilder &b, Value base, Value j, Value r) {
+    return add(b, base, add(b, mul(b, j, index(b, listCount())), r));
+  }
+
+  /// Stores a thread's k best (`list`) as its list in `lists`; with
+  /// warpQueue, lane j < k of each warp stores the warp's j-th best
+  /// (`list`: the lane's slot).
+  void storeList(OpBuilder &b, Value tid, Value lists, ArrayRef<Value> list) {
+    if (!options.warpQueue) {
+      for (int64_t j = 0; j < k; ++j)
+        memref::StoreOp::create(b, loc, list[j], lists,
+                                slot(b, index(b, 0), index(b, j), tid));
+      return;
+    }
+    Value warpSize = index(b, sift::kWarpSelectWarp);
+    Value lane = arith::RemUIOp::create(b, loc, tid, warpSize);
+    Value warp = arith::DivUIOp::create(b, loc, tid, warpSize);
+    Value holds = cmp(b, arith::CmpIPredicate::ult, lane, index(b, k));
+    scf::IfOp::create(b, loc, holds, [&](OpBuilder &b, Location) {
+      memref::StoreOp::create(b, loc, list.front(), lists,
+                              slot(b, index(b, 0), lane, warp));
+      scf::YieldOp::create(b, loc);
+    });
+  }
+
+  /// Merges the listCount() lists in workgroup memory `lists` (two halves
+  /// of k * lists slots, list r's slot j at j * lists + r; storeList put
+  /// them in the first) down to one: at level l the first lists >> (l + 1)
+  /// threads each merge lists 2t and 2t + 1 of one half into list t of the
+  /// other, so the active threads are packed into the fewest warps (a tree
+  /// over thread ids kept every warp busy for five levels: 3.4x the
+  /// instructions of the walk on the H100). Loops, not unrolled, so that a
+  /// kernel's code stays small. Returns the slot where the result's list
+  /// starts (its half).
+  Value treeMerge(OpBuilder &b, Value tid, Value lists) {
+    int64_t count = listCount();
+    int64_t size = k * count;
+    Value counted = index(b, count);
     int64_t levels = 0;
-    while ((int64_t{1} << levels) < options.threads)
+    while ((int64_t{1} << levels) < count)
       ++levels;
     if (options.shortMerge && levels > 0)
       --levels;
@@ -366,9 +515,9 @@ private:
           Value odd = arith::AndIOp::create(b, loc, level, index(b, 1));
           Value from = mul(b, odd, index(b, size));
           Value to = sub(b, index(b, size), from);
-          Value count = arith::ShRUIOp::create(b, loc, threads,
-                                               add(b, level, index(b, 1)));
-          Value active = cmp(b, arith::CmpIPredicate::ult, tid, count);
+          Value active = cmp(b, arith::CmpIPredicate::ult, tid,
+                             arith::ShRUIOp::create(
+                                 b, loc, counted, add(b, level, index(b, 1))));
           scf::IfOp::create(b, loc, active, [&](OpBuilder &b, Location) {
             Value first = add(b, tid, tid);
             Value second = add(b, first, index(b, 1));
@@ -395,8 +544,7 @@ private:
   /// The workgroup's j-th best composite after treeMerge (`base`: where
   /// its result list starts).
   Value loadBest(OpBuilder &b, Value lists, Value base, Value j) {
-    return memref::LoadOp::create(
-        b, loc, lists, add(b, base, mul(b, j, index(b, options.threads))));
+    return memref::LoadOp::create(b, loc, lists, slot(b, base, j, index(b, 0)));
   }
 
   /// Threads j < k write the workgroup's j-th best, from `lists`, to the
@@ -422,8 +570,17 @@ private:
   Value allocLists(OpBuilder &b) {
     return memref::AllocOp::create(
         b, loc,
-        sift::workgroupMemRefType(b.getContext(), 2 * k * options.threads,
+        sift::workgroupMemRefType(b.getContext(), 2 * k * listCount(),
                                   b.getI64Type()));
+  }
+
+  /// A thread's k best, or with warpQueue its warp's slot of the lane (as
+  /// a list of one), of `length` items (walk or warpWalk).
+  SmallVector<Value> walkAny(OpBuilder &b, Value tid, Value length,
+                             function_ref<Value(OpBuilder &, Value)> load) {
+    if (options.warpQueue)
+      return {warpWalk(b, tid, length, load)};
+    return walk(b, tid, length, load);
   }
 
   /// A workgroup per chunk of a row selects the chunk's k best from the
@@ -446,11 +603,12 @@ private:
                   return composite(b, key(b, e), add(b, c.start, e));
                 }));
           } else {
-            list = walk(b, tid, c.length, [&](OpBuilder &b, Value e) {
+            list = walkAny(b, tid, c.length, [&](OpBuilder &b, Value e) {
               return composite(b, key(b, e), add(b, c.start, e));
             });
           }
-          Value base = treeMerge(b, tid, lists, list);
+          storeList(b, tid, lists, list);
+          Value base = treeMerge(b, tid, lists);
           if (!toCandidates) {
             writeResults(b, tid, lists, base, c.rowIvs);
             return;
@@ -472,12 +630,13 @@ private:
         b, loc, rows, options.threads, [&](OpBuilder &b, Value r, Value tid) {
           Value lists = allocLists(b);
           SmallVector<Value> list =
-              walk(b, tid, index(b, chunks * k), [&](OpBuilder &b, Value e) {
+              walkAny(b, tid, index(b, chunks * k), [&](OpBuilder &b, Value e) {
                 return memref::LoadOp::create(b, loc, candidates,
                                               ValueRange{r, e})
                     .getResult();
               });
-          Value base = treeMerge(b, tid, lists, list);
+          storeList(b, tid, lists, list);
+          Value base = treeMerge(b, tid, lists);
           writeResults(b, tid, lists, base,
                        sift::delinearizeRow(b, loc, r, row.domain));
         });

@@ -1,25 +1,32 @@
 //===- RegisterSelect.h - Top-k of small k in registers ---------*- C++ -*-===//
 //
-// Algorithm `register_select` (sift.topk; distribute and tileandfuse),
-// applied by sift-workgroup-rows (RegisterSelect.cpp).
+// Algorithms `register_select` and `warp_select` (sift.topk; distribute and
+// tileandfuse), applied by sift-workgroup-rows (RegisterSelect.cpp).
 //
 // Phases:      select: each thread walks its share of a chunk, keeping its
 //              k best composites (order bits above the inverted position)
 //              sorted in registers; the threads' lists meet in workgroup
 //              memory and a tree of bitonic merges keeps the workgroup's k
 //              best; merge (rows of several chunks): the same over the
-//              chunks' candidates.
+//              chunks' candidates. warp_select: each warp keeps its k
+//              best over its lanes (lane l the l-th) and takes in only
+//              what beats its k-th, one item at a time by ballot and
+//              shuffles; the warps' lists meet in workgroup memory.
 // Launches:    one (a workgroup a chunk), or two when a row has several
 //              chunks.
 // Plan buffers: the chunks' candidates, when a row has several chunks.
 // Limits:      k <= kRegisterSelectMaxK (32), keys of at most 32 bits
 //              (registerSelectable); 2 x threads x k i64 of workgroup
-//              memory (registerSelectWorkgroupBytes).
+//              memory (registerSelectWorkgroupBytes); warp_select whole
+//              warps of 32, k >= 2, 2 x warps x k i64.
 // Follows:     the per-thread queues of Johnson, Douze and Jegou's
 //              WarpSelect (Faiss, "Billion-scale similarity search with
 //              GPUs", 2017), merged by a bitonic tree instead of warp
-//              shuffles.
-// Faults:      select-merge-one-level-short.
+//              shuffles; warp_select their warp queue, fed an item at a
+//              time instead of from thread queues.
+// Faults:      select-merge-one-level-short, warp-queue-head-unfilled;
+//              in the warp ops' lowering (Transforms/LowerWarpOps.cpp):
+//              warp-shuffle-wave-width.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -36,6 +43,8 @@ struct RegisterSelectOptions {
   int64_t chunk = 0;       ///< elements of a row one workgroup selects from
   int64_t threads = 1;     ///< threads of a workgroup
   bool shortMerge = false; ///< fault select-merge-one-level-short
+  bool warpQueue = false;  ///< warp_select: a warp's k best over its lanes
+  bool headUnfilled = false; ///< fault warp-queue-head-unfilled
 };
 
 /// The largest k register_select takes: a thread keeps its k best in
@@ -48,6 +57,19 @@ inline constexpr int64_t kRegisterSelectMaxK = 32;
 inline int64_t registerSelectWorkgroupBytes(int64_t threads, int64_t k) {
   return 2 * threads * k * 8;
 }
+
+/// The threads of a warp_select warp (sift's warp ops work in warps of 32).
+inline constexpr int64_t kWarpSelectWarp = 32;
+
+/// The workgroup memory (bytes) of a warp_select workgroup: every warp's k
+/// composites, twice.
+inline int64_t warpSelectWorkgroupBytes(int64_t threads, int64_t k) {
+  return registerSelectWorkgroupBytes(threads / kWarpSelectWarp, k);
+}
+
+/// Whether warp_select can take `op`: register_select's limits and k >= 2
+/// (a thread's best alone needs no queue).
+bool warpSelectable(mlir::Operation *op);
 
 /// Whether register_select can take `op`: a sift.topk with 1 <= k <=
 /// kRegisterSelectMaxK whose keys have at most 32 bits (a key's order bits

@@ -8,7 +8,7 @@
 // This is the GPU kernels' first execution without a GPU: workgroup_row's
 // phased network, radix_sort, radix_onesweep (whose look-back spins on
 // other workgroups' words: sequential workgroups take tickets in order),
-// register_select.
+// register_select and warp_select.
 //
 //===----------------------------------------------------------------------===//
 
@@ -194,25 +194,29 @@ TEST_F(EmuPipelineTest, OnesweepSortsOnTheCpu) {
   expectFloats(out[0], sortedRows(in, 40000));
 }
 
-TEST_F(EmuPipelineTest, RegisterSelectTopkOnTheCpu) {
-  constexpr int64_t kRows = 2, kN = 5000, kK = 8;
+/// A top-k of 8 of [2, 5000] f32 (`config`: a lowering_config for the op,
+/// or none for the default).
+std::string topkProgram(const std::string &config) {
   std::string in = "tensor<2x5000xf32>", v = "tensor<2x8xf32>",
               i = "tensor<2x8xi64>";
-  std::string program =
-      "func.func @main(%x: " + in + ") -> (" + v + ", " + i +
-      ") {\n"
-      "  %v0 = tensor.empty() : " +
-      v + "\n  %i0 = tensor.empty() : " + i +
-      "\n  %v, %i = sift.topk dimension(1) k(8) largest ins(%x : " + in +
-      ") outs(%v0, %i0 : " + v + ", " + i + ") -> " + v + ", " + i +
-      "\n  return %v, %i : " + v + ", " + i + "\n}\n";
-  std::vector<float> x = randomFloats(kRows * kN, 4);
-  std::vector<std::vector<char>> out;
-  ASSERT_NO_FATAL_FAILURE(
-      run(program, sift::PipelineKind::Distribute, -1, {x}, out));
-  ASSERT_EQ(out.size(), 2u);
+  std::string attr =
+      config.empty() ? "" : " {sift.lowering_config = " + config + "}";
+  return "func.func @main(%x: " + in + ") -> (" + v + ", " + i +
+         ") {\n"
+         "  %v0 = tensor.empty() : " +
+         v + "\n  %i0 = tensor.empty() : " + i +
+         "\n  %v, %i = sift.topk dimension(1) k(8) largest" + attr +
+         " ins(%x : " + in + ") outs(%v0, %i0 : " + v + ", " + i + ") -> " + v +
+         ", " + i + "\n  return %v, %i : " + v + ", " + i + "\n}\n";
+}
+
+/// The ranks of topkProgram's outputs that differ from its reference
+/// (largest first, ties to the lower index).
+int wrongTopkRanks(const std::vector<float> &x,
+                   const std::vector<std::vector<char>> &out) {
+  constexpr int64_t kRows = 2, kN = 5000, kK = 8;
+  int wrong = 0;
   for (int64_t r = 0; r < kRows; ++r) {
-    // Largest first, ties to the lower index.
     std::vector<int64_t> order(kN);
     for (int64_t e = 0; e < kN; ++e)
       order[e] = e;
@@ -224,9 +228,51 @@ TEST_F(EmuPipelineTest, RegisterSelectTopkOnTheCpu) {
       int64_t index;
       std::memcpy(&value, out[0].data() + (r * kK + j) * 4, 4);
       std::memcpy(&index, out[1].data() + (r * kK + j) * 8, 8);
-      EXPECT_EQ(index, order[j]) << "row " << r << ", rank " << j;
-      EXPECT_EQ(value, x[r * kN + order[j]]);
+      wrong += index != order[j] || value != x[r * kN + order[j]];
     }
+  }
+  return wrong;
+}
+
+TEST_F(EmuPipelineTest, WarpSelectTopkOnTheCpu) {
+  // The default for k = 8 of rows of 5000: warp_select, two chunks a row
+  // (a select and a merge launch), 128 threads (four warps).
+  std::vector<float> x = randomFloats(2 * 5000, 4);
+  std::vector<std::vector<char>> out;
+  ASSERT_NO_FATAL_FAILURE(
+      run(topkProgram(""), sift::PipelineKind::Distribute, -1, {x}, out));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(wrongTopkRanks(x, out), 0);
+}
+
+TEST_F(EmuPipelineTest, RegisterSelectTopkOnTheCpu) {
+  std::vector<float> x = randomFloats(2 * 5000, 4);
+  std::vector<std::vector<char>> out;
+  ASSERT_NO_FATAL_FAILURE(
+      run(topkProgram("#sift.lowering_config<workgroup_tile = [1], "
+                      "thread_tile = [1], workgroup_size = [128, 1, 1], "
+                      "algorithm = register_select, row_tile = 4096>"),
+          sift::PipelineKind::Distribute, -1, {x}, out));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(wrongTopkRanks(x, out), 0);
+}
+
+TEST_F(EmuPipelineTest, WarpQueueHeadUnfilledIsCaughtOnTheCpu) {
+  // Fault warp-queue-head-unfilled: lane 0 takes its own slot as the one
+  // above, so an item better than a warp's best is lost: wrong ranks, or
+  // an empty slot's position read out of the row.
+  std::vector<float> x = randomFloats(2 * 5000, 4);
+  std::vector<std::vector<char>> out;
+  sift::FaultSet faults;
+  faults.insert(sift::Fault::WarpQueueHeadUnfilled);
+  std::string error;
+  ASSERT_NO_FATAL_FAILURE(run(topkProgram(""), sift::PipelineKind::Distribute,
+                              -1, {x}, out, faults, &error));
+  if (error.empty()) {
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_GT(wrongTopkRanks(x, out), 0);
+  } else {
+    EXPECT_NE(error.find("out-of-bounds"), std::string::npos) << error;
   }
 }
 
