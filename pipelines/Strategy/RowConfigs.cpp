@@ -273,8 +273,9 @@ sift::LoweringConfigAttr sift::registerSelectConfig(MLIRContext *context,
 /// kernel took [1, 1M] k8, 256 chunks of 4096, 0.031 ms with 64 threads
 /// where register_select's 128 took 0.028.) Drawn:
 /// any power-of-two chunk from the row's size / kRandomTilesPerRow, then
-/// any whole warps up to the chunk (32 at least) with at most
-/// kRandomItemsPerThread elements a thread that fit `budget`.
+/// any whole warps up to the chunk (two at least where the chunk has 64
+/// elements, else one) with at most kRandomItemsPerThread elements a thread
+/// that fit `budget`.
 sift::LoweringConfigAttr sift::warpSelectConfig(MLIRContext *context,
                                                 int64_t rank, int64_t rows,
                                                 const RowShape &row,
@@ -308,8 +309,11 @@ sift::LoweringConfigAttr sift::warpSelectConfig(MLIRContext *context,
   if (chunks.empty())
     return {};
   int64_t chunk = chunks[rng.below(chunks.size())];
+  // Two warps or more where the chunk has two warps' worth of elements:
+  // the tree then merges (select-merge-one-level-short hides in one warp).
   SmallVector<int64_t> threadChoices;
-  for (int64_t threads = warp;
+  int64_t fewest = chunk >= 2 * warp ? 2 * warp : warp;
+  for (int64_t threads = fewest;
        threads <= std::min<int64_t>(std::max(chunk, warp), 1024); threads *= 2)
     if (fits(threads) && chunk <= threads * kRandomItemsPerThread)
       threadChoices.push_back(threads);

@@ -31,6 +31,10 @@
 //           best of its chunks' candidates the same way, reading
 //           composites instead of keys, and writes the outputs.
 //
+// `warp_select` builds the same launches, but each warp keeps its k best
+// over its lanes (WarpQueue.cpp) instead of each thread in registers, and
+// the tree merges the warps' lists.
+//
 // One read of the input, one or two dispatches; no atomics, no workgroup
 // waits for another. The fault select-merge-one-level-short stops the tree
 // a level early, so the upper half of a workgroup's threads is never heard.
@@ -38,12 +42,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipelines/Kernels/RegisterSelect/RegisterSelect.h"
+#include "pipelines/Kernels/RegisterSelect/WarpQueue.h"
 
 #include "pipelines/Dialect/SiftDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -221,115 +225,20 @@ private:
         });
   }
 
-  /// An i64 as two i32 halves through `shuffle`, joined again.
-  Value shuffle64(OpBuilder &b, Value v,
-                  function_ref<Value(OpBuilder &, Value)> shuffle) {
-    Type word = b.getI32Type(), wide = b.getI64Type();
-    Value low = shuffle(b, arith::TruncIOp::create(b, loc, word, v));
-    Value high = shuffle(
-        b, arith::TruncIOp::create(
-               b, loc, word, arith::ShRUIOp::create(b, loc, v, i64(b, 32))));
-    return arith::OrIOp::create(
-        b, loc, arith::ExtUIOp::create(b, loc, wide, low),
-        arith::ShLIOp::create(
-            b, loc, arith::ExtUIOp::create(b, loc, wide, high), i64(b, 32)));
-  }
-
-  /// Lane `lane`'s (i32) `v` (i64) of the warp.
-  Value fromLane(OpBuilder &b, Value v, Value lane) {
-    return shuffle64(b, v, [&](OpBuilder &b, Value half) -> Value {
-      return sift::WarpShuffleIdxOp::create(b, loc, b.getI32Type(), half, lane);
-    });
-  }
-
-  /// The warp queue (`slot`: the lane's, the warp's lane-th best; `kth`:
-  /// the warp's k-th best, in every lane) after every lane's composite `c`
-  /// that beats the k-th went in, one at a time: while any lane of the
-  /// wave has one (sift.wave_any: both warps of a wave64 iterate
-  /// together), the lowest such lane of each warp (ballot, count of
-  /// trailing zeros) hands its composite v to all, each lane l < k keeps
-  /// max(slot, min(v, slot of lane l - 1)) (lane 0's neighbour above is
-  /// the top, all ones; fault warp-queue-head-unfilled takes the shuffle
-  /// up's own slot), the k-th is read again from lane k - 1, and the
-  /// handing lane's c is spent (0). Returns (slot, kth).
-  std::pair<Value, Value> warpInsert(OpBuilder &b, Value lane, Value c,
-                                     Value slot, Value kth) {
-    Type word = b.getI32Type(), wide = b.getI64Type();
-    auto loop = scf::WhileOp::create(
-        b, loc, TypeRange{wide, wide, wide}, ValueRange{c, slot, kth},
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          Value pending = cmp(b, arith::CmpIPredicate::ugt, args[0], args[2]);
-          scf::ConditionOp::create(
-              b, loc, sift::WaveAnyOp::create(b, loc, b.getI1Type(), pending),
-              args);
-        },
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          Value c = args[0], slot = args[1], kth = args[2];
-          Value pending = cmp(b, arith::CmpIPredicate::ugt, c, kth);
-          Value votes = sift::WarpBallotOp::create(b, loc, word, pending);
-          Value zero32 = arith::ConstantIntOp::create(b, loc, word, 0);
-          Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                            votes, zero32);
-          Value lowest = LLVM::CountTrailingZerosOp::create(
-              b, loc, word, votes, /*is_zero_poison=*/false);
-          Value from = arith::SelectOp::create(b, loc, any, lowest, zero32);
-          Value v = fromLane(b, c, from);
-          Value above = shuffle64(b, slot, [&](OpBuilder &b, Value half) {
-            return sift::WarpShuffleUpOp::create(b, loc, word, half,
-                                                 b.getI32IntegerAttr(1))
-                .getResult();
-          });
-          Value head = cmp(b, arith::CmpIPredicate::eq, lane, index(b, 0));
-          if (!options.headUnfilled)
-            above = arith::SelectOp::create(b, loc, head, i64(b, -1), above);
-          Value next = arith::MaxUIOp::create(
-              b, loc, slot, arith::MinUIOp::create(b, loc, v, above));
-          Value inList = cmp(b, arith::CmpIPredicate::ult, lane, index(b, k));
-          next = arith::SelectOp::create(b, loc, inList, next, i64(b, 0));
-          next = arith::SelectOp::create(b, loc, any, next, slot);
-          Value nextKth = fromLane(
-              b, next, arith::ConstantIntOp::create(b, loc, word, k - 1));
-          Value handed = arith::AndIOp::create(
-              b, loc, any,
-              arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::eq,
-                  arith::IndexCastUIOp::create(b, loc, word, lane), from));
-          Value spent = arith::SelectOp::create(b, loc, handed, i64(b, 0), c);
-          scf::YieldOp::create(b, loc, ValueRange{spent, next, nextKth});
-        });
-    return {loop.getResult(1), loop.getResult(2)};
-  }
-
-  /// warp_select's walk: the lane's slot of its warp's queue (warpInsert)
-  /// after `length` items dealt with the workgroup's stride, kLoadsAhead at
-  /// a time. Every thread takes the same number of steps (a warp's lanes
-  /// meet at every ballot): the steps whose items all lie inside unchecked,
-  /// then at most one checked, an item past the end empty (0, which beats
-  /// nothing).
+  /// warp_select's walk (WarpQueue.h): the lane's slot of its warp's
+  /// queue after `length` items dealt with the workgroup's stride,
+  /// kLoadsAhead at a time, every thread taking the same steps.
   Value warpWalk(OpBuilder &b, Value tid, Value length,
                  function_ref<Value(OpBuilder &, Value)> load) {
-    Value lane =
-        arith::RemUIOp::create(b, loc, tid, index(b, sift::kWarpSelectWarp));
-    int64_t stride = options.threads * kLoadsAhead;
-    Value whole = arith::DivUIOp::create(b, loc, length, index(b, stride));
-    Value steps = arith::DivUIOp::create(
-        b, loc, add(b, length, index(b, stride - 1)), index(b, stride));
-    auto loopOf = [&](Value from, Value to, ValueRange acc, bool checked) {
-      return scf::ForOp::create(
-          b, loc, from, to, index(b, 1), acc,
-          [&](OpBuilder &b, Location, Value step, ValueRange acc) {
-            Value base = add(b, tid, mul(b, step, index(b, stride)));
-            Value slot = acc[0], kth = acc[1];
-            for (auto [c, at] :
-                 loadAhead(b, base, length, checked, load, i64(b, 0)))
-              std::tie(slot, kth) = warpInsert(b, lane, c, slot, kth);
-            scf::YieldOp::create(b, loc, ValueRange{slot, kth});
-          });
-    };
-    auto full = loopOf(index(b, 0), whole, ValueRange{i64(b, 0), i64(b, 0)},
-                       /*checked=*/false);
-    auto tail = loopOf(whole, steps, full.getResults(), /*checked=*/true);
-    return tail.getResult(0);
+    sift::WarpQueue queue(loc, k, options.headUnfilled);
+    return queue.walk(b, tid, length, options.threads * kLoadsAhead,
+                      [&](OpBuilder &b, Value base, bool checked) {
+                        SmallVector<Value> items;
+                        for (auto [c, at] : loadAhead(b, base, length, checked,
+                                                      load, i64(b, 0)))
+                          items.push_back(c);
+                        return items;
+                      });
   }
 
   /// k = 1: a thread's best composite of the `length` keys dealt with the

@@ -1,7 +1,8 @@
 //===- RegisterSelect.h - Top-k of small k in registers ---------*- C++ -*-===//
 //
 // Algorithms `register_select` and `warp_select` (sift.topk; distribute and
-// tileandfuse), applied by sift-workgroup-rows (RegisterSelect.cpp).
+// tileandfuse), applied by sift-workgroup-rows (RegisterSelect.cpp; the warp
+// queue in WarpQueue.cpp).
 //
 // Phases:      select: each thread walks its share of a chunk, keeping its
 //              k best composites (order bits above the inverted position)
