@@ -215,6 +215,16 @@ constexpr int64_t kRandomRegisterThreads = 4;
 /// [1, 1M] k8 took 0.027 ms in chunks of 4096 by 128 threads, 0.030 in
 /// chunks of 2048; fewer threads a row also make the merge shorter.)
 
+/// The default chunk of register_select and warp_select: the row rounded up
+/// to a power of two, halved (down to 4096) until the rows' chunks make
+/// about 512 workgroups.
+static int64_t defaultSelectChunk(int64_t rows, int64_t n) {
+  int64_t chunk = std::max<int64_t>(2, nextPowerOfTwo(n));
+  while (chunk > 4096 && rows * ((n + chunk - 1) / chunk) < 512)
+    chunk /= 2;
+  return chunk;
+}
+
 sift::LoweringConfigAttr sift::registerSelectConfig(MLIRContext *context,
                                                     int64_t rank, int64_t rows,
                                                     const RowShape &row,
@@ -225,9 +235,7 @@ sift::LoweringConfigAttr sift::registerSelectConfig(MLIRContext *context,
   };
   int64_t most = std::max<int64_t>(2, nextPowerOfTwo(row.n));
   if (!random) {
-    int64_t chunk = most;
-    while (chunk > 4096 && rows * ((row.n + chunk - 1) / chunk) < 512)
-      chunk /= 2;
+    int64_t chunk = defaultSelectChunk(rows, row.n);
     int64_t threads = std::clamp<int64_t>(chunk / 32, 32, 256);
     while (threads > 1 && !fits(threads))
       threads /= 2;
@@ -271,7 +279,7 @@ sift::LoweringConfigAttr sift::registerSelectConfig(MLIRContext *context,
 /// 2026-12-01, a CUDA model of the kernel: [4096, 4096] k8 took 0.052 ms
 /// with 64 threads against 0.064 with 128 and 0.089 with 256; sift's
 /// kernel took [1, 1M] k8, 256 chunks of 4096, 0.031 ms with 64 threads
-/// where register_select's 128 took 0.028.) Drawn:
+/// and 0.029 with 128, where register_select's 128 took 0.028.) Drawn:
 /// any power-of-two chunk from the row's size / kRandomTilesPerRow, then
 /// any whole warps up to the chunk (two at least where the chunk has 64
 /// elements, else one) with at most kRandomItemsPerThread elements a thread
@@ -287,9 +295,7 @@ sift::LoweringConfigAttr sift::warpSelectConfig(MLIRContext *context,
   int64_t warp = sift::kWarpSelectWarp;
   int64_t most = std::max<int64_t>(2, nextPowerOfTwo(row.n));
   if (!random) {
-    int64_t chunk = most;
-    while (chunk > 4096 && rows * ((row.n + chunk - 1) / chunk) < 512)
-      chunk /= 2;
+    int64_t chunk = defaultSelectChunk(rows, row.n);
     int64_t workgroups = rows * ((row.n + chunk - 1) / chunk);
     int64_t items = workgroups >= 512 ? 64 : 32;
     int64_t threads = std::clamp<int64_t>(chunk / items, warp, 256);
