@@ -8,8 +8,9 @@
 // generator 4, seldom with a second warp. The aim, from a stream of its
 // own, takes:
 // - every top-k that drew no select to one: split_select 12,
-//   register_select 10 (half of them warp_select where k >= 2: the
-//   strategy's warp stream), radix_select 2 where they fit (four in five, and
+//   register_select 10 (half of those of k >= 2 and chunks of 64 or
+//   more warp_select: the strategy's warp stream), radix_select 2 where
+//   they fit (four in five, and
 //   register_select 4, until generator 4's second step: register_select's
 //   merge and radix_select's compaction faults stayed under 5 %);
 // - a k = 1 top-k in tileandfuse (where split_select fits): a drawn radix
@@ -153,11 +154,8 @@ std::optional<Algorithm> aimRowAlgorithm(Operation *op, const RowShape &row,
     if (drawn != Algorithm::RadixSelect && drawn != Algorithm::RegisterSelect)
       return Algorithm::SplitSelect;
   }
-  // warp_select is register_select's kind: a draw of it stays.
-  Algorithm kind =
-      drawn == Algorithm::WarpSelect ? Algorithm::RegisterSelect : drawn;
   if (weighted.empty() ||
-      llvm::any_of(weighted, [&](auto &w) { return w.first == kind; }))
+      llvm::any_of(weighted, [&](auto &w) { return w.first == drawn; }))
     return std::nullopt;
   int64_t total = 0;
   for (auto &w : weighted)

@@ -279,53 +279,25 @@ sift::LoweringConfigAttr sift::registerSelectConfig(MLIRContext *context,
 /// 2026-12-01, a CUDA model of the kernel: [4096, 4096] k8 took 0.052 ms
 /// with 64 threads against 0.064 with 128 and 0.089 with 256; sift's
 /// kernel took [1, 1M] k8, 256 chunks of 4096, 0.031 ms with 64 threads
-/// and 0.029 with 128, where register_select's 128 took 0.028.) Drawn:
-/// any power-of-two chunk from the row's size / kRandomTilesPerRow, then
-/// any whole warps up to the chunk (two at least where the chunk has 64
-/// elements, else one) with at most kRandomItemsPerThread elements a thread
-/// that fit `budget`.
+/// and 0.029 with 128, where register_select's 128 took 0.028.) Random
+/// configs reach warp_select from a drawn register_select
+/// (SelectLoweringStrategy.cpp's rowConfig).
 sift::LoweringConfigAttr sift::warpSelectConfig(MLIRContext *context,
                                                 int64_t rank, int64_t rows,
                                                 const RowShape &row,
-                                                int64_t budget, bool random,
-                                                ConfigRng &rng) {
+                                                int64_t budget) {
   auto fits = [&](int64_t threads) {
     return sift::warpSelectWorkgroupBytes(threads, row.k) <= budget;
   };
   int64_t warp = sift::kWarpSelectWarp;
-  int64_t most = std::max<int64_t>(2, nextPowerOfTwo(row.n));
-  if (!random) {
-    int64_t chunk = defaultSelectChunk(rows, row.n);
-    int64_t workgroups = rows * ((row.n + chunk - 1) / chunk);
-    int64_t items = workgroups >= 512 ? 64 : 32;
-    int64_t threads = std::clamp<int64_t>(chunk / items, warp, 256);
-    while (threads > warp && !fits(threads))
-      threads /= 2;
-    if (!fits(threads))
-      return {};
-    return rowTileConfig(context, rank, threads, chunk,
-                         sift::Algorithm::WarpSelect);
-  }
-  int64_t least =
-      std::min(most, std::max<int64_t>(2, most / kRandomTilesPerRow));
-  SmallVector<int64_t> chunks;
-  for (int64_t chunk = least; chunk <= most; chunk *= 2)
-    if (chunk <= 1024 * kRandomItemsPerThread && fits(warp))
-      chunks.push_back(chunk);
-  if (chunks.empty())
+  int64_t chunk = defaultSelectChunk(rows, row.n);
+  int64_t workgroups = rows * ((row.n + chunk - 1) / chunk);
+  int64_t items = workgroups >= 512 ? 64 : 32;
+  int64_t threads = std::clamp<int64_t>(chunk / items, warp, 256);
+  while (threads > warp && !fits(threads))
+    threads /= 2;
+  if (!fits(threads))
     return {};
-  int64_t chunk = chunks[rng.below(chunks.size())];
-  // Two warps or more where the chunk has two warps' worth of elements:
-  // the tree then merges (select-merge-one-level-short hides in one warp).
-  SmallVector<int64_t> threadChoices;
-  int64_t fewest = chunk >= 2 * warp ? 2 * warp : warp;
-  for (int64_t threads = fewest;
-       threads <= std::min<int64_t>(std::max(chunk, warp), 1024); threads *= 2)
-    if (fits(threads) && chunk <= threads * kRandomItemsPerThread)
-      threadChoices.push_back(threads);
-  if (threadChoices.empty())
-    return {};
-  int64_t threads = threadChoices[rng.below(threadChoices.size())];
   return rowTileConfig(context, rank, threads, chunk,
                        sift::Algorithm::WarpSelect);
 }

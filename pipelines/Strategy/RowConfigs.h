@@ -101,11 +101,10 @@ LoweringConfigAttr registerSelectConfig(mlir::MLIRContext *context,
                                         const RowShape &row, int64_t budget,
                                         bool random, ConfigRng &rng);
 
-/// The warp_select config of `rows` rows within `budget` bytes of workgroup
-/// memory (whole warps of 32); null when none fits.
+/// The default warp_select config of `rows` rows within `budget` bytes of
+/// workgroup memory (whole warps of 32); null when none fits.
 LoweringConfigAttr warpSelectConfig(mlir::MLIRContext *context, int64_t rank,
                                     int64_t rows, const RowShape &row,
-                                    int64_t budget, bool random,
-                                    ConfigRng &rng);
+                                    int64_t budget);
 
 } // namespace sift

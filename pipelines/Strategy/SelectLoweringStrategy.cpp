@@ -323,7 +323,7 @@ struct SelectLoweringStrategyPass final
       if (algorithm == sift::Algorithm::RadixSort && row.n >= 32 &&
           matchRng.below(4) != 0)
         algorithm = sift::Algorithm::RadixMatch;
-      return warpOrNot(op, algorithm);
+      return algorithm;
     }
     if (kind == sift::Pipeline::TileAndFuse && !c.splitPart &&
         row.n >= kRegisterDefaultRow && row.k <= sift::kRegisterDefaultMaxK &&
@@ -340,16 +340,6 @@ struct SelectLoweringStrategyPass final
       return sift::Algorithm::RowPerThread;
     if (algorithm == sift::Algorithm::RegisterSelect)
       return registerDefault(op);
-    return algorithm;
-  }
-
-  /// Half of the register selects of k >= 2 a random config reaches
-  /// (drawn or aimed) keep a warp queue, decided by a stream of its own as
-  /// well.
-  sift::Algorithm warpOrNot(Operation *op, sift::Algorithm algorithm) {
-    if (algorithm == sift::Algorithm::RegisterSelect &&
-        sift::warpSelectable(op) && warpRng.below(2) == 0)
-      return sift::Algorithm::WarpSelect;
     return algorithm;
   }
 
@@ -394,8 +384,7 @@ struct SelectLoweringStrategyPass final
     if (random)
       if (std::optional<sift::Algorithm> aimed = sift::aimRowAlgorithm(
               op, row, choices.algorithms, algorithm, aimRng))
-        return rowConfig(kind, domain, row, choices, warpOrNot(op, *aimed),
-                         aimRng);
+        return rowConfig(kind, domain, row, choices, *aimed, aimRng);
     return config;
   }
 
@@ -422,12 +411,28 @@ struct SelectLoweringStrategyPass final
     }
     case sift::Algorithm::RegisterSelect:
       if (auto config = registerSelectConfig(context, rank, rows, row,
-                                             maxWorkgroupMemory, random, rng))
+                                             maxWorkgroupMemory, random, rng)) {
+        // Half of the random register selects of k >= 2 (drawn or aimed)
+        // whose chunk holds two warps' elements keep a warp queue instead,
+        // decided by a stream of its own: the same chunk and two warps at
+        // least, so that its tree merges. Smaller chunks stay
+        // register_select, whose trees of 2 to 16 threads are where
+        // select-merge-one-level-short is caught.
+        if (random && row.k >= 2 &&
+            config.getRowTile() >= 2 * sift::kWarpSelectWarp &&
+            warpRng.below(2) == 0)
+          return rowTileConfig(context, rank,
+                               std::max<int64_t>(2 * sift::kWarpSelectWarp,
+                                                 config.getWorkgroupSize()[0]),
+                               config.getRowTile(),
+                               sift::Algorithm::WarpSelect);
         return config;
+      }
       break; // Nothing fits.
     case sift::Algorithm::WarpSelect:
-      if (auto config = warpSelectConfig(context, rank, rows, row,
-                                         maxWorkgroupMemory, random, rng))
+      // The default for k >= 2 (registerDefault).
+      if (auto config =
+              warpSelectConfig(context, rank, rows, row, maxWorkgroupMemory))
         return config;
       if (auto config = registerSelectConfig(context, rank, rows, row,
                                              maxWorkgroupMemory, random, rng))

@@ -4,8 +4,8 @@
 // radix_sort, radix_onesweep and radix_select): any power-of-two chunk and
 // threads.
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=15" -split-input-file | FileCheck %s --check-prefix=DRAWN
-// Seed 12 draws register_select too, and the warp stream makes it
-// warp_select: whole warps, any power-of-two chunk.
+// Seed 12 draws register_select too (a chunk of 256), and the warp stream
+// makes it warp_select: the same chunk, two warps at least.
 // RUN: sift-opt %s --sift-select-lowering-strategy="pipeline=distribute random-seed=12" -split-input-file | FileCheck %s --check-prefix=WARP
 // Strategy selection for sift.topk: the domain skips the selected dimension.
 
@@ -89,7 +89,7 @@ func.func @radix_instead(%x: tensor<4x5000xf32>, %y: tensor<4x5000xf64>) -> (ten
 // DRAWN-LABEL: func.func @drawn
 // DRAWN: workgroup_size = [256, 1, 1], algorithm = register_select, row_tile = 512>
 // WARP-LABEL: func.func @drawn
-// WARP: workgroup_size = [512, 1, 1], algorithm = warp_select, row_tile = 4096>
+// WARP: workgroup_size = [64, 1, 1], algorithm = warp_select, row_tile = 256>
 func.func @drawn(%x: tensor<2x3000xf32>) -> (tensor<2x8xf32>, tensor<2x8xi64>) {
   %v0 = tensor.empty() : tensor<2x8xf32>
   %i0 = tensor.empty() : tensor<2x8xi64>
