@@ -245,6 +245,20 @@ TEST_F(EmuPipelineTest, WarpSelectTopkOnTheCpu) {
   EXPECT_EQ(wrongTopkRanks(x, out), 0);
 }
 
+TEST_F(EmuPipelineTest, WarpSelectOfOneWarpOnTheCpu) {
+  // One warp a workgroup (the default for rows of 128 to 2048): no tree
+  // levels, the warp's list is the workgroup's; five chunks a row.
+  std::vector<float> x = randomFloats(2 * 5000, 5);
+  std::vector<std::vector<char>> out;
+  ASSERT_NO_FATAL_FAILURE(
+      run(topkProgram("#sift.lowering_config<workgroup_tile = [1], "
+                      "thread_tile = [1], workgroup_size = [32, 1, 1], "
+                      "algorithm = warp_select, row_tile = 1024>"),
+          sift::PipelineKind::Distribute, -1, {x}, out));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(wrongTopkRanks(x, out), 0);
+}
+
 TEST_F(EmuPipelineTest, RegisterSelectTopkOnTheCpu) {
   std::vector<float> x = randomFloats(2 * 5000, 4);
   std::vector<std::vector<char>> out;
