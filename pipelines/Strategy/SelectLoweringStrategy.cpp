@@ -191,7 +191,7 @@ struct SelectLoweringStrategyPass final
 
   /// radix_match's own stream (see chooseRowAlgorithm).
   ConfigRng matchRng{0};
-  /// warp_select's own stream (see chooseRowAlgorithm).
+  /// warp_select's own stream (see rowConfig).
   ConfigRng warpRng{0};
   /// The one-launch radix_select's own stream (see rowConfig).
   ConfigRng fusedRng{0};
@@ -344,8 +344,8 @@ struct SelectLoweringStrategyPass final
   }
 
   /// The default register select of `op`: a warp queue for k >= 2 (on the
-  /// H200 a CUDA model of it took [4096, 4096] k8 from 0.099 to 0.052 ms
-  /// and [16384, 128] k8 from 0.040 to 0.031), a thread's best for k = 1.
+  /// H200 it took [4096, 4096] k8 from 0.101 to 0.060 ms and [32, 128000]
+  /// k8 from 0.041 to 0.031, 2026-12-01), a thread's best for k = 1.
   static sift::Algorithm registerDefault(Operation *op) {
     return sift::warpSelectable(op) ? sift::Algorithm::WarpSelect
                                     : sift::Algorithm::RegisterSelect;
