@@ -234,41 +234,31 @@ int wrongTopkRanks(const std::vector<float> &x,
   return wrong;
 }
 
-TEST_F(EmuPipelineTest, WarpSelectTopkOnTheCpu) {
-  // The default for k = 8 of rows of 5000: warp_select, two chunks a row
-  // (a select and a merge launch), 128 threads (four warps).
-  std::vector<float> x = randomFloats(2 * 5000, 4);
-  std::vector<std::vector<char>> out;
-  ASSERT_NO_FATAL_FAILURE(
-      run(topkProgram(""), sift::PipelineKind::Distribute, -1, {x}, out));
-  ASSERT_EQ(out.size(), 2u);
-  EXPECT_EQ(wrongTopkRanks(x, out), 0);
+/// A lowering_config of a top-k of one row tile a workgroup.
+std::string selectConfig(int64_t threads, const std::string &algorithm,
+                         int64_t chunk) {
+  return "#sift.lowering_config<workgroup_tile = [1], thread_tile = [1], "
+         "workgroup_size = [" +
+         std::to_string(threads) + ", 1, 1], algorithm = " + algorithm +
+         ", row_tile = " + std::to_string(chunk) + ">";
 }
 
-TEST_F(EmuPipelineTest, WarpSelectOfOneWarpOnTheCpu) {
-  // One warp a workgroup (the default for rows of 128 to 2048): no tree
-  // levels, the warp's list is the workgroup's; five chunks a row.
-  std::vector<float> x = randomFloats(2 * 5000, 5);
-  std::vector<std::vector<char>> out;
-  ASSERT_NO_FATAL_FAILURE(
-      run(topkProgram("#sift.lowering_config<workgroup_tile = [1], "
-                      "thread_tile = [1], workgroup_size = [32, 1, 1], "
-                      "algorithm = warp_select, row_tile = 1024>"),
-          sift::PipelineKind::Distribute, -1, {x}, out));
-  ASSERT_EQ(out.size(), 2u);
-  EXPECT_EQ(wrongTopkRanks(x, out), 0);
-}
-
-TEST_F(EmuPipelineTest, RegisterSelectTopkOnTheCpu) {
-  std::vector<float> x = randomFloats(2 * 5000, 4);
-  std::vector<std::vector<char>> out;
-  ASSERT_NO_FATAL_FAILURE(
-      run(topkProgram("#sift.lowering_config<workgroup_tile = [1], "
-                      "thread_tile = [1], workgroup_size = [128, 1, 1], "
-                      "algorithm = register_select, row_tile = 4096>"),
-          sift::PipelineKind::Distribute, -1, {x}, out));
-  ASSERT_EQ(out.size(), 2u);
-  EXPECT_EQ(wrongTopkRanks(x, out), 0);
+TEST_F(EmuPipelineTest, TopkSelectsOnTheCpu) {
+  // topkProgram (k = 8 of rows of 5000) under: the default, warp_select of
+  // two chunks a row (a select and a merge launch) and 128 threads (four
+  // warps); warp_select of one warp a workgroup (the default for rows of 128
+  // to 2048: no tree levels) and five chunks a row; register_select.
+  for (const std::string &config :
+       {std::string(), selectConfig(32, "warp_select", 1024),
+        selectConfig(128, "register_select", 4096)}) {
+    SCOPED_TRACE(config.empty() ? "the default" : config);
+    std::vector<float> x = randomFloats(2 * 5000, 4);
+    std::vector<std::vector<char>> out;
+    ASSERT_NO_FATAL_FAILURE(
+        run(topkProgram(config), sift::PipelineKind::Distribute, -1, {x}, out));
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(wrongTopkRanks(x, out), 0);
+  }
 }
 
 TEST_F(EmuPipelineTest, WarpQueueHeadUnfilledIsCaughtOnTheCpu) {
