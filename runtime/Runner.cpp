@@ -2,7 +2,8 @@
 //
 // runPlan: the fixed sequence of device calls that executes a plan. Buffers
 // and loaded executables are owned by local vectors, so every early error
-// return frees them.
+// return frees them. PreparedPlan: the same steps, split so that the
+// dispatches can run again and again on the same buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 
 #include "runtime/DLPack.h"
 
+#include <algorithm>
 #include <memory>
 
 using namespace sift;
@@ -228,4 +230,72 @@ rt::runPlan(const std::vector<Device *> &devices, const Artifact &artifact,
         !s)
       return s;
   return outputs;
+}
+
+Result<std::unique_ptr<PreparedPlan>>
+rt::PreparedPlan::prepare(Device &device, const Artifact &artifact,
+                          const std::vector<HostTensor> &inputs) {
+  if (Status s = checkRunnable(artifact, inputs); !s)
+    return s.error();
+  std::unique_ptr<PreparedPlan> plan(new PreparedPlan(device, artifact));
+  std::vector<Device *> devices{&device};
+  std::vector<int> allocators;
+  if (Status s = allocateBuffers(devices, artifact.plan, PlanRunOptions(),
+                                 plan->buffers_, allocators);
+      !s)
+    return s.error();
+  std::vector<int> inputIndices = artifact.plan.inputs();
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (Status s = device.upload(*plan->buffers_[inputIndices[i]], inputs[i]);
+        !s)
+      return makeError("input " + std::to_string(i) + ": " + s.message());
+  if (Status s = loadExecutables(device, artifact, plan->executables_); !s)
+    return s.error();
+  return plan;
+}
+
+Status rt::PreparedPlan::run() {
+  return runDispatches(device_, artifact_, buffers_, executables_);
+}
+
+Result<std::vector<HostTensor>>
+rt::PreparedPlan::download(const std::vector<int> &indices, const char *what) {
+  std::vector<HostTensor> tensors;
+  for (size_t i = 0; i < indices.size(); ++i) {
+    HostTensor tensor;
+    if (Status s = device_.download(*buffers_[indices[i]], tensor); !s)
+      return makeError(std::string(what) + " " + std::to_string(i) + ": " +
+                       s.message());
+    tensors.push_back(std::move(tensor));
+  }
+  return tensors;
+}
+
+Result<std::vector<HostTensor>> rt::PreparedPlan::outputs() {
+  return download(artifact_.plan.outputs(), "output");
+}
+
+Status
+rt::PreparedPlan::checkInputsUnchanged(const std::vector<HostTensor> &inputs) {
+  Result<std::vector<HostTensor>> now =
+      download(artifact_.plan.inputs(), "input");
+  if (!now.ok())
+    return now.status();
+  for (size_t i = 0; i < now->size() && i < inputs.size(); ++i)
+    if ((*now)[i].data != inputs[i].data)
+      return makeError("input " + std::to_string(i) +
+                       " changed during the runs (a kernel wrote it)");
+  return Status::success();
+}
+
+Status rt::PreparedPlan::poisonOutputs() {
+  std::vector<int> outputIndices = artifact_.plan.outputs();
+  for (size_t o = 0; o < outputIndices.size(); ++o) {
+    const PlanBuffer &desc = artifact_.plan.buffers[outputIndices[o]];
+    HostTensor poison(desc.type, desc.shape);
+    std::fill(poison.data.begin(), poison.data.end(), uint8_t{0xFF});
+    if (Status s = device_.upload(*buffers_[outputIndices[o]], poison); !s)
+      return makeError("output " + std::to_string(o) + ": " + s.message());
+  }
+  return Status::success();
 }

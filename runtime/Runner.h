@@ -16,6 +16,7 @@
 #include "support/Fault.h"
 #include "support/Result.h"
 
+#include <memory>
 #include <vector>
 
 namespace sift::rt {
@@ -66,5 +67,43 @@ Result<std::vector<HostTensor>> runPlan(const std::vector<Device *> &devices,
 Result<std::vector<HostTensor>> runPlan(Device &device,
                                         const Artifact &artifact,
                                         const std::vector<HostTensor> &inputs);
+
+/// A plan made ready to run again and again on one device, on the same
+/// buffers: a benchmark's timed runs, which time the dispatches the way the
+/// vendors' baselines time their calls (buffers allocated, inputs uploaded
+/// and kernels loaded once, outside the runs). Runs do not upload or
+/// download; outputs() downloads what the last run wrote.
+class PreparedPlan {
+public:
+  /// Checks and allocates like runPlan, uploads `inputs` and loads the
+  /// executables. `artifact` must outlive the plan.
+  static Result<std::unique_ptr<PreparedPlan>>
+  prepare(Device &device, const Artifact &artifact,
+          const std::vector<HostTensor> &inputs);
+
+  /// The plan's dispatches in order, then a synchronize.
+  Status run();
+  /// Every output's bytes, in roleIndex order.
+  Result<std::vector<HostTensor>> outputs();
+  /// Whether every input still holds `inputs` (the ones prepare() took):
+  /// a run that writes an input gives the next run other data. The error
+  /// names the first input that changed.
+  Status checkInputsUnchanged(const std::vector<HostTensor> &inputs);
+  /// Sets every output byte to 0xFF, so that outputs() after a run shows
+  /// only what that run wrote.
+  Status poisonOutputs();
+
+private:
+  PreparedPlan(Device &device, const Artifact &artifact)
+      : device_(device), artifact_(artifact) {}
+  Device &device_;
+  const Artifact &artifact_;
+  std::vector<std::unique_ptr<Buffer>> buffers_;
+  std::vector<std::unique_ptr<LoadedExecutable>> executables_;
+  /// The buffers `indices` name, downloaded; errors name `what` and its
+  /// position.
+  Result<std::vector<HostTensor>> download(const std::vector<int> &indices,
+                                           const char *what);
+};
 
 } // namespace sift::rt

@@ -25,7 +25,9 @@
 # toolkit's CCCL and fails (exit 1, after writing the other rows) when a
 # top-k benchmark has no "cub-topk" row. SIFT_BENCH_PARTS (default
 # "sift,iree,vendors") picks the parts, so a long job can be split over
-# calls on one machine. Every part runs even when an earlier one fails;
+# calls on one machine. SIFT_BENCH_FRESH=1 times sift's runs with
+# --bench-fresh-buffers (each run allocating and uploading, the way before
+# 2026-12-01), to compare. Every part runs even when an earlier one fails;
 # then the last line names what failed and the exit code is 1 (a part not
 # asked for is no failure; a baseline asked for whose tools are not
 # installed is one).
@@ -75,7 +77,9 @@ rc=0
 [ "$rc" -eq 0 ] || part_failed "the benchmark inputs (sift-run --write-bench-inputs)" "$rc" "$out/inputs.log and above"
 if ((${#sift[@]})) && [ -z "${sift_off:-}" ]; then
   rc=0
-  timeout "$limit" "$build/tools/sift-run" "${sift[@]}" --device=cuda --bench="$runs" \
+  fresh=()
+  [ "${SIFT_BENCH_FRESH:-0}" = 1 ] && fresh=(--bench-fresh-buffers)
+  timeout "$limit" "$build/tools/sift-run" "${sift[@]}" --device=cuda --bench="$runs" ${fresh[@]+"${fresh[@]}"} \
     --warmup="$warmup" --bench-budget="${SIFT_BENCH_BUDGET:-10}" \
     --timeout="${SIFT_BENCH_TIMEOUT:-60}" --bench-out="$out/sift.json" 2>&1 | tee "$out/sift.log" || rc=$?
   [ "$rc" -eq 0 ] || part_failed "sift's runs (sift-run --bench)" "$rc" "$out/sift.log" timed

@@ -4,9 +4,12 @@
 // benchmark program (gen::benchPrograms); its inputs come from the
 // program's seed and the reference computes what it must return. sift's
 // artifacts run in this process: --warmup untimed runs, then --bench timed
-// ones, each timed by the device's events from its first launch to its
-// synchronize; the first run's outputs and the last run's are checked
-// (a kernel that races or keeps state between runs shows in the last). An
+// ones on the same buffers (inputs uploaded and kernels loaded once, as the
+// vendors' baselines run), each timed by the device's events from its first
+// launch to its synchronize; the first run's outputs and the last run's are
+// checked, every run's outputs set to 0xFF before it (a kernel that races,
+// keeps state between runs or leaves an output unwritten shows in the
+// last). An
 // IREE case runs once through iree-run-module (checked under IREE's
 // policy), then through iree-benchmark-module --benchmark_repetitions. The
 // result is Google Benchmark JSON: one entry per repetition and the median
@@ -16,13 +19,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/sift-run/Bench.h"
+#include "tools/sift-run/BenchRuns.h"
 
 #include "generators/BenchPrograms.h"
 #include "generators/InputGenerator.h"
-#include "oracles/Compare.h"
 #include "oracles/Reference.h"
 #include "runtime/ExportedCase.h"
-#include "runtime/Runner.h"
 #include "runtime/gpu/GpuDriver.h"
 #include "runtime/iree/IreeRun.h"
 #include "support/FileIO.h"
@@ -55,62 +57,6 @@ double elapsed(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                        since)
       .count();
-}
-
-/// Runs `artifact` while the budget lasts (warm-ups, then timed runs; the
-/// first run is timed too when it alone is over the budget) and records
-/// the times in `r`, checking the first and the last run against
-/// `expected`.
-void timeRuns(rt::Device &device, const Options &options,
-              rt::Artifact &artifact, const rt::ExportedCase &info,
-              const std::vector<HostTensor> &expected, BenchResult &r) {
-  // The first run is timed too, so a kernel too slow to repeat within the
-  // budget still has a time; warm-ups and repetitions follow while the
-  // budget lasts.
-  auto begin = std::chrono::steady_clock::now();
-  std::vector<HostTensor> last;
-  int runs = 0;
-  for (int i = 0; i < options.warmup + options.benchRuns; ++i) {
-    bool over = elapsed(begin) > options.benchBudgetSeconds;
-    if (over && !r.ms.empty())
-      break;
-    rt::GpuTimes before = rt::gpuTimes(device);
-    auto start = std::chrono::steady_clock::now();
-    auto outputs = rt::runPlan({&device}, artifact, artifact.inputs, {});
-    double wallMs = std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - start)
-                        .count();
-    rt::GpuTimes after = rt::gpuTimes(device);
-    if (!outputs.ok()) {
-      r.verdict = "runtime-error";
-      r.detail = outputs.message();
-      return;
-    }
-    bool first = i == 0;
-    if (first)
-      if (auto m = oracle::compareCarried(info.tolerances, expected,
-                                          *outputs)
-                       .mismatch) {
-        r.verdict = "mismatch";
-        r.detail = m->message;
-      }
-    // A GPU's events time its kernels; the cpu device has none: its wall
-    // time (uploads and downloads included).
-    double kernelMs = (after.kernels - before.kernels).count() / 1e6;
-    double ms = device.kind() == rt::DeviceKind::Cpu ? wallMs : kernelMs;
-    bool slow = elapsed(begin) > options.benchBudgetSeconds;
-    if (i >= options.warmup || (first && slow))
-      r.ms.push_back(ms);
-    last = std::move(*outputs);
-    ++runs;
-  }
-  if (r.verdict.empty() && runs > 1)
-    if (auto m =
-            oracle::compareCarried(info.tolerances, expected, last).mismatch) {
-      r.verdict = "mismatch";
-      r.detail = "the last of " + std::to_string(runs) +
-                 " runs (the first matched): " + m->message;
-    }
 }
 
 /// Runs one sift artifact with a benchmark's inputs.

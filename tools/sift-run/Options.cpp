@@ -119,6 +119,10 @@ void addBenchFlags(CLI::App &app, Options &o) {
   app.add_option("--bench-budget", o.benchBudgetSeconds,
                  "Seconds of repetitions per benchmark (one run at least)")
       ->capture_default_str();
+  app.add_flag("--bench-fresh-buffers", o.benchFreshBuffers,
+               "Each timed run allocates its buffers, uploads the inputs and "
+               "downloads the outputs (by default the runs dispatch again on "
+               "buffers made ready once, as the vendors' baselines run)");
   app.add_option("--bench-out", o.benchOut, "--bench's JSON")
       ->capture_default_str();
   app.add_option("--write-bench-inputs", o.writeBenchInputs,

@@ -37,6 +37,10 @@ struct Options {
   /// Seconds one benchmark may spend on its repetitions (at least one run is
   /// timed, however long it takes, within --timeout).
   double benchBudgetSeconds = 30;
+  /// --bench-fresh-buffers: each benchmark run allocates, uploads,
+  /// dispatches, downloads and frees (the way before 2026-12-01), instead
+  /// of dispatching again on buffers made ready once.
+  bool benchFreshBuffers = false;
   std::string benchOut = "sift-bench.json";
   /// --write-bench-inputs=DIR: write every benchmark program's inputs as
   /// DIR/<name>/input<i>.npy (the vendor baselines read them) and exit.

@@ -65,6 +65,74 @@ TEST_P(GpuDeviceTest, RunsAPlanThroughTheDriver) {
   EXPECT_EQ(gpuTimes(*gpu).kernels, std::chrono::microseconds(1500));
 }
 
+// A benchmark's runs: buffers, inputs and the module made ready once, then
+// the same launch on the same pointers; poisoned outputs show whether the
+// next run wrote them.
+TEST_P(GpuDeviceTest, PreparedPlanRunsAgainOnTheSameBuffers) {
+  std::unique_ptr<Device> gpu = device();
+  HostTensor input = fourFloats();
+  Artifact artifact = copyArtifact(GetParam(), "copy");
+  Result<std::unique_ptr<PreparedPlan>> plan =
+      PreparedPlan::prepare(*gpu, artifact, {input});
+  ASSERT_TRUE(plan.ok()) << plan.message();
+  EXPECT_TRUE(launches.empty());
+  for (int run = 0; run < 3; ++run)
+    ASSERT_TRUE((*plan)->run().ok());
+  ASSERT_EQ(launches.size(), 3u);
+  EXPECT_EQ(launches[1].pointers, launches[0].pointers);
+  EXPECT_EQ(launches[2].pointers, launches[0].pointers);
+  EXPECT_EQ(driver->images.size(), 1u);
+  // Each run is timed (the fake's events say 1.5 ms).
+  EXPECT_EQ(gpuTimes(*gpu).kernels, std::chrono::microseconds(4500));
+
+  ASSERT_TRUE((*plan)->poisonOutputs().ok());
+  Result<std::vector<HostTensor>> outputs = (*plan)->outputs();
+  ASSERT_TRUE(outputs.ok()) << outputs.message();
+  ASSERT_EQ(outputs->size(), 1u);
+  EXPECT_EQ((*outputs)[0].data, std::vector<uint8_t>(input.data.size(), 0xFF));
+  ASSERT_TRUE((*plan)->run().ok());
+  outputs = (*plan)->outputs();
+  ASSERT_TRUE(outputs.ok()) << outputs.message();
+  EXPECT_EQ((*outputs)[0].data, input.data);
+  EXPECT_TRUE((*plan)->checkInputsUnchanged({input}).ok());
+}
+
+// A kernel that writes its input (here the copy runs backwards, the
+// poisoned output into the input) would time other data the next run.
+TEST_P(GpuDeviceTest, PreparedPlanSeesAWrittenInput) {
+  std::unique_ptr<Device> gpu = device();
+  HostTensor input = fourFloats();
+  Artifact artifact = copyArtifact(GetParam(), "copy");
+  artifact.plan.dispatches[0].bindings = {1, 0};
+  Result<std::unique_ptr<PreparedPlan>> plan =
+      PreparedPlan::prepare(*gpu, artifact, {input});
+  ASSERT_TRUE(plan.ok()) << plan.message();
+  EXPECT_TRUE((*plan)->checkInputsUnchanged({input}).ok());
+  ASSERT_TRUE((*plan)->poisonOutputs().ok());
+  ASSERT_TRUE((*plan)->run().ok());
+  Status changed = (*plan)->checkInputsUnchanged({input});
+  ASSERT_FALSE(changed.ok());
+  EXPECT_EQ(changed.message(),
+            "input 0 changed during the runs (a kernel wrote it)");
+}
+
+TEST_P(GpuDeviceTest, PreparedPlanChecksLikeRunPlan) {
+  std::unique_ptr<Device> gpu = device();
+  Artifact artifact = copyArtifact(GetParam(), "copy");
+  HostTensor wrong(ElementType::I64, {4});
+  Result<std::unique_ptr<PreparedPlan>> plan =
+      PreparedPlan::prepare(*gpu, artifact, {wrong});
+  ASSERT_FALSE(plan.ok());
+  EXPECT_NE(plan.message().find("input 0: expected"), std::string::npos)
+      << plan.message();
+  driver->failAllocation = true;
+  plan = PreparedPlan::prepare(*gpu, artifact, {fourFloats()});
+  ASSERT_FALSE(plan.ok());
+  EXPECT_NE(plan.message().find("out of memory"), std::string::npos)
+      << plan.message();
+  EXPECT_TRUE(launches.empty());
+}
+
 TEST_P(GpuDeviceTest, RefusesTheOtherVendorsCode) {
   std::unique_ptr<Device> gpu = device();
   ExecutableFormat other = GetParam() == ExecutableFormat::Ptx
