@@ -9,8 +9,11 @@
 # scripts/gpu-run.sh, which builds the runtime-only sift-run; --jobs=N: up
 # to N folders at once, one sift-run each, a single folder split in N
 # shards; --no-ahead: no ptxas ahead, the driver JIT-compiles;
-# --ahead-first: ptxas before the runs rather than beside them), then a sample of N artifacts (default 40, every k-th) again under compute-sanitizer
-# memcheck. Writes $OUT/<NAME>.csv, $OUT/<NAME>-memcheck.csv and
+# --ahead-first: ptxas before the runs rather than beside them), then a
+# sample of N artifacts of each tarball's folder (default 40, every k-th;
+# N in all, whatever --jobs) again under compute-sanitizer memcheck, split
+# over --jobs sift-runs at once. Writes $OUT/<NAME>.csv (with --jobs=N and
+# one folder: $OUT/<NAME>-<shard>.csv), $OUT/<NAME>-memcheck-<i>.csv and
 # $OUT/summary.txt: the runs' throughput (artifacts/s, build excluded),
 # verdicts per folder and pipeline, kernel time per case
 # (median, p90, p99, max) and the ten slowest kernels with their artifacts.
@@ -41,6 +44,7 @@ for tarball in "${tarballs[@]}"; do
   tar xJf "$tarball" -C "$work"
 done
 for dir in "$work"/*/; do dirs+=("${dir%/}"); done
+given=("${dirs[@]}")
 # One folder and --jobs=N: N shards of it (links, every N-th artifact), so
 # that N sift-runs share the work.
 if [ "${#dirs[@]}" -eq 1 ] && [ "$jobs" -gt 1 ]; then
@@ -58,17 +62,28 @@ fi
 status=0
 OUT="$out" scripts/gpu-run.sh --device=cuda --jobs="$jobs" ${ahead[@]+"${ahead[@]}"} "${dirs[@]}" || status=$?
 sift_run=/tmp/sift-runtime-build/tools/sift-run
+# The memcheck sample: N artifacts of each folder given (every k-th), however
+# many shards split it, run by --jobs sift-runs at once (a shard each);
+# <NAME>-memcheck-<i>.csv.
 if [ "$memcheck" -gt 0 ]; then
-  for dir in "${dirs[@]}"; do
+  for dir in "${given[@]}"; do
     name=$(basename "$dir")
-    sample="$work/memcheck-$name"
-    mkdir -p "$sample"
-    total=$(ls "$dir"/*.siftart | wc -l)
+    total=$(find "$dir" -maxdepth 1 -name '*.siftart' | wc -l)
     step=$(( total / memcheck > 0 ? total / memcheck : 1 ))
-    ls "$dir"/*.siftart | awk -v s="$step" 'NR % s == 0' | head -n "$memcheck" |
-      while read -r f; do ln -s "$f" "$sample/"; done
-    "$sift_run" "$sample" --device=cuda --sanitize=memcheck --timeout=300 \
-      --out="$out/$name-memcheck.csv" 2> "$out/$name-memcheck.log" || status=$?
+    mapfile -t sample < <(find "$dir" -maxdepth 1 -name '*.siftart' | sort |
+      awk -v s="$step" 'NR % s == 0' | head -n "$memcheck")
+    pids=()
+    for ((i = 0; i < jobs && i < ${#sample[@]}; i++)); do
+      part="$work/memcheck-$name-$i"
+      mkdir -p "$part"
+      for ((j = i; j < ${#sample[@]}; j += jobs)); do
+        ln -s "$(readlink -f "${sample[j]}")" "$part/"
+      done
+      "$sift_run" "$part" --device=cuda --sanitize=memcheck --timeout=300 \
+        --out="$out/$name-memcheck-$i.csv" 2> "$out/$name-memcheck-$i.log" &
+      pids+=($!)
+    done
+    for pid in ${pids[@]+"${pids[@]}"}; do wait "$pid" || status=$?; done
   done
 fi
 cat "$out/throughput.txt" > "$out/summary.txt" 2>/dev/null || true
