@@ -7,24 +7,26 @@
 
 #select = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [8, 1, 1], algorithm = register_select, row_tile = 128>
 // 300 elements: 3 chunks of 128 a row, 3 rows; candidates [3, 3 * 4].
+// f16 keys in a row under 65,535 elements: i32 composites (the order bits
+// above the position inverted in 16 bits).
 // CHECK-LABEL: func.func @topk_chunks
-// CHECK: %[[CAND:.+]] = memref.alloc() : memref<3x12xi64>
+// CHECK: %[[CAND:.+]] = memref.alloc() : memref<3x12xi32>
 // CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %c9, {{.+}} threads({{.+}}) in (%{{.+}} = %c8{{(_[0-9]+)?}},
-// CHECK:   %[[LISTS:.+]] = memref.alloc() : memref<64xi64, #gpu.address_space<workgroup>>
+// CHECK:   %[[LISTS:.+]] = memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>
 // The walk: four loads ahead, a threads' stride apart, then the inserts;
 // the steps whose four items are all inside the chunk unchecked, then the
 // one step left with each item clamped and an empty composite past the end.
-// CHECK:   scf.for {{.+}} iter_args({{.+}}) -> (i64, i64, i64, i64)
+// CHECK:   scf.for {{.+}} iter_args({{.+}}) -> (i32, i32, i32, i32)
 // CHECK-NOT: arith.minui
 // CHECK-COUNT-4: memref.load %{{.+}} : memref<3x300xf16>
 // CHECK:     arith.bitcast %{{.+}} : f16 to i16
-// CHECK:     arith.shli %{{.+}}, %c32_i64
+// CHECK:     arith.shli %{{.+}}, %c16_i32
 // CHECK:     arith.cmpi ugt
 // CHECK:     scf.if
 // CHECK:       arith.maxui
 // CHECK:       arith.minui
 // CHECK:   arith.divui
-// CHECK:   scf.for {{.+}} iter_args({{.+}}) -> (i64, i64, i64, i64)
+// CHECK:   scf.for {{.+}} iter_args({{.+}}) -> (i32, i32, i32, i32)
 // CHECK:     arith.minui
 // CHECK:     memref.load %{{.+}} : memref<3x300xf16>
 // CHECK:     arith.select
@@ -56,7 +58,7 @@
 // FAULT: gpu.launch
 // FAULT: scf.for %{{.+}} = %{{.+}} to %c2{{(_[0-9]+)?}} step
 // FAULT-NEXT: gpu.barrier
-// FAULT: memref.store %{{.+}}, %{{.+}} : memref<3x12xi64>
+// FAULT: memref.store %{{.+}}, %{{.+}} : memref<3x12xi32>
 func.func @topk_chunks(%x: memref<3x300xf16>, %v: memref<3x4xf16>, %i: memref<3x4xi64>) {
   sift.topk dimension(1) k(4) smallest {sift.lowering_config = #select} ins(%x : memref<3x300xf16>) outs(%v, %i : memref<3x4xf16>, memref<3x4xi64>)
   return
@@ -70,12 +72,41 @@ func.func @topk_chunks(%x: memref<3x300xf16>, %v: memref<3x4xf16>, %i: memref<3x
 // CHECK-LABEL: func.func @topk_one_chunk
 // CHECK-NOT: memref.alloc() : memref<
 // CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %c6,
+// 32-bit keys: i64 composites.
+// CHECK:   memref.alloc() : memref<128xi64, #gpu.address_space<workgroup>>
 // CHECK:   memref.load %{{.+}} : memref<6x400xi32>
 // CHECK:   memref.store %{{.+}}, %{{.+}} : memref<6x2xi32>
 // CHECK:   memref.store %{{.+}}, %{{.+}} : memref<6x2xi64>
 // CHECK-NOT: gpu.launch
 func.func @topk_one_chunk(%x: memref<6x400xi32>, %v: memref<6x2xi32>, %i: memref<6x2xi64>) {
   sift.topk dimension(1) k(2) largest {sift.lowering_config = #select} ins(%x : memref<6x400xi32>) outs(%v, %i : memref<6x2xi32>, memref<6x2xi64>)
+  return
+}
+
+// -----
+
+#select = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = register_select, row_tile = 32768>
+// A bf16 row of 65,535 elements or more keeps i64 composites (i32 ones,
+// 16 bits of inverted position, are for rows under 65,535 elements).
+// CHECK-LABEL: func.func @long_narrow_row
+// CHECK: memref.alloc() : memref<1x4xi64>
+// CHECK:   memref.alloc() : memref<128xi64, #gpu.address_space<workgroup>>
+// CHECK:   arith.shli %{{.+}}, %c32_i64
+func.func @long_narrow_row(%x: memref<1x65535xbf16>, %v: memref<1x2xbf16>, %i: memref<1x2xi64>) {
+  sift.topk dimension(1) k(2) largest {sift.lowering_config = #select} ins(%x : memref<1x65535xbf16>) outs(%v, %i : memref<1x2xbf16>, memref<1x2xi64>)
+  return
+}
+
+// -----
+
+#select = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = register_select, row_tile = 32768>
+// One element fewer: i32 composites.
+// CHECK-LABEL: func.func @narrow_row
+// CHECK: memref.alloc() : memref<1x4xi32>
+// CHECK:   memref.alloc() : memref<128xi32, #gpu.address_space<workgroup>>
+// CHECK:   arith.shli %{{.+}}, %c16_i32
+func.func @narrow_row(%x: memref<1x65534xbf16>, %v: memref<1x2xbf16>, %i: memref<1x2xi64>) {
+  sift.topk dimension(1) k(2) largest {sift.lowering_config = #select} ins(%x : memref<1x65534xbf16>) outs(%v, %i : memref<1x2xbf16>, memref<1x2xi64>)
   return
 }
 

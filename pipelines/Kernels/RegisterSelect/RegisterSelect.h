@@ -17,9 +17,10 @@
 //              chunks.
 // Plan buffers: the chunks' candidates, when a row has several chunks.
 // Limits:      k <= kRegisterSelectMaxK (32), keys of at most 32 bits
-//              (registerSelectable); 2 x threads x k i64 of workgroup
-//              memory (registerSelectWorkgroupBytes); warp_select whole
-//              warps of 32, k >= 2, 2 x warps x k i64.
+//              (registerSelectable); 2 x threads x k composites of
+//              workgroup memory, counted as i64 (registerSelectWorkgroupBytes;
+//              keys of at most 16 bits in short rows take i32 composites);
+//              warp_select whole warps of 32, k >= 2, 2 x warps x k.
 // Follows:     the per-thread queues of Johnson, Douze and Jegou's
 //              WarpSelect (Faiss, "Billion-scale similarity search with
 //              GPUs", 2017), merged by a bitonic tree instead of warp

@@ -3,7 +3,8 @@
 // Insertion is a loop while any lane of the wave has a composite better
 // than the k-th (sift.wave_any: both warps of a wave64 iterate together):
 // the lowest such lane of each warp (ballot, count of trailing zeros)
-// hands its composite v to all (two 32-bit shuffles by lane), each lane
+// hands its composite v to all (a shuffle by lane, two for a 64-bit
+// composite), each lane
 // l < k keeps max(slot, min(v, slot of lane l - 1)) from a shuffle up
 // (lane 0's neighbour above is the top, all ones; fault
 // warp-queue-head-unfilled takes the shuffle up's own slot, so an item
@@ -28,30 +29,36 @@ using namespace mlir;
 
 namespace sift {
 
-Value WarpQueue::shuffle64(OpBuilder &b, Value v,
-                           function_ref<Value(OpBuilder &, Value)> shuffle) {
-  Type word = b.getI32Type(), wide = b.getI64Type();
+Value WarpQueue::constant(OpBuilder &b, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, type, v);
+}
+
+Value WarpQueue::shuffleComposite(
+    OpBuilder &b, Value v, function_ref<Value(OpBuilder &, Value)> shuffle) {
+  Type word = b.getI32Type();
+  if (type == word)
+    return shuffle(b, v);
   Value low = shuffle(b, arith::TruncIOp::create(b, loc, word, v));
   Value high = shuffle(
       b, arith::TruncIOp::create(
-             b, loc, word, arith::ShRUIOp::create(b, loc, v, i64(b, 32))));
+             b, loc, word, arith::ShRUIOp::create(b, loc, v, constant(b, 32))));
   return arith::OrIOp::create(
-      b, loc, arith::ExtUIOp::create(b, loc, wide, low),
-      arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, wide, high),
-                            i64(b, 32)));
+      b, loc, arith::ExtUIOp::create(b, loc, type, low),
+      arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, type, high),
+                            constant(b, 32)));
 }
 
 Value WarpQueue::fromLane(OpBuilder &b, Value v, Value lane) {
-  return shuffle64(b, v, [&](OpBuilder &b, Value half) -> Value {
+  return shuffleComposite(b, v, [&](OpBuilder &b, Value half) -> Value {
     return WarpShuffleIdxOp::create(b, loc, b.getI32Type(), half, lane);
   });
 }
 
 std::pair<Value, Value> WarpQueue::insert(OpBuilder &b, Value lane, Value c,
                                           Value slot, Value kth) {
-  Type word = b.getI32Type(), wide = b.getI64Type();
+  Type word = b.getI32Type();
   auto loop = scf::WhileOp::create(
-      b, loc, TypeRange{wide, wide, wide}, ValueRange{c, slot, kth},
+      b, loc, TypeRange{type, type, type}, ValueRange{c, slot, kth},
       [&](OpBuilder &b, Location loc, ValueRange args) {
         Value pending = cmp(b, arith::CmpIPredicate::ugt, args[0], args[2]);
         scf::ConditionOp::create(
@@ -68,18 +75,18 @@ std::pair<Value, Value> WarpQueue::insert(OpBuilder &b, Value lane, Value c,
             b, loc, word, votes, /*is_zero_poison=*/false);
         Value from = arith::SelectOp::create(b, loc, any, lowest, zero32);
         Value v = fromLane(b, c, from);
-        Value above = shuffle64(b, slot, [&](OpBuilder &b, Value half) {
+        Value above = shuffleComposite(b, slot, [&](OpBuilder &b, Value half) {
           return WarpShuffleUpOp::create(b, loc, word, half,
                                          b.getI32IntegerAttr(1))
               .getResult();
         });
         Value head = cmp(b, arith::CmpIPredicate::eq, lane, index(b, 0));
         if (!headUnfilled)
-          above = arith::SelectOp::create(b, loc, head, i64(b, -1), above);
+          above = arith::SelectOp::create(b, loc, head, constant(b, -1), above);
         Value next = arith::MaxUIOp::create(
             b, loc, slot, arith::MinUIOp::create(b, loc, v, above));
         Value inList = cmp(b, arith::CmpIPredicate::ult, lane, index(b, k));
-        next = arith::SelectOp::create(b, loc, inList, next, i64(b, 0));
+        next = arith::SelectOp::create(b, loc, inList, next, constant(b, 0));
         next = arith::SelectOp::create(b, loc, any, next, slot);
         Value nextKth = fromLane(
             b, next, arith::ConstantIntOp::create(b, loc, word, k - 1));
@@ -88,7 +95,8 @@ std::pair<Value, Value> WarpQueue::insert(OpBuilder &b, Value lane, Value c,
             arith::CmpIOp::create(
                 b, loc, arith::CmpIPredicate::eq,
                 arith::IndexCastUIOp::create(b, loc, word, lane), from));
-        Value spent = arith::SelectOp::create(b, loc, handed, i64(b, 0), c);
+        Value spent =
+            arith::SelectOp::create(b, loc, handed, constant(b, 0), c);
         scf::YieldOp::create(b, loc, ValueRange{spent, next, nextKth});
       });
   return {loop.getResult(1), loop.getResult(2)};
@@ -112,8 +120,9 @@ Value WarpQueue::walk(
           scf::YieldOp::create(b, loc, ValueRange{slot, kth});
         });
   };
-  auto full = loopOf(index(b, 0), whole, ValueRange{i64(b, 0), i64(b, 0)},
-                     /*checked=*/false);
+  auto full =
+      loopOf(index(b, 0), whole, ValueRange{constant(b, 0), constant(b, 0)},
+             /*checked=*/false);
   auto tail = loopOf(whole, steps, full.getResults(), /*checked=*/true);
   return tail.getResult(0);
 }

@@ -15,12 +15,12 @@ namespace sift {
 
 class WarpQueue : RowKernelBuilder {
 public:
-  /// A queue of `k` (2 to 32) composites; `headUnfilled` plants fault
-  /// warp-queue-head-unfilled.
-  WarpQueue(mlir::Location loc, int64_t k, bool headUnfilled)
-      : RowKernelBuilder(loc), k(k), headUnfilled(headUnfilled) {}
+  /// A queue of `k` (2 to 32) composites of integer type `type` (i32 or
+  /// i64); `headUnfilled` plants fault warp-queue-head-unfilled.
+  WarpQueue(mlir::Location loc, int64_t k, mlir::Type type, bool headUnfilled)
+      : RowKernelBuilder(loc), k(k), type(type), headUnfilled(headUnfilled) {}
 
-  /// The queue (`slot`: the lane's, `kth`: the warp's k-th, i64) after
+  /// The queue (`slot`: the lane's, `kth`: the warp's k-th) after
   /// every lane's composite `c` that beats the k-th went in, one at a
   /// time. `lane`: the thread's place in its warp (index). Returns (slot,
   /// kth).
@@ -41,15 +41,20 @@ public:
            step);
 
 private:
-  /// An i64 as two i32 halves through `shuffle`, joined again.
-  mlir::Value shuffle64(
+  /// A composite through `shuffle` (of an i32): itself, or an i64 as two
+  /// halves joined again.
+  mlir::Value shuffleComposite(
       mlir::OpBuilder &b, mlir::Value v,
       llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Value)> shuffle);
 
-  /// Lane `lane`'s (i32) `v` (i64) of the warp.
+  /// Lane `lane`'s (i32) composite `v` of the warp.
   mlir::Value fromLane(mlir::OpBuilder &b, mlir::Value v, mlir::Value lane);
 
+  /// A constant composite.
+  mlir::Value constant(mlir::OpBuilder &b, int64_t v);
+
   int64_t k;
+  mlir::Type type;
   bool headUnfilled;
 };
 

@@ -261,6 +261,78 @@ TEST_F(EmuPipelineTest, TopkSelectsOnTheCpu) {
   }
 }
 
+/// bf16 bits of `x`, rounded to nearest even.
+uint16_t toBf16(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  u += 0x7fff + ((u >> 16) & 1);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+float fromBf16(uint16_t h) {
+  uint32_t u = static_cast<uint32_t>(h) << 16;
+  float x;
+  std::memcpy(&x, &u, 4);
+  return x;
+}
+
+TEST_F(EmuPipelineTest, Bf16TopkSelectsWithNarrowCompositesOnTheCpu) {
+  // k = 8 of two bf16 rows of 5000 (i32 composites: 16 bits of order bits
+  // over 16 of inverted position), with ties from rounding and zeros of
+  // both signs (-0 = +0, the lower index first), under the default
+  // (warp_select), warp_select of two warps over five chunks (a select and
+  // a merge launch) and register_select.
+  constexpr int64_t kRows = 2, kN = 5000, kK = 8;
+  std::vector<float> wide = randomFloats(kRows * kN, 11);
+  std::vector<uint16_t> keys(kRows * kN);
+  for (size_t e = 0; e < keys.size(); ++e)
+    keys[e] = toBf16(wide[e] * 9.0f);
+  // Row 1: zeros of both signs at the even positions, negative keys at the
+  // odd ones: its top 8 are the zeros at 0, 2, ..., 14.
+  for (int64_t e = 0; e < kN; ++e)
+    keys[kN + e] = e % 2 ? toBf16(-1.0f - std::abs(wide[kN + e]))
+                         : (e % 4 ? 0x8000 : 0x0000);
+  std::vector<float> packed(keys.size() / 2);
+  std::memcpy(packed.data(), keys.data(), keys.size() * 2);
+  std::string in = "tensor<2x5000xbf16>", v = "tensor<2x8xbf16>",
+              i = "tensor<2x8xi64>";
+  for (const std::string &config :
+       {std::string(), selectConfig(64, "warp_select", 1024),
+        selectConfig(128, "register_select", 4096)}) {
+    SCOPED_TRACE(config.empty() ? "the default" : config);
+    std::string attr =
+        config.empty() ? "" : " {sift.lowering_config = " + config + "}";
+    std::string program = "func.func @main(%x: " + in + ") -> (" + v + ", " +
+                          i + ") {\n  %v0 = tensor.empty() : " + v +
+                          "\n  %i0 = tensor.empty() : " + i +
+                          "\n  %v, %i = sift.topk dimension(1) k(8) largest" +
+                          attr + " ins(%x : " + in + ") outs(%v0, %i0 : " + v +
+                          ", " + i + ") -> " + v + ", " + i +
+                          "\n  return %v, %i : " + v + ", " + i + "\n}\n";
+    std::vector<std::vector<char>> out;
+    ASSERT_NO_FATAL_FAILURE(
+        run(program, sift::PipelineKind::Distribute, -1, {packed}, out));
+    ASSERT_EQ(out.size(), 2u);
+    int wrong = 0;
+    for (int64_t r = 0; r < kRows; ++r) {
+      std::vector<int64_t> order(kN);
+      for (int64_t e = 0; e < kN; ++e)
+        order[e] = e;
+      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        return fromBf16(keys[r * kN + a]) > fromBf16(keys[r * kN + b]);
+      });
+      for (int64_t j = 0; j < kK; ++j) {
+        uint16_t value;
+        int64_t index;
+        std::memcpy(&value, out[0].data() + (r * kK + j) * 2, 2);
+        std::memcpy(&index, out[1].data() + (r * kK + j) * 8, 8);
+        wrong += index != order[j] || value != keys[r * kN + order[j]];
+      }
+    }
+    EXPECT_EQ(wrong, 0);
+  }
+}
+
 TEST_F(EmuPipelineTest, WarpQueueHeadUnfilledIsCaughtOnTheCpu) {
   // Fault warp-queue-head-unfilled: lane 0 takes its own slot as the one
   // above, so an item better than a warp's best is lost: wrong ranks, or
