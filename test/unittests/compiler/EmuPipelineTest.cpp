@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 
@@ -194,11 +195,12 @@ TEST_F(EmuPipelineTest, OnesweepSortsOnTheCpu) {
   expectFloats(out[0], sortedRows(in, 40000));
 }
 
-/// A top-k of 8 of [2, 5000] f32 (`config`: a lowering_config for the op,
-/// or none for the default).
-std::string topkProgram(const std::string &config) {
-  std::string in = "tensor<2x5000xf32>", v = "tensor<2x8xf32>",
-              i = "tensor<2x8xi64>";
+/// A top-k of 8 of [2, 5000] keys of `element` (`config`: a lowering_config
+/// for the op, or none for the default).
+std::string topkProgram(const std::string &config,
+                        const std::string &element = "f32") {
+  std::string in = "tensor<2x5000x" + element + ">",
+              v = "tensor<2x8x" + element + ">", i = "tensor<2x8xi64>";
   std::string attr =
       config.empty() ? "" : " {sift.lowering_config = " + config + "}";
   return "func.func @main(%x: " + in + ") -> (" + v + ", " + i +
@@ -211,9 +213,11 @@ std::string topkProgram(const std::string &config) {
 }
 
 /// The ranks of topkProgram's outputs that differ from its reference
-/// (largest first, ties to the lower index).
-int wrongTopkRanks(const std::vector<float> &x,
-                   const std::vector<std::vector<char>> &out) {
+/// (largest first, ties to the lower index): `key(e)` is element e's key
+/// as a float, `bytes` its `width` bytes each, which the output value must
+/// repeat.
+int wrongTopkRanks(const std::function<float(int64_t)> &key, const char *bytes,
+                   size_t width, const std::vector<std::vector<char>> &out) {
   constexpr int64_t kRows = 2, kN = 5000, kK = 8;
   int wrong = 0;
   for (int64_t r = 0; r < kRows; ++r) {
@@ -221,17 +225,23 @@ int wrongTopkRanks(const std::vector<float> &x,
     for (int64_t e = 0; e < kN; ++e)
       order[e] = e;
     std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-      return x[r * kN + a] > x[r * kN + b];
+      return key(r * kN + a) > key(r * kN + b);
     });
     for (int64_t j = 0; j < kK; ++j) {
-      float value;
       int64_t index;
-      std::memcpy(&value, out[0].data() + (r * kK + j) * 4, 4);
       std::memcpy(&index, out[1].data() + (r * kK + j) * 8, 8);
-      wrong += index != order[j] || value != x[r * kN + order[j]];
+      bool value = std::memcmp(out[0].data() + (r * kK + j) * width,
+                               bytes + (r * kN + order[j]) * width, width) == 0;
+      wrong += index != order[j] || !value;
     }
   }
   return wrong;
+}
+
+int wrongTopkRanks(const std::vector<float> &x,
+                   const std::vector<std::vector<char>> &out) {
+  return wrongTopkRanks([&](int64_t e) { return x[e]; },
+                        reinterpret_cast<const char *>(x.data()), 4, out);
 }
 
 /// A lowering_config of a top-k of one row tile a workgroup.
@@ -282,9 +292,9 @@ TEST_F(EmuPipelineTest, Bf16TopkSelectsWithNarrowCompositesOnTheCpu) {
   // both signs (-0 = +0, the lower index first), under the default
   // (warp_select), warp_select of two warps over five chunks (a select and
   // a merge launch) and register_select.
-  constexpr int64_t kRows = 2, kN = 5000, kK = 8;
-  std::vector<float> wide = randomFloats(kRows * kN, 11);
-  std::vector<uint16_t> keys(kRows * kN);
+  constexpr int64_t kN = 5000;
+  std::vector<float> wide = randomFloats(2 * kN, 11);
+  std::vector<uint16_t> keys(2 * kN);
   for (size_t e = 0; e < keys.size(); ++e)
     keys[e] = toBf16(wide[e] * 9.0f);
   // Row 1: zeros of both signs at the even positions, negative keys at the
@@ -294,42 +304,19 @@ TEST_F(EmuPipelineTest, Bf16TopkSelectsWithNarrowCompositesOnTheCpu) {
                          : (e % 4 ? 0x8000 : 0x0000);
   std::vector<float> packed(keys.size() / 2);
   std::memcpy(packed.data(), keys.data(), keys.size() * 2);
-  std::string in = "tensor<2x5000xbf16>", v = "tensor<2x8xbf16>",
-              i = "tensor<2x8xi64>";
   for (const std::string &config :
        {std::string(), selectConfig(64, "warp_select", 1024),
         selectConfig(128, "register_select", 4096)}) {
     SCOPED_TRACE(config.empty() ? "the default" : config);
-    std::string attr =
-        config.empty() ? "" : " {sift.lowering_config = " + config + "}";
-    std::string program = "func.func @main(%x: " + in + ") -> (" + v + ", " +
-                          i + ") {\n  %v0 = tensor.empty() : " + v +
-                          "\n  %i0 = tensor.empty() : " + i +
-                          "\n  %v, %i = sift.topk dimension(1) k(8) largest" +
-                          attr + " ins(%x : " + in + ") outs(%v0, %i0 : " + v +
-                          ", " + i + ") -> " + v + ", " + i +
-                          "\n  return %v, %i : " + v + ", " + i + "\n}\n";
     std::vector<std::vector<char>> out;
-    ASSERT_NO_FATAL_FAILURE(
-        run(program, sift::PipelineKind::Distribute, -1, {packed}, out));
+    ASSERT_NO_FATAL_FAILURE(run(topkProgram(config, "bf16"),
+                                sift::PipelineKind::Distribute, -1, {packed},
+                                out));
     ASSERT_EQ(out.size(), 2u);
-    int wrong = 0;
-    for (int64_t r = 0; r < kRows; ++r) {
-      std::vector<int64_t> order(kN);
-      for (int64_t e = 0; e < kN; ++e)
-        order[e] = e;
-      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-        return fromBf16(keys[r * kN + a]) > fromBf16(keys[r * kN + b]);
-      });
-      for (int64_t j = 0; j < kK; ++j) {
-        uint16_t value;
-        int64_t index;
-        std::memcpy(&value, out[0].data() + (r * kK + j) * 2, 2);
-        std::memcpy(&index, out[1].data() + (r * kK + j) * 8, 8);
-        wrong += index != order[j] || value != keys[r * kN + order[j]];
-      }
-    }
-    EXPECT_EQ(wrong, 0);
+    EXPECT_EQ(wrongTopkRanks([&](int64_t e) { return fromBf16(keys[e]); },
+                             reinterpret_cast<const char *>(keys.data()), 2,
+                             out),
+              0);
   }
 }
 
