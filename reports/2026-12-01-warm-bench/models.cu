@@ -66,22 +66,9 @@ __global__ void warpMerge(const float *x, int n, int rows, int TR, float *ov, in
     if (lane == 0)
 #pragma unroll
       for (int j = 0; j < K; ++j) s[j * warps + warp] = l[j];
-    // every row's warps: a tree in shared memory (the block's rows side by side)
-    for (int m = warps; m > 1; m /= 2) {
-      __syncthreads();
-      uint64_t a[K], b[K];
-      bool act = tid < m / 2;
-      if (act) {
-#pragma unroll
-        for (int j = 0; j < K; ++j) { a[j] = s[j * warps + 2 * tid]; b[j] = s[j * warps + 2 * tid + 1]; }
-        mergeTwo<K>(a, b);
-      }
-      __syncthreads();
-      if (act)
-#pragma unroll
-        for (int j = 0; j < K; ++j) s[j * warps + tid] = a[j];
-    }
-    __syncthreads();
+    // every row's warps: wq.cu's tree in shared memory (the block's rows
+    // side by side; each row's threads numbered from 0)
+    tree<K>(s, warps, tid);
     if (tid < K && live) { uint64_t c = s[tid * warps]; uint32_t p = 0xffffffffu - (uint32_t)c; ov[row * K + tid] = r[p]; oi[row * K + tid] = p; }
   } else if (live) {
     // lane j < K writes slot j: pick l[j] by lane
