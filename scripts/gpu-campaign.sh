@@ -15,8 +15,9 @@
 # over --jobs sift-runs at once. Writes $OUT/<NAME>.csv (with --jobs=N and
 # one folder: $OUT/<NAME>-<shard>.csv), $OUT/<NAME>-memcheck-<i>.csv and
 # $OUT/summary.txt: the runs' throughput (artifacts/s, build excluded),
-# verdicts per folder and pipeline, kernel time per case
-# (median, p90, p99, max) and the ten slowest kernels with their artifacts.
+# verdicts per CSV and pipeline, kernel time per case (median, p90, p99,
+# max) and the ten slowest kernels with their artifacts, then the same for
+# each campaign split over shards as a whole ("NAME, all N shards").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 memcheck=40
@@ -36,7 +37,9 @@ done
 [ "${#tarballs[@]}" -gt 0 ] || { echo "usage: gpu-campaign.sh [--memcheck=N] [--jobs=N] [--no-ahead|--ahead-first] NAME.tar.xz..." >&2; exit 2; }
 out="${OUT:-gpu-out}"
 mkdir -p "$out"
-work=/tmp/sift-campaign
+# SIFT_RUN, SIFT_GPU_RUN and SIFT_CAMPAIGN_WORK replace the runtime's
+# sift-run, scripts/gpu-run.sh and the work folder (the tests' stand-ins).
+work=${SIFT_CAMPAIGN_WORK:-/tmp/sift-campaign}
 rm -rf "$work" && mkdir -p "$work"
 dirs=()
 for tarball in "${tarballs[@]}"; do
@@ -60,8 +63,8 @@ if [ "${#dirs[@]}" -eq 1 ] && [ "$jobs" -gt 1 ]; then
   done
 fi
 status=0
-OUT="$out" scripts/gpu-run.sh --device=cuda --jobs="$jobs" ${ahead[@]+"${ahead[@]}"} "${dirs[@]}" || status=$?
-sift_run=/tmp/sift-runtime-build/tools/sift-run
+OUT="$out" "${SIFT_GPU_RUN:-scripts/gpu-run.sh}" --device=cuda --jobs="$jobs" ${ahead[@]+"${ahead[@]}"} "${dirs[@]}" || status=$?
+sift_run=${SIFT_RUN:-/tmp/sift-runtime-build/tools/sift-run}
 # The memcheck sample: N artifacts of each folder given (every k-th), however
 # many shards split it, run by --jobs sift-runs at once (a shard each);
 # <NAME>-memcheck-<i>.csv.
@@ -88,35 +91,49 @@ if [ "$memcheck" -gt 0 ]; then
 fi
 cat "$out/throughput.txt" > "$out/summary.txt" 2>/dev/null || true
 python3 - "$out" >> "$out/summary.txt" <<'EOF'
-import csv, glob, os, sys, statistics
+import csv, glob, os, re, sys, statistics
 out = sys.argv[1]
-for path in sorted(glob.glob(os.path.join(out, "*.csv"))):
-    rows = list(csv.DictReader(open(path)))
-    name = os.path.basename(path)
+
+
+def summarize(label, rows):
     verdicts = {}
     for r in rows:
         key = (r["pipeline"], r["verdict"])
         verdicts[key] = verdicts.get(key, 0) + 1
-    print(f"== {name}: {len(rows)} artifacts")
+    print(f"== {label}: {len(rows)} artifacts")
     for (pipeline, verdict), n in sorted(verdicts.items()):
         print(f"   {pipeline:12s} {verdict:18s} {n}")
     times = [(float(r["kernel_ms"]), r["file"], r["pipeline"]) for r in rows
              if r["kernel_ms"] not in ("", "nan")]
-    if not times:
-        continue
-    for pipeline in sorted({t[2] for t in times}):
-        ms = sorted(t[0] for t in times if t[2] == pipeline)
-        p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
-        p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
-        print(f"   kernel ms per case, {pipeline}: median {statistics.median(ms):.3f}"
-              f" p90 {p90:.3f} p99 {p99:.3f} max {ms[-1]:.1f} (n={len(ms)})")
-    ms = sorted(t[0] for t in times)
-    print(f"   kernel ms per case, all: p99 {ms[min(len(ms) - 1, int(0.99 * len(ms)))]:.3f}")
-    for ms, f, pipeline in sorted(times, reverse=True)[:10]:
-        print(f"   slow: {ms:10.1f} ms {pipeline} {os.path.basename(f)}")
+    if times:
+        for pipeline in sorted({t[2] for t in times}):
+            ms = sorted(t[0] for t in times if t[2] == pipeline)
+            p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
+            p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+            print(f"   kernel ms per case, {pipeline}: median {statistics.median(ms):.3f}"
+                  f" p90 {p90:.3f} p99 {p99:.3f} max {ms[-1]:.1f} (n={len(ms)})")
+        ms = sorted(t[0] for t in times)
+        print(f"   kernel ms per case, all: p99 {ms[min(len(ms) - 1, int(0.99 * len(ms)))]:.3f}")
+        for ms, f, pipeline in sorted(times, reverse=True)[:10]:
+            print(f"   slow: {ms:10.1f} ms {pipeline} {os.path.basename(f)}")
     for r in rows:
         if r["verdict"] != "pass":
             print(f"   FINDING {r['verdict']} {os.path.basename(r['file'])}: {r['detail'][:300]}")
+
+
+# Each CSV, then each campaign split over shards (NAME-<i>.csv, or the
+# memcheck sample's NAME-memcheck-<i>.csv) as a whole.
+groups = {}
+for path in sorted(glob.glob(os.path.join(out, "*.csv"))):
+    rows = list(csv.DictReader(open(path)))
+    name = os.path.basename(path)
+    summarize(name, rows)
+    shard = re.fullmatch(r"(.+)-([0-9]+)\.csv", name)
+    if shard:
+        groups.setdefault(shard.group(1), []).append(rows)
+for name, parts in sorted(groups.items()):
+    if len(parts) > 1:
+        summarize(f"{name}, all {len(parts)} shards", [r for p in parts for r in p])
 EOF
 cat "$out/summary.txt"
 exit $status
