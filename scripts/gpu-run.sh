@@ -117,10 +117,22 @@ if [ "$device" = cuda ] && [ "$ahead" != 0 ] && [ -n "$ptxas" ]; then
   rm -rf "$cache"
   # An unreadable artifact is the runs' to report (unreadable, exit 2).
   "$build/tools/sift-run" --write-ptx="$cache" "${dirs[@]}" > "$out/ahead.log" 2>&1 || true
+  mkdir -p "$cache" # Even when --write-ptx failed before making it.
   # Each module: ptxas to <key>.cubin.partial, renamed when whole; a
   # failure leaves <key>.failed, so a run waiting for it loads the PTX.
+  # The modules in the order the runs need them (order.txt), or, when
+  # --write-ptx stopped before writing it, every module it wrote: a module
+  # left out would hold each run that needs it for SIFT_CUBIN_WAIT.
+  ahead_keys() {
+    if [ -f "$cache/order.txt" ]; then
+      cat "$cache/order.txt"
+    elif [ -d "$cache" ]; then
+      echo "gpu-run: no $cache/order.txt (see $out/ahead.log): ptxas takes the modules by name" >&2
+      find "$cache" -maxdepth 1 -name '*.ptx' -printf '%f\n' | sed 's/\.ptx$//' | sort
+    fi
+  }
   compile_ahead() {
-    tr '\n' '\0' < "$cache/order.txt" | xargs -0 -r -P "$(nproc)" -I{} \
+    ahead_keys | sed '/^$/d' | tr '\n' '\0' | xargs -0 -r -P "$(nproc)" -I{} \
       sh -c 'p="$2/$3"; if "$0" -arch="sm_$1" "$p.ptx" -o "$p.cubin.partial" 2>> "$p.ptx.err"; then mv "$p.cubin.partial" "$p.cubin"; else rm -f "$p.cubin.partial"; : > "$p.failed"; fi' \
       "$ptxas" "${arch:-90}" "$cache" {}
     modules=$(find "$cache" -name '*.ptx' | wc -l)
