@@ -77,15 +77,17 @@ void timeRuns(rt::Device &device, const Options &options,
   int total = options.warmup + options.benchRuns;
   int runs = 0;
   std::vector<HostTensor> last;
+  // A step around the runs that failed: the benchmark's verdict.
+  auto failed = [&](const Status &s) {
+    r.verdict = "runtime-error";
+    r.detail = s.message();
+  };
   std::unique_ptr<rt::PreparedPlan> plan;
   if (!options.benchFreshBuffers) {
     auto prepared =
         rt::PreparedPlan::prepare(device, artifact, artifact.inputs);
-    if (!prepared.ok()) {
-      r.verdict = "runtime-error";
-      r.detail = prepared.message();
-      return;
-    }
+    if (!prepared.ok())
+      return failed(prepared.status());
     plan = std::move(*prepared);
   }
   // Fresh buffers: the whole plan, its outputs kept.
@@ -109,31 +111,22 @@ void timeRuns(rt::Device &device, const Options &options,
     if (elapsed(begin) > options.benchBudgetSeconds && !r.ms.empty())
       break;
     if (plan)
-      if (Status s = plan->poisonOutputs(); !s) {
-        r.verdict = "runtime-error";
-        r.detail = s.message();
-        return;
-      }
+      if (Status s = plan->poisonOutputs(); !s)
+        return failed(s);
     auto run = plan ? std::function<Status()>([&] { return plan->run(); })
                     : std::function<Status()>(runFresh);
     if (!timeOneRun(device, options, i, begin, run, r))
       return;
     ++runs;
     if (i == 0) {
-      if (Status s = download(); !s) {
-        r.verdict = "runtime-error";
-        r.detail = s.message();
-        return;
-      }
+      if (Status s = download(); !s)
+        return failed(s);
       checkRun(info, expected, last, "", r);
     }
   }
   if (runs > 1) {
-    if (Status s = download(); !s) {
-      r.verdict = "runtime-error";
-      r.detail = s.message();
-      return;
-    }
+    if (Status s = download(); !s)
+      return failed(s);
     checkRun(info, expected, last,
              "the last of " + std::to_string(runs) +
                  " runs (the first matched): ",
