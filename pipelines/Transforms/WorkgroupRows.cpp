@@ -148,6 +148,10 @@ struct WorkgroupRowsPass final
     bool folds = algorithm == sift::Algorithm::WorkgroupRow || radixSort;
     if (folds)
       sift::foldCopiesIntoRow(*row);
+    // The radix sorts write an argsort's iota payload from the slots they
+    // carry anyway: no fill launch, no copy aside, no gather.
+    if (radixSort)
+      sift::foldIotasIntoRow(*row);
     bool registers = algorithm == sift::Algorithm::RegisterSelect ||
                      algorithm == sift::Algorithm::WarpSelect;
     if ((algorithm == sift::Algorithm::RadixSelect || registers) &&
@@ -166,13 +170,15 @@ struct WorkgroupRowsPass final
       built = lowerMergeRows(rewriter, *row, config);
     else
       sift::lowerRowsToWorkgroups(rewriter, *row, config.getWorkgroupSize()[0],
-                                  !injectNoBarrier);
+                                  !injectNoBarrier, injectBf16OrderF16Layout);
     if (failed(built))
       return failure();
     rewriter.eraseOp(op);
     if (folds)
       for (Operation *copy : row->foldedCopies)
         rewriter.eraseOp(copy);
+    for (Operation *fill : row->foldedIotas)
+      rewriter.eraseOp(fill);
     return success();
   }
 

@@ -244,3 +244,73 @@ func.func @match(%k: memref<100xi16>) {
   sift.sort dimension(0) descending {sift.lowering_config = #match} outs(%k : memref<100xi16>)
   return
 }
+
+// -----
+
+#radix = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [4, 1, 1], algorithm = radix_sort, row_tile = 8>
+// An argsort: the second operand is filled with each element's position
+// along the sorted dimension right before the sort (a copy of the keys in
+// between). The fill is erased, nothing is copied aside, and the last
+// scatter writes each element's first position, its slot, as the payload.
+// CHECK-LABEL: func.func @argsort
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.copy
+// CHECK: memref.alloc() : memref<3x37xf32>
+// CHECK-NEXT: memref.alloc() : memref<3x37xi32>
+// CHECK-NEXT: memref.alloc() : memref<3x37xf32>
+// CHECK-NEXT: memref.alloc() : memref<3x37xi32>
+// CHECK-NEXT: memref.alloc() : memref<1xi32>
+// CHECK: gpu.launch
+// CHECK-NOT: memref.load %arg2
+// CHECK: memref.store %{{.+}}, %arg1[%{{.+}}, %[[AT:.+]]] : memref<3x37xf32>
+// CHECK-NOT: memref.load
+// CHECK: %[[WIDE:.+]] = arith.extui %{{.+}} : i32 to i64
+// CHECK-NEXT: memref.store %[[WIDE]], %arg2[%{{.+}}, %[[AT]]] : memref<3x37xi64>
+// CHECK-NOT: gpu.launch
+func.func @argsort(%x: memref<3x37xf32>, %k: memref<3x37xf32>, %i: memref<3x37xi64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%i : memref<3x37xi64>) {
+  ^bb0(%out: i64):
+    %p = linalg.index 1 : index
+    %c = arith.index_cast %p : index to i64
+    linalg.yield %c : i64
+  }
+  linalg.copy ins(%x : memref<3x37xf32>) outs(%k : memref<3x37xf32>)
+  sift.sort dimension(1) descending {sift.lowering_config = #radix} outs(%k, %i : memref<3x37xf32>, memref<3x37xi64>)
+  return
+}
+
+// Not an iota of the sorted dimension (positions along dimension 0), and
+// one that a copy overwrites before the sort (the copy folds into the
+// row): both fills stay, and both payloads are copied aside and gathered.
+// CHECK-LABEL: func.func @not_argsorts
+// CHECK: linalg.generic
+// CHECK:   linalg.index 0
+// CHECK: linalg.generic
+// CHECK:   linalg.index 1
+// CHECK-NOT: linalg.copy
+// Ping-pong keys and slots, then the two payloads' copies.
+// CHECK: memref.alloc() : memref<3x37xf32>
+// CHECK-NEXT: memref.alloc() : memref<3x37xi32>
+// CHECK-NEXT: memref.alloc() : memref<3x37xf32>
+// CHECK-NEXT: memref.alloc() : memref<3x37xi32>
+// CHECK-NEXT: memref.alloc() : memref<3x37xi32>
+// CHECK-NEXT: memref.alloc() : memref<3x37xi32>
+// CHECK: memref.store %{{.+}}, %arg2[%{{.+}}, %{{.+}}] : memref<3x37xi32>
+// CHECK: memref.store %{{.+}}, %arg3[%{{.+}}, %{{.+}}] : memref<3x37xi32>
+func.func @not_argsorts(%x: memref<3x37xi32>, %k: memref<3x37xf32>, %i: memref<3x37xi32>, %j: memref<3x37xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%i : memref<3x37xi32>) {
+  ^bb0(%out: i32):
+    %p = linalg.index 0 : index
+    %c = arith.index_cast %p : index to i32
+    linalg.yield %c : i32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%j : memref<3x37xi32>) {
+  ^bb0(%out: i32):
+    %p = linalg.index 1 : index
+    %c = arith.index_cast %p : index to i32
+    linalg.yield %c : i32
+  }
+  linalg.copy ins(%x : memref<3x37xi32>) outs(%j : memref<3x37xi32>)
+  sift.sort dimension(1) ascending {sift.lowering_config = #radix} outs(%k, %i, %j : memref<3x37xf32>, memref<3x37xi32>, memref<3x37xi32>)
+  return
+}

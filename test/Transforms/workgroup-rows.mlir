@@ -1,5 +1,6 @@
 // RUN: sift-opt %s -sift-workgroup-rows -split-input-file | FileCheck %s
 // RUN: sift-opt %s -sift-workgroup-rows=inject-no-barrier=1 -split-input-file | FileCheck %s --check-prefix=FAULT
+// RUN: sift-opt %s -sift-workgroup-rows=inject-bf16-order-f16-layout=1 -split-input-file | FileCheck %s --check-prefix=HALF
 // Algorithm workgroup_row: one workgroup per row, the row staged in
 // workgroup memory, a bitonic network over indices, barriers between steps.
 
@@ -99,18 +100,55 @@ func.func @sort_composites(%k: memref<3x37xf32>, %v: memref<3x37xi32>) {
 // -----
 
 #row = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [4, 1, 1], algorithm = workgroup_row>
-// Top-k: the input is staged with its composites, the first k positions
-// are written with their values as i64 indices; rows along dimension 0
-// here.
+// Top-k: the input is staged with its composites (i32 for a 16-bit key:
+// its order bits above a 16-bit position), the first k positions are
+// written with their values as i64 indices; rows along dimension 0 here.
 // CHECK-LABEL: func.func @topk_rows
 // CHECK: gpu.launch
 // CHECK:   memref.alloc() : memref<10xf16, #gpu.address_space<workgroup>>
-// CHECK:   memref.alloc() : memref<16xi64, #gpu.address_space<workgroup>>
+// CHECK:   %[[COMP:.+]] = memref.alloc() : memref<16xi32, #gpu.address_space<workgroup>>
+// CHECK:     arith.shli %{{.+}}, %c16_i32
+// CHECK:   memref.store %c-1_i32, %[[COMP]]
 // CHECK:   gpu.barrier
+// CHECK:   arith.trunci %{{.+}} : i32 to i16
 // CHECK:   arith.index_castui %{{.+}} : index to i64
 // CHECK:   memref.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : memref<3x2xi64>
 func.func @topk_rows(%x: memref<10x2xf16>, %v: memref<3x2xf16>, %i: memref<3x2xi64>) {
   sift.topk dimension(0) k(3) smallest {sift.lowering_config = #row} ins(%x : memref<10x2xf16>) outs(%v, %i : memref<3x2xf16>, memref<3x2xi64>)
+  return
+}
+
+// -----
+
+#row = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [8, 1, 1], algorithm = workgroup_row>
+// A bf16 sort: i32 composites. Its order bits test NaN with bf16's
+// exponent (0x7f80 above the sign); fault bf16-order-f16-layout tests the
+// magnitude against f16's infinity (0x7c00) instead.
+// CHECK-LABEL: func.func @sort_bf16
+// CHECK:   %[[COMP:.+]] = memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>
+// CHECK:     arith.bitcast %{{.+}} : bf16 to i16
+// CHECK:     arith.cmpf uno
+// CHECK:     arith.shli %{{.+}}, %c16_i32
+// CHECK:     memref.store %{{.+}}, %[[COMP]]
+// CHECK:   arith.minui %{{.+}} : i32
+// HALF-LABEL: func.func @sort_bf16
+// HALF:     arith.bitcast %{{.+}} : bf16 to i16
+// HALF:     arith.cmpi ugt, %{{.+}}, %c31744_i16
+// HALF:     arith.shli %{{.+}}, %c16_i32
+// HALF-LABEL: func.func @sort_f32_wide
+// HALF-NOT: arith.cmpi ugt
+// HALF: return
+func.func @sort_bf16(%k: memref<2x40xbf16>) {
+  sift.sort dimension(1) ascending {sift.lowering_config = #row} outs(%k : memref<2x40xbf16>)
+  return
+}
+
+// An f32 row keeps i64 composites, and the fault leaves its order bits.
+// CHECK-LABEL: func.func @sort_f32_wide
+// CHECK:   memref.alloc() : memref<64xi64, #gpu.address_space<workgroup>>
+// CHECK:     arith.shli %{{.+}}, %c32_i64
+func.func @sort_f32_wide(%k: memref<2x40xf32>) {
+  sift.sort dimension(1) ascending {sift.lowering_config = #row} outs(%k : memref<2x40xf32>)
   return
 }
 

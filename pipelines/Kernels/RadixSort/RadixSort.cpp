@@ -87,9 +87,14 @@ LogicalResult RadixSortLowering::build() {
     if (withSlots)
       slots[copy] = allocate(b.getI32Type());
   }
-  for (Value operand : ArrayRef<Value>(row.staged).drop_front())
-    copies.push_back(
-        allocate(cast<MemRefType>(operand.getType()).getElementType()));
+  // An iota operand (foldIotasIntoRow) needs no copy: the last pass writes
+  // each element's first position, which its slot holds.
+  for (auto [i, operand] : llvm::enumerate(row.staged))
+    if (i > 0)
+      copies.push_back(
+          i < row.iotas.size() && row.iotas[i]
+              ? Value()
+              : allocate(cast<MemRefType>(operand.getType()).getElementType()));
   passIds.assign(passes, Value());
   if (passes >= 4)
     for (int64_t pass = 1; pass < passes; ++pass)
@@ -243,6 +248,8 @@ void RadixSortLowering::buildDigitCount(
 void RadixSortLowering::copyAside(OpBuilder &b, const Tile &c, Value at) {
   for (auto [source, copy] :
        llvm::zip(ArrayRef<Value>(row.sources).drop_front(), copies)) {
+    if (!copy)
+      continue; // an iota
     Value v = memref::LoadOp::create(
         b, loc, source, sift::rowElementIndices(c.rowIvs, row.dim, at));
     memref::StoreOp::create(b, loc, v, copy, ValueRange{c.r, at});
@@ -533,7 +540,11 @@ void RadixSortLowering::writeResult(OpBuilder &b, const Tile &c, Value place,
   Value from = toIndex(b, slot);
   for (auto [operand, copy] :
        llvm::zip(ArrayRef<Value>(row.staged).drop_front(), copies)) {
-    Value v = memref::LoadOp::create(b, loc, copy, ValueRange{c.r, from});
+    Value v = copy ? memref::LoadOp::create(b, loc, copy, ValueRange{c.r, from})
+                         .getResult()
+                   : sift::iotaValue(
+                         b, loc, slot,
+                         cast<MemRefType>(operand.getType()).getElementType());
     memref::StoreOp::create(b, loc, v, operand, at);
   }
 }

@@ -67,6 +67,85 @@ void sift::foldCopiesIntoRow(RowOp &row) {
   }
 }
 
+namespace {
+
+/// Whether `op` fills its one output (`operand`, the whole buffer) with
+/// each element's index along `dim`, cast to the element type.
+bool fillsIotaAlong(Operation *op, Value operand, int64_t dim) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 0 ||
+      generic.getNumDpsInits() != 1 || generic.getDpsInits()[0] != operand ||
+      !generic.getIndexingMapsArray().front().isIdentity() ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !isa<IntegerType>(cast<MemRefType>(operand.getType()).getElementType()))
+    return false;
+  Block &body = generic.getRegion().front();
+  if (body.getOperations().size() != 3)
+    return false;
+  auto index = dyn_cast<linalg::IndexOp>(body.front());
+  Operation *cast = index ? index->getNextNode() : nullptr;
+  auto yield = dyn_cast_or_null<linalg::YieldOp>(body.getTerminator());
+  if (!index || static_cast<int64_t>(index.getDim()) != dim || !cast ||
+      !isa<arith::IndexCastOp, arith::IndexCastUIOp>(cast) ||
+      cast->getOperand(0) != index.getResult() || !yield ||
+      yield.getNumOperands() != 1 || yield.getOperand(0) != cast->getResult(0))
+    return false;
+  return true;
+}
+
+/// Whether the copy `copy` reads or writes `buffer`.
+bool copyTouches(linalg::CopyOp copy, Value buffer) {
+  return llvm::is_contained(copy->getOperands(), buffer);
+}
+
+} // namespace
+
+void sift::foldIotasIntoRow(RowOp &row) {
+  row.iotas.assign(row.staged.size(), false);
+  if (!isa<SortOp>(row.op))
+    return;
+  for (Operation *prev = row.op->getPrevNode(); prev;
+       prev = prev->getPrevNode()) {
+    // Copies are passed over; one between a fill and the sort that touches
+    // the fill's operand keeps the fill (checked when it is found).
+    if (isa<linalg::CopyOp>(prev))
+      continue;
+    bool found = false;
+    for (size_t i = 1; i < row.staged.size(); ++i) {
+      Value operand = row.staged[i];
+      if (row.iotas[i] || row.sources[i] != operand ||
+          !isWholeBuffer(operand) || !fillsIotaAlong(prev, operand, row.dim))
+        continue;
+      // Nothing between the fill and the sort may read or write it.
+      bool touched = false;
+      for (Operation *between = prev->getNextNode(); between != row.op;
+           between = between->getNextNode())
+        if (auto copy = dyn_cast<linalg::CopyOp>(between))
+          touched |= copyTouches(copy, operand);
+      if (touched)
+        continue;
+      row.iotas[i] = true;
+      row.foldedIotas.push_back(prev);
+      found = true;
+      break;
+    }
+    if (!found)
+      return;
+  }
+}
+
+Value sift::iotaValue(OpBuilder &b, Location loc, Value position, Type type) {
+  if (position.getType().isIndex())
+    return arith::IndexCastUIOp::create(b, loc, type, position);
+  unsigned from = position.getType().getIntOrFloatBitWidth();
+  unsigned to = type.getIntOrFloatBitWidth();
+  if (to > from)
+    return arith::ExtUIOp::create(b, loc, type, position);
+  if (to < from)
+    return arith::TruncIOp::create(b, loc, type, position);
+  return position;
+}
+
 FailureOr<sift::RowOp> sift::describeRow(Operation *op) {
   RowOp row;
   row.op = op;

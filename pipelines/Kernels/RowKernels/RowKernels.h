@@ -40,6 +40,13 @@ struct RowOp {
   mlir::SmallVector<mlir::Value> sources;
   /// The copies foldCopiesIntoRow folded: the lowering erases them.
   mlir::SmallVector<mlir::Operation *> foldedCopies;
+  /// After foldIotasIntoRow, per staged operand: whether a fill right before
+  /// the op made it its positions along `dim` (an argsort's iota payload),
+  /// so that a lowering writes each element's first position instead of
+  /// reading the operand; the fills it folded are in `foldedIotas`, which
+  /// the lowering erases.
+  mlir::SmallVector<bool> iotas;
+  mlir::SmallVector<mlir::Operation *> foldedIotas;
   mlir::SmallVector<int64_t> domain;     ///< the other dimensions' sizes
   KeyBefore before;                      ///< the op's order of two keys
   /// Rows: the product of `domain`.
@@ -56,6 +63,19 @@ mlir::FailureOr<RowOp> describeRow(mlir::Operation *op);
 /// an allocation, same type) becomes that operand's source and is recorded
 /// in `row.foldedCopies`; the lowering erases them. Nothing for a top-k.
 void foldCopiesIntoRow(RowOp &row);
+
+/// Finds a sort's other operands that are an iota along the sorted
+/// dimension: a linalg.generic right before `row.op` (only linalg.copy ops
+/// that do not touch the operand, and other such fills, in between) that
+/// writes the whole operand, with an identity map and no inputs, each
+/// element the cast of its own `linalg.index` along `row.dim`. Records them
+/// in `row.iotas` and `row.foldedIotas`. Nothing for a top-k.
+void foldIotasIntoRow(RowOp &row);
+
+/// The value an iota operand of element type `type` holds at the position
+/// `position` (an i32 or index): the position cast to `type`.
+mlir::Value iotaValue(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value position, mlir::Type type);
 
 /// The domain indices (row-major over `domain`) of row number `linear`.
 mlir::SmallVector<mlir::Value> delinearizeRow(mlir::OpBuilder &b,

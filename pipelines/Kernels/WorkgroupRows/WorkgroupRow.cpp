@@ -18,7 +18,9 @@
 // gives the stable order SEMANTICS.md asks for (and top-k's lower index on
 // ties) whatever the comparator. A named order on keys of at most 32 bits
 // sorts one i64 composite per element instead (order bits above the
-// position), when its staging fits kCompositeBudget. Staging buffers are
+// position), when its staging fits kCompositeBudget; keys of at most 16
+// bits (bf16, f16, i16) make an i32 composite (16 bits of each), which
+// halves the network's workgroup-memory traffic. Staging buffers are
 // workgroup memref.allocs; the GPU tail turns them into workgroup
 // attributions.
 //
@@ -43,12 +45,17 @@ namespace {
 /// NVIDIA's static 48 KiB, the least of the chips.
 constexpr int64_t kCompositeBudget = 48 * 1024;
 
+/// Positions an i32 composite's low 16 bits hold: a row of keys of at most
+/// 16 bits up to kNarrowPositions - 1 elements keeps every composite below
+/// the all-ones padding.
+constexpr int64_t kNarrowPositions = int64_t{1} << 16;
+
 class Lowering {
 public:
   Lowering(RewriterBase &rewriter, const sift::RowOp &row, int64_t threads,
-           bool barriers)
+           bool barriers, bool halfNanLayout)
       : b(rewriter), row(row), threads(threads), barriers(barriers),
-        loc(row.op->getLoc()) {}
+        halfNanLayout(halfNanLayout), loc(row.op->getLoc()) {}
 
   void build() {
     int64_t rows = row.rows();
@@ -66,7 +73,8 @@ public:
     rowIvs = sift::delinearizeRow(b, loc, launch.getBlockIds().x, row.domain);
     padded = sift::nextPowerOfTwo(row.n);
     if (std::optional<bool> invert = compositeOrder()) {
-      // Named orders of keys of at most 32 bits: one i64 per element.
+      // Named orders of keys of at most 32 bits: one i64 per element (i32
+      // for keys of at most 16 bits).
       allocateCompositeStaging();
       stageInComposites(*invert);
       barrier(b);
@@ -82,10 +90,20 @@ public:
     writeBack();
   }
 
+  /// The composites' width in bits: 32 for keys of at most 16 bits in a
+  /// row of fewer than kNarrowPositions elements, else 64.
+  unsigned compositeBits() const {
+    Type key = cast<MemRefType>(row.staged.front().getType()).getElementType();
+    return key.isIntOrFloat() && key.getIntOrFloatBitWidth() <= 16 &&
+                   row.n < kNarrowPositions
+               ? 32
+               : 64;
+  }
+
   /// The workgroup memory (bytes) the composite layout takes: the padded
-  /// i64 composites and every operand's row.
+  /// composites and every operand's row.
   int64_t compositeBytes() const {
-    int64_t bytes = 8 * sift::nextPowerOfTwo(row.n);
+    int64_t bytes = compositeBits() / 8 * sift::nextPowerOfTwo(row.n);
     for (Value operand : row.staged)
       bytes += row.n * ((cast<MemRefType>(operand.getType())
                              .getElementType()
@@ -178,31 +196,33 @@ private:
           b, loc,
           workgroupType(row.n,
                         cast<MemRefType>(operand.getType()).getElementType())));
-    composites =
-        memref::AllocOp::create(b, loc, workgroupType(padded, b.getI64Type()));
+    composites = memref::AllocOp::create(
+        b, loc, workgroupType(padded, b.getIntegerType(compositeBits())));
   }
 
-  /// composite[e] = the key's order bits (inverted when `invert`) above e;
-  /// all ones for padding, after every element.
+  /// composite[e] = the key's order bits (inverted when `invert`) above e
+  /// (in the low half); all ones for padding, after every element.
   void stageInComposites(bool invert) {
+    unsigned width = compositeBits();
+    Type compositeType = b.getIntegerType(width);
     sift::forEachOfThread(
         b, loc, tid, constant(row.n), threadCount,
         [&](OpBuilder &b, Location loc, Value e) {
           stageElement(b, loc, e);
           Value key = memref::LoadOp::create(b, loc, staging.front(), e);
-          Value bits = sift::buildOrderBits(b, loc, key, invert);
-          if (bits.getType().getIntOrFloatBitWidth() < 64)
-            bits = arith::ExtUIOp::create(b, loc, b.getI64Type(), bits);
+          Value bits = sift::buildOrderBits(b, loc, key, invert, halfNanLayout);
+          if (bits.getType().getIntOrFloatBitWidth() < width)
+            bits = arith::ExtUIOp::create(b, loc, compositeType, bits);
           Value high = arith::ShLIOp::create(
               b, loc, bits,
-              arith::ConstantIntOp::create(b, loc, b.getI64Type(), 32));
+              arith::ConstantIntOp::create(b, loc, compositeType, width / 2));
           Value position =
-              arith::IndexCastUIOp::create(b, loc, b.getI64Type(), e);
+              arith::IndexCastUIOp::create(b, loc, compositeType, e);
           memref::StoreOp::create(b, loc,
                                   arith::OrIOp::create(b, loc, high, position),
                                   composites, sift::compositeSlot(b, loc, e));
         });
-    Value ones = arith::ConstantIntOp::create(b, loc, b.getI64Type(), -1);
+    Value ones = arith::ConstantIntOp::create(b, loc, compositeType, -1);
     sift::forEachOfThread(
         b, loc, tid, constant(padded - row.n), threadCount,
         [&](OpBuilder &b, Location loc, Value e) {
@@ -219,7 +239,9 @@ private:
     auto positionOf = [&](OpBuilder &b, Location loc, Value e) {
       Value c = memref::LoadOp::create(b, loc, composites,
                                        sift::compositeSlot(b, loc, e));
-      Value low = arith::TruncIOp::create(b, loc, b.getI32Type(), c);
+      unsigned width = compositeBits();
+      Value low =
+          arith::TruncIOp::create(b, loc, b.getIntegerType(width / 2), c);
       return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), low)
           .getResult();
     };
@@ -289,6 +311,7 @@ private:
   const sift::RowOp &row;
   int64_t threads;
   bool barriers;
+  bool halfNanLayout;
   Location loc;
   int64_t padded = 1;
   Value tid, threadCount, indices, composites;
@@ -298,6 +321,7 @@ private:
 } // namespace
 
 void sift::lowerRowsToWorkgroups(RewriterBase &rewriter, const RowOp &row,
-                                 int64_t threads, bool barriers) {
-  Lowering(rewriter, row, threads, barriers).build();
+                                 int64_t threads, bool barriers,
+                                 bool halfNanLayout) {
+  Lowering(rewriter, row, threads, barriers, halfNanLayout).build();
 }

@@ -13,7 +13,8 @@
 //              RowShape::workgroupBytes).
 // Follows:     Batcher's bitonic sorting network (1968), as in CUDA's
 //              sortingNetworks sample; made stable by sorting (key, index).
-// Faults:      dist-no-barrier (no barriers).
+// Faults:      dist-no-barrier (no barriers); bf16-order-f16-layout (the
+//              composites' order bits).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -27,8 +28,10 @@ namespace sift {
 /// Builds, at the rewriter's insertion point, the launch that sorts (or
 /// selects the top k of) every row of `row` with a workgroup of `threads`
 /// threads a row. `barriers` false drops the barriers (fault
-/// dist-no-barrier). Does not erase the op.
+/// dist-no-barrier); `halfNanLayout` plants fault bf16-order-f16-layout in
+/// the composites' order bits. Does not erase the op.
 void lowerRowsToWorkgroups(mlir::RewriterBase &rewriter, const RowOp &row,
-                           int64_t threads, bool barriers);
+                           int64_t threads, bool barriers,
+                           bool halfNanLayout = false);
 
 } // namespace sift

@@ -126,9 +126,10 @@ std::vector<float> randomFloats(size_t n, uint64_t seed) {
   return v;
 }
 
-std::string sortProgram(int64_t rows, int64_t n) {
-  std::string type =
-      "tensor<" + std::to_string(rows) + "x" + std::to_string(n) + "xf32>";
+std::string sortProgram(int64_t rows, int64_t n,
+                        const std::string &element = "f32") {
+  std::string type = "tensor<" + std::to_string(rows) + "x" +
+                     std::to_string(n) + "x" + element + ">";
   return "func.func @main(%a: " + type + ") -> " + type +
          " {\n  %r = sift.sort dimension(1) ascending outs(%a : " + type +
          ") -> " + type + "\n  return %r : " + type + "\n}\n";
@@ -193,6 +194,71 @@ TEST_F(EmuPipelineTest, OnesweepSortsOnTheCpu) {
       run(sortProgram(1, 40000), sift::PipelineKind::Distribute, 6, {in}, out));
   ASSERT_EQ(out.size(), 1u);
   expectFloats(out[0], sortedRows(in, 40000));
+}
+
+/// An argsort of [2, 40000] f32 keys, descending, with an iota of `index`
+/// (i64 or i32) as the payload (`config`: a lowering_config, or none).
+std::string argsortProgram(const std::string &config,
+                           const std::string &index) {
+  std::string keys = "tensor<2x40000xf32>",
+              positions = "tensor<2x40000x" + index + ">";
+  std::string attr =
+      config.empty() ? "" : " {sift.lowering_config = " + config + "}";
+  return "func.func @main(%x: " + keys + ") -> (" + keys + ", " + positions +
+         ") {\n  %e = tensor.empty() : " + positions +
+         "\n  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> "
+         "(d0, d1)>], iterator_types = [\"parallel\", \"parallel\"]} outs(%e "
+         ": " +
+         positions + ") {\n  ^bb0(%o: " + index +
+         "):\n    %i = linalg.index 1 : index\n    %c = arith.index_cast %i "
+         ": index to " +
+         index + "\n    linalg.yield %c : " + index + "\n  } -> " + positions +
+         "\n  %s:2 = sift.sort dimension(1) descending" + attr +
+         " outs(%x, %p : " + keys + ", " + positions + ") -> " + keys + ", " +
+         positions + "\n  return %s#0, %s#1 : " + keys + ", " + positions +
+         "\n}\n";
+}
+
+TEST_F(EmuPipelineTest, RadixArgsortWritesPositionsOnTheCpu) {
+  // The iota payload is folded into the radix sorts (no fill, no copy
+  // aside, the positions written from the slots): every one of the three
+  // radix algorithms, with an i64 and an i32 iota. Ties (2001 distinct
+  // keys in 40000) keep their first order.
+  constexpr int64_t kN = 40000;
+  std::vector<float> x = randomFloats(2 * kN, 5);
+  auto radix = [](const std::string &algorithm) {
+    return "#sift.lowering_config<workgroup_tile = [1], thread_tile = [1], "
+           "workgroup_size = [128, 1, 1], algorithm = " +
+           algorithm + ", row_tile = 2048>";
+  };
+  for (const std::string &index : {"i64", "i32"})
+    for (const std::string &config :
+         {std::string(), radix("radix_sort"), radix("radix_onesweep")}) {
+      SCOPED_TRACE(index + " " + (config.empty() ? "the default" : config));
+      std::vector<std::vector<char>> out;
+      ASSERT_NO_FATAL_FAILURE(run(argsortProgram(config, index),
+                                  sift::PipelineKind::Distribute, -1, {x},
+                                  out));
+      ASSERT_EQ(out.size(), 2u);
+      size_t width = index == "i64" ? 8 : 4;
+      int wrong = 0;
+      for (int64_t r = 0; r < 2; ++r) {
+        std::vector<int64_t> order(kN);
+        for (int64_t e = 0; e < kN; ++e)
+          order[e] = e;
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+          return x[r * kN + a] > x[r * kN + b];
+        });
+        for (int64_t e = 0; e < kN; ++e) {
+          float value;
+          int64_t position = 0;
+          std::memcpy(&value, out[0].data() + (r * kN + e) * 4, 4);
+          std::memcpy(&position, out[1].data() + (r * kN + e) * width, width);
+          wrong += value != x[r * kN + order[e]] || position != order[e];
+        }
+      }
+      EXPECT_EQ(wrong, 0);
+    }
 }
 
 /// A top-k of 8 of [2, 5000] keys of `element` (`config`: a lowering_config
@@ -318,6 +384,68 @@ TEST_F(EmuPipelineTest, Bf16TopkSelectsWithNarrowCompositesOnTheCpu) {
                              out),
               0);
   }
+}
+
+/// Elements of bf16 rows of `n` sorted ascending in the float total order
+/// (NaN last, -0 = +0, stable) that differ from `out`: the bits, or any NaN
+/// for a NaN.
+int wrongSortedBf16(const std::vector<uint16_t> &keys, int64_t n,
+                    const std::vector<char> &out) {
+  auto rank = [](uint16_t h) -> double {
+    float v = fromBf16(h);
+    return std::isnan(v)   ? std::numeric_limits<double>::infinity()
+           : std::isinf(v) ? (v > 0 ? 1e300 : -1e300)
+                           : static_cast<double>(v == 0.0f ? 0.0f : v);
+  };
+  int wrong = 0;
+  for (size_t r = 0; r < keys.size(); r += n) {
+    std::vector<uint16_t> row(keys.begin() + r, keys.begin() + r + n);
+    std::stable_sort(row.begin(), row.end(),
+                     [&](uint16_t a, uint16_t b) { return rank(a) < rank(b); });
+    for (int64_t e = 0; e < n; ++e) {
+      uint16_t got;
+      std::memcpy(&got, out.data() + (r + e) * 2, 2);
+      wrong += std::isnan(fromBf16(row[e])) ? !std::isnan(fromBf16(got))
+                                            : got != row[e];
+    }
+  }
+  return wrong;
+}
+
+TEST_F(EmuPipelineTest, Bf16SortSortsWithNarrowCompositesOnTheCpu) {
+  // Four bf16 rows of 1024 (workgroup_row, i32 composites: 16 bits of order
+  // bits over 16 of position): ties from rounding; zeros of both signs
+  // among negative and positive keys (-0 = +0 keep their order); the
+  // specials (NaN of both signs, both infinities, magnitudes above 2^121).
+  constexpr int64_t kN = 1024;
+  std::vector<float> wide = randomFloats(4 * kN, 12);
+  std::vector<uint16_t> keys(4 * kN);
+  for (size_t e = 0; e < keys.size(); ++e)
+    keys[e] = toBf16(wide[e] * 9.0f);
+  for (int64_t e = 0; e < kN; e += 3)
+    keys[kN + e] = e % 2 ? 0x8000 : 0x0000;
+  const uint16_t specials[] = {0x7fc0, 0xffc1, 0x7f80, 0xff80,
+                               0x7f00, 0xfef0, 0x7f7f, 0x0001};
+  for (int64_t e = 0; e < kN; e += 7)
+    keys[2 * kN + e] = specials[(e / 7) % 8];
+  std::vector<float> packed(keys.size() / 2);
+  std::memcpy(packed.data(), keys.data(), keys.size() * 2);
+  std::vector<std::vector<char>> out;
+  ASSERT_NO_FATAL_FAILURE(run(sortProgram(4, kN, "bf16"),
+                              sift::PipelineKind::Distribute, -1, {packed},
+                              out));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(wrongSortedBf16(keys, kN, out[0]), 0);
+  // Fault bf16-order-f16-layout: the infinities and the magnitudes above
+  // 2^121 order as NaN, after every number.
+  out.clear();
+  sift::FaultSet faults;
+  faults.insert(sift::Fault::Bf16OrderF16Layout);
+  ASSERT_NO_FATAL_FAILURE(run(sortProgram(4, kN, "bf16"),
+                              sift::PipelineKind::Distribute, -1, {packed}, out,
+                              faults));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_GT(wrongSortedBf16(keys, kN, out[0]), 0);
 }
 
 TEST_F(EmuPipelineTest, WarpQueueHeadUnfilledIsCaughtOnTheCpu) {
