@@ -211,9 +211,13 @@ constexpr int64_t kRandomRegisterThreads = 4;
 /// of the row rounded up, halved (down to 4096) until the rows' chunks make
 /// about 512 workgroups, so that a single long row still fills the GPU;
 /// 32 elements a thread, from 32 to 256 threads, as many as the workgroup
-/// memory of their lists (twice) fits in `budget`. (H200, 2026-11-29:
+/// memory of their lists (twice) fits in `budget`, and chunks halved again
+/// while a thread would walk more than kRegisterDefaultItems. (H200, 2026-11-29:
 /// [1, 1M] k8 took 0.027 ms in chunks of 4096 by 128 threads, 0.030 in
 /// chunks of 2048; fewer threads a row also make the merge shorter.)
+
+/// The most elements a thread of a default register_select walks.
+constexpr int64_t kRegisterDefaultItems = 64;
 
 /// The default chunk of register_select and warp_select: the row rounded up
 /// to a power of two, halved (down to 4096) until the rows' chunks make
@@ -237,6 +241,12 @@ sift::LoweringConfigAttr sift::registerSelectConfig(MLIRContext *context,
   if (!random) {
     int64_t chunk = defaultSelectChunk(rows, row.n);
     int64_t threads = std::clamp<int64_t>(chunk / 32, 32, 256);
+    // At most kRegisterDefaultItems elements a thread: longer chunks are
+    // halved into more workgroups (H200, 2026-12-01: [256, 129280] k1
+    // bf16 took 0.049 ms in 512 chunks of 65536, 256 elements a thread,
+    // and 0.043 in 2048 chunks of 16384).
+    while (chunk > 4096 && chunk / threads > kRegisterDefaultItems)
+      chunk /= 2;
     while (threads > 1 && !fits(threads))
       threads /= 2;
     return rowTileConfig(context, rank, threads, chunk,
