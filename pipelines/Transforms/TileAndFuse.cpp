@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipelines/Dialect/SiftDialect.h"
+#include "pipelines/Kernels/RowKernels/RowKernels.h"
 #include "pipelines/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -305,11 +306,33 @@ struct TileAndFusePass final : sift::impl::TileAndFuseBase<TileAndFusePass> {
       // algorithm (workgroups on a row): the op stays whole for
       // sift-workgroup-rows, its producers are tiled as consumers of their
       // own.
-      if (isCooperative(config.getAlgorithm()))
+      if (isCooperative(config.getAlgorithm()) || feedsRadixArgsort(root))
         continue;
       if (failed(tileRoot(rewriter, root, config)))
         return signalPassFailure();
     }
+  }
+
+  /// An argsort's iota (a payload of a radix sort, its only user, filled
+  /// with positions along the sorted dimension) stays whole: after
+  /// bufferization the radix sort folds it (foldIotasIntoRow) and writes
+  /// the positions it carries instead of reading them.
+  static bool feedsRadixArgsort(Operation *root) {
+    auto generic = dyn_cast<linalg::GenericOp>(root);
+    if (!generic || generic->getNumResults() != 1 ||
+        !generic->getResult(0).hasOneUse())
+      return false;
+    OpOperand &use = *generic->getResult(0).getUses().begin();
+    auto sort = dyn_cast<sift::SortOp>(use.getOwner());
+    if (!sort || use.getOperandNumber() == 0)
+      return false;
+    auto config =
+        sort->getAttrOfType<sift::LoweringConfigAttr>("sift.lowering_config");
+    if (!config || (config.getAlgorithm() != sift::Algorithm::RadixSort &&
+                    config.getAlgorithm() != sift::Algorithm::RadixOnesweep &&
+                    config.getAlgorithm() != sift::Algorithm::RadixMatch))
+      return false;
+    return sift::isIotaAlong(generic, sort.getDimension());
   }
 
   /// An op whose results all have no elements computes nothing: its

@@ -73,24 +73,8 @@ namespace {
 /// each element's index along `dim`, cast to the element type.
 bool fillsIotaAlong(Operation *op, Value operand, int64_t dim) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumDpsInputs() != 0 ||
-      generic.getNumDpsInits() != 1 || generic.getDpsInits()[0] != operand ||
-      !generic.getIndexingMapsArray().front().isIdentity() ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !isa<IntegerType>(cast<MemRefType>(operand.getType()).getElementType()))
-    return false;
-  Block &body = generic.getRegion().front();
-  if (body.getOperations().size() != 3)
-    return false;
-  auto index = dyn_cast<linalg::IndexOp>(body.front());
-  Operation *cast = index ? index->getNextNode() : nullptr;
-  auto yield = dyn_cast_or_null<linalg::YieldOp>(body.getTerminator());
-  if (!index || static_cast<int64_t>(index.getDim()) != dim || !cast ||
-      !isa<arith::IndexCastOp, arith::IndexCastUIOp>(cast) ||
-      cast->getOperand(0) != index.getResult() || !yield ||
-      yield.getNumOperands() != 1 || yield.getOperand(0) != cast->getResult(0))
-    return false;
-  return true;
+  return generic && generic.getNumDpsInits() == 1 &&
+         generic.getDpsInits()[0] == operand && sift::isIotaAlong(generic, dim);
 }
 
 /// Whether the copy `copy` reads or writes `buffer`.
@@ -99,6 +83,25 @@ bool copyTouches(linalg::CopyOp copy, Value buffer) {
 }
 
 } // namespace
+
+bool sift::isIotaAlong(linalg::GenericOp generic, int64_t dim) {
+  if (generic.getNumDpsInputs() != 0 || generic.getNumDpsInits() != 1 ||
+      !generic.getIndexingMapsArray().front().isIdentity() ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !isa<IntegerType>(getElementTypeOrSelf(generic.getDpsInits()[0])))
+    return false;
+  Block &body = generic.getRegion().front();
+  if (body.getOperations().size() != 3)
+    return false;
+  auto index = dyn_cast<linalg::IndexOp>(body.front());
+  Operation *cast = index ? index->getNextNode() : nullptr;
+  auto yield = dyn_cast_or_null<linalg::YieldOp>(body.getTerminator());
+  return index && static_cast<int64_t>(index.getDim()) == dim && cast &&
+         isa<arith::IndexCastOp, arith::IndexCastUIOp>(cast) &&
+         cast->getOperand(0) == index.getResult() && yield &&
+         yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == cast->getResult(0);
+}
 
 void sift::foldIotasIntoRow(RowOp &row) {
   row.iotas.assign(row.staged.size(), false);

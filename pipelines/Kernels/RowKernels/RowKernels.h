@@ -13,6 +13,7 @@
 #pragma once
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LogicalResult.h"
@@ -71,6 +72,11 @@ void foldCopiesIntoRow(RowOp &row);
 /// element the cast of its own `linalg.index` along `row.dim`. Records them
 /// in `row.iotas` and `row.foldedIotas`. Nothing for a top-k.
 void foldIotasIntoRow(RowOp &row);
+
+/// Whether `generic` (on tensors or memrefs) fills its one output, with an
+/// identity map, no inputs and parallel loops, with each element's
+/// `linalg.index` along `dim` cast to its integer element type.
+bool isIotaAlong(mlir::linalg::GenericOp generic, int64_t dim);
 
 /// The value an iota operand of element type `type` holds at the position
 /// `position` (an i32 or index): the position cast to `type`.

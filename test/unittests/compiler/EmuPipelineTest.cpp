@@ -222,7 +222,8 @@ std::string argsortProgram(const std::string &config,
 TEST_F(EmuPipelineTest, RadixArgsortWritesPositionsOnTheCpu) {
   // The iota payload is folded into the radix sorts (no fill, no copy
   // aside, the positions written from the slots): every one of the three
-  // radix algorithms, with an i64 and an i32 iota. Ties (2001 distinct
+  // radix algorithms in distribute, and tileandfuse's default, with an i64
+  // and an i32 iota. Ties (2001 distinct
   // keys in 40000) keep their first order.
   constexpr int64_t kN = 40000;
   std::vector<float> x = randomFloats(2 * kN, 5);
@@ -231,14 +232,25 @@ TEST_F(EmuPipelineTest, RadixArgsortWritesPositionsOnTheCpu) {
            "workgroup_size = [128, 1, 1], algorithm = " +
            algorithm + ", row_tile = 2048>";
   };
+  // tileandfuse leaves the iota untiled for the sort to fold (its default
+  // is radix_match too).
+  struct Run {
+    std::string config;
+    sift::PipelineKind kind;
+  };
   for (const std::string &index : {"i64", "i32"})
-    for (const std::string &config :
-         {std::string(), radix("radix_sort"), radix("radix_onesweep")}) {
-      SCOPED_TRACE(index + " " + (config.empty() ? "the default" : config));
+    for (const Run &r :
+         {Run{std::string(), sift::PipelineKind::Distribute},
+          Run{radix("radix_sort"), sift::PipelineKind::Distribute},
+          Run{radix("radix_onesweep"), sift::PipelineKind::Distribute},
+          Run{std::string(), sift::PipelineKind::TileAndFuse}}) {
+      const std::string &config = r.config;
+      SCOPED_TRACE(
+          index + " " + (config.empty() ? "the default" : config) +
+          (r.kind == sift::PipelineKind::TileAndFuse ? " (tileandfuse)" : ""));
       std::vector<std::vector<char>> out;
-      ASSERT_NO_FATAL_FAILURE(run(argsortProgram(config, index),
-                                  sift::PipelineKind::Distribute, -1, {x},
-                                  out));
+      ASSERT_NO_FATAL_FAILURE(
+          run(argsortProgram(config, index), r.kind, -1, {x}, out));
       ASSERT_EQ(out.size(), 2u);
       size_t width = index == "i64" ? 8 : 4;
       int wrong = 0;
