@@ -64,9 +64,9 @@ func.func @sort_rows(%k: memref<3x37xf64>, %v: memref<3x37xi32>) {
 // CHECK:     arith.bitcast %{{.+}} : f32 to i32
 // CHECK:     arith.xori
 // CHECK:     arith.shli %{{.+}}, %c32_i64
-// Composite e lives at e with its low four bits flipped by bits 4-7.
-// CHECK:     arith.shrui %{{.+}}, %c4
-// CHECK:     arith.andi %{{.+}}, %c15
+// Composite e lives at e with its low five bits flipped by bits 3-7.
+// CHECK:     arith.shrui %{{.+}}, %c3
+// CHECK:     arith.andi %{{.+}}, %c31
 // CHECK:     arith.xori
 // CHECK:     memref.store %{{.+}}, %[[COMP]]
 // CHECK:   memref.store %c-1_i64, %[[COMP]]

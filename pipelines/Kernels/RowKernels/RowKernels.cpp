@@ -343,13 +343,13 @@ void sift::buildBitonicSort(OpBuilder &b, Location loc, Value tid,
 }
 
 Value sift::compositeSlot(OpBuilder &b, Location loc, Value e) {
-  // Bits 4-7 of e flip its low four: the threads of a warp that each take
-  // every 2^k-th composite (k < 5) land on different banks.
+  // Bits 3-7 of e flip its low five: a warp's accesses of a phase land on
+  // different banks (RowKernels.h).
   Value spread = arith::AndIOp::create(
       b, loc,
       arith::ShRUIOp::create(b, loc, e,
-                             arith::ConstantIndexOp::create(b, loc, 4)),
-      arith::ConstantIndexOp::create(b, loc, 15));
+                             arith::ConstantIndexOp::create(b, loc, 3)),
+      arith::ConstantIndexOp::create(b, loc, 31));
   return arith::XOrIOp::create(b, loc, e, spread);
 }
 
