@@ -364,6 +364,23 @@ float fromBf16(uint16_t h) {
   return x;
 }
 
+/// `n` bf16 keys rounded from randomFloats(n, seed) * 9 (ties from
+/// rounding).
+std::vector<uint16_t> randomBf16(size_t n, uint64_t seed) {
+  std::vector<float> wide = randomFloats(n, seed);
+  std::vector<uint16_t> keys(n);
+  for (size_t e = 0; e < n; ++e)
+    keys[e] = toBf16(wide[e] * 9.0f);
+  return keys;
+}
+
+/// bf16 keys (an even number) packed two a float, as run() takes inputs.
+std::vector<float> packedBf16(const std::vector<uint16_t> &keys) {
+  std::vector<float> packed(keys.size() / 2);
+  std::memcpy(packed.data(), keys.data(), keys.size() * 2);
+  return packed;
+}
+
 TEST_F(EmuPipelineTest, Bf16TopkSelectsWithNarrowCompositesOnTheCpu) {
   // k = 8 of two bf16 rows of 5000 (i32 composites: 16 bits of order bits
   // over 16 of inverted position), with ties from rounding and zeros of
@@ -371,17 +388,13 @@ TEST_F(EmuPipelineTest, Bf16TopkSelectsWithNarrowCompositesOnTheCpu) {
   // (warp_select), warp_select of two warps over five chunks (a select and
   // a merge launch) and register_select.
   constexpr int64_t kN = 5000;
-  std::vector<float> wide = randomFloats(2 * kN, 11);
-  std::vector<uint16_t> keys(2 * kN);
-  for (size_t e = 0; e < keys.size(); ++e)
-    keys[e] = toBf16(wide[e] * 9.0f);
+  std::vector<uint16_t> keys = randomBf16(2 * kN, 11);
   // Row 1: zeros of both signs at the even positions, negative keys at the
   // odd ones: its top 8 are the zeros at 0, 2, ..., 14.
   for (int64_t e = 0; e < kN; ++e)
-    keys[kN + e] = e % 2 ? toBf16(-1.0f - std::abs(wide[kN + e]))
+    keys[kN + e] = e % 2 ? toBf16(-1.0f - std::abs(fromBf16(keys[kN + e])))
                          : (e % 4 ? 0x8000 : 0x0000);
-  std::vector<float> packed(keys.size() / 2);
-  std::memcpy(packed.data(), keys.data(), keys.size() * 2);
+  std::vector<float> packed = packedBf16(keys);
   for (const std::string &config :
        {std::string(), selectConfig(64, "warp_select", 1024),
         selectConfig(128, "register_select", 4096)}) {
@@ -430,18 +443,14 @@ TEST_F(EmuPipelineTest, Bf16SortSortsWithNarrowCompositesOnTheCpu) {
   // among negative and positive keys (-0 = +0 keep their order); the
   // specials (NaN of both signs, both infinities, magnitudes above 2^121).
   constexpr int64_t kN = 1024;
-  std::vector<float> wide = randomFloats(4 * kN, 12);
-  std::vector<uint16_t> keys(4 * kN);
-  for (size_t e = 0; e < keys.size(); ++e)
-    keys[e] = toBf16(wide[e] * 9.0f);
+  std::vector<uint16_t> keys = randomBf16(4 * kN, 12);
   for (int64_t e = 0; e < kN; e += 3)
     keys[kN + e] = e % 2 ? 0x8000 : 0x0000;
   const uint16_t specials[] = {0x7fc0, 0xffc1, 0x7f80, 0xff80,
                                0x7f00, 0xfef0, 0x7f7f, 0x0001};
   for (int64_t e = 0; e < kN; e += 7)
     keys[2 * kN + e] = specials[(e / 7) % 8];
-  std::vector<float> packed(keys.size() / 2);
-  std::memcpy(packed.data(), keys.data(), keys.size() * 2);
+  std::vector<float> packed = packedBf16(keys);
   std::vector<std::vector<char>> out;
   ASSERT_NO_FATAL_FAILURE(run(sortProgram(4, kN, "bf16"),
                               sift::PipelineKind::Distribute, -1, {packed},
