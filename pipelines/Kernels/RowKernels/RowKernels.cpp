@@ -138,8 +138,6 @@ void sift::foldIotasIntoRow(RowOp &row) {
 }
 
 Value sift::iotaValue(OpBuilder &b, Location loc, Value position, Type type) {
-  if (position.getType().isIndex())
-    return arith::IndexCastUIOp::create(b, loc, type, position);
   unsigned from = position.getType().getIntOrFloatBitWidth();
   unsigned to = type.getIntOrFloatBitWidth();
   if (to > from)

@@ -79,7 +79,7 @@ void foldIotasIntoRow(RowOp &row);
 bool isIotaAlong(mlir::linalg::GenericOp generic, int64_t dim);
 
 /// The value an iota operand of element type `type` holds at the position
-/// `position` (an i32 or index): the position cast to `type`.
+/// `position` (an integer, a row position): the position cast to `type`.
 mlir::Value iotaValue(mlir::OpBuilder &b, mlir::Location loc,
                       mlir::Value position, mlir::Type type);
 
