@@ -163,6 +163,11 @@ enum class Fault : uint8_t {
   /// shuffle's edge read as the list's top): a better item than the
   /// warp's best is lost. Oracle: mismatch (GPU or emu).
   WarpQueueHeadUnfilled,
+  /// workgroup_row's bare-key sort (a keys-only sort of 32-bit keys) skips
+  /// its check for zeros and NaNs: a float row holding one sorts bare
+  /// order bits anyway, so a -0 comes back as +0 and a NaN as one NaN of
+  /// the order's choosing. Oracle: mismatch (GPU or emu).
+  BareKeysUnchecked,
 };
 
 /// Every fault, in enum order.
@@ -202,7 +207,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::WarpSyncDropped,
                                        Fault::RadixTileByBlock,
                                        Fault::WarpShuffleWaveWidth,
-                                       Fault::WarpQueueHeadUnfilled};
+                                       Fault::WarpQueueHeadUnfilled,
+                                       Fault::BareKeysUnchecked};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -219,7 +225,7 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "bf16-order-f16-layout", "radix-compact-drops-better",
 /// "radix-fused-bins-kept", "warp-ballot-low-half", "warp-sync-dropped",
 /// "radix-tile-by-block", "warp-shuffle-wave-width",
-/// "warp-queue-head-unfilled".
+/// "warp-queue-head-unfilled", "bare-keys-unchecked".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -259,6 +265,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::RadixTileByBlock: return "radix-tile-by-block";
   case Fault::WarpShuffleWaveWidth: return "warp-shuffle-wave-width";
   case Fault::WarpQueueHeadUnfilled: return "warp-queue-head-unfilled";
+  case Fault::BareKeysUnchecked: return "bare-keys-unchecked";
   }
   return "?";
 }

@@ -145,6 +145,9 @@ constexpr FaultText kFaultTexts[] = {
     {Fault::WarpQueueHeadUnfilled,
      "warp_select's queue insert hands lane 0 its own slot as the one above",
      "mismatch (GPU or emu)"},
+    {Fault::BareKeysUnchecked,
+     "workgroup_row sorts bare f32 keys of a row holding a zero or a NaN",
+     "mismatch (GPU or emu)"},
 };
 
 constexpr bool textsFollowFaults() {

@@ -140,6 +140,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::WarpSyncDropped:
     case Fault::WarpShuffleWaveWidth:
     case Fault::WarpQueueHeadUnfilled:
+    case Fault::BareKeysUnchecked:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

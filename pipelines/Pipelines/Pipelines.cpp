@@ -140,6 +140,8 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
       options.faults.contains(Fault::WarpQueueHeadUnfilled);
   rows.injectBf16OrderF16Layout =
       options.faults.contains(Fault::Bf16OrderF16Layout);
+  rows.injectBareKeysUnchecked =
+      options.faults.contains(Fault::BareKeysUnchecked);
   rows.injectRadixCompactDropsBetter =
       options.faults.contains(Fault::RadixCompactDropsBetter);
   rows.injectRadixFusedBinsKept =

@@ -300,7 +300,10 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
     `inject-radix-tile-by-block` (fault radix-tile-by-block) its scatter
     takes the tile by workgroup id, not by ticket; with
     `inject-warp-queue-head-unfilled` (fault warp-queue-head-unfilled)
-    warp_select's queue insert hands lane 0 its own slot as the one above.
+    warp_select's queue insert hands lane 0 its own slot as the one above;
+    with `inject-bare-keys-unchecked` (fault bare-keys-unchecked)
+    workgroup_row's bare-key sort of 32-bit floats skips its check for
+    zeros and NaNs.
     `sift.nms_per_class` with
     `mask_blocks` becomes a mask dispatch and a walk dispatch (MaskNms.cpp);
     `inject-nms-mask-last-bit-lost` (fault nms-mask-last-bit-lost) never sets
@@ -341,6 +344,8 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            "bool", /*default=*/"false", "Fault warp-queue-head-unfilled">,
     Option<"injectBf16OrderF16Layout", "inject-bf16-order-f16-layout", "bool",
            /*default=*/"false", "Fault bf16-order-f16-layout">,
+    Option<"injectBareKeysUnchecked", "inject-bare-keys-unchecked", "bool",
+           /*default=*/"false", "Fault bare-keys-unchecked">,
     Option<"injectRadixCompactDropsBetter", "inject-radix-compact-drops-better",
            "bool", /*default=*/"false", "Fault radix-compact-drops-better">,
     Option<"injectRadixFusedBinsKept", "inject-radix-fused-bins-kept",

@@ -170,7 +170,8 @@ struct WorkgroupRowsPass final
       built = lowerMergeRows(rewriter, *row, config);
     else
       sift::lowerRowsToWorkgroups(rewriter, *row, config.getWorkgroupSize()[0],
-                                  !injectNoBarrier, injectBf16OrderF16Layout);
+                                  !injectNoBarrier, injectBf16OrderF16Layout,
+                                  injectBareKeysUnchecked);
     if (failed(built))
       return failure();
     rewriter.eraseOp(op);

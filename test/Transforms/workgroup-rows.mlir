@@ -1,6 +1,7 @@
 // RUN: sift-opt %s -sift-workgroup-rows -split-input-file | FileCheck %s
 // RUN: sift-opt %s -sift-workgroup-rows=inject-no-barrier=1 -split-input-file | FileCheck %s --check-prefix=FAULT
 // RUN: sift-opt %s -sift-workgroup-rows=inject-bf16-order-f16-layout=1 -split-input-file | FileCheck %s --check-prefix=HALF
+// RUN: sift-opt %s -sift-workgroup-rows=inject-bare-keys-unchecked=1 -split-input-file | FileCheck %s --check-prefix=BARE
 // Algorithm workgroup_row: one workgroup per row, the row staged in
 // workgroup memory, a bitonic network over indices, barriers between steps.
 
@@ -143,12 +144,52 @@ func.func @sort_bf16(%k: memref<2x40xbf16>) {
   return
 }
 
-// An f32 row keeps i64 composites, and the fault leaves its order bits.
+// A keys-only f32 sort sorts bare order bits (an i32 a key, no position)
+// and turns them back into keys, unless a thread met a zero or a NaN
+// (cmpf ueq): then the flag sends the whole workgroup to the i64
+// composites, staged anew. The bf16 fault leaves its order bits; fault
+// bare-keys-unchecked drops the check, so the flag is never raised.
 // CHECK-LABEL: func.func @sort_f32_wide
-// CHECK:   memref.alloc() : memref<64xi64, #gpu.address_space<workgroup>>
+// CHECK:   %[[BITS:.+]] = memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>
+// CHECK:   %[[COMP:.+]] = memref.alloc() : memref<64xi64, #gpu.address_space<workgroup>>
+// CHECK:   %[[FLAG:.+]] = memref.alloc() : memref<1xi32, #gpu.address_space<workgroup>>
+// CHECK:   memref.store %{{.+}}, %[[FLAG]]
+// CHECK:   gpu.barrier
+// CHECK:   scf.for
+// CHECK:     memref.store %{{.+}}, %[[BITS]]
+// CHECK:     %[[ODD:.+]] = arith.cmpf ueq
+// CHECK:     scf.if %[[ODD]]
+// CHECK:       memref.atomic_rmw addi %{{.+}}, %[[FLAG]]
+// CHECK:   gpu.barrier
+// CHECK:   %[[SEEN:.+]] = memref.load %[[FLAG]]
+// CHECK:   %[[PLAIN:.+]] = arith.cmpi eq, %[[SEEN]], %c0_i32
+// CHECK:   scf.if %[[PLAIN]]
+// CHECK:     arith.minui %{{.+}} : i32
+// CHECK:     memref.load %[[BITS]]
+// CHECK:     arith.bitcast %{{.+}} : i32 to f32
+// CHECK:   } else {
 // CHECK:     arith.shli %{{.+}}, %c32_i64
+// CHECK:     memref.store %{{.+}}, %[[COMP]]
+// CHECK:     arith.minui %{{.+}} : i64
+// BARE-LABEL: func.func @sort_f32_wide
+// BARE-NOT: arith.cmpf ueq
+// BARE: return
 func.func @sort_f32_wide(%k: memref<2x40xf32>) {
   sift.sort dimension(1) ascending {sift.lowering_config = #row} outs(%k : memref<2x40xf32>)
+  return
+}
+
+// i32 keys always sort bare: equal order bits are equal keys. No flag, no
+// composites.
+// CHECK-LABEL: func.func @sort_i32_bare
+// CHECK:   memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: i64
+// CHECK:   arith.xori %{{.+}}, %c-2147483648_i32
+// CHECK-NOT: i64
+// CHECK: return
+func.func @sort_i32_bare(%k: memref<2x40xi32>) {
+  sift.sort dimension(1) descending {sift.lowering_config = #row} outs(%k : memref<2x40xi32>)
   return
 }
 

@@ -20,9 +20,11 @@
 // sorts one i64 composite per element instead (order bits above the
 // position), when its staging fits kCompositeBudget; keys of at most 16
 // bits (bf16, f16, i16) make an i32 composite (16 bits of each), which
-// halves the network's workgroup-memory traffic. Staging buffers are
-// workgroup memref.allocs; the GPU tail turns them into workgroup
-// attributions.
+// halves the network's workgroup-memory traffic. A keys-only sort of
+// 32-bit keys sorts their bare order bits (no position) and turns them
+// back, unless a float row holds a zero or a NaN (sortBareKeys). Staging
+// buffers are workgroup memref.allocs; the GPU tail turns them into
+// workgroup attributions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +38,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -53,9 +57,10 @@ constexpr int64_t kNarrowPositions = int64_t{1} << 16;
 class Lowering {
 public:
   Lowering(RewriterBase &rewriter, const sift::RowOp &row, int64_t threads,
-           bool barriers, bool halfNanLayout)
+           bool barriers, bool halfNanLayout, bool bareZeroUnchecked)
       : b(rewriter), row(row), threads(threads), barriers(barriers),
-        halfNanLayout(halfNanLayout), loc(row.op->getLoc()) {}
+        halfNanLayout(halfNanLayout), bareZeroUnchecked(bareZeroUnchecked),
+        loc(row.op->getLoc()) {}
 
   void build() {
     int64_t rows = row.rows();
@@ -73,6 +78,10 @@ public:
     rowIvs = sift::delinearizeRow(b, loc, launch.getBlockIds().x, row.domain);
     padded = sift::nextPowerOfTwo(row.n);
     if (std::optional<bool> invert = compositeOrder()) {
+      if (bareKeys()) {
+        sortBareKeys(*invert);
+        return;
+      }
       // Named orders of keys of at most 32 bits: one i64 per element (i32
       // for keys of at most 16 bits).
       allocateCompositeStaging();
@@ -113,6 +122,18 @@ public:
     return bytes;
   }
 
+  /// Whether the row sorts its keys' bare order bits (32 a key, no
+  /// position): a keys-only sort (no payload, no top-k) of 32-bit keys
+  /// whose bare array fits kCompositeBudget beside the composite layout,
+  /// which a float row holding a zero or a NaN still takes.
+  bool bareKeys() const {
+    Type key = cast<MemRefType>(row.staged.front().getType()).getElementType();
+    return isa<sift::SortOp>(row.op) && row.staged.size() == 1 &&
+           key.getIntOrFloatBitWidth() == 32 &&
+           compositeBytes() + 4 * sift::nextPowerOfTwo(row.n) <=
+               kCompositeBudget;
+  }
+
   /// Whether the row sorts as composites (a named order, keys of at most
   /// 32 bits, within kCompositeBudget) and if so whether the key bits are
   /// inverted (descending, largest).
@@ -131,6 +152,9 @@ public:
 
 private:
   Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value i32(OpBuilder &b, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
 
   void barrier(OpBuilder &b) {
     if (barriers)
@@ -233,6 +257,123 @@ private:
         });
   }
 
+  /// Sorts the row's keys as their bare order bits. Keys of equal order
+  /// bits are then equal bits, so which of them goes first does not show,
+  /// and the sorted bits turn back into the keys: true of every integer,
+  /// and of every float but a zero (-0 and +0 share +0's bits, and must
+  /// keep their order) or a NaN (all share one order key). A float row
+  /// holding either (a workgroup-memory flag, read after the staging's
+  /// barrier, so the whole workgroup takes one branch) takes the composite
+  /// layout instead, staged anew.
+  void sortBareKeys(bool invert) {
+    Type keyType =
+        cast<MemRefType>(row.staged.front().getType()).getElementType();
+    bool isFloat = isa<FloatType>(keyType);
+    Type bitsType = b.getI32Type();
+    Value bare =
+        memref::AllocOp::create(b, loc, workgroupType(padded, bitsType));
+    Value special;
+    if (isFloat) {
+      allocateCompositeStaging();
+      special = memref::AllocOp::create(b, loc, workgroupType(1, bitsType));
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                          constant(0));
+      scf::IfOp::create(b, loc, first, [&](OpBuilder &b, Location loc) {
+        memref::StoreOp::create(b, loc, i32(b, 0), special, constant(0));
+        scf::YieldOp::create(b, loc);
+      });
+      barrier(b);
+    }
+    sift::forEachOfThread(
+        b, loc, tid, constant(row.n), threadCount,
+        [&](OpBuilder &b, Location loc, Value e) {
+          Value key =
+              memref::LoadOp::create(b, loc, row.sources.front(), at(e));
+          Value bits = sift::buildOrderBits(b, loc, key, invert);
+          memref::StoreOp::create(b, loc, bits, bare,
+                                  sift::compositeSlot(b, loc, e));
+          if (!isFloat || bareZeroUnchecked)
+            return;
+          Value zero = arith::ConstantOp::create(b, loc, keyType,
+                                                 b.getFloatAttr(keyType, 0.0));
+          // A zero or a NaN (unordered or equal to zero).
+          Value odd = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UEQ,
+                                            key, zero);
+          scf::IfOp::create(b, loc, odd, [&](OpBuilder &b, Location loc) {
+            memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                        i32(b, 1), special,
+                                        ValueRange{constant(0)});
+            scf::YieldOp::create(b, loc);
+          });
+        });
+    Value ones = i32(b, -1);
+    sift::forEachOfThread(
+        b, loc, tid, constant(padded - row.n), threadCount,
+        [&](OpBuilder &b, Location loc, Value e) {
+          memref::StoreOp::create(
+              b, loc, ones, bare,
+              sift::compositeSlot(
+                  b, loc, arith::AddIOp::create(b, loc, e, constant(row.n))));
+        });
+    barrier(b);
+    auto sortBare = [&] {
+      sift::buildCompositeBitonicSort(b, loc, tid, threads, padded, bare,
+                                      barriers);
+      writeBackBareKeys(bare, invert);
+    };
+    if (!isFloat) {
+      sortBare();
+      return;
+    }
+    Value plain = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        memref::LoadOp::create(b, loc, special, constant(0)), i32(b, 0));
+    auto branch = scf::IfOp::create(b, loc, TypeRange{}, plain,
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(branch.thenBlock()->getTerminator());
+    sortBare();
+    b.setInsertionPoint(branch.elseBlock()->getTerminator());
+    stageInComposites(invert);
+    barrier(b);
+    sift::buildCompositeBitonicSort(b, loc, tid, threads, padded, composites,
+                                    barriers);
+    writeBackComposites();
+  }
+
+  /// The sorted order bits of `bare`, turned back into keys (the inverse of
+  /// buildOrderBits on keys of distinct order bits), into the row.
+  void writeBackBareKeys(Value bare, bool invert) {
+    Value destination = row.staged.front();
+    Type keyType = cast<MemRefType>(destination.getType()).getElementType();
+    sift::forEachOfThread(
+        b, loc, tid, constant(row.n), threadCount,
+        [&](OpBuilder &b, Location loc, Value e) {
+          Value up = memref::LoadOp::create(b, loc, bare,
+                                            sift::compositeSlot(b, loc, e));
+          Value ones = i32(b, -1);
+          Value sign = i32(b, std::numeric_limits<int32_t>::min());
+          if (invert)
+            up = arith::XOrIOp::create(b, loc, up, ones);
+          Value bits;
+          if (isa<FloatType>(keyType)) {
+            // Order bits with the sign bit set came from a positive float
+            // (its bits with the sign set); the rest from a negative one
+            // (every bit flipped).
+            Value positive = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ne,
+                arith::AndIOp::create(b, loc, up, sign), i32(b, 0));
+            bits = arith::SelectOp::create(
+                b, loc, positive, arith::XOrIOp::create(b, loc, up, sign),
+                arith::XOrIOp::create(b, loc, up, ones));
+          } else {
+            bits = arith::XOrIOp::create(b, loc, up, sign);
+          }
+          Value key = arith::BitcastOp::create(b, loc, keyType, bits);
+          memref::StoreOp::create(b, loc, key, destination, at(e));
+        });
+  }
+
   /// Slot e takes every operand's element at the position in composite[e]
   /// (top-k: the first k, and the position as the index).
   void writeBackComposites() {
@@ -312,6 +453,7 @@ private:
   int64_t threads;
   bool barriers;
   bool halfNanLayout;
+  bool bareZeroUnchecked;
   Location loc;
   int64_t padded = 1;
   Value tid, threadCount, indices, composites;
@@ -322,6 +464,7 @@ private:
 
 void sift::lowerRowsToWorkgroups(RewriterBase &rewriter, const RowOp &row,
                                  int64_t threads, bool barriers,
-                                 bool halfNanLayout) {
-  Lowering(rewriter, row, threads, barriers, halfNanLayout).build();
+                                 bool halfNanLayout, bool bareZeroUnchecked) {
+  Lowering(rewriter, row, threads, barriers, halfNanLayout, bareZeroUnchecked)
+      .build();
 }

@@ -14,7 +14,8 @@
 // Follows:     Batcher's bitonic sorting network (1968), as in CUDA's
 //              sortingNetworks sample; made stable by sorting (key, index).
 // Faults:      dist-no-barrier (no barriers); bf16-order-f16-layout (the
-//              composites' order bits).
+//              composites' order bits); bare-keys-unchecked (the bare-key
+//              sort's check for zeros and NaNs).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -29,9 +30,11 @@ namespace sift {
 /// selects the top k of) every row of `row` with a workgroup of `threads`
 /// threads a row. `barriers` false drops the barriers (fault
 /// dist-no-barrier); `halfNanLayout` plants fault bf16-order-f16-layout in
-/// the composites' order bits. Does not erase the op.
+/// the composites' order bits; `bareZeroUnchecked` fault
+/// bare-keys-unchecked in the bare-key sort. Does not erase the op.
 void lowerRowsToWorkgroups(mlir::RewriterBase &rewriter, const RowOp &row,
                            int64_t threads, bool barriers,
-                           bool halfNanLayout = false);
+                           bool halfNanLayout = false,
+                           bool bareZeroUnchecked = false);
 
 } // namespace sift

@@ -469,6 +469,96 @@ TEST_F(EmuPipelineTest, Bf16SortSortsWithNarrowCompositesOnTheCpu) {
   EXPECT_GT(wrongSortedBf16(keys, kN, out[0]), 0);
 }
 
+/// Rows of f32 bit patterns `keys` (n a row) stably sorted in SEMANTICS.md's
+/// order (-0 = +0, every NaN one key after +inf), against `out`'s bits:
+/// the elements that differ.
+int wrongSortedF32(const std::vector<uint32_t> &keys, int64_t n,
+                   const std::vector<char> &out) {
+  auto rank = [](uint32_t bits) -> double {
+    float v;
+    std::memcpy(&v, &bits, 4);
+    return std::isnan(v)   ? std::numeric_limits<double>::infinity()
+           : std::isinf(v) ? (v > 0 ? 1e300 : -1e300)
+                           : static_cast<double>(v == 0.0f ? 0.0f : v);
+  };
+  int wrong = 0;
+  for (size_t r = 0; r < keys.size(); r += n) {
+    std::vector<uint32_t> row(keys.begin() + r, keys.begin() + r + n);
+    std::stable_sort(row.begin(), row.end(),
+                     [&](uint32_t a, uint32_t b) { return rank(a) < rank(b); });
+    for (int64_t e = 0; e < n; ++e) {
+      uint32_t got;
+      std::memcpy(&got, out.data() + (r + e) * 4, 4);
+      wrong += got != row[e];
+    }
+  }
+  return wrong;
+}
+
+TEST_F(EmuPipelineTest, BareF32SortTakesCompositesForZerosAndNansOnTheCpu) {
+  // Four f32 rows of 1024 (a keys-only workgroup_row sort: bare order bits
+  // unless the row holds a zero or a NaN). Row 0: ties, subnormals, both
+  // infinities, no zero (bare); row 1: zeros of both signs among them; row
+  // 2: NaNs of both signs and several payloads; row 3: bare again.
+  constexpr int64_t kN = 1024;
+  std::mt19937_64 rng(21);
+  std::vector<uint32_t> keys(4 * kN);
+  for (uint32_t &k : keys) {
+    float v = static_cast<float>(static_cast<int64_t>(rng() % 400) + 1) / 8.0f;
+    if (rng() % 2)
+      v = -v;
+    std::memcpy(&k, &v, 4);
+  }
+  const uint32_t specials[] = {0x7f800000, 0xff800000, 0x00000001,
+                               0x80000003, 0x7f7fffff, 0xff7fffff};
+  for (int64_t e = 0; e < kN; e += 11)
+    keys[e] = keys[3 * kN + e] = specials[(e / 11) % 6];
+  for (int64_t e = 0; e < kN; e += 5)
+    keys[kN + e] = e % 2 ? 0x80000000 : 0x00000000;
+  const uint32_t nans[] = {0x7fc00000, 0xffc00000, 0x7f800001, 0xffbfffff};
+  for (int64_t e = 0; e < kN; e += 9)
+    keys[2 * kN + e] = nans[(e / 9) % 4];
+  std::vector<float> packed(keys.size());
+  std::memcpy(packed.data(), keys.data(), keys.size() * 4);
+  std::vector<std::vector<char>> out;
+  ASSERT_NO_FATAL_FAILURE(run(
+      sortProgram(4, kN), sift::PipelineKind::Distribute, -1, {packed}, out));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(wrongSortedF32(keys, kN, out[0]), 0);
+  // Fault bare-keys-unchecked: rows 1 and 2 sort bare too, so their -0s
+  // come back as +0 and their NaNs as one NaN; rows 0 and 3 stay right.
+  out.clear();
+  sift::FaultSet faults;
+  faults.insert(sift::Fault::BareKeysUnchecked);
+  ASSERT_NO_FATAL_FAILURE(run(sortProgram(4, kN),
+                              sift::PipelineKind::Distribute, -1, {packed}, out,
+                              faults));
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<char> bare(out[0].begin(), out[0].begin() + kN * 4);
+  std::vector<uint32_t> first(keys.begin(), keys.begin() + kN);
+  EXPECT_EQ(wrongSortedF32(first, kN, bare), 0);
+  EXPECT_GT(wrongSortedF32(keys, kN, out[0]), 0);
+  // i32 keys sort bare always, extremes included.
+  std::vector<int32_t> ints(2 * kN);
+  for (int32_t &x : ints)
+    x = static_cast<int32_t>(rng() % 64) - 32;
+  ints[3] = std::numeric_limits<int32_t>::max();
+  ints[kN + 5] = std::numeric_limits<int32_t>::min();
+  std::vector<float> packedInts(ints.size());
+  std::memcpy(packedInts.data(), ints.data(), ints.size() * 4);
+  out.clear();
+  ASSERT_NO_FATAL_FAILURE(run(sortProgram(2, kN, "i32"),
+                              sift::PipelineKind::Distribute, -1, {packedInts},
+                              out));
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<int32_t> sortedInts = ints;
+  for (int64_t r = 0; r < 2; ++r)
+    std::sort(sortedInts.begin() + r * kN, sortedInts.begin() + (r + 1) * kN);
+  std::vector<int32_t> gotInts(ints.size());
+  std::memcpy(gotInts.data(), out[0].data(), ints.size() * 4);
+  EXPECT_EQ(gotInts, sortedInts);
+}
+
 TEST_F(EmuPipelineTest, WarpQueueHeadUnfilledIsCaughtOnTheCpu) {
   // Fault warp-queue-head-unfilled: lane 0 takes its own slot as the one
   // above, so an item better than a warp's best is lost: wrong ranks, or
