@@ -139,25 +139,37 @@ func.func @one_element(%x: memref<1xi32>, %v: memref<1xi32>, %i: memref<1xi64>) 
 // The one-launch form: a row in one chunk (row_tile 512 >= 300), 256
 // threads. Global memory holds only the survivors; the bins, the suffix
 // sums, the row's state, its two counters and its k candidates are the
-// workgroup's; every pass clears the bins after its pick (f16: 4 passes).
+// workgroup's. The first pass counts 11 bits (2048 bins): its pick sums
+// each 8-bit digit's 8 fine bins, and the second key digit (3 bits) is
+// picked from the chosen digit's fine bins without a pass over the row.
+// Every other pass clears the bins after its pick (f16: 8 + 3 + 5 key
+// bits, two index digits).
 // CHECK-LABEL: func.func @one_launch
 // CHECK: memref.alloc() : memref<3x300xi32>
 // CHECK: memref.alloc() : memref<3x300xi32>
 // CHECK-NOT: memref.alloc() : memref<3x4x256xi32>
 // CHECK: gpu.launch blocks({{.*}}) in ({{%.+}} = %c3, {{.*}} threads({{.*}}) in ({{%.+}} = %c256,
-// CHECK: %[[BINS:.+]] = memref.alloc() : memref<256xi32, #gpu.address_space<workgroup>>
+// CHECK: %[[BINS:.+]] = memref.alloc() : memref<2048xi32, #gpu.address_space<workgroup>>
 // CHECK: memref.alloc() : memref<256xi32, #gpu.address_space<workgroup>>
 // CHECK: memref.alloc() : memref<1xi32, #gpu.address_space<workgroup>>
 // CHECK: memref.alloc() : memref<5xi64, #gpu.address_space<workgroup>>
 // CHECK: memref.alloc() : memref<2xi32, #gpu.address_space<workgroup>>
 // CHECK: memref.alloc() : memref<5xf16, #gpu.address_space<workgroup>>
-// CHECK-COUNT-5: memref.store %c0_i32{{[_0-9]*}}, %[[BINS]][
+// CHECK: memref.store %c0_i32{{[_0-9]*}}, %[[BINS]][
+// CHECK: arith.andi %{{.+}}, %c2047_i32
+// CHECK: memref.atomic_rmw addi %{{.+}}, %[[BINS]]
+// CHECK-COUNT-8: memref.load %[[BINS]]
+// CHECK-NOT: memref.store %c0_i32{{[_0-9]*}}, %[[BINS]][
+// CHECK: %[[TOP:.+]] = arith.shrui %{{.+}}, %c8_i64
+// CHECK-NEXT: arith.andi %[[TOP]], %c255_i64
+// CHECK: memref.load %[[BINS]]
+// CHECK-COUNT-4: memref.store %c0_i32{{[_0-9]*}}, %[[BINS]][
 // CHECK-NOT: gpu.launch
 // CHECK: return
 // The fault radix-fused-bins-kept: the bins are cleared once, before the
 // first pass.
 // KEPT-LABEL: func.func @one_launch
-// KEPT: %[[BINS:.+]] = memref.alloc() : memref<256xi32, #gpu.address_space<workgroup>>
+// KEPT: %[[BINS:.+]] = memref.alloc() : memref<2048xi32, #gpu.address_space<workgroup>>
 // KEPT: memref.store %c0_i32{{[_0-9]*}}, %[[BINS]][
 // KEPT-NOT: memref.store %c0_i32{{[_0-9]*}}, %[[BINS]][
 // KEPT: return

@@ -46,7 +46,12 @@
 // row's state, its candidate and survivor counters and its k candidates
 // live in workgroup memory (only the survivors stay global), barriers
 // separate count, pick and the next pass, and a thread walks the row with
-// kFusedLoadsAhead loads in flight, its full steps unchecked. No plan
+// kFusedLoadsAhead loads in flight, its full steps unchecked. Its first
+// pass counts kFineBits more than its digit (2,048 bins): the first pick
+// sums each digit's fine bins, the second key digit (kFineBits wide) is
+// picked from the chosen digit's fine bins without reading the row, and
+// the row compacts once a bin holds at most 1 / kFusedCompactBelow of it,
+// so that spread bf16 keys take two passes over the row, not three. No plan
 // launch, no histogram in global memory, but each row is one workgroup's
 // alone (the default takes it from 16 rows of at most 2^18 elements). On
 // the H200 (2026-11-30) [64, 65536] k64 went from 0.093 to 0.038 ms,
@@ -91,12 +96,36 @@ LogicalResult RadixLowering::build() {
     ++indexBits;
   indexDigitBits =
       (indexBits + sift::kRadixBits - 1) / sift::kRadixBits * sift::kRadixBits;
-  keyPasses = keyBits / sift::kRadixBits;
-  passes = keyPasses + indexDigitBits / sift::kRadixBits;
   chunks = (row.n + options.chunk - 1) / options.chunk;
 
   // A row in one chunk with a thread a bin: one launch does it all.
   fused = chunks == 1 && options.threads >= sift::kRadixBins;
+
+  // The digits: 8 bits each from the top of the key, then of the inverted
+  // index. The one-launch form's first pass counts kFineBits more, so its
+  // second key digit is that wide and picked from the same histogram: the
+  // row is read once for both, and the bin chosen after them is small
+  // enough (for spread keys) that the next pass compacts the row.
+  int64_t keyLeft = keyBits;
+  auto addDigit = [&](int64_t width, bool fromLast) {
+    width = std::min(width, keyLeft);
+    keyLeft -= width;
+    digitShift.push_back(keyLeft);
+    digitWidth.push_back(width);
+    derived.push_back(fromLast);
+  };
+  addDigit(sift::kRadixBits, false);
+  if (fused && keyLeft > kFineBits)
+    addDigit(kFineBits, true);
+  while (keyLeft > 0)
+    addDigit(sift::kRadixBits, false);
+  keyPasses = static_cast<int64_t>(digitShift.size());
+  for (int64_t left = indexDigitBits; left > 0; left -= sift::kRadixBits) {
+    digitShift.push_back(left - sift::kRadixBits);
+    digitWidth.push_back(sift::kRadixBits);
+    derived.push_back(false);
+  }
+  passes = static_cast<int64_t>(digitShift.size());
 
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   auto allocSurvivors = [&] {
@@ -132,6 +161,12 @@ LogicalResult RadixLowering::build() {
   buildFilter();
   buildRank();
   return success();
+}
+
+int64_t RadixLowering::histogramBits(int64_t pass) const {
+  if (pass + 1 < passes && derived[pass + 1])
+    return digitWidth[pass] + digitWidth[pass + 1];
+  return digitWidth[pass];
 }
 
 IntegerType RadixLowering::wordType(OpBuilder &b) const {
@@ -351,9 +386,7 @@ void RadixLowering::recordDigit(OpBuilder &b, int64_t pass, Value r, Value left,
       b, loc, wide(memref::LoadOp::create(b, loc, sums, digit)), above);
   Value stillLeft = arith::SubIOp::create(b, loc, left, above);
   bool keyPass = pass < keyPasses;
-  int64_t shift =
-      keyPass ? keyBits - sift::kRadixBits * (pass + 1)
-              : indexDigitBits - sift::kRadixBits * (pass - keyPasses + 1);
+  int64_t shift = digitShift[pass];
   StateField field = keyPass ? kKeyPrefix : kIndexPrefix;
   Value prefix = arith::OrIOp::create(
       b, loc, loadState(b, r, field),
@@ -365,18 +398,24 @@ void RadixLowering::recordDigit(OpBuilder &b, int64_t pass, Value r, Value left,
   storeState(b, done, r, kDone);
   // The row's source: a row that compacted in this pass reads its
   // survivors from now on; one whose bin is small enough compacts in the
-  // next pass (if there is one and the row goes on).
+  // next pass (if there is one that reads elements and the row goes on).
+  // A derived pass read nothing.
   Value source = loadState(b, r, kSource);
-  Value nextSource = arith::SelectOp::create(
-      b, loc, cmp(b, arith::CmpIPredicate::eq, source, i64(b, kCompacting)),
-      i64(b, kFromSurvivors), source);
-  if (pass + 1 < passes) {
-    Value small = arith::OrIOp::create(
-        b, loc,
-        cmp(b, arith::CmpIPredicate::ule,
-            mul(b, inBin, i64(b, sift::kRadixCompactBelow)), i64(b, row.n)),
-        cmp(b, arith::CmpIPredicate::ule, inBin,
-            i64(b, sift::kRadixCompactUpTo)));
+  Value nextSource =
+      derived[pass] ? source
+                    : arith::SelectOp::create(b, loc,
+                                              cmp(b, arith::CmpIPredicate::eq,
+                                                  source, i64(b, kCompacting)),
+                                              i64(b, kFromSurvivors), source)
+                          .getResult();
+  if (pass + 1 < passes && !derived[pass + 1]) {
+    int64_t below = fused ? kFusedCompactBelow : sift::kRadixCompactBelow;
+    Value small =
+        arith::OrIOp::create(b, loc,
+                             cmp(b, arith::CmpIPredicate::ule,
+                                 mul(b, inBin, i64(b, below)), i64(b, row.n)),
+                             cmp(b, arith::CmpIPredicate::ule, inBin,
+                                 i64(b, sift::kRadixCompactUpTo)));
     Value fromRow = cmp(b, arith::CmpIPredicate::eq, source, i64(b, kFromRow));
     Value compact = arith::AndIOp::create(
         b, loc, arith::AndIOp::create(b, loc, fromRow, small),
@@ -456,7 +495,8 @@ void RadixLowering::buildFused() {
           return memref::AllocOp::create(
               b, loc, sift::workgroupMemRefType(context, size, type));
         };
-        Value bins = local(sift::kRadixBins, int32);
+        int64_t binCount = int64_t{1} << histogramBits(0);
+        Value bins = local(binCount, int32);
         Value sums = local(sift::kRadixBins, int32);
         Value reached = local(1, int32);
         localState = local(kFields, b.getI64Type());
@@ -466,8 +506,8 @@ void RadixLowering::buildFused() {
         candidateBits = local(k, b.getI64Type());
         Value threads = index(b, options.threads);
         auto zeroBins = [&](OpBuilder &b) {
-          sift::forEachOfThread(b, loc, tid, index(b, sift::kRadixBins),
-                                threads, [&](OpBuilder &b, Location, Value e) {
+          sift::forEachOfThread(b, loc, tid, index(b, binCount), threads,
+                                [&](OpBuilder &b, Location, Value e) {
                                   memref::StoreOp::create(b, loc, i32(b, 0),
                                                           bins, e);
                                 });
@@ -487,14 +527,51 @@ void RadixLowering::buildFused() {
         gpu::BarrierOp::create(b, loc);
         Tile c = chunkOf(b, r);
         for (int64_t pass = 0; pass < passes; ++pass) {
-          countChunk(b, pass, c, tid, bins);
+          bool feedsNext = pass + 1 < passes && derived[pass + 1];
+          if (!derived[pass])
+            countChunk(b, pass, c, tid, bins);
           gpu::BarrierOp::create(b, loc);
-          Value count = memref::LoadOp::create(
-              b, loc, bins, minu(b, tid, index(b, sift::kRadixBins - 1)));
+          Value bin = minu(b, tid, index(b, sift::kRadixBins - 1));
+          Value count;
+          if (derived[pass]) {
+            // The fine bins of the digit the last pick chose: bin
+            // (digit << width) + tid for the threads below 2^width.
+            int64_t width = digitWidth[pass];
+            Value prefix = loadState(b, r, kKeyPrefix);
+            Value chosen = arith::AndIOp::create(
+                b, loc,
+                arith::ShRUIOp::create(b, loc, prefix,
+                                       i64(b, digitShift[pass - 1])),
+                i64(b, (int64_t{1} << digitWidth[pass - 1]) - 1));
+            Value first = arith::ShLIOp::create(
+                b, loc,
+                arith::IndexCastUIOp::create(b, loc, b.getIndexType(), chosen),
+                index(b, width));
+            Value fineBin = add(
+                b, first, minu(b, tid, index(b, (int64_t{1} << width) - 1)));
+            Value inside = cmp(b, arith::CmpIPredicate::ult, tid,
+                               index(b, int64_t{1} << width));
+            count = arith::SelectOp::create(
+                b, loc, inside, memref::LoadOp::create(b, loc, bins, fineBin),
+                i32(b, 0));
+          } else if (feedsNext) {
+            // A coarse bin: the sum of its 2^width fine ones.
+            int64_t width = digitWidth[pass + 1];
+            Value first = arith::ShLIOp::create(b, loc, bin, index(b, width));
+            count = i32(b, 0);
+            for (int64_t f = 0; f < (int64_t{1} << width); ++f)
+              count = arith::AddIOp::create(
+                  b, loc, count,
+                  memref::LoadOp::create(b, loc, bins,
+                                         add(b, first, index(b, f))));
+          } else {
+            count = memref::LoadOp::create(b, loc, bins, bin);
+          }
           pickDigit(b, pass, r, tid, count, sums, reached);
           // The pick read the bins before its first barrier; the next
-          // pass's counts start after this one.
-          if (!options.fusedBinsKept)
+          // pass's counts start after this one (a derived pick reads them
+          // again).
+          if (!options.fusedBinsKept && !feedsNext)
             zeroBins(b);
           gpu::BarrierOp::create(b, loc);
         }

@@ -14,7 +14,8 @@
 //              the chosen prefix into k candidates; a rank of the candidates.
 // Launches:    init, then histogram and pick a digit, filter, rank; the
 //              one-launch form (a row one chunk, 256 threads or more): one
-//              launch, a workgroup a row.
+//              launch, a workgroup a row, whose first pass counts 11 bits
+//              and picks two key digits from them.
 // Plan buffers: per row its state, counters, 256-bin histograms, survivors
 //              and candidates; the one-launch form keeps all but the
 //              survivors in workgroup memory.

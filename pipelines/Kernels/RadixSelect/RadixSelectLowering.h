@@ -25,6 +25,16 @@ constexpr int64_t kLoadsAhead = 4;
 /// enough loads in flight to draw its share of DRAM bandwidth alone.
 constexpr int64_t kFusedLoadsAhead = 16;
 
+/// The bits the one-launch form's first pass counts beyond its 8-bit
+/// digit: its histogram has 2^(8 + kFineBits) bins, and the second key
+/// digit (kFineBits wide) is picked from it without reading the row again.
+constexpr int64_t kFineBits = 3;
+
+/// The one-launch form compacts a row in the pass after a pick whose bin
+/// holds at most 1 / kFusedCompactBelow of it (its survivor counter is in
+/// workgroup memory, and the pass it saves reads the whole row).
+constexpr int64_t kFusedCompactBelow = 8;
+
 /// Fields of a row's state (i64 each).
 enum StateField : int64_t {
   kKeyPrefix,
@@ -217,6 +227,15 @@ private:
   /// row's state (StateField), its candidate and survivor counters.
   mlir::Value localState, localCounters;
   int64_t keyBits = 0, indexDigitBits = 0, keyPasses = 0, passes = 0;
+  /// Per pass: its digit's lowest bit in its word (the key's order bits or
+  /// the inverted index) and its width (8, but for the one-launch form's
+  /// fine second digit and the key's last); whether it is picked from the
+  /// last pass's histogram (no count of its own).
+  llvm::SmallVector<int64_t> digitShift, digitWidth;
+  llvm::SmallVector<bool> derived;
+  /// The bins of the histogram pass `pass` counts into: its digit's, or
+  /// with the next digit's too when that one is derived from it.
+  int64_t histogramBits(int64_t pass) const;
   mlir::Type keyType;
   mlir::Value state, histograms, counters, candidateKeys, candidateIndices,
       candidateBits, survivorCounts, survivorBits, survivorPositions;

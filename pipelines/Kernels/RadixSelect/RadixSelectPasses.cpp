@@ -31,21 +31,24 @@ std::pair<Value, Value> RadixLowering::matchAndDigit(OpBuilder &b, int64_t pass,
                arith::ShRUIOp::create(b, loc, diff, word(b, type, bits)),
                word(b, type, 0));
   };
+  // The digit counted: this pass's, with the next one's below it when that
+  // one is picked from this histogram.
+  int64_t bits = histogramBits(pass);
+  int64_t shift = digitShift[pass] + digitWidth[pass] - bits;
+  int64_t above = digitShift[pass] + digitWidth[pass];
   Value digit, match;
   if (pass < keyPasses) {
-    int64_t shift = keyBits - sift::kRadixBits * (pass + 1);
     digit = arith::ShRUIOp::create(b, loc, u, word(b, type, shift));
-    match = pass == 0 ? yes : sameAbove(u, pk, shift + sift::kRadixBits);
+    match = pass == 0 ? yes : sameAbove(u, pk, above);
   } else {
-    int64_t shift = indexDigitBits - sift::kRadixBits * (pass - keyPasses + 1);
     digit = arith::ShRUIOp::create(b, loc, inverted, word(b, type, shift));
     match = cmp(b, arith::CmpIPredicate::eq, u, pk);
     if (pass > keyPasses)
-      match = arith::AndIOp::create(
-          b, loc, match, sameAbove(inverted, pi, shift + sift::kRadixBits));
+      match =
+          arith::AndIOp::create(b, loc, match, sameAbove(inverted, pi, above));
   }
-  digit =
-      arith::AndIOp::create(b, loc, digit, word(b, type, sift::kRadixBins - 1));
+  digit = arith::AndIOp::create(b, loc, digit,
+                                word(b, type, (int64_t{1} << bits) - 1));
   return {match, digit};
 }
 
@@ -58,12 +61,12 @@ Value RadixLowering::betterThanPrefix(OpBuilder &b, int64_t pass, Value u,
                arith::ShRUIOp::create(b, loc, prefix, word(b, type, bits)));
   };
   if (pass < keyPasses)
-    return above(u, pk, keyBits - sift::kRadixBits * pass);
+    return above(u, pk, digitShift[pass] + digitWidth[pass]);
   Value better = cmp(b, arith::CmpIPredicate::ugt, u, pk);
   if (pass == keyPasses)
     return better;
   Value tie = cmp(b, arith::CmpIPredicate::eq, u, pk);
-  int64_t shift = indexDigitBits - sift::kRadixBits * (pass - keyPasses);
+  int64_t shift = digitShift[pass] + digitWidth[pass];
   return arith::OrIOp::create(
       b, loc, better,
       arith::AndIOp::create(b, loc, tie, above(inverted, pi, shift)));
@@ -172,7 +175,7 @@ void RadixLowering::countElement(OpBuilder &b, int64_t pass, const Tile &c,
   if (options.digitOffByOne)
     digit = arith::MinUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, digit, word(b, type, 1)),
-        word(b, type, sift::kRadixBins - 1));
+        word(b, type, (int64_t{1} << histogramBits(pass)) - 1));
   scf::IfOp::create(b, loc, match, [&](OpBuilder &b, Location) {
     Value bin = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), digit);
     memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, i32(b, 1),

@@ -335,10 +335,14 @@ TEST_F(EmuPipelineTest, TopkSelectsOnTheCpu) {
   // topkProgram (k = 8 of rows of 5000) under: the default, warp_select of
   // two chunks a row (a select and a merge launch) and 128 threads (four
   // warps); warp_select of one warp a workgroup (the default for rows of 128
-  // to 2048: no tree levels) and five chunks a row; register_select.
+  // to 2048: no tree levels) and five chunks a row; register_select;
+  // radix_select's one-launch form (its first pass of 11 bits, two key
+  // digits picked from it) with 256 and 1024 threads.
   for (const std::string &config :
        {std::string(), selectConfig(32, "warp_select", 1024),
-        selectConfig(128, "register_select", 4096)}) {
+        selectConfig(128, "register_select", 4096),
+        selectConfig(256, "radix_select", 8192),
+        selectConfig(1024, "radix_select", 8192)}) {
     SCOPED_TRACE(config.empty() ? "the default" : config);
     std::vector<float> x = randomFloats(2 * 5000, 4);
     std::vector<std::vector<char>> out;
@@ -386,7 +390,9 @@ TEST_F(EmuPipelineTest, Bf16TopkSelectsWithNarrowCompositesOnTheCpu) {
   // over 16 of inverted position), with ties from rounding and zeros of
   // both signs (-0 = +0, the lower index first), under the default
   // (warp_select), warp_select of two warps over five chunks (a select and
-  // a merge launch) and register_select.
+  // a merge launch), register_select and radix_select's one-launch form
+  // (8 + 3 key bits from its first pass, then 5, then the index digits
+  // that break row 1's ties).
   constexpr int64_t kN = 5000;
   std::vector<uint16_t> keys = randomBf16(2 * kN, 11);
   // Row 1: zeros of both signs at the even positions, negative keys at the
@@ -397,7 +403,8 @@ TEST_F(EmuPipelineTest, Bf16TopkSelectsWithNarrowCompositesOnTheCpu) {
   std::vector<float> packed = packedBf16(keys);
   for (const std::string &config :
        {std::string(), selectConfig(64, "warp_select", 1024),
-        selectConfig(128, "register_select", 4096)}) {
+        selectConfig(128, "register_select", 4096),
+        selectConfig(1024, "radix_select", 8192)}) {
     SCOPED_TRACE(config.empty() ? "the default" : config);
     std::vector<std::vector<char>> out;
     ASSERT_NO_FATAL_FAILURE(run(topkProgram(config, "bf16"),
