@@ -205,6 +205,7 @@ struct WorkgroupRowsPass final
     select.shortMerge = injectSelectMergeOneLevelShort;
     select.warpQueue = config.getAlgorithm() == sift::Algorithm::WarpSelect;
     select.headUnfilled = injectWarpQueueHeadUnfilled;
+    select.halfNanLayout = injectBf16OrderF16Layout;
     return sift::lowerTopkByRegisterSelect(rewriter, row, select);
   }
 

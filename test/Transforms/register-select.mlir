@@ -1,5 +1,6 @@
 // RUN: sift-opt %s -sift-workgroup-rows -split-input-file -verify-diagnostics | FileCheck %s
 // RUN: sift-opt %s -sift-workgroup-rows=inject-select-merge-one-level-short=1 -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=FAULT
+// RUN: sift-opt %s -sift-workgroup-rows=inject-bf16-order-f16-layout=1 -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=HALF
 // Algorithm register_select: a workgroup per chunk of a row, each thread's
 // k best composites (order bits above the inverted position) in registers,
 // a tree merge in workgroup memory; rows of several chunks a second launch
@@ -107,6 +108,27 @@ func.func @long_narrow_row(%x: memref<1x65535xbf16>, %v: memref<1x2xbf16>, %i: m
 // CHECK:   arith.shli %{{.+}}, %c16_i32
 func.func @narrow_row(%x: memref<1x65534xbf16>, %v: memref<1x2xbf16>, %i: memref<1x2xi64>) {
   sift.topk dimension(1) k(2) largest {sift.lowering_config = #select} ins(%x : memref<1x65534xbf16>) outs(%v, %i : memref<1x2xbf16>, memref<1x2xi64>)
+  return
+}
+
+// -----
+
+#select = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [32, 1, 1], algorithm = register_select, row_tile = 512>
+// k = 1 of bf16 keys: the walk widens each key to f32 and compares floats
+// (a NaN above a number); fault bf16-order-f16-layout widens the bits as
+// f16's.
+// CHECK-LABEL: func.func @argmax_bf16
+// CHECK:   scf.for
+// CHECK:     %[[K:.+]] = memref.load %{{.+}} : memref<3x700xbf16>
+// CHECK:     %[[W:.+]] = arith.extf %[[K]] : bf16 to f32
+// CHECK:     arith.cmpf ogt, %[[W]]
+// HALF-LABEL: func.func @argmax_bf16
+// HALF:     %[[K:.+]] = memref.load %{{.+}} : memref<3x700xbf16>
+// HALF:     %[[B:.+]] = arith.bitcast %[[K]] : bf16 to i16
+// HALF:     %[[H:.+]] = arith.bitcast %[[B]] : i16 to f16
+// HALF:     arith.extf %[[H]] : f16 to f32
+func.func @argmax_bf16(%x: memref<3x700xbf16>, %v: memref<3x1xbf16>, %i: memref<3x1xi64>) {
+  sift.topk dimension(1) k(1) largest {sift.lowering_config = #select} ins(%x : memref<3x700xbf16>) outs(%v, %i : memref<3x1xbf16>, memref<3x1xi64>)
   return
 }
 

@@ -304,14 +304,28 @@ private:
     return arith::SelectOp::create(b, loc, any, composite(b, item), word(b, 0));
   }
 
-  /// k = 1's walk for the key type: f32 keys compared as floats (NaN above
-  /// all, -0 = +0 by the compare itself: on the H200 an argmax over order
-  /// bits spent 8 of its 14 instructions an element on them); other keys
-  /// by their order bits as i32.
+  /// k = 1's walk for the key type: float keys of at most 32 bits compared
+  /// as f32, bf16 and f16 widened exactly (NaN above all, -0 = +0 by the
+  /// compare itself: on the H200 an f32 argmax over order bits spent 8 of
+  /// its 14 instructions an element on them; a bf16 walk's PTX went from
+  /// 14 instructions an element to 10); other keys by their order bits as
+  /// i32.
   Value walkBestKeys(OpBuilder &b, Value tid, Value length,
-                     function_ref<Value(OpBuilder &, Value)> key,
+                     function_ref<Value(OpBuilder &, Value)> loadKey,
                      function_ref<Value(OpBuilder &, Value)> composite) {
-    if (topk.getInputType().getElementType().isF32()) {
+    Type keyType = topk.getInputType().getElementType();
+    if (keyType.isF32() || keyType.isBF16() || keyType.isF16()) {
+      auto key = [&](OpBuilder &b, Value e) -> Value {
+        Value x = loadKey(b, e);
+        if (keyType.isF32())
+          return x;
+        if (keyType.isBF16() && options.halfNanLayout) {
+          // Fault bf16-order-f16-layout: the bf16 bits widened as f16's.
+          Value bits = arith::BitcastOp::create(b, loc, b.getI16Type(), x);
+          x = arith::BitcastOp::create(b, loc, b.getF16Type(), bits);
+        }
+        return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+      };
       bool largest = topk.isLargest();
       Value init = arith::ConstantOp::create(
           b, loc,
@@ -339,7 +353,7 @@ private:
         b, tid, length, zero,
         [&](OpBuilder &b, Value e) -> Value {
           Value bits =
-              sift::buildOrderBits(b, loc, key(b, e), !topk.isLargest());
+              sift::buildOrderBits(b, loc, loadKey(b, e), !topk.isLargest());
           if (bits.getType().getIntOrFloatBitWidth() < 32)
             bits = arith::ExtUIOp::create(b, loc, b.getI32Type(), bits);
           return bits;

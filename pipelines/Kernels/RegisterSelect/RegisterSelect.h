@@ -26,7 +26,8 @@
 //              GPUs", 2017), merged by a bitonic tree instead of warp
 //              shuffles; warp_select their warp queue, fed an item at a
 //              time instead of from thread queues.
-// Faults:      select-merge-one-level-short, warp-queue-head-unfilled;
+// Faults:      select-merge-one-level-short, warp-queue-head-unfilled,
+//              bf16-order-f16-layout (k = 1 widens bf16 keys as f16);
 //              in the warp ops' lowering (Transforms/LowerWarpOps.cpp):
 //              warp-shuffle-wave-width.
 //
@@ -47,6 +48,7 @@ struct RegisterSelectOptions {
   bool shortMerge = false; ///< fault select-merge-one-level-short
   bool warpQueue = false;  ///< warp_select: a warp's k best over its lanes
   bool headUnfilled = false; ///< fault warp-queue-head-unfilled
+  bool halfNanLayout = false; ///< fault bf16-order-f16-layout (k = 1)
 };
 
 /// The largest k register_select takes: a thread keeps its k best in

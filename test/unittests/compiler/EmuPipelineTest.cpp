@@ -678,6 +678,79 @@ compileAndEmulate(MLIRContext &context, const std::string &text,
   return sift::rt::runPlan(device, output.artifact, {input});
 }
 
+TEST_F(EmuPipelineTest, RegisterSelectArgmaxOfBf16SpecialsOnTheCpu) {
+  // k = 1 of bf16 rows (register_select's walk widens each key to f32 and
+  // compares floats): ties at the extremes, NaNs of both signs above +inf,
+  // -inf below all, zeros of both signs only, NaN only. Fault
+  // bf16-order-f16-layout widens the bits as f16's: -inf (0xff80) and
+  // magnitudes from 2^121 become f16 NaNs or infinities.
+  constexpr int64_t kRows = 5, kN = 5000;
+  std::vector<uint16_t> keys = randomBf16(kRows * kN, 19);
+  auto at = [&](int64_t r, int64_t e) -> uint16_t & {
+    return keys[r * kN + e];
+  };
+  at(0, 100) = at(0, 4500) = toBf16(1000.0f);
+  at(0, 200) = at(0, 4100) = toBf16(-1000.0f);
+  at(1, 4999) = 0xffc1;
+  at(1, 3000) = 0x7fc0;
+  at(1, 10) = 0x7f80;
+  at(1, 2000) = at(1, 4200) = 0xff80;
+  for (int64_t e = 0; e < kN; ++e) {
+    at(2, e) = e % 2 ? 0x0000 : 0x8000;
+    at(3, e) = 0x7fc0;
+  }
+  // Row 4: a magnitude past f16's range among small ones.
+  at(4, 1234) = 0x7f00;
+  at(4, 4321) = 0xff00;
+  auto rank = [](uint16_t h) -> double {
+    float v = fromBf16(h);
+    return std::isnan(v)   ? std::numeric_limits<double>::infinity()
+           : std::isinf(v) ? (v > 0 ? 1e300 : -1e300)
+                           : static_cast<double>(v == 0.0f ? 0.0f : v);
+  };
+  std::vector<float> packed = packedBf16(keys);
+  for (bool fault : {false, true}) {
+    int wrong = 0;
+    for (bool largest : {true, false}) {
+      std::string in = "tensor<5x5000xbf16>", v = "tensor<5x1xbf16>",
+                  i = "tensor<5x1xi64>";
+      std::string program = "func.func @main(%x: " + in + ") -> (" + v + ", " +
+                            i + ") {\n  %v0 = tensor.empty() : " + v +
+                            "\n  %i0 = tensor.empty() : " + i +
+                            "\n  %v, %i = sift.topk dimension(1) k(1) " +
+                            (largest ? "largest" : "smallest") +
+                            " ins(%x : " + in + ") outs(%v0, %i0 : " + v +
+                            ", " + i + ") -> " + v + ", " + i +
+                            "\n  return %v, %i : " + v + ", " + i + "\n}\n";
+      sift::FaultSet faults;
+      if (fault)
+        faults.insert(sift::Fault::Bf16OrderF16Layout);
+      std::vector<std::vector<char>> out;
+      ASSERT_NO_FATAL_FAILURE(run(program, sift::PipelineKind::Distribute, -1,
+                                  {packed}, out, faults));
+      ASSERT_EQ(out.size(), 2u);
+      for (int64_t r = 0; r < kRows; ++r) {
+        int64_t expected = 0;
+        for (int64_t e = 1; e < kN; ++e) {
+          double now = rank(at(r, e)), best = rank(at(r, expected));
+          bool nanRow = std::isnan(fromBf16(at(r, expected))) &&
+                        std::isnan(fromBf16(at(r, e)));
+          if (!nanRow && (largest ? now > best : now < best))
+            expected = e;
+        }
+        int64_t index;
+        std::memcpy(&index, out[1].data() + r * 8, 8);
+        if (!fault)
+          EXPECT_EQ(index, expected)
+              << (largest ? "largest" : "smallest") << ", row " << r;
+        wrong += index != expected;
+      }
+    }
+    if (fault)
+      EXPECT_GT(wrong, 0);
+  }
+}
+
 TEST_F(EmuPipelineTest, CompiledArtifactsRunOnTheEmuDeviceForBothTargets) {
   std::vector<float> in = randomFloats(2 * 3000, 5);
   sift::HostTensor input;
