@@ -246,12 +246,18 @@ private:
                                   arith::OrIOp::create(b, loc, high, position),
                                   composites, sift::compositeSlot(b, loc, e));
         });
-    Value ones = arith::ConstantIntOp::create(b, loc, compositeType, -1);
+    padAfterRow(composites,
+                arith::ConstantIntOp::create(b, loc, compositeType, -1));
+  }
+
+  /// The slots of `array` (composite layout) past the row take `ones`,
+  /// which sorts after every element.
+  void padAfterRow(Value array, Value ones) {
     sift::forEachOfThread(
         b, loc, tid, constant(padded - row.n), threadCount,
         [&](OpBuilder &b, Location loc, Value e) {
           memref::StoreOp::create(
-              b, loc, ones, composites,
+              b, loc, ones, array,
               sift::compositeSlot(
                   b, loc, arith::AddIOp::create(b, loc, e, constant(row.n))));
         });
@@ -306,15 +312,7 @@ private:
             scf::YieldOp::create(b, loc);
           });
         });
-    Value ones = i32(b, -1);
-    sift::forEachOfThread(
-        b, loc, tid, constant(padded - row.n), threadCount,
-        [&](OpBuilder &b, Location loc, Value e) {
-          memref::StoreOp::create(
-              b, loc, ones, bare,
-              sift::compositeSlot(
-                  b, loc, arith::AddIOp::create(b, loc, e, constant(row.n))));
-        });
+    padAfterRow(bare, i32(b, -1));
     barrier(b);
     auto sortBare = [&] {
       sift::buildCompositeBitonicSort(b, loc, tid, threads, padded, bare,

@@ -354,6 +354,14 @@ TEST_F(EmuPipelineTest, TopkSelectsOnTheCpu) {
 }
 
 /// bf16 bits of `x`, rounded to nearest even.
+/// A float's place in SEMANTICS.md's total order, as a double: NaN above
+/// +inf, -0 = +0.
+double totalOrderRank(float v) {
+  return std::isnan(v)   ? std::numeric_limits<double>::infinity()
+         : std::isinf(v) ? (v > 0 ? 1e300 : -1e300)
+                         : static_cast<double>(v == 0.0f ? 0.0f : v);
+}
+
 uint16_t toBf16(float x) {
   uint32_t u;
   std::memcpy(&u, &x, 4);
@@ -418,30 +426,37 @@ TEST_F(EmuPipelineTest, Bf16TopkSelectsWithNarrowCompositesOnTheCpu) {
   }
 }
 
-/// Elements of bf16 rows of `n` sorted ascending in the float total order
-/// (NaN last, -0 = +0, stable) that differ from `out`: the bits, or any NaN
-/// for a NaN.
-int wrongSortedBf16(const std::vector<uint16_t> &keys, int64_t n,
-                    const std::vector<char> &out) {
-  auto rank = [](uint16_t h) -> double {
-    float v = fromBf16(h);
-    return std::isnan(v)   ? std::numeric_limits<double>::infinity()
-           : std::isinf(v) ? (v > 0 ? 1e300 : -1e300)
-                           : static_cast<double>(v == 0.0f ? 0.0f : v);
-  };
+/// Elements of rows of `n` keys (bit patterns, `value` giving each one's
+/// float) sorted ascending in the float total order (NaN last, -0 = +0,
+/// stable) that differ from `out`: the bits, or any NaN for a NaN.
+template <typename Bits>
+int wrongSorted(const std::vector<Bits> &keys, int64_t n,
+                const std::vector<char> &out, float (*value)(Bits)) {
+  auto rank = [&](Bits h) { return totalOrderRank(value(h)); };
   int wrong = 0;
   for (size_t r = 0; r < keys.size(); r += n) {
-    std::vector<uint16_t> row(keys.begin() + r, keys.begin() + r + n);
+    std::vector<Bits> row(keys.begin() + r, keys.begin() + r + n);
     std::stable_sort(row.begin(), row.end(),
-                     [&](uint16_t a, uint16_t b) { return rank(a) < rank(b); });
+                     [&](Bits a, Bits b) { return rank(a) < rank(b); });
     for (int64_t e = 0; e < n; ++e) {
-      uint16_t got;
-      std::memcpy(&got, out.data() + (r + e) * 2, 2);
-      wrong += std::isnan(fromBf16(row[e])) ? !std::isnan(fromBf16(got))
-                                            : got != row[e];
+      Bits got;
+      std::memcpy(&got, out.data() + (r + e) * sizeof(Bits), sizeof(Bits));
+      wrong +=
+          std::isnan(value(row[e])) ? !std::isnan(value(got)) : got != row[e];
     }
   }
   return wrong;
+}
+
+int wrongSortedBf16(const std::vector<uint16_t> &keys, int64_t n,
+                    const std::vector<char> &out) {
+  return wrongSorted<uint16_t>(keys, n, out, fromBf16);
+}
+
+float fromF32Bits(uint32_t bits) {
+  float v;
+  std::memcpy(&v, &bits, 4);
+  return v;
 }
 
 TEST_F(EmuPipelineTest, Bf16SortSortsWithNarrowCompositesOnTheCpu) {
@@ -476,32 +491,6 @@ TEST_F(EmuPipelineTest, Bf16SortSortsWithNarrowCompositesOnTheCpu) {
   EXPECT_GT(wrongSortedBf16(keys, kN, out[0]), 0);
 }
 
-/// Rows of f32 bit patterns `keys` (n a row) stably sorted in SEMANTICS.md's
-/// order (-0 = +0, every NaN one key after +inf), against `out`'s bits:
-/// the elements that differ.
-int wrongSortedF32(const std::vector<uint32_t> &keys, int64_t n,
-                   const std::vector<char> &out) {
-  auto rank = [](uint32_t bits) -> double {
-    float v;
-    std::memcpy(&v, &bits, 4);
-    return std::isnan(v)   ? std::numeric_limits<double>::infinity()
-           : std::isinf(v) ? (v > 0 ? 1e300 : -1e300)
-                           : static_cast<double>(v == 0.0f ? 0.0f : v);
-  };
-  int wrong = 0;
-  for (size_t r = 0; r < keys.size(); r += n) {
-    std::vector<uint32_t> row(keys.begin() + r, keys.begin() + r + n);
-    std::stable_sort(row.begin(), row.end(),
-                     [&](uint32_t a, uint32_t b) { return rank(a) < rank(b); });
-    for (int64_t e = 0; e < n; ++e) {
-      uint32_t got;
-      std::memcpy(&got, out.data() + (r + e) * 4, 4);
-      wrong += got != row[e];
-    }
-  }
-  return wrong;
-}
-
 TEST_F(EmuPipelineTest, BareF32SortTakesCompositesForZerosAndNansOnTheCpu) {
   // Four f32 rows of 1024 (a keys-only workgroup_row sort: bare order bits
   // unless the row holds a zero or a NaN). Row 0: ties, subnormals, both
@@ -531,9 +520,10 @@ TEST_F(EmuPipelineTest, BareF32SortTakesCompositesForZerosAndNansOnTheCpu) {
   ASSERT_NO_FATAL_FAILURE(run(
       sortProgram(4, kN), sift::PipelineKind::Distribute, -1, {packed}, out));
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(wrongSortedF32(keys, kN, out[0]), 0);
+  EXPECT_EQ(wrongSorted<uint32_t>(keys, kN, out[0], fromF32Bits), 0);
   // Fault bare-keys-unchecked: rows 1 and 2 sort bare too, so their -0s
-  // come back as +0 and their NaNs as one NaN; rows 0 and 3 stay right.
+  // come back as +0 (their NaNs as one NaN, which SEMANTICS.md allows);
+  // rows 0 and 3 stay right.
   out.clear();
   sift::FaultSet faults;
   faults.insert(sift::Fault::BareKeysUnchecked);
@@ -543,8 +533,8 @@ TEST_F(EmuPipelineTest, BareF32SortTakesCompositesForZerosAndNansOnTheCpu) {
   ASSERT_EQ(out.size(), 1u);
   std::vector<char> bare(out[0].begin(), out[0].begin() + kN * 4);
   std::vector<uint32_t> first(keys.begin(), keys.begin() + kN);
-  EXPECT_EQ(wrongSortedF32(first, kN, bare), 0);
-  EXPECT_GT(wrongSortedF32(keys, kN, out[0]), 0);
+  EXPECT_EQ(wrongSorted<uint32_t>(first, kN, bare, fromF32Bits), 0);
+  EXPECT_GT(wrongSorted<uint32_t>(keys, kN, out[0], fromF32Bits), 0);
   // i32 keys sort bare always, extremes included.
   std::vector<int32_t> ints(2 * kN);
   for (int32_t &x : ints)
@@ -589,6 +579,38 @@ TEST_F(EmuPipelineTest, WarpQueueHeadUnfilledIsCaughtOnTheCpu) {
 /// first NaN, smallest never takes one unless a row is all NaN), -0 = +0,
 /// ties to the lower index, across the two chunks of a row of 5000 (a
 /// select and a merge launch).
+/// A k = 1 top-k of `rows` rows of `n` keys of `type` (largest or
+/// smallest), returning its values and indices.
+std::string argmaxProgram(const std::string &type, int64_t rows, int64_t n,
+                          bool largest) {
+  std::string shape = std::to_string(rows) + "x";
+  std::string in = "tensor<" + shape + std::to_string(n) + "x" + type + ">",
+              v = "tensor<" + shape + "1x" + type + ">",
+              i = "tensor<" + shape + "1xi64>";
+  return "func.func @main(%x: " + in + ") -> (" + v + ", " + i +
+         ") {\n  %v0 = tensor.empty() : " + v +
+         "\n  %i0 = tensor.empty() : " + i +
+         "\n  %v, %i = sift.topk dimension(1) k(1) " +
+         (largest ? "largest" : "smallest") + " ins(%x : " + in +
+         ") outs(%v0, %i0 : " + v + ", " + i + ") -> " + v + ", " + i +
+         "\n  return %v, %i : " + v + ", " + i + "\n}\n";
+}
+
+/// The index of a row's best of `n` keys (`value(e)` the e-th) in the total
+/// order (NaN above +inf, -0 = +0), the lower index on ties.
+int64_t expectedArgmax(const std::function<float(int64_t)> &value, int64_t n,
+                       bool largest) {
+  int64_t expected = 0;
+  for (int64_t e = 1; e < n; ++e) {
+    double now = totalOrderRank(value(e)),
+           best = totalOrderRank(value(expected));
+    bool nans = std::isnan(value(expected)) && std::isnan(value(e));
+    if (!nans && (largest ? now > best : now < best))
+      expected = e;
+  }
+  return expected;
+}
+
 TEST_F(EmuPipelineTest, RegisterSelectArgmaxOfFloatSpecialsOnTheCpu) {
   constexpr int64_t kRows = 4, kN = 5000;
   const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -608,35 +630,14 @@ TEST_F(EmuPipelineTest, RegisterSelectArgmaxOfFloatSpecialsOnTheCpu) {
     at(2, e) = e % 2 ? 0.0f : -0.0f;
     at(3, e) = nan;
   }
-  // Rank in the total order: NaN above +inf, -0 = +0.
-  auto rank = [](float v) -> double {
-    return std::isnan(v)   ? std::numeric_limits<double>::infinity()
-           : std::isinf(v) ? (v > 0 ? 1e300 : -1e300)
-                           : static_cast<double>(v == 0.0f ? 0.0f : v);
-  };
   for (bool largest : {true, false}) {
-    std::string in = "tensor<4x5000xf32>", v = "tensor<4x1xf32>",
-                i = "tensor<4x1xi64>";
-    std::string program = "func.func @main(%x: " + in + ") -> (" + v + ", " +
-                          i + ") {\n  %v0 = tensor.empty() : " + v +
-                          "\n  %i0 = tensor.empty() : " + i +
-                          "\n  %v, %i = sift.topk dimension(1) k(1) " +
-                          (largest ? "largest" : "smallest") +
-                          " ins(%x : " + in + ") outs(%v0, %i0 : " + v + ", " +
-                          i + ") -> " + v + ", " + i +
-                          "\n  return %v, %i : " + v + ", " + i + "\n}\n";
     std::vector<std::vector<char>> out;
-    ASSERT_NO_FATAL_FAILURE(
-        run(program, sift::PipelineKind::Distribute, -1, {x}, out));
+    ASSERT_NO_FATAL_FAILURE(run(argmaxProgram("f32", kRows, kN, largest),
+                                sift::PipelineKind::Distribute, -1, {x}, out));
     ASSERT_EQ(out.size(), 2u);
     for (int64_t r = 0; r < kRows; ++r) {
-      int64_t expected = 0;
-      for (int64_t e = 1; e < kN; ++e) {
-        double now = rank(at(r, e)), best = rank(at(r, expected));
-        bool nanRow = std::isnan(at(r, expected)) && std::isnan(at(r, e));
-        if (!nanRow && (largest ? now > best : now < best))
-          expected = e;
-      }
+      int64_t expected =
+          expectedArgmax([&](int64_t e) { return at(r, e); }, kN, largest);
       int64_t index;
       std::memcpy(&index, out[1].data() + r * 8, 8);
       EXPECT_EQ(index, expected)
@@ -702,42 +703,21 @@ TEST_F(EmuPipelineTest, RegisterSelectArgmaxOfBf16SpecialsOnTheCpu) {
   // Row 4: a magnitude past f16's range among small ones.
   at(4, 1234) = 0x7f00;
   at(4, 4321) = 0xff00;
-  auto rank = [](uint16_t h) -> double {
-    float v = fromBf16(h);
-    return std::isnan(v)   ? std::numeric_limits<double>::infinity()
-           : std::isinf(v) ? (v > 0 ? 1e300 : -1e300)
-                           : static_cast<double>(v == 0.0f ? 0.0f : v);
-  };
   std::vector<float> packed = packedBf16(keys);
   for (bool fault : {false, true}) {
     int wrong = 0;
     for (bool largest : {true, false}) {
-      std::string in = "tensor<5x5000xbf16>", v = "tensor<5x1xbf16>",
-                  i = "tensor<5x1xi64>";
-      std::string program = "func.func @main(%x: " + in + ") -> (" + v + ", " +
-                            i + ") {\n  %v0 = tensor.empty() : " + v +
-                            "\n  %i0 = tensor.empty() : " + i +
-                            "\n  %v, %i = sift.topk dimension(1) k(1) " +
-                            (largest ? "largest" : "smallest") +
-                            " ins(%x : " + in + ") outs(%v0, %i0 : " + v +
-                            ", " + i + ") -> " + v + ", " + i +
-                            "\n  return %v, %i : " + v + ", " + i + "\n}\n";
       sift::FaultSet faults;
       if (fault)
         faults.insert(sift::Fault::Bf16OrderF16Layout);
       std::vector<std::vector<char>> out;
-      ASSERT_NO_FATAL_FAILURE(run(program, sift::PipelineKind::Distribute, -1,
-                                  {packed}, out, faults));
+      ASSERT_NO_FATAL_FAILURE(run(argmaxProgram("bf16", kRows, kN, largest),
+                                  sift::PipelineKind::Distribute, -1, {packed},
+                                  out, faults));
       ASSERT_EQ(out.size(), 2u);
       for (int64_t r = 0; r < kRows; ++r) {
-        int64_t expected = 0;
-        for (int64_t e = 1; e < kN; ++e) {
-          double now = rank(at(r, e)), best = rank(at(r, expected));
-          bool nanRow = std::isnan(fromBf16(at(r, expected))) &&
-                        std::isnan(fromBf16(at(r, e)));
-          if (!nanRow && (largest ? now > best : now < best))
-            expected = e;
-        }
+        int64_t expected = expectedArgmax(
+            [&](int64_t e) { return fromBf16(at(r, e)); }, kN, largest);
         int64_t index;
         std::memcpy(&index, out[1].data() + r * 8, 8);
         if (!fault)
