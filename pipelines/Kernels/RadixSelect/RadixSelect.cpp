@@ -100,32 +100,7 @@ LogicalResult RadixLowering::build() {
 
   // A row in one chunk with a thread a bin: one launch does it all.
   fused = chunks == 1 && options.threads >= sift::kRadixBins;
-
-  // The digits: 8 bits each from the top of the key, then of the inverted
-  // index. The one-launch form's first pass counts kFineBits more, so its
-  // second key digit is that wide and picked from the same histogram: the
-  // row is read once for both, and the bin chosen after them is small
-  // enough (for spread keys) that the next pass compacts the row.
-  int64_t keyLeft = keyBits;
-  auto addDigit = [&](int64_t width, bool fromLast) {
-    width = std::min(width, keyLeft);
-    keyLeft -= width;
-    digitShift.push_back(keyLeft);
-    digitWidth.push_back(width);
-    derived.push_back(fromLast);
-  };
-  addDigit(sift::kRadixBits, false);
-  if (fused && keyLeft > kFineBits)
-    addDigit(kFineBits, true);
-  while (keyLeft > 0)
-    addDigit(sift::kRadixBits, false);
-  keyPasses = static_cast<int64_t>(digitShift.size());
-  for (int64_t left = indexDigitBits; left > 0; left -= sift::kRadixBits) {
-    digitShift.push_back(left - sift::kRadixBits);
-    digitWidth.push_back(sift::kRadixBits);
-    derived.push_back(false);
-  }
-  passes = static_cast<int64_t>(digitShift.size());
+  planDigits();
 
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   auto allocSurvivors = [&] {
@@ -161,6 +136,34 @@ LogicalResult RadixLowering::build() {
   buildFilter();
   buildRank();
   return success();
+}
+
+void RadixLowering::planDigits() {
+  // The digits: 8 bits each from the top of the key, then of the inverted
+  // index. The one-launch form's first pass counts kFineBits more, so its
+  // second key digit is that wide and picked from the same histogram: the
+  // row is read once for both, and the bin chosen after them is small
+  // enough (for spread keys) that the next pass compacts the row.
+  int64_t keyLeft = keyBits;
+  auto addDigit = [&](int64_t width, bool fromLast) {
+    width = std::min(width, keyLeft);
+    keyLeft -= width;
+    digitShift.push_back(keyLeft);
+    digitWidth.push_back(width);
+    derived.push_back(fromLast);
+  };
+  addDigit(sift::kRadixBits, false);
+  if (fused && keyLeft > kFineBits)
+    addDigit(kFineBits, true);
+  while (keyLeft > 0)
+    addDigit(sift::kRadixBits, false);
+  keyPasses = static_cast<int64_t>(digitShift.size());
+  for (int64_t left = indexDigitBits; left > 0; left -= sift::kRadixBits) {
+    digitShift.push_back(left - sift::kRadixBits);
+    digitWidth.push_back(sift::kRadixBits);
+    derived.push_back(false);
+  }
+  passes = static_cast<int64_t>(digitShift.size());
 }
 
 int64_t RadixLowering::histogramBits(int64_t pass) const {
@@ -486,6 +489,43 @@ void RadixLowering::rankCandidate(OpBuilder &b, Value r, Value j) {
       topk.getIndicesInit(), to);
 }
 
+Value RadixLowering::fusedPickCount(OpBuilder &b, int64_t pass, Value r,
+                                    Value tid, Value bins) {
+  Value bin = minu(b, tid, index(b, sift::kRadixBins - 1));
+  if (derived[pass]) {
+    // The fine bins of the digit the last pick chose: bin
+    // (digit << width) + tid for the threads below 2^width.
+    int64_t width = digitWidth[pass];
+    Value chosen = arith::AndIOp::create(
+        b, loc,
+        arith::ShRUIOp::create(b, loc, loadState(b, r, kKeyPrefix),
+                               i64(b, digitShift[pass - 1])),
+        i64(b, (int64_t{1} << digitWidth[pass - 1]) - 1));
+    Value first = arith::ShLIOp::create(
+        b, loc, arith::IndexCastUIOp::create(b, loc, b.getIndexType(), chosen),
+        index(b, width));
+    Value fineBin =
+        add(b, first, minu(b, tid, index(b, (int64_t{1} << width) - 1)));
+    Value inside =
+        cmp(b, arith::CmpIPredicate::ult, tid, index(b, int64_t{1} << width));
+    return arith::SelectOp::create(
+        b, loc, inside, memref::LoadOp::create(b, loc, bins, fineBin),
+        i32(b, 0));
+  }
+  if (pass + 1 < passes && derived[pass + 1]) {
+    // A coarse bin: the sum of its 2^width fine ones.
+    int64_t width = digitWidth[pass + 1];
+    Value first = arith::ShLIOp::create(b, loc, bin, index(b, width));
+    Value count = i32(b, 0);
+    for (int64_t f = 0; f < (int64_t{1} << width); ++f)
+      count = arith::AddIOp::create(
+          b, loc, count,
+          memref::LoadOp::create(b, loc, bins, add(b, first, index(b, f))));
+    return count;
+  }
+  return memref::LoadOp::create(b, loc, bins, bin);
+}
+
 void RadixLowering::buildFused() {
   sift::buildLaunch(
       b, loc, rows, options.threads, [&](OpBuilder &b, Value r, Value tid) {
@@ -531,42 +571,7 @@ void RadixLowering::buildFused() {
           if (!derived[pass])
             countChunk(b, pass, c, tid, bins);
           gpu::BarrierOp::create(b, loc);
-          Value bin = minu(b, tid, index(b, sift::kRadixBins - 1));
-          Value count;
-          if (derived[pass]) {
-            // The fine bins of the digit the last pick chose: bin
-            // (digit << width) + tid for the threads below 2^width.
-            int64_t width = digitWidth[pass];
-            Value prefix = loadState(b, r, kKeyPrefix);
-            Value chosen = arith::AndIOp::create(
-                b, loc,
-                arith::ShRUIOp::create(b, loc, prefix,
-                                       i64(b, digitShift[pass - 1])),
-                i64(b, (int64_t{1} << digitWidth[pass - 1]) - 1));
-            Value first = arith::ShLIOp::create(
-                b, loc,
-                arith::IndexCastUIOp::create(b, loc, b.getIndexType(), chosen),
-                index(b, width));
-            Value fineBin = add(
-                b, first, minu(b, tid, index(b, (int64_t{1} << width) - 1)));
-            Value inside = cmp(b, arith::CmpIPredicate::ult, tid,
-                               index(b, int64_t{1} << width));
-            count = arith::SelectOp::create(
-                b, loc, inside, memref::LoadOp::create(b, loc, bins, fineBin),
-                i32(b, 0));
-          } else if (feedsNext) {
-            // A coarse bin: the sum of its 2^width fine ones.
-            int64_t width = digitWidth[pass + 1];
-            Value first = arith::ShLIOp::create(b, loc, bin, index(b, width));
-            count = i32(b, 0);
-            for (int64_t f = 0; f < (int64_t{1} << width); ++f)
-              count = arith::AddIOp::create(
-                  b, loc, count,
-                  memref::LoadOp::create(b, loc, bins,
-                                         add(b, first, index(b, f))));
-          } else {
-            count = memref::LoadOp::create(b, loc, bins, bin);
-          }
+          Value count = fusedPickCount(b, pass, r, tid, bins);
           pickDigit(b, pass, r, tid, count, sums, reached);
           // The pick read the bins before its first barrier; the next
           // pass's counts start after this one (a derived pick reads them

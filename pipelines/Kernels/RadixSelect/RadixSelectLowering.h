@@ -112,6 +112,14 @@ private:
   /// workgroup memory, barriers between the phases.
   void buildFused();
 
+  /// The count thread `tid` of the one-launch form's workgroup hands the
+  /// pick of pass `pass`: its bin of `bins`; the sum of its 2^w fine bins
+  /// when the next digit (w bits) is picked from them; or, for that
+  /// derived pick, fine bin (chosen digit << w) + tid (0 from the threads
+  /// at or past 2^w).
+  mlir::Value fusedPickCount(mlir::OpBuilder &b, int64_t pass, mlir::Value r,
+                             mlir::Value tid, mlir::Value bins);
+
   /// Whether the composite (u, inverted index) matches the digits chosen
   /// before pass `pass` (prefixes pk, pi); and the digit of this pass.
   /// All values are of one word type (wordType); `inverted` is only read
@@ -233,6 +241,9 @@ private:
   /// last pass's histogram (no count of its own).
   llvm::SmallVector<int64_t> digitShift, digitWidth;
   llvm::SmallVector<bool> derived;
+  /// Fills digitShift, digitWidth and derived (and keyPasses, passes).
+  void planDigits();
+
   /// The bins of the histogram pass `pass` counts into: its digit's, or
   /// with the next digit's too when that one is derived from it.
   int64_t histogramBits(int64_t pass) const;
