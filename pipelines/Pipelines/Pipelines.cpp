@@ -152,6 +152,14 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
       options.faults.contains(Fault::NmsWalkRowNotMerged);
   rows.injectNmsTileLastRowFirstBox =
       options.faults.contains(Fault::NmsTileLastRowFirstBox);
+  // radix_match finds a warp's peers by atomic ORs into a table on nvptx
+  // where the table fits (H200: argsort [64, 151936] f32 0.613 to 0.560
+  // ms, sort [1, 2^20] bf16 0.036 to 0.032); on amdgpu by ballots (one
+  // instruction a wave there; not timed).
+  if (options.target != TargetKind::Amdgpu)
+    rows.matchMasksBudget = sift::workgroupMemoryBudget(
+        options.chip.empty() ? sift::defaultChip(options.target)
+                             : std::string_view(options.chip));
   // tileandfuse's mask threads read boxes themselves (private memory only).
   rows.stageNmsBoxes = options.kind != PipelineKind::TileAndFuse;
   pm.addNestedPass<func::FuncOp>(createWorkgroupRows(rows));

@@ -338,6 +338,11 @@ def WorkgroupRows : Pass<"sift-workgroup-rows", "mlir::func::FuncOp"> {
            "bool", /*default=*/"false", "Fault scan-barrier-in-branch">,
     Option<"injectRadixMatchPeerBitLost", "inject-radix-match-peer-bit-lost",
            "bool", /*default=*/"false", "Fault radix-match-peer-bit-lost">,
+    Option<"matchMasksBudget", "match-masks-budget", "int64_t",
+           /*default=*/"0",
+           "radix_match: the workgroup memory (bytes) a workgroup may take "
+           "with a table of its warps' peer masks (found by atomic ORs "
+           "instead of ballots); 0: ballots always">,
     Option<"injectSelectDoneRace", "inject-select-done-race", "bool",
            /*default=*/"false", "Fault select-done-race">,
     Option<"injectWarpQueueHeadUnfilled", "inject-warp-queue-head-unfilled",

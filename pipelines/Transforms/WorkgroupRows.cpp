@@ -219,6 +219,7 @@ struct WorkgroupRowsPass final
     radix.onesweep = config.getAlgorithm() == sift::Algorithm::RadixOnesweep;
     radix.match = config.getAlgorithm() == sift::Algorithm::RadixMatch;
     radix.matchPeerBitLost = injectRadixMatchPeerBitLost;
+    radix.matchMasksBudget = matchMasksBudget;
     radix.halfNanLayout = injectBf16OrderF16Layout;
     radix.lookbackSkipsOne = injectRadixLookbackSkipsOne;
     radix.tileByBlock = injectRadixTileByBlock;

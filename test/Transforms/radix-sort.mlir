@@ -3,6 +3,9 @@
 // RUN: sift-opt %s -sift-workgroup-rows=inject-no-barrier=1 -split-input-file | FileCheck %s --check-prefix=NOBARRIER
 // RUN: sift-opt %s -sift-workgroup-rows=inject-radix-lookback-skips-one=1 -split-input-file | FileCheck %s --check-prefix=LOOKBACK
 // RUN: sift-opt %s -sift-workgroup-rows=inject-radix-match-peer-bit-lost=1 -split-input-file | FileCheck %s --check-prefix=PEERBIT
+// RUN: sift-opt %s -sift-workgroup-rows=match-masks-budget=49152 -split-input-file | FileCheck %s --check-prefix=MASKS
+// RUN: sift-opt %s -sift-workgroup-rows="match-masks-budget=49152 inject-radix-match-peer-bit-lost=1" -split-input-file | FileCheck %s --check-prefix=MASKPEER
+// RUN: sift-opt %s -sift-workgroup-rows=match-masks-budget=4000 -split-input-file | FileCheck %s --check-prefix=MASKFULL
 // Algorithm radix_sort: plan buffers, then per 8-bit digit of the keys'
 // order bits a count, a scan and a scatter launch.
 
@@ -240,6 +243,34 @@ func.func @onesweep(%k: memref<37xf32>) {
 // PEERBIT-COUNT-8: sift.warp_ballot
 // PEERBIT-NOT: sift.warp_ballot
 // PEERBIT: sift.warp_sync
+// With a budget for the table of peer masks (3,584 bytes of arrays and
+// 1,024 of masks): no ballot; each valid lane ORs its bit into its digit's
+// entry, the warp syncs, reads the entry (its peers) and the count, syncs,
+// and the group's highest lane adds the group's size and clears the entry.
+// MASKS-LABEL: func.func @match
+// MASKS: gpu.launch
+// MASKS: gpu.launch
+// MASKS: gpu.launch
+// MASKS-NOT: sift.warp_ballot
+// MASKS: memref.atomic_rmw ori %{{.+}}, %[[MASK:alloc_[0-9]+]][%[[ENTRY:[0-9]+]]] : (i32, memref<256xi32, #gpu.address_space<workgroup>>)
+// MASKS: sift.warp_sync
+// MASKS-NEXT: %[[PEERS:.+]] = memref.load %[[MASK]][%[[ENTRY]]]
+// MASKS: sift.warp_sync
+// MASKS: llvm.intr.ctpop(%[[PEERS]])
+// MASKS: scf.if
+// MASKS:   memref.store %{{.+}}, %[[MASK]][
+// MASKS: sift.warp_sync
+// MASKS-NOT: sift.warp_ballot
+// MASKS: gpu.launch
+// The fault: the entry is the digit without its top bit.
+// MASKPEER-LABEL: func.func @match
+// MASKPEER-NOT: sift.warp_ballot
+// MASKPEER: arith.andi %{{.+}}, %c127 : index
+// MASKPEER: memref.atomic_rmw ori
+// A budget the table does not fit: ballots.
+// MASKFULL-LABEL: func.func @match
+// MASKFULL-NOT: memref.atomic_rmw ori
+// MASKFULL-COUNT-9: sift.warp_ballot
 func.func @match(%k: memref<100xi16>) {
   sift.sort dimension(0) descending {sift.lowering_config = #match} outs(%k : memref<100xi16>)
   return

@@ -3,9 +3,9 @@
 // The two tile rankings of the radix sorts (RadixSort.cpp has the
 // launches): radix_sort's and radix_onesweep's two stable 4-bit splits
 // (each thread counts its contiguous items per bucket, a scan of the
-// counts places them), and radix_match's warp match (eight ballots a digit
-// group a warp's lanes, per-warp counts in workgroup memory, one scan over
-// digit and warp).
+// counts places them), and radix_match's warp match (eight ballots, or
+// atomic ORs into a table of peer masks, group a warp's lanes by digit,
+// per-warp counts in workgroup memory, one scan over digit and warp).
 //
 //===----------------------------------------------------------------------===//
 #include "pipelines/Kernels/RadixSort/RadixSortLowering.h"
@@ -79,8 +79,8 @@ void RadixSortLowering::buildSplit(OpBuilder &b, Value tid, Value length,
 void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value length,
                                        Value pass, std::pair<Value, Value> from,
                                        std::pair<Value, Value> to,
-                                       Value counters, Value starts,
-                                       Value partials) {
+                                       Value counters, Value masks,
+                                       Value starts, Value partials) {
   Type i32Type = b.getI32Type();
   Value threads = index(b, options.threads);
   Value warpSize = index(b, 32);
@@ -88,6 +88,9 @@ void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value length,
                         [&](OpBuilder &b, Location loc, Value i) {
                           memref::StoreOp::create(b, loc, i32(b, 0), counters,
                                                   i);
+                          if (masks)
+                            memref::StoreOp::create(b, loc, i32(b, 0), masks,
+                                                    i);
                         });
   barrier(b);
   MatchLanes l;
@@ -103,7 +106,7 @@ void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value length,
   l.last = sub(b, length, index(b, 1));
   SmallVector<MatchItem> mine;
   for (int64_t i = 0; i < items(); ++i)
-    mine.push_back(matchItem(b, i, l, length, pass, from, counters));
+    mine.push_back(matchItem(b, i, l, length, pass, from, counters, masks));
   barrier(b);
   scanMatchCounts(b, tid, counters, starts, partials);
   barrier(b);
@@ -122,14 +125,10 @@ void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value length,
   barrier(b);
 }
 
-RadixSortLowering::MatchItem
-RadixSortLowering::matchItem(OpBuilder &b, int64_t i, const MatchLanes &l,
-                             Value length, Value pass,
-                             std::pair<Value, Value> from, Value counters) {
+RadixSortLowering::MatchItem RadixSortLowering::matchItem(
+    OpBuilder &b, int64_t i, const MatchLanes &l, Value length, Value pass,
+    std::pair<Value, Value> from, Value counters, Value masks) {
   Type i32Type = b.getI32Type();
-  auto ballot = [&](Value predicate) -> Value {
-    return sift::WarpBallotOp::create(b, loc, i32Type, predicate);
-  };
   auto popc = [&](Value v) -> Value {
     return LLVM::CtPopOp::create(b, loc, i32Type, v);
   };
@@ -142,24 +141,19 @@ RadixSortLowering::matchItem(OpBuilder &b, int64_t i, const MatchLanes &l,
   if (withSlots)
     item.slot = memref::LoadOp::create(b, loc, from.second, at);
   item.digit = passDigit(b, item.key, pass);
-  Value digitBits = arith::IndexCastOp::create(b, loc, i32Type, item.digit);
-  Value peers = ballot(item.valid);
-  for (int64_t bit = 0; bit < sift::kRadixSortDigitBits; ++bit) {
-    if (options.matchPeerBitLost && bit == sift::kRadixSortDigitBits - 1)
-      continue; // Fault radix-match-peer-bit-lost.
-    Value set = cmp(
-        b, arith::CmpIPredicate::ne,
-        arith::AndIOp::create(b, loc, digitBits, i32(b, int64_t{1} << bit)),
-        i32(b, 0));
-    Value vote = ballot(set);
-    Value same = arith::SelectOp::create(
-        b, loc, set, vote, arith::XOrIOp::create(b, loc, vote, i32(b, -1)));
-    peers = arith::AndIOp::create(b, loc, peers, same);
-  }
+  // Fault radix-match-peer-bit-lost: lanes whose digits differ only in
+  // the top bit are one group.
+  Value bin = item.digit;
+  if (options.matchPeerBitLost)
+    bin = arith::AndIOp::create(
+        b, loc, bin,
+        index(b, (int64_t{1} << (sift::kRadixSortDigitBits - 1)) - 1));
+  Value peers = matchPeers(b, l, item, bin, masks);
   Value slotOfCount = add(b, l.warpCounts, item.digit);
   Value before = memref::LoadOp::create(b, loc, counters, slotOfCount);
   sift::WarpSyncOp::create(b, loc);
-  // The highest lane of the group adds the group's size.
+  // The highest lane of the group adds the group's size (and clears the
+  // group's mask for the warp's next item).
   Value leader = arith::AndIOp::create(
       b, loc, item.valid,
       cmp(b, arith::CmpIPredicate::eq,
@@ -168,12 +162,54 @@ RadixSortLowering::matchItem(OpBuilder &b, int64_t i, const MatchLanes &l,
   scf::IfOp::create(b, loc, leader, [&](OpBuilder &b, Location) {
     memref::StoreOp::create(b, loc, add(b, before, groupSize), counters,
                             slotOfCount);
+    if (masks)
+      memref::StoreOp::create(b, loc, i32(b, 0), masks,
+                              add(b, l.warpCounts, bin));
     scf::YieldOp::create(b, loc);
   });
   sift::WarpSyncOp::create(b, loc);
   item.rank =
       add(b, before, popc(arith::AndIOp::create(b, loc, peers, l.lower)));
   return item;
+}
+
+Value RadixSortLowering::matchPeers(OpBuilder &b, const MatchLanes &l,
+                                    const MatchItem &item, Value bin,
+                                    Value masks) {
+  Type i32Type = b.getI32Type();
+  if (masks) {
+    // Each valid lane ORs its bit into its bin's entry; after a warp sync
+    // the entry holds the bits of every valid lane of that bin. (An
+    // invalid lane reads an entry it did not join: it leads no group.)
+    Value laneBit = arith::ShLIOp::create(
+        b, loc, i32(b, 1), arith::IndexCastOp::create(b, loc, i32Type, l.lane));
+    Value entry = add(b, l.warpCounts, bin);
+    scf::IfOp::create(b, loc, item.valid, [&](OpBuilder &b, Location) {
+      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::ori, laneBit,
+                                  masks, entry);
+      scf::YieldOp::create(b, loc);
+    });
+    sift::WarpSyncOp::create(b, loc);
+    return memref::LoadOp::create(b, loc, masks, entry);
+  }
+  auto ballot = [&](Value predicate) -> Value {
+    return sift::WarpBallotOp::create(b, loc, i32Type, predicate);
+  };
+  Value binBits = arith::IndexCastOp::create(b, loc, i32Type, bin);
+  Value peers = ballot(item.valid);
+  for (int64_t bit = 0; bit < sift::kRadixSortDigitBits; ++bit) {
+    if (options.matchPeerBitLost && bit == sift::kRadixSortDigitBits - 1)
+      continue; // Fault radix-match-peer-bit-lost: no vote on the top bit.
+    Value set =
+        cmp(b, arith::CmpIPredicate::ne,
+            arith::AndIOp::create(b, loc, binBits, i32(b, int64_t{1} << bit)),
+            i32(b, 0));
+    Value vote = ballot(set);
+    Value same = arith::SelectOp::create(
+        b, loc, set, vote, arith::XOrIOp::create(b, loc, vote, i32(b, -1)));
+    peers = arith::AndIOp::create(b, loc, peers, same);
+  }
+  return peers;
 }
 
 void RadixSortLowering::scanMatchCounts(OpBuilder &b, Value tid,

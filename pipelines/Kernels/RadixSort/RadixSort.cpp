@@ -379,6 +379,8 @@ RadixSortLowering::scatterTile(OpBuilder &b, Value block, Value tid, Value p) {
   s.other = {workgroupArray(b, stagedSize(), keyType), slotArray()};
   s.table = options.match ? workgroupArray(b, warps() * kBins, i32Type)
                           : workgroupArray(b, tableSize(), i32Type);
+  if (matchByMasks())
+    s.masks = workgroupArray(b, warps() * kBins, i32Type);
   s.partials = workgroupArray(b, options.threads, i32Type);
   s.starts = workgroupArray(b, kBins, i32Type);
   s.bases = workgroupArray(b, kBins, i32Type);
@@ -430,12 +432,21 @@ void RadixSortLowering::stageTile(OpBuilder &b, int64_t pass, ScatterTile &s) {
   barrier(b);
 }
 
+bool RadixSortLowering::matchByMasks() const {
+  if (!options.match || options.matchMasksBudget <= 0)
+    return false;
+  int64_t bytes = sift::radixSortWorkgroupBytes(
+      options.tile, options.threads, keyType.getIntOrFloatBitWidth() / 8,
+      withSlots, options.onesweep, /*match=*/true);
+  return bytes + warps() * kBins * 4 <= options.matchMasksBudget;
+}
+
 void RadixSortLowering::sortTile(OpBuilder &b, ScatterTile &s) {
   Value p = s.p, tid = s.tid;
   Value length = s.c.length;
   if (options.match) {
     // The sorted tile and the digits' starts in one ranking.
-    buildMatchRank(b, tid, length, p, s.a, s.other, s.table, s.starts,
+    buildMatchRank(b, tid, length, p, s.a, s.other, s.table, s.masks, s.starts,
                    s.partials);
     std::swap(s.a, s.other);
     return;

@@ -29,7 +29,9 @@
 // Follows:     Merrill and Grimshaw, "High performance and scalable radix
 //              sorting" (2011), CUB's DeviceRadixSort; radix_onesweep
 //              Adinets and Merrill, "Onesweep" (2022); radix_match CUB's
-//              BlockRadixRankMatch.
+//              BlockRadixRankMatch (its peers by ballots, or where the
+//              table fits matchMasksBudget by atomic ORs into a table of
+//              peer masks, as CUB's WARP_MATCH_ATOMIC_OR).
 // Faults:      radix-scan-lost-carry, radix-match-peer-bit-lost,
 //              radix-lookback-skips-one, radix-tail-overrun,
 //              radix-split-unzeroed, scan-barrier-in-branch,
@@ -66,6 +68,12 @@ struct RadixSortOptions {
   /// (algorithm radix_match).
   bool match = false;
   bool matchPeerBitLost = false; ///< fault radix-match-peer-bit-lost
+  /// radix_match: the workgroup memory (bytes) a scatter workgroup may take
+  /// with a table of its warps' peer masks, [warps][256] i32, beside its
+  /// other arrays. Where the table fits, a warp finds the lanes that share
+  /// an item's digit by an atomic OR of each lane's bit into the digit's
+  /// entry instead of eight ballots; 0: ballots always.
+  int64_t matchMasksBudget = 0;
   bool halfNanLayout = false;    ///< fault bf16-order-f16-layout
 };
 

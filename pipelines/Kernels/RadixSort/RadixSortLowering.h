@@ -210,13 +210,17 @@ private:
   /// starts[d] where digit d starts in the sorted tile. Warp w's lane l
   /// takes items at w * 32 * items + i * 32 + l (i < items, in order): for
   /// each item the warp finds the lanes that share its digit (eight
-  /// ballots), the highest of them adds their number to the warp's count
-  /// of the digit in `counters` (workgroup memory, [warps][256]) and each
-  /// ranks after the lower ones; a scan over (digit, warp) then makes the
-  /// counts places. The fault radix-match-peer-bit-lost ignores the top bit.
+  /// ballots, or with `masks` an atomic OR of each lane's bit into
+  /// masks[w][digit], read back after a warp sync and cleared by the
+  /// group's highest lane), the highest of them adds their number to the
+  /// warp's count of the digit in `counters` (workgroup memory,
+  /// [warps][256]) and each ranks after the lower ones; a scan over
+  /// (digit, warp) then makes the counts places. The fault
+  /// radix-match-peer-bit-lost ignores the top bit.
   void buildMatchRank(OpBuilder &b, Value tid, Value length, Value pass,
                       std::pair<Value, Value> from, std::pair<Value, Value> to,
-                      Value counters, Value starts, Value partials);
+                      Value counters, Value masks, Value starts,
+                      Value partials);
 
   /// What a lane of buildMatchRank knows of its warp: its lane, the masks
   /// of the lanes below and above it, where its warp's counts and items
@@ -234,7 +238,14 @@ private:
   /// the group's highest lane.
   MatchItem matchItem(OpBuilder &b, int64_t i, const MatchLanes &l,
                       Value length, Value pass, std::pair<Value, Value> from,
-                      Value counters);
+                      Value counters, Value masks);
+  /// The lanes of the warp whose item has the same bin (with `masks` by
+  /// atomic ORs into masks[warp][bin], else by ballots), among the valid.
+  Value matchPeers(OpBuilder &b, const MatchLanes &l, const MatchItem &item,
+                   Value bin, Value masks);
+  /// Whether radix_match's scatter takes a table of peer masks: the
+  /// workgroup's arrays and the table fit matchMasksBudget.
+  bool matchByMasks() const;
 
   /// counters[w][d] becomes where warp w's items of digit d start in the
   /// sorted tile, starts[d] where digit d does.
@@ -305,6 +316,8 @@ private:
     /// The staged tile (keys, slots) and the other buffer of a sort step.
     std::pair<Value, Value> a, other;
     Value table, partials, starts, bases;
+    /// radix_match's peer masks (matchByMasks; else null).
+    Value masks;
   };
 
   /// The scatter's workgroup memory and tile (by ticket for onesweep).

@@ -169,6 +169,45 @@ TEST_F(EmuPipelineTest, RadixArgsortWritesPositionsOnTheCpu) {
     }
 }
 
+TEST_F(EmuPipelineTest, RadixMatchPeerMasksOnTheCpu) {
+  // On nvptx the default argsort of [2, 40000] f32 (radix_match, 128
+  // threads on tiles of 2048, 45 KiB of workgroup memory with the table)
+  // finds each warp's peers by atomic ORs into a table of peer masks
+  // (test/Transforms/radix-sort.mlir checks the IR): the argsort test
+  // above runs it clean. With fault radix-match-peer-bit-lost, lanes whose
+  // digits differ only in the top bit share an entry and rank as one
+  // group: two elements take one place of the sorted tile (a race), a rank
+  // lands past the tile (out of bounds; this input), or wrong elements
+  // come out.
+  constexpr int64_t kN = 40000;
+  std::vector<float> x = randomFloats(2 * kN, 5);
+  std::vector<std::vector<char>> out;
+  sift::FaultSet faults;
+  faults.insert(sift::Fault::RadixMatchPeerBitLost);
+  std::string error;
+  ASSERT_NO_FATAL_FAILURE(run(argsortProgram("", "i64"),
+                              sift::PipelineKind::Distribute, -1, {x}, out,
+                              faults, &error));
+  if (!error.empty()) {
+    EXPECT_TRUE(error.find("data-race") != std::string::npos ||
+                error.find("out-of-bounds") != std::string::npos)
+        << error;
+    return;
+  }
+  ASSERT_EQ(out.size(), 2u);
+  int wrong = 0;
+  for (int64_t r = 0; r < 2; ++r) {
+    std::vector<float> sorted(x.begin() + r * kN, x.begin() + (r + 1) * kN);
+    std::stable_sort(sorted.begin(), sorted.end(), std::greater<float>());
+    for (int64_t e = 0; e < kN; ++e) {
+      float value;
+      std::memcpy(&value, out[0].data() + (r * kN + e) * 4, 4);
+      wrong += value != sorted[e];
+    }
+  }
+  EXPECT_GT(wrong, 0);
+}
+
 TEST_F(EmuPipelineTest, TopkSelectsOnTheCpu) {
   // topkProgram (k = 8 of rows of 5000) under: the default, warp_select of
   // two chunks a row (a select and a merge launch) and 128 threads (four
