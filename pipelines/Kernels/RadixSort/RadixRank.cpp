@@ -117,7 +117,7 @@ void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value length,
                                                add(b, l.warpCounts, item.digit)),
                         item.rank);
       Value at = staged(b, toIndex(b, place));
-      memref::StoreOp::create(b, loc, item.key, to.first, at);
+      storeStagedKey(b, item.key, to.first, at);
       if (withSlots)
         memref::StoreOp::create(b, loc, item.slot, to.second, at);
       scf::YieldOp::create(b, loc);

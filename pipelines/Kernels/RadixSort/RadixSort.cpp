@@ -376,11 +376,15 @@ RadixSortLowering::scatterTile(OpBuilder &b, Value block, Value tid, Value p) {
     return withSlots ? workgroupArray(b, stagedSize(), i32Type) : Value();
   };
   s.a = {workgroupArray(b, stagedSize(), keyType), slotArray()};
-  s.other = {workgroupArray(b, stagedSize(), keyType), slotArray()};
+  s.other = {workgroupArray(b, stagedSize(),
+                            matchMasksInTile() ? Type(i32Type) : keyType),
+             slotArray()};
   s.table = options.match ? workgroupArray(b, warps() * kBins, i32Type)
                           : workgroupArray(b, tableSize(), i32Type);
   if (matchByMasks())
     s.masks = workgroupArray(b, warps() * kBins, i32Type);
+  else if (matchMasksInTile())
+    s.masks = s.other.first;
   s.partials = workgroupArray(b, options.threads, i32Type);
   s.starts = workgroupArray(b, kBins, i32Type);
   s.bases = workgroupArray(b, kBins, i32Type);
@@ -439,6 +443,27 @@ bool RadixSortLowering::matchByMasks() const {
       options.tile, options.threads, keyType.getIntOrFloatBitWidth() / 8,
       withSlots, options.onesweep, /*match=*/true);
   return bytes + warps() * kBins * 4 <= options.matchMasksBudget;
+}
+
+bool RadixSortLowering::matchMasksInTile() const {
+  return options.match && options.matchMasksBudget > 0 && !matchByMasks() &&
+         keyType.getIntOrFloatBitWidth() == 32 &&
+         stagedSize() >= warps() * kBins;
+}
+
+Value RadixSortLowering::loadStagedKey(OpBuilder &b, Value array, Value at) {
+  Value stored = memref::LoadOp::create(b, loc, array, at);
+  if (stored.getType() == keyType)
+    return stored;
+  return arith::BitcastOp::create(b, loc, keyType, stored);
+}
+
+void RadixSortLowering::storeStagedKey(OpBuilder &b, Value key, Value array,
+                                       Value at) {
+  Type element = cast<MemRefType>(array.getType()).getElementType();
+  if (element != keyType)
+    key = arith::BitcastOp::create(b, loc, element, key);
+  memref::StoreOp::create(b, loc, key, array, at);
 }
 
 void RadixSortLowering::sortTile(OpBuilder &b, ScatterTile &s) {
@@ -512,7 +537,7 @@ void RadixSortLowering::scatterTile(OpBuilder &b, int64_t pass,
   sift::forEachOfThread(
       b, loc, tid, c.length, threads, [&](OpBuilder &b, Location loc, Value e) {
         Value from = staged(b, e);
-        Value key = memref::LoadOp::create(b, loc, s.a.first, from);
+        Value key = loadStagedKey(b, s.a.first, from);
         Value slot = withSlots
                          ? memref::LoadOp::create(b, loc, s.a.second, from)
                          : Value();

@@ -70,9 +70,10 @@ struct RadixSortOptions {
   bool matchPeerBitLost = false; ///< fault radix-match-peer-bit-lost
   /// radix_match: the workgroup memory (bytes) a scatter workgroup may take
   /// with a table of its warps' peer masks, [warps][256] i32, beside its
-  /// other arrays. Where the table fits, a warp finds the lanes that share
+  /// other arrays (else, for 32-bit keys, the table takes the start of the
+  /// second key array). With the table a warp finds the lanes that share
   /// an item's digit by an atomic OR of each lane's bit into the digit's
-  /// entry instead of eight ballots; 0: ballots always.
+  /// entry instead of nine ballots; 0: ballots always.
   int64_t matchMasksBudget = 0;
   bool halfNanLayout = false;    ///< fault bf16-order-f16-layout
 };

@@ -243,9 +243,17 @@ private:
   /// atomic ORs into masks[warp][bin], else by ballots), among the valid.
   Value matchPeers(OpBuilder &b, const MatchLanes &l, const MatchItem &item,
                    Value bin, Value masks);
-  /// Whether radix_match's scatter takes a table of peer masks: the
-  /// workgroup's arrays and the table fit matchMasksBudget.
+  /// Whether radix_match's scatter takes a table of peer masks of its own:
+  /// the workgroup's arrays and the table fit matchMasksBudget.
   bool matchByMasks() const;
+  /// Whether, where the table does not fit beside them, it takes the start
+  /// of the second array of 32-bit keys instead (allocated as i32: an f32
+  /// key is stored there as its bits), which the ranking fills only after
+  /// its last item.
+  bool matchMasksInTile() const;
+  /// A key of a staged array (as i32 bits where the array is i32).
+  Value loadStagedKey(OpBuilder &b, Value array, Value at);
+  void storeStagedKey(OpBuilder &b, Value key, Value array, Value at);
 
   /// counters[w][d] becomes where warp w's items of digit d start in the
   /// sorted tile, starts[d] where digit d does.
