@@ -104,16 +104,12 @@ void addBufferizedFront(OpPassManager &pm,
   addBufferize(pm);
 }
 
-/// From bufferized programs whose top-level ops are not yet distributed (and
-/// mapped scf.forall loops) to outlined kernels, the plan and binaries:
-/// parallel loops keeping their configs, mapping, outlining, the GPU tail.
-void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
+/// sift-workgroup-rows' options for `options`: its faults, where
+/// radix_match's table of peer masks may go, and whether NMS boxes are
+/// staged.
+sift::WorkgroupRowsOptions
+workgroupRowsOptions(const sift::PipelineOptions &options) {
   using namespace sift;
-  pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
-  pm.addPass(createStrategySelection(options));
-  // Rows whose config says workgroup_row, merge_rows, radix_select,
-  // radix_sort, register_select or warp_select become cooperative kernels
-  // first.
   WorkgroupRowsOptions rows;
   rows.injectNoBarrier = options.faults.contains(Fault::DistNoBarrier);
   rows.injectMergeDropLast = options.faults.contains(Fault::MergeDropLast);
@@ -162,7 +158,21 @@ void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
                              : std::string_view(options.chip));
   // tileandfuse's mask threads read boxes themselves (private memory only).
   rows.stageNmsBoxes = options.kind != PipelineKind::TileAndFuse;
-  pm.addNestedPass<func::FuncOp>(createWorkgroupRows(rows));
+  return rows;
+}
+
+/// From bufferized programs whose top-level ops are not yet distributed (and
+/// mapped scf.forall loops) to outlined kernels, the plan and binaries:
+/// parallel loops keeping their configs, mapping, outlining, the GPU tail.
+void addGpuBack(OpPassManager &pm, const sift::PipelineOptions &options) {
+  using namespace sift;
+  pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
+  pm.addPass(createStrategySelection(options));
+  // Rows whose config says workgroup_row, merge_rows, radix_select,
+  // radix_sort, register_select or warp_select become cooperative kernels
+  // first.
+  pm.addNestedPass<func::FuncOp>(
+      createWorkgroupRows(workgroupRowsOptions(options)));
   LowerToLoopsOptions lower;
   lower.parallel = true;
   lower.crashOnPrime = options.faults.contains(Fault::CrashOnPrime);
