@@ -29,8 +29,9 @@ namespace {
 
 using EmitError = function_ref<InFlightDiagnostic()>;
 
-/// The algorithms that take a row_tile (a power of two >= 2): tiles of a
-/// row a workgroup sorts, counts or selects from.
+/// The algorithms that take a row_tile (a power of two >= 2, split_select's
+/// any length from 2): tiles of a row a workgroup sorts, counts or selects
+/// from.
 bool takesRowTile(Algorithm algorithm) {
   return algorithm == Algorithm::MergeRows ||
          algorithm == Algorithm::RadixSelect ||
@@ -87,6 +88,14 @@ LogicalResult verifyWorkgroupSize(EmitError emitError,
 LogicalResult verifyRowTile(EmitError emitError, Algorithm algorithm,
                             int64_t rowTile, int64_t threads) {
   bool merge = takesRowTile(algorithm);
+  // split_select's chunk is any length from 2 (a default split into
+  // cooperative parts divides the row: [64, 151936] k50 into two of 75968).
+  if (algorithm == Algorithm::SplitSelect) {
+    if (rowTile < 2)
+      return emitError() << "split_select needs a row_tile >= 2, found "
+                         << rowTile;
+    return success();
+  }
   if (merge && (rowTile < 2 || !llvm::isPowerOf2_64(rowTile)))
     return emitError() << stringifyAlgorithm(algorithm)
                        << " needs a row_tile that is a power of two >= 2, "

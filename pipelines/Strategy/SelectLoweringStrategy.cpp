@@ -62,7 +62,7 @@ using sift::rowTileConfig;
 using sift::workgroupRowConfig;
 
 /// The longest chunk a split_select thread walks (once, in order).
-constexpr int64_t kLongestSplitChunk = 1024;
+constexpr int64_t kLongestSplitChunk = sift::kLongestThreadChunk;
 /// The serial steps a random config may give one thread of a sift op's
 /// rows (kSerialStepsPerThread for the defaults): 8 K steps, ~1.6 ms at the
 /// slowest (a campaign's 99th percentile must stay under 5 ms).
@@ -132,12 +132,12 @@ int64_t defaultRadixChunk(int64_t rows, int64_t n) {
 /// kLongestSplitChunk (a thread walks a chunk alone), whose split takes at
 /// most four levels. A chunk need not divide the row: the remainder's
 /// elements are candidates as they are (SplitTopk.cpp).
-SmallVector<int64_t> splitChunks(int64_t n, int64_t k) {
+SmallVector<int64_t> splitChunks(int64_t n, int64_t k, int64_t shortest = 2,
+                                 int64_t longest = kLongestSplitChunk) {
   SmallVector<int64_t> chunks;
   if (k < 1)
     return chunks;
-  for (int64_t chunk = 2; chunk <= kLongestSplitChunk && chunk < n;
-       chunk *= 2) {
+  for (int64_t chunk = shortest; chunk <= longest && chunk < n; chunk *= 2) {
     if (chunk < 2 * k)
       continue;
     int64_t m = n, levels = 0;
@@ -173,6 +173,39 @@ int64_t defaultSplitChunk(ArrayRef<int64_t> chunks, int64_t n, int64_t k) {
   return longest;
 }
 
+/// The chunk lengths a random split_select into cooperative parts may
+/// take (the parts are top-k's like any, SplitTopk.h): as splitChunks', of
+/// 2 * kLongestSplitChunk elements and longer.
+SmallVector<int64_t> cooperativeSplitChunks(int64_t n, int64_t k) {
+  return splitChunks(n, k, 2 * kLongestSplitChunk,
+                     std::numeric_limits<int64_t>::max() / 4);
+}
+
+/// tileandfuse's default split of a top-k into cooperative parts: where
+/// radix_select's default is its one-launch form but the rows make fewer
+/// than kSplitFillRows workgroups, a row becomes the fewest parts (a power
+/// of two, dividing it) that make that many, each of at least
+/// kShortestCooperativeChunk elements; their candidates (k a part) go to a
+/// top-k of their own. On the H200 (2026-12-01) the parts of [64, 151936]
+/// k50 in two took 0.044 ms (f32) and 0.031 (bf16) against 0.069 and 0.052
+/// for the whole rows, and their candidates' top-k 0.006.
+constexpr int64_t kSplitFillRows = 128;
+constexpr int64_t kShortestCooperativeChunk = 16384;
+
+/// The chunk of that default split for `rows` rows of `row`; 0 when none.
+int64_t defaultCooperativeChunk(int64_t rows, const RowShape &row) {
+  if (row.k < 1 || row.k > kRadixDefaultK || rows < kRadixFusedRows ||
+      row.n > kRadixFusedLongestRow)
+    return 0;
+  for (int64_t parts = 2; rows * (parts / 2) < kSplitFillRows; parts *= 2) {
+    if (row.n % parts != 0 || row.n / parts < kShortestCooperativeChunk)
+      return 0;
+    if (rows * parts >= kSplitFillRows)
+      return row.n / parts;
+  }
+  return 0;
+}
+
 /// The fewest threads a random radix_match takes where any fit.
 constexpr int64_t kRandomMatchThreads = 64;
 
@@ -185,6 +218,9 @@ constexpr uint64_t kWarpStream = 0x77617270ULL;
 /// Mixed into the seed of the stream that gives drawn radix selects a
 /// row a workgroup (the one-launch form).
 constexpr uint64_t kFusedStream = 0x6675736564ULL;
+/// Mixed into the seed of the stream that gives drawn split selects
+/// chunks of cooperative parts.
+constexpr uint64_t kSplitStream = 0x73706c6974ULL;
 struct SelectLoweringStrategyPass final
     : sift::impl::SelectLoweringStrategyBase<SelectLoweringStrategyPass> {
   using SelectLoweringStrategyBase::SelectLoweringStrategyBase;
@@ -195,6 +231,8 @@ struct SelectLoweringStrategyPass final
   ConfigRng warpRng{0};
   /// The one-launch radix_select's own stream (see rowConfig).
   ConfigRng fusedRng{0};
+  /// The cooperative split's own stream (see rowConfig).
+  ConfigRng splitRng{0};
   /// The aim's own stream (AimedAlgorithm.h).
   ConfigRng aimRng{0};
 
@@ -206,10 +244,15 @@ struct SelectLoweringStrategyPass final
     bool splitPart = false;
     /// tileandfuse's split_select chunks (empty: no split).
     SmallVector<int64_t> chunks;
+    /// Its chunks of cooperative parts: those random configs draw, and
+    /// the default's (0: none).
+    SmallVector<int64_t> cooperativeChunks;
+    int64_t cooperativeChunk = 0;
   };
 
-  /// The algorithms that fit row `row` of `op` in pipeline `kind`.
-  RowChoices rowChoices(Operation *op, sift::Pipeline kind,
+  /// The algorithms that fit row `row` of `op` (`rows` rows) in pipeline
+  /// `kind`.
+  RowChoices rowChoices(Operation *op, sift::Pipeline kind, int64_t rows,
                         const RowShape &row, bool random) {
     RowChoices c;
     SmallVector<sift::Algorithm> &algorithms = c.algorithms;
@@ -251,13 +294,17 @@ struct SelectLoweringStrategyPass final
       algorithms.push_back(sift::Algorithm::RadixSort);
       algorithms.push_back(sift::Algorithm::RadixOnesweep);
     }
-    // tileandfuse's own top-k of long rows: per-thread top-k's of chunks
-    // and a top-k of their candidates (SplitTopk.cpp); a split's per-chunk
-    // top-k is a thread's.
+    // tileandfuse's own top-k of long rows: top-k's of chunks and a top-k
+    // of their candidates (SplitTopk.cpp); a split's per-chunk top-k is a
+    // thread's (short chunks) or takes any algorithm but a split (long).
     auto topk = dyn_cast<sift::TopkOp>(op);
     if (kind == sift::Pipeline::TileAndFuse && topk && !splitPart &&
-        static_cast<int64_t>(topk.getDimension()) + 1 == topk.getRank())
+        !op->hasAttr(sift::kSplitLongPartAttr) &&
+        static_cast<int64_t>(topk.getDimension()) + 1 == topk.getRank()) {
       c.chunks = splitChunks(row.n, row.k);
+      c.cooperativeChunks = cooperativeSplitChunks(row.n, row.k);
+      c.cooperativeChunk = defaultCooperativeChunk(rows, row);
+    }
     bool radixFits = cooperative && !splitPart && row.k >= 1 &&
                      row.n >= 2 &&
                      row.k <= (random ? kRadixMaxK : kRadixDefaultK) &&
@@ -333,14 +380,28 @@ struct SelectLoweringStrategyPass final
       // (private_row) took 4.7x as long on [1024, 1024] k8, split_select
       // 6.4x on [1, 1M] k8 and 9.4x on [32, 128000] k8 (H200, 2026-11-29).
       return registerDefault(op);
-    if (defaultSplitChunk(c.chunks, row.n, row.k) != 0 && !c.privateFits &&
-        row.k <= kSplitDefaultK)
-      return sift::Algorithm::SplitSelect; // 64-bit keys
+    if (threadSplit(c, row) != 0 ||
+        (algorithm == sift::Algorithm::RadixSelect && c.cooperativeChunk != 0))
+      return sift::Algorithm::SplitSelect; // 64-bit keys; one-launch parts
     if (algorithm == sift::Algorithm::WorkgroupRow && row.n < 16)
       return sift::Algorithm::RowPerThread;
     if (algorithm == sift::Algorithm::RegisterSelect)
       return registerDefault(op);
     return algorithm;
+  }
+
+  /// The chunk of tileandfuse's default split into chunks a thread walks
+  /// (for keys no register select takes, k <= kSplitDefaultK); 0: none.
+  static int64_t threadSplit(const RowChoices &c, const RowShape &row) {
+    int64_t chunk = defaultSplitChunk(c.chunks, row.n, row.k);
+    return !c.privateFits && row.k <= kSplitDefaultK ? chunk : 0;
+  }
+
+  /// The chunk of tileandfuse's default split: a thread's chunks, else
+  /// cooperative parts (0: none).
+  static int64_t defaultSplit(const RowChoices &c, const RowShape &row) {
+    int64_t chunk = threadSplit(c, row);
+    return chunk != 0 ? chunk : c.cooperativeChunk;
   }
 
   /// The default register select of `op`: a warp queue for k >= 2 (on the
@@ -374,7 +435,7 @@ struct SelectLoweringStrategyPass final
                     : defaultConfig(context, domain, 256,
                                     sift::Algorithm::Elementwise);
     RowShape row = rowShape(op);
-    RowChoices choices = rowChoices(op, kind, row, random);
+    RowChoices choices = rowChoices(op, kind, rowsOf(domain), row, random);
     sift::Algorithm algorithm =
         chooseRowAlgorithm(op, kind, row, choices, rng);
     sift::LoweringConfigAttr config =
@@ -403,9 +464,14 @@ struct SelectLoweringStrategyPass final
     int64_t rows = rowsOf(domain);
     switch (algorithm) {
     case sift::Algorithm::SplitSelect: {
-      int64_t chunk = random
-                          ? choices.chunks[rng.below(choices.chunks.size())]
-                          : defaultSplitChunk(choices.chunks, row.n, row.k);
+      int64_t chunk = random ? choices.chunks[rng.below(choices.chunks.size())]
+                             : defaultSplit(choices, row);
+      // A quarter of the drawn splits take chunks of cooperative parts
+      // where any fit, decided and sized by a stream of their own (the
+      // main stream's draws are those of before them).
+      const SmallVector<int64_t> &cooperative = choices.cooperativeChunks;
+      if (random && !cooperative.empty() && splitRng.below(4) == 0)
+        chunk = cooperative[splitRng.below(cooperative.size())];
       return rowTileConfig(context, rank, 1, chunk,
                            sift::Algorithm::SplitSelect);
     }
@@ -577,6 +643,7 @@ struct SelectLoweringStrategyPass final
     matchRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kMatchStream};
     warpRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kWarpStream};
     fusedRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kFusedStream};
+    splitRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ kSplitStream};
     aimRng = ConfigRng{static_cast<uint64_t>(randomSeed) ^ sift::kAimStream};
     OpBuilder b(context);
     // Configs given with the module (sift.forced_configs: `harness compile

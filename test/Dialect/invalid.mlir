@@ -295,6 +295,13 @@ func.func private @tile_not_merge() attributes {c = #sift.lowering_config<workgr
 
 // -----
 
+// split_select's chunk may be any length from 2 (75968 in
+// Transforms/split-topk.mlir's @long_chunks), but not 1.
+// expected-error @+1 {{split_select needs a row_tile >= 2, found 1}}
+func.func private @split_tile() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [1, 1, 1], algorithm = split_select, row_tile = 1>}
+
+// -----
+
 // expected-error @+1 {{radix_select needs a row_tile that is a power of two >= 2, found 1}}
 func.func private @radix_tile() attributes {c = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [64, 1, 1], algorithm = radix_select, row_tile = 1>}
 

@@ -5,7 +5,9 @@
 // tileandfuse's top-k: private memory first, warp_select (k >= 2) for long rows
 // of 32-bit keys (as distribute), split_select for 64-bit keys and k <= 16
 // along the last dimension (chunks of at least 8k and 256), distribute's
-// radix_select for larger k, and a split's per-chunk top-k a thread's.
+// radix_select for larger k (split into cooperative parts where the rows
+// alone make too few workgroups), and a split's per-chunk top-k a thread's
+// (short chunks) or a cooperative one's (long).
 
 // A row of 100 f32 with k = 4 fits a thread's 512 bytes: private_row.
 // CHECK-LABEL: func.func @short
@@ -24,7 +26,9 @@ func.func @short(%x: tensor<16x100xf32>) -> (tensor<16x4xf32>, tensor<16x4xi64>)
 // CHECK-LABEL: func.func @long_small_k
 // CHECK: algorithm = warp_select, row_tile = 4096>
 // RANDOM-LABEL: func.func @long_small_k
-// RANDOM: algorithm = split_select, row_tile = {{16|32|64|128|256|512|1024}}>
+// Seed 17's split takes chunks of 2048 there, from the split's own stream:
+// parts that strategy selection gives a cooperative algorithm.
+// RANDOM: algorithm = split_select, row_tile = 2048>
 func.func @long_small_k(%x: tensor<8x4096xf32>) -> (tensor<8x8xf32>, tensor<8x8xi64>) {
   %v0 = tensor.empty() : tensor<8x8xf32>
   %i0 = tensor.empty() : tensor<8x8xi64>
@@ -64,15 +68,66 @@ func.func @odd_row_f64(%x: tensor<8x4001xf64>) -> (tensor<8x8xf64>, tensor<8x8xi
 // -----
 
 // k = 64 on rows of 65536: radix_select (a split's later levels insert
-// sorted runs of 64, 18x PyTorch on the H100), in its one-launch form for
-// 64 rows: a workgroup of 1024 threads a row.
+// sorted runs of 64, 18x PyTorch on the H100), in its one-launch form (a
+// workgroup of 1024 threads a row) but 64 rows fill half an H200: split in
+// two cooperative parts a row (128 workgroups), see @long_part.
 // CHECK-LABEL: func.func @long_large_k
-// CHECK: workgroup_size = [1024, 1, 1], algorithm = radix_select, row_tile = 65536>
+// CHECK: algorithm = split_select, row_tile = 32768>
 func.func @long_large_k(%x: tensor<64x65536xf32>) -> (tensor<64x64xf32>, tensor<64x64xi64>) {
   %v0 = tensor.empty() : tensor<64x64xf32>
   %i0 = tensor.empty() : tensor<64x64xi64>
   %v, %i = sift.topk dimension(1) k(64) largest ins(%x : tensor<64x65536xf32>) outs(%v0, %i0 : tensor<64x64xf32>, tensor<64x64xi64>) -> tensor<64x64xf32>, tensor<64x64xi64>
   return %v, %i : tensor<64x64xf32>, tensor<64x64xi64>
+}
+
+// -----
+
+// 128 rows make 128 workgroups of the one-launch radix_select: no split.
+// CHECK-LABEL: func.func @many_long_rows
+// CHECK: workgroup_size = [1024, 1, 1], algorithm = radix_select, row_tile = 65536>
+func.func @many_long_rows(%x: tensor<128x65536xf32>) -> (tensor<128x64xf32>, tensor<128x64xi64>) {
+  %v0 = tensor.empty() : tensor<128x64xf32>
+  %i0 = tensor.empty() : tensor<128x64xi64>
+  %v, %i = sift.topk dimension(1) k(64) largest ins(%x : tensor<128x65536xf32>) outs(%v0, %i0 : tensor<128x64xf32>, tensor<128x64xi64>) -> tensor<128x64xf32>, tensor<128x64xi64>
+  return %v, %i : tensor<128x64xf32>, tensor<128x64xi64>
+}
+
+// -----
+
+// 16 rows of 2^18, k = 50: the fewest parts that make 128 workgroups, eight
+// of 32768 a row; [64, 151936] k50 (a sampling top-k): two of 75968.
+// CHECK-LABEL: func.func @few_long_rows
+// CHECK: algorithm = split_select, row_tile = 32768>
+// CHECK-LABEL: func.func @sampling_k50
+// CHECK: algorithm = split_select, row_tile = 75968>
+func.func @few_long_rows(%x: tensor<16x262144xbf16>) -> (tensor<16x50xbf16>, tensor<16x50xi64>) {
+  %v0 = tensor.empty() : tensor<16x50xbf16>
+  %i0 = tensor.empty() : tensor<16x50xi64>
+  %v, %i = sift.topk dimension(1) k(50) largest ins(%x : tensor<16x262144xbf16>) outs(%v0, %i0 : tensor<16x50xbf16>, tensor<16x50xi64>) -> tensor<16x50xbf16>, tensor<16x50xi64>
+  return %v, %i : tensor<16x50xbf16>, tensor<16x50xi64>
+}
+func.func @sampling_k50(%x: tensor<64x151936xf32>) -> (tensor<64x50xf32>, tensor<64x50xi64>) {
+  %v0 = tensor.empty() : tensor<64x50xf32>
+  %i0 = tensor.empty() : tensor<64x50xi64>
+  %v, %i = sift.topk dimension(1) k(50) largest ins(%x : tensor<64x151936xf32>) outs(%v0, %i0 : tensor<64x50xf32>, tensor<64x50xi64>) -> tensor<64x50xf32>, tensor<64x50xi64>
+  return %v, %i : tensor<64x50xf32>, tensor<64x50xi64>
+}
+
+// -----
+
+// A split's per-chunk top-k of long chunks (sift.split_long_part) is a top-k
+// like any but for a split of its own: the one-launch radix_select by
+// default, and never split_select when drawn (sift-split-topk has run).
+// CHECK-LABEL: func.func @long_part
+// CHECK: workgroup_size = [1024, 1, 1], algorithm = radix_select, row_tile = 131072>
+// RANDOM-LABEL: func.func @long_part
+// RANDOM-NOT: split_select
+// RANDOM: return
+func.func @long_part(%x: tensor<64x2x75968xf32>) -> (tensor<64x2x50xf32>, tensor<64x2x50xi64>) {
+  %v0 = tensor.empty() : tensor<64x2x50xf32>
+  %i0 = tensor.empty() : tensor<64x2x50xi64>
+  %v, %i = sift.topk dimension(2) k(50) largest {sift.split_long_part} ins(%x : tensor<64x2x75968xf32>) outs(%v0, %i0 : tensor<64x2x50xf32>, tensor<64x2x50xi64>) -> tensor<64x2x50xf32>, tensor<64x2x50xi64>
+  return %v, %i : tensor<64x2x50xf32>, tensor<64x2x50xi64>
 }
 
 // -----

@@ -105,6 +105,33 @@ func.func @uneven(%x: tensor<4x1000xf32>) -> (tensor<4x4xf32>, tensor<4x4xi64>) 
 
 // -----
 
+// Chunks longer than a thread walks (1024): the parts are marked
+// sift.split_long_part (strategy selection gives them any algorithm but a
+// split) instead of sift.split_part; [64, 151936] k50 in two chunks of
+// 75968 a row. With a chunk of 1024 a part is still a thread's.
+// CHECK-LABEL: func.func @long_chunks
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [64, 2, 75968]
+// CHECK-NOT: sift.split_part
+// CHECK: sift.topk dimension(2) k(50) largest {sift.split_long_part} ins(%{{.*}} : tensor<64x2x75968xf32>)
+// CHECK: sift.topk dimension(1) k(50) largest ins(%{{.*}} : tensor<64x100xf32>)
+// CHECK: arith.constant 75968 : i64
+// CHECK-LABEL: func.func @thread_chunks
+// CHECK: sift.topk dimension(2) k(4) largest {sift.split_part} ins(%{{.*}} : tensor<4x2x1024xf32>)
+func.func @long_chunks(%x: tensor<64x151936xf32>) -> (tensor<64x50xf32>, tensor<64x50xi64>) {
+  %v = tensor.empty() : tensor<64x50xf32>
+  %i = tensor.empty() : tensor<64x50xi64>
+  %r:2 = sift.topk dimension(1) k(50) largest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [1, 1, 1], algorithm = split_select, row_tile = 75968>} ins(%x : tensor<64x151936xf32>) outs(%v, %i : tensor<64x50xf32>, tensor<64x50xi64>) -> tensor<64x50xf32>, tensor<64x50xi64>
+  return %r#0, %r#1 : tensor<64x50xf32>, tensor<64x50xi64>
+}
+func.func @thread_chunks(%x: tensor<4x2048xf32>) -> (tensor<4x4xf32>, tensor<4x4xi64>) {
+  %v = tensor.empty() : tensor<4x4xf32>
+  %i = tensor.empty() : tensor<4x4xi64>
+  %r:2 = sift.topk dimension(1) k(4) largest {sift.lowering_config = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [1, 1, 1], algorithm = split_select, row_tile = 1024>} ins(%x : tensor<4x2048xf32>) outs(%v, %i : tensor<4x4xf32>, tensor<4x4xi64>) -> tensor<4x4xf32>, tensor<4x4xi64>
+  return %r#0, %r#1 : tensor<4x4xf32>, tensor<4x4xi64>
+}
+
+// -----
+
 // A chunk no longer than k would keep the whole row: an error naming the
 // shape.
 func.func @chunk_of_k(%x: tensor<4x1024xf32>) -> (tensor<4x4xf32>, tensor<4x4xi64>) {

@@ -2,10 +2,11 @@
 //
 // Algorithm split_select, the split-reduction shape of a top-k: a row of N
 // elements (along the last dimension) is viewed as C = N / row_tile whole
-// chunks of row_tile elements and a remainder of N % row_tile; a per-thread
-// top-k of every whole chunk (an op tiled and fused like any other, one
-// chunk a thread) keeps k candidates a chunk, the remainder's elements are
-// candidates as they are, and a top-k of the C * k + N % row_tile
+// chunks of row_tile elements and a remainder of N % row_tile; a top-k of
+// every whole chunk (an op tiled and fused like any other: one chunk a
+// thread up to kLongestThreadChunk, else whatever algorithm strategy
+// selection gives its rows) keeps k candidates a chunk, the remainder's
+// elements are candidates as they are, and a top-k of the C * k + N % row_tile
 // candidates picks the result; it is split again while its row is longer
 // than a chunk. The candidates' positions map back to input indices:
 // candidate p < C * k of a row came from chunk p / k, at index (its chunk
@@ -233,7 +234,10 @@ Split splitTopk(OpBuilder &b, Location loc, sift::TopkOp original,
   Value partialValues =
       tensor::EmptyOp::create(b, loc, partialShape, type.getElementType());
   auto partial = topk(chunked, partialValues, rank);
-  partial->setAttr(sift::kSplitPartAttr, b.getUnitAttr());
+  partial->setAttr(chunk <= sift::kLongestThreadChunk
+                       ? sift::kSplitPartAttr
+                       : sift::kSplitLongPartAttr,
+                   b.getUnitAttr());
   // The whole chunks' candidates, [B..., C * k], chunk by chunk.
   auto flat = [&](Value value) -> Value {
     auto valueType = cast<RankedTensorType>(value.getType());
