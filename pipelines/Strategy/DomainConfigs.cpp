@@ -65,11 +65,10 @@ sift::LoweringConfigAttr sift::defaultConfig(MLIRContext *context,
 /// within kMaxGridYZ, and a random per-thread tile dividing each, with at
 /// most `maxPerThread` domain points per thread (a thread's tile of a sift
 /// op is that many rows, each a per-thread temporary in tileandfuse).
-sift::LoweringConfigAttr sift::randomConfig(MLIRContext *context,
-                                            ArrayRef<int64_t> domain,
-                                            sift::Algorithm algorithm,
-                                            ConfigRng &rng,
-                                            int64_t maxPerThread) {
+sift::LoweringConfigAttr
+sift::randomConfig(MLIRContext *context, ArrayRef<int64_t> domain,
+                   sift::Algorithm algorithm, ConfigRng &rng,
+                   int64_t maxPerThread, int64_t spreadAbove) {
   int64_t rank = domain.size();
   SmallVector<int64_t> tiles(rank, 1), threadTiles(rank, 1);
   int64_t budget = 1024;
@@ -99,6 +98,29 @@ sift::LoweringConfigAttr sift::randomConfig(MLIRContext *context,
     threadTiles[axis] = threadTile;
     perThread *= threadTile;
     budget /= tile / threadTile;
+  }
+  // Past `spreadAbove` points a thread, spread them, drawing nothing (the
+  // draws stay those of before): innermost first, over more threads while
+  // the workgroup has room, else over smaller workgroup tiles (more
+  // workgroups, within kMaxGridYZ along y and z).
+  int64_t threads = 1;
+  for (int64_t d = 0; d < std::min<int64_t>(rank, 3); ++d)
+    threads *= tiles[rank - 1 - d] / threadTiles[rank - 1 - d];
+  for (int64_t d = 0; d < std::min<int64_t>(rank, 3); ++d) {
+    int64_t axis = rank - 1 - d;
+    while (perThread > spreadAbove && threadTiles[axis] > 1) {
+      int64_t along = tiles[axis] / threadTiles[axis];
+      if (threads * 2 <= 1024 && along * 2 <= maxThreadsAlong(d)) {
+        threads *= 2;
+      } else {
+        int64_t grid = (domain[axis] + tiles[axis] / 2 - 1) / (tiles[axis] / 2);
+        if (d > 0 && grid > kMaxGridYZ)
+          break;
+        tiles[axis] /= 2;
+      }
+      threadTiles[axis] /= 2;
+      perThread /= 2;
+    }
   }
   return makeConfig(context, tiles, threadTiles, algorithm);
 }

@@ -173,6 +173,12 @@ int64_t defaultSplitChunk(ArrayRef<int64_t> chunks, int64_t n, int64_t k) {
   return longest;
 }
 
+/// The largest k whose split_select parts a thread walks: a thread's part
+/// keeps its k best sorted, an insertion shifting up to k of them; random
+/// splits of k = 81 to 231 into chunks of 512 took 8 to 73 ms on the H200
+/// (seed 1403), so larger k's splits take cooperative parts only.
+constexpr int64_t kSplitThreadMaxK = 64;
+
 /// The chunk lengths a random split_select into cooperative parts may
 /// take (the parts are top-k's like any, SplitTopk.h): as splitChunks', of
 /// 2 * kLongestSplitChunk elements and longer.
@@ -301,7 +307,8 @@ struct SelectLoweringStrategyPass final
     if (kind == sift::Pipeline::TileAndFuse && topk && !splitPart &&
         !op->hasAttr(sift::kSplitLongPartAttr) &&
         static_cast<int64_t>(topk.getDimension()) + 1 == topk.getRank()) {
-      c.chunks = splitChunks(row.n, row.k);
+      if (row.k <= kSplitThreadMaxK)
+        c.chunks = splitChunks(row.n, row.k);
       c.cooperativeChunks = cooperativeSplitChunks(row.n, row.k);
       c.cooperativeChunk = defaultCooperativeChunk(rows, row);
     }
@@ -319,7 +326,7 @@ struct SelectLoweringStrategyPass final
       algorithms.push_back(sift::Algorithm::RegisterSelect);
     if (privateFits)
       algorithms.push_back(sift::Algorithm::PrivateRow);
-    if (!c.chunks.empty() && random)
+    if ((!c.chunks.empty() || !c.cooperativeChunks.empty()) && random)
       algorithms.push_back(sift::Algorithm::SplitSelect);
     if (splitPart) {
       algorithms = {sift::Algorithm::RowPerThread};
@@ -430,10 +437,11 @@ struct SelectLoweringStrategyPass final
       return sift::nmsConfig(nms, kind, domain, maxWorkgroupMemory, random, rng,
                              &aimRng);
     if (!isa<sift::SortOp, sift::TopkOp>(op))
-      return random ? randomConfig(context, domain,
-                                   sift::Algorithm::Elementwise, rng)
-                    : defaultConfig(context, domain, 256,
-                                    sift::Algorithm::Elementwise);
+      return random
+                 ? randomConfig(context, domain, sift::Algorithm::Elementwise,
+                                rng, INT64_MAX, sift::kRandomElementwisePoints)
+                 : defaultConfig(context, domain, 256,
+                                 sift::Algorithm::Elementwise);
     RowShape row = rowShape(op);
     RowChoices choices = rowChoices(op, kind, rowsOf(domain), row, random);
     sift::Algorithm algorithm =
@@ -464,13 +472,17 @@ struct SelectLoweringStrategyPass final
     int64_t rows = rowsOf(domain);
     switch (algorithm) {
     case sift::Algorithm::SplitSelect: {
-      int64_t chunk = random ? choices.chunks[rng.below(choices.chunks.size())]
-                             : defaultSplit(choices, row);
-      // A quarter of the drawn splits take chunks of cooperative parts
-      // where any fit, decided and sized by a stream of their own (the
-      // main stream's draws are those of before them).
+      const SmallVector<int64_t> &chunks = choices.chunks;
       const SmallVector<int64_t> &cooperative = choices.cooperativeChunks;
-      if (random && !cooperative.empty() && splitRng.below(4) == 0)
+      int64_t chunk = defaultSplit(choices, row);
+      if (random && !chunks.empty())
+        chunk = chunks[rng.below(chunks.size())];
+      // A quarter of the drawn splits take chunks of cooperative parts
+      // where any fit, and every drawn split of k > kSplitThreadMaxK,
+      // decided and sized by a stream of their own (the main stream's
+      // draws are those of before them).
+      if (random && !cooperative.empty() &&
+          (chunks.empty() || splitRng.below(4) == 0))
         chunk = cooperative[splitRng.below(cooperative.size())];
       return rowTileConfig(context, rank, 1, chunk,
                            sift::Algorithm::SplitSelect);
