@@ -307,8 +307,7 @@ struct SelectLoweringStrategyPass final
     if (kind == sift::Pipeline::TileAndFuse && topk && !splitPart &&
         !op->hasAttr(sift::kSplitLongPartAttr) &&
         static_cast<int64_t>(topk.getDimension()) + 1 == topk.getRank()) {
-      if (row.k <= kSplitThreadMaxK)
-        c.chunks = splitChunks(row.n, row.k);
+      c.chunks = splitChunks(row.n, row.k);
       c.cooperativeChunks = cooperativeSplitChunks(row.n, row.k);
       c.cooperativeChunk = defaultCooperativeChunk(rows, row);
     }
@@ -326,7 +325,7 @@ struct SelectLoweringStrategyPass final
       algorithms.push_back(sift::Algorithm::RegisterSelect);
     if (privateFits)
       algorithms.push_back(sift::Algorithm::PrivateRow);
-    if ((!c.chunks.empty() || !c.cooperativeChunks.empty()) && random)
+    if (!c.chunks.empty() && random)
       algorithms.push_back(sift::Algorithm::SplitSelect);
     if (splitPart) {
       algorithms = {sift::Algorithm::RowPerThread};
@@ -480,10 +479,18 @@ struct SelectLoweringStrategyPass final
       // A quarter of the drawn splits take chunks of cooperative parts
       // where any fit, and every drawn split of k > kSplitThreadMaxK,
       // decided and sized by a stream of their own (the main stream's
-      // draws are those of before them).
+      // draws are those of before them); such a split where none fits
+      // becomes a cooperative algorithm of the row, sized by that stream.
+      bool slowWalk = random && row.k > kSplitThreadMaxK;
       if (random && !cooperative.empty() &&
-          (chunks.empty() || splitRng.below(4) == 0))
+          (slowWalk || splitRng.below(4) == 0))
         chunk = cooperative[splitRng.below(cooperative.size())];
+      else if (slowWalk)
+        for (sift::Algorithm instead :
+             {sift::Algorithm::RadixSelect, sift::Algorithm::WorkgroupRow,
+              sift::Algorithm::MergeRows})
+          if (llvm::is_contained(choices.algorithms, instead))
+            return rowConfig(kind, domain, row, choices, instead, splitRng);
       return rowTileConfig(context, rank, 1, chunk,
                            sift::Algorithm::SplitSelect);
     }
