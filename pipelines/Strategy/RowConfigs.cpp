@@ -9,6 +9,7 @@
 
 #include "pipelines/Strategy/RowConfigs.h"
 
+#include "pipelines/Kernels/RadixSelect/RadixSelect.h"
 #include "pipelines/Kernels/RadixSort/RadixSort.h"
 #include "pipelines/Kernels/RegisterSelect/RegisterSelect.h"
 #include "pipelines/Kernels/RowKernels/RowKernels.h"
@@ -310,4 +311,46 @@ sift::LoweringConfigAttr sift::warpSelectConfig(MLIRContext *context,
     return {};
   return rowTileConfig(context, rank, threads, chunk,
                        sift::Algorithm::WarpSelect);
+}
+
+bool sift::radixOneLaunch(int64_t rows, const RowShape &row) {
+  return rows >= kRadixFusedRows && row.n <= kRadixFusedLongestRow;
+}
+
+/// radix_select's default chunk: 4096 elements a workgroup, halved (down to
+/// 256) until the rows' chunks make about 512 workgroups, so that a single
+/// long row still fills the GPU.
+static int64_t defaultRadixChunk(int64_t rows, int64_t n) {
+  int64_t chunk = 4096;
+  while (chunk > 256 && rows * ((n + chunk - 1) / chunk) < 512)
+    chunk /= 2;
+  return chunk;
+}
+
+sift::LoweringConfigAttr sift::radixSelectConfig(MLIRContext *context,
+                                                 int64_t rank, int64_t rows,
+                                                 const RowShape &row,
+                                                 bool random, ConfigRng &rng,
+                                                 ConfigRng &fusedRng) {
+  // The one-launch form: a workgroup of at least kRadixBins threads takes a
+  // whole row (RadixSelect.cpp).
+  auto wholeRow = [&](int64_t threads) {
+    return rowTileConfig(context, rank, threads,
+                         std::max<int64_t>(2, nextPowerOfTwo(row.n)),
+                         Algorithm::RadixSelect);
+  };
+  if (!random)
+    return radixOneLaunch(rows, row)
+               ? wholeRow(kRadixFusedThreads)
+               : rowTileConfig(context, rank, 256,
+                               defaultRadixChunk(rows, row.n),
+                               Algorithm::RadixSelect);
+  auto config = randomRowTileConfig(context, rank, row.n, 16384,
+                                    Algorithm::RadixSelect, rng);
+  // Half of the drawn radix selects take the one-launch form, decided and
+  // sized by a stream of their own (the main stream's draws are those of
+  // before it).
+  if (fusedRng.below(2) == 0)
+    return wholeRow(randomPowerOfTwo(kRadixBins, 1024, fusedRng));
+  return config;
 }

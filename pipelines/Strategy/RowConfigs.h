@@ -107,4 +107,38 @@ LoweringConfigAttr warpSelectConfig(mlir::MLIRContext *context, int64_t rank,
                                     int64_t rows, const RowShape &row,
                                     int64_t budget);
 
+/// The largest k radix_select takes (its last step ranks the k selected by
+/// counting, k steps a candidate); the default takes it up to kRadixDefaultK
+/// for rows from kRadixDefaultRow elements.
+inline constexpr int64_t kRadixMaxK = 256;
+inline constexpr int64_t kRadixDefaultK = 128;
+inline constexpr int64_t kRadixDefaultRow = 1024;
+
+/// From kRadixFusedRows rows of at most kRadixFusedLongestRow elements,
+/// radix_select's default takes a row a workgroup of kRadixFusedThreads
+/// threads, in one launch (its one-launch form): the launches of the
+/// multi-launch form cost more than what its workgroups share of a row.
+/// On the H200 (2026-11-30) top-k k64 of 16, 32 and 64 rows of 65536 took
+/// 0.038, 0.036-0.047 and 0.036 ms so against 0.086-0.091 in many
+/// launches, k50 of [64, 151936] 0.073 against 0.129; a longer row walked
+/// by one workgroup was not measured, and stays with the many launches.
+inline constexpr int64_t kRadixFusedRows = 16;
+inline constexpr int64_t kRadixFusedLongestRow = int64_t{1} << 18;
+inline constexpr int64_t kRadixFusedThreads = 1024;
+
+/// Whether radix_select's default for `rows` rows of `row` is its
+/// one-launch form.
+bool radixOneLaunch(int64_t rows, const RowShape &row);
+
+/// radix_select's sizes: by default the one-launch form (a workgroup of
+/// kRadixFusedThreads a row) from kRadixFusedRows rows of at most
+/// kRadixFusedLongestRow elements, else 256 threads on chunks of 4096
+/// halved (down to 256) until the rows' chunks make about 512 workgroups;
+/// drawn (`random`), any chunk from `rng`, and half of the draws the
+/// one-launch form from `fusedRng`, a stream of its own.
+LoweringConfigAttr radixSelectConfig(mlir::MLIRContext *context, int64_t rank,
+                                     int64_t rows, const RowShape &row,
+                                     bool random, ConfigRng &rng,
+                                     ConfigRng &fusedRng);
+
 } // namespace sift

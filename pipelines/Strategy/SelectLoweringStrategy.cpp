@@ -20,6 +20,7 @@
 #include "pipelines/Strategy/DomainConfigs.h"
 #include "pipelines/Strategy/NmsConfigs.h"
 #include "pipelines/Strategy/RowConfigs.h"
+#include "pipelines/Strategy/SplitConfigs.h"
 #include "pipelines/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -47,8 +48,13 @@ using sift::ConfigRng;
 using sift::defaultConfig;
 using sift::fewestRandomThreads;
 using sift::kLongestSerialRow;
+using sift::kRadixDefaultK;
+using sift::kRadixDefaultRow;
+using sift::kRadixMaxK;
 using sift::kRegisterDefaultRow;
 using sift::kSerialStepsPerThread;
+using sift::kSplitDefaultK;
+using sift::kSplitThreadMaxK;
 using sift::nextPowerOfTwo;
 using sift::radixSortConfig;
 using sift::randomConfig;
@@ -61,8 +67,6 @@ using sift::rowsOf;
 using sift::rowTileConfig;
 using sift::workgroupRowConfig;
 
-/// The longest chunk a split_select thread walks (once, in order).
-constexpr int64_t kLongestSplitChunk = sift::kLongestThreadChunk;
 /// The serial steps a random config may give one thread of a sift op's
 /// rows (kSerialStepsPerThread for the defaults): 8 K steps, ~1.6 ms at the
 /// slowest (a campaign's 99th percentile must stay under 5 ms).
@@ -96,121 +100,6 @@ constexpr int64_t kSplitPartPrivateBytes = 2048;
 /// a cooperative algorithm (a private sort of 128 was 3.5x PyTorch on the
 /// H200).
 constexpr int64_t kLongestPrivateSort = 32;
-
-/// The largest k radix_select takes (its last step ranks the k selected by
-/// counting, k steps a candidate); the default takes it up to kRadixDefaultK
-/// for rows from kRadixDefaultRow elements.
-constexpr int64_t kRadixMaxK = 256;
-constexpr int64_t kRadixDefaultK = 128;
-constexpr int64_t kRadixDefaultRow = 1024;
-
-/// From kRadixFusedRows rows of at most kRadixFusedLongestRow elements,
-/// radix_select's default takes a row a workgroup of kRadixFusedThreads
-/// threads, in one launch (its one-launch form): the launches of the
-/// multi-launch form cost more than what its workgroups share of a row.
-/// On the H200 (2026-11-30) top-k k64 of 16, 32 and 64 rows of 65536 took
-/// 0.038, 0.036-0.047 and 0.036 ms so against 0.086-0.091 in many
-/// launches, k50 of [64, 151936] 0.073 against 0.129; a longer row walked
-/// by one workgroup was not measured, and stays with the many launches.
-constexpr int64_t kRadixFusedRows = 16;
-constexpr int64_t kRadixFusedLongestRow = int64_t{1} << 18;
-constexpr int64_t kRadixFusedThreads = 1024;
-
-/// radix_select's default chunk: 4096 elements a workgroup, halved (down to
-/// 256) until the rows' chunks make about 512 workgroups, so that a single
-/// long row still fills the GPU.
-int64_t defaultRadixChunk(int64_t rows, int64_t n) {
-  int64_t chunk = 4096;
-  while (chunk > 256 && rows * ((n + chunk - 1) / chunk) < 512)
-    chunk /= 2;
-  return chunk;
-}
-
-/// The chunk lengths split_select may take for a top-k row of `n` along
-/// the last dimension: powers of two shorter than the row, at least 2k
-/// long (each level keeps at most half of its whole chunks), at most
-/// kLongestSplitChunk (a thread walks a chunk alone), whose split takes at
-/// most four levels. A chunk need not divide the row: the remainder's
-/// elements are candidates as they are (SplitTopk.cpp).
-SmallVector<int64_t> splitChunks(int64_t n, int64_t k, int64_t shortest = 2,
-                                 int64_t longest = kLongestSplitChunk) {
-  SmallVector<int64_t> chunks;
-  if (k < 1)
-    return chunks;
-  for (int64_t chunk = shortest; chunk <= longest && chunk < n; chunk *= 2) {
-    if (chunk < 2 * k)
-      continue;
-    int64_t m = n, levels = 0;
-    while (m > chunk) {
-      m = m / chunk * k + m % chunk;
-      ++levels;
-    }
-    if (levels <= 4)
-      chunks.push_back(chunk);
-  }
-  return chunks;
-}
-
-/// The largest k split_select takes by default: the candidates of a later
-/// level arrive as sorted runs of k, each inserted into the k kept with up
-/// to k shifts (k = 64 on rows of 65536 was 18x PyTorch on the H100;
-/// radix_select takes those).
-constexpr int64_t kSplitDefaultK = 16;
-
-/// split_select's default chunk: of those that divide the row `n`, the
-/// shortest of at least 8k and 256 elements (a thread's serial walk stays
-/// short and the chunks fill the GPU), else the longest; 0 when none (a
-/// remainder's split is drawn by random configs only).
-int64_t defaultSplitChunk(ArrayRef<int64_t> chunks, int64_t n, int64_t k) {
-  int64_t longest = 0;
-  for (int64_t chunk : chunks) {
-    if (n % chunk != 0)
-      continue;
-    if (chunk >= std::max<int64_t>(8 * k, 256))
-      return chunk;
-    longest = chunk;
-  }
-  return longest;
-}
-
-/// The largest k whose split_select parts a thread walks: a thread's part
-/// keeps its k best sorted, an insertion shifting up to k of them; random
-/// splits of k = 81 to 231 into chunks of 512 took 8 to 73 ms on the H200
-/// (seed 1403), so larger k's splits take cooperative parts only.
-constexpr int64_t kSplitThreadMaxK = 64;
-
-/// The chunk lengths a random split_select into cooperative parts may
-/// take (the parts are top-k's like any, SplitTopk.h): as splitChunks', of
-/// 2 * kLongestSplitChunk elements and longer.
-SmallVector<int64_t> cooperativeSplitChunks(int64_t n, int64_t k) {
-  return splitChunks(n, k, 2 * kLongestSplitChunk,
-                     std::numeric_limits<int64_t>::max() / 4);
-}
-
-/// tileandfuse's default split of a top-k into cooperative parts: where
-/// radix_select's default is its one-launch form but the rows make fewer
-/// than kSplitFillRows workgroups, a row becomes the fewest parts (a power
-/// of two, dividing it) that make that many, each of at least
-/// kShortestCooperativeChunk elements; their candidates (k a part) go to a
-/// top-k of their own. On the H200 (2026-12-01) the parts of [64, 151936]
-/// k50 in two took 0.044 ms (f32) and 0.031 (bf16) against 0.069 and 0.052
-/// for the whole rows, and their candidates' top-k 0.006.
-constexpr int64_t kSplitFillRows = 128;
-constexpr int64_t kShortestCooperativeChunk = 16384;
-
-/// The chunk of that default split for `rows` rows of `row`; 0 when none.
-int64_t defaultCooperativeChunk(int64_t rows, const RowShape &row) {
-  if (row.k < 1 || row.k > kRadixDefaultK || rows < kRadixFusedRows ||
-      row.n > kRadixFusedLongestRow)
-    return 0;
-  for (int64_t parts = 2; rows * (parts / 2) < kSplitFillRows; parts *= 2) {
-    if (row.n % parts != 0 || row.n / parts < kShortestCooperativeChunk)
-      return 0;
-    if (rows * parts >= kSplitFillRows)
-      return row.n / parts;
-  }
-  return 0;
-}
 
 /// The fewest threads a random radix_match takes where any fit.
 constexpr int64_t kRandomMatchThreads = 64;
@@ -307,9 +196,11 @@ struct SelectLoweringStrategyPass final
     if (kind == sift::Pipeline::TileAndFuse && topk && !splitPart &&
         !op->hasAttr(sift::kSplitLongPartAttr) &&
         static_cast<int64_t>(topk.getDimension()) + 1 == topk.getRank()) {
-      c.chunks = splitChunks(row.n, row.k);
-      c.cooperativeChunks = cooperativeSplitChunks(row.n, row.k);
-      c.cooperativeChunk = defaultCooperativeChunk(rows, row);
+      c.chunks = sift::splitChunks(row.n, row.k);
+      c.cooperativeChunks = sift::cooperativeSplitChunks(row.n, row.k);
+      c.cooperativeChunk = sift::defaultCooperativeChunk(
+          rows, row,
+          sift::radixOneLaunch(rows, row) && row.k <= kRadixDefaultK);
     }
     bool radixFits = cooperative && !splitPart && row.k >= 1 &&
                      row.n >= 2 &&
@@ -399,7 +290,7 @@ struct SelectLoweringStrategyPass final
   /// The chunk of tileandfuse's default split into chunks a thread walks
   /// (for keys no register select takes, k <= kSplitDefaultK); 0: none.
   static int64_t threadSplit(const RowChoices &c, const RowShape &row) {
-    int64_t chunk = defaultSplitChunk(c.chunks, row.n, row.k);
+    int64_t chunk = sift::defaultSplitChunk(c.chunks, row.n, row.k);
     return !c.privateFits && row.k <= kSplitDefaultK ? chunk : 0;
   }
 
@@ -470,30 +361,8 @@ struct SelectLoweringStrategyPass final
     int64_t rank = domain.size();
     int64_t rows = rowsOf(domain);
     switch (algorithm) {
-    case sift::Algorithm::SplitSelect: {
-      const SmallVector<int64_t> &chunks = choices.chunks;
-      const SmallVector<int64_t> &cooperative = choices.cooperativeChunks;
-      int64_t chunk = defaultSplit(choices, row);
-      if (random && !chunks.empty())
-        chunk = chunks[rng.below(chunks.size())];
-      // A quarter of the drawn splits take chunks of cooperative parts
-      // where any fit, and every drawn split of k > kSplitThreadMaxK,
-      // decided and sized by a stream of their own (the main stream's
-      // draws are those of before them); such a split where none fits
-      // becomes a cooperative algorithm of the row, sized by that stream.
-      bool slowWalk = random && row.k > kSplitThreadMaxK;
-      if (random && !cooperative.empty() &&
-          (slowWalk || splitRng.below(4) == 0))
-        chunk = cooperative[splitRng.below(cooperative.size())];
-      else if (slowWalk)
-        for (sift::Algorithm instead :
-             {sift::Algorithm::RadixSelect, sift::Algorithm::WorkgroupRow,
-              sift::Algorithm::MergeRows})
-          if (llvm::is_contained(choices.algorithms, instead))
-            return rowConfig(kind, domain, row, choices, instead, splitRng);
-      return rowTileConfig(context, rank, 1, chunk,
-                           sift::Algorithm::SplitSelect);
-    }
+    case sift::Algorithm::SplitSelect:
+      return splitSelectConfig(kind, domain, row, choices, rng);
     case sift::Algorithm::RegisterSelect:
       if (auto config = registerSelectConfig(context, rank, rows, row,
                                              maxWorkgroupMemory, random, rng)) {
@@ -524,7 +393,8 @@ struct SelectLoweringStrategyPass final
         return config;
       break; // Nothing fits.
     case sift::Algorithm::RadixSelect:
-      return radixSelectConfig(rank, rows, row, rng);
+      return sift::radixSelectConfig(&getContext(), rank, rows, row,
+                                     randomSeed >= 0, rng, fusedRng);
     case sift::Algorithm::RadixSort:
     case sift::Algorithm::RadixOnesweep:
     case sift::Algorithm::RadixMatch:
@@ -555,38 +425,34 @@ struct SelectLoweringStrategyPass final
                             rng);
   }
 
-  /// radix_select's sizes: by default the one-launch form (a workgroup of
-  /// kRadixFusedThreads a row) from kRadixFusedRows rows of at most
-  /// kRadixFusedLongestRow elements, else 256 threads on chunks of
-  /// defaultRadixChunk; drawn, any chunk, and half of the draws the
-  /// one-launch form from a stream of its own.
-  sift::LoweringConfigAttr radixSelectConfig(int64_t rank, int64_t rows,
+  /// split_select's chunk: the default's (a thread's chunks, else
+  /// cooperative parts), or a draw. A quarter of the drawn splits take
+  /// chunks of cooperative parts where any fit, and every drawn split of
+  /// k > kSplitThreadMaxK, decided and sized by a stream of their own (the
+  /// main stream's draws are those of before them); such a split where none
+  /// fits becomes a cooperative algorithm of the row, sized by that stream.
+  sift::LoweringConfigAttr splitSelectConfig(sift::Pipeline kind,
+                                             ArrayRef<int64_t> domain,
                                              const RowShape &row,
+                                             const RowChoices &choices,
                                              ConfigRng &rng) {
-    MLIRContext *context = &getContext();
     bool random = randomSeed >= 0;
-    // The one-launch form: a workgroup of at least kRadixBins threads
-    // takes a whole row (RadixSelect.cpp).
-    auto wholeRow = [&](int64_t threads) {
-      return rowTileConfig(context, rank, threads,
-                           std::max<int64_t>(2, nextPowerOfTwo(row.n)),
-                           sift::Algorithm::RadixSelect);
-    };
-    if (!random)
-      return rows >= kRadixFusedRows && row.n <= kRadixFusedLongestRow
-                 ? wholeRow(kRadixFusedThreads)
-                 : rowTileConfig(context, rank, 256,
-                                 defaultRadixChunk(rows, row.n),
-                                 sift::Algorithm::RadixSelect);
-    auto config = randomRowTileConfig(context, rank, row.n, 16384,
-                                      sift::Algorithm::RadixSelect, rng);
-    // Half of the drawn radix selects take the one-launch form, decided
-    // and sized by a stream of their own (the main stream's draws are
-    // those of before it).
-    if (fusedRng.below(2) == 0)
-      return wholeRow(
-          randomPowerOfTwo(sift::kRadixBins, 1024, fusedRng));
-    return config;
+    const SmallVector<int64_t> &chunks = choices.chunks;
+    const SmallVector<int64_t> &cooperative = choices.cooperativeChunks;
+    int64_t chunk = defaultSplit(choices, row);
+    if (random && !chunks.empty())
+      chunk = chunks[rng.below(chunks.size())];
+    bool slowWalk = random && row.k > kSplitThreadMaxK;
+    if (random && !cooperative.empty() && (slowWalk || splitRng.below(4) == 0))
+      chunk = cooperative[splitRng.below(cooperative.size())];
+    else if (slowWalk)
+      for (sift::Algorithm instead :
+           {sift::Algorithm::RadixSelect, sift::Algorithm::WorkgroupRow,
+            sift::Algorithm::MergeRows})
+        if (llvm::is_contained(choices.algorithms, instead))
+          return rowConfig(kind, domain, row, choices, instead, splitRng);
+    return rowTileConfig(&getContext(), domain.size(), 1, chunk,
+                         sift::Algorithm::SplitSelect);
   }
 
   /// merge_rows' sizes: by default the largest tile that fits workgroup
