@@ -189,19 +189,7 @@ struct SelectLoweringStrategyPass final
       algorithms.push_back(sift::Algorithm::RadixSort);
       algorithms.push_back(sift::Algorithm::RadixOnesweep);
     }
-    // tileandfuse's own top-k of long rows: top-k's of chunks and a top-k
-    // of their candidates (SplitTopk.cpp); a split's per-chunk top-k is a
-    // thread's (short chunks) or takes any algorithm but a split (long).
-    auto topk = dyn_cast<sift::TopkOp>(op);
-    if (kind == sift::Pipeline::TileAndFuse && topk && !splitPart &&
-        !op->hasAttr(sift::kSplitLongPartAttr) &&
-        static_cast<int64_t>(topk.getDimension()) + 1 == topk.getRank()) {
-      c.chunks = sift::splitChunks(row.n, row.k);
-      c.cooperativeChunks = sift::cooperativeSplitChunks(row.n, row.k);
-      c.cooperativeChunk = sift::defaultCooperativeChunk(
-          rows, row,
-          sift::radixOneLaunch(rows, row) && row.k <= kRadixDefaultK);
-    }
+    addSplitChoices(op, kind, rows, row, c);
     bool radixFits = cooperative && !splitPart && row.k >= 1 &&
                      row.n >= 2 &&
                      row.k <= (random ? kRadixMaxK : kRadixDefaultK) &&
@@ -228,6 +216,23 @@ struct SelectLoweringStrategyPass final
     if (random && row.n > kLongestSerialRow && algorithms.size() > 1)
       algorithms.erase(algorithms.begin());
     return c;
+  }
+
+  /// tileandfuse's own top-k of long rows: top-k's of chunks and a top-k
+  /// of their candidates (SplitTopk.cpp); its chunks go to `c`. A split's
+  /// per-chunk top-k is a thread's (short chunks) or takes any algorithm
+  /// but a split (long).
+  static void addSplitChoices(Operation *op, sift::Pipeline kind, int64_t rows,
+                              const RowShape &row, RowChoices &c) {
+    auto topk = dyn_cast<sift::TopkOp>(op);
+    if (kind != sift::Pipeline::TileAndFuse || !topk || c.splitPart ||
+        op->hasAttr(sift::kSplitLongPartAttr) ||
+        static_cast<int64_t>(topk.getDimension()) + 1 != topk.getRank())
+      return;
+    c.chunks = sift::splitChunks(row.n, row.k);
+    c.cooperativeChunks = sift::cooperativeSplitChunks(row.n, row.k);
+    c.cooperativeChunk = sift::defaultCooperativeChunk(
+        rows, row, sift::radixOneLaunch(rows, row) && row.k <= kRadixDefaultK);
   }
 
   /// Whether tileandfuse may stage a row in a thread's private memory:
