@@ -220,14 +220,20 @@ constexpr int64_t kRandomRegisterThreads = 4;
 /// The most elements a thread of a default register_select walks.
 constexpr int64_t kRegisterDefaultItems = 64;
 
-/// The default chunk of register_select and warp_select: the row rounded up
-/// to a power of two, halved (down to 4096) until the rows' chunks make
-/// about 512 workgroups.
-static int64_t defaultSelectChunk(int64_t rows, int64_t n) {
-  int64_t chunk = std::max<int64_t>(2, nextPowerOfTwo(n));
-  while (chunk > 4096 && rows * ((n + chunk - 1) / chunk) < 512)
+/// A default chunk of the selects: `chunk` halved (down to `shortest`)
+/// until the rows' chunks make about 512 workgroups, so that few rows
+/// still fill the GPU.
+static int64_t halvedChunk(int64_t rows, int64_t n, int64_t chunk,
+                           int64_t shortest) {
+  while (chunk > shortest && rows * ((n + chunk - 1) / chunk) < 512)
     chunk /= 2;
   return chunk;
+}
+
+/// The default chunk of register_select and warp_select: the row rounded up
+/// to a power of two, halved down to 4096.
+static int64_t defaultSelectChunk(int64_t rows, int64_t n) {
+  return halvedChunk(rows, n, std::max<int64_t>(2, nextPowerOfTwo(n)), 4096);
 }
 
 sift::LoweringConfigAttr sift::registerSelectConfig(MLIRContext *context,
@@ -317,16 +323,6 @@ bool sift::radixOneLaunch(int64_t rows, const RowShape &row) {
   return rows >= kRadixFusedRows && row.n <= kRadixFusedLongestRow;
 }
 
-/// radix_select's default chunk: 4096 elements a workgroup, halved (down to
-/// 256) until the rows' chunks make about 512 workgroups, so that a single
-/// long row still fills the GPU.
-static int64_t defaultRadixChunk(int64_t rows, int64_t n) {
-  int64_t chunk = 4096;
-  while (chunk > 256 && rows * ((n + chunk - 1) / chunk) < 512)
-    chunk /= 2;
-  return chunk;
-}
-
 sift::LoweringConfigAttr sift::radixSelectConfig(MLIRContext *context,
                                                  int64_t rank, int64_t rows,
                                                  const RowShape &row,
@@ -343,7 +339,7 @@ sift::LoweringConfigAttr sift::radixSelectConfig(MLIRContext *context,
     return radixOneLaunch(rows, row)
                ? wholeRow(kRadixFusedThreads)
                : rowTileConfig(context, rank, 256,
-                               defaultRadixChunk(rows, row.n),
+                               halvedChunk(rows, row.n, 4096, 256),
                                Algorithm::RadixSelect);
   auto config = randomRowTileConfig(context, rank, row.n, 16384,
                                     Algorithm::RadixSelect, rng);
