@@ -31,7 +31,7 @@ llvm::SmallVector<int64_t> sift::splitChunks(int64_t n, int64_t k,
 
 llvm::SmallVector<int64_t> sift::cooperativeSplitChunks(int64_t n,
                                                         int64_t k) {
-  return splitChunks(n, k, 2 * kLongestSplitChunk,
+  return splitChunks(n, k, 2 * kLongestThreadChunk,
                      std::numeric_limits<int64_t>::max() / 4);
 }
 

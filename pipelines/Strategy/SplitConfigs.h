@@ -17,9 +17,6 @@
 
 namespace sift {
 
-/// The longest chunk a split_select thread walks (once, in order).
-inline constexpr int64_t kLongestSplitChunk = kLongestThreadChunk;
-
 /// The largest k split_select takes by default: the candidates of a later
 /// level arrive as sorted runs of k, each inserted into the k kept with up
 /// to k shifts (k = 64 on rows of 65536 was 18x PyTorch on the H100;
@@ -51,11 +48,11 @@ inline constexpr int64_t kShortestCooperativeChunk = 16384;
 /// remainder's elements are candidates as they are (SplitTopk.cpp).
 llvm::SmallVector<int64_t> splitChunks(int64_t n, int64_t k,
                                        int64_t shortest = 2,
-                                       int64_t longest = kLongestSplitChunk);
+                                       int64_t longest = kLongestThreadChunk);
 
 /// The chunk lengths a random split_select into cooperative parts may
 /// take (the parts are top-k's like any, SplitTopk.h): as splitChunks', of
-/// 2 * kLongestSplitChunk elements and longer.
+/// 2 * kLongestThreadChunk elements and longer.
 llvm::SmallVector<int64_t> cooperativeSplitChunks(int64_t n, int64_t k);
 
 /// split_select's default chunk among `chunks` (splitChunks'): of those
