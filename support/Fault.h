@@ -168,6 +168,13 @@ enum class Fault : uint8_t {
   /// order bits anyway, so a -0 comes back as +0 and a NaN as one NaN of
   /// the order's choosing. Oracle: mismatch (GPU or emu).
   BareKeysUnchecked,
+  /// Kernels for sm_90 and later wait for the kernel before them
+  /// (griddepcontrol.wait) at their returns instead of their entry, while
+  /// the runtime still launches them to overlap it: a kernel may read what
+  /// the one before has not yet written. Oracle: data-race on the emu
+  /// device (a global access before the thread's grid wait); mismatch on a
+  /// GPU when the overlap is hit.
+  PdlWaitAtExit,
 };
 
 /// Every fault, in enum order.
@@ -208,7 +215,8 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
                                        Fault::RadixTileByBlock,
                                        Fault::WarpShuffleWaveWidth,
                                        Fault::WarpQueueHeadUnfilled,
-                                       Fault::BareKeysUnchecked};
+                                       Fault::BareKeysUnchecked,
+                                       Fault::PdlWaitAtExit};
 
 /// Stable names: "tf-global-temp", "tf-keep-unused-results",
 /// "wg-alloc-as-malloc", "dist-undistributed-write", "dist-no-barrier",
@@ -225,7 +233,7 @@ inline constexpr Fault kAllFaults[] = {Fault::TfGlobalTemp,
 /// "bf16-order-f16-layout", "radix-compact-drops-better",
 /// "radix-fused-bins-kept", "warp-ballot-low-half", "warp-sync-dropped",
 /// "radix-tile-by-block", "warp-shuffle-wave-width",
-/// "warp-queue-head-unfilled", "bare-keys-unchecked".
+/// "warp-queue-head-unfilled", "bare-keys-unchecked", "pdl-wait-at-exit".
 constexpr std::string_view toString(Fault fault) {
   switch (fault) {
   case Fault::TfGlobalTemp: return "tf-global-temp";
@@ -266,6 +274,7 @@ constexpr std::string_view toString(Fault fault) {
   case Fault::WarpShuffleWaveWidth: return "warp-shuffle-wave-width";
   case Fault::WarpQueueHeadUnfilled: return "warp-queue-head-unfilled";
   case Fault::BareKeysUnchecked: return "bare-keys-unchecked";
+  case Fault::PdlWaitAtExit: return "pdl-wait-at-exit";
   }
   return "?";
 }

@@ -148,6 +148,9 @@ constexpr FaultText kFaultTexts[] = {
     {Fault::BareKeysUnchecked,
      "workgroup_row sorts bare f32 keys of a row holding a zero or a NaN",
      "mismatch (GPU or emu)"},
+    {Fault::PdlWaitAtExit,
+     "sm_90 kernels wait for the kernel before them at exit, not entry",
+     "data-race on emu; mismatch (GPU)"},
 };
 
 constexpr bool textsFollowFaults() {

@@ -141,6 +141,7 @@ std::optional<FaultSet> parseFaults(const std::string &list, bool forFuzz,
     case Fault::WarpShuffleWaveWidth:
     case Fault::WarpQueueHeadUnfilled:
     case Fault::BareKeysUnchecked:
+    case Fault::PdlWaitAtExit:
     case Fault::WgUnaligned:
     case Fault::NmsIouGe:
     case Fault::NmsUnnormalizedCorners:

@@ -344,6 +344,9 @@ void sift::addGpuDeviceTail(OpPassManager &pm, const PipelineOptions &options) {
     nvvm.useBarePtrCallConv = true;
     kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
     kernels.addPass(createDropUnusedLibdevice());
+    GridDependencyControlOptions grid;
+    grid.injectWaitAtExit = options.faults.contains(Fault::PdlWaitAtExit);
+    kernels.addPass(createGridDependencyControl(grid));
   }
   kernels.addPass(createReconcileUnrealizedCastsPass());
   if (!options.withoutBinary)

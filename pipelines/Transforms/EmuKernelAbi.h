@@ -40,10 +40,12 @@ enum ContextField : int32_t {
   kBufferBytes = 10,
   kWarpSize = 11,
   kLaneId = 12,
+  kGridWaited = 13,
 };
 
 /// contextType's layout on a 64-bit host: four u32x3 ids, seven pointers,
-/// two u32s. Each field index must sit at its EmuAbi.h offset.
+/// three u32s (padded to the pointers' alignment). Each field index must sit at
+/// its EmuAbi.h offset.
 constexpr size_t kPointersAt = 4 * 3 * sizeof(uint32_t);
 constexpr size_t pointerFieldOffset(ContextField field) {
   return kPointersAt + (field - kWorkgroupMemory) * sizeof(void *);
@@ -65,8 +67,10 @@ static_assert(offsetof(SiftEmuContext, warpSize) ==
                       pointerFieldOffset(kWarpSize) &&
                   offsetof(SiftEmuContext, laneId) ==
                       offsetof(SiftEmuContext, warpSize) + sizeof(uint32_t) &&
+                  offsetof(SiftEmuContext, gridWaited) ==
+                      offsetof(SiftEmuContext, laneId) + sizeof(uint32_t) &&
                   sizeof(SiftEmuContext) ==
-                      pointerFieldOffset(kWarpSize) + 2 * sizeof(uint32_t),
+                      pointerFieldOffset(kWarpSize) + 4 * sizeof(uint32_t),
               "EmuAbi.h's SiftEmuContext and contextType() disagree");
 
 /// EmuAbi.h's access flags and warp kinds, as the i32 constants the
@@ -78,6 +82,7 @@ constexpr int32_t kAccessReadsOld = kSiftEmuAccessReadsOld;
 constexpr int32_t kWarpSync = kSiftEmuWarpSync;
 constexpr int32_t kWarpBallot = kSiftEmuWarpBallot;
 constexpr int32_t kWarpShuffle = kSiftEmuWarpShuffle;
+constexpr int32_t kGridWait = kSiftEmuGridWait;
 
 constexpr unsigned kWorkgroupSpace = 3;
 /// The byte a thread's private memory holds before the kernel writes it
@@ -89,9 +94,9 @@ inline LLVM::LLVMStructType contextType(MLIRContext *context) {
   Type u32 = IntegerType::get(context, 32);
   Type u32x3 = LLVM::LLVMArrayType::get(u32, 3);
   Type ptr = LLVM::LLVMPointerType::get(context);
-  return LLVM::LLVMStructType::getLiteral(context,
-                                          {u32x3, u32x3, u32x3, u32x3, ptr, ptr,
-                                           ptr, ptr, ptr, ptr, ptr, u32, u32});
+  return LLVM::LLVMStructType::getLiteral(context, {u32x3, u32x3, u32x3, u32x3,
+                                                    ptr, ptr, ptr, ptr, ptr,
+                                                    ptr, ptr, u32, u32, u32});
 }
 
 /// Reads of the context within one kernel, built at the builder's place.

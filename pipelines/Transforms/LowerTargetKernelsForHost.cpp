@@ -14,6 +14,10 @@
 //     mbcnt) read the context;
 //   - barriers (nvvm.barrier0, nvvm.barrier, rocdl.barrier,
 //     rocdl.s.barrier) call its barrier callback with their number;
+//   - a grid wait (nvvm.griddepcontrol wait) calls the warp callback with
+//     kSiftEmuGridWait, and `<kernel>_grid_wait` says the kernel has one
+//     (the runtime then reports a global access before it as a race);
+//     the launch request goes;
 //   - warp syncs (nvvm.bar.warp.sync, ROCDL's `fence syncscope
 //     ("wavefront")`), ballots (nvvm.vote.sync ballot, rocdl.ballot of
 //     i32 or i64: a wave64's i32 ballot keeps the low half, as the
@@ -43,8 +47,8 @@
 //     the kernels lose their target attributes and calling convention.
 //
 // A target op the emu device does not model (a vote other than a ballot,
-// a shuffle's validity result, a named barrier's parts) fails the pass with its name: an
-// unmodelled op must not pass as a no-op.
+// a shuffle's validity result, a named barrier's parts) fails the pass with its
+// name: an unmodelled op must not pass as a no-op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -155,6 +159,10 @@ LowerTargetKernelsForHostPass::lowerKernel(LLVM::LLVMFuncOp kernel) {
                               "parameter ")
              << i << " is " << type
              << ", not a pointer (the emu device binds buffers only)";
+  bool waitsForGrid = false;
+  kernel.walk([&](NVVM::GriddepcontrolOp op) {
+    waitsForGrid |= op.getKind() == NVVM::GridDepActionKind::wait;
+  });
   Context c = newEntry(kernel);
   sift::emuabi::instrumentAccesses(kernel, c, workgroupGlobals_, *layout_);
   int64_t workgroupBytes = placeWorkgroupGlobals(kernel, c);
@@ -170,6 +178,10 @@ LowerTargetKernelsForHostPass::lowerKernel(LLVM::LLVMFuncOp kernel) {
   LLVM::GlobalOp::create(
       b, loc, b.getI32Type(), /*isConstant=*/true, LLVM::Linkage::External,
       (kernel.getName() + "_warp_size").str(), b.getI32IntegerAttr(lanes_));
+  LLVM::GlobalOp::create(b, loc, b.getI32Type(), /*isConstant=*/true,
+                         LLVM::Linkage::External,
+                         (kernel.getName() + "_grid_wait").str(),
+                         b.getI32IntegerAttr(waitsForGrid ? 1 : 0));
   // A host function now: no target attributes, the C calling convention.
   for (NamedAttribute attr : llvm::to_vector(kernel->getDiscardableAttrs()))
     if (attr.getName().strref().starts_with("nvvm.") ||
@@ -320,6 +332,17 @@ LogicalResult LowerTargetKernelsForHostPass::lowerTargetOp(Operation *op,
     return lowerShuffle(op, c, warpOps);
   if (name == "rocdl.mbcnt.lo" || name == "rocdl.mbcnt.hi") {
     lowerMbcnt(op, c);
+    return success();
+  }
+  if (auto grid = dyn_cast<NVVM::GriddepcontrolOp>(op)) {
+    // The launch request has nothing to ask on the emu device, whose
+    // dispatches run one after another; the wait marks the thread as past
+    // it (the runtime's grid-wait check).
+    if (grid.getKind() == NVVM::GridDepActionKind::wait)
+      c.call(b, loc, kWarp, b.getI64Type(),
+             {constant(b, loc, i32, 0), constant(b, loc, i32, kGridWait),
+              constant(b, loc, b.getI64Type(), 0)});
+    op->erase();
     return success();
   }
   return op->emitError("sift-lower-target-kernels-for-host: the emu device "

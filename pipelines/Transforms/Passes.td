@@ -605,6 +605,23 @@ def DropUnusedLibdevice
   }];
 }
 
+def GridDependencyControl
+    : Pass<"sift-grid-dependency-control", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Begins sm_90 kernels with a wait for the kernels before them";
+  let description = [{
+    After the NVVM conversion, every kernel of a module whose NVVM targets
+    are all sm_90 or later begins with `griddepcontrol.wait`, so that the
+    runtime may launch it programmatically: scheduled once the kernel
+    before it has exited, not once the driver has seen that kernel finish.
+    Other modules are left as they are.
+  }];
+  let options = [
+    Option<"injectWaitAtExit", "inject-pdl-wait-at-exit", "bool",
+           /*default=*/"false",
+           "Fault pdl-wait-at-exit: the wait before each return">,
+  ];
+}
+
 def AmdgpuNoVectorizeShifts
     : Pass<"sift-amdgpu-no-vectorize-shifts", "mlir::gpu::GPUModuleOp"> {
   let summary = "Keeps LLVM 22's vectorizers off AMDGPU kernels that shift "

@@ -10,6 +10,9 @@
 
 #include "runtime/cuda/CudaDevice.h"
 
+#include <cstdio>
+#include <optional>
+
 using namespace sift;
 using namespace sift::rt;
 
@@ -24,6 +27,30 @@ using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 using CUdeviceptr = unsigned long long;
 constexpr CUresult kSuccess = 0;
+
+/// cuLaunchKernelEx's attribute (CUlaunchAttribute: an id, padding to 8
+/// bytes, a 64-byte value) and configuration (CUlaunchConfig).
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    int programmaticStreamSerializationAllowed;
+  } value;
+};
+static_assert(sizeof(LaunchAttribute) == 72, "CUlaunchAttribute's layout");
+struct LaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+/// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION.
+constexpr int kProgrammaticStreamSerialization = 6;
+/// CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR.
+constexpr int kComputeCapabilityMajor = 75;
 
 /// The driver functions sift calls.
 struct CudaApi {
@@ -58,6 +85,10 @@ struct CudaApi {
   // Optional (CUDA 11.2+): queue-ordered allocation.
   CUresult (*memAllocAsync)(CUdeviceptr *, size_t, CUstream);
   CUresult (*memFreeAsync)(CUdeviceptr, CUstream);
+  // Optional (CUDA 12.0+): launches with attributes (programmatic launch).
+  CUresult (*launchKernelEx)(const struct LaunchConfig *, CUfunction, void **,
+                             void **);
+  CUresult (*deviceGetAttribute)(int *, int, CUdevice);
 };
 
 /// Looks every function up; the first missing one is the error.
@@ -95,6 +126,9 @@ Status lookupAll(const DynamicLibrary &library, CudaApi &api) {
   if (!library.lookup("cuMemAllocAsync", api.memAllocAsync) ||
       !library.lookup("cuMemFreeAsync", api.memFreeAsync))
     api.memAllocAsync = nullptr;
+  if (!library.lookup("cuLaunchKernelEx", api.launchKernelEx) ||
+      !library.lookup("cuDeviceGetAttribute", api.deviceGetAttribute))
+    api.launchKernelEx = nullptr;
   return Status::success();
 }
 
@@ -198,11 +232,51 @@ public:
     return static_cast<void *>(function);
   }
   Status launch(void *function, std::array<uint32_t, 3> grid,
-                std::array<uint32_t, 3> block, void **params) override {
+                std::array<uint32_t, 3> block, void **params,
+                bool programmatic) override {
+    if (programmatic && programmaticLaunch()) {
+      LaunchAttribute attribute{};
+      attribute.id = kProgrammaticStreamSerialization;
+      attribute.value.programmaticStreamSerializationAllowed = 1;
+      LaunchConfig config{grid[0],  grid[1], grid[2], block[0],   block[1],
+                          block[2], 0,       nullptr, &attribute, 1};
+      CUresult result = api_.launchKernelEx(
+          &config, static_cast<CUfunction>(function), params, nullptr);
+      if (result == kSuccess)
+        return Status::success();
+      // Launched plainly instead: when that works, the driver refused the
+      // attribute, and every launch is plain from now on (the kernel's
+      // wait is then a no-op), said once; when it fails too, its error is
+      // the launch's.
+      Status plain = launchPlainly(function, grid, block, params);
+      if (plain) {
+        programmatic_ = false;
+        std::fprintf(stderr,
+                     "sift: programmatic launches are off: %s; kernels are "
+                     "launched one after another\n",
+                     check(result, "cuLaunchKernelEx").message().c_str());
+      }
+      return plain;
+    }
+    return launchPlainly(function, grid, block, params);
+  }
+  Status launchPlainly(void *function, std::array<uint32_t, 3> grid,
+                       std::array<uint32_t, 3> block, void **params) {
     return check(api_.launchKernel(static_cast<CUfunction>(function), grid[0],
                                    grid[1], grid[2], block[0], block[1],
                                    block[2], 0, nullptr, params, nullptr),
                  "cuLaunchKernel");
+  }
+  bool programmaticLaunch() override {
+    if (!programmatic_) {
+      int major = 0;
+      bool on = api_.launchKernelEx &&
+                api_.deviceGetAttribute(&major, kComputeCapabilityMajor,
+                                        device_) == kSuccess &&
+                major >= 9 && programmaticLaunchAllowed();
+      programmatic_ = on;
+    }
+    return *programmatic_;
   }
   Status synchronize() override {
     return check(api_.ctxSynchronize(), "cuCtxSynchronize");
@@ -240,6 +314,8 @@ private:
   CUdevice device_;
   CUcontext context_;
   std::string name_;
+  /// Whether launches may be programmatic (unknown until first asked).
+  std::optional<bool> programmatic_;
 };
 
 } // namespace

@@ -78,6 +78,15 @@ void outOfBoundsCallback(SiftEmuContext *context, uint32_t site, uint64_t index,
 void accessCallback(SiftEmuContext *context, uint32_t site, uint64_t address,
                     uint32_t flags) {
   auto *state = static_cast<DispatchState *>(context->device);
+  if (!context->gridWaited && (flags & kSiftEmuAccessWorkgroup) == 0 &&
+      state->checker->problem().empty())
+    state->checker->report(
+        "data-race: access " + std::to_string(site) +
+        " of the kernel reaches global memory before the thread's grid wait "
+        "(griddepcontrol.wait): launched to overlap the kernel before it, "
+        "it may touch memory that kernel has not finished with (thread " +
+        triple(context->threadId) + " of workgroup " +
+        triple(context->blockId) + ")");
   atomicPoint(*state, site, flags);
   WorkgroupScheduler &scheduler = *state->scheduler;
   uint32_t thread = scheduler.current();
@@ -92,6 +101,10 @@ void accessCallback(SiftEmuContext *context, uint32_t site, uint64_t address,
 
 uint64_t warpCallback(SiftEmuContext *context, uint32_t site, uint32_t kind,
                       uint64_t value) {
+  if (kind == kSiftEmuGridWait) {
+    context->gridWaited = 1;
+    return 0;
+  }
   return static_cast<DispatchState *>(context->device)
       ->scheduler->warp(site, kind, value);
 }
@@ -167,6 +180,7 @@ void setContexts(std::vector<SiftEmuContext> &contexts, const Launch &launch,
     c.bufferBytes = bufferBytes;
     c.warpSize = launch.warpSize;
     c.laneId = static_cast<uint32_t>(t % launch.warpSize);
+    c.gridWaited = launch.gridWait ? 0 : 1;
   }
 }
 

@@ -49,6 +49,10 @@ struct Launch {
   /// Lanes of a warp (the kernel's target: 32 on nvptx, 64 on a wave64
   /// chip).
   uint32_t warpSize = 32;
+  /// Whether the kernel waits for the kernels before its dispatch
+  /// (`<kernel>_grid_wait`): a global access of a thread that has not yet
+  /// waited is then a data race with them.
+  bool gridWait = false;
   /// Whether the kernel's access reports go to the race and
   /// uninitialized-read checks (else they are ignored: a repeated run).
   bool checkAccesses = true;

@@ -51,6 +51,11 @@ enum : uint32_t {
   /// waits for them; `value` is the lane's 32-bit value in its low half
   /// and the lane it reads in its high half; returns that lane's value
   kSiftEmuWarpShuffle = 2,
+  /// not a warp operation: the thread waits for the kernels before its
+  /// dispatch (griddepcontrol.wait), which on the emu device have all
+  /// finished; from here on its global accesses may touch what they
+  /// wrote (the context's gridWaited). Returns 0 at once.
+  kSiftEmuGridWait = 3,
 };
 
 /// Warp operation `kind` at `site` (a number naming it in the kernel):
@@ -81,6 +86,11 @@ struct SiftEmuContext {
   const uint64_t *bufferBytes;
   uint32_t warpSize; ///< lanes of a warp: 32 (nvptx), 64 (wave64)
   uint32_t laneId;   ///< the linear thread id modulo warpSize
+  /// 0 until the thread has waited for the kernels before its dispatch
+  /// (kSiftEmuGridWait) in a kernel that waits so (`<kernel>_grid_wait`):
+  /// such a kernel may be launched while the one before still runs, so a
+  /// global access before its wait is a data race. 1 otherwise.
+  uint32_t gridWaited;
 };
 
 /// A GPU kernel lowered for the host.

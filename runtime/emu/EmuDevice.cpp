@@ -41,6 +41,18 @@ Result<uint32_t> warpSizeOf(const LoadedSharedObject &library,
   return static_cast<uint32_t>(lanes);
 }
 
+/// Whether entry `entry` waits for the kernels before it: its
+/// `<entry>_grid_wait` global (an i32 the target-lowered kernels carry) is
+/// not 0.
+bool waitsForGrid(const LoadedSharedObject &library, const std::string &entry) {
+  const void *global = library.symbol(entry + "_grid_wait");
+  if (!global)
+    return false;
+  int32_t waits = 0;
+  std::memcpy(&waits, global, sizeof waits);
+  return waits != 0;
+}
+
 } // namespace
 
 namespace {
@@ -115,6 +127,7 @@ Status EmuDevice::dispatch(LoadedExecutable &executable,
   if (!lanes)
     return lanes.error();
   launch.warpSize = *lanes;
+  launch.gridWait = waitsForGrid(library, entry);
   launch.workgroupBytes =
       static_cast<size_t>(*bytes) + dispatch.workgroupMemoryBytes;
   for (Buffer *buffer : bindings) {

@@ -14,8 +14,10 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string_view>
 
 using namespace sift;
 using namespace sift::rt;
@@ -66,20 +68,59 @@ private:
   void *host_;
 };
 
+} // namespace
+
+bool sift::rt::programmaticLaunchAllowed() {
+  const char *value = std::getenv("SIFT_PROGRAMMATIC_LAUNCH");
+  return !value || std::string_view(value) != "0";
+}
+
+bool sift::rt::ptxEntryWaitsForGrid(const std::vector<uint8_t> &ptx,
+                                    const std::string &entry) {
+  std::string_view text(reinterpret_cast<const char *>(ptx.data()), ptx.size());
+  // The entry's declaration, `.entry <name>(`, then its body: from the
+  // first brace after it to the brace that closes it.
+  std::string head = ".entry " + entry + "(";
+  size_t at = text.find(head);
+  if (at == std::string_view::npos)
+    return false;
+  size_t open = text.find('{', at + head.size());
+  if (open == std::string_view::npos)
+    return false;
+  int depth = 0;
+  size_t end = open;
+  for (; end < text.size(); ++end) {
+    if (text[end] == '{')
+      ++depth;
+    else if (text[end] == '}' && --depth == 0)
+      break;
+  }
+  return text.substr(open, end - open).find("griddepcontrol.wait") !=
+         std::string_view::npos;
+}
+
+namespace {
+
 class DriverExecutable final : public LoadedExecutable {
 public:
   DriverExecutable(const Device &device, ExecutableFormat format,
                    std::vector<std::string> entries, GpuDriver &driver,
-                   void *module, std::vector<void *> functions)
+                   void *module, std::vector<void *> functions,
+                   std::vector<bool> waitsForGrid)
       : LoadedExecutable(device, format, std::move(entries)), driver_(driver),
-        module_(module), functions_(std::move(functions)) {}
+        module_(module), functions_(std::move(functions)),
+        waitsForGrid_(std::move(waitsForGrid)) {}
   ~DriverExecutable() override { driver_.unloadModule(module_); }
   void *function(int entry) const { return functions_[entry]; }
+  /// Whether the entry waits for the kernels before it (PTX
+  /// griddepcontrol.wait), so that it may be launched programmatically.
+  bool waitsForGrid(int entry) const { return waitsForGrid_[entry]; }
 
 private:
   GpuDriver &driver_;
   void *module_;
   std::vector<void *> functions_;
+  std::vector<bool> waitsForGrid_;
 };
 
 class DriverDevice final : public Device {
@@ -178,6 +219,7 @@ public:
     if (!module.ok())
       return module.error();
     std::vector<void *> functions;
+    std::vector<bool> waits;
     for (const std::string &entry : executable.entries) {
       Result<void *> function = driver_->function(*module, entry);
       if (!function.ok()) {
@@ -185,10 +227,12 @@ public:
         return function.error();
       }
       functions.push_back(*function);
+      waits.push_back(executable.format == ExecutableFormat::Ptx &&
+                      ptxEntryWaitsForGrid(executable.binary, entry));
     }
     return std::unique_ptr<LoadedExecutable>(std::make_unique<DriverExecutable>(
         *this, executable.format, executable.entries, *driver_, *module,
-        std::move(functions)));
+        std::move(functions), std::move(waits)));
   }
 
   Status dispatch(LoadedExecutable &executable, const Dispatch &dispatch,
@@ -217,9 +261,10 @@ public:
     for (uint64_t &address : addresses)
       params.push_back(&address);
     startTiming();
-    return driver_->launch(
-        static_cast<DriverExecutable &>(executable).function(dispatch.entry),
-        dispatch.grid, dispatch.block, params.data());
+    auto &loaded = static_cast<DriverExecutable &>(executable);
+    return driver_->launch(loaded.function(dispatch.entry), dispatch.grid,
+                           dispatch.block, params.data(),
+                           loaded.waitsForGrid(dispatch.entry));
   }
 
   Status synchronize() override {

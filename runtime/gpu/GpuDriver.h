@@ -67,8 +67,16 @@ public:
   virtual Result<void *> loadModule(const std::vector<uint8_t> &image) = 0;
   virtual void unloadModule(void *module) = 0;
   virtual Result<void *> function(void *module, const std::string &name) = 0;
+  /// Launches `function`. `programmatic`: the kernel waits for the kernels
+  /// before it itself (its PTX runs griddepcontrol.wait), so a driver that
+  /// can may start it while the one before still runs (CUDA's programmatic
+  /// stream serialization, sm_90 and later); others launch it as any.
   virtual Status launch(void *function, std::array<uint32_t, 3> grid,
-                        std::array<uint32_t, 3> block, void **params) = 0;
+                        std::array<uint32_t, 3> block, void **params,
+                        bool programmatic) = 0;
+  /// Whether launches asked to be programmatic are (false where the
+  /// driver, the device or SIFT_PROGRAMMATIC_LAUNCH=0 says no).
+  virtual bool programmaticLaunch() { return false; }
   virtual Status synchronize() = 0;
   virtual Result<void *> createEvent() = 0;
   virtual void destroyEvent(void *event) = 0;
@@ -76,6 +84,16 @@ public:
   /// Waits for `end`, then the milliseconds from `start` to `end`.
   virtual Result<float> elapsedMs(void *start, void *end) = 0;
 };
+
+/// Whether SIFT_PROGRAMMATIC_LAUNCH lets kernels that wait for the
+/// kernels before them overlap them (any value but "0"; unset: yes).
+bool programmaticLaunchAllowed();
+
+/// Whether the kernel `entry` of PTX module `ptx` waits for the kernels
+/// before it (its body has griddepcontrol.wait), so that it may be
+/// launched programmatically.
+bool ptxEntryWaitsForGrid(const std::vector<uint8_t> &ptx,
+                          const std::string &entry);
 
 /// The Device over `driver`.
 std::unique_ptr<Device> createDriverDevice(std::unique_ptr<GpuDriver> driver);

@@ -238,7 +238,8 @@ public:
     return static_cast<void *>(function);
   }
   Status launch(void *function, std::array<uint32_t, 3> grid,
-                std::array<uint32_t, 3> block, void **params) override {
+                std::array<uint32_t, 3> block, void **params,
+                bool /*programmatic*/) override {
     return check(api_,
                  api_.moduleLaunchKernel(static_cast<HipFunction>(function),
                                          grid[0], grid[1], grid[2], block[0],

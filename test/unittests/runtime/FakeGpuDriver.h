@@ -22,6 +22,7 @@ struct Launch {
   std::string function;
   std::array<uint32_t, 3> grid, block;
   std::vector<uint64_t> pointers;
+  bool programmatic = false;
 };
 
 /// Host memory behind fake device addresses; a launch of "copy" copies its
@@ -88,8 +89,10 @@ public:
     return static_cast<void *>(&names_.back());
   }
   Status launch(void *function, std::array<uint32_t, 3> grid,
-                std::array<uint32_t, 3> block, void **params) override {
-    Launch launch{*static_cast<std::string *>(function), grid, block, {}};
+                std::array<uint32_t, 3> block, void **params,
+                bool programmatic) override {
+    Launch launch{
+        *static_cast<std::string *>(function), grid, block, {}, programmatic};
     size_t bindings =
         launch.function == "copy" || launch.function == "add_one" ? 2 : 1;
     for (size_t i = 0; i < bindings; ++i)

@@ -297,6 +297,35 @@ TEST_P(GpuDeviceTest, MemoryTypesAndStaging) {
   }
 }
 
+// A PTX kernel that waits for the kernels before it (griddepcontrol.wait
+// in its own body, not another entry's) is launched programmatically; the
+// others, and every HSACO kernel, as before.
+TEST_P(GpuDeviceTest, KernelsThatWaitForTheGridLaunchProgrammatically) {
+  std::string ptx = ".visible .entry copy(\n\t.param .u64 a\n)\n{\n"
+                    "\t{ .reg .b32 r; }\n\tgriddepcontrol.launch_dependents;\n"
+                    "\tgriddepcontrol.wait;\n\tret;\n}\n"
+                    ".visible .entry copy_late(\n)\n{\n\tret;\n}\n";
+  std::vector<uint8_t> image(ptx.begin(), ptx.end());
+  EXPECT_TRUE(ptxEntryWaitsForGrid(image, "copy"));
+  EXPECT_FALSE(ptxEntryWaitsForGrid(image, "copy_late"));
+  EXPECT_FALSE(ptxEntryWaitsForGrid(image, "cop"));
+  EXPECT_FALSE(ptxEntryWaitsForGrid(image, "absent"));
+
+  std::unique_ptr<Device> gpu = device();
+  Artifact artifact = copyArtifact(GetParam(), "copy");
+  artifact.executables[0].binary = image;
+  artifact.executables[0].entries = {"copy", "copy_late"};
+  Dispatch late = artifact.plan.dispatches[0];
+  late.entry = 1;
+  artifact.plan.dispatches.push_back(late);
+  Result<std::vector<HostTensor>> outputs =
+      runPlan(*gpu, artifact, {fourFloats()});
+  ASSERT_TRUE(outputs.ok()) << outputs.message();
+  ASSERT_EQ(launches.size(), 2u);
+  EXPECT_EQ(launches[0].programmatic, GetParam() == ExecutableFormat::Ptx);
+  EXPECT_FALSE(launches[1].programmatic);
+}
+
 INSTANTIATE_TEST_SUITE_P(Vendors, GpuDeviceTest,
                          ::testing::Values(ExecutableFormat::Ptx,
                                            ExecutableFormat::Hsaco),
