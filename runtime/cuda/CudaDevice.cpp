@@ -267,17 +267,6 @@ public:
                                    block[2], 0, nullptr, params, nullptr),
                  "cuLaunchKernel");
   }
-  bool programmaticLaunch() override {
-    if (!programmatic_) {
-      int major = 0;
-      bool on = api_.launchKernelEx &&
-                api_.deviceGetAttribute(&major, kComputeCapabilityMajor,
-                                        device_) == kSuccess &&
-                major >= 9 && programmaticLaunchAllowed();
-      programmatic_ = on;
-    }
-    return *programmatic_;
-  }
   Status synchronize() override {
     return check(api_.ctxSynchronize(), "cuCtxSynchronize");
   }
@@ -309,6 +298,21 @@ public:
   }
 
 private:
+  /// Whether a launch asked to be programmatic is: the driver has
+  /// cuLaunchKernelEx, the device is sm_90 or later, SIFT_PROGRAMMATIC_LAUNCH
+  /// allows it, and the driver has not refused it yet.
+  bool programmaticLaunch() {
+    if (!programmatic_) {
+      int major = 0;
+      bool on = api_.launchKernelEx &&
+                api_.deviceGetAttribute(&major, kComputeCapabilityMajor,
+                                        device_) == kSuccess &&
+                major >= 9 && programmaticLaunchAllowed();
+      programmatic_ = on;
+    }
+    return *programmatic_;
+  }
+
   std::shared_ptr<DynamicLibrary> library_;
   CudaApi api_;
   CUdevice device_;

@@ -74,9 +74,6 @@ public:
   virtual Status launch(void *function, std::array<uint32_t, 3> grid,
                         std::array<uint32_t, 3> block, void **params,
                         bool programmatic) = 0;
-  /// Whether launches asked to be programmatic are (false where the
-  /// driver, the device or SIFT_PROGRAMMATIC_LAUNCH=0 says no).
-  virtual bool programmaticLaunch() { return false; }
   virtual Status synchronize() = 0;
   virtual Result<void *> createEvent() = 0;
   virtual void destroyEvent(void *event) = 0;
