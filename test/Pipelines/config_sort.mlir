@@ -79,14 +79,14 @@ func.func @composite_threads(%a: tensor<4x1024xf32>, %b: tensor<8x128xi32>, %c: 
 
 // 2 x 4096 x 8 bytes + 16 KiB of indices = 80 KiB: over 48 KiB, and the
 // order is a named one, so a radix sort ranked by warp match (radix_match)
-// of tiles of 1024 f64 keys, 8 a thread (its ranking is unrolled over a
+// of tiles of 2048 f64 keys, 8 a thread (its ranking is unrolled over a
 // thread's keys in each pass: 64-bit keys take eight passes, so half the
-// keys of 32-bit ones): two (key, slot) arrays of 13.5 KiB, the four warps'
-// digit counts (4 KiB), the scan's partials and 256 digit starts and bases
-// fit 48 KiB (2048 would not); a larger budget takes the workgroup
-// algorithm.
+// keys of 32-bit ones): one (key, slot) array of 27 KiB (its lanes rank
+// their keys from registers), the eight warps' digit counts (8 KiB), the
+// scan's partials and 256 digit starts and bases fit 48 KiB (4096 would
+// not); a larger budget takes the workgroup algorithm.
 // CHECK-LABEL: func.func @too_large
-// CHECK: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [128, 1, 1], algorithm = radix_match, row_tile = 1024>
+// CHECK: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [256, 1, 1], algorithm = radix_match, row_tile = 2048>
 // BIG-LABEL: func.func @too_large
 // BIG: #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [512, 1, 1], algorithm = workgroup_row>
 func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<2x4096xf64>, tensor<2x4096xi64>) {
@@ -97,9 +97,9 @@ func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<
 // -----
 
 // One row of 2^20: a radix sort ranked by warp match in tiles of 4096 f32
-// keys, 256 threads (45 KiB of workgroup memory: keys alone, no row
-// positions, and eight warps' digit counts). A 24 KiB budget halves the
-// tile.
+// keys, 256 threads (28 KiB of workgroup memory: one array of keys alone,
+// no row positions, and eight warps' digit counts). A 24 KiB budget halves
+// the tile.
 // CHECK-LABEL: func.func @huge_row
 // CHECK: #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [256, 1, 1], algorithm = radix_match, row_tile = 4096>
 // SMALL-LABEL: func.func @huge_row
@@ -110,13 +110,13 @@ func.func @too_large(%a: tensor<2x4096xf64>, %b: tensor<2x4096xi64>) -> (tensor<
 // their own) rank by warp match, in whole warps with at most 16 keys a
 // thread, at least 64 threads (a wave of gfx942) where those fit.
 // RANDOM13-LABEL: func.func @huge_row
-// RANDOM13: workgroup_size = [64, 1, 1], algorithm = radix_match, row_tile = 1024>
+// RANDOM13: workgroup_size = [128, 1, 1], algorithm = radix_match, row_tile = 1024>
 // RANDOM13-LABEL: func.func @long_comparator
 // RANDOM3-LABEL: func.func @huge_row
 // RANDOM3: algorithm = merge_rows, row_tile = {{[0-9]+}}>
 // RANDOM3-LABEL: func.func @long_comparator
 // RANDOM2-LABEL: func.func @huge_row
-// RANDOM2: workgroup_size = [256, 1, 1], algorithm = radix_match, row_tile = 4096>
+// RANDOM2: workgroup_size = [512, 1, 1], algorithm = radix_match, row_tile = 4096>
 // RANDOM2-LABEL: func.func @long_comparator
 func.func @huge_row(%a: tensor<1048576xf32>) -> tensor<1048576xf32> {
   %r = sift.sort dimension(0) descending outs(%a : tensor<1048576xf32>) -> tensor<1048576xf32>

@@ -6,8 +6,8 @@
 // RUN: sift-opt %s -sift-workgroup-rows=match-masks-budget=49152 -split-input-file | FileCheck %s --check-prefix=MASKS
 // RUN: sift-opt %s -sift-workgroup-rows="match-masks-budget=49152 inject-radix-match-peer-bit-lost=1" -split-input-file | FileCheck %s --check-prefix=MASKPEER
 // RUN: sift-opt %s -sift-workgroup-rows=match-masks-budget=4000 -split-input-file | FileCheck %s --check-prefix=MASKFULL
-// RUN: sift-opt %s -sift-workgroup-rows=match-masks-budget=8000 -split-input-file | FileCheck %s --check-prefix=OVERLAY
-// RUN: sift-opt %s -sift-workgroup-rows=match-masks-budget=9000 -split-input-file | FileCheck %s --check-prefix=BESIDE
+// RUN: sift-opt %s -sift-workgroup-rows=match-masks-budget=6000 -split-input-file | FileCheck %s --check-prefix=OVERLAY
+// RUN: sift-opt %s -sift-workgroup-rows=match-masks-budget=7000 -split-input-file | FileCheck %s --check-prefix=BESIDE
 // Algorithm radix_sort: plan buffers, then per 8-bit digit of the keys'
 // order bits a count, a scan and a scatter launch.
 
@@ -245,7 +245,7 @@ func.func @onesweep(%k: memref<37xf32>) {
 // PEERBIT-COUNT-8: sift.warp_ballot
 // PEERBIT-NOT: sift.warp_ballot
 // PEERBIT: sift.warp_sync
-// With a budget for the table of peer masks (3,584 bytes of arrays and
+// With a budget for the table of peer masks (3,392 bytes of arrays and
 // 1,024 of masks): no ballot; each valid lane ORs its bit into its digit's
 // entry, the warp syncs, reads the entry (its peers) and the count, syncs,
 // and the group's highest lane adds the group's size and clears the entry.
@@ -281,25 +281,29 @@ func.func @match(%k: memref<100xi16>) {
 // -----
 
 #match32 = #sift.lowering_config<workgroup_tile = [], thread_tile = [], workgroup_size = [32, 1, 1], algorithm = radix_match, row_tile = 512>
-// f32 keys alone, 7,552 bytes of arrays. A budget of 9,000 takes the
-// table of peer masks beside them (1,024 bytes); one of 8,000 does not,
-// and the table takes the start of the second key array instead, which
-// is then i32: the ranking stores each key's bits there after its last
-// item and the scatter reads them back as f32.
+// f32 keys alone, 5,376 bytes of arrays: the lanes rank their keys from
+// registers, loaded straight from the row, so the tile's only key array is
+// the sorted one. A budget of 7,000 takes the table of peer masks beside
+// it (1,024 bytes); one of 6,000 does not, and the table takes the start
+// of that array instead, which is then i32: the ranking stores each key's
+// bits there after its last item and the scatter reads them back as f32.
 // CHECK-LABEL: func.func @match_f32
 // BESIDE-LABEL: func.func @match_f32
 // BESIDE: gpu.launch
 // BESIDE: gpu.launch
 // BESIDE: gpu.launch
 // BESIDE: memref.alloc() : memref<544xf32, #gpu.address_space<workgroup>>
-// BESIDE-NEXT: memref.alloc() : memref<544xf32, #gpu.address_space<workgroup>>
+// BESIDE-NOT: memref<544x
+// BESIDE: memref.load %arg0
+// BESIDE-NOT: memref<544x
 // BESIDE: memref.atomic_rmw ori %{{.+}}, %{{.+}}[%{{.+}}] : (i32, memref<256xi32, #gpu.address_space<workgroup>>)
 // OVERLAY-LABEL: func.func @match_f32
 // OVERLAY: gpu.launch
 // OVERLAY: gpu.launch
 // OVERLAY: gpu.launch
-// OVERLAY: memref.alloc() : memref<544xf32, #gpu.address_space<workgroup>>
-// OVERLAY-NEXT: %[[TABLE:alloc_[0-9]+]] = memref.alloc() : memref<544xi32, #gpu.address_space<workgroup>>
+// OVERLAY-NOT: memref<544xf32, #gpu.address_space<workgroup>>
+// OVERLAY: %[[TABLE:alloc_[0-9]+]] = memref.alloc() : memref<544xi32, #gpu.address_space<workgroup>>
+// OVERLAY-NOT: memref<544xf32, #gpu.address_space<workgroup>>
 // OVERLAY-NOT: memref<256xi32, #gpu.address_space<workgroup>>)
 // OVERLAY: memref.atomic_rmw ori %{{.+}}, %[[TABLE]][%{{.+}}] : (i32, memref<544xi32, #gpu.address_space<workgroup>>)
 // OVERLAY: gpu.barrier

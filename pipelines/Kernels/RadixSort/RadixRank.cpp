@@ -18,6 +18,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <tuple>
+
 namespace sift::radixsort {
 
 void RadixSortLowering::buildSplit(OpBuilder &b, Value tid, Value length,
@@ -76,23 +78,10 @@ void RadixSortLowering::buildSplit(OpBuilder &b, Value tid, Value length,
   barrier(b);
 }
 
-void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value length,
-                                       Value pass, std::pair<Value, Value> from,
-                                       std::pair<Value, Value> to,
-                                       Value counters, Value masks,
-                                       Value starts, Value partials) {
+RadixSortLowering::MatchLanes
+RadixSortLowering::matchLanes(OpBuilder &b, Value tid, Value length) {
   Type i32Type = b.getI32Type();
-  Value threads = index(b, options.threads);
   Value warpSize = index(b, 32);
-  sift::forEachOfThread(b, loc, tid, index(b, warps() * kBins), threads,
-                        [&](OpBuilder &b, Location loc, Value i) {
-                          memref::StoreOp::create(b, loc, i32(b, 0), counters,
-                                                  i);
-                          if (masks)
-                            memref::StoreOp::create(b, loc, i32(b, 0), masks,
-                                                    i);
-                        });
-  barrier(b);
   MatchLanes l;
   Value warp = arith::DivUIOp::create(b, loc, tid, warpSize);
   l.lane = arith::RemUIOp::create(b, loc, tid, warpSize);
@@ -104,13 +93,46 @@ void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value length,
   l.warpCounts = mul(b, warp, index(b, kBins));
   l.first = mul(b, warp, index(b, 32 * items()));
   l.last = sub(b, length, index(b, 1));
-  SmallVector<MatchItem> mine;
-  for (int64_t i = 0; i < items(); ++i)
-    mine.push_back(matchItem(b, i, l, length, pass, from, counters, masks));
+  return l;
+}
+
+SmallVector<RadixSortLowering::MatchItem>
+RadixSortLowering::loadMatchItems(OpBuilder &b, int64_t pass, const Tile &c,
+                                  const MatchLanes &l) {
+  SmallVector<MatchItem> items;
+  for (int64_t i = 0; i < this->items(); ++i) {
+    MatchItem item;
+    Value p = add(b, l.first, add(b, index(b, i * 32), l.lane));
+    item.valid = cmp(b, arith::CmpIPredicate::ult, p, c.length);
+    // Fault radix-tail-overrun: no clamp, past the row's end.
+    Value at = options.tailOverrun ? p : minu(b, p, l.last);
+    std::tie(item.key, item.slot) = load(b, pass, c, add(b, c.start, at));
+    items.push_back(item);
+  }
+  return items;
+}
+
+void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value pass,
+                                       const MatchLanes &l,
+                                       SmallVector<MatchItem> &items,
+                                       std::pair<Value, Value> to,
+                                       Value counters, Value masks,
+                                       Value starts, Value partials) {
+  Value threads = index(b, options.threads);
+  sift::forEachOfThread(
+      b, loc, tid, index(b, warps() * kBins), threads,
+      [&](OpBuilder &b, Location loc, Value i) {
+        memref::StoreOp::create(b, loc, i32(b, 0), counters, i);
+        if (masks)
+          memref::StoreOp::create(b, loc, i32(b, 0), masks, i);
+      });
+  barrier(b);
+  for (MatchItem &item : items)
+    matchItem(b, l, pass, item, counters, masks);
   barrier(b);
   scanMatchCounts(b, tid, counters, starts, partials);
   barrier(b);
-  for (const MatchItem &item : mine)
+  for (const MatchItem &item : items)
     scf::IfOp::create(b, loc, item.valid, [&](OpBuilder &b, Location) {
       Value place = add(b,
                         memref::LoadOp::create(b, loc, counters,
@@ -125,21 +147,13 @@ void RadixSortLowering::buildMatchRank(OpBuilder &b, Value tid, Value length,
   barrier(b);
 }
 
-RadixSortLowering::MatchItem RadixSortLowering::matchItem(
-    OpBuilder &b, int64_t i, const MatchLanes &l, Value length, Value pass,
-    std::pair<Value, Value> from, Value counters, Value masks) {
+void RadixSortLowering::matchItem(OpBuilder &b, const MatchLanes &l, Value pass,
+                                  MatchItem &item, Value counters,
+                                  Value masks) {
   Type i32Type = b.getI32Type();
   auto popc = [&](Value v) -> Value {
     return LLVM::CtPopOp::create(b, loc, i32Type, v);
   };
-  MatchItem item;
-  Value p = add(b, l.first, add(b, index(b, i * 32), l.lane));
-  item.valid = cmp(b, arith::CmpIPredicate::ult, p, length);
-  // Past the tile's end a lane reads its last element and counts nothing.
-  Value at = staged(b, minu(b, p, l.last));
-  item.key = memref::LoadOp::create(b, loc, from.first, at);
-  if (withSlots)
-    item.slot = memref::LoadOp::create(b, loc, from.second, at);
   item.digit = passDigit(b, item.key, pass);
   // Fault radix-match-peer-bit-lost: lanes whose digits differ only in
   // the top bit are one group.
@@ -170,7 +184,6 @@ RadixSortLowering::MatchItem RadixSortLowering::matchItem(
   sift::WarpSyncOp::create(b, loc);
   item.rank =
       add(b, before, popc(arith::AndIOp::create(b, loc, peers, l.lower)));
-  return item;
 }
 
 Value RadixSortLowering::matchPeers(OpBuilder &b, const MatchLanes &l,

@@ -375,7 +375,10 @@ RadixSortLowering::scatterTile(OpBuilder &b, Value block, Value tid, Value p) {
   auto slotArray = [&]() -> Value {
     return withSlots ? workgroupArray(b, stagedSize(), i32Type) : Value();
   };
-  s.a = {workgroupArray(b, stagedSize(), keyType), slotArray()};
+  // radix_match ranks each lane's items from registers: one array, the
+  // sorted tile.
+  if (!options.match)
+    s.a = {workgroupArray(b, stagedSize(), keyType), slotArray()};
   s.other = {workgroupArray(b, stagedSize(),
                             matchMasksInTile() ? Type(i32Type) : keyType),
              slotArray()};
@@ -394,24 +397,31 @@ RadixSortLowering::scatterTile(OpBuilder &b, Value block, Value tid, Value p) {
 void RadixSortLowering::stageTile(OpBuilder &b, int64_t pass, ScatterTile &s) {
   Value p = s.p, tid = s.tid;
   const Tile &c = s.c;
-  forEachLoadedAhead(
-      b, c, tid, options.threads,
-      [&](OpBuilder &b, Value at) -> SmallVector<Value> {
-        auto [key, slot] = load(b, pass, c, at);
-        if (!slot)
-          return {key};
-        return {key, slot};
-      },
-      [&](OpBuilder &b, Value e, ArrayRef<Value> loaded) {
-        Value to = staged(b, e);
-        memref::StoreOp::create(b, loc, loaded[0], s.a.first, to);
-        if (withSlots)
-          memref::StoreOp::create(b, loc, loaded[1], s.a.second, to);
-        if (s.tileCounts)
-          memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
-                                      i32(b, 1), s.tileCounts,
-                                      ValueRange{passDigit(b, loaded[0], p)});
-      });
+  if (options.match) {
+    // Each lane's items go straight to registers, loaded before the
+    // totals' scan so that their latency overlaps it.
+    s.lanes = matchLanes(b, tid, c.length);
+    s.items = loadMatchItems(b, pass, c, s.lanes);
+  } else {
+    forEachLoadedAhead(
+        b, c, tid, options.threads,
+        [&](OpBuilder &b, Value at) -> SmallVector<Value> {
+          auto [key, slot] = load(b, pass, c, at);
+          if (!slot)
+            return {key};
+          return {key, slot};
+        },
+        [&](OpBuilder &b, Value e, ArrayRef<Value> loaded) {
+          Value to = staged(b, e);
+          memref::StoreOp::create(b, loc, loaded[0], s.a.first, to);
+          if (withSlots)
+            memref::StoreOp::create(b, loc, loaded[1], s.a.second, to);
+          if (s.tileCounts)
+            memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                        i32(b, 1), s.tileCounts,
+                                        ValueRange{passDigit(b, loaded[0], p)});
+        });
+  }
   // Where each digit's bucket starts in the row: a scan of the totals.
   buildBlockScan(
       b, tid, options.threads, index(b, kBins), i32(b, 0),
@@ -471,8 +481,8 @@ void RadixSortLowering::sortTile(OpBuilder &b, ScatterTile &s) {
   Value length = s.c.length;
   if (options.match) {
     // The sorted tile and the digits' starts in one ranking.
-    buildMatchRank(b, tid, length, p, s.a, s.other, s.table, s.masks, s.starts,
-                   s.partials);
+    buildMatchRank(b, tid, p, s.lanes, s.items, s.other, s.table, s.masks,
+                   s.starts, s.partials);
     std::swap(s.a, s.other);
     return;
   }
@@ -593,14 +603,16 @@ int64_t sift::radixSortWorkgroupBytes(int64_t tile, int64_t threads,
                                       int64_t keyBytes, bool slots,
                                       bool onesweep, bool match) {
   // Two (key, slot) arrays of the tile with a gap after each thread's
-  // items, the split counts with a gap after every 16 (radix_match: the
-  // warps' digit counts), the scan's partials and the digits' starts in
-  // the tile and buckets' in the row; onesweep's digits' ends and ticket.
+  // items (radix_match one: its lanes rank their items from registers and
+  // the array takes the sorted tile), the split counts with a gap after every
+  // 16 (radix_match: the warps' digit counts), the scan's partials and the
+  // digits' starts in the tile and buckets' in the row; onesweep's digits' ends
+  // and ticket.
   using radixsort::kBins, radixsort::kSplitBins;
   int64_t ranking = match ? std::max<int64_t>(threads / 32, 1) * kBins * 4
                           : (kSplitBins + 1) * threads * 4;
-  return 2 * (tile + threads) * (keyBytes + (slots ? 4 : 0)) + ranking +
-         threads * 4 + 2 * kBins * 4 + (onesweep ? kBins * 4 + 4 : 0);
+  return (match ? 1 : 2) * (tile + threads) * (keyBytes + (slots ? 4 : 0)) +
+         ranking + threads * 4 + 2 * kBins * 4 + (onesweep ? kBins * 4 + 4 : 0);
 }
 
 bool sift::radixSortNeedsSlots(Operation *op) {

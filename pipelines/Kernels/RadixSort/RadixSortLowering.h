@@ -205,23 +205,6 @@ private:
                   std::pair<Value, Value> from, std::pair<Value, Value> to,
                   Value shift, Value table, Value partials);
 
-  /// radix_match: stably sorts the first `length` (key, slot) pairs of the
-  /// workgroup arrays `from` by pass `pass`'s digit into `to`, and makes
-  /// starts[d] where digit d starts in the sorted tile. Warp w's lane l
-  /// takes items at w * 32 * items + i * 32 + l (i < items, in order): for
-  /// each item the warp finds the lanes that share its digit (eight
-  /// ballots, or with `masks` an atomic OR of each lane's bit into
-  /// masks[w][digit], read back after a warp sync and cleared by the
-  /// group's highest lane), the highest of them adds their number to the
-  /// warp's count of the digit in `counters` (workgroup memory,
-  /// [warps][256]) and each ranks after the lower ones; a scan over
-  /// (digit, warp) then makes the counts places. The fault
-  /// radix-match-peer-bit-lost ignores the top bit.
-  void buildMatchRank(OpBuilder &b, Value tid, Value length, Value pass,
-                      std::pair<Value, Value> from, std::pair<Value, Value> to,
-                      Value counters, Value masks, Value starts,
-                      Value partials);
-
   /// What a lane of buildMatchRank knows of its warp: its lane, the masks
   /// of the lanes below and above it, where its warp's counts and items
   /// start, the tile's last element.
@@ -234,11 +217,36 @@ private:
     Value valid, key, slot, digit, rank;
   };
 
-  /// Item `i` of the lane: loaded, its peers found by ballots, counted by
-  /// the group's highest lane.
-  MatchItem matchItem(OpBuilder &b, int64_t i, const MatchLanes &l,
-                      Value length, Value pass, std::pair<Value, Value> from,
-                      Value counters, Value masks);
+  /// radix_match: the lane's view of its warp in a tile of `length`.
+  MatchLanes matchLanes(OpBuilder &b, Value tid, Value length);
+  /// radix_match: the lane's items of tile `c`, read straight from pass
+  /// `pass`'s source (no staging in workgroup memory): warp w's lane l
+  /// takes items at w * 32 * items + i * 32 + l (i < items, in order;
+  /// coalesced across the warp), all loaded before any is ranked. Past the
+  /// tile's end a lane reads the tile's last element and counts nothing
+  /// (the fault radix-tail-overrun reads past it).
+  SmallVector<MatchItem> loadMatchItems(OpBuilder &b, int64_t pass,
+                                        const Tile &c, const MatchLanes &l);
+
+  /// radix_match: stably sorts the lane's loaded `items` of a tile by pass
+  /// `pass`'s digit into the workgroup arrays `to`, and makes starts[d]
+  /// where digit d starts in the sorted tile. For each item the warp finds
+  /// the lanes that share its digit (eight ballots, or with `masks` an
+  /// atomic OR of each lane's bit into masks[w][digit], read back after a
+  /// warp sync and cleared by the group's highest lane), the highest of
+  /// them adds their number to the warp's count of the digit in `counters`
+  /// (workgroup memory, [warps][256]) and each ranks after the lower ones;
+  /// a scan over (digit, warp) then makes the counts places. The fault
+  /// radix-match-peer-bit-lost ignores the top bit.
+  void buildMatchRank(OpBuilder &b, Value tid, Value pass, const MatchLanes &l,
+                      SmallVector<MatchItem> &items, std::pair<Value, Value> to,
+                      Value counters, Value masks, Value starts,
+                      Value partials);
+
+  /// Item `item` of the lane (loaded): its peers found, counted by the
+  /// group's highest lane, its digit and rank set.
+  void matchItem(OpBuilder &b, const MatchLanes &l, Value pass, MatchItem &item,
+                 Value counters, Value masks);
   /// The lanes of the warp whose item has the same bin (with `masks` by
   /// atomic ORs into masks[warp][bin], else by ballots), among the valid.
   Value matchPeers(OpBuilder &b, const MatchLanes &l, const MatchItem &item,
@@ -326,12 +334,17 @@ private:
     Value table, partials, starts, bases;
     /// radix_match's peer masks (matchByMasks; else null).
     Value masks;
+    /// radix_match: the lane's view of its warp and its loaded items
+    /// (radix_match stages nothing: `a` is null until the ranking).
+    MatchLanes lanes;
+    SmallVector<MatchItem> items;
   };
 
   /// The scatter's workgroup memory and tile (by ticket for onesweep).
   ScatterTile scatterTile(OpBuilder &b, Value block, Value tid, Value p);
 
-  /// The tile staged in workgroup memory (onesweep also counts digits);
+  /// The tile staged in workgroup memory (onesweep also counts digits;
+  /// radix_match loads each lane's items into registers instead);
   /// bases = where each digit's bucket starts in the row.
   void stageTile(OpBuilder &b, int64_t pass, ScatterTile &s);
 
