@@ -10,8 +10,8 @@
 # to N folders at once, one sift-run each, a single folder split in N
 # shards; --no-ahead: no ptxas ahead, the driver JIT-compiles;
 # --ahead-first: ptxas before the runs rather than beside them), then a
-# sample of N artifacts of each tarball's folder (default 40, every k-th;
-# N in all, whatever --jobs) again under compute-sanitizer memcheck, split
+# sample of N artifacts of each tarball's folder (default 40, evenly spaced
+# within each pipeline, each pipeline its share; N in all, whatever --jobs) again under compute-sanitizer memcheck, split
 # over --jobs sift-runs at once. Writes $OUT/<NAME>.csv (with --jobs=N and
 # one folder: $OUT/<NAME>-<shard>.csv), $OUT/<NAME>-memcheck-<i>.csv and
 # $OUT/summary.txt: the runs' throughput (artifacts/s, build excluded),
@@ -65,16 +65,39 @@ fi
 status=0
 OUT="$out" "${SIFT_GPU_RUN:-scripts/gpu-run.sh}" --device=cuda --jobs="$jobs" ${ahead[@]+"${ahead[@]}"} "${dirs[@]}" || status=$?
 sift_run=${SIFT_RUN:-/tmp/sift-runtime-build/tools/sift-run}
-# The memcheck sample: N artifacts of each folder given (every k-th), however
+# The memcheck sample: N artifacts of each folder given, however
 # many shards split it, run by --jobs sift-runs at once (a shard each);
 # <NAME>-memcheck-<i>.csv.
 if [ "$memcheck" -gt 0 ]; then
   for dir in "${given[@]}"; do
     name=$(basename "$dir")
-    total=$(find "$dir" -maxdepth 1 -name '*.siftart' | wc -l)
-    step=$(( total / memcheck > 0 ? total / memcheck : 1 ))
+    # Spread over the pipelines: each pipeline's artifacts (named
+    # <case>-<pipeline>-<target>.siftart) get their share of the N, evenly
+    # spaced among them (every k-th of the whole sorted list took a single
+    # pipeline whenever k was even, since names alternate by pipeline).
     mapfile -t sample < <(find "$dir" -maxdepth 1 -name '*.siftart' | sort |
-      awk -v s="$step" 'NR % s == 0' | head -n "$memcheck")
+      python3 -c '
+import sys
+n = int(sys.argv[1])
+groups = {}
+for line in sys.stdin:
+    path = line.rstrip("\n")
+    parts = path.rsplit("/", 1)[-1][: -len(".siftart")].split("-")
+    groups.setdefault(parts[-2] if len(parts) >= 3 else "", []).append(path)
+total = sum(len(g) for g in groups.values())
+keys = sorted(groups)
+quota = {k: n * len(groups[k]) // total for k in keys}
+for k in sorted(keys, key=lambda k: -(n * len(groups[k]) % total)):
+    if sum(quota.values()) >= min(n, total):
+        break
+    quota[k] += 1
+picks = {k: [groups[k][(2 * j + 1) * len(groups[k]) // (2 * quota[k])]
+             for j in range(min(quota[k], len(groups[k])))] for k in keys}
+for j in range(max([len(p) for p in picks.values()] + [0])):
+    for k in keys:
+        if j < len(picks[k]):
+            print(picks[k][j])
+' "$memcheck")
     pids=()
     for ((i = 0; i < jobs && i < ${#sample[@]}; i++)); do
       part="$work/memcheck-$name-$i"
