@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "oracles/Compare.h"
 #include "oracles/Reference.h"
+#include "oracles/ir/StageChecks.h"
 #include "pipelines/Dialect/SiftDialect.h"
 #include "runtime/ExportedCase.h"
 #include "runtime/Runner.h"
@@ -30,9 +31,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <memory>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
+#include <set>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -293,10 +295,38 @@ std::optional<int> compileProgram(Session &session, mlir::ModuleOp module,
   CompileTimes times;
   if (timing)
     compileOptions.times = &times;
+  // GPU pipelines: the IR oracles a campaign runs after every pass run here
+  // too, and what they find is printed (the output is still written: a
+  // hand-set config over the chip's workgroup memory, say, is what the
+  // user asked for, but ptxas or the loader may refuse it).
+  // The first is printed as soon as a pass makes it: an LLVM back end that
+  // then fails fatally (AMDGPU over its LDS) ends the process.
+  bool gpu = pipeline.target != TargetKind::Host;
+  oracle::StageCheckInstrumentation stageChecks(oracle::workgroupMemoryBudget(
+      pipeline.chip.empty() ? defaultChip(pipeline.target)
+                            : std::string_view(pipeline.chip)));
+  std::set<std::string> printed;
+  auto print = [&](const oracle::StageFinding &finding) {
+    std::string line = path + ": static oracle: " +
+                       std::string(oracle::toString(finding.finding.verdict)) +
+                       " (introduced by " + finding.pass +
+                       "): " + finding.finding.message + ", kernel " +
+                       finding.finding.kernel + "\n";
+    if (printed.insert(line).second) {
+      std::fputs(line.c_str(), stderr);
+      std::fflush(stderr);
+    }
+  };
+  if (gpu)
+    compileOptions.instrument = [&](mlir::PassManager &pm) {
+      oracle::forwardStageChecks(pm, stageChecks, print);
+    };
   std::string error;
   bool compiled = session.compile(module, compileOptions, stage, output, error);
   if (timing)
     printCompileTimes(stderr, times);
+  for (const oracle::StageFinding &finding : stageChecks.findings())
+    print(finding);
   if (compiled)
     return std::nullopt;
   if (!session.lastCrash()) {

@@ -177,4 +177,40 @@ StageCheckInstrumentation &addStageChecks(PassManager &pm,
   return result;
 }
 
+namespace {
+
+/// Forwards to a StageCheckInstrumentation the caller owns.
+class ForwardStageChecks final : public PassInstrumentation {
+public:
+  ForwardStageChecks(StageCheckInstrumentation &target,
+                     StageFindingAnnouncer announce)
+      : target_(target), announce_(std::move(announce)) {}
+  void runBeforePass(Pass *pass, Operation *op) override {
+    target_.runBeforePass(pass, op);
+  }
+  void runAfterPass(Pass *pass, Operation *op) override {
+    target_.runAfterPass(pass, op);
+    if (announced_ || !announce_)
+      return;
+    std::vector<StageFinding> findings = target_.findings();
+    if (findings.empty())
+      return;
+    announced_ = true;
+    announce_(findings.front());
+  }
+
+private:
+  StageCheckInstrumentation &target_;
+  StageFindingAnnouncer announce_;
+  bool announced_ = false;
+};
+
+} // namespace
+
+void forwardStageChecks(PassManager &pm, StageCheckInstrumentation &checks,
+                        StageFindingAnnouncer announce) {
+  pm.addInstrumentation(
+      std::make_unique<ForwardStageChecks>(checks, std::move(announce)));
+}
+
 } // namespace sift::oracle

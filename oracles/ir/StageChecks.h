@@ -34,6 +34,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -97,5 +98,16 @@ private:
 /// long as `pm`.
 StageCheckInstrumentation &addStageChecks(mlir::PassManager &pm,
                                           int64_t budgetBytes);
+
+/// Called once, with the first finding, right after the pass that made it.
+using StageFindingAnnouncer = std::function<void(const StageFinding &)>;
+
+/// Adds to `pm` an instrumentation that forwards every pass to `checks`,
+/// which the caller owns (a pass manager destroys its instrumentations, and
+/// the findings must outlive it); `announce`, when given, hears the first
+/// finding as soon as a pass makes it.
+void forwardStageChecks(mlir::PassManager &pm,
+                        StageCheckInstrumentation &checks,
+                        StageFindingAnnouncer announce = nullptr);
 
 } // namespace sift::oracle

@@ -31,35 +31,6 @@ namespace sift::harness {
 
 namespace {
 
-/// Forwards to a StageCheckInstrumentation the caller owns (the pass manager
-/// owns and destroys its instrumentations; the findings must outlive it).
-class ForwardInstrumentation final : public mlir::PassInstrumentation {
-public:
-  /// `announce` is told the first finding as soon as a pass makes it.
-  ForwardInstrumentation(oracle::StageCheckInstrumentation &target,
-                         std::function<void(const oracle::StageFinding &)>
-                             announce)
-      : target_(target), announce_(std::move(announce)) {}
-  void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override {
-    target_.runBeforePass(pass, op);
-  }
-  void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
-    target_.runAfterPass(pass, op);
-    if (announced_ || !announce_)
-      return;
-    std::vector<oracle::StageFinding> findings = target_.findings();
-    if (findings.empty())
-      return;
-    announced_ = true;
-    announce_(findings.front());
-  }
-
-private:
-  oracle::StageCheckInstrumentation &target_;
-  std::function<void(const oracle::StageFinding &)> announce_;
-  bool announced_ = false;
-};
-
 /// The verdict, stage and detail of the IR findings: the first decides;
 /// the others follow in the detail.
 EarlyFinding describeIrFindings(
@@ -198,8 +169,7 @@ bool compileAndCheck(Session &session, mlir::ModuleOp module,
             earlyFindingPhase(describeIrFindings({finding})).c_str());
     };
     if (gpu)
-      pm.addInstrumentation(
-          std::make_unique<ForwardInstrumentation>(stageChecks, announce));
+      oracle::forwardStageChecks(pm, stageChecks, announce);
     if (options.onPhase)
       pm.addInstrumentation(
           std::make_unique<PhaseInstrumentation>(options.onPhase));
