@@ -12,17 +12,69 @@
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVM/ROCDL/Utils.h"
 
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <memory>
+#include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 using namespace mlir;
 
 namespace {
+
+/// While it lives, the LLVM context's error diagnostics are kept instead of
+/// printed: LLVM's default for an error with no handler is to print it and
+/// exit(1), which the AMDGPU back end reaches for a kernel over its LDS or
+/// register limits. Kept, they fail the serialization as compile errors of
+/// the gpu.module, like any other.
+class BackendErrors {
+public:
+  explicit BackendErrors(llvm::LLVMContext &context)
+      : context_(context), previous_(context.getDiagnosticHandler()) {
+    context_.setDiagnosticHandler(std::make_unique<Keeper>(errors_));
+  }
+  ~BackendErrors() { context_.setDiagnosticHandler(std::move(previous_)); }
+
+  /// Emits the kept errors on `op`; false when there were any.
+  bool check(Operation &op) const {
+    for (const std::string &error : errors_)
+      op.emitError() << "the AMDGPU backend: " << error;
+    return errors_.empty();
+  }
+
+private:
+  /// Keeps the errors' text; the other severities are dropped, as MLIR's
+  /// serializer drops them.
+  struct Keeper final : llvm::DiagnosticHandler {
+    explicit Keeper(std::vector<std::string> &errors) : errors(errors) {}
+    bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
+      if (info.getSeverity() == llvm::DS_Error) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        llvm::DiagnosticPrinterRawOStream printer(os);
+        info.print(printer);
+        // A diagnostic with no source location starts with "<unknown>:0:0: ".
+        llvm::StringRef line(text);
+        line.consume_front("<unknown>:0:0: ");
+        errors.push_back(line.str());
+      }
+      return true;
+    }
+    std::vector<std::string> &errors;
+  };
+
+  llvm::LLVMContext &context_;
+  std::unique_ptr<llvm::DiagnosticHandler> previous_;
+  std::vector<std::string> errors_;
+};
 
 /// ROCDL's serialization with the link of the assembled code object
 /// through sift's linker.
@@ -38,8 +90,14 @@ protected:
     // Offload: the LLVM bitcode, as MLIR's serializer gives it.
     if (options_.getCompilationTarget() == gpu::CompilationTarget::Offload)
       return ModuleToObject::moduleToObject(llvmModule);
-    if (options_.getCompilationTarget() == gpu::CompilationTarget::Assembly)
-      return moduleToObjectImpl(options_, llvmModule);
+    BackendErrors errors(llvmModule.getContext());
+    if (options_.getCompilationTarget() == gpu::CompilationTarget::Assembly) {
+      FailureOr<SmallVector<char, 0>> isa =
+          moduleToObjectImpl(options_, llvmModule);
+      if (!errors.check(getOperation()))
+        return failure();
+      return isa;
+    }
     // A code object: emit the ELF object straight from the code generator
     // (no ISA text printed and assembled again), then link it.
     FailureOr<llvm::TargetMachine *> machine = getOrCreateTargetMachine();
@@ -60,6 +118,8 @@ protected:
       }
       passes.run(llvmModule);
     }
+    if (!errors.check(getOperation()))
+      return failure();
     return link(object);
   }
 
