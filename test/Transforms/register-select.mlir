@@ -150,3 +150,25 @@ func.func @not_a_sort(%k: memref<6x400xf32>) {
   sift.sort dimension(1) ascending {sift.lowering_config = #select} outs(%k : memref<6x400xf32>)
   return
 }
+
+// -----
+
+// A long walk (k <= 8, 32 items a thread or more: here 128 over 4 threads)
+// loads 16 ahead: steps of 4 * 16, sixteen loads a whole step. With 31
+// items a thread (124 over 4), four ahead as elsewhere.
+#long = #sift.lowering_config<workgroup_tile = [1], thread_tile = [1], workgroup_size = [4, 1, 1], algorithm = register_select, row_tile = 128>
+// CHECK-LABEL: func.func @topk_long_walk
+// CHECK: scf.for {{.+}} step %c64 iter_args({{.+}}) -> (i64, i64)
+// CHECK-COUNT-16: memref.load %{{.+}} : memref<2x128xf32>
+// CHECK-NOT: memref.load %{{.+}} : memref<2x128xf32>
+// CHECK: scf.yield
+// CHECK-LABEL: func.func @topk_short_walk
+// CHECK: scf.for {{.+}} step %c16 iter_args({{.+}}) -> (i64, i64)
+func.func @topk_long_walk(%x: memref<2x128xf32>, %v: memref<2x2xf32>, %i: memref<2x2xi64>) {
+  sift.topk dimension(1) k(2) largest {sift.lowering_config = #long} ins(%x : memref<2x128xf32>) outs(%v, %i : memref<2x2xf32>, memref<2x2xi64>)
+  return
+}
+func.func @topk_short_walk(%x: memref<2x124xf32>, %v: memref<2x2xf32>, %i: memref<2x2xi64>) {
+  sift.topk dimension(1) k(2) largest {sift.lowering_config = #long} ins(%x : memref<2x124xf32>) outs(%v, %i : memref<2x2xf32>, memref<2x2xi64>)
+  return
+}

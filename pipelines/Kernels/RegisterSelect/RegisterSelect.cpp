@@ -13,7 +13,8 @@
 //
 //   select: a workgroup per chunk of `chunk` elements of a row. Each thread
 //           walks the chunk with the workgroup's stride (coalesced), four
-//           loads ahead, and keeps its k best composites in registers,
+//           loads ahead (16 for k <= 8 when it walks 32 items or more),
+//           and keeps its k best composites in registers,
 //           sorted (scf.for iteration values): a composite better than the
 //           k-th is inserted branch-free, new[j] = max(old[j], min(c,
 //           old[j - 1])). For k = 1 a thread keeps its best key (f32
@@ -76,6 +77,16 @@ namespace {
 /// Loads a thread issues before it inserts.
 constexpr int64_t kLoadsAhead = 4;
 
+/// Loads ahead for k <= kLongWalkMaxK when a thread walks at least
+/// kLongWalkItems of a chunk: more bytes in flight a thread. On the H200
+/// (three rounds each, distribute) 16 ahead took top-k [1, 2^20] k8 from
+/// 0.021 to 0.018 ms, [32, 128000] k8 0.025 to 0.023, [256, 129280] k1 f32
+/// 0.042 to 0.041; shorter walks ([16384, 256] k8, 8 items a thread) were
+/// no faster.
+constexpr int64_t kLongWalkLoadsAhead = 16;
+constexpr int64_t kLongWalkItems = 32;
+constexpr int64_t kLongWalkMaxK = 8;
+
 /// Row positions a 32-bit composite's 16-bit field can tell apart.
 constexpr int64_t kNarrowPositions = int64_t{1} << 16;
 
@@ -119,6 +130,10 @@ public:
       positionBits = 32;
     }
     chunks = (row.n + options.chunk - 1) / options.chunk;
+    loadsAhead = k <= kLongWalkMaxK && std::min(options.chunk, row.n) >=
+                                           kLongWalkItems * options.threads
+                     ? kLongWalkLoadsAhead
+                     : kLoadsAhead;
     if (chunks == 1) {
       buildSelect(/*toCandidates=*/false);
       return success();
@@ -175,7 +190,7 @@ private:
     return SmallVector<Value>(ifOp.getResults());
   }
 
-  /// The kLoadsAhead items of one step of a walk from `base`, each a
+  /// The loadsAhead items of one step of a walk from `base`, each a
   /// threads' stride apart, all loaded before any is used: each item's
   /// `load(b, e)` and e. When `checked`, an item past `length` is `empty`
   /// (read clamped, not used); otherwise all are inside.
@@ -184,7 +199,7 @@ private:
             function_ref<Value(OpBuilder &, Value)> load, Value empty) {
     SmallVector<std::pair<Value, Value>> items;
     Value last = sub(b, length, index(b, 1));
-    for (int64_t u = 0; u < kLoadsAhead; ++u) {
+    for (int64_t u = 0; u < loadsAhead; ++u) {
       Value at = add(b, base, index(b, u * options.threads));
       if (!checked) {
         items.push_back({load(b, at), at});
@@ -198,7 +213,7 @@ private:
   }
 
   /// A walk over `length` items from `tid` with the workgroup's stride,
-  /// kLoadsAhead at a time: `step(b, base, checked, acc)` takes one step's
+  /// loadsAhead at a time: `step(b, base, checked, acc)` takes one step's
   /// items from `base` into the values `acc` and gives the new ones. The
   /// steps whose items all lie inside run unchecked (no clamp, no select
   /// per item: a third of an argmax's instructions on the H200), the one
@@ -208,8 +223,8 @@ private:
             function_ref<SmallVector<Value>(OpBuilder &, Value, bool,
                                             ValueRange)>
                 step) {
-    Value stride = index(b, options.threads * kLoadsAhead);
-    Value span = index(b, (kLoadsAhead - 1) * options.threads);
+    Value stride = index(b, options.threads * loadsAhead);
+    Value span = index(b, (loadsAhead - 1) * options.threads);
     // A step from base is whole while base + span < length.
     Value whole = arith::SelectOp::create(
         b, loc, cmp(b, arith::CmpIPredicate::ugt, length, span),
@@ -252,11 +267,11 @@ private:
 
   /// warp_select's walk (WarpQueue.h): the lane's slot of its warp's
   /// queue after `length` items dealt with the workgroup's stride,
-  /// kLoadsAhead at a time, every thread taking the same steps.
+  /// loadsAhead at a time, every thread taking the same steps.
   Value warpWalk(OpBuilder &b, Value tid, Value length,
                  function_ref<Value(OpBuilder &, Value)> load) {
     sift::WarpQueue queue(loc, k, compositeType, options.headUnfilled);
-    return queue.walk(b, tid, length, options.threads * kLoadsAhead,
+    return queue.walk(b, tid, length, options.threads * loadsAhead,
                       [&](OpBuilder &b, Value base, bool checked) {
                         SmallVector<Value> items;
                         for (auto [c, at] : loadAhead(b, base, length, checked,
@@ -594,6 +609,9 @@ private:
   const sift::RegisterSelectOptions &options;
   sift::TopkOp topk;
   int64_t rows = 0, k = 0, chunks = 0;
+  /// Loads a thread issues before it inserts (kLoadsAhead or
+  /// kLongWalkLoadsAhead).
+  int64_t loadsAhead = kLoadsAhead;
   Value candidates;
   /// The composites' type: i64 (order bits above a 32-bit inverted
   /// position), or i32 for keys of at most 16 bits in short rows (16 and
