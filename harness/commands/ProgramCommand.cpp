@@ -298,9 +298,9 @@ std::optional<int> compileProgram(Session &session, mlir::ModuleOp module,
   // GPU pipelines: the IR oracles a campaign runs after every pass run here
   // too, and what they find is printed (the output is still written: a
   // hand-set config over the chip's workgroup memory, say, is what the
-  // user asked for, but ptxas or the loader may refuse it).
-  // The first is printed as soon as a pass makes it: an LLVM back end that
-  // then fails fatally (AMDGPU over its LDS) ends the process.
+  // user asked for, but ptxas or the loader may refuse it). The first is
+  // printed as soon as a pass makes it, before a later pass fails or
+  // crashes on what it found.
   bool gpu = pipeline.target != TargetKind::Host;
   oracle::StageCheckInstrumentation stageChecks(oracle::workgroupMemoryBudget(
       pipeline.chip.empty() ? defaultChip(pipeline.target)
