@@ -10,9 +10,10 @@
 # to N folders at once, one sift-run each, a single folder split in N
 # shards; --no-ahead: no ptxas ahead, the driver JIT-compiles;
 # --ahead-first: ptxas before the runs rather than beside them), then a
-# sample of N artifacts of each tarball's folder (default 40, evenly spaced
-# within each pipeline, each pipeline its share; N in all, whatever --jobs) again under compute-sanitizer memcheck, split
-# over --jobs sift-runs at once. Writes $OUT/<NAME>.csv (with --jobs=N and
+# sample of N artifacts of each tarball's folder (default 40, each pipeline
+# its share, evenly spaced among its artifacts; N in all, whatever --jobs)
+# again under compute-sanitizer memcheck, split over --jobs sift-runs at
+# once. Writes $OUT/<NAME>.csv (with --jobs=N and
 # one folder: $OUT/<NAME>-<shard>.csv), $OUT/<NAME>-memcheck-<i>.csv and
 # $OUT/summary.txt: the runs' throughput (artifacts/s, build excluded),
 # verdicts per CSV and pipeline, kernel time per case (median, p90, p99,
